@@ -1,0 +1,3 @@
+import { runCli } from './run-cli';
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm test`: every test runner in turn (vitest, then Playwright), then one summary line summed from their
+// JSON reports, `N passed, N failed, N skipped`, and a non-zero exit if anything failed or nothing ran.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const reports = join(root, 'reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+const only = process.argv[2]; // optional: "unit" or "e2e"
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let runnerFailed = false;
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+  if (result.status !== 0) runnerFailed = true;
+}
+
+if (only !== 'e2e') {
+  run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reports, 'vitest.json')}`]);
+  const file = join(reports, 'vitest.json');
+  if (existsSync(file)) {
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    totals.passed += r.numPassedTests ?? 0;
+    totals.failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0);
+    totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  } else {
+    console.error('vitest wrote no report');
+    totals.failed += 1;
+  }
+}
+
+const hasE2e = existsSync(join(root, 'test/e2e')) && readdirSync(join(root, 'test/e2e')).some((f) => f.endsWith('.spec.ts'));
+if (only !== 'unit' && hasE2e) {
+  run('npx', ['playwright', 'test']);
+  const file = join(reports, 'playwright.json');
+  if (existsSync(file)) {
+    const s = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+    totals.passed += (s.expected ?? 0) + (s.flaky ?? 0);
+    totals.failed += s.unexpected ?? 0;
+    totals.skipped += s.skipped ?? 0;
+  } else {
+    console.error('playwright wrote no report');
+    totals.failed += 1;
+  }
+}
+
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (runnerFailed && totals.failed === 0) console.error('a test runner exited non-zero');
+process.exit(totals.failed > 0 || runnerFailed || totals.passed === 0 ? 1 : 0);

@@ -1,0 +1,382 @@
+// The one contract between the renderer and the engine (guide/style.md item 2): every call with a zod input
+// schema and its output type, and every event. Electron IPC, the browser host and tests all carry this contract;
+// the engine parses every input with it, whoever sent it.
+import { z } from 'zod';
+import {
+  CREDENTIAL_KINDS,
+  MAPPED_FIELDS,
+  ROW_STATES,
+  STRATEGIES,
+  type AutoAcceptRule,
+  type Evidence,
+  type MappedField,
+  type Mapping,
+  type PersonSummary,
+  type Profile,
+  type RowState,
+  type Settings,
+  type Strategy,
+} from './model';
+
+// ---------- output types ----------
+
+export interface AppInfo {
+  version: string;
+  host: 'electron' | 'web' | 'cli';
+  dataDir: string;
+  /** Where secrets go: the OS keychain, this session only (no keychain usable), or nowhere yet. */
+  secrets: 'keychain' | 'session';
+  keychainProblem: string | null;
+  demoRunning: boolean;
+}
+
+export interface SheetWarning {
+  code: string;
+  message: string;
+  count?: number;
+}
+
+export type ProjectKind = 'match' | 'search';
+
+export interface ProjectSummary {
+  id: number;
+  name: string;
+  kind: ProjectKind;
+  sourceName: string | null;
+  rowCount: number;
+  counts: Record<RowState, number>;
+  /** Rows with a chosen person (auto or accepted). */
+  matched: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ColumnGuess {
+  field: MappedField;
+  column: number;
+  confidence: number;
+  reason: string;
+}
+
+export interface ProjectDetail {
+  summary: ProjectSummary;
+  headers: string[];
+  format: 'csv' | 'xlsx' | null;
+  sheetName: string | null;
+  warnings: SheetWarning[];
+  mapping: Mapping;
+  strategies: Strategy[];
+  guesses: ColumnGuess[];
+  /** The first rows of the sheet, as imported. */
+  sample: string[][];
+}
+
+export interface MappingSample {
+  raw: string;
+  normalized: string | null;
+  problem: string | null;
+}
+
+export interface MappingPreview {
+  fields: Record<MappedField, { column: number | null; header: string | null; samples: MappingSample[] }>;
+  /** Rows with nothing usable to ask for under the chosen strategies. */
+  unusableRows: number;
+  problems: { message: string; count: number }[];
+}
+
+export interface RunPreview {
+  rows: number;
+  rowsWithoutQuery: number;
+  /** Distinct queries of the first strategy round (later rounds depend on answers). */
+  distinctQueries: number;
+  cachedFresh: number;
+  toFetch: number;
+  calls: number;
+  estimatedSeconds: number;
+  byStrategy: Partial<Record<Strategy, number>>;
+  offline: boolean;
+}
+
+export const RUN_STATUSES = ['running', 'paused', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export interface RunProgress {
+  projectId: number;
+  runId: number;
+  status: RunStatus;
+  offline: boolean;
+  queriesTotal: number;
+  queriesDone: number;
+  rowsTotal: number;
+  rowsResolved: number;
+  calls: number;
+  cacheHits: number;
+  errors: number;
+  ratePerSec: number;
+  etaSeconds: number | null;
+  message: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+export interface ReviewRow {
+  rowIndex: number;
+  state: RowState;
+  /** A short label of the row's input: name, e-mail or profile. */
+  label: string;
+  top: PersonSummary | null;
+  topScore: number | null;
+  strategy: Strategy | null;
+  candidateCount: number;
+  chosenRank: number | null;
+}
+
+export interface ReviewPage {
+  rows: ReviewRow[];
+  total: number;
+  counts: Record<RowState, number>;
+}
+
+export interface CandidateView {
+  rank: number;
+  score: number | null;
+  personId: string | null;
+  summary: PersonSummary;
+  evidence: Evidence;
+}
+
+export interface RowDetail {
+  rowIndex: number;
+  headers: string[];
+  cells: string[];
+  input: { email: string | null; social: string | null; name: string | null; company: string | null };
+  problems: string[];
+  state: RowState;
+  strategy: Strategy | null;
+  fetchedAt: string | null;
+  candidates: CandidateView[];
+  /** Whether the service sent scores for these candidates ("rank only" otherwise). */
+  scored: boolean;
+  chosenRank: number | null;
+  decidedAt: string | null;
+  source: 'auto' | 'manual' | null;
+  error: string | null;
+  /** Other rows that asked the same query. */
+  identicalRows: number;
+}
+
+export interface DecisionResult {
+  changed: number;
+  row: RowDetail | null;
+  counts: Record<RowState, number>;
+}
+
+export interface FailedQuery {
+  queryKey: string;
+  strategy: Strategy | null;
+  terms: string;
+  error: string;
+  rows: number;
+}
+
+export interface ExportResult {
+  /** Where the file went (Electron and CLI), or a reference the browser host turns into a download. */
+  path: string | null;
+  downloadRef: string | null;
+  fileName: string;
+  rows: number;
+}
+
+export interface CacheStats {
+  entries: number;
+  fresh: number;
+  stale: number;
+  errors: number;
+  bytes: number;
+}
+
+export interface ProfileTestResult {
+  ok: boolean;
+  reason: string | null;
+}
+
+// ---------- input schemas ----------
+
+const id = z.number().int().positive();
+const rowIndex = z.number().int().nonnegative();
+const strategy = z.enum(STRATEGIES);
+const rowState = z.enum(ROW_STATES);
+const mapping = z.partialRecord(z.enum(MAPPED_FIELDS), z.number().int().nonnegative());
+const fileRef = z.string().min(1).max(4096);
+
+export const profileInput = z.object({
+  id: z.string().min(1).max(100).optional(),
+  name: z.string().trim().min(1, 'Give the profile a name').max(200),
+  baseUrl: z.url({ protocol: /^https?$/, message: 'The base URL must start with https:// (or http:// for a local service)' }),
+  orgId: z.string().trim().regex(/^o_[A-Za-z0-9_-]+$/, 'An organization id starts with "o_"'),
+  kind: z.enum(CREDENTIAL_KINDS),
+  login: z.string().trim().max(500).nullable(),
+  /** Only on create or when the user types a new one; never sent back out. */
+  secret: z.string().min(1).max(10_000).optional(),
+  /** Keep the secret for this session only (when no keychain is usable). */
+  sessionOnly: z.boolean().optional(),
+});
+export type ProfileInput = z.infer<typeof profileInput>;
+
+const autoAcceptRule = z.object({
+  exactSingle: z.boolean(),
+  minScore: z.number().min(0).max(1).nullable(),
+  minLead: z.number().min(0).max(1),
+}) satisfies z.ZodType<AutoAcceptRule>;
+
+export const settingsPatch = z.object({
+  concurrency: z.number().int().min(1).max(16).optional(),
+  cacheTtlDays: z.number().min(0).max(3650).optional(),
+  autoAccept: autoAcceptRule.optional(),
+  activeProfileId: z.string().nullable().optional(),
+}) satisfies z.ZodType<Partial<Settings>>;
+
+export const exportInput = z.object({
+  projectId: id,
+  format: z.enum(['csv', 'xlsx']),
+  scope: z.enum(['all', 'matched']),
+  /** Also write candidates in long form (a second file, or a second sheet in XLSX). */
+  candidates: z.boolean().default(false),
+  /** Where to write; null lets the host decide (a download in the browser host). */
+  destination: z.string().max(4096).nullable().default(null),
+  bom: z.boolean().default(true),
+  delimiter: z.enum([',', ';', '\t', '|']).default(','),
+});
+
+// ---------- the calls ----------
+
+function call<O>() {
+  return <I extends z.ZodType>(input: I) => ({ input, output: undefined as unknown as O });
+}
+const none = z.object({}).strict();
+
+export const calls = {
+  'app.info': call<AppInfo>()(none),
+
+  'profiles.list': call<Profile[]>()(none),
+  'profiles.save': call<Profile>()(profileInput),
+  'profiles.test': call<ProfileTestResult>()(z.object({ id: z.string().min(1) })),
+  'profiles.remove': call<void>()(z.object({ id: z.string().min(1) })),
+  'profiles.select': call<Settings>()(z.object({ id: z.string().min(1).nullable() })),
+  /** Start the built-in simulator with seeded people, add a demo profile, and import the bundled sample sheet. */
+  'demo.start': call<{ profile: Profile; project: ProjectSummary }>()(none),
+
+  'projects.list': call<ProjectSummary[]>()(none),
+  'projects.sheets': call<string[]>()(z.object({ file: fileRef })),
+  'projects.import': call<ProjectDetail>()(
+    z.object({ file: fileRef, sheet: z.string().max(300).optional(), name: z.string().trim().min(1).max(300).optional() }),
+  ),
+  'projects.get': call<ProjectDetail>()(z.object({ projectId: id })),
+  'projects.rename': call<ProjectSummary>()(z.object({ projectId: id, name: z.string().trim().min(1).max(300) })),
+  'projects.delete': call<void>()(z.object({ projectId: id })),
+
+  'mapping.preview': call<MappingPreview>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
+  'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
+
+  'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
+  'run.start': call<RunProgress>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
+  'run.pause': call<RunProgress | null>()(z.object({ projectId: id })),
+  'run.resume': call<RunProgress | null>()(z.object({ projectId: id })),
+  'run.cancel': call<RunProgress | null>()(z.object({ projectId: id })),
+  'run.status': call<RunProgress | null>()(z.object({ projectId: id })),
+  'run.failures': call<FailedQuery[]>()(z.object({ projectId: id })),
+
+  'review.page': call<ReviewPage>()(
+    z.object({
+      projectId: id,
+      states: z.array(rowState).max(ROW_STATES.length).optional(),
+      text: z.string().max(500).optional(),
+      offset: z.number().int().nonnegative(),
+      limit: z.number().int().min(1).max(500),
+    }),
+  ),
+  'review.row': call<RowDetail>()(z.object({ projectId: id, rowIndex })),
+  'decisions.choose': call<DecisionResult>()(
+    z.object({ projectId: id, rowIndex, rank: z.number().int().min(1).max(5), applyToIdentical: z.boolean().default(false) }),
+  ),
+  'decisions.reject': call<DecisionResult>()(z.object({ projectId: id, rowIndex, applyToIdentical: z.boolean().default(false) })),
+  'decisions.skip': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
+  'decisions.clear': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
+  'decisions.undo': call<DecisionResult>()(z.object({ projectId: id })),
+  'decisions.acceptAllAuto': call<DecisionResult>()(z.object({ projectId: id })),
+
+  'export.run': call<ExportResult>()(exportInput),
+
+  'settings.get': call<Settings>()(none),
+  'settings.update': call<Settings>()(settingsPatch),
+  'cache.stats': call<CacheStats>()(none),
+  'cache.clear': call<{ removed: number }>()(none),
+
+  // Answered by the host, not the engine: native dialogs in Electron; the browser host says `supported: false`
+  // and the renderer uses a file input or a download instead.
+  'dialog.openSheet': call<{ supported: boolean; file: string | null }>()(none),
+  'dialog.saveExport': call<{ supported: boolean; path: string | null }>()(
+    z.object({ defaultName: z.string().min(1).max(300), format: z.enum(['csv', 'xlsx']) }),
+  ),
+} as const;
+
+export const HOST_CALLS = ['dialog.openSheet', 'dialog.saveExport'] as const satisfies readonly CallName[];
+
+export type CallName = keyof typeof calls;
+export type CallInput<K extends CallName> = z.input<(typeof calls)[K]['input']>;
+export type CallParsedInput<K extends CallName> = z.output<(typeof calls)[K]['input']>;
+export type CallOutput<K extends CallName> = (typeof calls)[K]['output'];
+
+// ---------- events ----------
+
+export interface ImportProgress {
+  file: string;
+  rowsRead: number;
+}
+
+export interface Events {
+  'run.progress': RunProgress;
+  'import.progress': ImportProgress;
+}
+export type EventName = keyof Events;
+
+// ---------- errors ----------
+
+/** Errors cross every boundary as plain, serializable values. */
+export const ERROR_KINDS = [
+  'invalid_input',
+  'not_found',
+  'sheet',
+  'service',
+  'login_failed',
+  'forbidden',
+  'payment_required',
+  'keychain_unavailable',
+  'database',
+  'busy',
+  'offline',
+  'cancelled',
+  'internal',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface ContractError {
+  kind: ErrorKind;
+  message: string;
+  /** A finer code within the kind, e.g. a SheetError code or an HTTP status. */
+  code?: string;
+}
+
+export type CallResult<K extends CallName> = { ok: true; value: CallOutput<K> } | { ok: false; error: ContractError };
+
+/** What the preload (Electron) and renderer/src/api.ts (browser host) expose as `window.matchdesk`. */
+export interface MatchdeskBridge {
+  call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallResult<K>>;
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** A reference to a dropped or picked file that `projects.import` accepts. */
+  pathForFile(file: File): Promise<string>;
+}
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(calls, name);
+}

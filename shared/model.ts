@@ -1,0 +1,98 @@
+// Plain-JSON types shared by the engine, the hosts and the renderer. Nothing here may import Node or Electron.
+
+export const CREDENTIAL_KINDS = ['service_account', 'password', 'api_key'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** A saved connection. The secret lives only in the OS keychain (service `matchdesk`, account = profile id). */
+export interface Profile {
+  id: string;
+  name: string;
+  baseUrl: string;
+  orgId: string;
+  kind: CredentialKind;
+  /** Client id for a service account, username for a password login, null for an API key. */
+  login: string | null;
+  createdAt: string;
+}
+
+/** A person record exactly as the service sent it. Known fields are read defensively (spec/service-notes.md). */
+export type PersonJson = Record<string, unknown>;
+
+/** One field term of a find query, as sent to the service. */
+export interface FindTerm {
+  field_name: string;
+  search_term: string;
+}
+
+export interface FindQuery {
+  fields: FindTerm[];
+}
+
+/** A person returned for a find query: rank 1 is best; score only when the service sent one. */
+export interface Candidate {
+  rank: number;
+  score: number | null;
+  person: PersonJson;
+}
+
+/** The fields of a person the review screen and exports show, read defensively from PersonJson. */
+export interface PersonSummary {
+  id: string | null;
+  name: string | null;
+  title: string | null;
+  company: string | null;
+  social: string | null;
+  location: string | null;
+}
+
+/** Find strategies, tried per row in order until one finds somebody. */
+export const STRATEGIES = ['email', 'social', 'name+company', 'name'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+export const DEFAULT_STRATEGIES: Strategy[] = ['email', 'social', 'name+company'];
+
+/** What a column of the sheet can be mapped to. firstName + lastName combine into a full name. */
+export const MAPPED_FIELDS = ['fullName', 'firstName', 'lastName', 'email', 'profile', 'company'] as const;
+export type MappedField = (typeof MAPPED_FIELDS)[number];
+/** Field -> 0-based column index in the imported sheet. */
+export type Mapping = Partial<Record<MappedField, number>>;
+
+/** Evidence for one input field, computed locally from the person's fields. */
+export const EVIDENCE_MARKS = ['same', 'close', 'differs', 'missing'] as const;
+export type EvidenceMark = (typeof EVIDENCE_MARKS)[number];
+export interface Evidence {
+  email: EvidenceMark;
+  social: EvidenceMark;
+  name: EvidenceMark;
+  company: EvidenceMark;
+}
+
+/**
+ * A row's state. Decided: auto, accepted, rejected (none fits), skipped.
+ * Undecided: to_review, no_candidates, error, offline (not fetched), pending (not looked up yet), no_query (nothing usable to ask).
+ */
+export const ROW_STATES = ['to_review', 'auto', 'accepted', 'rejected', 'skipped', 'no_candidates', 'error', 'offline', 'pending', 'no_query'] as const;
+export type RowState = (typeof ROW_STATES)[number];
+export const DECIDED_STATES: readonly RowState[] = ['auto', 'accepted', 'rejected', 'skipped'];
+
+export interface AutoAcceptRule {
+  /** Accept a single candidate found by exact e-mail or profile slug. */
+  exactSingle: boolean;
+  /** When scores are sent: accept the top candidate when its score is at least minScore ... */
+  minScore: number | null;
+  /** ... and at least minLead ahead of the second. */
+  minLead: number;
+}
+
+export interface Settings {
+  concurrency: number;
+  cacheTtlDays: number;
+  autoAccept: AutoAcceptRule;
+  activeProfileId: string | null;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  concurrency: 4,
+  cacheTtlDays: 30,
+  autoAccept: { exactSingle: true, minScore: null, minLead: 0.1 },
+  activeProfileId: null,
+};
