@@ -244,6 +244,8 @@ export const exportInput = z.object({
   candidates: z.boolean().default(false),
   /** Where to write; null lets the host decide (a download in the browser host). */
   destination: z.string().max(4096).nullable().default(null),
+  /** Where the candidates file goes; null puts it beside the main file as `<name>-candidates.<ext>`. */
+  candidatesDestination: z.string().max(4096).nullable().default(null),
   bom: z.boolean().default(true),
   delimiter: z.enum([',', ';', '\t', '|']).default(','),
 });
@@ -279,7 +281,9 @@ export const calls = {
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
 
   'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
-  'run.start': call<RunProgress>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
+  'run.start': call<RunProgress>()(
+    z.object({ projectId: id, offline: z.boolean().default(false), concurrency: z.number().int().min(1).max(16).optional() }),
+  ),
   'run.pause': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.resume': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.cancel': call<RunProgress | null>()(z.object({ projectId: id })),
@@ -334,11 +338,23 @@ export interface ImportProgress {
   rowsRead: number;
 }
 
+/** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
+export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
+
 export interface Events {
   'run.progress': RunProgress;
   'import.progress': ImportProgress;
+  'app.command': AppCommand;
 }
 export type EventName = keyof Events;
+
+// A Record, so adding an event to Events without listing it here fails to compile.
+const eventNames: Record<EventName, true> = { 'run.progress': true, 'import.progress': true, 'app.command': true };
+export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(eventNames, name);
+}
 
 // ---------- errors ----------
 

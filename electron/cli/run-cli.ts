@@ -1,8 +1,35 @@
+import { COMMANDS, commandHelp, mainHelp } from './help';
+import { CliError } from './cli-error';
+
+/** Routes `matchdesk <command> ...`; each command module is loaded only when asked for, so `--help` is instant. */
 export async function runCli(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
-    process.stdout.write('matchdesk: commands coming\n');
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    process.stdout.write(topic && topic in COMMANDS ? commandHelp(topic) : mainHelp());
     return 0;
   }
-  process.stderr.write(`matchdesk: unknown command "${argv[0]}"\n`);
-  return 2;
+  if (command === '--version' || command === '-v') {
+    const { version } = await import('./version');
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (!(command in COMMANDS)) {
+    process.stderr.write(`matchdesk: unknown command "${command}". Run "matchdesk --help" to see the commands.\n`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
+  try {
+    return await COMMANDS[command as keyof typeof COMMANDS].run(rest);
+  } catch (err) {
+    if (err instanceof CliError) {
+      process.stderr.write(`matchdesk ${command}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`matchdesk ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
 }

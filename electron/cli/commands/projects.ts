@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { exportFormat, parseCommandArgs, positiveInt } from '../args';
+import { CliError } from '../cli-error';
+import { openCliSession } from '../connect';
+import { printCounts } from './run-wait';
+
+export async function importCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { sheet: { type: 'string' }, name: { type: 'string' } }, 1);
+  if (!positionals[0]) throw CliError.usage('Name the sheet to import: matchdesk import <input.csv|xlsx>.');
+  const cli = await openCliSession();
+  try {
+    const detail = await cli.call('projects.import', {
+      file: resolve(positionals[0]),
+      ...(values.sheet ? { sheet: values.sheet } : {}),
+      ...(values.name ? { name: values.name } : {}),
+    });
+    process.stdout.write(`Project ${detail.summary.id}: ${detail.summary.name}, ${detail.summary.rowCount} rows\n`);
+    for (const warning of detail.warnings) process.stdout.write(`  note: ${warning.message}\n`);
+    for (const guess of detail.guesses) {
+      process.stdout.write(`  ${guess.field.padEnd(9)} <- "${detail.headers[guess.column]}" (${guess.reason})\n`);
+    }
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}
+
+export async function exportCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { out: { type: 'string' }, candidates: { type: 'string' }, 'matched-only': { type: 'boolean' }, 'no-bom': { type: 'boolean' } },
+    1,
+  );
+  const projectId = positiveInt(positionals[0], 'The project id');
+  if (!projectId) throw CliError.usage('Name the project: matchdesk export <project-id> --out <file>.');
+  if (!values.out) throw CliError.usage('Say where to write with --out <file.csv|xlsx>.');
+  const cli = await openCliSession();
+  try {
+    const result = await cli.call('export.run', {
+      projectId,
+      format: exportFormat(values.out),
+      scope: values['matched-only'] ? 'matched' : 'all',
+      candidates: Boolean(values.candidates),
+      destination: resolve(values.out),
+      ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
+      bom: !values['no-bom'],
+    });
+    process.stdout.write(`Wrote ${result.rows} rows to ${result.path}\n`);
+    await printCounts(cli, projectId);
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}
+
+export async function projectsCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  const cli = await openCliSession();
+  try {
+    const projects = await cli.call('projects.list', {});
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(projects, null, 2)}\n`);
+      return 0;
+    }
+    if (projects.length === 0) {
+      process.stdout.write('No projects yet. Start one with "matchdesk import <file>" or "matchdesk match <file> --out <file>".\n');
+      return 0;
+    }
+    const rows = projects.map((p) => [String(p.id), p.name, String(p.rowCount), String(p.matched), String(p.counts.to_review), p.updatedAt]);
+    const head = ['id', 'name', 'rows', 'matched', 'to review', 'updated'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+    process.stdout.write([line(head), ...rows.map(line)].join('\n') + '\n');
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}

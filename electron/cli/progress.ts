@@ -1,0 +1,62 @@
+import type { RunPreview, RunProgress } from '../../shared/contract';
+
+/** A one-line bar redrawn in place on a terminal; plain lines at most every few seconds otherwise. */
+export class ProgressReporter {
+  private lastPlain = 0;
+
+  constructor(
+    private readonly out: NodeJS.WriteStream = process.stderr,
+    private readonly plainEveryMs = 2_000,
+  ) {}
+
+  update(p: RunProgress): void {
+    if (this.out.isTTY) {
+      const width = 28;
+      const ratio = p.queriesTotal > 0 ? Math.min(1, p.queriesDone / p.queriesTotal) : 0;
+      const bar = '#'.repeat(Math.round(ratio * width)).padEnd(width, '.');
+      this.out.write(`\r[${bar}] ${formatLine(p)}\x1b[K`);
+      return;
+    }
+    const now = Date.now();
+    if (now - this.lastPlain >= this.plainEveryMs) {
+      this.lastPlain = now;
+      this.out.write(`${formatLine(p)}\n`);
+    }
+  }
+
+  finish(p: RunProgress): void {
+    if (this.out.isTTY) this.out.write('\r\x1b[K');
+    this.out.write(`${formatLine(p)}\n`);
+  }
+}
+
+export function formatLine(p: RunProgress): string {
+  const pct = p.queriesTotal > 0 ? Math.floor((100 * p.queriesDone) / p.queriesTotal) : 100;
+  const eta = p.etaSeconds !== null && p.status === 'running' ? `, ETA ${formatDuration(p.etaSeconds)}` : '';
+  return (
+    `${p.status}: ${p.queriesDone}/${p.queriesTotal} queries (${pct}%), ${p.rowsResolved}/${p.rowsTotal} rows, ` +
+    `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors, ${p.ratePerSec.toFixed(0)} q/s${eta}`
+  );
+}
+
+export function formatPreview(p: RunPreview): string {
+  const lines = [
+    `Rows:                 ${p.rows}`,
+    `Rows with no query:   ${p.rowsWithoutQuery}`,
+    `Distinct queries:     ${p.distinctQueries}`,
+    `Cached (fresh):       ${p.cachedFresh}`,
+    `To fetch:             ${p.offline ? '0 (offline)' : p.toFetch}`,
+    `Calls:                ${p.offline ? 0 : p.calls}`,
+    `Estimated time:       ${formatDuration(p.estimatedSeconds)}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 1) return 'under a second';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

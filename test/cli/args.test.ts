@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { applyMapOverrides } from '../../electron/cli/map-overrides';
+import { exportFormat, positiveInt } from '../../electron/cli/args';
+import { CliError } from '../../electron/cli/cli-error';
+import { formatDuration } from '../../electron/cli/progress';
+
+const detail = { headers: ['Full Name', 'Work Email', 'Company'], mapping: { fullName: 0 } };
+
+describe('--map overrides', () => {
+  it('maps a field by header name, case-insensitively, or by 1-based column number', () => {
+    expect(applyMapOverrides(detail, ['email=work email', 'company=3'])).toEqual({ fullName: 0, email: 1, company: 2 });
+  });
+
+  it('unmaps a field given an empty column', () => {
+    expect(applyMapOverrides(detail, ['fullName='])).toEqual({});
+  });
+
+  it('names the columns when the one asked for does not exist', () => {
+    expect(() => applyMapOverrides(detail, ['email=Mail'])).toThrow(/Columns: Full Name, Work Email, Company/);
+  });
+
+  it('refuses an unknown field and a malformed entry as usage errors', () => {
+    for (const bad of ['phone=1', 'email', '=1']) {
+      try {
+        applyMapOverrides(detail, [bad]);
+        expect.unreachable(`"${bad}" was accepted`);
+      } catch (err) {
+        expect(err).toBeInstanceOf(CliError);
+        expect((err as CliError).exitCode).toBe(2);
+      }
+    }
+  });
+});
+
+describe('argument helpers', () => {
+  it('tells the export format from the file name', () => {
+    expect(exportFormat('out.XLSX')).toBe('xlsx');
+    expect(exportFormat('a/b.csv')).toBe('csv');
+    expect(() => exportFormat('out.json')).toThrow(/\.csv or \.xlsx/);
+  });
+
+  it('takes whole positive numbers only', () => {
+    expect(positiveInt('4', '--concurrency')).toBe(4);
+    expect(positiveInt(undefined, '--concurrency')).toBeUndefined();
+    expect(() => positiveInt('0', '--concurrency')).toThrow(/--concurrency/);
+    expect(() => positiveInt('2.5', '--concurrency')).toThrow(/whole number/);
+  });
+
+  it('formats durations for people', () => {
+    expect(formatDuration(0.2)).toBe('under a second');
+    expect(formatDuration(42)).toBe('42 s');
+    expect(formatDuration(125)).toBe('2 min 5 s');
+    expect(formatDuration(3 * 3600 + 60)).toBe('3 h 1 min');
+  });
+});
