@@ -1,0 +1,9 @@
+export type { Database } from 'better-sqlite3';
+export { openDatabase, type OpenDatabaseOptions } from './open-database';
+export { migrate, schemaVersion, latestVersion, type MigrationOutcome } from './migrate';
+export type { Migration } from './migration';
+export { ALL_MIGRATIONS } from './migrations';
+export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, InvalidSetting } from './errors';
+export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
+export { getSettings, updateSettings } from './settings';
+export { queryKey, getLookups, putLookups, cacheStats, clearCache, type Lookup, type LookupError, type CacheStats } from './lookups';

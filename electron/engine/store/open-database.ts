@@ -1,0 +1,104 @@
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DatabaseNeedsUpgrade, DatabaseTooNew, DatabaseUnreadable } from './errors';
+import { latestVersion, migrate, schemaVersion } from './migrate';
+import type { Migration } from './migration';
+import { ALL_MIGRATIONS } from './migrations';
+
+export interface OpenDatabaseOptions {
+  readonly?: boolean;
+  /** Tests inject a different list; the app always uses every migration. */
+  migrations?: readonly Migration[];
+}
+
+const posix = process.platform !== 'win32';
+
+/**
+ * Opens (creating when needed) the one data file: owner-only permissions, WAL, foreign keys on, then migrated.
+ * Throws DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade (read-only) or MigrationFailed.
+ */
+export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
+  const readonly = opts.readonly ?? false;
+  const migrations = opts.migrations ?? ALL_MIGRATIONS;
+  const inMemory = file === ':memory:';
+  if (!inMemory && !readonly) prepareFile(file);
+
+  let db: SqliteDatabase;
+  try {
+    db = new Database(file, { readonly, fileMustExist: readonly });
+  } catch (cause) {
+    throw unreadable(file, cause);
+  }
+
+  try {
+    // Reading the header first both detects a non-database and refuses a newer file before anything is written.
+    let version: number;
+    try {
+      version = schemaVersion(db);
+    } catch (cause) {
+      throw unreadable(file, cause);
+    }
+    const latest = latestVersion(migrations);
+    if (version > latest) throw new DatabaseTooNew(file, version, latest);
+    if (readonly && version < latest) throw new DatabaseNeedsUpgrade(file, version, latest);
+
+    if (!readonly) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // NORMAL is durable in WAL mode except for the last transactions before a power cut, never corrupting.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    if (!inMemory && !readonly) restrictSidecars(file);
+
+    if (!readonly) migrate(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The file must be owner-only before SQLite writes a byte into it: it holds who the user looked up. */
+function prepareFile(file: string): void {
+  try {
+    createFolders(path.dirname(path.resolve(file)));
+    const existing = fs.statSync(file, { throwIfNoEntry: false });
+    if (existing && !existing.isFile()) throw new Error('that path is a folder or device, not a file');
+    if (!existing) fs.closeSync(fs.openSync(file, 'a', 0o600));
+    if (posix) fs.chmodSync(file, 0o600);
+  } catch (cause) {
+    throw new DatabaseUnreadable(file, 'cannot_open', { cause });
+  }
+}
+
+/** Creates missing folders owner-only; folders that already exist keep their permissions. */
+function createFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) {
+    missing.unshift(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing) {
+    fs.mkdirSync(d, { mode: 0o700 });
+    // mkdir's mode is filtered by the umask; set it outright.
+    if (posix) fs.chmodSync(d, 0o700);
+  }
+}
+
+function restrictSidecars(file: string): void {
+  if (!posix) return;
+  for (const sidecar of [`${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(sidecar, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+function unreadable(file: string, cause: unknown): DatabaseUnreadable {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const notADatabase = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+  return new DatabaseUnreadable(file, notADatabase ? 'not_a_database' : 'cannot_open', { cause });
+}

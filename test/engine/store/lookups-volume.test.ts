@@ -1,0 +1,60 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Candidate } from '../../../shared/model';
+import { cacheStats, getLookups, openDatabase, putLookups, queryKey, type Lookup } from '../../../electron/engine/store';
+import { tempFolder } from './temp-folder';
+
+const COUNT = 50_000;
+
+function person(i: number, rank: number): Candidate {
+  return {
+    rank,
+    score: null,
+    person: {
+      id: `person-${i}-${rank}`,
+      name: `Person ${i} ${rank}`,
+      linkedin: `person-${i}-${rank}`,
+      location: 'Berlin, Germany',
+      jobs: [{ title: 'Senior Engineer', level: 'Senior Staff', function: 'Engineering', started_at: '2021-03-01', company: { id: `c${i % 997}`, name: `Company ${i % 997}`, domain: `company${i % 997}.example` } }],
+    },
+  };
+}
+
+describe('lookups cache at volume', () => {
+  it(`stores and reads back ${COUNT.toLocaleString('en')} lookups`, () => {
+    const file = join(tempFolder(), 'matchdesk.db');
+    const db = openDatabase(file);
+    try {
+      const fetchedAt = Date.UTC(2026, 0, 1);
+      const rows: Lookup[] = [];
+      for (let i = 0; i < COUNT; i++) {
+        const query = { fields: [{ field_name: 'email_address', search_term: `person${i}@example.com` }] };
+        const candidates = i % 3 === 0 ? [] : [person(i, 1), person(i, 2), person(i, 3)];
+        rows.push({ queryKey: queryKey('https://gotlivedata.io', 'org', query), query, fetchedAt, status: 'ok', candidates, error: null });
+      }
+
+      let t = performance.now();
+      putLookups(db, rows);
+      const putMs = performance.now() - t;
+
+      t = performance.now();
+      const got = getLookups(db, rows.map((r) => r.queryKey), fetchedAt);
+      const getMs = performance.now() - t;
+
+      const stats = cacheStats(db, fetchedAt);
+      console.log(
+        `lookups volume: put ${COUNT} in ${putMs.toFixed(0)} ms, get ${got.size} in ${getMs.toFixed(0)} ms, ` +
+          `${(stats.bytes / 1e6).toFixed(1)} MB of JSON, file ${(statSync(file).size / 1e6).toFixed(1)} MB (+ WAL)`,
+      );
+      expect(got.size).toBe(COUNT);
+      expect(got.get(rows[COUNT - 1].queryKey)).toEqual(rows[COUNT - 1]);
+      expect(stats.fresh).toBe(COUNT);
+      // Loose bounds: only a pathological slowdown (e.g. a transaction per row) should trip these.
+      expect(putMs).toBeLessThan(15_000);
+      expect(getMs).toBeLessThan(10_000);
+    } finally {
+      db.close();
+    }
+  });
+});
