@@ -1,0 +1,223 @@
+// Turning what users paste into spreadsheets into values the service accepts (profile slugs, e-mails) and
+// into forms we can compare (folded names, accent-free text). Pure functions: nothing here throws on any string.
+
+export type SlugResult =
+  | { ok: true; slug: string }
+  | { ok: false; reason: 'empty' | 'company_page' | 'other_host' | 'not_a_profile' | 'invalid'; message: string };
+
+export type EmailResult = { ok: true; email: string } | { ok: false; reason: 'empty' | 'invalid'; message: string };
+
+// Invisible characters that sneak in with copy/paste and are not separators: zero-width space, word joiner.
+const INVISIBLE = /[\u200B\u2060]/gu;
+// \s covers NBSP, the U+2000 spaces, U+202F, U+3000, line/paragraph separators and the BOM.
+const WHITESPACE_RUN = /\s+/gu;
+
+export function foldWhitespace(input: string): string {
+  return String(input ?? '').replace(INVISIBLE, '').replace(WHITESPACE_RUN, ' ').trim();
+}
+
+export function fullNameFrom(cells: { fullName?: string; firstName?: string; lastName?: string }): string | null {
+  const full = foldWhitespace(cells.fullName ?? '');
+  if (full) return full;
+  const joined = foldWhitespace(`${cells.firstName ?? ''} ${cells.lastName ?? ''}`);
+  return joined || null;
+}
+
+// Letters NFKD does not decompose, spelled the way people type them on an ASCII keyboard.
+const SPECIAL_LETTERS: Record<string, string> = {
+  ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ƒ: 'f',
+};
+const SPECIAL_LETTER = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'gu');
+// Accents come out of NFKD as nonspacing/enclosing marks; spacing marks (Devanagari vowel signs, ...) carry
+// letters of their own and are kept.
+const ACCENTS = /[\p{Mn}\p{Me}]/gu;
+// Apostrophes join one word ("O'Brien" = "OBrien"); every other non-letter separates words.
+const APOSTROPHES = /['\u2019\u02BC\u2018`´]/gu;
+const NOT_WORD = /[^\p{L}\p{N}\p{Mc}]+/gu;
+
+export function comparable(text: string): string {
+  let s = String(text ?? '');
+  // Two rounds: lower-casing can produce characters that decompose again (compatibility letters, ligatures).
+  for (let round = 0; round < 2; round++) {
+    s = s.normalize('NFKD').replace(ACCENTS, '').toLowerCase().replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c] ?? c);
+  }
+  return s.replace(APOSTROPHES, '').replace(NOT_WORD, ' ').trim();
+}
+
+/** Cells people fill in when they have nothing: treated as empty so they never become queries or problems. */
+const PLACEHOLDERS = new Set(['', 'n a', 'na', 'none', 'null', 'nil', 'unknown', 'tbd', 'not available', 'keine', 'aucun', 'aucune']);
+
+export function isPlaceholder(input: string): boolean {
+  const folded = foldWhitespace(input);
+  if (folded === '') return true;
+  if (/^[\p{P}\p{S}]+$/u.test(folded)) return true;
+  return PLACEHOLDERS.has(comparable(folded));
+}
+
+// Quotes, angle brackets and whitespace that wrap a value copied from a mail client or a formatted sheet.
+const WRAPPERS = /^[\s"'`“”‘’«»<>()[\]]+|[\s"'`“”‘’«»<>()[\],;]+$/gu;
+
+function unwrap(input: string): string {
+  let s = String(input ?? '').replace(INVISIBLE, '');
+  for (let previous = ''; previous !== s; ) {
+    previous = s;
+    s = s.replace(WRAPPERS, '');
+  }
+  return s;
+}
+
+function shown(input: string): string {
+  const s = foldWhitespace(input);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+// ----- e-mail -----------------------------------------------------------------------------------------------
+
+const LOCAL_PART = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~.-]+$/u;
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
+
+export function normalizeEmail(input: string): EmailResult {
+  // "Jane Doe <jane@acme.com>" as copied from a mail client.
+  const bracketed = /<([^<>\s]+@[^<>\s]+)>/u.exec(String(input ?? ''));
+  let s = unwrap(bracketed ? bracketed[1]! : input);
+  if (s === '') return { ok: false, reason: 'empty', message: 'no e-mail' };
+  s = s.replace(/^mailto:/iu, '').toLowerCase();
+  return isEmail(s) ? { ok: true, email: s } : { ok: false, reason: 'invalid', message: `invalid e-mail '${shown(String(input ?? ''))}'` };
+}
+
+function isEmail(s: string): boolean {
+  if (s.length > 254 || /\s/u.test(s)) return false;
+  const at = s.lastIndexOf('@');
+  if (at <= 0 || s.indexOf('@') !== at) return false;
+  const local = s.slice(0, at);
+  const domain = s.slice(at + 1);
+  if (local.length > 64 || !LOCAL_PART.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  if (!labels.every((label) => label.length <= 63 && DOMAIN_LABEL.test(label))) return false;
+  return TOP_LEVEL.test(labels[labels.length - 1]!);
+}
+
+// ----- profile slug -----------------------------------------------------------------------------------------
+
+// LinkedIn custom URLs are 3-100 letters or digits; generated ones add hyphens, old ones underscores.
+const SLUG_CHARS = /^[\p{L}\p{N}\p{M}_-]+$/u;
+const HAS_LETTER = /\p{L}/u;
+const PAGE_KINDS: Record<string, string> = { company: 'company page', school: 'school page', showcase: 'showcase page', edu: 'school page' };
+// Paths without a host that are still clearly LinkedIn paths ("in/jane", "/company/acme").
+const LINKEDIN_PATH = /^\/?(?:in|pub|company|school|showcase)\//iu;
+
+/**
+ * The profile slug (the part after `/in/`) of a LinkedIn profile link, or a bare slug as typed.
+ *
+ * - Country and mobile hosts (`uk.`, `m.`, `www.`) are all LinkedIn; anything after the slug (a language
+ *   segment like `/en`, or `/details/experience`) is ignored, as are the query and fragment.
+ * - Old public links `/pub/jane-doe/a7/576/b50` are rewritten the way LinkedIn redirects them:
+ *   `jane-doe-b50576a7` (segments reversed, the last two padded to three hex digits).
+ * - Slugs are percent-decoded, lower-cased (String#toLowerCase is locale-independent) and NFC-normalized, so
+ *   the same profile typed two ways gives one slug; non-ASCII letters are kept.
+ * - A bare slug must be 3-100 of letters, digits, `_` and `-` with at least one letter, so that a stray
+ *   number or a single word with spaces is reported instead of sent. A slug inside an `/in/` link is trusted
+ *   with 2-100 characters of the same kind, the path already says it is a profile.
+ */
+export function profileSlugFromUrl(input: string): SlugResult {
+  const raw = String(input ?? '');
+  const s = unwrap(raw);
+  const name = shown(raw);
+  if (s === '') return { ok: false, reason: 'empty', message: 'no profile link' };
+
+  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/*/iu.exec(s);
+  let rest: string;
+  if (schemeMatch) {
+    const scheme = schemeMatch[1]!.toLowerCase();
+    if (scheme !== 'http' && scheme !== 'https') {
+      return s.includes('@') && scheme === 'mailto'
+        ? { ok: false, reason: 'invalid', message: `an e-mail address, not a profile link: ${name}` }
+        : { ok: false, reason: 'invalid', message: `not a web link: ${name}` };
+    }
+    rest = s.slice(schemeMatch[0].length);
+  } else if (s.startsWith('//')) {
+    rest = s.slice(2);
+  } else if (LINKEDIN_PATH.test(s)) {
+    return fromLinkedinPath(s.replace(/^\/?/u, '/'), name);
+  } else if (looksLikeHostFirst(s)) {
+    rest = s;
+  } else {
+    return bareSlug(s, name);
+  }
+
+  const hostEnd = rest.search(/[/?#]/u);
+  let host = (hostEnd === -1 ? rest : rest.slice(0, hostEnd)).toLowerCase();
+  const path = hostEnd === -1 ? '' : rest.slice(hostEnd);
+  host = host.replace(/^[^@]*@/u, '').replace(/:\d*$/u, '').replace(/\.$/u, '');
+  if (host === '') return { ok: false, reason: 'invalid', message: `not a profile link or slug: ${name}` };
+  if (host === 'lnkd.in') {
+    return { ok: false, reason: 'not_a_profile', message: `short link, open it and use the full profile link: ${name}` };
+  }
+  if (host !== 'linkedin.com' && !host.endsWith('.linkedin.com')) {
+    return { ok: false, reason: 'other_host', message: `not a LinkedIn link (${host}): ${name}` };
+  }
+  return fromLinkedinPath(path, name);
+}
+
+function looksLikeHostFirst(s: string): boolean {
+  if (s.includes('@') && !/[/]/u.test(s.slice(0, s.indexOf('@')))) return false;
+  const first = s.split(/[/?#]/u, 1)[0]!;
+  return /^[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?::\d+)?\.?$/u.test(first);
+}
+
+function fromLinkedinPath(path: string, name: string): SlugResult {
+  const segments = path.split(/[?#]/u, 1)[0]!.split('/').filter((part) => part !== '');
+  const kind = (decode(segments[0] ?? '') ?? '').toLowerCase();
+  if (kind === 'in') return slugInLink(segments[1], name);
+  if (kind === 'pub') {
+    const person = segments[1];
+    if (person === undefined || person.toLowerCase() === 'dir') {
+      return { ok: false, reason: 'not_a_profile', message: `directory page, not a profile: ${name}` };
+    }
+    const ids = segments.slice(2, 5);
+    if (ids.length === 3 && ids.every((id) => /^[0-9a-f]{1,3}$/iu.test(id))) {
+      const [a, b, c] = ids as [string, string, string];
+      return slugInLink(`${person}-${c.padStart(3, '0')}${b.padStart(3, '0')}${a}`, name);
+    }
+    return slugInLink(person, name);
+  }
+  const page = PAGE_KINDS[kind];
+  if (page) return { ok: false, reason: 'company_page', message: `${page}, not a profile: ${name}` };
+  if (kind === 'sales' || kind === 'talent' || kind === 'recruiter') {
+    return { ok: false, reason: 'not_a_profile', message: `Sales Navigator or Recruiter link, not a public profile: ${name}` };
+  }
+  if (kind === 'profile') {
+    return { ok: false, reason: 'not_a_profile', message: `old numeric profile link without a slug: ${name}` };
+  }
+  return { ok: false, reason: 'not_a_profile', message: `LinkedIn link without a profile (/in/...): ${name}` };
+}
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+function slugInLink(segment: string | undefined, name: string): SlugResult {
+  if (segment === undefined) return { ok: false, reason: 'not_a_profile', message: `LinkedIn link without a profile (/in/...): ${name}` };
+  const decoded = decode(segment);
+  if (decoded === null) return { ok: false, reason: 'invalid', message: `broken %-encoding in profile link: ${name}` };
+  const slug = decoded.toLowerCase().normalize('NFC');
+  if (slug.length >= 2 && slug.length <= 100 && SLUG_CHARS.test(slug)) return { ok: true, slug };
+  return { ok: false, reason: 'invalid', message: `profile link with an unusable slug: ${name}` };
+}
+
+function bareSlug(s: string, name: string): SlugResult {
+  const trimmed = s.split(/[?#]/u, 1)[0]!.replace(/\/+$/u, '');
+  if (trimmed.includes('@') && normalizeEmail(trimmed).ok) {
+    return { ok: false, reason: 'invalid', message: `an e-mail address, not a profile link: ${name}` };
+  }
+  const decoded = decode(trimmed);
+  const slug = (decoded ?? trimmed).toLowerCase().normalize('NFC');
+  if (slug.length >= 3 && slug.length <= 100 && SLUG_CHARS.test(slug) && HAS_LETTER.test(slug)) return { ok: true, slug };
+  return { ok: false, reason: 'invalid', message: `not a profile link or slug: ${name}` };
+}
