@@ -1,0 +1,65 @@
+import type { Candidate, PersonJson } from '../../../shared/model';
+import { MalformedReplyError } from './errors';
+
+// The find reply's item shape is undocumented and third-party clients disagree (service-notes "find"):
+// accept every shape seen, and refuse anything that would misalign queries and items.
+const PERSON_LIST_KEYS = ['people', 'results', 'matches', 'persons'] as const;
+const SCORE_KEYS = ['score', '_score', 'match_score'] as const;
+
+/** One Candidate[] per query, in query order. Throws MalformedReplyError for an unknown shape or a count mismatch. */
+export function parseFindReply(json: unknown, queryCount: number): Candidate[][] {
+  const items = topLevelItems(json);
+  if (items.length !== queryCount) {
+    throw new MalformedReplyError(`the find reply holds ${items.length} item${items.length === 1 ? '' : 's'} for ${queryCount} quer${queryCount === 1 ? 'y' : 'ies'}, so no result can be trusted to belong to its query`);
+  }
+  return items.map((item, index) => personsOf(item, index).map(candidateAt));
+}
+
+function topLevelItems(json: unknown): unknown[] {
+  if (Array.isArray(json)) return json;
+  if (isObject(json) && Array.isArray(json.matches)) return json.matches;
+  throw new MalformedReplyError(`expected a list of find results, got ${describe(json)}`);
+}
+
+function personsOf(item: unknown, index: number): unknown[] {
+  if (item == null) return [];
+  if (Array.isArray(item)) return item;
+  if (!isObject(item)) throw new MalformedReplyError(`find result ${index + 1} is ${describe(item)}, not a list of people`);
+  if (item.found === false) return [];
+  for (const key of PERSON_LIST_KEYS) {
+    const value = item[key];
+    if (Array.isArray(value)) return value;
+    if (value === null) return [];
+  }
+  if (isObject(item.person)) return [item];
+  if (Object.keys(item).length === 0) return [];
+  throw new MalformedReplyError(`find result ${index + 1} has no list of people (keys: ${Object.keys(item).slice(0, 8).join(', ')})`);
+}
+
+function candidateAt(entry: unknown, index: number): Candidate {
+  if (!isObject(entry)) throw new MalformedReplyError(`a person in a find result is ${describe(entry)}, not an object`);
+  const wrapped = isObject(entry.person) ? entry.person : null;
+  const person: PersonJson = wrapped ?? entry;
+  const score = (wrapped ? scoreOf(entry) : null) ?? scoreOf(person);
+  return { rank: index + 1, score, person };
+}
+
+function scoreOf(record: Record<string, unknown>): number | null {
+  for (const key of SCORE_KEYS) {
+    const value = record[key];
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  }
+  return null;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return `an object (keys: ${Object.keys(value).slice(0, 8).join(', ') || 'none'})`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,283 @@
+import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
+import { systemClock, type Clock } from '../clock';
+import type { Credentials } from './credentials';
+import {
+  BadRequestError,
+  ForbiddenError,
+  MalformedReplyError,
+  NetworkError,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitedError,
+  ServerError,
+  UnauthorizedError,
+  UnexpectedStatusError,
+  isRetryableStatus,
+} from './errors';
+import { parseFindReply } from './find-reply';
+import { Limiter } from './limiter';
+import { Redactor } from './redactor';
+import { replyDetail } from './reply-detail';
+import { RetryLater, parseRetryAfter, retrying } from './retry';
+import { parseSearchReply, type SearchReplyPage } from './search-reply';
+import { Session } from './session';
+import { NetworkFailure, exchange, type HttpReply } from './transport';
+
+/** Spec §4.2 and §8: a find call carries 1 to 100 queries. */
+export const MAX_QUERIES_PER_FIND = 100;
+export const DEFAULT_SEARCH_PAGE_SIZE = 100;
+export const DEFAULT_MAX_SEARCH_PAGES = 10_000;
+
+export interface CreditsReport {
+  used: number | null;
+  remaining: number | null;
+}
+
+export interface ServiceClientOptions {
+  baseUrl: string;
+  orgId: string;
+  credentials: Credentials;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Limiter shared by all calls of this client (default 4). */
+  concurrency?: number;
+  /** Sends per call, default 5. The one resend after a 401 and a fresh login does not count against it. */
+  maxAttempts?: number;
+  /** Per HTTP request, headers and body together, default 60 s. */
+  timeoutMs?: number;
+  /** Log in again when fewer than this remain (default 25 s, the spec's reference client). */
+  refreshMarginMs?: number;
+  /** Jitter source for backoff (default Math.random). */
+  random?: () => number;
+  /** Called with the X-LDT-Credits-* headers of every people reply that carries them. */
+  onCredits?: (credits: CreditsReport) => void;
+}
+
+export interface SearchPage {
+  people: PersonJson[];
+  /** The service's total for the criteria, when it sends one. */
+  count: number | null;
+  /** 1-based. */
+  page: number;
+  /** The token this page named for the next one (null on the last). */
+  token: string | null;
+}
+
+export interface SearchRequest {
+  filters: unknown[];
+}
+
+/** The People Data Service, seen from the engine: find, search and login, with retries and a shared limiter. */
+export class ServiceClient {
+  private readonly base: string;
+  private readonly host: string;
+  private readonly orgId: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly maxAttempts: number;
+  private readonly timeoutMs: number;
+  private readonly onCredits?: (credits: CreditsReport) => void;
+  private readonly limiter: Limiter;
+  private readonly redactor = new Redactor();
+  private readonly session: Session;
+
+  constructor(opts: ServiceClientOptions) {
+    this.base = opts.baseUrl.trim().replace(/\/+$/, '');
+    let url: URL;
+    try {
+      url = new URL(this.base);
+    } catch {
+      throw new TypeError(`"${opts.baseUrl}" is not a web address. Enter the service's base URL, for example https://gotlivedata.io.`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`The base URL must start with https:// (got "${url.protocol}").`);
+    this.host = url.host;
+    this.orgId = opts.orgId.trim();
+    if (!this.orgId) throw new TypeError('The organization id is empty. Enter the id the service gave your organization (it starts with "o_").');
+    this.fetchImpl = opts.fetch ?? globalThis.fetch;
+    this.clock = opts.clock ?? systemClock;
+    this.random = opts.random ?? Math.random;
+    this.maxAttempts = Math.max(1, Math.floor(opts.maxAttempts ?? 5));
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.onCredits = opts.onCredits;
+    this.limiter = new Limiter(opts.concurrency ?? 4);
+    this.session = new Session({
+      credentials: opts.credentials,
+      sessionUrl: `${this.base}/api/identity/v1/session`,
+      host: this.host,
+      fetch: this.fetchImpl,
+      clock: this.clock,
+      random: this.random,
+      maxAttempts: this.maxAttempts,
+      timeoutMs: this.timeoutMs,
+      refreshMarginMs: opts.refreshMarginMs ?? 25_000,
+      redactor: this.redactor,
+    });
+  }
+
+  /** Session calls sent by this client (an API key makes none). */
+  get loginCount(): number {
+    return this.session.loginCount;
+  }
+
+  /** One find call of at most 100 queries: one Candidate[] per query, in order. */
+  async findBatch(queries: FindQuery[], opts: { signal?: AbortSignal } = {}): Promise<Candidate[][]> {
+    if (queries.length > MAX_QUERIES_PER_FIND) {
+      throw new RangeError(`A find call carries at most ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}); use find() to split them.`);
+    }
+    if (queries.length === 0) return [];
+    // Strict in what we send: only the spec's fields, whatever else the caller's objects carry.
+    const body = JSON.stringify({
+      matches: queries.map((q) => ({ fields: q.fields.map((f) => ({ field_name: f.field_name, search_term: f.search_term })) })),
+    });
+    return this.limiter.run(() => this.callPeople('find', body, (json) => parseFindReply(json, queries.length), opts.signal), opts.signal);
+  }
+
+  /** Any number of queries: split into calls of <= 100 (sent concurrently through the limiter), results in order. */
+  async find(queries: FindQuery[], opts: { signal?: AbortSignal } = {}): Promise<Candidate[][]> {
+    const batches: FindQuery[][] = [];
+    for (let i = 0; i < queries.length; i += MAX_QUERIES_PER_FIND) batches.push(queries.slice(i, i + MAX_QUERIES_PER_FIND));
+    // The first failure stops the batches not sent yet: their results could not be returned anyway.
+    const stop = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+    try {
+      const results = await Promise.all(
+        batches.map((batch) =>
+          this.findBatch(batch, { signal }).catch((err: unknown) => {
+            stop.abort();
+            throw err;
+          }),
+        ),
+      );
+      return results.flat();
+    } finally {
+      stop.abort();
+    }
+  }
+
+  /** Pages through a search until done, yielding each page as it lands. */
+  async *search(
+    request: SearchRequest,
+    opts: { pageSize?: number; maxPages?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<SearchPage> {
+    const size = opts.pageSize ?? DEFAULT_SEARCH_PAGE_SIZE;
+    const maxPages = opts.maxPages ?? DEFAULT_MAX_SEARCH_PAGES;
+    const sent = new Set<string>();
+    const seenIds = new Set<string>();
+    let token: string | null = null;
+    for (let page = 1; page <= maxPages; page++) {
+      const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
+      const reply: SearchReplyPage = await this.limiter.run(() => this.callPeople('search', body, parseSearchReply, opts.signal), opts.signal);
+      const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
+      for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
+      yield { people: reply.people, count: reply.count, page, token: reply.token };
+      // Never loop forever on a service that keeps handing out tokens (service-notes "search"): stop at the last
+      // token, on an empty page, on a token already followed, or on a page of nobody new.
+      if (reply.token === null || reply.people.length === 0 || sent.has(reply.token) || fresh === 0) return;
+      sent.add(reply.token);
+      token = reply.token;
+    }
+  }
+
+  /** Logs in (or, for an API key, makes one minimal find call) to prove the profile works. */
+  async testConnection(opts: { signal?: AbortSignal } = {}): Promise<void> {
+    if (this.session.usesApiKey) {
+      // An address that cannot belong to anyone: proves the key and the org without returning (or charging for) a person.
+      await this.findBatch([{ fields: [{ field_name: 'email_address', search_term: 'connection-test@matchdesk.invalid' }] }], opts);
+      return;
+    }
+    await this.session.loginNow(opts.signal);
+  }
+
+  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (json: unknown) => T, signal?: AbortSignal): Promise<T> {
+    const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
+    let replacedToken = false;
+    return retrying({ clock: this.clock, random: this.random, maxAttempts: this.maxAttempts, signal }, async (attempt) => {
+      const token = await this.session.current(signal);
+      let reply = await this.post(path, body, token, attempt, signal);
+      if (reply.status === 401) {
+        if (this.session.usesApiKey) throw this.unauthorized(reply, 'The service refused the API key (HTTP 401). Check that the key in this profile is complete and has not been revoked.');
+        if (replacedToken) throw this.unauthorized(reply, 'The service refused the access token (HTTP 401) even after logging in again. Check that the account of this profile is still active, then test the connection.');
+        replacedToken = true;
+        const fresh = await this.session.replace(token, signal);
+        reply = await this.post(path, body, fresh, attempt, signal);
+        if (reply.status === 401) throw this.unauthorized(reply, 'The service refused a fresh access token (HTTP 401) right after logging in. Check that the account of this profile is still active, then test the connection.');
+      }
+      return this.read(reply, path, attempt, read);
+    });
+  }
+
+  private async post(path: string, body: string, token: string, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
+    let reply: HttpReply;
+    try {
+      reply = await exchange(
+        this.fetchImpl,
+        `${this.base}${path}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+          body,
+        },
+        this.timeoutMs,
+        signal,
+      );
+    } catch (err) {
+      if (err instanceof NetworkFailure) throw new RetryLater(new NetworkError(this.host, err.reason, attempt, err));
+      throw err;
+    }
+    this.reportCredits(reply.headers);
+    return reply;
+  }
+
+  private read<T>(reply: HttpReply, path: string, attempt: number, read: (json: unknown) => T): T {
+    const { status } = reply;
+    if (status >= 200 && status < 300) {
+      let json: unknown;
+      try {
+        json = JSON.parse(reply.text);
+      } catch {
+        // On the real network a cut-off body is a passing fault: sending again is the cure.
+        throw new RetryLater(new MalformedReplyError(`the ${path.split('/').pop()} reply is not valid JSON`, { transient: true, body: this.redactor.apply(reply.text) }));
+      }
+      return read(json);
+    }
+    const text = this.redactor.apply(reply.text);
+    const detail = replyDetail(text);
+    const retryAfter = () => parseRetryAfter(reply.headers.get('retry-after'), this.clock.now());
+    switch (status) {
+      case 400:
+        throw new BadRequestError(text, detail);
+      case 402:
+        throw new PaymentRequiredError(text, detail);
+      case 403:
+        throw new ForbiddenError(this.orgId, text, detail);
+      case 404:
+        throw new NotFoundError(path, text, detail);
+      case 429:
+        throw new RetryLater(new RateLimitedError(attempt, text, detail), retryAfter());
+    }
+    if (isRetryableStatus(status)) throw new RetryLater(new ServerError(status, attempt, text, detail), retryAfter());
+    if (status >= 500) throw new ServerError(status, attempt, text, detail);
+    throw new UnexpectedStatusError(status, path, text, detail);
+  }
+
+  private unauthorized(reply: HttpReply, message: string): UnauthorizedError {
+    const text = this.redactor.apply(reply.text);
+    const detail = replyDetail(text);
+    return new UnauthorizedError(detail ? `${message} The service said: ${detail.slice(0, 300)}` : message, text);
+  }
+
+  private reportCredits(headers: Headers): void {
+    if (!this.onCredits) return;
+    const used = headers.get('x-ldt-credits-used');
+    const remaining = headers.get('x-ldt-credits-remaining');
+    if (used === null && remaining === null) return;
+    this.onCredits({ used: creditNumber(used), remaining: creditNumber(remaining) });
+  }
+}
+
+function creditNumber(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  const n = Number(header.trim());
+  return Number.isFinite(n) ? n : null;
+}

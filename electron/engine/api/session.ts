@@ -1,0 +1,168 @@
+import type { Clock } from '../clock';
+import type { Credentials } from './credentials';
+import { CancelledError, LoginFailedError, MalformedReplyError, NetworkError, isRetryableStatus } from './errors';
+import { FALLBACK_TOKEN_LIFETIME_MS, parseExpiry } from './expiry';
+import type { Redactor } from './redactor';
+import { replyDetail } from './reply-detail';
+import { RetryLater, parseRetryAfter, retrying } from './retry';
+import { NetworkFailure, exchange, type HttpReply } from './transport';
+
+export interface SessionOptions {
+  credentials: Credentials;
+  /** Full URL of POST /api/identity/v1/session. */
+  sessionUrl: string;
+  host: string;
+  fetch: typeof fetch;
+  clock: Clock;
+  random: () => number;
+  maxAttempts: number;
+  timeoutMs: number;
+  refreshMarginMs: number;
+  redactor: Redactor;
+}
+
+/**
+ * The access token of one client (spec §5). Fixes the reference client's bugs (service-notes "Session"): one login
+ * in flight however many calls wait, a failed login rejects every waiter and leaves nothing stuck, and a token
+ * rejected with 401 is replaced once for all the calls that saw it.
+ */
+export class Session {
+  private token: string | null = null;
+  private expiresAt = 0;
+  private pending: Promise<string> | null = null;
+  private logins = 0;
+
+  constructor(private readonly opts: SessionOptions) {
+    if (opts.credentials.kind === 'api_key') opts.redactor.add(opts.credentials.apiKey);
+    if (opts.credentials.kind === 'service_account') opts.redactor.add(opts.credentials.clientSecret);
+    if (opts.credentials.kind === 'password') opts.redactor.add(opts.credentials.password);
+  }
+
+  get usesApiKey(): boolean {
+    return this.opts.credentials.kind === 'api_key';
+  }
+
+  get loginCount(): number {
+    return this.logins;
+  }
+
+  /** A token good for at least refreshMarginMs more, logging in (or joining the login in flight) when needed. */
+  async current(signal?: AbortSignal): Promise<string> {
+    const { credentials, clock, refreshMarginMs } = this.opts;
+    if (credentials.kind === 'api_key') return credentials.apiKey;
+    if (this.token !== null && clock.now() < this.expiresAt - refreshMarginMs) return this.token;
+    return this.join(signal);
+  }
+
+  /** After a 401 with `stale`: the first caller drops it and logs in; the others get that same new token. */
+  async replace(stale: string, signal?: AbortSignal): Promise<string> {
+    if (this.token === stale) this.token = null;
+    return this.current(signal);
+  }
+
+  /** Logs in now, whatever token is held (or joins a login already in flight). */
+  async loginNow(signal?: AbortSignal): Promise<void> {
+    if (this.usesApiKey) return;
+    if (!this.pending) this.token = null;
+    await this.join(signal);
+  }
+
+  private join(signal?: AbortSignal): Promise<string> {
+    if (!this.pending) {
+      const login = this.login().finally(() => {
+        this.pending = null;
+      });
+      // Every waiter may have gone (aborted): the outcome must not surface as an unhandled rejection.
+      login.catch(() => {});
+      this.pending = login;
+    }
+    return untilAborted(this.pending, signal);
+  }
+
+  /** Not tied to any one caller's signal: other calls may be waiting on the same login. */
+  private async login(): Promise<string> {
+    const { clock, random, maxAttempts } = this.opts;
+    const { token, expiresAt } = await retrying({ clock, random, maxAttempts }, (attempt) => this.attemptLogin(attempt));
+    this.opts.redactor.add(token);
+    this.token = token;
+    this.expiresAt = expiresAt;
+    return token;
+  }
+
+  private async attemptLogin(attempt: number): Promise<{ token: string; expiresAt: number }> {
+    const { credentials, fetch, timeoutMs, clock, host, redactor } = this.opts;
+    let reply: HttpReply;
+    try {
+      this.logins++;
+      reply = await exchange(fetch, this.opts.sessionUrl, loginRequest(credentials), timeoutMs);
+    } catch (err) {
+      if (err instanceof NetworkFailure) throw new RetryLater(new NetworkError(host, err.reason, attempt, err));
+      throw err;
+    }
+    const text = redactor.apply(reply.text);
+    if (reply.status !== 200) {
+      const failure = new LoginFailedError(reply.status, text, replyDetail(text), loginHint(credentials.kind, reply.status));
+      if (isRetryableStatus(reply.status)) throw new RetryLater(failure, parseRetryAfter(reply.headers.get('retry-after'), clock.now()));
+      throw failure;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(reply.text);
+    } catch {
+      throw new RetryLater(new MalformedReplyError('the login reply is not valid JSON', { transient: true, body: text }));
+    }
+    const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    const token = [record.accessToken, record.access_token].find((t): t is string => typeof t === 'string' && t !== '');
+    if (!token) throw new MalformedReplyError('the login reply holds no access token (neither accessToken nor access_token)');
+    const now = clock.now();
+    const expiresAt = parseExpiry(body, now);
+    // An expiry already past on a token just issued is a zone or clock mismatch, not the truth: assume the short
+    // lifetime rather than log in before every call; a 401 still catches a token that dies sooner.
+    return { token, expiresAt: expiresAt > now ? expiresAt : now + FALLBACK_TOKEN_LIFETIME_MS };
+  }
+}
+
+function loginRequest(credentials: Credentials): { method: string; headers: Record<string, string>; body: string } {
+  if (credentials.kind === 'service_account') {
+    return {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ grantType: 'clientCredentials', clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
+    };
+  }
+  if (credentials.kind === 'password') {
+    return {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ username: credentials.username, password: credentials.password }).toString(),
+    };
+  }
+  throw new Error('An API key needs no login.');
+}
+
+function loginHint(kind: Credentials['kind'], status: number): string {
+  if (status >= 500 || status === 429) return 'The service could not log in right now; try again in a few minutes.';
+  if (kind === 'service_account') {
+    return 'Check the client id and client secret of this profile (the secret is shown only once, when the service account is created).';
+  }
+  return 'Check the username and password of this profile.';
+}
+
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
