@@ -155,17 +155,21 @@ export class ServiceClient {
     }
   }
 
-  /** Pages through a search until done, yielding each page as it lands. */
+  /**
+   * Pages through a search until done, yielding each page as it lands. `startToken` resumes after a page already
+   * stored (its `token`), numbering pages from `startPage`.
+   */
   async *search(
     request: SearchRequest,
-    opts: { pageSize?: number; maxPages?: number; signal?: AbortSignal } = {},
+    opts: { pageSize?: number; maxPages?: number; signal?: AbortSignal; startToken?: string | null; startPage?: number } = {},
   ): AsyncGenerator<SearchPage> {
     const size = opts.pageSize ?? DEFAULT_SEARCH_PAGE_SIZE;
     const maxPages = opts.maxPages ?? DEFAULT_MAX_SEARCH_PAGES;
     const sent = new Set<string>();
     const seenIds = new Set<string>();
-    let token: string | null = null;
-    for (let page = 1; page <= maxPages; page++) {
+    let token: string | null = opts.startToken ?? null;
+    if (token !== null) sent.add(token);
+    for (let page = opts.startPage ?? 1; page <= maxPages; page++) {
       const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
       const reply: SearchReplyPage = await this.limiter.run(() => this.callPeople('search', body, parseSearchReply, opts.signal), opts.signal);
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;

@@ -57,6 +57,20 @@ describe('search paging', () => {
     expect(req.headers.authorization).toMatch(/^Bearer /);
   });
 
+  it('resumes after a stored page from its token, numbering pages on', async () => {
+    const s = await serve((req, res) => {
+      const { pagination_token: token } = JSON.parse(req.body) as Sent;
+      const page = token ? Number(token.slice(1)) : 0;
+      reply(res, 200, { people: people(page * 2, 2), count: 6, pagination_token: page < 2 ? `t${page + 1}` : null });
+    });
+    const pages = await collect(clientFor(s).search({ filters }, { pageSize: 2, startToken: 't1', startPage: 2 }));
+    expect(pages.map((p) => [p.page, p.people.map((x) => x.id), p.token])).toEqual([
+      [2, ['p2', 'p3'], 't2'],
+      [3, ['p4', 'p5'], null],
+    ]);
+    expect(sent(s).map((b) => b.pagination_token)).toEqual(['t1', 't2']);
+  });
+
   it('tolerates results and next for the people and the token', async () => {
     const s = await serve((_req, res, { sameRoute }) => reply(res, 200, sameRoute === 1 ? { results: people(0, 1), next: 'n2' } : { results: people(1, 1) }));
     const pages = await collect(clientFor(s).search({ filters }));
