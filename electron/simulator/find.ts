@@ -1,0 +1,382 @@
+// find: validation, the indexes that answer it without scanning people, ranking, and the reply shapes.
+import type { Company, Dataset, Person } from './dataset';
+import { publicPerson } from './dataset';
+import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore } from './scoring';
+
+/** `linkedin` is the third-party name for `social` (spec/service-notes.md). */
+export const FIND_FIELDS = ['email_address', 'social', 'linkedin', 'name', 'company.name'] as const;
+export const MAX_QUERIES_PER_FIND = 100;
+export const MAX_PEOPLE_PER_QUERY = 5;
+
+/** Where the persons of each find item go; see spec/service-notes.md "find". */
+export const FIND_SHAPES = ['array', 'people', 'results', 'matches'] as const;
+export type FindShape = (typeof FIND_SHAPES)[number];
+
+export interface FindTerm {
+  field_name: string;
+  search_term: string;
+}
+
+export interface FindHit {
+  /** Index into dataset.people. */
+  person: number;
+  score: number;
+}
+
+/** A find or search body the service would refuse with 400. */
+export class InvalidRequestError extends Error {
+  override readonly name = 'InvalidRequestError';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function parseFindRequest(body: unknown): FindTerm[][] {
+  if (!isRecord(body)) throw new InvalidRequestError('The request body must be a JSON object with a "matches" array.');
+  const { matches } = body;
+  if (!Array.isArray(matches)) throw new InvalidRequestError('"matches" must be an array of 1 to 100 queries.');
+  if (matches.length === 0) throw new InvalidRequestError('"matches" is empty: send 1 to 100 queries.');
+  if (matches.length > MAX_QUERIES_PER_FIND) {
+    throw new InvalidRequestError(`"matches" holds ${matches.length} queries; the limit is ${MAX_QUERIES_PER_FIND} per call.`);
+  }
+  return matches.map((query, q) => {
+    const fields = isRecord(query) ? query.fields : undefined;
+    if (!Array.isArray(fields) || fields.length === 0) {
+      throw new InvalidRequestError(`matches[${q}].fields must be a non-empty array of {field_name, search_term} terms.`);
+    }
+    return fields.map((term, t) => {
+      const where = `matches[${q}].fields[${t}]`;
+      if (!isRecord(term)) throw new InvalidRequestError(`${where} must be an object with field_name and search_term.`);
+      const { field_name: field, search_term: value } = term;
+      if (typeof field !== 'string') throw new InvalidRequestError(`${where}.field_name is missing or not a string.`);
+      if (!(FIND_FIELDS as readonly string[]).includes(field)) {
+        throw new InvalidRequestError(`${where}.field_name "${field}" is not searchable; use one of ${FIND_FIELDS.join(', ')}.`);
+      }
+      if (typeof value !== 'string') throw new InvalidRequestError(`${where}.search_term is missing or not a string.`);
+      if (value.trim() === '') throw new InvalidRequestError(`${where}.search_term is empty.`);
+      return { field_name: field, search_term: value };
+    });
+  });
+}
+
+/** The slug as stored: a pasted percent-encoded slug and its decoded form agree; case never matters. */
+export function normalizeSlug(slug: string): string {
+  let text = slug.trim();
+  if (text.includes('%')) {
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // Not valid percent-encoding: keep it as typed, it will simply match nobody.
+    }
+  }
+  return text.normalize('NFC').toLowerCase();
+}
+
+/** Keeps the best `size` hits, ordered by score, then by dataset order so ties are stable. */
+class BestHits {
+  readonly hits: FindHit[] = [];
+  constructor(private readonly size: number) {}
+
+  offer(person: number, score: number): void {
+    const hits = this.hits;
+    if (hits.length === this.size) {
+      const last = hits[hits.length - 1];
+      if (score < last.score || (score === last.score && person > last.person)) return;
+    }
+    let at = hits.length;
+    while (at > 0 && (hits[at - 1].score < score || (hits[at - 1].score === score && hits[at - 1].person > person))) at--;
+    hits.splice(at, 0, { person, score });
+    if (hits.length > this.size) hits.pop();
+  }
+}
+
+/** A name match must reach this (0..1) to be returned at all. */
+const MIN_NAME_SCORE = 0.5;
+/** A name query caps its tokens; nobody's name has more. */
+const MAX_NAME_TOKENS = 12;
+/** Past jobs count a little less than the current one when a company is given. */
+const PAST_JOB_WEIGHT = 0.9;
+
+/**
+ * Everything find needs, built once per dataset: e-mail and slug maps, an inverted index of folded name tokens
+ * with a typo neighbourhood, and each person's employers as flat arrays. A query touches only the postings of
+ * its own tokens, never every person.
+ */
+export class PeopleIndex {
+  readonly people: readonly Person[];
+  readonly companyMatcher: CompanyMatcher;
+  private readonly companies: readonly Company[];
+  private readonly companyIndex = new Map<Company, number>();
+  private readonly byEmail = new Map<string, number>();
+  private readonly bySlug = new Map<string, number>();
+  private readonly names = new FuzzyVocabulary();
+  private readonly namePostings: Int32Array[];
+  private readonly nameTokenStart: Uint32Array;
+  private readonly nameTokenIds: Int32Array;
+  private readonly jobStart: Uint32Array;
+  private readonly jobCompany: Int32Array;
+  private readonly jobCurrent: Uint8Array;
+  private readonly companyPeople: Int32Array[];
+  private readonly json: (string | undefined)[];
+  // Scratch space for one query at a time (the server answers queries one after another).
+  private readonly weight: Float32Array;
+  private readonly matched: Uint8Array;
+  private readonly tokenStamp: Int32Array;
+  private readonly queryStamp: Int32Array;
+  private stamp = 0;
+
+  constructor(dataset: Dataset) {
+    const people = (this.people = dataset.people);
+    const n = people.length;
+    this.companies = dataset.companies;
+    dataset.companies.forEach((company, i) => this.companyIndex.set(company, i));
+    this.companyMatcher = new CompanyMatcher(dataset.companies.map((c) => c.name));
+
+    const tokenIds: number[] = [];
+    this.nameTokenStart = new Uint32Array(n + 1);
+    let jobs = 0;
+    for (const person of people) jobs += person.jobs.length;
+    this.jobStart = new Uint32Array(n + 1);
+    this.jobCompany = new Int32Array(jobs);
+    this.jobCurrent = new Uint8Array(jobs);
+    const companyCounts = new Uint32Array(dataset.companies.length);
+    // First and last names come from small pools: folding them, not 200,000 full names, keeps the build fast.
+    const foldCache = new Map<string, string[]>();
+    const tokensOf = (text: string) => {
+      let tokens = foldCache.get(text);
+      if (!tokens) foldCache.set(text, (tokens = foldedTokens(text)));
+      return tokens;
+    };
+    let job = 0;
+    for (let i = 0; i < n; i++) {
+      const person = people[i];
+      this.byEmail.set(person.email_address.toLowerCase(), i);
+      this.bySlug.set(normalizeSlug(person.linkedin), i);
+      const start = (this.nameTokenStart[i] = tokenIds.length);
+      const tokens = person.name === `${person.first_name} ${person.last_name}`
+        ? [...tokensOf(person.first_name), ...tokensOf(person.last_name)]
+        : foldedTokens(person.name);
+      for (const token of tokens) {
+        const id = this.names.intern(token);
+        if (!tokenIds.includes(id, start)) tokenIds.push(id);
+      }
+      this.jobStart[i] = job;
+      for (const entry of person.jobs) {
+        const c = this.companyIndex.get(entry.company) ?? -1;
+        this.jobCompany[job] = c;
+        this.jobCurrent[job] = entry.ended_at === null ? 1 : 0;
+        if (c >= 0 && !this.hasEarlierJobAt(i, job, c)) companyCounts[c]++;
+        job++;
+      }
+    }
+    this.nameTokenStart[n] = tokenIds.length;
+    this.jobStart[n] = job;
+    this.nameTokenIds = Int32Array.from(tokenIds);
+
+    // Postings in two passes (count, then fill) into typed arrays: no growing arrays, little garbage.
+    const tokenCounts = new Uint32Array(this.names.tokens.length);
+    for (const id of this.nameTokenIds) tokenCounts[id]++;
+    const fill = new Uint32Array(this.names.tokens.length);
+    this.namePostings = Array.from(tokenCounts, (count) => new Int32Array(count));
+    for (let i = 0; i < n; i++) {
+      for (let k = this.nameTokenStart[i]; k < this.nameTokenStart[i + 1]; k++) {
+        const id = this.nameTokenIds[k];
+        this.namePostings[id][fill[id]++] = i;
+      }
+    }
+    const companyFill = new Uint32Array(dataset.companies.length);
+    this.companyPeople = Array.from(companyCounts, (count) => new Int32Array(count));
+    for (let i = 0; i < n; i++) {
+      for (let k = this.jobStart[i]; k < this.jobStart[i + 1]; k++) {
+        const c = this.jobCompany[k];
+        if (c >= 0 && !this.hasEarlierJobAt(i, k, c)) this.companyPeople[c][companyFill[c]++] = i;
+      }
+    }
+    this.json = new Array(n);
+    this.weight = new Float32Array(n);
+    this.matched = new Uint8Array(n);
+    this.tokenStamp = new Int32Array(n);
+    this.queryStamp = new Int32Array(n);
+  }
+
+  /** Whether the person's jobs before `job` include one at `company` (people list each employer once). */
+  private hasEarlierJobAt(person: number, job: number, company: number): boolean {
+    for (let k = this.jobStart[person]; k < job; k++) if (this.jobCompany[k] === company) return true;
+    return false;
+  }
+
+  companyName(company: number): string {
+    return this.companies[company].name;
+  }
+
+  /** The person's reply JSON, serialized once: replies are built by joining these strings. */
+  personJson(person: number): string {
+    let text = this.json[person];
+    if (text === undefined) this.json[person] = text = JSON.stringify(publicPerson(this.people[person]));
+    return text;
+  }
+
+  /** The best people for one query, at most MAX_PEOPLE_PER_QUERY, best first, scores 0..1. */
+  find(terms: readonly FindTerm[]): FindHit[] {
+    const emails: string[] = [];
+    const slugs: string[] = [];
+    const nameTokens = new Set<string>();
+    const companies: string[] = [];
+    for (const term of terms) {
+      switch (term.field_name) {
+        case 'email_address': emails.push(term.search_term.trim().toLowerCase()); break;
+        case 'social':
+        case 'linkedin': slugs.push(normalizeSlug(term.search_term)); break;
+        case 'name': for (const token of foldedTokens(term.search_term)) nameTokens.add(token); break;
+        case 'company.name': companies.push(term.search_term); break;
+      }
+    }
+    const queryNames = [...nameTokens].slice(0, MAX_NAME_TOKENS);
+    const companySimilarity = this.companySimilarities(companies);
+    const best = new BestHits(MAX_PEOPLE_PER_QUERY);
+
+    const identified = new Set<number>();
+    for (const email of emails) {
+      const hit = this.byEmail.get(email);
+      if (hit !== undefined) identified.add(hit);
+    }
+    for (const slug of slugs) {
+      const hit = this.bySlug.get(slug);
+      if (hit !== undefined) identified.add(hit);
+    }
+    for (const person of identified) {
+      // An exact identifier is near-certain; other terms that disagree only lower it a little.
+      const agreements: number[] = [];
+      if (queryNames.length > 0) agreements.push(tokenSetScore(queryNames, this.nameTokensOf(person)).score);
+      if (companySimilarity) agreements.push(this.companyAgreement(person, companySimilarity));
+      const agreement = agreements.length === 0 ? 1 : agreements.reduce((a, b) => a + b, 0) / agreements.length;
+      best.offer(person, 0.9 + 0.1 * agreement);
+    }
+
+    // Someone found by name whose e-mail or slug was asked for but differs is a weaker candidate.
+    const identifierPenalty = emails.length + slugs.length > 0 ? 0.8 : 1;
+    if (queryNames.length > 0) {
+      this.findByName(queryNames, (person, nameScore) => {
+        if (identified.has(person)) return;
+        const score = companySimilarity ? 0.75 * nameScore + 0.25 * this.companyAgreement(person, companySimilarity) : nameScore;
+        best.offer(person, score * identifierPenalty);
+      });
+    } else if (companySimilarity && emails.length + slugs.length === 0) {
+      // A company alone says little about which person is meant: low scores, current staff first.
+      const stamp = ++this.stamp;
+      for (const company of companySimilarity.keys()) {
+        for (const person of this.companyPeople[company]) {
+          if (this.queryStamp[person] === stamp) continue;
+          this.queryStamp[person] = stamp;
+          best.offer(person, 0.5 * this.companyAgreement(person, companySimilarity));
+        }
+      }
+    }
+    return best.hits.map((hit) => ({ person: hit.person, score: roundScore(hit.score) }));
+  }
+
+  private companySimilarities(queries: readonly string[]): ReadonlyMap<number, number> | null {
+    if (queries.length === 0) return null;
+    if (queries.length === 1) return this.companyMatcher.similarities(queries[0]);
+    const merged = new Map<number, number>();
+    for (const query of queries) {
+      for (const [company, s] of this.companyMatcher.similarities(query)) merged.set(company, Math.max(s, merged.get(company) ?? 0));
+    }
+    return merged;
+  }
+
+  private companyAgreement(person: number, similarity: ReadonlyMap<number, number>): number {
+    let best = 0;
+    for (let job = this.jobStart[person]; job < this.jobStart[person + 1]; job++) {
+      const s = (similarity.get(this.jobCompany[job]) ?? 0) * (this.jobCurrent[job] ? 1 : PAST_JOB_WEIGHT);
+      if (s > best) best = s;
+    }
+    return best;
+  }
+
+  private nameTokensOf(person: number): string[] {
+    const tokens: string[] = [];
+    for (let k = this.nameTokenStart[person]; k < this.nameTokenStart[person + 1]; k++) tokens.push(this.names.tokens[this.nameTokenIds[k]]);
+    return tokens;
+  }
+
+  /**
+   * Calls `visit` for every person whose name covers the query tokens well enough. Each query word adds its
+   * best similarity to the people in the postings of the tokens it matches (exact or one typo away). Initials
+   * ("J. Smith") find nobody by themselves; they must agree with a word of each candidate's name.
+   */
+  private findByName(queryTokens: readonly string[], visit: (person: number, score: number) => void): void {
+    const { weight, matched, tokenStamp, queryStamp } = this;
+    const words = queryTokens.filter((t) => t.length > 1);
+    const initials = queryTokens.filter((t) => t.length === 1);
+    const query = ++this.stamp;
+    const touched: number[] = [];
+    for (const token of words) {
+      const stamp = ++this.stamp;
+      // lookup() lists the exact token first, so a person gets the best similarity for this query token.
+      for (const match of this.names.lookup(token)) {
+        const list = this.namePostings[match.id];
+        for (let k = 0; k < list.length; k++) {
+          const person = list[k];
+          if (tokenStamp[person] === stamp) continue;
+          tokenStamp[person] = stamp;
+          if (queryStamp[person] !== query) {
+            queryStamp[person] = query;
+            weight[person] = 0;
+            matched[person] = 0;
+            touched.push(person);
+          }
+          weight[person] += match.similarity;
+          matched[person]++;
+        }
+      }
+    }
+    const needed = Math.min(2, words.length);
+    for (const person of touched) {
+      if (matched[person] < needed) continue;
+      let total = weight[person];
+      if (initials.length > 0) {
+        const own = this.nameTokensOf(person);
+        if (!initials.every((initial) => own.some((t) => t.startsWith(initial)))) continue;
+        total += initials.length * INITIAL_SIMILARITY;
+      }
+      const own = this.nameTokenStart[person + 1] - this.nameTokenStart[person];
+      const score = coverageScore(total, queryTokens.length, own);
+      if (score >= MIN_NAME_SCORE) visit(person, score);
+    }
+  }
+}
+
+function peopleList(index: PeopleIndex, hits: readonly FindHit[], withScores: boolean): string {
+  let out = '[';
+  for (let i = 0; i < hits.length; i++) {
+    if (i > 0) out += ',';
+    const json = index.personJson(hits[i].person);
+    out += withScores ? `{"score":${hits[i].score},${json.slice(1)}` : json;
+  }
+  return out + ']';
+}
+
+/** The whole find reply as JSON text, one item per query in query order, in the chosen shape. */
+export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): string {
+  const items = results.map((hits) => {
+    const list = peopleList(index, hits, withScores);
+    switch (shape) {
+      case 'array': return list;
+      case 'people': return `{"found":${hits.length > 0},"people":${list}}`;
+      case 'results': return `{"results":${list}}`;
+      case 'matches': return `{"people":${list}}`;
+    }
+  });
+  const array = `[${items.join(',')}]`;
+  return shape === 'matches' ? `{"matches":${array}}` : array;
+}
+
+/** The key counters use for "the same query": its terms sorted, as JSON. */
+export function queryKey(terms: readonly FindTerm[]): string {
+  const sorted = terms
+    .map((t) => ({ field_name: t.field_name, search_term: t.search_term }))
+    .sort((a, b) => (a.field_name < b.field_name ? -1 : a.field_name > b.field_name ? 1 : a.search_term < b.search_term ? -1 : a.search_term > b.search_term ? 1 : 0));
+  return JSON.stringify(sorted);
+}

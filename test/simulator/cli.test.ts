@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { runSimulatorCommand } from '../../electron/simulator';
+import { postJson } from './http';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) } };
+}
+
+async function waitFor(test: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('matchdesk simulator command', () => {
+  it('prints the base URL, org and the three account kinds, serves, and stops on abort', async () => {
+    const { out, err, io } = capture();
+    const stop = new AbortController();
+    const running = runSimulatorCommand(['--port', '0', '--people', '800', '--seed', '3', '--find-shape', 'people', '--credits', '50'], { ...io, signal: stop.signal });
+    await waitFor(() => out.join('').includes('Ctrl+C'));
+    const text = out.join('');
+    const baseUrl = /base URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+    expect(baseUrl).toBeDefined();
+    expect(text).toMatch(/org id\s+o_demo/);
+    expect(text).toMatch(/service account\s+clientId (\S+)\s+clientSecret (\S+)/);
+    expect(text).toMatch(/username\/password\s+username (\S+)\s+password (\S+)/);
+    expect(text).toMatch(/API key\s+mdk_\S+/);
+
+    const [, clientId, clientSecret] = /clientId (\S+)\s+clientSecret (\S+)/.exec(text)!;
+    const login = await postJson(`${baseUrl}/api/identity/v1/session`, { grantType: 'clientCredentials', clientId, clientSecret });
+    expect(login.status).toBe(200);
+    const token = (login.json as { accessToken: string }).accessToken;
+    const reply = await postJson(`${baseUrl}/api/people/v1/o_demo/find`, { matches: [{ fields: [{ field_name: 'name', search_term: 'a' }] }] }, token);
+    expect(reply.status).toBe(200);
+    expect((reply.json as { found: boolean }[])[0]).toHaveProperty('found');
+    expect(reply.headers.get('x-ldt-credits-remaining')).not.toBeNull();
+
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(err).toEqual([]);
+    await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
+  });
+
+  it.each([
+    [['--people', 'many'], /--people must be a whole number/],
+    [['--find-shape', 'xml'], /--find-shape must be one of/],
+    [['--faults', 'sometimes'], /Unknown fault profile "sometimes"/],
+    [['--bogus'], /bogus/],
+    [['--token-ttl-s', '0'], /at least 1 second/],
+  ])('refuses %j with exit code 2 and a message', async (argv, pattern) => {
+    const { err, io } = capture();
+    expect(await runSimulatorCommand([...argv, '--port', '0'], io)).toBe(2);
+    expect(err.join('')).toMatch(pattern);
+  });
+
+  it('prints usage for --help', async () => {
+    const { out, io } = capture();
+    expect(await runSimulatorCommand(['--help'], io)).toBe(0);
+    expect(out.join('')).toMatch(/--latency-ms/);
+  });
+});

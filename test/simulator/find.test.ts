@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Person, type Simulator } from '../../electron/simulator';
+import { foldText } from '../../electron/simulator/scoring';
+import { find, items, message, postJson, type Term } from './http';
+
+let sim: Simulator;
+let people: Person[];
+
+beforeAll(async () => {
+  sim = await startSimulator({ people: 20_000, seed: 11 });
+  people = sim.dataset.people;
+});
+afterAll(() => sim.close());
+
+const findUrl = () => `${sim.baseUrl}/api/people/v1/${sim.orgId}/find`;
+const byEmail = (p: Person): Term[] => [{ field_name: 'email_address', search_term: p.email_address }];
+const byName = (name: string): Term[] => [{ field_name: 'name', search_term: name }];
+
+/** People grouped by folded full name. */
+function namesakes(): Map<string, Person[]> {
+  const groups = new Map<string, Person[]>();
+  for (const p of people) {
+    const key = foldText(p.name);
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
+  }
+  return groups;
+}
+
+/** A person nobody else shares a folded name with, whose name matches `test`. */
+function uniquelyNamed(test: (p: Person) => boolean): Person {
+  const groups = namesakes();
+  const person = people.find((p) => test(p) && groups.get(foldText(p.name))!.length === 1);
+  if (!person) throw new Error('dataset has no such person');
+  return person;
+}
+
+describe('find: validation', () => {
+  it.each([
+    ['a body without matches', {}, /matches/],
+    ['matches that is not an array', { matches: 'x' }, /matches/],
+    ['empty matches', { matches: [] }, /empty/],
+    ['a query with no fields', { matches: [{ fields: [] }] }, /matches\[0\]\.fields/],
+    ['a query without fields', { matches: [{}] }, /matches\[0\]\.fields/],
+    ['a term without field_name', { matches: [{ fields: [{ search_term: 'a' }] }] }, /field_name/],
+    ['a non-string search_term', { matches: [{ fields: [{ field_name: 'name', search_term: 5 }] }] }, /search_term/],
+    ['an empty search_term', { matches: [{ fields: [{ field_name: 'name', search_term: '  ' }] }] }, /search_term is empty/],
+    ['an unknown field name', { matches: [{ fields: [{ field_name: 'phone', search_term: '1' }] }] }, /"phone" is not searchable/],
+    ['an invalid JSON body', '{"matches": [', /not valid JSON/],
+  ])('answers 400 with a specific message for %s', async (_label, body, pattern) => {
+    const reply = await postJson(findUrl(), body, sim.demo.apiKey);
+    expect(reply.status).toBe(400);
+    expect(message(reply)).toMatch(pattern);
+  });
+
+  it('accepts exactly 100 queries and refuses 101 with the limit in the message', async () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => byEmail(people[i]));
+    expect(items(await find(sim, sim.demo.apiKey, hundred))).toHaveLength(100);
+    const tooMany = await find(sim, sim.demo.apiKey, [...hundred, byEmail(people[100])]);
+    expect(tooMany.status).toBe(400);
+    expect(message(tooMany)).toMatch(/101.*100/);
+  });
+});
+
+describe('find: replies', () => {
+  it('returns exactly one item per query, in query order, empty where nobody matches', async () => {
+    const queries: Term[][] = [];
+    const expected: (string | null)[] = [];
+    for (let i = 0; i < 40; i++) {
+      if (i % 3 === 2) {
+        queries.push([{ field_name: 'email_address', search_term: `nobody-${i}@nowhere.invalid` }]);
+        expected.push(null);
+      } else {
+        const p = people[i * 37];
+        queries.push(i % 3 === 0 ? byEmail(p) : [{ field_name: 'social', search_term: p.linkedin }]);
+        expected.push(p.id);
+      }
+    }
+    const reply = items(await find(sim, sim.demo.apiKey, queries));
+    expect(reply).toHaveLength(40);
+    reply.forEach((item, i) => {
+      if (expected[i] === null) expect(item).toEqual([]);
+      else expect(item[0].id).toBe(expected[i]);
+      expect(item.length).toBeLessThanOrEqual(5);
+    });
+  });
+
+  it('matches e-mails and slugs exactly, ignoring case; accepts linkedin as an alias of social', async () => {
+    const p = people[123];
+    const reply = items(await find(sim, sim.demo.apiKey, [
+      [{ field_name: 'email_address', search_term: p.email_address.toUpperCase() }],
+      [{ field_name: 'social', search_term: p.linkedin.toUpperCase() }],
+      [{ field_name: 'linkedin', search_term: p.linkedin }],
+      [{ field_name: 'social', search_term: `https://www.linkedin.com/in/${p.linkedin}` }],
+      [{ field_name: 'email_address', search_term: p.email_address.replace('@', '.x@') }],
+    ]));
+    expect(reply[0].map((x) => x.id)).toEqual([p.id]);
+    expect(reply[1].map((x) => x.id)).toEqual([p.id]);
+    expect(reply[2].map((x) => x.id)).toEqual([p.id]);
+    expect(reply[0][0].score).toBe(1);
+    // The spec says slug only: a URL finds nobody, as it would on the real service.
+    expect(reply[3]).toEqual([]);
+    expect(reply[4]).toEqual([]);
+  });
+
+  it('finds non-ASCII slugs as stored and percent-encoded', async () => {
+    const p = people.find((x) => /[^\x20-\x7e]/.test(x.linkedin))!;
+    expect(p).toBeDefined();
+    const reply = items(await find(sim, sim.demo.apiKey, [
+      [{ field_name: 'social', search_term: p.linkedin }],
+      [{ field_name: 'social', search_term: encodeURIComponent(p.linkedin) }],
+    ]));
+    expect(reply[0][0].id).toBe(p.id);
+    expect(reply[1][0].id).toBe(p.id);
+  });
+
+  it('never sends e-mail addresses in person records, and sends the documented person fields', async () => {
+    const reply = items(await find(sim, sim.demo.apiKey, [byEmail(people[5]), byName(people[6].name)]));
+    for (const person of reply.flat()) {
+      expect(person).not.toHaveProperty('email_address');
+      for (const field of ['id', 'name', 'first_name', 'last_name', 'linkedin', 'location', 'location_details', 'country', 'position', 'jobs']) {
+        expect(person).toHaveProperty(field);
+      }
+      expect(typeof person.score).toBe('number');
+    }
+  });
+});
+
+describe('find: fuzzy names', () => {
+  it('ignores accents, case and word order', async () => {
+    const p = uniquelyNamed((x) => /[^\x20-\x7e]/.test(x.name) && x.name.split(' ').length === 2);
+    const folded = foldText(p.name);
+    const [first, last] = folded.split(' ');
+    const variants = [p.name, folded, folded.toUpperCase(), `${last} ${first}`, `${last}, ${first}`];
+    const reply = items(await find(sim, sim.demo.apiKey, variants.map(byName)));
+    reply.forEach((item, i) => {
+      expect(item[0]?.id, `variant "${variants[i]}"`).toBe(p.id);
+      expect(item[0].score).toBe(1);
+    });
+  });
+
+  it('forgives one typo per word, with a lower score', async () => {
+    const p = uniquelyNamed((x) => /^[A-Za-z]+ [A-Za-z]{6,}$/.test(x.name));
+    const [first, last] = p.name.split(' ');
+    const swapped = `${last.slice(0, 2)}${last[3]}${last[2]}${last.slice(4)}`;
+    const dropped = `${last.slice(0, 3)}${last.slice(4)}`;
+    const changed = `${last.slice(0, 3)}${last[3] === 'q' ? 'z' : 'q'}${last.slice(4)}`;
+    const reply = items(await find(sim, sim.demo.apiKey, [`${first} ${swapped}`, `${first} ${dropped}`, `${first} ${changed}`].map(byName)));
+    for (const item of reply) {
+      const hit = item.find((x) => x.id === p.id);
+      expect(hit, JSON.stringify(item.map((x) => x.name))).toBeDefined();
+      expect(hit!.score).toBeLessThan(1);
+      expect(hit!.score).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('accepts an initial for a first name, but not a contradicting one', async () => {
+    const p = uniquelyNamed((x) => /^[A-Z][a-z]+ [A-Z][a-z]{3,}$/.test(x.name));
+    const [first, last] = p.name.split(' ');
+    const other = first[0] === 'Q' ? 'X' : 'Q';
+    const reply = items(await find(sim, sim.demo.apiKey, [byName(`${first[0]}. ${last}`), byName(`${other}. ${last}`)]));
+    const hit = reply[0].find((x) => x.id === p.id);
+    expect(hit, JSON.stringify(reply[0].map((x) => x.name))).toBeDefined();
+    expect(hit!.score).toBeLessThan(1);
+    expect(reply[1].map((x) => x.id)).not.toContain(p.id);
+  });
+
+  it('returns nobody for a name that matches no one', async () => {
+    const reply = items(await find(sim, sim.demo.apiKey, [byName('Zzyzx Qwertyuiop')]));
+    expect(reply[0]).toEqual([]);
+  });
+
+  it('ranks best first, at most five, scores between 0 and 1', async () => {
+    const common = [...namesakes().values()].sort((a, b) => b.length - a.length)[0];
+    const reply = items(await find(sim, sim.demo.apiKey, [byName(common[0].last_name)]));
+    expect(reply[0].length).toBe(5);
+    const scores = reply[0].map((x) => x.score!);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    for (const s of scores) {
+      expect(s).toBeGreaterThan(0);
+      expect(s).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('find: company boost', () => {
+  it('ranks the namesake whose current or past employer matches the company first', async () => {
+    const group = [...namesakes().values()].find((list) => {
+      const companies = new Set(list.map((p) => p.jobs[0].company.name));
+      return list.length >= 2 && list.length <= 5 && companies.size === list.length && list.every((p) => p.jobs.length >= 2);
+    });
+    expect(group, 'the dataset should hold namesakes at different companies').toBeDefined();
+    const target = group![1];
+    const name = target.name;
+    const current = target.jobs[0].company.name;
+    const past = target.jobs.find((j) => !group!.some((other) => other !== target && other.jobs.some((oj) => oj.company === j.company)) && j !== target.jobs[0])?.company.name;
+
+    const nameOnly = items(await find(sim, sim.demo.apiKey, [byName(name)]))[0];
+    const sameName = nameOnly.filter((x) => group!.some((p) => p.id === x.id));
+    expect(new Set(sameName.map((x) => x.score)).size).toBe(1);
+
+    const queries: Term[][] = [[...byName(name), { field_name: 'company.name', search_term: current.toLowerCase() }]];
+    if (past) queries.push([...byName(name), { field_name: 'company.name', search_term: past }]);
+    const boosted = items(await find(sim, sim.demo.apiKey, queries));
+    for (const item of boosted) {
+      expect(item[0].id).toBe(target.id);
+      expect(item[0].score).toBeGreaterThan(item[1]?.score ?? 0);
+      expect(item[0].score).toBeGreaterThan(sameName[0].score! * 0.75);
+    }
+    if (past) expect(boosted[1][0].score).toBeLessThanOrEqual(boosted[0][0].score!);
+  });
+
+  it('matches a company typed with a typo or without its legal suffix', async () => {
+    const p = people.find((x) => / (Inc|GmbH|LLC|Ltd)\.?$/.test(x.jobs[0].company.name) && x.jobs[0].ended_at === null)!;
+    const bare = p.jobs[0].company.name.replace(/ (Inc|GmbH|LLC|Ltd)\.?$/, '');
+    const words = bare.split(' ');
+    const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+    const typo = bare.replace(longest, longest.slice(0, -1));
+    const reply = items(await find(sim, sim.demo.apiKey, [
+      [...byName(p.name), { field_name: 'company.name', search_term: bare }],
+      [...byName(p.name), { field_name: 'company.name', search_term: typo }],
+      [...byName(p.name), { field_name: 'company.name', search_term: 'Completely Unrelated Widgets' }],
+    ]));
+    const score = (item: typeof reply[0]) => item.find((x) => x.id === p.id)?.score ?? 0;
+    expect(score(reply[0])).toBeGreaterThan(score(reply[2]));
+    expect(score(reply[1])).toBeGreaterThan(score(reply[2]));
+  });
+});
+
+describe('find: reply shapes', () => {
+  const queries = () => [byEmail(people[1]), byEmail({ ...people[1], email_address: 'nobody@nowhere.invalid' })];
+
+  it.each([
+    ['array', (body: unknown) => body as unknown[][]],
+    ['people', (body: unknown) => (body as { found: boolean; people: unknown[] }[]).map((i) => i.people)],
+    ['results', (body: unknown) => (body as { results: unknown[] }[]).map((i) => i.results)],
+    ['matches', (body: unknown) => (body as { matches: { people: unknown[] }[] }).matches.map((i) => i.people)],
+  ] as const)('sends the %s shape', async (shape, unwrap) => {
+    sim.setFindShape(shape);
+    try {
+      const reply = await find(sim, sim.demo.apiKey, queries());
+      expect(reply.status).toBe(200);
+      const lists = unwrap(reply.json) as { id: string }[][];
+      expect(lists).toHaveLength(2);
+      expect(lists[0][0].id).toBe(people[1].id);
+      expect(lists[1]).toEqual([]);
+      if (shape === 'people') expect((reply.json as { found: boolean }[]).map((i) => i.found)).toEqual([true, false]);
+      if (shape === 'matches') expect(Array.isArray(reply.json)).toBe(false);
+    } finally {
+      sim.setFindShape('array');
+    }
+  });
+
+  it('leaves scores out when scores is off', async () => {
+    const plain = await startSimulator({ people: 200, seed: 11, scores: false });
+    try {
+      const reply = items(await find(plain, plain.demo.apiKey, [byEmail(plain.dataset.people[0])]));
+      expect(reply[0][0].id).toBe(plain.dataset.people[0].id);
+      expect(reply[0][0]).not.toHaveProperty('score');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('refuses an unknown shape', () => {
+    expect(() => sim.setFindShape('xml' as never)).toThrow(/xml/);
+  });
+});
+
+describe('find: counters', () => {
+  it('counts calls, queries and each distinct query by its sorted fields', async () => {
+    sim.resetCounters();
+    const q1: Term[] = [{ field_name: 'name', search_term: 'Ann Lee' }, { field_name: 'company.name', search_term: 'Acme' }];
+    const q1Reordered: Term[] = [q1[1], q1[0]];
+    await find(sim, sim.demo.apiKey, [q1, q1Reordered, byEmail(people[2])]);
+    await find(sim, sim.demo.apiKey, [byEmail(people[2])]);
+    const counters = sim.counters();
+    expect(counters.findCalls).toBe(2);
+    expect(counters.calls).toBe(2);
+    expect(counters.queries).toBe(4);
+    const key = JSON.stringify([{ field_name: 'company.name', search_term: 'Acme' }, { field_name: 'name', search_term: 'Ann Lee' }]);
+    expect(counters.queryKeys.get(key)).toBe(2);
+    expect(counters.queryKeys.get(JSON.stringify(byEmail(people[2])))).toBe(2);
+  });
+});
