@@ -1,0 +1,20 @@
+export interface ExportTarget {
+  path: string;
+  format: 'csv' | 'xlsx';
+  /** CSV only; default true, so Excel reads the file as UTF-8. */
+  bom?: boolean;
+  /** CSV only; default ','. */
+  delimiter?: string;
+  /** XLSX only; default "Sheet1". */
+  sheetName?: string;
+}
+
+export type ExportCell = string | number | null;
+export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]>;
+
+export interface ExportResult {
+  /** Data rows written (the header row not counted). */
+  rows: number;
+  /** XLSX only: cells cut to Excel's 32,767-character limit, when any were. */
+  truncatedCells?: number;
+}

@@ -1,0 +1,86 @@
+import { createReadStream } from 'node:fs';
+import iconv from 'iconv-lite';
+import Papa from 'papaparse';
+import type { RawRow, SheetWarning } from './opened-sheet';
+import type { TextEncoding } from './sniff-file';
+import type { Newline } from './sniff-delimiter';
+import { isFileError, unreadable } from './file-access';
+import { OversizedCell } from './oversized-cell';
+
+export interface CsvLayout {
+  encoding: TextEncoding;
+  delimiter: string;
+  newline: Newline;
+}
+
+const READ_BYTES = 256 * 1024;
+const PARSE_CHARS = 64 * 1024;
+
+/**
+ * Records of a text sheet, decoded and parsed as the consumer pulls them, so only a chunk or so of the file
+ * is ever in memory. Papa's Parser is driven directly (as its own ChunkStreamer does): the unparsed tail of
+ * a chunk (a record cut in two) is carried over, and the pull loop gives backpressure without pause/resume.
+ */
+export async function* csvRows(
+  path: string,
+  layout: CsvLayout,
+  maxCellBytes: number,
+  warn: (warning: SheetWarning) => void,
+): AsyncGenerator<RawRow> {
+  const stream = createReadStream(path, { highWaterMark: READ_BYTES });
+  const decoder = iconv.getDecoder(layout.encoding);
+  const config = { delimiter: layout.delimiter, newline: layout.newline, quoteChar: '"' };
+  const parser = new Papa.Parser(config);
+  let pending = '';
+  // A record is parsed again from its start each time more text arrives; waiting until the new text is as long
+  // as the carried tail keeps a long quoted cell linear instead of quadratic.
+  let parseAt = PARSE_CHARS;
+  // Past this the tail is inspected: a cell over the limit (or a quote never closed) must not fill memory.
+  let inspectAt = maxCellBytes + PARSE_CHARS;
+  let line = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      pending += decoder.write(chunk);
+      if (pending.length < parseAt) continue;
+      const result = parser.parse(pending, 0, true) as { data: string[][]; meta: { cursor: number } };
+      pending = pending.slice(result.meta.cursor);
+      for (const cells of result.data) yield { cells, line: ++line };
+      parseAt = pending.length + Math.max(PARSE_CHARS, pending.length);
+      if (pending.length > inspectAt) {
+        inspectTail(firstRecord(pending, config), maxCellBytes, line + 1);
+        inspectAt = pending.length * 2;
+      }
+    }
+    pending += decoder.end() ?? '';
+    const result = parser.parse(pending, 0, false) as { data: string[][]; errors: { code: string }[] };
+    const unclosed = result.errors.some((e) => e.code === 'MissingQuotes');
+    // The unclosed quote ran to the end of the file: if that made a cell too large, say that it is why.
+    if (unclosed && result.data.length > 0) inspectTail(result.data[result.data.length - 1], maxCellBytes, line + result.data.length);
+    for (const cells of result.data) yield { cells, line: ++line };
+    if (unclosed) {
+      warn({
+        code: 'unclosed_quote',
+        message: `A quote opened in row ${line} is never closed, so that row runs to the end of the file. Check the last rows after import.`,
+      });
+    }
+  } catch (err) {
+    if (err instanceof OversizedCell || !isFileError(err)) throw err;
+    throw unreadable(path, err);
+  } finally {
+    stream.destroy();
+  }
+}
+
+function firstRecord(tail: string, config: Papa.ParseConfig): string[] {
+  return (new Papa.Parser(config).parse(tail, 0, false) as { data: string[][] }).data[0] ?? [];
+}
+
+/** Throws when the widest cell of an unfinished record is over the limit. */
+function inspectTail(cells: string[], maxCellBytes: number, line: number): void {
+  let widest = 0;
+  cells.forEach((cell, i) => {
+    if (cell.length > cells[widest].length) widest = i;
+  });
+  const bytes = cells.length > 0 ? Buffer.byteLength(cells[widest]) : 0;
+  if (bytes > maxCellBytes) throw new OversizedCell(line, widest + 1, bytes, true);
+}

@@ -1,0 +1,121 @@
+import iconv from 'iconv-lite';
+import type { OpenSheetOptions, OpenedSheet, RawRow, SheetInfo, SheetWarning } from './opened-sheet';
+import { SheetError, fileLabel } from './sheet-error';
+import { readStart } from './file-access';
+import { SAMPLE_BYTES, sniffFile } from './sniff-file';
+import { explainOfficeContainer } from './office-container';
+import { readWorkbookOutline, type WorkbookOutline, type WorkbookSheet } from './xlsx-workbook';
+import { sniffLayout } from './sniff-delimiter';
+import { csvRows } from './csv-rows';
+import { xlsxRows } from './xlsx-rows';
+import { scanTable, type TableContext } from './table-scan';
+import { uniqueHeaders } from './unique-headers';
+
+const DEFAULT_MAX_COLUMNS = 1000;
+const DEFAULT_MAX_CELL_BYTES = 1024 * 1024;
+/** Enough text for the 200 records the delimiter sniffer looks at in any sane file. */
+const SNIFF_BYTES = 256 * 1024;
+
+/**
+ * Opens a CSV/TSV or XLSX file for streaming import. The format is decided by content, not by name. Reads up to
+ * the first data row, so an empty, header-only, unreadable or oversized start fails here with a SheetError.
+ */
+export async function openSheet(path: string, opts: OpenSheetOptions = {}): Promise<OpenedSheet> {
+  const limits = { maxColumns: opts.maxColumns ?? DEFAULT_MAX_COLUMNS, maxCellBytes: opts.maxCellBytes ?? DEFAULT_MAX_CELL_BYTES };
+  const { size, start } = await readStart(path, SAMPLE_BYTES);
+  if (size === 0) throw emptyFile(path, '');
+  const kind = sniffFile(path, start, size);
+  const warnings: SheetWarning[] = [];
+  let info: SheetInfo;
+  let where = '';
+  let source: () => AsyncIterable<RawRow>;
+  if (kind.kind === 'cfb') throw await explainOfficeContainer(path);
+  if (kind.kind === 'zip') {
+    const outline = await readWorkbookOutline(path);
+    const sheet = chooseSheet(path, outline, opts.sheet);
+    info = { format: 'xlsx', sheetName: sheet.name, sheetNames: visibleNames(outline) };
+    where = `the sheet “${sheet.name}” in `;
+    source = () => xlsxRows(path, outline, sheet);
+  } else {
+    const sniffed = iconv.getDecoder(kind.encoding).write(start.subarray(0, SNIFF_BYTES));
+    const layout = { encoding: kind.encoding, ...sniffLayout(sniffed, size <= SNIFF_BYTES) };
+    info = { format: 'csv', delimiter: layout.delimiter, encoding: kind.encoding };
+    source = () => csvRows(path, layout, limits.maxCellBytes, (w) => warnings.push(w));
+  }
+  const ctx: TableContext = { path, where, limits, padShortRows: info.format === 'xlsx', warnings };
+  let firstPass: AsyncGenerator<string[]> | null = scanTable(source(), ctx);
+  const header = await firstPass.next();
+  if (header.done) throw emptyFile(path, where);
+  const named = uniqueHeaders(header.value);
+  ctx.headers = named.headers;
+  const firstRow = await firstPass.next();
+  if (firstRow.done) throw new SheetError('header_only', path, `${capitalize(where)}${fileLabel(path)} has a header row but no data rows below it.`);
+  warnings.unshift(...named.warnings);
+
+  async function* rows(): AsyncGenerator<string[]> {
+    if (firstPass) {
+      const pass = firstPass;
+      firstPass = null;
+      yield firstRow.value as string[];
+      yield* pass;
+      return;
+    }
+    const pass = scanTable(source(), ctx);
+    if ((await pass.next()).done) return;
+    yield* pass;
+  }
+
+  return {
+    info,
+    headers: named.headers,
+    warnings,
+    rows,
+    async close() {
+      const pass = firstPass;
+      firstPass = null;
+      await pass?.return(undefined);
+    },
+  };
+}
+
+/** Visible worksheet names of an xlsx in tab order; [] for a text sheet, which has no worksheets. */
+export async function listSheets(path: string): Promise<string[]> {
+  const { size, start } = await readStart(path, 64 * 1024);
+  if (size === 0) throw emptyFile(path, '');
+  const kind = sniffFile(path, start, size);
+  if (kind.kind === 'cfb') throw await explainOfficeContainer(path);
+  if (kind.kind === 'text') return [];
+  return visibleNames(await readWorkbookOutline(path));
+}
+
+function visibleNames(outline: WorkbookOutline): string[] {
+  return outline.sheets.filter((s) => s.visible).map((s) => s.name);
+}
+
+/** By name when asked (hidden sheets included: the user named it), else the first visible sheet in tab order. */
+function chooseSheet(path: string, outline: WorkbookOutline, wanted: string | undefined): WorkbookSheet {
+  if (wanted !== undefined) {
+    const exact = outline.sheets.find((s) => s.name === wanted);
+    const loose = outline.sheets.find((s) => s.name.trim().toLowerCase() === wanted.trim().toLowerCase());
+    const sheet = exact ?? loose;
+    if (sheet) return sheet;
+    const names = visibleNames(outline);
+    throw new SheetError(
+      'sheet_not_found',
+      path,
+      `${fileLabel(path)} has no sheet named “${wanted}”. ` +
+        (names.length > 0 ? `Its sheets are: ${names.map((n) => `“${n}”`).join(', ')}.` : 'It has no visible sheets.'),
+    );
+  }
+  const sheet = outline.sheets.find((s) => s.visible);
+  if (!sheet) throw new SheetError('empty', path, `${fileLabel(path)} has no visible worksheets: there is nothing to import.`);
+  return sheet;
+}
+
+function emptyFile(path: string, where: string): SheetError {
+  return new SheetError('empty', path, `${capitalize(where)}${fileLabel(path)} is empty: there is nothing to import.`);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,45 @@
+export interface SheetInfo {
+  format: 'csv' | 'xlsx';
+  delimiter?: string;
+  encoding?: string;
+  sheetName?: string;
+  /** Visible sheets of an xlsx, in tab order. */
+  sheetNames?: string[];
+}
+
+export interface SheetWarning {
+  code: string;
+  message: string;
+  count?: number;
+}
+
+export interface OpenedSheet {
+  info: SheetInfo;
+  /** Made unique and non-empty ("Email", "Email (2)", "Column 3"). */
+  headers: string[];
+  /** Filled while reading: renamed headers, ragged rows (count), skipped empty rows (count), ... */
+  warnings: SheetWarning[];
+  /**
+   * Data rows in file order, cells exactly as in the file (strings), ragged rows kept as they are.
+   * Each call reads the file again from the top; the first call continues the read openSheet started.
+   */
+  rows(): AsyncGenerator<string[]>;
+  /** Releases the file when rows() is never read to its end. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export interface OpenSheetOptions {
+  /** Worksheet name of an xlsx; the first visible sheet when absent. Ignored for CSV. */
+  sheet?: string;
+  /** Default 1000. */
+  maxColumns?: number;
+  /** Default 1 MiB. */
+  maxCellBytes?: number;
+}
+
+/** One record as a format reader sees it, before headers and empty rows are dealt with. */
+export interface RawRow {
+  cells: string[];
+  /** 1-based row number as a spreadsheet app shows it (CSV: record number, header = 1). */
+  line: number;
+}

@@ -1,0 +1,14 @@
+/** Thrown by the format readers, which know the row and column but not the header name the message needs. */
+export class OversizedCell extends Error {
+  override readonly name = 'OversizedCell';
+
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly bytes: number,
+    /** The cell has not ended yet: it may be a quote that is never closed. */
+    readonly unfinished = false,
+  ) {
+    super(`cell in row ${line}, column ${column} is ${bytes} bytes`);
+  }
+}

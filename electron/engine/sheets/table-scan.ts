@@ -1,0 +1,152 @@
+import type { RawRow, SheetWarning } from './opened-sheet';
+import { OversizedCell } from './oversized-cell';
+import { SheetError, columnLetter, fileLabel, formatBytes } from './sheet-error';
+
+export interface TableLimits {
+  maxColumns: number;
+  maxCellBytes: number;
+}
+
+/** What one read of a sheet shares with the OpenedSheet: limits, names for messages, and the warnings list. */
+export interface TableContext {
+  path: string;
+  /** "the sheet “People” in" for an xlsx, so messages say where; empty for CSV. */
+  where: string;
+  limits: TableLimits;
+  /** An xlsx row ends at its last filled cell, so a short row is not ragged there: it is padded to the header. */
+  padShortRows: boolean;
+  warnings: SheetWarning[];
+  headers?: string[];
+}
+
+/**
+ * One pass over a sheet: yields the header row (the first non-empty row), then each non-empty data row.
+ * Enforces the column and cell-size limits and counts ragged and skipped empty rows into the warnings,
+ * replacing the counts of any earlier pass.
+ */
+export async function* scanTable(raw: AsyncIterable<RawRow>, ctx: TableContext): AsyncGenerator<string[]> {
+  const counters = new PassCounters(ctx.warnings);
+  const maxCellChars = Math.floor(ctx.limits.maxCellBytes / 3);
+  let width = -1;
+  let previousLine = 0;
+  let pendingEmpty = 0;
+  try {
+    for await (const { cells, line } of raw) {
+      if (width >= 0) pendingEmpty += Math.max(0, line - previousLine - 1);
+      previousLine = line;
+      if (isEmptyRow(cells)) {
+        if (width >= 0) pendingEmpty++;
+        continue;
+      }
+      if (cells.length > ctx.limits.maxColumns) checkColumnCount(cells, line, ctx);
+      for (let c = 0; c < cells.length; c++) {
+        const cell = cells[c];
+        if (cell.length > maxCellChars) {
+          const bytes = Buffer.byteLength(cell);
+          if (bytes > ctx.limits.maxCellBytes) throw cellTooLarge(ctx, new OversizedCell(line, c + 1, bytes));
+        }
+      }
+      if (width < 0) {
+        width = cells.length;
+        yield cells;
+        continue;
+      }
+      if (pendingEmpty > 0) {
+        counters.emptyRows(pendingEmpty);
+        pendingEmpty = 0;
+      }
+      if (ctx.padShortRows) {
+        while (cells.length > width && cells[cells.length - 1] === '') cells.pop();
+        while (cells.length < width) cells.push('');
+      }
+      if (cells.length !== width) counters.raggedRow();
+      yield cells;
+    }
+  } catch (err) {
+    if (err instanceof OversizedCell) throw cellTooLarge(ctx, err);
+    throw err;
+  } finally {
+    counters.finish();
+  }
+}
+
+function isEmptyRow(cells: string[]): boolean {
+  for (const cell of cells) if (cell.length > 0 && cell.trim() !== '') return false;
+  return true;
+}
+
+/** Trailing empty cells (a run of delimiters at the end of a line) do not count as columns. */
+function checkColumnCount(cells: string[], line: number, ctx: TableContext): void {
+  let used = cells.length;
+  while (used > 0 && cells[used - 1].trim() === '') used--;
+  if (used <= ctx.limits.maxColumns) return;
+  throw new SheetError(
+    'too_many_columns',
+    ctx.path,
+    `${capitalize(ctx.where)}${fileLabel(ctx.path)} has ${used.toLocaleString('en-US')} columns in row ${line}; ` +
+      `Matchdesk reads at most ${ctx.limits.maxColumns.toLocaleString('en-US')}. Remove the columns you don't need and try again.`,
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
+  const name = ctx.headers?.[cell.column - 1];
+  const column = `column ${columnLetter(cell.column)}${name ? ` (“${name}”)` : ''}`;
+  const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : formatBytes(cell.bytes);
+  const hint = cell.unfinished ? ' This often means a quote (") that is never closed.' : '';
+  return new SheetError(
+    'cell_too_large',
+    ctx.path,
+    `The cell in row ${cell.line}, ${column} of ${ctx.where}${fileLabel(ctx.path)} is ${size}; ` +
+      `cells may hold at most ${formatBytes(ctx.limits.maxCellBytes)}.${hint} Shorten it and try again.`,
+  );
+}
+
+/** Warnings that describe one read of the rows, so each pass replaces them. */
+const PASS_WARNINGS = new Set(['ragged_rows', 'empty_rows_skipped', 'unclosed_quote']);
+
+/** Ragged and empty-row counts of one pass; the warning objects are created on first need and kept up to date. */
+class PassCounters {
+  private ragged: SheetWarning | null = null;
+  private empty: SheetWarning | null = null;
+
+  constructor(private readonly warnings: SheetWarning[]) {
+    for (let i = warnings.length - 1; i >= 0; i--) if (PASS_WARNINGS.has(warnings[i].code)) warnings.splice(i, 1);
+  }
+
+  raggedRow(): void {
+    if (!this.ragged) {
+      this.ragged = { code: 'ragged_rows', message: '', count: 0 };
+      this.warnings.push(this.ragged);
+    }
+    this.ragged.count!++;
+    if (this.ragged.count === 1) this.describe();
+  }
+
+  emptyRows(n: number): void {
+    if (!this.empty) {
+      this.empty = { code: 'empty_rows_skipped', message: '', count: 0 };
+      this.warnings.push(this.empty);
+    }
+    this.empty.count! += n;
+    this.describe();
+  }
+
+  finish(): void {
+    this.describe();
+  }
+
+  private describe(): void {
+    if (this.ragged) {
+      const n = this.ragged.count!;
+      this.ragged.message = `${n.toLocaleString('en-US')} ${n === 1 ? 'row has' : 'rows have'} more or fewer cells than the header row; ${n === 1 ? 'it was' : 'they were'} kept as ${n === 1 ? 'it is' : 'they are'}.`;
+    }
+    if (this.empty) {
+      const n = this.empty.count!;
+      this.empty.message = `${n.toLocaleString('en-US')} empty ${n === 1 ? 'row was' : 'rows were'} skipped.`;
+    }
+  }
+}

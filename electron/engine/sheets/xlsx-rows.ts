@@ -1,0 +1,66 @@
+import type { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { RawRow } from './opened-sheet';
+import { corruptWorkbook, type WorkbookOutline, type WorkbookSheet } from './xlsx-workbook';
+import { streamPart, type PartLocation } from './zip-directory';
+import { cellText, type CellLike } from './cell-text';
+import { SheetError } from './sheet-error';
+import { isFileError, unreadable } from './file-access';
+
+/** The parts of exceljs' WorkbookReader used here: its own part parsers, fed one part at a time. */
+interface ReaderInternals {
+  properties?: { model: { date1904: boolean } };
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseWorksheet(iterator: AsyncIterable<Buffer>, sheetNo: string): Generator<{ eventType: string; value: AsyncIterable<WorksheetRow> }>;
+}
+interface WorksheetRow {
+  number: number;
+  eachCell(callback: (cell: CellLike, column: number) => void): void;
+}
+
+/**
+ * Rows of one worksheet, parsed by exceljs' streaming reader. Its own ZIP walk is not used: it can drop the
+ * last ZIP entry (exceljs issues #683, PR #2915), which loses every shared string when Excel stores
+ * sharedStrings.xml last, and it has to inflate every sheet before the wanted one to temp files. Instead the
+ * shared strings and styles are fed to exceljs' part parsers first, then the one worksheet part is streamed
+ * straight from its place in the file.
+ */
+export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: WorkbookSheet): AsyncGenerator<RawRow> {
+  const part = outline.parts.get(sheet.part);
+  if (!part) throw corruptWorkbook(path, new Error(`${sheet.part} is missing`));
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  }) as unknown as ReaderInternals;
+  // exceljs reads the date system from here when it turns date-formatted numbers into Dates.
+  reader.properties = { model: { date1904: outline.date1904 } };
+  const open: Readable[] = [];
+  const stream = (location: PartLocation): Readable => {
+    const s = streamPart(path, location);
+    open.push(s);
+    return s;
+  };
+  try {
+    if (outline.sharedStrings) for await (const _ of reader._parseSharedStrings(stream(outline.sharedStrings)));
+    if (outline.styles) await reader._parseStyles(stream(outline.styles));
+    const [emitted] = [...reader._parseWorksheet(stream(part), '1')];
+    for await (const row of emitted.value) {
+      const cells: string[] = [];
+      row.eachCell((cell, column) => {
+        cells[column - 1] = cellText(cell, outline.date1904);
+      });
+      for (let i = 0; i < cells.length; i++) cells[i] ??= '';
+      yield { cells, line: row.number };
+    }
+  } catch (err) {
+    if (err instanceof SheetError) throw err;
+    if (isFileError(err)) throw unreadable(path, err);
+    throw corruptWorkbook(path, err);
+  } finally {
+    for (const s of open) s.destroy();
+  }
+}

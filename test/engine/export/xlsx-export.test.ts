@@ -1,0 +1,159 @@
+import { existsSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { ExportError, writeTable } from '../../../electron/engine/export';
+import { openSheet } from '../../../electron/engine/sheets';
+import { ZipDirectory } from '../../../electron/engine/sheets/zip-directory';
+import { failingAfter, slowly, tempFolder } from './export-files';
+
+async function readBack(path: string): Promise<{ headers: string[]; rows: string[][]; sheetName?: string }> {
+  const sheet = await openSheet(path);
+  const rows: string[][] = [];
+  for await (const row of sheet.rows()) rows.push(row);
+  return { headers: sheet.headers, rows, sheetName: sheet.info.sheetName };
+}
+
+async function worksheetXml(path: string): Promise<string> {
+  const zip = await ZipDirectory.open(path);
+  try {
+    return (await zip.read('xl/worksheets/sheet1.xml')).toString('utf8');
+  } finally {
+    await zip.close();
+  }
+}
+
+describe('writeTable to XLSX', () => {
+  it('round-trips through openSheet: non-ASCII text, formula-looking strings, line breaks, numbers', async () => {
+    const path = join(tempFolder(), 'out.xlsx');
+    const headers = ['Name', 'Company', 'Note', 'Score'];
+    const rows: (string | number | null)[][] = [
+      ['Zoë Ångström', 'Société Générale', 'Emoji 👩🏽‍💻 and 漢字', 0.87],
+      ['李雷', 'AT&T <Labs> "R&D"', 'two\r\nlines', 12],
+      ['=SUM(A1:A2)', '+1 555 0100', '@handle', -1.5],
+      ['Ann', null, '  padded  ', 1234567],
+    ];
+    expect(await writeTable({ path, format: 'xlsx', sheetName: 'Matches' }, headers, slowly(rows))).toEqual({ rows: 4 });
+    const back = await readBack(path);
+    expect(back.sheetName).toBe('Matches');
+    expect(back.headers).toEqual(headers);
+    // Line breaks come back as LF: Excel's own way of breaking a line inside a cell.
+    expect(back.rows).toEqual(rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell).replace('\r\n', '\n')))));
+  });
+
+  it('keeps formula-looking strings as text: no cell in the file is a formula', async () => {
+    const path = join(tempFolder(), 'formulas.xlsx');
+    await writeTable({ path, format: 'xlsx' }, ['=Header', 'b'], [
+      ['=HYPERLINK("http://evil.example","click")', '=1+1'],
+      ['+cmd|/C calc!A0', '-2+3'],
+      ['@SUM(A1)', '\t=1'],
+    ]);
+    const xml = await worksheetXml(path);
+    expect(xml).not.toMatch(/<f[\s>]/);
+    expect(xml).toContain('=HYPERLINK(');
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const ws = wb.worksheets[0];
+    ws.eachRow((row) =>
+      row.eachCell((cell) => {
+        expect(cell.type).toBe(ExcelJS.ValueType.String);
+        expect(cell.formula).toBeFalsy();
+      }),
+    );
+    expect(ws.getCell('A2').value).toBe('=HYPERLINK("http://evil.example","click")');
+  });
+
+  it('writes numbers as numbers, strings as strings, and null as an empty cell', async () => {
+    const path = join(tempFolder(), 'types.xlsx');
+    await writeTable({ path, format: 'xlsx' }, ['n', 's', 'empty'], [[42.5, '42.5', null]]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const row = wb.worksheets[0].getRow(2);
+    expect(row.getCell(1).type).toBe(ExcelJS.ValueType.Number);
+    expect(row.getCell(1).value).toBe(42.5);
+    expect(row.getCell(2).type).toBe(ExcelJS.ValueType.String);
+    expect(row.getCell(3).type).toBe(ExcelJS.ValueType.Null);
+  });
+
+  it('makes the header row bold and frozen', async () => {
+    const path = join(tempFolder(), 'styled.xlsx');
+    await writeTable({ path, format: 'xlsx' }, ['Name', 'Email'], [['Ann', 'ann@example.com']]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    const ws = wb.worksheets[0];
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(ws.getCell('A1').font?.bold).toBe(true);
+    expect(ws.getCell('B1').font?.bold).toBe(true);
+    expect(ws.getCell('A2').font?.bold).toBeFalsy();
+  });
+
+  it('makes any sheet name acceptable to Excel', async () => {
+    const path = join(tempFolder(), 'named.xlsx');
+    await writeTable({ path, format: 'xlsx', sheetName: "'Q1/Q2: [people]? and a name far too long for Excel'" }, ['a'], [['1']]);
+    const name = (await readBack(path)).sheetName!;
+    expect(name.length).toBeLessThanOrEqual(31);
+    expect(name).not.toMatch(/[:\\/?*[\]]|^'|'$/);
+    expect(name.startsWith('Q1 Q2')).toBe(true);
+    const defaulted = join(tempFolder(), 'default.xlsx');
+    await writeTable({ path: defaulted, format: 'xlsx' }, ['a'], [['1']]);
+    expect((await readBack(defaulted)).sheetName).toBe('Sheet1');
+  });
+
+  it("cuts cells to Excel's 32,767-character limit and says how many", async () => {
+    const path = join(tempFolder(), 'long.xlsx');
+    const result = await writeTable({ path, format: 'xlsx' }, ['note'], [['x'.repeat(40_000)], ['short']]);
+    expect(result).toEqual({ rows: 2, truncatedCells: 1 });
+    expect((await readBack(path)).rows[0][0]).toHaveLength(32_767);
+  });
+
+  it('leaves no .part file after success and replaces an older file', async () => {
+    const dir = tempFolder();
+    const path = join(dir, 'out.xlsx');
+    writeFileSync(path, 'old contents');
+    await writeTable({ path, format: 'xlsx' }, ['a'], [['new']]);
+    expect(readdirSync(dir)).toEqual(['out.xlsx']);
+    expect((await readBack(path)).rows).toEqual([['new']]);
+  });
+
+  it('leaves neither a half file nor a .part when the rows fail part way, and keeps an older file intact', async () => {
+    const dir = tempFolder();
+    const path = join(dir, 'out.xlsx');
+    writeFileSync(path, 'old contents');
+    const rows = Array.from({ length: 5000 }, (_, i) => [`row ${i}`, i]);
+    await expect(writeTable({ path, format: 'xlsx' }, ['a', 'b'], failingAfter(rows, 3000))).rejects.toThrow('the database went away');
+    // Let any late zip or stream events fire: nothing may recreate the .part.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(dir)).toEqual(['out.xlsx']);
+    expect(readFileSync(path, 'utf8')).toBe('old contents');
+  });
+
+  it('says why when the folder cannot be written', async () => {
+    const path = join(tempFolder(), 'missing-folder', 'out.xlsx');
+    const err = await writeTable({ path, format: 'xlsx' }, ['a'], [['1']]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExportError);
+    expect(err).toMatchObject({ code: 'write_failed', message: "Couldn't save “out.xlsx”: its folder does not exist." });
+    expect(existsSync(join(tempFolder(), 'missing-folder'))).toBe(false);
+  });
+
+  it('refuses more columns than an Excel sheet holds before writing anything', async () => {
+    const dir = tempFolder();
+    const headers = Array.from({ length: 16_385 }, (_, i) => `c${i}`);
+    await expect(writeTable({ path: join(dir, 'wide.xlsx'), format: 'xlsx' }, headers, [])).rejects.toMatchObject({ code: 'too_many_columns' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('streams a larger export with flat memory and reads it back in order', async () => {
+    const path = join(tempFolder(), 'many.xlsx');
+    const count = 20_000;
+    function* rows() {
+      for (let i = 0; i < count; i++) yield [`Person ${i}`, `p${i}@example.com`, i];
+    }
+    const started = performance.now();
+    expect(await writeTable({ path, format: 'xlsx' }, ['Name', 'Email', 'Id'], rows())).toEqual({ rows: count });
+    console.log(`XLSX export: ${count.toLocaleString('en-US')} rows x 3 columns in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    const back = await readBack(path);
+    expect(back.rows).toHaveLength(count);
+    expect(back.rows[count - 1]).toEqual([`Person ${count - 1}`, `p${count - 1}@example.com`, String(count - 1)]);
+  });
+});
