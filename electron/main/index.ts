@@ -1,0 +1,123 @@
+// The Electron composition root: one window, the guards, the engine and the IPC that joins them. Logic lives in
+// the engine; this file only wires it to the OS.
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppCommand } from '../../shared/contract';
+import { APP_FOLDER_NAME } from '../engine/data-dir';
+import { createEngine, type Engine } from '../engine/engine';
+import { APP_SCHEME_PRIVILEGES, APP_URL, registerAppProtocol } from './app-protocol';
+import { forwardEvents, registerIpc } from './ipc';
+import { EVENT_CHANNEL } from './ipc-channels';
+import { appMenuTemplate } from './menu';
+import { nativeDialogs, pickSheet } from './native-dialogs';
+import { appLocationOf, denyAllPermissions, guardWebContents, openExternalUrl } from './security';
+import { createMainWindow } from './window';
+
+const HELP_URL = 'https://github.com/matchdesk/matchdesk#readme';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const rendererDir = join(here, '../renderer');
+const preloadPath = join(here, '../preload/index.cjs');
+// The dev server only in an unpackaged build: a packaged app never loads pages over the network.
+const pageUrl = (!app.isPackaged && process.env.ELECTRON_RENDERER_URL) || APP_URL;
+const appLocation = appLocationOf(pageUrl);
+const openExternal = (url: string) => shell.openExternal(url);
+
+// One data folder for the desktop app, the browser host and the CLI (electron/engine/data-dir.ts).
+app.setPath('userData', process.env.MATCHDESK_HOME || join(app.getPath('appData'), APP_FOLDER_NAME));
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+// Every renderer sandboxed, including any created by a future feature that forgets the preference.
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) {
+  // A second launch only brings the first one forward (see 'second-instance' below).
+  app.quit();
+} else {
+  run();
+}
+
+function run(): void {
+  let window: BrowserWindow | null = null;
+  let engine: Engine | null = null;
+  let stopForwarding: (() => void) | null = null;
+
+  app.on('second-instance', () => focus(window));
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appLocation, openExternal));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (engine && BrowserWindow.getAllWindows().length === 0) window = openWindow();
+  });
+  app.on('will-quit', (event) => {
+    if (!engine) return;
+    // Close the database cleanly (WAL checkpoint, a running match paused) before the process exits.
+    event.preventDefault();
+    const closing = engine;
+    engine = null;
+    stopForwarding?.();
+    void closing
+      .close()
+      .catch(() => undefined)
+      .finally(() => app.quit());
+  });
+
+  app
+    .whenReady()
+    .then(async () => {
+      denyAllPermissions(session.defaultSession);
+      registerAppProtocol(protocol, rendererDir);
+      engine = await createEngine({ dataDir: app.getPath('userData'), host: 'electron', version: app.getVersion() });
+      registerIpc({
+        ipcMain,
+        engine,
+        hostCalls: nativeDialogs({ dialog, window: () => window, documentsDir: app.getPath('documents') }),
+        app: appLocation,
+      });
+      stopForwarding = forwardEvents(engine, () => window?.webContents ?? null, EVENT_CHANNEL);
+      Menu.setApplicationMenu(
+        Menu.buildFromTemplate(
+          appMenuTemplate({
+            isMac: process.platform === 'darwin',
+            isDev: !app.isPackaged,
+            newFromFile: () => {
+              void pickSheet({ dialog, window: () => window }).then((file) => {
+                if (file) sendCommand(window, { command: 'open-file', file });
+              });
+            },
+            exportMatches: () => sendCommand(window, { command: 'export' }),
+            openHelp: () => void openExternalUrl(HELP_URL, openExternal),
+            openDataFolder: () => void shell.openPath(app.getPath('userData')),
+          }),
+        ),
+      );
+      window = openWindow();
+    })
+    .catch((err: unknown) => {
+      // Most likely the database (a newer app's file, a full disk): the message is written for the user.
+      dialog.showErrorBox('Matchdesk could not start', err instanceof Error ? err.message : String(err));
+      app.exit(1);
+    });
+
+  function openWindow(): BrowserWindow {
+    const created = createMainWindow({ preloadPath, url: pageUrl, stateDir: app.getPath('userData') });
+    created.on('closed', () => {
+      if (window === created) window = null;
+    });
+    return created;
+  }
+}
+
+function focus(window: BrowserWindow | null): void {
+  if (!window) return;
+  if (window.isMinimized()) window.restore();
+  window.show();
+  window.focus();
+}
+
+function sendCommand(window: BrowserWindow | null, command: AppCommand): void {
+  if (!window || window.isDestroyed()) return;
+  focus(window);
+  window.webContents.send(EVENT_CHANNEL, 'app.command', command);
+}
