@@ -1,0 +1,46 @@
+import type { CallInput } from '../../../../shared/contract';
+
+export type ExportFormat = 'csv' | 'xlsx';
+export type ExportScope = 'all' | 'matched';
+export type Delimiter = ',' | ';' | '\t' | '|';
+
+export interface ExportChoice {
+  format: ExportFormat;
+  scope: ExportScope;
+  candidates: boolean;
+  bom: boolean;
+  delimiter: Delimiter;
+}
+
+export const DEFAULT_EXPORT_CHOICE: ExportChoice = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',' };
+
+export const DELIMITERS: { value: Delimiter; label: string }[] = [
+  { value: ',', label: 'Comma ( , )' },
+  { value: ';', label: 'Semicolon ( ; ), for Excel in many European locales' },
+  { value: '\t', label: 'Tab' },
+  { value: '|', label: 'Vertical bar ( | )' },
+];
+
+/** A file name for the save dialog: the project's name, safe on every OS. */
+export function defaultExportName(projectName: string, choice: Pick<ExportChoice, 'format' | 'scope'>): string {
+  const printable = Array.from(projectName, (char) => (char.charCodeAt(0) < 32 ? ' ' : char)).join('');
+  const base =
+    printable
+      .replace(/\.(csv|tsv|txt|xlsx)$/i, '')
+      .replace(/[\\/:*?"<>|]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120) || 'matchdesk';
+  return `${base} - ${choice.scope === 'matched' ? 'matched' : 'all rows'}.${choice.format}`;
+}
+
+export function exportInputFor(projectId: number, choice: ExportChoice, destination: string | null): CallInput<'export.run'> {
+  return {
+    projectId,
+    format: choice.format,
+    scope: choice.scope,
+    candidates: choice.candidates,
+    destination,
+    ...(choice.format === 'csv' ? { bom: choice.bom, delimiter: choice.delimiter } : {}),
+  };
+}

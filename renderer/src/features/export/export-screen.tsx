@@ -1,0 +1,128 @@
+import { useState } from 'react';
+import type { ContractError, ExportResult } from '../../../../shared/contract';
+import { api } from '../../api';
+import { useAppData } from '../../app-data';
+import { Button } from '../../ui/button';
+import { toContractError } from '../../ui/contract-error';
+import { ErrorBanner } from '../../ui/error-banner';
+import { formatCount, plural } from '../../ui/format';
+import { useEngineData } from '../../ui/use-engine-data';
+import { ProjectHeader } from '../projects/project-header';
+import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
+
+type Outcome = { result: ExportResult; downloaded: boolean };
+
+export function ExportScreen({ projectId }: { projectId: number }) {
+  const data = useAppData();
+  const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
+  const [choice, setChoice] = useState<ExportChoice>(DEFAULT_EXPORT_CHOICE);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ContractError | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const summary = project.value?.summary;
+  const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
+
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    setOutcome(null);
+    try {
+      const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
+      const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
+      if (dialog.supported && dialog.path === null) return;
+      const result = await api.callOrThrow('export.run', exportInputFor(projectId, choice, dialog.supported ? dialog.path : null));
+      if (!dialog.supported) {
+        api.downloadExport(result);
+        if (result.candidates) api.downloadExport({ ...result.candidates, candidates: null });
+      }
+      setOutcome({ result, downloaded: !dialog.supported });
+    } catch (thrown) {
+      setError(toContractError(thrown));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="screen export-screen">
+      <ProjectHeader projectId={projectId} current="export" summary={summary} title="Export" />
+      <ErrorBanner error={project.error} onRetry={project.reload} />
+      <section className="card export-form" aria-labelledby="export-heading">
+        <h2 id="export-heading">What to export</h2>
+        <p className="muted">The original columns in their original order, followed by the match columns.</p>
+
+        <fieldset>
+          <legend>Format</legend>
+          <label className="radio">
+            <input type="radio" name="format" checked={choice.format === 'csv'} onChange={() => set('format', 'csv')} /> CSV
+          </label>
+          <label className="radio">
+            <input type="radio" name="format" checked={choice.format === 'xlsx'} onChange={() => set('format', 'xlsx')} /> Excel workbook (.xlsx)
+          </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>Rows</legend>
+          <label className="radio">
+            <input type="radio" name="scope" checked={choice.scope === 'all'} onChange={() => set('scope', 'all')} /> All rows
+            {summary && <span className="muted"> ({formatCount(summary.rowCount)})</span>}
+          </label>
+          <label className="radio">
+            <input type="radio" name="scope" checked={choice.scope === 'matched'} onChange={() => set('scope', 'matched')} /> Matched rows only
+            {summary && <span className="muted"> ({formatCount(summary.matched)})</span>}
+          </label>
+        </fieldset>
+
+        <fieldset>
+          <legend>Candidates</legend>
+          <label className="radio">
+            <input type="checkbox" checked={choice.candidates} onChange={(event) => set('candidates', event.target.checked)} /> Also export every candidate in long form (one line per row
+            and candidate) {choice.format === 'xlsx' ? 'as a second sheet' : 'as a second file'}
+          </label>
+        </fieldset>
+
+        {choice.format === 'csv' && (
+          <fieldset>
+            <legend>CSV options</legend>
+            <label className="radio">
+              <input type="checkbox" checked={choice.bom} onChange={(event) => set('bom', event.target.checked)} /> Start with a byte order mark (lets Excel read accents correctly)
+            </label>
+            <div className="field field--inline">
+              <label htmlFor="export-delimiter">Separator</label>
+              <select id="export-delimiter" value={choice.delimiter} onChange={(event) => set('delimiter', event.target.value as Delimiter)}>
+                {DELIMITERS.map((delimiter) => (
+                  <option key={delimiter.label} value={delimiter.value}>
+                    {delimiter.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </fieldset>
+        )}
+
+        <ErrorBanner error={error} title="The export failed" onDismiss={() => setError(null)} />
+        <div className="form-actions">
+          <Button variant="primary" busy={busy} onClick={run} data-testid="export-button">
+            {data.info?.host === 'electron' ? 'Export…' : 'Export'}
+          </Button>
+        </div>
+        {outcome && (
+          <div className="banner banner--success" role="status" data-testid="export-result">
+            <div className="banner__text">
+              <strong>
+                Exported {plural(outcome.result.rows, 'row')} to {outcome.result.fileName}
+              </strong>
+              <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path}</span>}</p>
+              {outcome.result.candidates && (
+                <p>
+                  Candidates in long form: {plural(outcome.result.candidates.rows, 'line')} in{' '}
+                  {outcome.downloaded ? outcome.result.candidates.fileName : <span className="mono selectable">{outcome.result.candidates.path}</span>}
+                </p>
+              )}
+            </div>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

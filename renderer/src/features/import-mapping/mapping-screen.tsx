@@ -1,0 +1,132 @@
+import { useMemo, useState } from 'react';
+import type { ContractError, ProjectDetail } from '../../../../shared/contract';
+import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
+import { api } from '../../api';
+import { useRoute } from '../../navigation/use-route';
+import { Button } from '../../ui/button';
+import { toContractError } from '../../ui/contract-error';
+import { ErrorBanner } from '../../ui/error-banner';
+import { plural } from '../../ui/format';
+import { useDebouncedValue } from '../../ui/use-debounced-value';
+import { useEngineData } from '../../ui/use-engine-data';
+import { ProjectHeader } from '../projects/project-header';
+import { FieldMappingRow } from './field-mapping-row';
+import { withField } from './field-labels';
+import { bestGuesses, initialMapping } from './initial-mapping';
+import { SampleTable } from './sample-table';
+import { sessionSources, sheetSourceOf } from './sheet-file';
+import { SheetPicker } from './sheet-picker';
+import { SheetWarnings } from './sheet-warnings';
+import { chosenStrategies, initialStrategyChoice, moveStrategy, toggleStrategy } from './strategy-order';
+import { StrategyOrderList } from './strategy-order-list';
+
+export function MappingScreen({ projectId }: { projectId: number }) {
+  const detail = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
+  return (
+    <div className="screen mapping-screen">
+      <ProjectHeader projectId={projectId} current="mapping" summary={detail.value?.summary} title="Which columns hold what" />
+      <ErrorBanner error={detail.error} title="Could not open the project" onRetry={detail.reload} />
+      {detail.value ? <MappingEditor key={detail.value.summary.id} detail={detail.value} /> : !detail.error && <p className="muted">Loading the sheet…</p>}
+    </div>
+  );
+}
+
+function MappingEditor({ detail }: { detail: ProjectDetail }) {
+  const projectId = detail.summary.id;
+  const { navigate } = useRoute();
+  const [mapping, setMapping] = useState(() => initialMapping(detail));
+  const [choice, setChoice] = useState(() => initialStrategyChoice(detail.strategies));
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<ContractError | null>(null);
+  const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
+  const strategies = chosenStrategies(choice);
+  const fileRef = sheetSourceOf(sessionSources(), projectId);
+
+  const request = useDebouncedValue(JSON.stringify({ mapping, strategies }), 200);
+  const preview = useEngineData(strategies.length > 0 ? `preview:${projectId}:${request}` : null, () => {
+    const parsed = JSON.parse(request) as { mapping: typeof mapping; strategies: Strategy[] };
+    return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies });
+  });
+
+  const save = async () => {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      await api.callOrThrow('mapping.save', { projectId, mapping, strategies });
+      navigate({ screen: 'run', projectId });
+    } catch (thrown) {
+      setSaveError(toContractError(thrown));
+      setSaving(false);
+    }
+  };
+
+  return (
+    <>
+      <section className="card" aria-labelledby="sample-heading">
+        <div className="section-head">
+          <h2 id="sample-heading">
+            First rows <span className="muted">of {plural(detail.summary.rowCount, 'row')}</span>
+          </h2>
+          {detail.format === 'xlsx' && <SheetPicker detail={detail} fileRef={fileRef} />}
+        </div>
+        <SampleTable headers={detail.headers} rows={detail.sample.slice(0, 5)} />
+      </section>
+
+      <div className="mapping-layout">
+        <section className="card" aria-labelledby="fields-heading">
+          <h2 id="fields-heading">Columns for each field</h2>
+          <table className="table field-table">
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Column</th>
+                <th scope="col">Sample values, as they will be looked up</th>
+              </tr>
+            </thead>
+            <tbody>
+              {MAPPED_FIELDS.map((field) => (
+                <FieldMappingRow
+                  key={field}
+                  field={field}
+                  headers={detail.headers}
+                  column={mapping[field]}
+                  guess={guesses[field]}
+                  samples={preview.value?.fields[field]?.samples}
+                  onChange={(column) => setMapping((current) => withField(current, field, column))}
+                />
+              ))}
+            </tbody>
+          </table>
+        </section>
+
+        <div className="mapping-side">
+          <section className="card" aria-labelledby="strategy-heading">
+            <h2 id="strategy-heading">Look people up by</h2>
+            <p className="muted">Each row tries these in order until one finds somebody.</p>
+            <StrategyOrderList
+              choice={choice}
+              mapping={mapping}
+              onToggle={(strategy, on) => setChoice((current) => toggleStrategy(current, strategy, on))}
+              onMove={(strategy, by) => setChoice((current) => moveStrategy(current, strategy, by))}
+            />
+            {strategies.length === 0 && <p className="text-warning">Switch on at least one way to look people up.</p>}
+          </section>
+
+          <section className="card" aria-labelledby="warnings-heading">
+            <h2 id="warnings-heading">Warnings</h2>
+            <SheetWarnings warnings={detail.warnings} preview={preview.value} />
+            <ErrorBanner error={preview.error} title="Could not check the mapping" />
+          </section>
+
+        </div>
+      </div>
+      <div className="action-bar">
+        <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
+        {preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>}
+        <Button variant="primary" busy={saving} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
+          Continue to preview
+        </Button>
+      </div>
+    </>
+  );
+}

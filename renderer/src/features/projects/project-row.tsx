@@ -1,0 +1,82 @@
+import { useState, type KeyboardEvent } from 'react';
+import type { ProjectSummary } from '../../../../shared/contract';
+import { routeToHash } from '../../navigation/route';
+import { Button } from '../../ui/button';
+import { formatCount, formatDateTime } from '../../ui/format';
+import { projectOpenScreen, toReviewCount } from './open-screen';
+
+interface ProjectRowProps {
+  project: ProjectSummary;
+  onRename: (name: string) => Promise<boolean>;
+  onDelete: () => void;
+}
+
+export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(project.name);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    const trimmed = name.trim();
+    if (trimmed === '' || trimmed === project.name) {
+      setRenaming(false);
+      setName(project.name);
+      return;
+    }
+    setSaving(true);
+    const ok = await onRename(trimmed);
+    setSaving(false);
+    if (ok) setRenaming(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void save();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      setName(project.name);
+      setRenaming(false);
+    }
+  };
+
+  const openHref = routeToHash({ screen: projectOpenScreen(project), projectId: project.id });
+  return (
+    <tr data-testid="project-row">
+      <th scope="row" className="project-name">
+        {renaming ? (
+          <input
+            className="inline-input"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            onKeyDown={onKeyDown}
+            onBlur={() => void save()}
+            aria-label={`New name for ${project.name}`}
+            disabled={saving}
+            autoFocus
+          />
+        ) : (
+          <a href={openHref}>{project.name}</a>
+        )}
+        {project.sourceName && <span className="project-name__source">{project.sourceName}</span>}
+      </th>
+      <td className="num">{formatCount(project.rowCount)}</td>
+      <td className="num">{formatCount(project.matched)}</td>
+      <td className="num">{formatCount(toReviewCount(project))}</td>
+      <td>{formatDateTime(project.updatedAt)}</td>
+      <td>
+        <div className="row-actions">
+          <a className="button button--secondary button--small" href={openHref} aria-label={`Open ${project.name}`}>
+            Open
+          </a>
+          <Button small onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Rename ${project.name}`}>
+            Rename
+          </Button>
+          <Button small variant="danger" onClick={onDelete} aria-label={`Delete ${project.name}`}>
+            Delete
+          </Button>
+        </div>
+      </td>
+    </tr>
+  );
+}

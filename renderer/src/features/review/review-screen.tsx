@@ -1,0 +1,214 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
+import type { RowState } from '../../../../shared/model';
+import { api } from '../../api';
+import { Button } from '../../ui/button';
+import { ErrorBanner } from '../../ui/error-banner';
+import { formatCount, plural } from '../../ui/format';
+import { useDebouncedValue } from '../../ui/use-debounced-value';
+import { useEngineData } from '../../ui/use-engine-data';
+import { useShortcuts } from '../../ui/use-shortcuts';
+import { useToast } from '../../ui/toasts';
+import type { ListWindow } from '../../ui/virtual-list';
+import { ProjectHeader } from '../projects/project-header';
+import { FilterChips } from './filter-chips';
+import { KeyHelp } from './key-help';
+import { filterKey, positionOfRow, rowAt } from './review-list';
+import { movedPosition, reviewActionForKey } from './review-keys';
+import { ReviewTable } from './review-table';
+import { RowPanel } from './row-panel';
+import { TextFilter } from './text-filter';
+import { useReviewList } from './use-review-list';
+
+type Decision = { kind: 'choose'; rank: number } | { kind: 'reject' } | { kind: 'skip' } | { kind: 'clear' } | { kind: 'undo' } | { kind: 'acceptAll' };
+
+export function ReviewScreen({ projectId }: { projectId: number }) {
+  const toast = useToast();
+  const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
+  const [states, setStates] = useState<RowState[] | null>(null);
+  const [text, setText] = useState('');
+  const query = useDebouncedValue(text, 250);
+  const filter = useMemo(() => ({ states, text: query }), [states, query]);
+  const fKey = filterKey(projectId, filter);
+  const [generation, setGeneration] = useState(0);
+  const listKey = `${fKey}#${generation}`;
+  const view = useReviewList(projectId, filter, listKey);
+  const total = view.list.total ?? 0;
+
+  const [selection, setSelection] = useState({ key: fKey, position: 0 });
+  const selected = selection.key === fKey ? Math.min(selection.position, Math.max(0, total - 1)) : 0;
+  const select = (position: number) => setSelection({ key: fKey, position });
+  const row = rowAt(view.list, selected);
+  const [pageRows, setPageRows] = useState(15);
+
+  const rowIndex = row?.rowIndex ?? null;
+  const settledRowIndex = useDebouncedValue(rowIndex, 60);
+  const detail = useEngineData(settledRowIndex === null ? null : `row:${projectId}:${settledRowIndex}`, () =>
+    api.callOrThrow('review.row', { projectId, rowIndex: settledRowIndex ?? 0 }),
+  );
+  const latestRowIndex = useRef(rowIndex);
+  useEffect(() => {
+    latestRowIndex.current = rowIndex;
+  }, [rowIndex]);
+
+  const [applyToIdentical, setApplyToIdentical] = useState(false);
+  const [actionError, setActionError] = useState<ContractError | null>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const filterRef = useRef<HTMLInputElement>(null);
+
+  const applyResult = (decision: Decision, result: DecisionResult) => {
+    view.setCounts(result.counts);
+    if (result.row) {
+      view.update({ type: 'rowChanged', row: result.row });
+      if (result.row.rowIndex === latestRowIndex.current) detail.setValue(result.row);
+    }
+    if (decision.kind === 'undo') {
+      if (!result.row) toast('Nothing to undo.');
+      else {
+        const position = positionOfRow(view.list, result.row.rowIndex);
+        if (position !== null) select(position);
+        toast(`Undid the decision on row ${formatCount(result.row.rowIndex + 1)}.`);
+      }
+    }
+    if (decision.kind === 'acceptAll') toast(result.changed === 0 ? 'No rows could be accepted automatically.' : `Accepted ${plural(result.changed, 'row')}.`, 'success');
+    else if (result.changed > 1) toast(`Applied to ${plural(result.changed, 'row')}.`, 'success');
+    if (result.changed > 1 || decision.kind === 'acceptAll') setGeneration((g) => g + 1);
+  };
+
+  const decide = async (decision: Decision) => {
+    const target = row;
+    const needsRow = decision.kind !== 'undo' && decision.kind !== 'acceptAll';
+    if (needsRow && !target) return;
+    if (decision.kind === 'choose' && target && decision.rank > target.candidateCount) {
+      toast(target.candidateCount === 0 ? 'This row has no candidates to choose from.' : `This row has only ${plural(target.candidateCount, 'candidate')}.`, 'warning');
+      return;
+    }
+    setActionError(null);
+    const at = { projectId, rowIndex: target?.rowIndex ?? 0 };
+    let pending: Promise<CallResult<'decisions.undo'>>;
+    switch (decision.kind) {
+      case 'choose':
+        pending = api.call('decisions.choose', { ...at, rank: decision.rank, applyToIdentical });
+        break;
+      case 'reject':
+        pending = api.call('decisions.reject', { ...at, applyToIdentical });
+        break;
+      case 'skip':
+        pending = api.call('decisions.skip', at);
+        break;
+      case 'clear':
+        pending = api.call('decisions.clear', at);
+        break;
+      case 'undo':
+        pending = api.call('decisions.undo', { projectId });
+        break;
+      case 'acceptAll':
+        pending = api.call('decisions.acceptAllAuto', { projectId });
+        break;
+    }
+    // Move on at once so fast reviewers are never held up by the save; the answer patches the row when it lands.
+    if (decision.kind === 'choose' || decision.kind === 'reject' || decision.kind === 'skip') select(Math.min(Math.max(0, total - 1), selected + 1));
+    // A button pressed in the panel would keep the focus on the next row's button; give the keys back to the table.
+    if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.review-side')) gridRef.current?.focus();
+    const result = await pending;
+    if (!result.ok) {
+      setActionError({ ...result.error, message: target && needsRow ? `Row ${formatCount(target.rowIndex + 1)}: ${result.error.message}` : result.error.message });
+      return;
+    }
+    applyResult(decision, result.value);
+  };
+
+  useShortcuts((event) => {
+    const action = reviewActionForKey(event);
+    if (!action) return false;
+    const deciding = action.type === 'choose' || action.type === 'acceptTop' || action.type === 'reject' || action.type === 'skip' || action.type === 'undo';
+    // Holding a decision key down must not decide a whole screen of rows.
+    if (deciding && event.repeat) return true;
+    switch (action.type) {
+      case 'move':
+      case 'page':
+      case 'edge':
+        select(movedPosition(selected, total, action, pageRows));
+        return true;
+      case 'choose':
+        void decide({ kind: 'choose', rank: action.rank });
+        return true;
+      case 'acceptTop':
+        void decide({ kind: 'choose', rank: 1 });
+        return true;
+      case 'reject':
+        void decide({ kind: 'reject' });
+        return true;
+      case 'skip':
+        void decide({ kind: 'skip' });
+        return true;
+      case 'undo':
+        void decide({ kind: 'undo' });
+        return true;
+      case 'help':
+        setHelpOpen(true);
+        return true;
+      case 'focusFilter':
+        filterRef.current?.focus();
+        return true;
+    }
+  });
+
+  const changeStates = (next: RowState[] | null) => {
+    const same = JSON.stringify(next) === JSON.stringify(states);
+    if (same) setGeneration((g) => g + 1);
+    else setStates(next);
+    gridRef.current?.focus();
+  };
+
+  const onWindowChange = (window: ListWindow) => {
+    view.showWindow(window.start, window.end);
+    setPageRows(window.pageRows);
+  };
+
+  const shownDetail = detail.value;
+  const stale = shownDetail !== undefined && shownDetail.rowIndex !== rowIndex;
+
+  return (
+    <div className="screen screen--fill review-screen">
+      <ProjectHeader projectId={projectId} current="review" summary={project.value?.summary} title="Review the matches" />
+      <div className="review-toolbar">
+        <FilterChips counts={view.counts} active={states} onChange={changeStates} />
+      </div>
+      <div className="review-toolbar">
+        <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
+        <span className="muted" aria-live="polite" data-testid="review-total">
+          {view.list.total === null ? 'Loading…' : plural(total, 'row')}
+        </span>
+        <span className="review-toolbar__spacer" />
+        <Button onClick={() => void decide({ kind: 'acceptAll' })} data-testid="accept-all-auto" title="Apply the auto-accept rule from Settings to the rows still to review">
+          Accept all auto-acceptable
+        </Button>
+        <Button variant="quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+          Keys <kbd>?</kbd>
+        </Button>
+      </div>
+      <ErrorBanner error={view.error} title="Could not load the rows" onRetry={() => setGeneration((g) => g + 1)} />
+      <ErrorBanner error={actionError} title="The decision was not saved" onDismiss={() => setActionError(null)} />
+      <div className="review-layout">
+        <ReviewTable gridRef={gridRef} list={view.list} selected={selected} resetKey={fKey} onSelect={select} onWindowChange={onWindowChange} />
+        <aside className={`review-side ${stale ? 'is-stale' : ''}`} aria-label="Selected row" aria-busy={stale || undefined}>
+          <RowPanel
+            busy={stale || (row !== undefined && shownDetail === undefined)}
+            detail={row ? shownDetail : undefined}
+            error={detail.error}
+            applyToIdentical={applyToIdentical}
+            onApplyToIdenticalChange={setApplyToIdentical}
+            onChoose={(rank) => void decide({ kind: 'choose', rank })}
+            onReject={() => void decide({ kind: 'reject' })}
+            onSkip={() => void decide({ kind: 'skip' })}
+            onUndo={() => void decide({ kind: 'undo' })}
+            onClear={() => void decide({ kind: 'clear' })}
+          />
+        </aside>
+      </div>
+      {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+    </div>
+  );
+}

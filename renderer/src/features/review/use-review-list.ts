@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { ContractError } from '../../../../shared/contract';
+import type { RowState } from '../../../../shared/model';
+import { api } from '../../api';
+import { toContractError } from '../../ui/contract-error';
+import { emptyList, PAGE_SIZE, pagesForWindow, reviewListReducer, type ReviewFilter, type ReviewList, type ReviewListAction } from './review-list';
+
+export interface ReviewListView {
+  list: ReviewList;
+  counts: Record<RowState, number> | null;
+  error: ContractError | null;
+  /** Tell the list which positions are on screen; it fetches the pages they need. */
+  showWindow(start: number, end: number): void;
+  update(action: ReviewListAction): void;
+  setCounts(counts: Record<RowState, number>): void;
+}
+
+/**
+ * The rows of one filter, fetched in pages as the user scrolls. `listKey` names the filter plus a refresh
+ * count: a new key starts from scratch, and answers for an old key are ignored.
+ */
+export function useReviewList(projectId: number, filter: ReviewFilter, listKey: string): ReviewListView {
+  const [stored, dispatch] = useReducer(reviewListReducer, listKey, emptyList);
+  const [counts, setCounts] = useState<Record<RowState, number> | null>(null);
+  const [failure, setFailure] = useState<{ key: string; error: ContractError } | null>(null);
+  const [shown, setShown] = useState({ start: 0, end: 60 });
+  const inFlight = useRef(new Set<string>());
+  const currentKey = useRef(listKey);
+  useEffect(() => {
+    currentKey.current = listKey;
+  }, [listKey]);
+
+  const list = stored.key === listKey ? stored : emptyList(listKey);
+  const failed = failure?.key === listKey;
+
+  useEffect(() => {
+    if (failed) return;
+    for (const page of pagesForWindow(shown.start, shown.end, list.total)) {
+      const flightKey = `${listKey}|${page}`;
+      if (list.pages.has(page) || inFlight.current.has(flightKey)) continue;
+      inFlight.current.add(flightKey);
+      api
+        .callOrThrow('review.page', {
+          projectId,
+          ...(filter.states ? { states: filter.states } : {}),
+          ...(filter.text.trim() ? { text: filter.text.trim() } : {}),
+          offset: page * PAGE_SIZE,
+          limit: PAGE_SIZE,
+        })
+        .then(
+          (result) => {
+            if (currentKey.current !== listKey) return;
+            dispatch({ type: 'pageLoaded', key: listKey, page, result });
+            setCounts(result.counts);
+          },
+          (thrown: unknown) => {
+            if (currentKey.current === listKey) setFailure({ key: listKey, error: toContractError(thrown) });
+          },
+        )
+        .finally(() => inFlight.current.delete(flightKey));
+    }
+  }, [projectId, filter.states, filter.text, listKey, list.pages, list.total, shown.start, shown.end, failed]);
+
+  const showWindow = useCallback((start: number, end: number) => {
+    setShown((current) => (current.start === start && current.end === end ? current : { start, end }));
+  }, []);
+
+  return { list, counts, error: failed ? failure.error : null, showWindow, update: dispatch, setCounts };
+}

@@ -1,0 +1,36 @@
+import { activeProfile, useAppData } from '../app-data';
+import { routeToHash, type Route } from '../navigation/route';
+import { ThemeToggle } from './theme-toggle';
+
+const ITEMS: { label: string; route: Route; matches: (route: Route) => boolean }[] = [
+  { label: 'Projects', route: { screen: 'projects' }, matches: (route) => route.screen === 'projects' || 'projectId' in route },
+  { label: 'Account', route: { screen: 'account' }, matches: (route) => route.screen === 'account' },
+  { label: 'Settings', route: { screen: 'settings' }, matches: (route) => route.screen === 'settings' },
+];
+
+export function Nav({ route }: { route: Route }) {
+  const data = useAppData();
+  const profile = activeProfile(data);
+  return (
+    <nav className="nav" aria-label="Main">
+      <div className="nav__brand">Matchdesk</div>
+      <ul className="nav__list">
+        {ITEMS.map((item) => (
+          <li key={item.label}>
+            <a className="nav__link" href={routeToHash(item.route)} aria-current={item.matches(route) ? 'page' : undefined}>
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="nav__footer">
+        <a className="nav__profile" href={routeToHash({ screen: 'account' })} data-testid="active-profile">
+          <span className="nav__profile-label">Profile</span>
+          <span className="nav__profile-name">{profile ? profile.name : data.profiles ? 'None selected' : '…'}</span>
+          {data.info?.demoRunning && <span className="badge">demo running</span>}
+        </a>
+        <ThemeToggle />
+      </div>
+    </nav>
+  );
+}

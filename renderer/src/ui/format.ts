@@ -1,0 +1,74 @@
+// Numbers and durations in the user's words; one place so every screen says them the same way.
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatCount(value: number): string {
+  return integer.format(value);
+}
+
+/** "1 row", "2,400 rows". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** A rough duration for estimates: exact seconds would promise a precision nobody has. */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return 'unknown';
+  if (seconds < 1) return 'under a second';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+export function formatRate(perSecond: number): string {
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return '0/s';
+  if (perSecond < 10) return `${perSecond.toFixed(1)}/s`;
+  return `${formatCount(perSecond)}/s`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+/** Whole percent, never 100 before the work is really done. */
+export function percent(done: number, total: number): number {
+  if (total <= 0) return 0;
+  const value = Math.floor((done / total) * 100);
+  return Math.min(done >= total ? 100 : 99, Math.max(0, value));
+}
+
+/** Scores from the service are 0..1 in the simulator; other scales are shown as sent. */
+export function formatScore(score: number | null): string {
+  if (score === null || !Number.isFinite(score)) return 'rank only';
+  return score <= 1 && score >= 0 ? score.toFixed(2) : String(Math.round(score * 100) / 100);
+}
+
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Spreadsheet column letters: 0 -> A, 26 -> AA. */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let letters = '';
+  while (n > 0) {
+    const rest = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rest) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}

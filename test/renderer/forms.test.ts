@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { emptyProfileForm, profileFormToInput } from '../../renderer/src/features/account/profile-form-values';
+import { defaultExportName, exportInputFor } from '../../renderer/src/features/export/export-choice';
+import { settingsFromForm, settingsToForm } from '../../renderer/src/features/settings/settings-form';
+import { DEFAULT_SETTINGS } from '../../shared/model';
+
+describe('profile form', () => {
+  const valid = { ...emptyProfileForm(false), name: 'Work', baseUrl: 'https://gotlivedata.io', orgId: 'o_acme', login: 'client-1', secret: 's3cret' };
+
+  it('builds the contract input for a service account', () => {
+    const result = profileFormToInput(valid);
+    expect(result).toEqual({ ok: true, input: { name: 'Work', baseUrl: 'https://gotlivedata.io', orgId: 'o_acme', kind: 'service_account', login: 'client-1', secret: 's3cret' } });
+  });
+
+  it('sends no login for an API key, and asks for the secret by its name', () => {
+    const result = profileFormToInput({ ...valid, kind: 'api_key', login: 'ignored', secret: '' });
+    expect(result).toEqual({ ok: false, errors: { secret: 'Enter the API key' } });
+    const ok = profileFormToInput({ ...valid, kind: 'api_key', login: 'ignored' });
+    expect(ok.ok && ok.input.login).toBeNull();
+  });
+
+  it('uses the contract messages for a bad address or organization id', () => {
+    const result = profileFormToInput({ ...valid, baseUrl: 'ftp://x', orgId: 'acme', name: ' ' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.orgId).toBe('An organization id starts with "o_"');
+    expect(result.errors.baseUrl).toMatch(/https:\/\//);
+    expect(result.errors.name).toBe('Give the profile a name');
+  });
+
+  it('keeps the stored secret when editing with an empty secret field', () => {
+    const result = profileFormToInput({ ...valid, id: 'p1', secret: '' });
+    expect(result.ok).toBe(true);
+    expect(result.ok && 'secret' in result.input).toBe(false);
+  });
+
+  it('passes "this session only" through', () => {
+    const result = profileFormToInput({ ...valid, sessionOnly: true });
+    expect(result.ok && result.input.sessionOnly).toBe(true);
+  });
+});
+
+describe('settings form', () => {
+  it('round-trips the defaults', () => {
+    const result = settingsFromForm(settingsToForm(DEFAULT_SETTINGS));
+    expect(result).toEqual({ ok: true, patch: { concurrency: 4, cacheTtlDays: 30, autoAccept: DEFAULT_SETTINGS.autoAccept } });
+  });
+
+  it('reads scores as percentages, empty = off', () => {
+    const form = { ...settingsToForm(DEFAULT_SETTINGS), minScorePercent: '85', minLeadPercent: '12,5' };
+    const result = settingsFromForm(form);
+    expect(result.ok && result.patch.autoAccept).toEqual({ exactSingle: true, minScore: 0.85, minLead: 0.125 });
+  });
+
+  it('says what is wrong in words', () => {
+    const result = settingsFromForm({ concurrency: '0', cacheTtlDays: '-1', exactSingle: false, minScorePercent: '150', minLeadPercent: 'x' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(['cacheTtlDays', 'concurrency', 'minLeadPercent', 'minScorePercent']);
+  });
+});
+
+describe('export', () => {
+  it('suggests a file name safe on every OS', () => {
+    expect(defaultExportName('people.csv', { format: 'xlsx', scope: 'matched' })).toBe('people - matched.xlsx');
+    expect(defaultExportName('a/b:c*?', { format: 'csv', scope: 'all' })).toBe('a b c - all rows.csv');
+    expect(defaultExportName('line\nbreak', { format: 'csv', scope: 'all' })).toBe('line break - all rows.csv');
+    expect(defaultExportName('   ', { format: 'csv', scope: 'all' })).toBe('matchdesk - all rows.csv');
+  });
+
+  it('sends CSV options only for CSV', () => {
+    const choice = { format: 'csv' as const, scope: 'all' as const, candidates: true, bom: false, delimiter: ';' as const };
+    expect(exportInputFor(3, choice, '/tmp/x.csv')).toEqual({ projectId: 3, format: 'csv', scope: 'all', candidates: true, destination: '/tmp/x.csv', bom: false, delimiter: ';' });
+    expect(exportInputFor(3, { ...choice, format: 'xlsx' }, null)).toEqual({ projectId: 3, format: 'xlsx', scope: 'all', candidates: true, destination: null });
+  });
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { RunProgress } from '../../shared/contract';
+import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
+import { evidenceSentence } from '../../renderer/src/features/review/evidence';
+import { isRunActive, runControls, runPercent, runStatusSentence } from '../../renderer/src/features/run/run-text';
+import { projectOpenScreen } from '../../renderer/src/features/projects/open-screen';
+import { errorHint, toContractError } from '../../renderer/src/ui/contract-error';
+import { MAX_TOASTS, toastQueue } from '../../renderer/src/ui/toast-queue';
+import { nextTheme, parseTheme } from '../../renderer/src/ui/theme';
+import { ROW_STATES, type RowState } from '../../shared/model';
+
+const zero = Object.fromEntries(ROW_STATES.map((state) => [state, 0])) as Record<RowState, number>;
+
+function progress(patch: Partial<RunProgress>): RunProgress {
+  return {
+    projectId: 1,
+    runId: 1,
+    status: 'running',
+    offline: false,
+    queriesTotal: 200,
+    queriesDone: 50,
+    rowsTotal: 300,
+    rowsResolved: 60,
+    calls: 2,
+    cacheHits: 0,
+    errors: 0,
+    ratePerSec: 20,
+    etaSeconds: 8,
+    message: null,
+    startedAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-01T00:00:02Z',
+    ...patch,
+  };
+}
+
+describe('run text', () => {
+  it('offers the buttons that fit the state', () => {
+    expect(runControls(null)).toEqual({ start: true, pause: false, resume: false, cancel: false });
+    expect(runControls('running')).toEqual({ start: false, pause: true, resume: false, cancel: true });
+    expect(runControls('paused')).toEqual({ start: false, pause: false, resume: true, cancel: true });
+    expect(runControls('out_of_credits').start).toBe(true);
+    expect(isRunActive('paused')).toBe(true);
+    expect(isRunActive('done')).toBe(false);
+  });
+
+  it('measures progress by lookups, and is full only when done', () => {
+    expect(runPercent(progress({}))).toBe(25);
+    expect(runPercent(progress({ queriesDone: 200 }))).toBe(100);
+    expect(runPercent(progress({ queriesTotal: 0, rowsResolved: 150 }))).toBe(50);
+    expect(runPercent(progress({ status: 'done', queriesDone: 10 }))).toBe(100);
+  });
+
+  it('says 402 plainly and keeps the service message', () => {
+    const text = runStatusSentence(progress({ status: 'out_of_credits', message: 'Credit limit reached.' }));
+    expect(text).toContain('out of credits (402)');
+    expect(text).toContain('Credit limit reached.');
+    expect(text).not.toContain('..');
+    expect(runStatusSentence(progress({ status: 'failed', message: 'Service unavailable.' }))).toBe('The run stopped: Service unavailable.');
+  });
+});
+
+describe('review states', () => {
+  it('always shows the main chips, the others only when non-zero or chosen', () => {
+    expect(visibleChipStates(zero, null)).toEqual(['to_review', 'auto', 'accepted', 'rejected', 'skipped', 'no_candidates', 'error']);
+    expect(visibleChipStates({ ...zero, offline: 3 }, null)).toContain('offline');
+    expect(visibleChipStates(zero, ['pending'])).toContain('pending');
+    expect(totalOf({ ...zero, auto: 2, to_review: 5 })).toBe(7);
+  });
+
+  it('explains a row without candidates', () => {
+    expect(noCandidatesText('error', 'HTTP 500')).toContain('HTTP 500');
+    expect(noCandidatesText('offline', null)).toMatch(/offline/);
+  });
+
+  it('reads evidence as words', () => {
+    expect(evidenceSentence({ email: 'same', social: 'missing', name: 'close', company: 'differs' })).toBe('E-mail: same, Profile: missing, Name: close, Company: differs');
+  });
+});
+
+describe('small pieces', () => {
+  it('opens an untouched project at its mapping, a looked-up one at review', () => {
+    const summary = { id: 1, name: 'x', kind: 'match' as const, sourceName: null, rowCount: 10, matched: 0, createdAt: '', updatedAt: '' };
+    expect(projectOpenScreen({ ...summary, counts: { ...zero, pending: 10 } })).toBe('mapping');
+    expect(projectOpenScreen({ ...summary, counts: { ...zero, pending: 2, to_review: 8 } })).toBe('review');
+  });
+
+  it('turns anything thrown into a contract error', () => {
+    expect(toContractError({ error: { kind: 'sheet', message: 'Bad file' } })).toEqual({ kind: 'sheet', message: 'Bad file' });
+    expect(toContractError({ kind: 'busy', message: 'Wait' })).toEqual({ kind: 'busy', message: 'Wait' });
+    expect(toContractError(new Error('boom'))).toEqual({ kind: 'internal', message: 'boom' });
+    expect(toContractError('x')).toEqual({ kind: 'internal', message: 'x' });
+    expect(errorHint({ kind: 'payment_required', message: '' })).toMatch(/credits/);
+    expect(errorHint({ kind: 'sheet', message: '' })).toBeNull();
+  });
+
+  it('keeps a short toast queue without repeats', () => {
+    let toasts = toastQueue([], { type: 'add', toast: { id: 1, message: 'a', tone: 'info' } });
+    toasts = toastQueue(toasts, { type: 'add', toast: { id: 2, message: 'a', tone: 'info' } });
+    expect(toasts.map((t) => t.id)).toEqual([2]);
+    for (let id = 3; id < 10; id++) toasts = toastQueue(toasts, { type: 'add', toast: { id, message: `m${id}`, tone: 'info' } });
+    expect(toasts).toHaveLength(MAX_TOASTS);
+    expect(toastQueue(toasts, { type: 'dismiss', id: 9 }).map((t) => t.id)).not.toContain(9);
+  });
+
+  it('cycles the theme system -> light -> dark', () => {
+    expect(nextTheme('system')).toBe('light');
+    expect(nextTheme('light')).toBe('dark');
+    expect(nextTheme('dark')).toBe('system');
+    expect(parseTheme('purple')).toBe('system');
+  });
+});
