@@ -11,12 +11,14 @@ import {
   type Evidence,
   type MappedField,
   type Mapping,
+  type PersonJson,
   type PersonSummary,
   type Profile,
   type RowState,
   type Settings,
   type Strategy,
 } from './model';
+import { searchFilters, type SearchFilter } from './search-filters';
 
 // ---------- output types ----------
 
@@ -185,6 +187,8 @@ export interface ExportResult {
   downloadRef: string | null;
   fileName: string;
   rows: number;
+  /** The candidates in long form, written beside the matches when asked for (null otherwise). */
+  candidates?: { path: string | null; downloadRef: string | null; fileName: string; rows: number } | null;
 }
 
 export interface CacheStats {
@@ -198,6 +202,79 @@ export interface CacheStats {
 export interface ProfileTestResult {
   ok: boolean;
   reason: string | null;
+}
+
+export const SEARCH_STATUSES = ['running', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;
+export type SearchStatus = (typeof SEARCH_STATUSES)[number];
+
+/** Where a criteria search stands. Also the payload of the `search.progress` event. */
+export interface SearchProgress {
+  searchId: number;
+  name: string;
+  status: SearchStatus;
+  /** Answered from the stored results of an identical search within the cache TTL: no call was made. */
+  fromCache: boolean;
+  offline: boolean;
+  /** Separate searches a long value list was split into, and how many were paged to their end. */
+  partsTotal: number;
+  partsDone: number;
+  pages: number;
+  calls: number;
+  /** Distinct people stored so far. */
+  people: number;
+  /** The service's own total when it sends one (summed over the parts of a split search, so an upper bound). */
+  serviceCount: number | null;
+  message: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+/** A saved search as the projects list and the search screen show it. */
+export interface SearchSummary extends SearchProgress {
+  filters: SearchFilter[];
+  baseUrl: string;
+  orgId: string;
+  finishedAt: string | null;
+}
+
+/** The job entry that satisfied the grouped jobs.* filters, found locally with the filters' semantics. */
+export interface SatisfyingJob {
+  /** Position in the person's `jobs` list as the service sent it (most recent first). */
+  index: number;
+  company: string | null;
+  companySlug: string | null;
+  title: string | null;
+  function: string | null;
+  level: string | null;
+  started: string | null;
+  ended: string | null;
+}
+
+export interface SearchResultRow {
+  personId: string;
+  summary: PersonSummary;
+  job: SatisfyingJob | null;
+  /** The whole person as the service sent it. */
+  person: PersonJson;
+  /** The page (counted over the whole search) that first brought this person. */
+  firstPage: number;
+}
+
+export interface SearchResultsPage {
+  rows: SearchResultRow[];
+  total: number;
+}
+
+/** The distinct non-empty values of a sheet's column, normalized for the field they will filter. */
+export interface ColumnValues {
+  header: string;
+  column: number;
+  values: string[];
+  /** Non-empty cells read. */
+  cells: number;
+  duplicates: number;
+  /** Cells that cannot be used for the field (e.g. a person's link where a company page belongs). */
+  problems: { value: string; message: string }[];
 }
 
 // ---------- input schemas ----------
@@ -249,6 +326,41 @@ export const exportInput = z.object({
   bom: z.boolean().default(true),
   delimiter: z.enum([',', ';', '\t', '|']).default(','),
 });
+
+export const searchRunInput = z.object({
+  filters: searchFilters,
+  name: z.string().trim().min(1).max(300).optional(),
+  /** Ask the service again even when an identical search is fresh in the cache. */
+  refresh: z.boolean().default(false),
+  /** Answer from stored results only; send nothing. */
+  offline: z.boolean().default(false),
+  /** Values per call when a value list is long (default 100): longer lists are split and the results merged. */
+  valuesPerCall: z.number().int().min(1).max(10_000).optional(),
+  /** People per page (the simulator, like the service's clients, stays at 100 or fewer). */
+  pageSize: z.number().int().min(1).max(100).optional(),
+});
+
+export const searchExportInput = z.object({
+  searchId: z.number().int().positive(),
+  format: z.enum(['csv', 'xlsx']),
+  destination: z.string().max(4096).nullable().default(null),
+  bom: z.boolean().default(true),
+  delimiter: z.enum([',', ';', '\t', '|']).default(','),
+});
+
+export const columnValuesInput = z
+  .object({
+    /** An imported sheet (a project) ... */
+    projectId: z.number().int().positive().optional(),
+    /** ... or a sheet file not imported. */
+    file: z.string().min(1).max(4096).optional(),
+    sheet: z.string().max(300).optional(),
+    /** A header (case-insensitive) or a 0-based column index. */
+    column: z.union([z.string().trim().min(1).max(300), z.number().int().nonnegative()]),
+    /** Normalize the values for this search field (e.g. company links to slugs). */
+    field: z.string().max(200).optional(),
+  })
+  .refine((v) => (v.projectId === undefined) !== (v.file === undefined), { message: 'Give either a project or a sheet file.' });
 
 // ---------- the calls ----------
 
@@ -311,6 +423,21 @@ export const calls = {
 
   'export.run': call<ExportResult>()(exportInput),
 
+  /** Starts a criteria search (or answers it from the cache) and returns at once; `search.progress` follows it. */
+  'search.run': call<SearchProgress>()(searchRunInput),
+  'search.status': call<SearchProgress | null>()(z.object({ searchId: id })),
+  'search.cancel': call<SearchProgress | null>()(z.object({ searchId: id })),
+  /** Goes on with a cancelled or failed search: parts paged to their end are not asked again. */
+  'search.resume': call<SearchProgress>()(z.object({ searchId: id })),
+  'search.list': call<SearchSummary[]>()(none),
+  'search.get': call<SearchSummary>()(z.object({ searchId: id })),
+  'search.results': call<SearchResultsPage>()(
+    z.object({ searchId: id, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(500), text: z.string().max(500).optional() }),
+  ),
+  'search.delete': call<void>()(z.object({ searchId: id })),
+  'search.export': call<ExportResult>()(searchExportInput),
+  'search.columnValues': call<ColumnValues>()(columnValuesInput),
+
   'settings.get': call<Settings>()(none),
   'settings.update': call<Settings>()(settingsPatch),
   'cache.stats': call<CacheStats>()(none),
@@ -343,13 +470,14 @@ export type AppCommand = { command: 'open-file'; file: string } | { command: 'ex
 
 export interface Events {
   'run.progress': RunProgress;
+  'search.progress': SearchProgress;
   'import.progress': ImportProgress;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
 
 // A Record, so adding an event to Events without listing it here fails to compile.
-const eventNames: Record<EventName, true> = { 'run.progress': true, 'import.progress': true, 'app.command': true };
+const eventNames: Record<EventName, true> = { 'run.progress': true, 'search.progress': true, 'import.progress': true, 'app.command': true };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
 
 export function isEventName(name: unknown): name is EventName {

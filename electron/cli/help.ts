@@ -34,6 +34,36 @@ export const COMMANDS: Record<string, CommandEntry> = {
 ${CONNECTION_HELP}`,
     run: async (argv) => (await import('./commands/match')).matchCommand(argv),
   },
+  search: {
+    summary: 'find every person meeting criteria (filters or a template), page to the end and export them',
+    usage: `matchdesk search --filters <file.json> --out <file.csv|xlsx> [options]
+       matchdesk search --template left-companies --companies-from <sheet>:<column> --since YYYY-MM-DD --out <file>
+       matchdesk search --resume <search-id> --out <file>
+
+  --filters FILE                the filters as JSON: an array of {field, type, match_type, string_values,
+                                date_from, date_to, job_group}, or the request body {"filters": [...]}
+  --template ID                 a ready-made search:
+                                  left-companies         --companies (or --companies-from) and --since
+                                  function-at-companies  --functions and --companies (or --companies-from)
+                                  held-title             --titles
+  --companies-from SHEET:COLUMN company profile slugs or company page links from a column of a CSV or XLSX
+                                file (COLUMN is a header or a 1-based column number)
+  --sheet NAME                  the worksheet of an XLSX file for --companies-from (default: the first visible)
+  --companies A,B  --functions A,B  --titles A,B  --since YYYY-MM-DD
+                                template values given on the command line
+  --name NAME                   name the saved search (default: its filters in words)
+  --resume ID                   go on with a stopped search (pages already stored are not asked again)
+  --values-per-call N           long value lists are split into calls of at most N values (default 100)
+  --refresh                     ask the service even when an identical search is fresh in the cache
+  --offline                     answer from stored results only; send nothing
+  --no-bom                      write the CSV without a byte-order mark
+  --yes                         do not ask before sending (required when not on a terminal)
+
+  Writes one row per person: id, name, current title and company, profile slug, location, and the job that
+  satisfied the search (company, title, function, started, ended). Progress goes to standard error.
+${CONNECTION_HELP}`,
+    run: async (argv) => (await import('./commands/search')).searchCommand(argv),
+  },
   import: {
     summary: 'import a sheet into a new project and show its detected mapping',
     usage: `matchdesk import <input.csv|xlsx> [--sheet NAME] [--name NAME]\n`,

@@ -3,7 +3,7 @@
 import type { CallName, ContractError } from '../../shared/contract';
 import { UPLOAD_PREFIX, type Uploads } from './uploads';
 
-const FILE_CALLS: readonly CallName[] = ['projects.import', 'projects.sheets'];
+const FILE_CALLS: readonly CallName[] = ['projects.import', 'projects.sheets', 'search.columnValues'];
 
 export type Translated = { ok: true; input: unknown } | { ok: false; error: ContractError };
 
@@ -23,7 +23,7 @@ export function translateBrowserInput(name: CallName, input: unknown, uploads: P
     }
     return { ok: true, input: { ...input, file: path } };
   }
-  if (name === 'export.run') {
+  if (name === 'export.run' || name === 'search.export') {
     // The page cannot choose where a file lands on this computer: the host writes it and offers a download.
     if ('destination' in input && input.destination !== null && input.destination !== undefined) {
       return { ok: false, error: { kind: 'invalid_input', message: 'The browser host delivers exports as downloads; it does not accept a destination path.', code: 'path_refused' } };
