@@ -4,7 +4,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 120_000,
+  // A loaded 2-core CI machine answers slower than a laptop; waits for long work say so themselves.
+  expect: { timeout: 10_000 },
   workers: 1,
+  forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   use: {
     viewport: { width: 1280, height: 800 },

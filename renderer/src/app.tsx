@@ -34,12 +34,18 @@ function defaultRoute(profileCount: number | null): Route | null {
 }
 
 function Shell() {
-  const { route } = useRoute();
+  const { route, navigate } = useRoute();
   const data = useAppData();
   const shown = route ?? defaultRoute(data.profiles?.length ?? (data.error ? 1 : null));
   const main = useRef<HTMLElement>(null);
   const shownHash = shown ? routeToHash(shown) : null;
   useAppCommands(shown);
+
+  // The default screen, once shown, becomes the route: saving the first profile on Account must not switch the
+  // screen to Projects under the user (and hide the connection test's answer).
+  useEffect(() => {
+    if (!route && shown) navigate(shown, { replace: true });
+  }, [route, shown, navigate]);
 
   // A new screen moves focus to its heading, so keyboard and screen-reader users start at the top of it.
   const firstScreen = useRef(true);

@@ -5,7 +5,8 @@ const LAST_ROUTE_KEY = 'matchdesk.lastRoute';
 
 interface RouteContextValue {
   route: Route | null;
-  navigate(route: Route): void;
+  /** `replace` swaps the current history entry instead of adding one (a default screen is not a step back). */
+  navigate(route: Route, options?: { replace?: boolean }): void;
 }
 
 const RouteContext = createContext<RouteContextValue | null>(null);
@@ -40,9 +41,9 @@ export function RouteProvider({ children }: { children: ReactNode }) {
     }
   }, [route]);
 
-  const navigate = useCallback((next: Route) => {
+  const navigate = useCallback((next: Route, options: { replace?: boolean } = {}) => {
     const hash = routeToHash(next);
-    if (window.location.hash !== hash) window.history.pushState(null, '', hash);
+    if (window.location.hash !== hash) window.history[options.replace ? 'replaceState' : 'pushState'](null, '', hash);
     setRoute(next);
   }, []);
 

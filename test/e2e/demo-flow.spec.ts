@@ -1,0 +1,130 @@
+// The whole flow a first-time user takes: "Try with demo data", drop a sheet, confirm the columns, read the cost,
+// run, decide with the keyboard, export, and find exactly those decisions in the downloaded file.
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import type { RowState } from '../../shared/model';
+import { dropFile, expect, openApp, projectIdFromUrl, test, useHost } from './support/app';
+import { csvFile, currentCompany, employedPeople, peopleOfTheDemo } from './support/sheets';
+
+const host = useHost('flow');
+
+test('from "Try with demo data" to an export holding exactly the decisions made with the keyboard', async ({ page }) => {
+  const app = host();
+  await openApp(page, app);
+
+  // A first-time user lands on Account, where the demo button is.
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  await page.getByTestId('demo-start').click();
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  const demoProjectId = projectIdFromUrl(page);
+  await expect(page.getByTestId('active-profile')).toContainText('Demo (local simulator)');
+
+  // Our own sheet: four people by name and company (to review), one by exact e-mail (accepted automatically),
+  // and one the service has never heard of.
+  const byName = employedPeople(4);
+  const byEmail = peopleOfTheDemo()[4321]!;
+  const rows = [
+    ['Name', 'Company', 'Email'],
+    ...byName.map((person) => [person.name, currentCompany(person)!, '']),
+    [byEmail.name, '', byEmail.email_address],
+    ['Rosalind Featherstone', 'Nowhere Corp Ltd', ''],
+  ];
+  await dropFile(page, page.getByTestId('drop-zone'), csvFile('prospects.csv', rows));
+
+  await expect(page).not.toHaveURL(new RegExp(`#/projects/${demoProjectId}/`));
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  const projectId = projectIdFromUrl(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Which columns hold what' })).toBeVisible();
+  await expect(page.locator('.project-header__project')).toContainText('prospects');
+  await expect(page.getByTestId('mapping-select-fullName')).toHaveValue('0');
+  await expect(page.getByTestId('mapping-select-company')).toHaveValue('1');
+  // One e-mail in six cells is too few to detect with confidence: the user points at the column.
+  await page.getByTestId('mapping-select-email').selectOption('2');
+  await expect(page.getByTestId('mapping-field-email')).toContainText(byEmail.email_address);
+  await page.getByTestId('mapping-continue').click();
+
+  // The cost preview, before anything is sent.
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/run$`));
+  const preview = await app.value('run.preview', { projectId });
+  expect(preview).toMatchObject({ rows: 6, rowsWithoutQuery: 0, distinctQueries: 6, cachedFresh: 0, toFetch: 6, offline: false });
+  await expect(page.getByTestId('preview-rows')).toContainText('6');
+  await expect(page.getByTestId('preview-rows-without-query')).toContainText('0');
+  await expect(page.getByTestId('preview-distinct-queries')).toContainText('6');
+  await expect(page.getByTestId('preview-cached')).toContainText('0');
+  await expect(page.getByTestId('preview-to-fetch')).toContainText('6');
+  await expect(page.getByTestId('preview-calls')).toContainText(String(preview.calls));
+
+  // Run: a clean run opens the review by itself.
+  await page.getByTestId('run-start').click();
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`), { timeout: 30_000 });
+
+  const before = await app.value('review.page', { projectId, offset: 0, limit: 10 });
+  expect(
+    before.rows.map((row) => row.state),
+    'what the run should find: four to review (name and company), one exact e-mail, one unknown',
+  ).toEqual(['to_review', 'to_review', 'to_review', 'to_review', 'auto', 'no_candidates'] satisfies RowState[]);
+
+  const row = (index: number) => page.locator(`[data-testid="review-row"][data-row-index="${index}"]`);
+  await expect(row(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', '0');
+  const firstCandidate = page.getByTestId('candidate-card').and(page.locator('[data-rank="1"]'));
+  const chosenName = (await firstCandidate.locator('.candidate__name').textContent())!;
+  const chosenPersonId = (await app.value('review.row', { projectId, rowIndex: 0 })).candidates[0]!.personId;
+  expect(chosenPersonId).toBeTruthy();
+
+  // 1 chooses the first candidate and moves on; n says none fits; s skips.
+  await page.keyboard.press('1');
+  await expect(row(0)).toHaveAttribute('data-state', 'accepted');
+  await expect(row(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('n');
+  await expect(row(1)).toHaveAttribute('data-state', 'rejected');
+  await expect(row(2)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('s');
+  await expect(row(2)).toHaveAttribute('data-state', 'skipped');
+  await expect(row(3)).toHaveAttribute('aria-selected', 'true');
+  // u takes back the skip and goes back to its row.
+  await page.keyboard.press('u');
+  await expect(row(2)).toHaveAttribute('data-state', 'to_review');
+  await expect(row(2)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Undid the decision on row 3.')).toBeVisible();
+  // Then on to the next row, and skip that one.
+  await page.keyboard.press('j');
+  await expect(row(3)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('s');
+  await expect(row(3)).toHaveAttribute('data-state', 'skipped');
+
+  const chip = (state: string) => page.getByTestId(`filter-chip-${state}`);
+  await expect(chip('all')).toHaveAttribute('data-count', '6');
+  await expect(chip('accepted')).toHaveAttribute('data-count', '1');
+  await expect(chip('rejected')).toHaveAttribute('data-count', '1');
+  await expect(chip('skipped')).toHaveAttribute('data-count', '1');
+  await expect(chip('to_review')).toHaveAttribute('data-count', '1');
+  await expect(chip('auto')).toHaveAttribute('data-count', '1');
+  await expect(chip('no_candidates')).toHaveAttribute('data-count', '1');
+
+  // Export: the browser host hands the file over as a download.
+  await page.getByRole('navigation', { name: 'Project steps' }).getByRole('link', { name: 'Export' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Export' })).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-button').click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  await expect(page.getByTestId('export-result')).toContainText('Exported 6 rows');
+
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(text.charCodeAt(0), 'a byte order mark for Excel').toBe(0xfeff);
+  const parsed = Papa.parse<Record<string, string>>(text.slice(1), { header: true, skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.meta.fields?.slice(0, 3)).toEqual(['Name', 'Company', 'Email']);
+  const exported = parsed.data;
+  expect(exported.map((line) => [line.Name, line.Company, line.Email])).toEqual(rows.slice(1));
+  const outcome = exported.map((line) => ({ status: line.match_status, personId: line.match_person_id, name: line.match_name, source: line.match_source }));
+  expect(outcome).toEqual([
+    { status: 'accepted', personId: chosenPersonId, name: chosenName, source: 'manual' },
+    { status: 'rejected', personId: '', name: '', source: 'manual' },
+    { status: 'to_review', personId: '', name: '', source: '' },
+    { status: 'skipped', personId: '', name: '', source: 'manual' },
+    { status: 'auto', personId: byEmail.id, name: byEmail.name, source: 'auto' },
+    { status: 'no_candidates', personId: '', name: '', source: '' },
+  ]);
+});

@@ -1,0 +1,34 @@
+// Sheets the tests write themselves, from the same seeded people the demo service serves (seed 1, 20,000
+// people: electron/engine/demo/demo-service.ts), so a test knows who the service will find.
+import { buildDataset, type Person } from '../../../electron/simulator';
+import type { SheetFile } from './app';
+
+let demoPeople: Person[] | null = null;
+
+export function peopleOfTheDemo(): Person[] {
+  demoPeople ??= buildDataset(20_000, 1).people;
+  return demoPeople;
+}
+
+export function currentCompany(person: Person): string | null {
+  return person.jobs.find((job) => job.ended_at === null)?.company.name ?? null;
+}
+
+/** People with a current employer (name + company finds them), taken at a fixed stride so the pick is stable. */
+export function employedPeople(count: number, from = 1000): Person[] {
+  const picked: Person[] = [];
+  const people = peopleOfTheDemo();
+  for (let i = from; picked.length < count && i < people.length; i += 37) {
+    if (currentCompany(people[i]!)) picked.push(people[i]!);
+  }
+  return picked;
+}
+
+export function csvText(rows: string[][]): string {
+  const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  return `${rows.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;
+}
+
+export function csvFile(name: string, rows: string[][]): SheetFile {
+  return { name, mimeType: 'text/csv', buffer: Buffer.from(csvText(rows), 'utf8') };
+}
