@@ -2,14 +2,16 @@ import type { CallName, CallInput, CallOutput } from '../../shared/contract';
 import type { CredentialKind, Profile } from '../../shared/model';
 import { createEngine, type Engine } from '../engine/engine';
 import { defaultDataDir } from '../engine/data-dir';
-import { openSecretStore, SessionSecretStore, type SecretStore } from '../engine/secrets';
+import { openSecretStore } from '../engine/secrets';
 import { CliError } from './cli-error';
 
-/** The profile id under which a connection taken from MATCHDESK_* variables is kept (its secret only in memory). */
-export const ENV_PROFILE_ID = 'env';
+/** The name of the profile under which a connection taken from MATCHDESK_* variables is kept (its secret only in memory). */
+export const ENV_PROFILE_NAME = 'From environment';
 
 export interface CliSession {
   engine: Engine;
+  /** The profile made from MATCHDESK_* variables, when they are set. */
+  envProfileId: string | null;
   /** Calls the contract and unwraps the result, turning a ContractError into a CliError. */
   call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>>;
   close(): Promise<void>;
@@ -17,22 +19,21 @@ export interface CliSession {
 
 export async function openCliSession(opts: { needsKeychain?: boolean } = {}): Promise<CliSession> {
   const dataDir = process.env.MATCHDESK_HOME || defaultDataDir();
-  const session = new SessionSecretStore();
-  const keychain = await openSecretStore({ allowSessionFallback: !opts.needsKeychain });
-  const engine = await createEngine({ dataDir, host: 'cli', secrets: layered(session, keychain) });
+  const secrets = await openSecretStore({ allowSessionFallback: !opts.needsKeychain });
+  const engine = await createEngine({ dataDir, host: 'cli', secrets });
   const call = async <K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> => {
     const result = await engine.call(name, input);
     if (!result.ok) throw CliError.fromContract(result.error);
     return result.value as CallOutput<K>;
   };
-  await connectFromEnvironment(session, call);
-  return { engine, call, close: () => engine.close() };
+  const envProfileId = await connectFromEnvironment(call);
+  return { engine, envProfileId, call, close: () => engine.close() };
 }
 
 /** Picks `--profile ID` when given; the environment's connection wins over the saved active profile otherwise. */
 export async function selectProfile(cli: CliSession, profileId: string | undefined): Promise<Profile> {
   const profiles = await cli.call('profiles.list', {});
-  const wanted = profileId ?? (process.env.MATCHDESK_BASE_URL ? ENV_PROFILE_ID : (await cli.call('settings.get', {})).activeProfileId);
+  const wanted = profileId ?? cli.envProfileId ?? (await cli.call('settings.get', {})).activeProfileId;
   const profile = profiles.find((p) => p.id === wanted);
   if (!profile) {
     if (profileId) throw new CliError(`No saved profile "${profileId}". Saved: ${profiles.map((p) => p.id).join(', ') || 'none'}.`);
@@ -44,23 +45,27 @@ export async function selectProfile(cli: CliSession, profileId: string | undefin
   return profile;
 }
 
-async function connectFromEnvironment(
-  session: SecretStore,
-  call: <K extends CallName>(name: K, input: CallInput<K>) => Promise<CallOutput<K>>,
-): Promise<void> {
+/**
+ * Saves (or updates) the profile of the MATCHDESK_* variables. The engine gives a new profile its id, so the one
+ * from an earlier run is found by name; its secret is kept for this process only (`sessionOnly`).
+ */
+async function connectFromEnvironment(call: <K extends CallName>(name: K, input: CallInput<K>) => Promise<CallOutput<K>>): Promise<string | null> {
   const env = process.env;
-  if (!env.MATCHDESK_BASE_URL) return;
+  if (!env.MATCHDESK_BASE_URL) return null;
   if (!env.MATCHDESK_ORG_ID) throw new CliError('MATCHDESK_BASE_URL is set but MATCHDESK_ORG_ID is not.');
   const credential = credentialFromEnvironment();
-  await session.set(ENV_PROFILE_ID, credential.secret);
-  await call('profiles.save', {
-    id: ENV_PROFILE_ID,
-    name: 'From environment',
+  const earlier = (await call('profiles.list', {})).find((p) => p.name === ENV_PROFILE_NAME);
+  const profile = await call('profiles.save', {
+    ...(earlier ? { id: earlier.id } : {}),
+    name: ENV_PROFILE_NAME,
     baseUrl: env.MATCHDESK_BASE_URL,
     orgId: env.MATCHDESK_ORG_ID,
     kind: credential.kind,
     login: credential.login,
+    secret: credential.secret,
+    sessionOnly: true,
   });
+  return profile.id;
 }
 
 function credentialFromEnvironment(): { kind: CredentialKind; login: string | null; secret: string } {
@@ -76,23 +81,4 @@ function credentialFromEnvironment(): { kind: CredentialKind; login: string | nu
     'MATCHDESK_BASE_URL is set but no credentials are: set MATCHDESK_CLIENT_ID and MATCHDESK_CLIENT_SECRET, ' +
       'MATCHDESK_USERNAME and MATCHDESK_PASSWORD, or MATCHDESK_API_KEY.',
   );
-}
-
-/** Secrets given for this process only (the environment's) are looked up first, then the OS keychain. */
-function layered(session: SecretStore, persistent: SecretStore): SecretStore {
-  return {
-    kind: persistent.kind,
-    async get(account) {
-      return (await session.get(account)) ?? persistent.get(account);
-    },
-    async set(account, secret) {
-      if ((await session.get(account)) !== null) return session.set(account, secret);
-      return persistent.set(account, secret);
-    },
-    async delete(account) {
-      const fromSession = await session.delete(account);
-      const fromPersistent = await persistent.delete(account);
-      return fromSession || fromPersistent;
-    },
-  };
 }

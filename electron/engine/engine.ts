@@ -1,0 +1,584 @@
+// The engine facade: every call of shared/contract.ts (except the host's own dialogs) over one SQLite file, the
+// secret store and the People Data Service. Hosts (Electron IPC, the browser host, the CLI) only relay.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import {
+  calls,
+  type AppInfo,
+  type CallInput,
+  type CallName,
+  type CallOutput,
+  type CallParsedInput,
+  type CallResult,
+  type ContractError,
+  type EventName,
+  type Events,
+  type FailedQuery,
+  type ProfileInput,
+  type ProfileTestResult,
+  type ProjectSummary,
+  type RunProgress,
+} from '../../shared/contract';
+import type { Profile, Settings } from '../../shared/model';
+import { ServiceClient, ServiceError, type Credentials } from './api';
+import { systemClock, type Clock } from './clock';
+import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, DemoService, findResourcesDir } from './demo/demo-service';
+import { dispatch, type Handlers } from './dispatch';
+import { EngineError, notFound, type ErrorMapper } from './engine-errors';
+import { ExportError } from './export';
+import { deleteAbandonedImports, importProject } from './projects/import-project';
+import { deleteProject, renameProject } from './projects/manage-projects';
+import { requireProject } from './projects/project-record';
+import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
+import { Decisions } from './review/decisions';
+import { reviewPage } from './review/review-page';
+import { rowDetail } from './review/row-detail';
+import { CallTiming } from './runs/call-timing';
+import { exportProject } from './runs/export-project';
+import { mappingPreview } from './runs/mapping-preview';
+import { planProject } from './runs/plan-queries';
+import { describeQuery, plannedQuery } from './runs/query-records';
+import { RunControl } from './runs/run-control';
+import { runPreview } from './runs/run-preview';
+import { markInterruptedRuns } from './runs/run-records';
+import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
+import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
+import { SheetError, listSheets } from './sheets';
+import {
+  DatabaseNeedsUpgrade,
+  DatabaseTooNew,
+  DatabaseUnreadable,
+  InvalidSetting,
+  MigrationFailed,
+  cacheStats,
+  clearCache,
+  deleteProfile,
+  getLookups,
+  getProfile,
+  getSettings,
+  listProfiles,
+  openDatabase,
+  saveProfile,
+  updateSettings,
+} from './store';
+
+export interface EngineOptions {
+  /** The database goes to `${dataDir}/matchdesk.sqlite`. */
+  dataDir: string;
+  host: 'electron' | 'web' | 'cli';
+  /** Default: the OS keychain when it works here, else secrets for this session only. */
+  secrets?: SecretStore;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  version?: string;
+  /** Where export.run writes when no destination is given (the browser host turns the file into a download). */
+  exportDir?: string;
+  /** The folder holding demo/sample-people.csv; found beside the app or the repo when absent. */
+  resourcesDir?: string;
+}
+
+export interface Engine {
+  /** Parses input with the contract and never throws: every failure is a ContractError. */
+  call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>>;
+  /** The same calls without the envelope, for hosts and tests: parsed with the contract, typed errors thrown. */
+  invoke<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>>;
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** Resolves when the project's current run has stopped (at once when none runs), with its final progress. */
+  runSettled(projectId: number): Promise<RunProgress | null>;
+  /** Pauses runs cleanly (everything landed is committed), stops the demo simulator, closes the database. */
+  close(): Promise<void>;
+  readonly dbPath: string;
+}
+
+export const DATABASE_FILE = 'matchdesk.sqlite';
+/** An import that has not written a batch for this long was cut off (a crash or a kill), not slow. */
+const ABANDONED_IMPORT_MS = 10 * 60_000;
+/** How long closing waits for calls still working (an import, a plan) before it closes the database anyway. */
+const CLOSE_GRACE_MS = 30_000;
+
+export async function createEngine(opts: EngineOptions): Promise<Engine> {
+  const clock = opts.clock ?? systemClock;
+  const dbPath = join(opts.dataDir, DATABASE_FILE);
+  const db = openDatabase(dbPath);
+  try {
+    // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
+    // page cache nearly every insert reads a page back from the file.
+    db.pragma('cache_size = -65536');
+    const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
+    return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+async function defaultSecrets(): Promise<{ secrets: SecretStore; keychainProblem: string | null }> {
+  const probe = await probeKeychain();
+  return probe.ok ? { secrets: new KeychainSecretStore(), keychainProblem: null } : { secrets: new SessionSecretStore(), keychainProblem: probe.reason };
+}
+
+type Listener = (payload: never) => void;
+
+class MatchdeskEngine implements Engine {
+  private readonly listeners = new Map<EventName, Set<Listener>>();
+  /** Secrets the user chose to keep for this session only, and the demo's: never written anywhere. */
+  private readonly sessionSecrets = new SessionSecretStore();
+  private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
+  private readonly timing = new CallTiming();
+  private readonly demo = new DemoService();
+  private readonly decisions: Decisions;
+  private readonly runs: RunControl;
+  /** Projects whose plan is being (re)computed: nothing else may touch their rows meanwhile. */
+  private readonly planning = new Set<number>();
+  private readonly handlers: Handlers;
+  private readonly mappers: ErrorMapper[] = [mapKnownErrors];
+  private closing: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly opts: EngineOptions,
+    private readonly db: Database,
+    readonly dbPath: string,
+    private readonly clock: Clock,
+    private readonly secrets: SecretStore,
+    private readonly keychainProblem: string | null,
+  ) {
+    const now = this.now();
+    markInterruptedRuns(db, now);
+    deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
+    this.decisions = new Decisions(db, clock);
+    this.runs = new RunControl({
+      db,
+      clock,
+      timing: this.timing,
+      settings: () => getSettings(db),
+      client: () => this.activeClient(),
+      ensurePlan: (projectId) => this.ensurePlan(projectId),
+      onProgress: (p) => this.emit('run.progress', p),
+    });
+    this.handlers = this.buildHandlers();
+  }
+
+  async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
+    if (this.closing) return { ok: false, error: { kind: 'internal', message: 'Matchdesk is closing; try again after it restarts.' } };
+    const pending = dispatch(this.handlers, this.mappers, name, input);
+    this.inFlight.add(pending);
+    try {
+      return (await pending) as CallResult<K>;
+    } finally {
+      this.inFlight.delete(pending);
+    }
+  }
+
+  async invoke<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> {
+    const parsed = calls[name].input.safeParse(input ?? {});
+    if (!parsed.success) throw new EngineError('invalid_input', parsed.error.issues.map((i) => i.message).join('; '));
+    const handler = this.handlers[name] as ((input: CallParsedInput<K>) => Promise<CallOutput<K>>) | undefined;
+    if (!handler) throw new EngineError('invalid_input', `"${name}" is not available in this host.`);
+    return handler(parsed.data as CallParsedInput<K>);
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as Listener);
+    return () => set.delete(listener as Listener);
+  }
+
+  runSettled(projectId: number): Promise<RunProgress | null> {
+    return this.runs.settled(projectId);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.runs.closeAll();
+      // An import or a plan still writing would find the database gone: let it finish, within reason.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+      clearTimeout(timer);
+      await this.demo.close().catch(() => undefined);
+      this.db.close();
+    })();
+    return this.closing;
+  }
+
+  // ---------- the calls ----------
+
+  private buildHandlers(): Handlers {
+    const db = this.db;
+    return {
+      'app.info': (): AppInfo => ({
+        version: this.opts.version ?? '0.0.0-dev',
+        host: this.opts.host,
+        dataDir: this.opts.dataDir,
+        secrets: this.secrets.kind,
+        keychainProblem: this.keychainProblem,
+        demoRunning: this.demo.running !== null,
+      }),
+
+      'profiles.list': () => listProfiles(db),
+      'profiles.save': (input) => this.saveProfile(input),
+      'profiles.test': (input) => this.testProfile(input.id),
+      'profiles.remove': (input) => this.removeProfile(input.id),
+      'profiles.select': (input) => this.selectProfile(input.id),
+      'demo.start': () => this.startDemo(),
+
+      'projects.list': () => listProjectSummaries(db),
+      'projects.sheets': (input) => listSheets(input.file),
+      'projects.import': async (input) => {
+        const id = await importProject(db, this.clock, this.activeScope() ?? NO_SCOPE, input, (rowsRead) =>
+          this.emit('import.progress', { file: input.file, rowsRead }),
+        );
+        return projectDetail(db, id);
+      },
+      'projects.get': (input) => projectDetail(db, input.projectId),
+      'projects.rename': (input) => {
+        renameProject(db, input.projectId, input.name, this.now());
+        return projectSummary(db, requireProject(db, input.projectId));
+      },
+      'projects.delete': async (input) => {
+        requireProject(db, input.projectId);
+        this.refuseWhilePlanning(input.projectId);
+        if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
+        deleteProject(db, input.projectId);
+      },
+
+      'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),
+      'mapping.save': async (input) => {
+        const project = requireProject(db, input.projectId);
+        this.refuseWhileBusy(project.id, project.name);
+        await this.withPlanLock(project.id, () =>
+          planProject(db, project.id, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE }),
+        );
+        db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(this.now(), project.id);
+        return projectDetail(db, project.id);
+      },
+
+      'run.preview': async (input) => {
+        const project = requireProject(db, input.projectId);
+        if (!this.runs.isBusy(project.id)) await this.ensurePlan(project.id);
+        const settings = getSettings(db);
+        return runPreview(db, project.id, project.rowCount, {
+          offline: input.offline,
+          freshAfterMs: this.freshAfter(settings),
+          concurrency: settings.concurrency,
+          secondsPerCall: this.timing.secondsPerCall,
+        });
+      },
+      'run.start': (input) => {
+        this.refuseWhilePlanning(input.projectId);
+        return this.runs.start(input.projectId, input.offline);
+      },
+      'run.pause': (input) => this.runs.pause(input.projectId),
+      'run.resume': (input) => {
+        this.refuseWhilePlanning(input.projectId);
+        return this.runs.resume(input.projectId);
+      },
+      'run.cancel': (input) => this.runs.cancel(input.projectId),
+      'run.status': (input) => this.runs.status(input.projectId),
+      'run.failures': (input) => this.failures(input.projectId),
+
+      'review.page': (input) => {
+        requireProject(db, input.projectId);
+        return reviewPage(db, input.projectId, input);
+      },
+      'review.row': (input) => rowDetail(db, requireProject(db, input.projectId), input.rowIndex),
+      'decisions.choose': (input) => this.decisions.choose(requireProject(db, input.projectId), input.rowIndex, input.rank, input.applyToIdentical),
+      'decisions.reject': (input) => this.decisions.reject(requireProject(db, input.projectId), input.rowIndex, input.applyToIdentical),
+      'decisions.skip': (input) => this.decisions.skip(requireProject(db, input.projectId), input.rowIndex),
+      'decisions.clear': (input) => this.decisions.clear(requireProject(db, input.projectId), input.rowIndex),
+      'decisions.undo': (input) => this.decisions.undo(requireProject(db, input.projectId)),
+      'decisions.acceptAllAuto': (input) => this.decisions.acceptAllAuto(requireProject(db, input.projectId), getSettings(db).autoAccept),
+
+      'export.run': (input) =>
+        exportProject(db, requireProject(db, input.projectId), input, this.opts.exportDir ?? join(this.opts.dataDir, 'exports')),
+
+      'settings.get': () => getSettings(db),
+      'settings.update': (input) => {
+        if (input.activeProfileId) this.requireProfile(input.activeProfileId);
+        const before = getSettings(db);
+        const after = updateSettings(db, input);
+        if (after.concurrency !== before.concurrency) this.clients.clear();
+        return after;
+      },
+      'cache.stats': () => cacheStats(db, this.freshAfter(getSettings(db))),
+      'cache.clear': () => this.clearCache(),
+    };
+  }
+
+  // ---------- profiles and secrets ----------
+
+  private async saveProfile(input: ProfileInput): Promise<Profile> {
+    const db = this.db;
+    const existing = input.id ? getProfile(db, input.id) : null;
+    if (input.id && !existing) throw notFound(`The profile "${input.name}"`);
+    const id = existing?.id ?? `p_${randomUUID()}`;
+    const login = input.kind === 'api_key' ? null : (input.login?.trim() ?? '');
+    if (login === '') {
+      throw new EngineError('invalid_input', input.kind === 'service_account' ? 'Enter the client id of the service account.' : 'Enter the username to log in with.');
+    }
+    if (!input.secret && (!existing || existing.kind !== input.kind)) {
+      const what = input.kind === 'service_account' ? 'client secret' : input.kind === 'password' ? 'password' : 'API key';
+      throw new EngineError('invalid_input', `Enter the ${what} of this profile.`);
+    }
+    if (input.secret) {
+      // The secret first: a keychain that refuses leaves no profile behind without its secret.
+      if (input.sessionOnly && this.secrets.kind === 'keychain') {
+        await this.sessionSecrets.set(id, input.secret);
+        await this.secrets.delete(id).catch(() => false);
+      } else {
+        await this.secrets.set(id, input.secret);
+        await this.sessionSecrets.delete(id);
+      }
+    }
+    const profile: Profile = { id, name: input.name, baseUrl: input.baseUrl.trim(), orgId: input.orgId, kind: input.kind, login, createdAt: existing?.createdAt ?? this.now() };
+    saveProfile(db, profile);
+    this.clients.delete(id);
+    return getProfile(db, id)!;
+  }
+
+  private async testProfile(id: string): Promise<ProfileTestResult> {
+    const profile = this.requireProfile(id);
+    try {
+      const client = await this.clientFor(profile);
+      await client.testConnection();
+      return { ok: true, reason: null };
+    } catch (error) {
+      if (error instanceof ServiceError || error instanceof EngineError || error instanceof KeychainUnavailable) return { ok: false, reason: error.message };
+      throw error;
+    }
+  }
+
+  private async removeProfile(id: string): Promise<void> {
+    this.requireProfile(id);
+    // The secret first: a keychain that refuses keeps the profile, so the user can try again.
+    await this.secrets.delete(id);
+    await this.sessionSecrets.delete(id);
+    deleteProfile(this.db, id);
+    this.clients.delete(id);
+    if (getSettings(this.db).activeProfileId === id) updateSettings(this.db, { activeProfileId: null });
+  }
+
+  private selectProfile(id: string | null): Settings {
+    if (id !== null) this.requireProfile(id);
+    return updateSettings(this.db, { activeProfileId: id });
+  }
+
+  private requireProfile(id: string): Profile {
+    const profile = getProfile(this.db, id);
+    if (!profile) throw notFound('That connection profile');
+    return profile;
+  }
+
+  private activeProfile(): Profile | null {
+    const id = getSettings(this.db).activeProfileId;
+    return id ? getProfile(this.db, id) : null;
+  }
+
+  private activeScope(): ServiceScope | null {
+    const profile = this.activeProfile();
+    return profile ? scopeOf(profile) : null;
+  }
+
+  private async activeClient(): Promise<ServiceClient> {
+    const profile = this.activeProfile();
+    if (!profile) {
+      throw new EngineError('invalid_input', 'No connection is selected. Add a connection profile in Settings (or try the demo), then run again.', 'no_profile');
+    }
+    return this.clientFor(profile);
+  }
+
+  /** One client per profile (its token and limiter live there), made again when the profile or concurrency changes. */
+  private async clientFor(profile: Profile): Promise<ServiceClient> {
+    const concurrency = getSettings(this.db).concurrency;
+    const cached = this.clients.get(profile.id);
+    if (cached && cached.concurrency === concurrency) return cached.client;
+    const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
+    if (!secret) {
+      throw new EngineError(
+        'login_failed',
+        profile.id === DEMO_PROFILE_ID
+          ? 'The demo service is not running. Start the demo again to use it.'
+          : `No secret is stored for the profile "${profile.name}" (it may have been kept for an earlier session only). Enter it again in the profile.`,
+        'no_secret',
+      );
+    }
+    const client = new ServiceClient({
+      baseUrl: profile.baseUrl,
+      orgId: profile.orgId,
+      credentials: credentialsOf(profile, secret),
+      concurrency,
+      ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+      ...(this.opts.clock ? { clock: this.opts.clock } : {}),
+    });
+    this.clients.set(profile.id, { client, concurrency });
+    return client;
+  }
+
+  // ---------- demo ----------
+
+  private async startDemo(): Promise<{ profile: Profile; project: ProjectSummary }> {
+    const sim = await this.demo.start();
+    const existing = getProfile(this.db, DEMO_PROFILE_ID);
+    await this.sessionSecrets.set(DEMO_PROFILE_ID, sim.demo.clientSecret);
+    const profile: Profile = {
+      id: DEMO_PROFILE_ID,
+      name: DEMO_PROFILE_NAME,
+      baseUrl: sim.baseUrl,
+      orgId: sim.orgId,
+      kind: 'service_account',
+      login: sim.demo.clientId,
+      createdAt: existing?.createdAt ?? this.now(),
+    };
+    saveProfile(this.db, profile);
+    this.clients.delete(DEMO_PROFILE_ID);
+    updateSettings(this.db, { activeProfileId: DEMO_PROFILE_ID });
+
+    const reuse = this.db.prepare("SELECT id FROM projects WHERE name = ? AND status = 'ready' ORDER BY id DESC LIMIT 1").pluck().get(DEMO_PROJECT_NAME) as number | undefined;
+    if (reuse !== undefined) return { profile, project: projectSummary(this.db, requireProject(this.db, reuse)) };
+    const resources = findResourcesDir(this.opts.resourcesDir);
+    if (!resources) throw new EngineError('not_found', 'The demo sheet (resources/demo/sample-people.csv) is missing from this installation.');
+    const file = join(resources, DEMO_SHEET);
+    const id = await importProject(this.db, this.clock, scopeOf(profile), { file, name: DEMO_PROJECT_NAME }, (rowsRead) =>
+      this.emit('import.progress', { file, rowsRead }),
+    );
+    return { profile, project: projectSummary(this.db, requireProject(this.db, id)) };
+  }
+
+  // ---------- plans, runs, cache ----------
+
+  /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
+  private async ensurePlan(projectId: number): Promise<void> {
+    this.refuseWhilePlanning(projectId);
+    const project = requireProject(this.db, projectId);
+    const scope = this.activeScope();
+    const wanted = scope ?? NO_SCOPE;
+    if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
+    await this.withPlanLock(projectId, () => planProject(this.db, projectId, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
+  }
+
+  private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {
+    this.refuseWhilePlanning(projectId);
+    this.planning.add(projectId);
+    try {
+      return await work();
+    } finally {
+      this.planning.delete(projectId);
+    }
+  }
+
+  private refuseWhilePlanning(projectId: number): void {
+    if (this.planning.has(projectId)) throw new EngineError('busy', 'This project is being prepared (its queries are being planned). Try again in a moment.');
+  }
+
+  private refuseWhileBusy(projectId: number, name: string): void {
+    this.refuseWhilePlanning(projectId);
+    if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
+  }
+
+  private failures(projectId: number): FailedQuery[] {
+    requireProject(this.db, projectId);
+    const groups = this.db
+      .prepare(
+        `SELECT query_key AS key, strategy, count(*) AS n, min(row_index) AS first FROM row_status
+         WHERE project_id = ? AND state = 'error' AND query_key IS NOT NULL GROUP BY query_key ORDER BY first LIMIT 1000`,
+      )
+      .all(projectId) as { key: string; strategy: FailedQuery['strategy']; n: number; first: number }[];
+    const lookups = getLookups(
+      this.db,
+      groups.map((g) => g.key),
+      Number.MIN_SAFE_INTEGER,
+    );
+    return groups.map((g) => {
+      const lookup = lookups.get(g.key);
+      const query = lookup?.query ?? plannedQuery(this.db, projectId, g.first, g.key);
+      return {
+        queryKey: g.key,
+        strategy: g.strategy,
+        terms: query ? describeQuery(query) : '',
+        error: lookup?.error?.message ?? 'The query failed without a message.',
+        rows: g.n,
+      };
+    });
+  }
+
+  /**
+   * Empties the cache. Rows settled from it go back to waiting on their first query (a decision is kept, with
+   * the chosen person stored beside it), so the next run asks again instead of showing answers that are gone.
+   */
+  private clearCache(): { removed: number } {
+    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id));
+    if (busy) throw new EngineError('busy', `A run of "${busy.name}" is going. Pause or cancel it before clearing the cache.`);
+    const first = 'FROM row_queries rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = 0';
+    return this.db.transaction(() => {
+      const removed = clearCache(this.db);
+      this.db
+        .prepare(
+          `UPDATE row_status SET
+             state = CASE WHEN state IN ('to_review', 'no_candidates', 'error', 'offline') THEN 'pending' ELSE state END,
+             outcome = 'pending', step = 0, candidate_count = 0,
+             query_key = (SELECT rq.query_key ${first}), strategy = (SELECT rq.strategy ${first})
+           WHERE outcome IN ('to_review', 'no_candidates', 'error', 'offline')`,
+        )
+        .run();
+      return { removed };
+    })();
+  }
+
+  private freshAfter(settings: Settings): number {
+    return this.clock.now() - settings.cacheTtlDays * 86_400_000;
+  }
+
+  private emit<E extends EventName>(event: E, payload: Events[E]): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as (p: Events[E]) => void)(payload);
+      } catch {
+        // A listener's failure is the host's problem; the run or import goes on.
+      }
+    }
+  }
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function credentialsOf(profile: Profile, secret: string): Credentials {
+  switch (profile.kind) {
+    case 'service_account':
+      return { kind: 'service_account', clientId: profile.login ?? '', clientSecret: secret };
+    case 'password':
+      return { kind: 'password', username: profile.login ?? '', password: secret };
+    case 'api_key':
+      return { kind: 'api_key', apiKey: secret };
+  }
+}
+
+/** Typed errors of the engine's modules, in words the user can act on. */
+const mapKnownErrors: ErrorMapper = (err): ContractError | null => {
+  if (err instanceof SheetError) return { kind: 'sheet', message: err.message, code: err.code };
+  if (err instanceof ServiceError) {
+    switch (err.kind) {
+      case 'login_failed':
+      case 'unauthorized':
+        return { kind: 'login_failed', message: err.message, code: err.kind };
+      case 'forbidden':
+        return { kind: 'forbidden', message: err.message, code: '403' };
+      case 'payment_required':
+        return { kind: 'payment_required', message: err.message, code: '402' };
+      case 'cancelled':
+        return { kind: 'cancelled', message: err.message };
+      default:
+        return { kind: 'service', message: err.message, code: err.status === undefined ? err.kind : String(err.status) };
+    }
+  }
+  if (err instanceof KeychainUnavailable) return { kind: 'keychain_unavailable', message: err.message };
+  if (err instanceof DatabaseTooNew || err instanceof DatabaseUnreadable || err instanceof DatabaseNeedsUpgrade || err instanceof MigrationFailed) {
+    return { kind: 'database', message: err.message, code: err.name };
+  }
+  if (err instanceof InvalidSetting) return { kind: 'invalid_input', message: err.message };
+  if (err instanceof ExportError) return { kind: 'invalid_input', message: err.message, code: `export_${err.code}` };
+  return null;
+};

@@ -1,0 +1,105 @@
+import type { Database } from 'better-sqlite3';
+import { basename, extname } from 'node:path';
+import { DEFAULT_STRATEGIES } from '../../../shared/model';
+import type { Clock } from '../clock';
+import { detectMapping } from '../matching';
+import { planProject } from '../runs/plan-queries';
+import type { ServiceScope } from '../runs/service-scope';
+import { openSheet } from '../sheets';
+
+export interface ImportRequest {
+  file: string;
+  sheet?: string;
+  name?: string;
+}
+
+/** Rows per transaction while importing: bounded memory, and few enough commits to stay fast. */
+const ROWS_PER_TRANSACTION = 2500;
+/** Rows the column guesses look at. */
+const DETECTION_ROWS = 200;
+
+/**
+ * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions.
+ * The project exists with status 'importing' until the last row and its first plan are in; on any failure it is
+ * deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made project remains.
+ */
+export async function importProject(
+  db: Database,
+  clock: Clock,
+  scope: ServiceScope,
+  req: ImportRequest,
+  onProgress: (rowsRead: number) => void,
+): Promise<number> {
+  const sheet = await openSheet(req.file, req.sheet === undefined ? {} : { sheet: req.sheet });
+  let projectId: number | null = null;
+  try {
+    const now = new Date(clock.now()).toISOString();
+    const sourceName = basename(req.file);
+    const name = req.name?.trim() || basename(req.file, extname(req.file)) || sourceName;
+    projectId = Number(
+      db
+        .prepare(
+          `INSERT INTO projects (name, kind, source_name, format, sheet_name, headers, status, created_at, updated_at)
+           VALUES (?, 'match', ?, ?, ?, ?, 'importing', ?, ?)`,
+        )
+        .run(name, sourceName, sheet.info.format, sheet.info.sheetName ?? null, JSON.stringify(sheet.headers), now, now).lastInsertRowid,
+    );
+
+    const insertRow = db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)');
+    // updated_at doubles as the import's heartbeat: deleteAbandonedImports leaves a live import alone.
+    const heartbeat = db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?');
+    const id = projectId;
+    const writeBatch = db.transaction((batch: string[][], first: number) => {
+      batch.forEach((cells, i) => insertRow.run(id, first + i, JSON.stringify(cells)));
+      heartbeat.run(new Date(clock.now()).toISOString(), id);
+    });
+    let rowCount = 0;
+    let batch: string[][] = [];
+    for await (const cells of sheet.rows()) {
+      batch.push(cells);
+      if (batch.length >= ROWS_PER_TRANSACTION) {
+        writeBatch(batch, rowCount);
+        rowCount += batch.length;
+        batch = [];
+        onProgress(rowCount);
+      }
+    }
+    if (batch.length > 0) {
+      writeBatch(batch, rowCount);
+      rowCount += batch.length;
+    }
+    onProgress(rowCount);
+
+    const sampleRows = (db.prepare('SELECT cells FROM rows WHERE project_id = ? ORDER BY row_index LIMIT ?').all(id, DETECTION_ROWS) as { cells: string }[]).map(
+      (r) => JSON.parse(r.cells) as string[],
+    );
+    const detected = detectMapping(sheet.headers, sampleRows);
+    db.prepare('UPDATE projects SET row_count = ?, warnings = ?, guesses = ? WHERE id = ?').run(
+      rowCount,
+      JSON.stringify(sheet.warnings),
+      JSON.stringify(detected.guesses),
+      id,
+    );
+    await planProject(db, id, { mapping: detected.mapping, strategies: [...DEFAULT_STRATEGIES], scope });
+    db.prepare("UPDATE projects SET status = 'ready', updated_at = ? WHERE id = ?").run(new Date(clock.now()).toISOString(), id);
+    return id;
+  } catch (error) {
+    if (projectId !== null) deleteProjectRows(db, projectId);
+    throw error;
+  } finally {
+    await sheet.close().catch(() => undefined);
+  }
+}
+
+/** Deletes a project and, by cascade, everything that belongs to it. */
+export function deleteProjectRows(db: Database, projectId: number): boolean {
+  return db.prepare('DELETE FROM projects WHERE id = ?').run(projectId).changes > 0;
+}
+
+/**
+ * A project left 'importing' by a crash or a kill is half-made: nothing may be built on it. Another process
+ * (the CLI beside the app) may be importing right now, so only imports silent for a while count as abandoned.
+ */
+export function deleteAbandonedImports(db: Database, silentSinceIso: string): number {
+  return db.prepare("DELETE FROM projects WHERE status = 'importing' AND updated_at < ?").run(silentSinceIso).changes;
+}

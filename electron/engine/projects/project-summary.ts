@@ -1,0 +1,56 @@
+import type { Database } from 'better-sqlite3';
+import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
+import type { RowState } from '../../../shared/model';
+import { parseCells } from '../runs/plan-queries';
+import { emptyCounts, stateCounts } from '../runs/row-status';
+import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
+
+/** Rows of the sheet shown with the project (the mapping screen's preview). */
+const SAMPLE_ROWS = 20;
+
+export function projectSummary(db: Database, project: ProjectRecord, counts: Record<RowState, number> = stateCounts(db, project.id)): ProjectSummary {
+  return {
+    id: project.id,
+    name: project.name,
+    kind: project.kind,
+    sourceName: project.sourceName,
+    rowCount: project.rowCount,
+    counts,
+    matched: counts.auto + counts.accepted,
+    createdAt: project.createdAt,
+    updatedAt: project.updatedAt,
+  };
+}
+
+/** Every ready project, most recently changed first; counts for all of them in one pass over the index. */
+export function listProjectSummaries(db: Database): ProjectSummary[] {
+  const counts = new Map<number, Record<RowState, number>>();
+  const rows = db.prepare('SELECT project_id, state, count(*) AS n FROM row_status GROUP BY project_id, state').all() as { project_id: number; state: RowState; n: number }[];
+  for (const r of rows) {
+    let c = counts.get(r.project_id);
+    if (!c) counts.set(r.project_id, (c = emptyCounts()));
+    if (r.state in c) c[r.state] = r.n;
+  }
+  return readyProjectIds(db).map((id) => {
+    const project = requireProject(db, id);
+    return projectSummary(db, project, counts.get(id) ?? emptyCounts());
+  });
+}
+
+export function projectDetail(db: Database, projectId: number): ProjectDetail {
+  const project = requireProject(db, projectId);
+  const sample = (db.prepare('SELECT cells FROM rows WHERE project_id = ? ORDER BY row_index LIMIT ?').all(projectId, SAMPLE_ROWS) as { cells: string }[]).map((r) =>
+    parseCells(r.cells),
+  );
+  return {
+    summary: projectSummary(db, project),
+    headers: project.headers,
+    format: project.format,
+    sheetName: project.sheetName,
+    warnings: project.warnings,
+    mapping: project.mapping,
+    strategies: project.strategies,
+    guesses: project.guesses,
+    sample,
+  };
+}

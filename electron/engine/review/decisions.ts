@@ -1,0 +1,204 @@
+import type { Database } from 'better-sqlite3';
+import type { DecisionResult } from '../../../shared/contract';
+import type { AutoAcceptRule, RowState, Strategy } from '../../../shared/model';
+import type { Clock } from '../clock';
+import { EngineError, notFound } from '../engine-errors';
+import { autoAcceptable, summarizePerson } from '../matching';
+import type { ProjectRecord } from '../projects/project-record';
+import { touchProject } from '../projects/project-record';
+import { readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
+import { getLookups } from '../store';
+import { lookupOf, rankedCandidates, rowDetail } from './row-detail';
+
+/** The part of a row's status a decision sets, as logged before and after each change. */
+interface DecisionFields {
+  state: RowState;
+  chosenRank: number | null;
+  chosen: ChosenPerson | null;
+  source: 'auto' | 'manual' | null;
+  decidedAt: string | null;
+}
+
+interface Change {
+  rowIndex: number;
+  before: DecisionFields;
+  after: DecisionFields;
+}
+
+const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
+const KEYS_PER_READ = 500;
+
+/**
+ * What a person decides about rows. Every change is written with its entry in the append-only decision log in
+ * one transaction, grouped in a batch (one user action), so undo reverts exactly the last action, also after a
+ * restart. "Apply to identical" covers the rows that were settled by the same query and that nobody decided
+ * by hand yet: a decision someone made row by row is never overwritten in bulk.
+ */
+export class Decisions {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
+    const row = this.row(project, rowIndex);
+    const candidates = row.outcome === 'to_review' ? rankedCandidates(lookupOf(this.db, row.queryKey)) : [];
+    const pick = candidates.find((c) => c.rank === rank) ?? candidates[rank - 1];
+    if (!pick) {
+      throw new EngineError(
+        'invalid_input',
+        candidates.length === 0
+          ? `Row ${rowIndex + 1} has no candidates to choose from${row.outcome === 'to_review' ? ' (its answer is no longer in the cache; run the project again)' : ''}.`
+          : `Row ${rowIndex + 1} has ${candidates.length} candidate${candidates.length === 1 ? '' : 's'}; there is no number ${rank}.`,
+      );
+    }
+    const after = this.decided('accepted', { rank, score: pick.score, summary: summarizePerson(pick.person) });
+    const rows = applyToIdentical ? [row, ...this.identical(project.id, row, true)] : [row];
+    return this.commit(project, rowIndex, rows.map((r) => ({ rowIndex: r.rowIndex, before: fieldsOf(r), after })));
+  }
+
+  reject(project: ProjectRecord, rowIndex: number, applyToIdentical: boolean): DecisionResult {
+    const row = this.row(project, rowIndex);
+    const after = this.decided('rejected', null);
+    const rows = applyToIdentical ? [row, ...this.identical(project.id, row, false)] : [row];
+    return this.commit(project, rowIndex, rows.map((r) => ({ rowIndex: r.rowIndex, before: fieldsOf(r), after })));
+  }
+
+  skip(project: ProjectRecord, rowIndex: number): DecisionResult {
+    const row = this.row(project, rowIndex);
+    return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after: this.decided('skipped', null) }]);
+  }
+
+  /** Back to what the run found, as if nobody had decided. */
+  clear(project: ProjectRecord, rowIndex: number): DecisionResult {
+    const row = this.row(project, rowIndex);
+    const after: DecisionFields = { state: row.outcome, chosenRank: null, chosen: null, source: null, decidedAt: null };
+    return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after }]);
+  }
+
+  /** Every row waiting for review whose candidates the auto-accept rule accepts becomes 'auto'. */
+  acceptAllAuto(project: ProjectRecord, rule: AutoAcceptRule): DecisionResult {
+    const groups = this.db
+      .prepare("SELECT DISTINCT query_key AS key, strategy FROM row_status WHERE project_id = ? AND state = 'to_review' AND query_key IS NOT NULL")
+      .all(project.id) as { key: string; strategy: Strategy }[];
+    const rowsOf = this.db.prepare(
+      "SELECT row_index FROM row_status WHERE project_id = ? AND query_key = ? AND state = 'to_review' ORDER BY row_index",
+    );
+    const changes: Change[] = [];
+    const at = this.now();
+    for (let i = 0; i < groups.length; i += KEYS_PER_READ) {
+      const chunk = groups.slice(i, i + KEYS_PER_READ);
+      const lookups = getLookups(
+        this.db,
+        chunk.map((g) => g.key),
+        Number.MIN_SAFE_INTEGER,
+      );
+      for (const g of chunk) {
+        const candidates = rankedCandidates(lookups.get(g.key) ?? null);
+        if (!autoAcceptable(g.strategy, candidates, rule)) continue;
+        const top = candidates[0]!;
+        const after: DecisionFields = { state: 'auto', chosenRank: top.rank, chosen: { rank: top.rank, score: top.score, summary: summarizePerson(top.person) }, source: 'auto', decidedAt: at };
+        for (const rowIndex of rowsOf.pluck().all(project.id, g.key) as number[]) {
+          changes.push({ rowIndex, before: { state: 'to_review', chosenRank: null, chosen: null, source: null, decidedAt: null }, after });
+        }
+      }
+    }
+    return this.commit(project, null, changes);
+  }
+
+  /** Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. */
+  undo(project: ProjectRecord): DecisionResult {
+    const db = this.db;
+    const batch = db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
+    if (batch === null) return { changed: 0, row: null, counts: stateCounts(db, project.id) };
+    const entries = db
+      .prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? ORDER BY id')
+      .all(project.id, batch) as { id: number; row_index: number; before: string; after: string }[];
+    const at = this.now();
+    let changed = 0;
+    db.transaction(() => {
+      for (const e of entries) {
+        const current = readRowStatus(db, project.id, e.row_index);
+        const after = JSON.parse(e.after) as DecisionFields;
+        // A run or a new mapping may have changed the row since: then the old state no longer applies to it.
+        if (!current || !sameFields(fieldsOf(current), after)) continue;
+        this.write(project.id, e.row_index, JSON.parse(e.before) as DecisionFields);
+        changed++;
+      }
+      db.prepare('UPDATE decision_log SET undone_at = ? WHERE project_id = ? AND batch_id = ?').run(at, project.id, batch);
+      touchProject(db, project.id, at);
+    })();
+    const first = entries[0]?.row_index ?? null;
+    return { changed, row: first === null ? null : rowDetail(db, project, first), counts: stateCounts(db, project.id) };
+  }
+
+  private row(project: ProjectRecord, rowIndex: number): RowStatusRecord {
+    const row = readRowStatus(this.db, project.id, rowIndex);
+    if (!row) throw notFound(`Row ${rowIndex + 1} of "${project.name}"`);
+    return row;
+  }
+
+  /** Other rows settled by the same query that no person has decided yet. */
+  private identical(projectId: number, row: RowStatusRecord, withCandidates: boolean): RowStatusRecord[] {
+    if (!row.queryKey) return [];
+    const indexes = this.db
+      .prepare(
+        `SELECT row_index FROM row_status WHERE project_id = ? AND query_key = ? AND row_index != ?
+         AND outcome = ? AND state NOT IN (${MANUAL_STATES.map(() => '?').join(', ')}) ORDER BY row_index`,
+      )
+      .pluck()
+      .all(projectId, row.queryKey, row.rowIndex, withCandidates ? 'to_review' : row.outcome, ...MANUAL_STATES) as number[];
+    return indexes.map((i) => readRowStatus(this.db, projectId, i)!).filter(Boolean);
+  }
+
+  private decided(state: RowState, chosen: ChosenPerson | null): DecisionFields {
+    return { state, chosenRank: chosen?.rank ?? null, chosen, source: 'manual', decidedAt: this.now() };
+  }
+
+  private commit(project: ProjectRecord, rowIndex: number | null, changes: Change[]): DecisionResult {
+    const db = this.db;
+    const real = changes.filter((c) => !sameFields(c.before, c.after, true));
+    if (real.length > 0) {
+      const at = this.now();
+      const log = db.prepare('INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
+      db.transaction(() => {
+        const batch = ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
+        for (const c of real) {
+          this.write(project.id, c.rowIndex, c.after);
+          log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
+        }
+        touchProject(db, project.id, at);
+      })();
+    }
+    return {
+      changed: real.length,
+      row: rowIndex === null ? null : rowDetail(db, project, rowIndex),
+      counts: stateCounts(db, project.id),
+    };
+  }
+
+  private write(projectId: number, rowIndex: number, f: DecisionFields): void {
+    this.db
+      .prepare('UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ? WHERE project_id = ? AND row_index = ?')
+      .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, projectId, rowIndex);
+  }
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function fieldsOf(r: RowStatusRecord): DecisionFields {
+  return { state: r.state, chosenRank: r.chosenRank, chosen: r.chosen, source: r.source, decidedAt: r.decidedAt };
+}
+
+/** Equal decisions; `ignoreTime` treats re-choosing the same thing as no change. */
+function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): boolean {
+  return (
+    a.state === b.state &&
+    a.chosenRank === b.chosenRank &&
+    a.source === b.source &&
+    (ignoreTime || a.decidedAt === b.decidedAt) &&
+    JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
+  );
+}

@@ -1,0 +1,76 @@
+import type { Database } from 'better-sqlite3';
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { ExportResult } from '../../../shared/contract';
+import { writeTable } from '../export';
+import type { ProjectRecord } from '../projects/project-record';
+import { candidatesExport, matchExport, type ExportScope } from './export-rows';
+
+export interface ExportRequest {
+  format: 'csv' | 'xlsx';
+  scope: ExportScope;
+  candidates: boolean;
+  destination: string | null;
+  bom: boolean;
+  delimiter: string;
+}
+
+/**
+ * Writes the project's matches (and, when asked, its candidates in long form to `<name>-candidates.<ext>` beside
+ * them). Without a destination the file goes into `exportDir` under a fresh name, and its name is the reference
+ * the browser host turns into a download.
+ */
+export async function exportProject(db: Database, project: ProjectRecord, req: ExportRequest, exportDir: string): Promise<ExportResult> {
+  let path: string;
+  let downloadRef: string | null = null;
+  if (req.destination) {
+    path = req.destination;
+  } else {
+    mkdirSync(exportDir, { recursive: true, mode: 0o700 });
+    const fileName = freeName(exportDir, `${safeFileName(project.name)}-matches`, req.format, req.candidates);
+    path = join(exportDir, fileName);
+    downloadRef = fileName;
+  }
+  const target = { format: req.format, bom: req.bom, delimiter: req.delimiter };
+
+  const matches = matchExport(db, project, req.scope);
+  const written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
+
+  let candidates: ExportResult['candidates'] = null;
+  if (req.candidates) {
+    const candidatesPath = candidatesPathFor(path, req.format);
+    const table = candidatesExport(db, project, req.scope);
+    const result = await writeTable({ ...target, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
+    const fileName = basename(candidatesPath);
+    candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
+  }
+  return { path, downloadRef, fileName: basename(path), rows: written.rows, candidates };
+}
+
+/** `<folder>/<name>-candidates.<ext>` beside the matches file. */
+export function candidatesPathFor(path: string, format: 'csv' | 'xlsx'): string {
+  const ext = extname(path);
+  const stem = ext ? basename(path, ext) : basename(path);
+  return join(dirname(path), `${stem}-candidates${ext || `.${format}`}`);
+}
+
+/** A project name made safe as a file name on every desktop OS. */
+export function safeFileName(name: string): string {
+  const cleaned = [...name]
+    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '-' : c))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 100)
+    .trim();
+  return cleaned || 'export';
+}
+
+function freeName(dir: string, stem: string, format: string, withCandidates: boolean): string {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? `${stem}.${format}` : `${stem} (${n}).${format}`;
+    const taken = existsSync(join(dir, name)) || (withCandidates && existsSync(candidatesPathFor(join(dir, name), format as 'csv' | 'xlsx')));
+    if (!taken) return name;
+  }
+}

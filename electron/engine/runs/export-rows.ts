@@ -1,0 +1,152 @@
+import type { Database } from 'better-sqlite3';
+import type { Candidate, RowState } from '../../../shared/model';
+import type { ExportCell } from '../export';
+import { evidenceFor, rowInput, summarizePerson } from '../matching';
+import type { ProjectRecord } from '../projects/project-record';
+import { MAX_CANDIDATES } from '../review/row-detail';
+import { getLookups } from '../store';
+import { parseCells } from './plan-queries';
+import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
+
+export type ExportScope = 'all' | 'matched';
+
+export const MATCH_COLUMNS = [
+  'match_status',
+  'match_source',
+  'match_person_id',
+  'match_name',
+  'match_title',
+  'match_company',
+  'match_social',
+  'match_location',
+  'match_score',
+  'match_rank',
+  'match_strategy',
+  'match_fetched_at',
+  'match_decided_at',
+] as const;
+
+export const CANDIDATE_COLUMNS = [
+  'row',
+  'rank',
+  'person_id',
+  'name',
+  'title',
+  'company',
+  'social',
+  'location',
+  'score',
+  'strategy',
+  'evidence_email',
+  'evidence_social',
+  'evidence_name',
+  'evidence_company',
+] as const;
+
+export interface ExportTable {
+  headers: string[];
+  rows: AsyncGenerator<ExportCell[]>;
+}
+
+const PAGE_ROWS = 2000;
+const MATCHED: readonly RowState[] = ['auto', 'accepted'];
+/** Outcomes with an answer on file: their strategy and fetch time mean something. */
+const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
+
+/**
+ * The sheet as imported, every original column in its original order, then the match columns. Rows longer than
+ * the header row (ragged files) get "Column N" headers so no cell is dropped and the match columns line up.
+ * Read a page at a time from SQLite: the sheet is never in memory as a whole.
+ */
+export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope): ExportTable {
+  const width = originalWidth(db, project);
+  const headers = [...project.headers];
+  for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
+  headers.push(...MATCH_COLUMNS);
+
+  async function* rows(): AsyncGenerator<ExportCell[]> {
+    for (const page of pages(db, project.id, scope)) {
+      for (const { cells, status, fetchedAt } of page) {
+        const padded: ExportCell[] = cells.slice(0, width);
+        while (padded.length < width) padded.push('');
+        const chosen = MATCHED.includes(status.state) ? status.chosen : null;
+        const answered = ANSWERED.includes(status.outcome);
+        padded.push(
+          status.state,
+          status.source ?? '',
+          chosen?.summary.id ?? '',
+          chosen?.summary.name ?? '',
+          chosen?.summary.title ?? '',
+          chosen?.summary.company ?? '',
+          chosen?.summary.social ?? '',
+          chosen?.summary.location ?? '',
+          chosen?.score ?? '',
+          chosen?.rank ?? '',
+          answered ? (status.strategy ?? '') : '',
+          answered && fetchedAt !== null ? new Date(fetchedAt).toISOString() : '',
+          status.decidedAt ?? '',
+        );
+        yield padded;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return { headers, rows: rows() };
+}
+
+/** Every candidate of every exported row that has candidates, one line each, with the evidence per input field. */
+export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope): ExportTable {
+  async function* rows(): AsyncGenerator<ExportCell[]> {
+    for (const page of pages(db, project.id, scope)) {
+      const withCandidates = page.filter((r) => r.status.outcome === 'to_review' && r.status.queryKey);
+      const lookups = getLookups(
+        db,
+        withCandidates.map((r) => r.status.queryKey!),
+        Number.MIN_SAFE_INTEGER,
+      );
+      for (const { cells, status } of withCandidates) {
+        const lookup = lookups.get(status.queryKey!);
+        if (lookup?.status !== 'ok' || !lookup.candidates) continue;
+        const input = rowInput(cells, project.mapping);
+        const ranked: Candidate[] = [...lookup.candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
+        for (const c of ranked) {
+          const s = summarizePerson(c.person);
+          const e = evidenceFor(input, c.person);
+          yield [status.rowIndex + 1, c.rank, s.id ?? '', s.name ?? '', s.title ?? '', s.company ?? '', s.social ?? '', s.location ?? '', c.score ?? '', status.strategy ?? '', e.email, e.social, e.name, e.company];
+        }
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return { headers: [...CANDIDATE_COLUMNS], rows: rows() };
+}
+
+interface ExportRow {
+  cells: string[];
+  status: RowStatusRecord;
+  fetchedAt: number | null;
+}
+
+function* pages(db: Database, projectId: number, scope: ExportScope): Generator<ExportRow[]> {
+  const matchedOnly = scope === 'matched' ? `AND rs.state IN ('auto', 'accepted')` : '';
+  const page = db.prepare(
+    `SELECT r.cells, l.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.candidate_count,
+            rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label
+     FROM rows r
+     JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
+     LEFT JOIN lookups l ON l.query_key = rs.query_key
+     WHERE r.project_id = ? AND r.row_index >= ? ${matchedOnly}
+     ORDER BY r.row_index LIMIT ?`,
+  );
+  for (let from = 0; ; ) {
+    const rows = page.all(projectId, from, PAGE_ROWS) as (RowStatusRow & { cells: string; fetched_at: number | null })[];
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({ cells: parseCells(r.cells), status: toRowStatus(r), fetchedAt: r.fetched_at }));
+    from = rows[rows.length - 1]!.row_index + 1;
+  }
+}
+
+function originalWidth(db: Database, project: ProjectRecord): number {
+  const widest = db.prepare('SELECT max(json_array_length(cells)) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
+  return Math.max(project.headers.length, widest ?? 0);
+}

@@ -1,0 +1,131 @@
+import type { Database } from 'better-sqlite3';
+import type { RunProgress } from '../../../shared/contract';
+import type { Settings } from '../../../shared/model';
+import type { ServiceClient } from '../api';
+import type { Clock } from '../clock';
+import { EngineError } from '../engine-errors';
+import { requireProject } from '../projects/project-record';
+import type { CallTiming } from './call-timing';
+import { MatchingRun } from './matching-run';
+import { createRun, latestRun, zeroCounters, type RunRecord } from './run-records';
+
+export interface RunControlDeps {
+  db: Database;
+  clock: Clock;
+  timing: CallTiming;
+  settings(): Settings;
+  /** The active profile's client; throws an EngineError the user can act on when there is none. */
+  client(): Promise<ServiceClient>;
+  /** Brings the project's planned queries up to date with the active service before a run. */
+  ensurePlan(projectId: number): Promise<void>;
+  onProgress(progress: RunProgress): void;
+}
+
+const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
+
+/** Starts, pauses, resumes and cancels runs: at most one per project at a time. */
+export class RunControl {
+  private readonly active = new Map<number, MatchingRun>();
+  /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
+  private readonly starting = new Set<number>();
+
+  constructor(private readonly deps: RunControlDeps) {}
+
+  isBusy(projectId: number): boolean {
+    return this.active.has(projectId) || this.starting.has(projectId);
+  }
+
+  async start(projectId: number, offline: boolean): Promise<RunProgress> {
+    return this.launch(projectId, offline, null);
+  }
+
+  async resume(projectId: number): Promise<RunProgress | null> {
+    requireProject(this.deps.db, projectId);
+    const running = this.active.get(projectId);
+    if (running) return running.progress();
+    const last = latestRun(this.deps.db, projectId);
+    if (!last || !RESUMABLE.has(last.status)) return null;
+    return this.launch(projectId, last.offline, last);
+  }
+
+  async pause(projectId: number): Promise<RunProgress | null> {
+    requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    return run ? run.pause() : this.status(projectId);
+  }
+
+  async cancel(projectId: number): Promise<RunProgress | null> {
+    requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    return run ? run.cancel() : this.status(projectId);
+  }
+
+  /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */
+  status(projectId: number): RunProgress | null {
+    const project = requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    if (run) return run.progress();
+    const last = latestRun(this.deps.db, projectId);
+    return last ? storedProgress(last, project.rowCount) : null;
+  }
+
+  /** Resolves when the project's current run (if any) has stopped, with how it ended. */
+  async settled(projectId: number): Promise<RunProgress | null> {
+    const run = this.active.get(projectId);
+    return run ? run.settled : this.status(projectId);
+  }
+
+  /** Pauses every run, giving calls in flight a few seconds to land: what has landed is committed. */
+  async closeAll(graceMs = 10_000): Promise<void> {
+    await Promise.all([...this.active.values()].map((run) => run.pauseWithin(graceMs, 'Paused when Matchdesk closed. Everything that had arrived is kept; resume to finish.')));
+  }
+
+  private async launch(projectId: number, offline: boolean, resumed: RunRecord | null): Promise<RunProgress> {
+    const { db, clock } = this.deps;
+    const project = requireProject(db, projectId);
+    if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
+    this.starting.add(projectId);
+    try {
+      const client = offline ? null : await this.deps.client();
+      await this.deps.ensurePlan(projectId);
+      const now = new Date(clock.now()).toISOString();
+      const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
+      const run = new MatchingRun(
+        { db, clock, client, settings: this.deps.settings(), timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
+        projectId,
+        runId,
+        offline,
+        resumed ? resumed.startedAt : now,
+        resumed ? { ...resumed.counters } : zeroCounters(),
+      );
+      this.active.set(projectId, run);
+      void run.settled.finally(() => {
+        if (this.active.get(projectId) === run) this.active.delete(projectId);
+      });
+      return run.progress();
+    } finally {
+      this.starting.delete(projectId);
+    }
+  }
+}
+
+export function storedProgress(run: RunRecord, rowCount: number): RunProgress {
+  return {
+    projectId: run.projectId,
+    runId: run.id,
+    status: run.status,
+    offline: run.offline,
+    queriesTotal: run.counters.queriesTotal,
+    queriesDone: run.counters.queriesDone,
+    rowsTotal: rowCount,
+    rowsResolved: run.counters.rowsResolved,
+    calls: run.counters.calls,
+    cacheHits: run.counters.cacheHits,
+    errors: run.counters.errors,
+    ratePerSec: 0,
+    etaSeconds: null,
+    message: run.message,
+    startedAt: run.startedAt,
+    updatedAt: run.updatedAt,
+  };
+}

@@ -1,0 +1,56 @@
+import type { Database } from 'better-sqlite3';
+import type { RunPreview } from '../../../shared/contract';
+import type { Strategy } from '../../../shared/model';
+import { MAX_QUERIES_PER_FIND } from '../api';
+
+export interface RunPreviewOptions {
+  offline: boolean;
+  /** Lookups fetched at or after this instant are fresh (the cache TTL). */
+  freshAfterMs: number;
+  concurrency: number;
+  secondsPerCall: number;
+}
+
+/**
+ * What a run would do now, before anything is sent: the distinct queries the undecided rows ask at their
+ * current step (identical ones counted once), how many the cache answers, and the calls left to make.
+ * Later waterfall steps depend on the answers, so they are not counted.
+ */
+export function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions): RunPreview {
+  const groups = db
+    .prepare(
+      `WITH asked AS (
+         SELECT DISTINCT query_key, strategy FROM row_status
+         WHERE project_id = ? AND state IN ('pending', 'error', 'offline') AND query_key IS NOT NULL
+       )
+       SELECT a.strategy AS strategy, count(*) AS n,
+              coalesce(sum(l.status = 'ok' AND l.fetched_at >= ?), 0) AS cached
+       FROM asked a LEFT JOIN lookups l ON l.query_key = a.query_key
+       GROUP BY a.strategy`,
+    )
+    // Offline, any answer on file will do, however old.
+    .all(projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs) as { strategy: Strategy; n: number; cached: number }[];
+  const withoutQuery = (db.prepare("SELECT count(*) AS n FROM row_status WHERE project_id = ? AND outcome = 'no_query'").get(projectId) as { n: number }).n;
+
+  const byStrategy: Partial<Record<Strategy, number>> = {};
+  let distinct = 0;
+  let cached = 0;
+  for (const g of groups) {
+    byStrategy[g.strategy] = g.n;
+    distinct += g.n;
+    cached += g.cached;
+  }
+  const toFetch = opts.offline ? 0 : distinct - cached;
+  const calls = Math.ceil(toFetch / MAX_QUERIES_PER_FIND);
+  return {
+    rows: rowCount,
+    rowsWithoutQuery: withoutQuery,
+    distinctQueries: distinct,
+    cachedFresh: cached,
+    toFetch,
+    calls,
+    estimatedSeconds: Math.ceil(Math.ceil(calls / Math.max(1, opts.concurrency)) * opts.secondsPerCall),
+    byStrategy,
+    offline: opts.offline,
+  };
+}

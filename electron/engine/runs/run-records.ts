@@ -1,0 +1,102 @@
+import type { Database } from 'better-sqlite3';
+import type { RunStatus } from '../../../shared/contract';
+
+/** What a run has done so far; persisted with the run so its progress survives a restart. */
+export interface RunCounters {
+  queriesTotal: number;
+  queriesDone: number;
+  rowsResolved: number;
+  calls: number;
+  cacheHits: number;
+  errors: number;
+  /** Queries answered by the service in this run (not the cache): the rate is measured on these. */
+  fetched: number;
+}
+
+export interface RunRecord {
+  id: number;
+  projectId: number;
+  status: RunStatus;
+  offline: boolean;
+  counters: RunCounters;
+  message: string | null;
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+export function zeroCounters(): RunCounters {
+  return { queriesTotal: 0, queriesDone: 0, rowsResolved: 0, calls: 0, cacheHits: 0, errors: 0, fetched: 0 };
+}
+
+interface RunRow {
+  id: number;
+  project_id: number;
+  status: RunStatus;
+  offline: number;
+  counters: string;
+  message: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export function createRun(db: Database, projectId: number, offline: boolean, at: string): number {
+  return Number(
+    db
+      .prepare("INSERT INTO runs (project_id, status, offline, counters, started_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?)")
+      .run(projectId, offline ? 1 : 0, JSON.stringify(zeroCounters()), at, at).lastInsertRowid,
+  );
+}
+
+export function latestRun(db: Database, projectId: number): RunRecord | null {
+  const row = db.prepare('SELECT * FROM runs WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as RunRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export function saveRun(
+  db: Database,
+  runId: number,
+  state: { status: RunStatus; counters: RunCounters; message: string | null; updatedAt: string; finishedAt: string | null },
+): void {
+  db.prepare('UPDATE runs SET status = ?, counters = ?, message = ?, updated_at = ?, finished_at = ? WHERE id = ?').run(
+    state.status,
+    JSON.stringify(state.counters),
+    state.message,
+    state.updatedAt,
+    state.finishedAt,
+    runId,
+  );
+}
+
+/**
+ * Runs still marked 'running' when the engine opens were cut off by a crash or a kill. Everything they had
+ * landed is committed, so they are paused: resuming re-sends only what had not landed.
+ */
+export function markInterruptedRuns(db: Database, at: string): number {
+  return db
+    .prepare(
+      "UPDATE runs SET status = 'paused', updated_at = ?, message = 'Interrupted when Matchdesk stopped unexpectedly. Everything that had arrived is kept; resume to finish the rest.' WHERE status = 'running'",
+    )
+    .run(at).changes;
+}
+
+function toRecord(row: RunRow): RunRecord {
+  let counters = zeroCounters();
+  try {
+    counters = { ...counters, ...(JSON.parse(row.counters) as Partial<RunCounters>) };
+  } catch {
+    // Counters only feed the progress display; zeros are an honest fallback.
+  }
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    status: row.status,
+    offline: row.offline === 1,
+    counters,
+    message: row.message,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}

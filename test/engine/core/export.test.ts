@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { CANDIDATE_COLUMNS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
+import type { Person, Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let engine: Engine;
+let projectId: number;
+let people: Person[];
+const HEADERS = ['Name', 'Email', 'Company', 'Notes'];
+let sheet: string[][];
+
+beforeAll(async () => {
+  tmp = tempDir();
+  sim = await startSim();
+  engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'downloads') });
+  await connect(engine, sim);
+  people = findablePeople(sim);
+  sheet = [
+    [people[0]!.name, people[0]!.email_address, currentCompany(people[0]!), 'by e-mail'],
+    [people[1]!.name, '', currentCompany(people[1]!), 'by name'],
+    ['Nobody Atall', 'nobody@nowhere.example', '', ''],
+    ['', '', '', 'nothing to ask'],
+    [people[2]!.name, '', currentCompany(people[2]!), 'extra cell', 'ragged'],
+  ];
+  const file = writeCsv(join(tmp.dir, 'leads.csv'), HEADERS, sheet);
+  projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+  await runToEnd(engine, projectId);
+  await ok(engine, 'decisions.choose', { projectId, rowIndex: 1, rank: 1 });
+});
+afterAll(async () => {
+  await engine.close();
+  await sim.close();
+  tmp.remove();
+});
+
+function readCsv(path: string, delimiter = ','): string[][] {
+  return Papa.parse<string[]>(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true, delimiter }).data;
+}
+
+describe('export', () => {
+  it('writes the original columns in order, then the match columns, for every row', async () => {
+    const result = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all' });
+    expect(result.downloadRef).toBe('leads-matches.csv');
+    expect(result.fileName).toBe('leads-matches.csv');
+    expect(result.path).toBe(join(tmp.dir, 'downloads', 'leads-matches.csv'));
+    expect(result.rows).toBe(5);
+    expect(readFileSync(result.path!, 'utf8').startsWith('\uFEFF')).toBe(true);
+
+    const [headers, ...rows] = readCsv(result.path!);
+    // The ragged row's extra cell gets a column of its own, before the match columns.
+    expect(headers).toEqual([...HEADERS, 'Column 5', ...MATCH_COLUMNS]);
+    expect(rows.map((r) => r.slice(0, 5))).toEqual(sheet.map((r) => [...r, '', ''].slice(0, 5)));
+    const col = (name: string) => headers!.indexOf(name);
+
+    const byEmail = rows[0]!;
+    expect(byEmail[col('match_status')]).toBe('auto');
+    expect(byEmail[col('match_source')]).toBe('auto');
+    expect(byEmail[col('match_person_id')]).toBe(people[0]!.id);
+    expect(byEmail[col('match_name')]).toBe(people[0]!.name);
+    expect(byEmail[col('match_company')]).toBe(currentCompany(people[0]!));
+    expect(byEmail[col('match_social')]).toBe(people[0]!.linkedin);
+    expect(byEmail[col('match_rank')]).toBe('1');
+    expect(Number(byEmail[col('match_score')])).toBeGreaterThan(0.5);
+    expect(byEmail[col('match_strategy')]).toBe('email');
+    expect(byEmail[col('match_fetched_at')]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(byEmail[col('match_decided_at')]).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    const chosen = rows[1]!;
+    expect(chosen[col('match_status')]).toBe('accepted');
+    expect(chosen[col('match_source')]).toBe('manual');
+    expect(chosen[col('match_person_id')]).toBe(people[1]!.id);
+    expect(chosen[col('match_strategy')]).toBe('name+company');
+
+    expect(rows[2]![col('match_status')]).toBe('no_candidates');
+    expect(rows[2]![col('match_person_id')]).toBe('');
+    expect(rows[3]![col('match_status')]).toBe('no_query');
+    expect(rows[3]![col('match_fetched_at')]).toBe('');
+    expect(rows[4]![col('match_status')]).toBe('to_review');
+    expect(rows[4]![col('match_person_id')]).toBe('');
+  });
+
+  it('exports matched rows only, with the candidates in long form beside them, where asked', async () => {
+    const destination = join(tmp.dir, 'chosen', 'matched.csv');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(tmp.dir, 'chosen'));
+    const result = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'matched', candidates: true, destination, delimiter: ';', bom: false });
+    expect(result).toMatchObject({ path: destination, downloadRef: null, fileName: 'matched.csv', rows: 2 });
+    expect(readFileSync(destination, 'utf8').startsWith('\uFEFF')).toBe(false);
+    const rows = readCsv(destination, ';').slice(1);
+    expect(rows.map((r) => r[0])).toEqual([people[0]!.name, people[1]!.name]);
+
+    const candidatesPath = join(tmp.dir, 'chosen', 'matched-candidates.csv');
+    expect(result.candidates).toMatchObject({ path: candidatesPath, fileName: 'matched-candidates.csv' });
+    const [headers, ...candidates] = readCsv(candidatesPath, ';');
+    expect(headers).toEqual([...CANDIDATE_COLUMNS]);
+    expect(new Set(candidates.map((c) => c[0]))).toEqual(new Set(['1', '2']));
+    const first = candidates.find((c) => c[0] === '1')!;
+    expect(first.slice(0, 3)).toEqual(['1', '1', people[0]!.id]);
+    expect(first[9]).toBe('email');
+    expect(first.slice(10)).toEqual(['missing', 'missing', 'same', 'same']);
+    const second = candidates.filter((c) => c[0] === '2');
+    expect(second.map((c) => c[1])).toEqual(second.map((_, i) => String(i + 1)));
+    expect(result.candidates!.rows).toBe(candidates.length);
+  });
+
+  it('writes XLSX too, and never overwrites an earlier download', async () => {
+    const a = await ok(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all', candidates: true });
+    const b = await ok(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all' });
+    expect(a.fileName).toBe('leads-matches.xlsx');
+    expect(b.fileName).toBe('leads-matches (2).xlsx');
+    expect(existsSync(join(tmp.dir, 'downloads', 'leads-matches-candidates.xlsx'))).toBe(true);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(a.path!);
+    const ws = book.worksheets[0]!;
+    expect(ws.rowCount).toBe(6);
+    expect(ws.getRow(1).getCell(HEADERS.length + 2).value).toBe('match_status');
+    expect(ws.getRow(2).getCell(HEADERS.length + 2).value).toBe('auto');
+  });
+});

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import Papa from 'papaparse';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { ALL_MIGRATIONS, migrate } from '../../../electron/engine/store';
+import type { Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sims: Simulator[] = [];
+let engine: Engine | null = null;
+
+beforeEach(() => {
+  tmp = tempDir();
+});
+afterEach(async () => {
+  await engine?.close();
+  engine = null;
+  for (const s of sims) await s.close();
+  sims = [];
+  tmp.remove();
+});
+
+async function sheet(e: Engine, s: Simulator) {
+  const people = findablePeople(s).slice(0, 30);
+  const rows = people.map((p, i) => (i % 2 === 0 ? [p.name, p.email_address, currentCompany(p)] : [p.name, '', currentCompany(p)]));
+  const file = writeCsv(join(tmp.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+  return (await ok(e, 'projects.import', { file })).summary.id;
+}
+
+describe('switching services', () => {
+  it('asks the newly selected service, keeping decisions made on answers from the old one', async () => {
+    const a = await startSim();
+    const b = await startSim();
+    sims = [a, b];
+    engine = await openEngine(join(tmp.dir, 'data'));
+    const profileA = await connect(engine, a, 'A');
+    const projectId = await sheet(engine, a);
+
+    // Offline on A: nothing is cached, so nothing is answered.
+    expect((await runToEnd(engine, projectId, true)).cacheHits).toBe(0);
+    await connect(engine, b, 'B');
+    expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ distinctQueries: 30, toFetch: 30 });
+    expect((await runToEnd(engine, projectId)).status).toBe('done');
+    expect(a.counters().findCalls).toBe(0);
+    expect(b.counters().queries).toBe(30);
+
+    const chosen = await ok(engine, 'decisions.choose', { projectId, rowIndex: 1, rank: 1 });
+    expect(chosen.row!.state).toBe('accepted');
+    await ok(engine, 'profiles.select', { id: profileA.id });
+    // Back on A: settled rows stay settled (their answers are on file), nothing is asked again.
+    expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ distinctQueries: 0, toFetch: 0 });
+    const row = await ok(engine, 'review.row', { projectId, rowIndex: 1 });
+    expect(row).toMatchObject({ state: 'accepted', chosenRank: 1 });
+    expect(row.candidates.length).toBeGreaterThan(0);
+  });
+});
+
+describe('clearing the cache', () => {
+  it('sends settled rows back to be asked again, keeping decisions and the chosen person', async () => {
+    const s = await startSim();
+    sims = [s];
+    engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'out') });
+    await connect(engine, s);
+    const projectId = await sheet(engine, s);
+    await runToEnd(engine, projectId);
+    await ok(engine, 'decisions.choose', { projectId, rowIndex: 1, rank: 1 });
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(before).toMatchObject({ auto: 15, accepted: 1, to_review: 14 });
+
+    expect((await ok(engine, 'cache.stats')).entries).toBe(30);
+    expect(await ok(engine, 'cache.clear')).toEqual({ removed: 30 });
+    expect((await ok(engine, 'cache.stats')).entries).toBe(0);
+    const after = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(after).toMatchObject({ auto: 15, accepted: 1, to_review: 0, pending: 14 });
+    expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ toFetch: 14 });
+
+    const exported = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'matched' });
+    const [headers, ...rows] = Papa.parse<string[]>(readFileSync(exported.path!, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+    expect(rows).toHaveLength(16);
+    expect(rows.every((r) => r[headers!.indexOf('match_person_id')] !== '')).toBe(true);
+  });
+});
+
+describe('migration 2', () => {
+  it('creates the project tables, whose rows all go when their project is deleted', () => {
+    const db = new Database(join(tmp.dir, 'm.sqlite'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, ALL_MIGRATIONS.filter((m) => m.version <= 2));
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter((t) => !t.startsWith('sqlite_'));
+    expect(tables).toEqual(['decision_log', 'lookups', 'profiles', 'projects', 'row_queries', 'row_status', 'rows', 'runs', 'settings']);
+    const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'row_status'").pluck().all();
+    expect(indexes).toEqual(expect.arrayContaining(['row_status_by_state', 'row_status_by_query']));
+
+    const now = '2026-01-01T00:00:00.000Z';
+    const id = db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'ready', ?, ?)").run(now, now).lastInsertRowid;
+    db.prepare("INSERT INTO rows VALUES (?, 0, '[]')").run(id);
+    db.prepare("INSERT INTO row_queries VALUES (?, 0, 0, 'email', 'k', '{}')").run(id);
+    db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome) VALUES (?, 0, 'pending', 'pending')").run(id);
+    db.prepare("INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, 1, 0, '{}', '{}', ?)").run(id, now);
+    db.prepare("INSERT INTO runs (project_id, status, started_at, updated_at) VALUES (?, 'done', ?, ?)").run(id, now, now);
+    db.prepare("INSERT INTO lookups VALUES ('k', '{}', 1, 'ok', '[]', NULL)").run();
+    db.prepare('DELETE FROM projects WHERE id = ?').run(id);
+    for (const t of ['rows', 'row_queries', 'row_status', 'decision_log', 'runs']) expect(db.prepare(`SELECT count(*) FROM ${t}`).pluck().get(), t).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM lookups').pluck().get()).toBe(1);
+    expect(() => db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'half', ?, ?)").run(now, now)).toThrow(/CHECK/);
+    db.close();
+  });
+});
