@@ -394,7 +394,14 @@ export const calls = {
 
   'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
   'run.start': call<RunProgress>()(
-    z.object({ projectId: id, offline: z.boolean().default(false), concurrency: z.number().int().min(1).max(16).optional() }),
+    z.object({
+      projectId: id,
+      offline: z.boolean().default(false),
+      /** Calls in flight for this run only (default: the setting). */
+      concurrency: z.number().int().min(1).max(16).optional(),
+      /** false leaves every row for review whatever the auto-accept rule says (default: the setting applies). */
+      autoAccept: z.boolean().optional(),
+    }),
   ),
   'run.pause': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.resume': call<RunProgress | null>()(z.object({ projectId: id })),

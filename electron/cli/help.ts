@@ -26,7 +26,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   --strategy LIST               find strategies in order (default email,social,name+company; also: name)
   --sheet NAME                  the worksheet of an XLSX file (default: the first visible one)
   --auto-accept                 accept the rows the auto-accept rule allows (single exact e-mail/profile match,
-                                or a clear top score), so they export as matches
+                                or a clear top score), so they export as matches; without it every row with
+                                candidates is left for review (match_status to_review)
   --offline                     answer from the local cache only; send nothing
   --concurrency N               calls in flight at once (default 4)
   --matched-only                export only the rows with a match

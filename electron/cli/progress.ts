@@ -31,11 +31,12 @@ export class ProgressReporter {
 }
 
 export function formatLine(p: RunProgress): string {
+  if (p.status === 'running' && p.queriesTotal === 0) return 'running: planning the first round...';
   const pct = p.queriesTotal > 0 ? Math.floor((100 * p.queriesDone) / p.queriesTotal) : 100;
-  const eta = p.etaSeconds !== null && p.status === 'running' ? `, ETA ${formatDuration(p.etaSeconds)}` : '';
+  const speed = p.status === 'running' ? `, ${p.ratePerSec.toFixed(0)} q/s${p.etaSeconds !== null ? `, ETA ${formatDuration(p.etaSeconds)}` : ''}` : '';
   return (
     `${p.status}: ${p.queriesDone}/${p.queriesTotal} queries (${pct}%), ${p.rowsResolved}/${p.rowsTotal} rows, ` +
-    `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors, ${p.ratePerSec.toFixed(0)} q/s${eta}`
+    `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors${speed}`
   );
 }
 

@@ -22,6 +22,7 @@ import {
 } from '../../shared/contract';
 import type { Profile, Settings } from '../../shared/model';
 import { ServiceClient, ServiceError, type Credentials } from './api';
+import { appVersion } from './app-version';
 import { systemClock, type Clock } from './clock';
 import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, DemoService, findResourcesDir } from './demo/demo-service';
 import { dispatch, type Handlers } from './dispatch';
@@ -40,6 +41,7 @@ import { mappingPreview } from './runs/mapping-preview';
 import { planProject } from './runs/plan-queries';
 import { describeQuery, plannedQuery } from './runs/query-records';
 import { RunControl } from './runs/run-control';
+import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
@@ -131,6 +133,7 @@ class MatchdeskEngine implements Engine {
   private readonly runs: RunControl;
   /** Projects whose plan is being (re)computed: nothing else may touch their rows meanwhile. */
   private readonly planning = new Set<number>();
+  private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
   private readonly mappers: ErrorMapper[] = [mapKnownErrors];
   private closing: Promise<void> | null = null;
@@ -153,11 +156,22 @@ class MatchdeskEngine implements Engine {
       clock,
       timing: this.timing,
       settings: () => getSettings(db),
-      client: () => this.activeClient(),
+      client: (concurrency) => this.activeClient(concurrency),
       ensurePlan: (projectId) => this.ensurePlan(projectId),
       onProgress: (p) => this.emit('run.progress', p),
     });
-    this.handlers = this.buildHandlers();
+    this.search = createSearchHandlers({
+      db,
+      clock,
+      clientForActiveProfile: async () => {
+        const client = await this.activeClient();
+        return { client, profile: this.activeProfile()! };
+      },
+      emit: (event, payload) => this.emit(event, payload),
+      settings: () => getSettings(db),
+      exportDir: this.exportDir(),
+    });
+    this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
   }
 
   async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
@@ -193,6 +207,7 @@ class MatchdeskEngine implements Engine {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.runs.closeAll();
+      await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
@@ -209,7 +224,7 @@ class MatchdeskEngine implements Engine {
     const db = this.db;
     return {
       'app.info': (): AppInfo => ({
-        version: this.opts.version ?? '0.0.0-dev',
+        version: this.opts.version ?? appVersion(),
         host: this.opts.host,
         dataDir: this.opts.dataDir,
         secrets: this.secrets.kind,
@@ -268,7 +283,11 @@ class MatchdeskEngine implements Engine {
       },
       'run.start': (input) => {
         this.refuseWhilePlanning(input.projectId);
-        return this.runs.start(input.projectId, input.offline);
+        return this.runs.start(input.projectId, {
+          offline: input.offline,
+          ...(input.concurrency ? { concurrency: input.concurrency } : {}),
+          ...(input.autoAccept !== undefined ? { autoAccept: input.autoAccept } : {}),
+        });
       },
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
@@ -292,7 +311,7 @@ class MatchdeskEngine implements Engine {
       'decisions.acceptAllAuto': (input) => this.decisions.acceptAllAuto(requireProject(db, input.projectId), getSettings(db).autoAccept),
 
       'export.run': (input) =>
-        exportProject(db, requireProject(db, input.projectId), input, this.opts.exportDir ?? join(this.opts.dataDir, 'exports')),
+        exportProject(db, requireProject(db, input.projectId), input, this.exportDir()),
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {
@@ -381,17 +400,16 @@ class MatchdeskEngine implements Engine {
     return profile ? scopeOf(profile) : null;
   }
 
-  private async activeClient(): Promise<ServiceClient> {
+  private async activeClient(concurrency?: number): Promise<ServiceClient> {
     const profile = this.activeProfile();
     if (!profile) {
-      throw new EngineError('invalid_input', 'No connection is selected. Add a connection profile in Settings (or try the demo), then run again.', 'no_profile');
+      throw new EngineError('invalid_input', 'No connection is selected. Add a connection profile on the Account screen (or try the demo), then run again.', 'no_profile');
     }
-    return this.clientFor(profile);
+    return this.clientFor(profile, concurrency);
   }
 
   /** One client per profile (its token and limiter live there), made again when the profile or concurrency changes. */
-  private async clientFor(profile: Profile): Promise<ServiceClient> {
-    const concurrency = getSettings(this.db).concurrency;
+  private async clientFor(profile: Profile, concurrency = getSettings(this.db).concurrency): Promise<ServiceClient> {
     const cached = this.clients.get(profile.id);
     if (cached && cached.concurrency === concurrency) return cached.client;
     const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
@@ -528,6 +546,10 @@ class MatchdeskEngine implements Engine {
 
   private freshAfter(settings: Settings): number {
     return this.clock.now() - settings.cacheTtlDays * 86_400_000;
+  }
+
+  private exportDir(): string {
+    return this.opts.exportDir ?? join(this.opts.dataDir, 'exports');
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {

@@ -70,6 +70,8 @@ export interface Simulator {
   setFindShape(shape: FindShape): void;
   setLatency(ms: number): void;
   revokeAllTokens(): void;
+  /** The access tokens issued so far (revoked and expired ones too, up to the last pruning), for leak checks. */
+  issuedTokens(): string[];
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -420,6 +422,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     revokeAllTokens: () => {
       revokeAll();
     },
+    issuedTokens: () => [...sessions.keys()],
     dataset,
     close: () =>
       new Promise<void>((resolve, reject) => {

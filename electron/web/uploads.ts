@@ -6,6 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { safeFileName } from '../engine/file-names';
 
 export const UPLOAD_PREFIX = 'upload:';
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -33,7 +34,7 @@ export class Uploads {
     const folder = join(this.dir, id);
     await mkdir(folder, { recursive: true });
     // The original name is kept (made safe) because the engine reads the format and the project name from it.
-    const path = join(folder, safeFileName(fileName));
+    const path = join(folder, safeFileName(fileName, { fallback: 'upload', maxLength: 200 }));
     let received = 0;
     const limit = this.maxBytes;
     const counter = new Transform({
@@ -64,19 +65,4 @@ export class Uploads {
     this.files.clear();
     await rm(this.dir, { recursive: true, force: true });
   }
-}
-
-/** A name safe to create in our folder: no separators, no control characters, not empty, not too long. */
-export function safeFileName(name: string): string {
-  const cleaned = name
-    .replace(/[\\/]/g, '_')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .replace(/^\.+/, '')
-    .trim();
-  if (!cleaned) return 'upload';
-  if (cleaned.length <= 200) return cleaned;
-  const dot = cleaned.lastIndexOf('.');
-  const extension = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
-  return cleaned.slice(0, 200 - extension.length) + extension;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyMapOverrides } from '../../electron/cli/map-overrides';
 import { exportFormat, positiveInt } from '../../electron/cli/args';
 import { CliError } from '../../electron/cli/cli-error';
-import { formatDuration } from '../../electron/cli/progress';
+import { formatDuration, formatLine } from '../../electron/cli/progress';
+import type { RunProgress } from '../../shared/contract';
 
 const detail = { headers: ['Full Name', 'Work Email', 'Company'], mapping: { fullName: 0 } };
 
@@ -51,5 +52,21 @@ describe('argument helpers', () => {
     expect(formatDuration(42)).toBe('42 s');
     expect(formatDuration(125)).toBe('2 min 5 s');
     expect(formatDuration(3 * 3600 + 60)).toBe('3 h 1 min');
+  });
+});
+
+describe('progress lines', () => {
+  const base: RunProgress = {
+    projectId: 1, runId: 1, status: 'running', offline: false, queriesTotal: 200, queriesDone: 50, rowsTotal: 300, rowsResolved: 40,
+    calls: 1, cacheHits: 10, errors: 0, ratePerSec: 120.4, etaSeconds: 2, message: null, startedAt: '', updatedAt: '',
+  };
+
+  it('shows counts, rate and ETA while running, and no rate once done', () => {
+    expect(formatLine(base)).toBe('running: 50/200 queries (25%), 40/300 rows, 1 calls, 10 cached, 0 errors, 120 q/s, ETA 2 s');
+    expect(formatLine({ ...base, status: 'done', queriesDone: 200 })).toBe('done: 200/200 queries (100%), 40/300 rows, 1 calls, 10 cached, 0 errors');
+  });
+
+  it('does not claim 100% before the first round is planned', () => {
+    expect(formatLine({ ...base, queriesTotal: 0, queriesDone: 0 })).toBe('running: planning the first round...');
   });
 });

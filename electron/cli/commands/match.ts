@@ -65,7 +65,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
     const reporter = new ProgressReporter();
     const final: RunProgress = await waitForRun(
       cli,
-      () => cli.call('run.start', { projectId: detail.summary.id, offline, ...(concurrency ? { concurrency } : {}) }),
+      () => cli.call('run.start', { projectId: detail.summary.id, offline, autoAccept: Boolean(values['auto-accept']), ...(concurrency ? { concurrency } : {}) }),
       (p) => reporter.update(p),
       stopOnSignal.signal,
     );
@@ -78,8 +78,6 @@ export async function matchCommand(argv: string[]): Promise<number> {
       );
       return 130;
     }
-    if (values['auto-accept']) await cli.call('decisions.acceptAllAuto', { projectId: detail.summary.id });
-
     const exported = await cli.call('export.run', {
       projectId: detail.summary.id,
       format,

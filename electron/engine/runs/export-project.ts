@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportResult } from '../../../shared/contract';
 import { writeTable } from '../export';
+import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { candidatesExport, matchExport, type ExportScope } from './export-rows';
 
@@ -11,6 +12,8 @@ export interface ExportRequest {
   scope: ExportScope;
   candidates: boolean;
   destination: string | null;
+  /** Where the candidates go; null puts them beside the matches as `<name>-candidates.<ext>`. */
+  candidatesDestination: string | null;
   bom: boolean;
   delimiter: string;
 }
@@ -38,9 +41,11 @@ export async function exportProject(db: Database, project: ProjectRecord, req: E
 
   let candidates: ExportResult['candidates'] = null;
   if (req.candidates) {
-    const candidatesPath = candidatesPathFor(path, req.format);
+    const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);
+    // A named candidates file keeps the format its name says, whatever the matches file's is.
+    const format = req.candidatesDestination ? (extname(candidatesPath).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv') : req.format;
     const table = candidatesExport(db, project, req.scope);
-    const result = await writeTable({ ...target, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
+    const result = await writeTable({ ...target, format, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
     const fileName = basename(candidatesPath);
     candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
   }
@@ -52,19 +57,6 @@ export function candidatesPathFor(path: string, format: 'csv' | 'xlsx'): string 
   const ext = extname(path);
   const stem = ext ? basename(path, ext) : basename(path);
   return join(dirname(path), `${stem}-candidates${ext || `.${format}`}`);
-}
-
-/** A project name made safe as a file name on every desktop OS. */
-export function safeFileName(name: string): string {
-  const cleaned = [...name]
-    .map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? '-' : c))
-    .join('')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .slice(0, 100)
-    .trim();
-  return cleaned || 'export';
 }
 
 function freeName(dir: string, stem: string, format: string, withCandidates: boolean): string {

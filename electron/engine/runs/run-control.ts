@@ -7,21 +7,29 @@ import { EngineError } from '../engine-errors';
 import { requireProject } from '../projects/project-record';
 import type { CallTiming } from './call-timing';
 import { MatchingRun } from './matching-run';
-import { createRun, latestRun, zeroCounters, type RunRecord } from './run-records';
+import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
 
 export interface RunControlDeps {
   db: Database;
   clock: Clock;
   timing: CallTiming;
   settings(): Settings;
-  /** The active profile's client; throws an EngineError the user can act on when there is none. */
-  client(): Promise<ServiceClient>;
+  /** The active profile's client (with this many calls in flight at most); throws an EngineError the user can act on when there is none. */
+  client(concurrency: number): Promise<ServiceClient>;
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
   onProgress(progress: RunProgress): void;
 }
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
+
+/** What one run may do differently from the settings (the CLI's flags); a resumed run goes by the settings. */
+export interface RunOptions {
+  offline: boolean;
+  concurrency?: number;
+  /** false: leave every row for review, whatever the auto-accept rule says. */
+  autoAccept?: boolean;
+}
 
 /** Starts, pauses, resumes and cancels runs: at most one per project at a time. */
 export class RunControl {
@@ -35,8 +43,8 @@ export class RunControl {
     return this.active.has(projectId) || this.starting.has(projectId);
   }
 
-  async start(projectId: number, offline: boolean): Promise<RunProgress> {
-    return this.launch(projectId, offline, null);
+  async start(projectId: number, options: RunOptions): Promise<RunProgress> {
+    return this.launch(projectId, options, null);
   }
 
   async resume(projectId: number): Promise<RunProgress | null> {
@@ -45,7 +53,7 @@ export class RunControl {
     if (running) return running.progress();
     const last = latestRun(this.deps.db, projectId);
     if (!last || !RESUMABLE.has(last.status)) return null;
-    return this.launch(projectId, last.offline, last);
+    return this.launch(projectId, { offline: last.offline }, last);
   }
 
   async pause(projectId: number): Promise<RunProgress | null> {
@@ -54,10 +62,23 @@ export class RunControl {
     return run ? run.pause() : this.status(projectId);
   }
 
+  /**
+   * Cancels the running run, or a stopped one still waiting to be resumed (paused, failed, out of credits): either
+   * way nothing is left to resume, and the next start begins a fresh run (answers that landed stay cached).
+   */
   async cancel(projectId: number): Promise<RunProgress | null> {
     requireProject(this.deps.db, projectId);
     const run = this.active.get(projectId);
-    return run ? run.cancel() : this.status(projectId);
+    if (run) return run.cancel();
+    const last = latestRun(this.deps.db, projectId);
+    if (last && RESUMABLE.has(last.status)) {
+      const at = new Date(this.deps.clock.now()).toISOString();
+      saveRun(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
+      const progress = this.status(projectId);
+      if (progress) this.deps.onProgress(progress);
+      return progress;
+    }
+    return this.status(projectId);
   }
 
   /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */
@@ -80,18 +101,20 @@ export class RunControl {
     await Promise.all([...this.active.values()].map((run) => run.pauseWithin(graceMs, 'Paused when Matchdesk closed. Everything that had arrived is kept; resume to finish.')));
   }
 
-  private async launch(projectId: number, offline: boolean, resumed: RunRecord | null): Promise<RunProgress> {
+  private async launch(projectId: number, options: RunOptions, resumed: RunRecord | null): Promise<RunProgress> {
+    const { offline } = options;
     const { db, clock } = this.deps;
     const project = requireProject(db, projectId);
     if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
     this.starting.add(projectId);
     try {
-      const client = offline ? null : await this.deps.client();
+      const settings = runSettings(this.deps.settings(), options);
+      const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
       const run = new MatchingRun(
-        { db, clock, client, settings: this.deps.settings(), timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
+        { db, clock, client, settings, timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
         projectId,
         runId,
         offline,
@@ -107,6 +130,14 @@ export class RunControl {
       this.starting.delete(projectId);
     }
   }
+}
+
+function runSettings(settings: Settings, options: RunOptions): Settings {
+  return {
+    ...settings,
+    concurrency: options.concurrency ?? settings.concurrency,
+    autoAccept: options.autoAccept === false ? { ...settings.autoAccept, exactSingle: false, minScore: null } : settings.autoAccept,
+  };
 }
 
 export function storedProgress(run: RunRecord, rowCount: number): RunProgress {

@@ -9,6 +9,7 @@ import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import { EngineError, notFound } from '../engine-errors';
+import { safeFileName } from '../file-names';
 import { writeTable } from '../export';
 import { summarizePerson } from '../matching';
 import { getProfile } from '../store';
@@ -170,7 +171,7 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
 
   async function exportSearch(input: CallParsedInput<'search.export'>): Promise<ExportResult> {
     const row = rowOrThrow(input.searchId);
-    const fileName = `${safeFileName(row.name)}.${input.format}`;
+    const fileName = `${safeFileName(row.name, { fallback: 'search' })}.${input.format}`;
     const path = input.destination ?? join(ctx.exportDir, fileName);
     if (input.destination === null) await mkdir(ctx.exportDir, { recursive: true });
     const rows = (function* () {
@@ -215,15 +216,4 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
   };
 
   return { handlers, close: () => runner.cancelAll() };
-}
-
-/** A search name as a file name on every OS: no separators, reserved characters or trailing dots. */
-function safeFileName(name: string): string {
-  const cleaned = name
-    .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[. ]+$/, '')
-    .slice(0, 100);
-  return cleaned || 'search';
 }

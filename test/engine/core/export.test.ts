@@ -110,6 +110,21 @@ describe('export', () => {
     expect(result.candidates!.rows).toBe(candidates.length);
   });
 
+  it('writes the candidates where asked, in the format their file name says', async () => {
+    const destination = join(tmp.dir, 'named', 'all.csv');
+    const candidatesDestination = join(tmp.dir, 'named', 'long-form.xlsx');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(tmp.dir, 'named'));
+    const result = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', candidates: true, destination, candidatesDestination });
+    expect(result.candidates).toMatchObject({ path: candidatesDestination, fileName: 'long-form.xlsx' });
+    expect(existsSync(join(tmp.dir, 'named', 'all-candidates.csv'))).toBe(false);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(candidatesDestination);
+    const ws = book.worksheets[0]!;
+    expect(ws.getRow(1).values).toEqual([undefined, ...CANDIDATE_COLUMNS]);
+    expect(ws.rowCount - 1).toBe(result.candidates!.rows);
+  });
+
   it('writes XLSX too, and never overwrites an earlier download', async () => {
     const a = await ok(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all', candidates: true });
     const b = await ok(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all' });

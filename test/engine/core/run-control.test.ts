@@ -174,6 +174,31 @@ describe('pause, resume, cancel', () => {
     expect(after.auto).toBe(600);
   });
 
+  it('cancels a paused run: nothing is left to resume, and a new start finishes what had not landed', async () => {
+    const { sim, engine } = await setUp({ latencyMs: 60 });
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    const project = await importEmails(engine, sim, 800);
+    const events: string[] = [];
+    engine.on('run.progress', (p) => events.push(p.status));
+    await ok(engine, 'run.start', { projectId: project.id });
+    await until(engine, project.id, (p) => p.calls >= 2);
+    const paused = await ok(engine, 'run.pause', { projectId: project.id });
+    expect(paused!.status).toBe('paused');
+
+    const cancelled = await ok(engine, 'run.cancel', { projectId: project.id });
+    expect(cancelled).toMatchObject({ status: 'cancelled', runId: paused!.runId, calls: paused!.calls });
+    expect(events.at(-1)).toBe('cancelled');
+    expect((await ok(engine, 'run.status', { projectId: project.id }))!.status).toBe('cancelled');
+    expect(await ok(engine, 'run.resume', { projectId: project.id })).toBeNull();
+
+    sim.setLatency(0);
+    const end = await runToEnd(engine, project.id);
+    expect(end).toMatchObject({ status: 'done', rowsResolved: 800 });
+    expect(end.runId).not.toBe(paused!.runId);
+    expect(timesAsked(sim)).toHaveLength(800);
+    expect(timesAsked(sim).every((n) => n === 1)).toBe(true);
+  });
+
   it('refuses a new mapping or a second start while running, and deleting the project cancels its run first', async () => {
     const { sim, engine } = await setUp({ latencyMs: 200 });
     await ok(engine, 'settings.update', { concurrency: 1 });

@@ -1,0 +1,21 @@
+/**
+ * A name made safe as a file name on every desktop OS: no separators or reserved characters (a run of them between
+ * words becomes " - ", inside a word "-"), no control characters, no leading dots, no trailing dots or spaces
+ * (Windows drops them), not empty, and cut to `maxLength` keeping a short extension.
+ */
+export function safeFileName(name: string, opts: { fallback?: string; maxLength?: number } = {}): string {
+  const maxLength = opts.maxLength ?? 100;
+  const cleaned = name
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .replace(/[\s\\/:*?"<>|]+$/, '')
+    .replace(/\s*[\\/:*?"<>|]+\s*/g, (run) => (/\s/.test(run) ? ' - ' : '-'))
+    .replace(/\s+/g, ' ')
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '');
+  if (!cleaned) return opts.fallback ?? 'export';
+  if (cleaned.length <= maxLength) return cleaned;
+  const dot = cleaned.lastIndexOf('.');
+  const extension = dot > 0 && cleaned.length - dot <= 10 ? cleaned.slice(dot) : '';
+  return cleaned.slice(0, maxLength - extension.length).trimEnd() + extension;
+}
