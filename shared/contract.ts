@@ -193,9 +193,13 @@ export interface ExportResult {
 
 export interface CacheStats {
   entries: number;
+  /** Answers fetched within the cache TTL: these are cache hits. */
   fresh: number;
+  /** Answers older than the TTL (offline mode still uses them). */
   stale: number;
+  /** Failed lookups of any age; a later run asks them again. */
   errors: number;
+  /** Bytes of stored JSON, not counting SQLite's own overhead. */
   bytes: number;
 }
 

@@ -8,6 +8,7 @@ import { CliError } from '../cli-error';
 import { openCliSession, selectProfile, type CliSession } from '../connect';
 import { formatDuration } from '../progress';
 import { confirm } from '../prompt';
+import { waitForJob } from '../wait-for-job';
 
 const FINAL: SearchStatus[] = ['done', 'cancelled', 'failed', 'out_of_credits'];
 
@@ -189,43 +190,25 @@ async function valuesFromSheet(cli: CliSession, spec: string, worksheet: string 
  * Starts (or resumes) a search and resolves with its final progress. On `stop` (Ctrl-C) the search is cancelled:
  * pages in flight land and are kept, and it resolves with the cancelled state.
  */
-async function waitForSearch(
+function waitForSearch(
   cli: CliSession,
   start: () => Promise<SearchProgress>,
   onProgress: (p: SearchProgress) => void,
   stop: AbortSignal,
 ): Promise<SearchProgress> {
-  let searchId: number | null = null;
-  let settle: (p: SearchProgress) => void = () => {};
-  const finished = new Promise<SearchProgress>((resolve) => (settle = resolve));
-  const unsubscribe = cli.engine.on('search.progress', (p: SearchProgress) => {
-    if (searchId !== null && p.searchId !== searchId) return;
-    onProgress(p);
-    if (searchId !== null && FINAL.includes(p.status)) settle(p);
-  });
-  const onStop = () => {
-    if (searchId !== null) void cli.call('search.cancel', { searchId }).then((p) => p && settle(p), () => {});
-  };
-  stop.addEventListener('abort', onStop, { once: true });
-  try {
-    const first = await start();
-    searchId = first.searchId;
-    if (FINAL.includes(first.status)) return first;
-    if (stop.aborted) onStop();
-    // Events sent before the id was known were not matched: poll as a backstop.
-    const poll = setInterval(async () => {
-      const now = await cli.call('search.status', { searchId: searchId! }).catch(() => null);
-      if (now && FINAL.includes(now.status)) settle(now);
-    }, 1_000);
-    try {
-      return await finished;
-    } finally {
-      clearInterval(poll);
-    }
-  } finally {
-    stop.removeEventListener('abort', onStop);
-    unsubscribe();
-  }
+  return waitForJob(
+    cli,
+    {
+      event: 'search.progress',
+      idOf: (p) => p.searchId,
+      isFinal: (p) => FINAL.includes(p.status),
+      start,
+      status: (searchId) => cli.call('search.status', { searchId }),
+      stop: (searchId) => cli.call('search.cancel', { searchId }),
+    },
+    onProgress,
+    stop,
+  );
 }
 
 /** A line redrawn in place on a terminal; plain lines at most every few seconds otherwise (like `match`). */

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { Candidate, FindQuery } from '../../../shared/model';
+import type { CacheStats } from '../../../shared/contract';
 
 export interface LookupError {
   kind: string;
@@ -19,17 +20,7 @@ export interface Lookup {
   error: LookupError | null;
 }
 
-export interface CacheStats {
-  entries: number;
-  /** 'ok' rows fetched at or after the freshness cutoff: these are cache hits. */
-  fresh: number;
-  /** 'ok' rows older than the cutoff. */
-  stale: number;
-  /** 'error' rows of any age. */
-  errors: number;
-  /** Bytes of stored JSON (queries, candidates, errors), not counting SQLite's own overhead. */
-  bytes: number;
-}
+export type { CacheStats };
 
 /** SQLite's default limit on bound parameters is far higher, but long IN lists plan and prepare slowly. */
 const MAX_KEYS_PER_STATEMENT = 500;
