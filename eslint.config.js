@@ -18,6 +18,13 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (the bin, the test runner, build helpers).
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+  },
+  {
     files: ['electron/engine/**', 'electron/simulator/**', 'electron/cli/**', 'electron/web/**', 'shared/**'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -195,14 +195,13 @@ export class ServiceClient {
 
   private async callPeople<T>(operation: 'find' | 'search', body: string, read: (json: unknown) => T, signal?: AbortSignal): Promise<T> {
     const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
-    let replacedToken = false;
+    // A 401 logs in again once and retries at once; a fresh token refused right away means logging in does not
+    // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
     return retrying({ clock: this.clock, random: this.random, maxAttempts: this.maxAttempts, signal }, async (attempt) => {
       const token = await this.session.current(signal);
       let reply = await this.post(path, body, token, attempt, signal);
       if (reply.status === 401) {
         if (this.session.usesApiKey) throw this.unauthorized(reply, 'The service refused the API key (HTTP 401). Check that the key in this profile is complete and has not been revoked.');
-        if (replacedToken) throw this.unauthorized(reply, 'The service refused the access token (HTTP 401) even after logging in again. Check that the account of this profile is still active, then test the connection.');
-        replacedToken = true;
         const fresh = await this.session.replace(token, signal);
         reply = await this.post(path, body, fresh, attempt, signal);
         if (reply.status === 401) throw this.unauthorized(reply, 'The service refused a fresh access token (HTTP 401) right after logging in. Check that the account of this profile is still active, then test the connection.');

@@ -55,15 +55,20 @@ export function isPlaceholder(input: string): boolean {
 }
 
 // Quotes, angle brackets and whitespace that wrap a value copied from a mail client or a formatted sheet.
-const WRAPPERS = /^[\s"'`“”‘’«»<>()[\]]+|[\s"'`“”‘’«»<>()[\],;]+$/gu;
+// What may wrap a pasted link or address: quotes, brackets, and (at the end only) a stray comma or semicolon.
+const LEADING_WRAPPER = /[\s"'`“”‘’«»<>()[\]]/u;
+const TRAILING_WRAPPER = /[\s"'`“”‘’«»<>()[\],;]/u;
 
+// Walks in from both ends instead of a /^[...]+|[...]+$/ regex: that one retries the trailing alternative from
+// every position of an inner whitespace run, quadratic on a cell of a million spaces.
 function unwrap(input: string): string {
-  let s = String(input ?? '').replace(INVISIBLE, '');
-  for (let previous = ''; previous !== s; ) {
-    previous = s;
-    s = s.replace(WRAPPERS, '');
-  }
-  return s;
+  const s = String(input ?? '').replace(INVISIBLE, '');
+  const chars = [...s];
+  let start = 0;
+  let end = chars.length;
+  while (start < end && LEADING_WRAPPER.test(chars[start]!)) start++;
+  while (end > start && TRAILING_WRAPPER.test(chars[end - 1]!)) end--;
+  return start === 0 && end === chars.length ? s : chars.slice(start, end).join('');
 }
 
 function shown(input: string): string {

