@@ -7,10 +7,13 @@ export type Route =
   | { screen: 'projects' }
   | { screen: 'account' }
   | { screen: 'settings' }
+  /** A criteria search: a new one (null) or a saved one. */
+  | { screen: 'search'; searchId: number | null }
   | { screen: ProjectScreen; projectId: number };
 
 export function routeToHash(route: Route): string {
   if ('projectId' in route) return `#/projects/${route.projectId}/${route.screen}`;
+  if (route.screen === 'search') return route.searchId === null ? '#/search' : `#/search/${route.searchId}`;
   return `#/${route.screen}`;
 }
 
@@ -20,7 +23,12 @@ export function routeFromHash(hash: string): Route | null {
   if (parts.length === 1) {
     const [screen] = parts;
     if (screen === 'projects' || screen === 'account' || screen === 'settings') return { screen };
+    if (screen === 'search') return { screen, searchId: null };
     return null;
+  }
+  if (parts.length === 2 && parts[0] === 'search') {
+    const searchId = Number(parts[1]);
+    return Number.isInteger(searchId) && searchId > 0 ? { screen: 'search', searchId } : null;
   }
   if (parts.length === 3 && parts[0] === 'projects') {
     const projectId = Number(parts[1]);

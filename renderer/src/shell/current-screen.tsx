@@ -4,6 +4,7 @@ import { MappingScreen } from '../features/import-mapping/mapping-screen';
 import { ProjectsScreen } from '../features/projects/projects-screen';
 import { ReviewScreen } from '../features/review/review-screen';
 import { RunScreen } from '../features/run/run-screen';
+import { SearchScreen } from '../features/search/search-screen';
 import { SettingsScreen } from '../features/settings/settings-screen';
 import type { Route } from '../navigation/route';
 
@@ -15,6 +16,8 @@ export function CurrentScreen({ route }: { route: Route }) {
       return <AccountScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'search':
+      return <SearchScreen searchId={route.searchId} />;
     case 'mapping':
       return <MappingScreen key={route.projectId} projectId={route.projectId} />;
     case 'run':

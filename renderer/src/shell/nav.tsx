@@ -4,6 +4,7 @@ import { ThemeToggle } from './theme-toggle';
 
 const ITEMS: { label: string; route: Route; matches: (route: Route) => boolean }[] = [
   { label: 'Projects', route: { screen: 'projects' }, matches: (route) => route.screen === 'projects' || 'projectId' in route },
+  { label: 'Search', route: { screen: 'search', searchId: null }, matches: (route) => route.screen === 'search' },
   { label: 'Account', route: { screen: 'account' }, matches: (route) => route.screen === 'account' },
   { label: 'Settings', route: { screen: 'settings' }, matches: (route) => route.screen === 'settings' },
 ];

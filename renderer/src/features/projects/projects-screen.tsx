@@ -7,6 +7,7 @@ import { plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useToast } from '../../ui/toasts';
 import { DemoButton } from '../account/demo-button';
+import { SavedSearches } from '../search/saved-searches';
 import { NewFromFileButton } from './new-from-file-button';
 import { ProjectRow } from './project-row';
 
@@ -98,6 +99,7 @@ export function ProjectsScreen() {
         </div>
       )}
       {projects.loading && !projects.value && <p className="muted">Loading projects…</p>}
+      <SavedSearches />
     </div>
   );
 }
