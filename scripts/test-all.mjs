@@ -25,7 +25,11 @@ if (only !== 'e2e') {
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     totals.passed += r.numPassedTests ?? 0;
-    totals.failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0);
+    // A file that failed to load has no failed test of its own: count it once, so it cannot hide.
+    const brokenFiles = (r.testResults ?? []).filter(
+      (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+    ).length;
+    totals.failed += (r.numFailedTests ?? 0) + brokenFiles;
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   } else {
     console.error('vitest wrote no report');

@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowState } from '../../shared/model';
+import type { FindQuery, RowState } from '../../shared/model';
 import { DATABASE_FILE } from '../../electron/engine/engine';
 import { startSimulator, type Simulator } from '../../electron/simulator';
+import { queryKey } from '../../electron/simulator/find';
 import { SHEET_HEADERS, callOk, connectSimulator, openTestEngine, readCsv, runToEnd, sheetRows, tempDir, waitUntil, writeCsv } from './safety-helpers';
 
 const ROOT = resolve(__dirname, '../..');
@@ -18,11 +19,6 @@ const CONCURRENCY = 4;
 const QUERIES_PER_CALL = 100;
 /** Shares of the first round's distinct queries landed (across all attempts) at which the CLI is killed. */
 const KILL_AT = [0.1, 0.3, 0.5, 0.7, 0.9];
-/**
- * A reply the simulator counted shortly before a kill may not be committed yet (it is on the wire, or being
- * written): such queries are asked again, like those of calls still in flight. This is how far back counts.
- */
-const LANDING_WINDOW_MS = 150;
 const TIMESTAMP_COLUMNS = ['match_fetched_at', 'match_decided_at'];
 
 let tmp: ReturnType<typeof tempDir>;
@@ -72,23 +68,30 @@ function startCli(args: string[]): Attempt {
   return { child, stderr: () => stderr, exited };
 }
 
-/** Snapshots of the simulator's per-query counts, so a kill's landing window can be looked up afterwards. */
-class CountWatcher {
-  private snapshots: { at: number; counts: Map<string, number> }[] = [];
-
-  take(): void {
-    const now = Date.now();
-    this.snapshots.push({ at: now, counts: sim.counters().queryKeys });
-    // Only the recent past is ever looked up.
-    while (this.snapshots.length > 2 && this.snapshots[1]!.at < now - LANDING_WINDOW_MS * 3) this.snapshots.shift();
+/** The queries whose answers the data folder holds, keyed as the simulator counts them. */
+function committedQueries(dbPath: string): Set<string> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT query FROM lookups WHERE status = 'ok'").pluck().all() as string[];
+    return new Set(rows.map((json) => queryKey((JSON.parse(json) as FindQuery).fields)));
+  } finally {
+    db.close();
   }
+}
 
-  /** The latest snapshot at least `ms` old. */
-  before(ms: number): Map<string, number> {
-    const limit = Date.now() - ms;
-    const older = this.snapshots.filter((s) => s.at <= limit);
-    return (older.at(-1) ?? this.snapshots[0]!).counts;
+/** Waits until the simulator has counted everything the killed process still had on the wire. */
+async function quietSimulator(): Promise<Map<string, number>> {
+  let last = -1;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, LATENCY_MS * 3 + 100));
+    const now = sim.counters();
+    if (now.queries === last) return now.queryKeys;
+    last = now.queries;
   }
+}
+
+function delta(from: Map<string, number>, to: Map<string, number>): Map<string, number> {
+  return new Map([...to].map(([key, n]) => [key, n - (from.get(key) ?? 0)] as [string, number]).filter(([, n]) => n > 0));
 }
 
 function integrity(dbPath: string): string {
@@ -140,8 +143,10 @@ describe('a CLI run killed five times', () => {
     expect(major, `the CLI needs Node 22+; run the tests through npx (this is ${process.version})`).toBeGreaterThanOrEqual(22);
     sim.resetCounters();
     const dbPath = join(home, DATABASE_FILE);
-    const watcher = new CountWatcher();
-    const windows: Set<string>[] = [];
+    // After each kill: what the data folder had committed, with how often each of those had been asked by then.
+    const committedAtKill: Map<string, number>[] = [];
+    const askedPerAttempt: Map<string, number>[] = [];
+    let before = new Map<string, number>();
     const decisions: Decision[] = [];
     let projectId: number | null = null;
     let firstRound = 0;
@@ -157,23 +162,18 @@ describe('a CLI run killed five times', () => {
       let done = false;
       void attempt.exited.then(() => (done = true));
       await waitUntil(
-        () => {
-          watcher.take();
-          return done || sim.counters().queries >= target;
-        },
+        () => done || sim.counters().queries >= target,
         30_000,
         `${Math.round(share * 100)}% of the queries to land (attempt ${k + 1})`,
         5,
       );
       expect(done, `the CLI ended before the kill at ${share * 100}%:\n${attempt.stderr()}`).toBe(false);
-      const landedBefore = watcher.before(LANDING_WINDOW_MS);
       attempt.child.kill('SIGKILL');
       expect((await attempt.exited).signal).toBe('SIGKILL');
-      // Calls in flight at the kill still reach the simulator, which counts them when they complete.
-      await new Promise((r) => setTimeout(r, LATENCY_MS * 3 + 100));
-      const after = sim.counters().queryKeys;
-      windows.push(new Set([...after].filter(([key, n]) => n > (landedBefore.get(key) ?? 0)).map(([key]) => key)));
-
+      const after = await quietSimulator();
+      askedPerAttempt.push(delta(before, after));
+      before = after;
+      committedAtKill.push(new Map([...committedQueries(dbPath)].map((key) => [key, after.get(key) ?? 0])));
       expect(integrity(dbPath)).toBe('ok');
       decisions.push(...(await decideSome(projectId, k)));
     }
@@ -185,15 +185,19 @@ describe('a CLI run killed five times', () => {
     expect(last.stderr()).toContain(`Wrote ${ROWS} rows to`);
     expect(integrity(dbPath)).toBe('ok');
 
-    // Lookups: every query answered once, except those landing or in flight at a kill, which may be answered again.
+    // Lookups: nothing the data folder had committed at a kill is ever asked again, and no attempt asks a query twice.
+    // What is asked again is exactly what was in flight (sent, not yet committed) at a kill.
     const counts = sim.counters().queryKeys;
+    askedPerAttempt.push(delta(before, counts));
     const repeated = [...counts].filter(([, n]) => n > 1);
-    const inWindows = new Set(windows.flatMap((w) => [...w]));
-    console.log(
-      `crashes: ${counts.size} distinct queries, ${repeated.length} asked again after a kill (kill windows held ${windows.map((w) => w.size).join(', ')} queries)`,
-    );
-    expect(repeated.filter(([key]) => !inWindows.has(key))).toEqual([]);
-    expect(repeated.every(([, n]) => n <= 1 + KILL_AT.length)).toBe(true);
+    console.log(`crashes: ${counts.size} distinct queries, ${repeated.length} asked again after a kill`);
+    for (const [k, committed] of committedAtKill.entries()) {
+      const askedAgain = [...committed].filter(([key, n]) => counts.get(key) !== n).map(([key]) => key);
+      expect(askedAgain, `queries committed before kill ${k + 1} were asked again`).toEqual([]);
+    }
+    for (const [k, asked] of askedPerAttempt.entries()) {
+      expect([...asked].filter(([, n]) => n > 1), `attempt ${k + 1} asked a query twice`).toEqual([]);
+    }
     // At most CONCURRENCY calls are in flight at a kill, and one more may have landed and be committing.
     expect(repeated.length).toBeLessThanOrEqual(KILL_AT.length * (CONCURRENCY + 1) * QUERIES_PER_CALL);
 
