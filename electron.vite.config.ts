@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
@@ -22,6 +23,22 @@ export default defineConfig({
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
-    plugins: [react()],
+    plugins: [react(), devServerCsp()],
   },
 });
+
+/**
+ * `electron-vite dev` only: the dev server injects inline scripts (React refresh) and styles, and talks to its
+ * client over a WebSocket. Built apps keep index.html's strict policy untouched.
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'matchdesk-dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws://localhost:* http://localhost:*"),
+  };
+}
