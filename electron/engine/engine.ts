@@ -107,6 +107,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
     // page cache nearly every insert reads a page back from the file.
     db.pragma('cache_size = -65536');
+    // Each auto-checkpoint copies the WAL's pages into the file and fsyncs it. A run commits every call's answers
+    // and the rows they settle (hundreds of scattered pages), so at SQLite's default of 1,000 pages it checkpointed
+    // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000.
+    db.pragma('wal_autocheckpoint = 10000');
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
   } catch (error) {

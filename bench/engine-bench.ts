@@ -1,0 +1,145 @@
+// The engine side of the benchmark, through the facade exactly as a host drives it (engine.call + events).
+import { join } from 'node:path';
+import type { CallInput, CallName, CallOutput, ProjectDetail, ReviewPage, RunProgress } from '../shared/contract';
+import type { RowState } from '../shared/model';
+import { createEngine, type Engine } from '../electron/engine/engine';
+import { SessionSecretStore } from '../electron/engine/secrets';
+import { SHEET_MAPPING } from './sheet-generator';
+import type { SimulatorReady } from './simulator-process';
+
+export class BenchFailure extends Error {
+  override readonly name = 'BenchFailure';
+}
+
+export type Log = (line: string) => void;
+
+export class EngineBench {
+  private constructor(
+    readonly engine: Engine,
+    private readonly log: Log,
+  ) {}
+
+  static async open(dataDir: string, service: SimulatorReady, concurrency: number, log: Log): Promise<EngineBench> {
+    const engine = await createEngine({ dataDir, host: 'cli', secrets: new SessionSecretStore(), exportDir: join(dataDir, 'exports') });
+    const bench = new EngineBench(engine, log);
+    // The profile first, so the import plans its queries for this service at once (no re-plan before the run).
+    const profile = await bench.call('profiles.save', {
+      name: 'Bench simulator',
+      baseUrl: service.baseUrl,
+      orgId: service.orgId,
+      kind: 'service_account',
+      login: service.clientId,
+      secret: service.clientSecret,
+      sessionOnly: true,
+    });
+    await bench.call('profiles.select', { id: profile.id });
+    await bench.call('settings.update', { concurrency });
+    return bench;
+  }
+
+  async call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> {
+    const result = await this.engine.call(name, input);
+    if (!result.ok) throw new BenchFailure(`${name} failed (${result.error.kind}${result.error.code ? `/${result.error.code}` : ''}): ${result.error.message}`);
+    return result.value as CallOutput<K>;
+  }
+
+  /** Imports a sheet through projects.import; the seconds include the first plan of its queries, as the user waits for both. */
+  async importSheet(file: string, name: string): Promise<{ project: ProjectDetail; seconds: number; storedSeconds: number; mappingFixed: boolean }> {
+    let last = 0;
+    // The last progress event comes once every row is stored, before the columns are guessed and the queries planned.
+    let storedAt = Number.NaN;
+    const off = this.engine.on('import.progress', (p) => {
+      storedAt = performance.now();
+      if (p.rowsRead - last >= 25_000) {
+        last = p.rowsRead;
+        this.log(`    ${p.rowsRead.toLocaleString('en-US')} rows read`);
+      }
+    });
+    const started = performance.now();
+    let project: ProjectDetail;
+    try {
+      project = await this.call('projects.import', { file, name });
+    } finally {
+      off();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const storedSeconds = (storedAt - started) / 1000;
+    // The columns are named so detection finds them; if it ever does not, map them by hand (outside the timing).
+    const wanted = JSON.stringify(SHEET_MAPPING);
+    const mappingFixed = JSON.stringify(project.mapping) !== wanted;
+    if (mappingFixed) {
+      this.log(`    detected mapping ${JSON.stringify(project.mapping)} differs from ${wanted}: saving the intended one`);
+      project = await this.call('mapping.save', { projectId: project.summary.id, mapping: SHEET_MAPPING, strategies: ['email', 'social', 'name+company'] });
+    }
+    return { project, seconds, storedSeconds, mappingFixed };
+  }
+
+  /** run.start, then waits for run.progress to say the run stopped. */
+  async runToEnd(projectId: number): Promise<{ progress: RunProgress; seconds: number }> {
+    let lastLog = 0;
+    let resolveEnd!: (p: RunProgress) => void;
+    const ended = new Promise<RunProgress>((resolve) => (resolveEnd = resolve));
+    const off = this.engine.on('run.progress', (p) => {
+      if (p.projectId !== projectId) return;
+      if (p.status !== 'running') resolveEnd(p);
+      else if (performance.now() - lastLog > 2000) {
+        lastLog = performance.now();
+        this.log(`    ${p.queriesDone.toLocaleString('en-US')}/${p.queriesTotal.toLocaleString('en-US')} queries, ${p.rowsResolved.toLocaleString('en-US')} rows resolved, ${p.calls} calls`);
+      }
+    });
+    const started = performance.now();
+    try {
+      const first = await this.call('run.start', { projectId });
+      if (first.status !== 'running') resolveEnd(first);
+      const progress = await ended;
+      const seconds = (performance.now() - started) / 1000;
+      if (progress.status !== 'done') throw new BenchFailure(`The run ended "${progress.status}": ${progress.message ?? 'no message'}`);
+      return { progress, seconds };
+    } finally {
+      off();
+    }
+  }
+
+  async timed<K extends CallName>(name: K, input: CallInput<K>): Promise<{ value: CallOutput<K>; seconds: number }> {
+    const started = performance.now();
+    const value = await this.call(name, input);
+    return { value, seconds: (performance.now() - started) / 1000 };
+  }
+
+  /**
+   * 100-row pages of the review table: offsets spread over the whole table, then with a state filter, then with
+   * a text filter, each spread over its own total. Milliseconds per fetch, by kind.
+   */
+  async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; states: RowState[]; texts: string[] }> {
+    const limit = 100;
+    const perKind = Math.ceil(fetches / 3);
+    const byKind: Record<string, number[]> = { unfiltered: [], state: [], text: [] };
+    const first = await this.call('review.page', { projectId, offset: 0, limit });
+    // The state with the most rows among those a reviewer filters on.
+    const reviewStates: RowState[] = ['to_review', 'auto', 'no_candidates'];
+    const state = reviewStates.reduce((a, b) => (first.counts[b] > first.counts[a] ? b : a));
+    const texts = ['smith', 'gmail', 'engineer', 'linkedin.com/in/ma', 'García', 'manager'];
+    const spread = async (kind: string, count: number, filter: { states?: RowState[]; text?: string }[]) => {
+      const totals = new Map<string, number>([['{}', first.total]]);
+      for (let i = 0; i < count; i++) {
+        const f = filter[i % filter.length]!;
+        const fkey = JSON.stringify(f);
+        const total = totals.get(fkey);
+        // A filter's first page tells its total; later ones spread over it.
+        const offset = total === undefined ? 0 : Math.max(0, Math.floor(((total - limit) * i) / Math.max(1, count - 1)));
+        const started = performance.now();
+        const page: ReviewPage = await this.call('review.page', { projectId, offset, limit, ...f });
+        byKind[kind]!.push(performance.now() - started);
+        totals.set(fkey, page.total);
+      }
+    };
+    await spread('unfiltered', perKind, [{}]);
+    await spread('state', perKind, [{ states: [state] }]);
+    await spread('text', fetches - 2 * perKind, texts.map((text) => ({ text })));
+    return { all: [...byKind.unfiltered!, ...byKind.state!, ...byKind.text!], byKind, states: [state], texts };
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}

@@ -1,0 +1,38 @@
+/** Peak resident memory of this process: sampled every `everyMs` (overall and per phase), and the OS's own high-water mark. */
+export class MemorySampler {
+  private peak = 0;
+  private phase = 'start';
+  private readonly phases = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(everyMs = 50) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), everyMs);
+    this.timer.unref();
+  }
+
+  sample(): number {
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peak) this.peak = rss;
+    if (rss > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, rss);
+    return rss;
+  }
+
+  /** Samples from now on count towards `phase`, so the report can say which step needed the memory. */
+  enter(phase: string): void {
+    this.sample();
+    this.phase = phase;
+    this.sample();
+  }
+
+  /** MB. A busy event loop can miss a sample, so the kernel's maxRSS (which never misses) is taken too. */
+  peakMb(): { sampled: number; maxRss: number; byPhase: Record<string, number> } {
+    this.sample();
+    const byPhase = Object.fromEntries([...this.phases].map(([name, bytes]) => [name, Math.round(bytes / 1e5) / 10]));
+    return { sampled: this.peak / 1e6, maxRss: (process.resourceUsage().maxRSS * 1024) / 1e6, byPhase };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}

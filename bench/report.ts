@@ -1,0 +1,131 @@
+import { cpus, freemem, totalmem, release, platform, arch } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  freeMemoryGb: number;
+  node: string;
+  os: string;
+  /** 1-minute load average when the bench started: other work on the machine skews every figure. */
+  loadAtStart: number;
+  loadAtEnd?: number;
+  date: string;
+}
+
+export function describeMachine(loadAtStart: number): Machine {
+  const list = cpus();
+  return {
+    cpu: list[0]?.model.trim() ?? 'unknown',
+    cores: list.length,
+    memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGb: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os: `${platform()} ${release()} ${arch()}`,
+    loadAtStart: Math.round(loadAtStart * 100) / 100,
+    date: new Date().toISOString(),
+  };
+}
+
+/** A figure with a target: `value` compared with `target` in the direction given. */
+export interface TargetCheck {
+  id: string;
+  label: string;
+  value: number;
+  unit: string;
+  target: number;
+  better: 'lower' | 'higher';
+  /** value / target; null when the target is zero. */
+  ratio: number | null;
+  pass: boolean;
+  detail?: string;
+}
+
+export function check(id: string, label: string, value: number, unit: string, target: number, better: 'lower' | 'higher', detail?: string): TargetCheck {
+  const pass = better === 'lower' ? value <= target : value >= target;
+  return { id, label, value, unit, target, better, ratio: target === 0 ? null : value / target, pass, ...(detail ? { detail } : {}) };
+}
+
+/** A figure shown for context, without a target. */
+export interface Figure {
+  label: string;
+  value: string;
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function num(value: number, digits = 0): string {
+  return Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : String(value);
+}
+
+function valueText(c: TargetCheck): string {
+  const digits = Number.isInteger(c.value) || Math.abs(c.value) >= 1000 ? 0 : Math.abs(c.value) >= 10 ? 1 : 2;
+  return `${num(c.value, digits)} ${c.unit}`.trim();
+}
+
+function targetText(c: TargetCheck): string {
+  const digits = Number.isInteger(c.target) ? 0 : 1;
+  return `${c.better === 'lower' ? '<=' : '>='} ${num(c.target, digits)} ${c.unit}`.trim();
+}
+
+const HEADINGS = ['Figure', 'Measured', 'Target', 'Ratio', 'Result'];
+
+function rowsOf(checks: TargetCheck[]): string[][] {
+  return checks.map((c) => [c.label, valueText(c), targetText(c), c.ratio === null ? '-' : num(c.ratio, 2), c.pass ? 'PASS' : 'MISS']);
+}
+
+export function consoleTable(checks: TargetCheck[], figures: Figure[]): string {
+  const rows = rowsOf(checks);
+  const widths = HEADINGS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const out = [line(HEADINGS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''];
+  const labelWidth = Math.max(...figures.map((f) => f.label.length));
+  for (const f of figures) out.push(`${f.label.padEnd(labelWidth)}  ${f.value}`);
+  return out.join('\n');
+}
+
+export function markdownSection(checks: TargetCheck[], figures: Figure[], machine: Machine, params: string): string {
+  const escape = (s: string) => s.replace(/\|/g, '\\|');
+  const rows = rowsOf(checks);
+  return [
+    `Latest \`npm run bench\` (${machine.date.slice(0, 10)}), ${params}, on ${machine.cpu} (${machine.cores} cores, ${num(machine.memoryGb, 1)} GB), ` +
+      `Node ${machine.node}, ${machine.os}; load average at start ${num(machine.loadAtStart, 2)}.`,
+    '',
+    `| ${HEADINGS.join(' | ')} |`,
+    `|${HEADINGS.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`),
+    '',
+    '| Other figures | |',
+    '| --- | --- |',
+    ...figures.map((f) => `| ${escape(f.label)} | ${escape(f.value)} |`),
+    '',
+    'Ratio is measured / target. Full figures: `bench/results.json`.',
+  ].join('\n');
+}
+
+const START = '<!-- bench:start -->';
+const END = '<!-- bench:end -->';
+
+/** Replaces the section between the bench markers, adding a "## Benchmark" heading and the markers when absent. */
+export async function updateReadme(path: string, section: string): Promise<void> {
+  const text = await readFile(path, 'utf8');
+  const block = `${START}\n${section}\n${END}`;
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  const next =
+    start !== -1 && end > start
+      ? text.slice(0, start) + block + text.slice(end + END.length)
+      : `${text.replace(/\s*$/, '')}\n\n## Benchmark\n\n\`npm run bench\` generates a 100,000-row sheet, starts the simulator in its own process and measures ` +
+        `import, matching, the cache, export and review against the targets of issue 6 (\`npm run bench -- --quick\` for a fast check).\n\n${block}\n`;
+  await writeFile(path, next);
+}
+
+export async function writeJson(path: string, value: unknown): Promise<void> {
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}

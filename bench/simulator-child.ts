@@ -1,0 +1,39 @@
+// Child process: the People Data Service simulator for the benchmark, in a process of its own so its CPU and
+// memory are not the engine's. Says it is ready (and where) over IPC, and answers counter requests.
+import { startSimulator } from '../electron/simulator';
+import type { SimulatorReady, SimulatorTally } from './simulator-process';
+
+const [peopleText, seedText, latencyText] = process.argv.slice(2);
+const simulator = await startSimulator({ port: 0, people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText) });
+
+function tally(): SimulatorTally {
+  const c = simulator.counters();
+  const cpu = process.cpuUsage();
+  return { calls: c.calls, findCalls: c.findCalls, sessionCalls: c.sessionCalls, queries: c.queries, distinctQueries: c.queryKeys.size, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+}
+
+const ready: SimulatorReady = {
+  type: 'ready',
+  baseUrl: simulator.baseUrl,
+  orgId: simulator.orgId,
+  clientId: simulator.demo.clientId,
+  clientSecret: simulator.demo.clientSecret,
+  rssMb: Math.round(process.memoryUsage().rss / 1e6),
+};
+process.send!(ready);
+
+process.on('message', (message: { type?: string; id?: number }) => {
+  if (message?.type === 'tally') process.send!({ type: 'tally', id: message.id, tally: tally() });
+  else if (message?.type === 'reset') {
+    simulator.resetCounters();
+    process.send!({ type: 'reset', id: message.id });
+  }
+});
+
+const stop = () => {
+  void simulator.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// The parent gone (killed, crashed): nobody will stop us otherwise.
+process.on('disconnect', stop);

@@ -1,0 +1,86 @@
+import type { ChildProcess } from 'node:child_process';
+import { spawnBenchScript, stopChild } from './child-process';
+
+export interface SimulatorReady {
+  type: 'ready';
+  baseUrl: string;
+  orgId: string;
+  clientId: string;
+  clientSecret: string;
+  rssMb: number;
+}
+
+/** The simulator's own count of what it was sent. */
+export interface SimulatorTally {
+  calls: number;
+  findCalls: number;
+  sessionCalls: number;
+  queries: number;
+  /** Distinct queries answered since the last reset. */
+  distinctQueries: number;
+  /** CPU time of the simulator's process since it started (not reset). */
+  cpuSeconds: number;
+}
+
+/** The simulator running in a child process, spoken to over IPC. */
+export class SimulatorProcess {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (value: unknown) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly info: SimulatorReady,
+  ) {
+    child.on('message', (m: { type: string; id?: number; tally?: SimulatorTally }) => {
+      if (m.id === undefined) return;
+      this.waiting.get(m.id)?.(m.tally ?? null);
+      this.waiting.delete(m.id);
+    });
+  }
+
+  static async start(p: { people: number; seed: number; latencyMs: number }): Promise<SimulatorProcess> {
+    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs)]);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.resume();
+    try {
+      const info = await new Promise<SimulatorReady>((resolve, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code, signal) => reject(new Error(`The simulator exited before it was ready (${signal ?? `exit ${code}`}): ${stderr.trim()}`)));
+        child.once('message', (m: SimulatorReady) => (m?.type === 'ready' ? resolve(m) : reject(new Error(`Unexpected first message from the simulator: ${JSON.stringify(m)}`))));
+      });
+      child.removeAllListeners('exit');
+      return new SimulatorProcess(child, info);
+    } catch (error) {
+      await stopChild(child);
+      throw error;
+    }
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  tally(): Promise<SimulatorTally> {
+    return this.ask('tally') as Promise<SimulatorTally>;
+  }
+
+  async reset(): Promise<void> {
+    await this.ask('reset');
+  }
+
+  stop(): Promise<void> {
+    for (const resolve of this.waiting.values()) resolve(null);
+    this.waiting.clear();
+    return stopChild(this.child);
+  }
+
+  private ask(type: string): Promise<unknown> {
+    if (!this.child.connected) return Promise.reject(new Error('The simulator process is gone.'));
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.send({ type, id });
+    });
+  }
+}
