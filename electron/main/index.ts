@@ -11,10 +11,9 @@ import { forwardEvents, registerIpc } from './ipc';
 import { EVENT_CHANNEL } from './ipc-channels';
 import { appMenuTemplate } from './menu';
 import { nativeDialogs, pickSheet } from './native-dialogs';
-import { appLocationOf, denyAllPermissions, guardWebContents, openExternalUrl } from './security';
+import { appLocationOf, denyAllPermissions, guardWebContents } from './security';
 import { createMainWindow } from './window';
 
-const HELP_URL = 'https://github.com/matchdesk/matchdesk#readme';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -87,7 +86,6 @@ function run(): void {
               });
             },
             exportMatches: () => sendCommand(window, { command: 'export' }),
-            openHelp: () => void openExternalUrl(HELP_URL, openExternal),
             openDataFolder: () => void shell.openPath(app.getPath('userData')),
           }),
         ),

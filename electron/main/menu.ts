@@ -8,7 +8,6 @@ export interface MenuActions {
   isDev: boolean;
   newFromFile(): void;
   exportMatches(): void;
-  openHelp(): void;
   openDataFolder(): void;
 }
 
@@ -55,7 +54,8 @@ export function appMenuTemplate(actions: MenuActions): MenuItemConstructorOption
     label: '&Help',
     role: 'help',
     submenu: [
-      { label: 'Matchdesk Help', click: () => actions.openHelp() },
+      // No web help exists yet: the About panel names the version, the data folder is one click away.
+      { role: 'about' },
       { label: 'Show Data Folder', click: () => actions.openDataFolder() },
     ],
   });

@@ -9,7 +9,6 @@ function template(overrides: Partial<MenuActions> = {}) {
     isDev: false,
     newFromFile: () => calls.push('newFromFile'),
     exportMatches: () => calls.push('exportMatches'),
-    openHelp: () => calls.push('openHelp'),
     openDataFolder: () => calls.push('openDataFolder'),
     ...overrides,
   };
@@ -39,6 +38,14 @@ describe('the app menu', () => {
     expect(roles(false)).not.toContain('toggleDevTools');
     expect(roles(false)).not.toContain('reload');
     expect(roles(true)).toContain('toggleDevTools');
+  });
+
+  it('offers the About panel and the data folder under Help', () => {
+    const { menu, calls } = template();
+    const help = items(menu, '&Help');
+    expect(help.map((entry) => entry.label ?? entry.role)).toEqual(['about', 'Show Data Folder']);
+    (help[1]!.click as () => void)();
+    expect(calls).toEqual(['openDataFolder']);
   });
 
   it('adds the macOS app and window menus there', () => {
