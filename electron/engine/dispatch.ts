@@ -17,7 +17,7 @@ export type Handlers = { [K in CallName]?: (input: CallParsedInput<K>) => Promis
  * failure comes back as a plain ContractError. Nothing a sender passes reaches a handler unparsed.
  */
 export async function dispatch(handlers: Handlers, mappers: ErrorMapper[], name: unknown, input: unknown): Promise<CallResult<CallName>> {
-  if (!isCallName(name)) return failure({ kind: 'invalid_input', message: `Unknown call "${String(name).slice(0, 80)}".` });
+  if (!isCallName(name)) return failure({ kind: 'invalid_input', message: `Unknown call ${describeName(name)}.` });
   const parsed = calls[name].input.safeParse(input ?? {});
   if (!parsed.success) return failure({ kind: 'invalid_input', message: describeIssues(parsed.error) });
   const handler = handlers[name] as ((input: unknown) => Promise<unknown>) | undefined;
@@ -27,6 +27,11 @@ export async function dispatch(handlers: Handlers, mappers: ErrorMapper[], name:
   } catch (err) {
     return failure(toContractError(err, mappers));
   }
+}
+
+/** A sender's bad name, told safely: it may be any value, even one whose toString throws. */
+function describeName(name: unknown): string {
+  return typeof name === 'string' ? `"${name.slice(0, 80)}"` : `(a ${name === null ? 'null' : typeof name}, not a call name)`;
 }
 
 function failure(error: ContractError): CallResult<CallName> {

@@ -154,11 +154,11 @@ describe('the contract', () => {
     const seen = { ok: new Set<string>(), failed: new Map<string, number>() };
     await fc.assert(
       fc.asyncProperty(fc.oneof({ weight: 9, arbitrary: named }, { weight: 1, arbitrary: unnamed }), async ([name, input]) => {
-        const result = (await within(5_000, String(name), () => engine.call(name as CallName, input))) as CallResult<CallName>;
+        const result = (await within(5_000, label(name), () => engine.call(name as CallName, input))) as CallResult<CallName>;
         expect(typeof result.ok).toBe('boolean');
         if (result.ok) {
           expect(result).toHaveProperty('value');
-          seen.ok.add(String(name));
+          seen.ok.add(label(name));
           return;
         }
         const { error } = result;
@@ -166,7 +166,7 @@ describe('the contract', () => {
         expect(typeof error.message).toBe('string');
         expect(error.message.length).toBeGreaterThan(0);
         // An "internal" error is an exception nobody typed: exactly what this suite is here to find.
-        expect(error.kind, `${String(name)} ${JSON.stringify(input)?.slice(0, 300)}: ${error.message}`).not.toBe('internal');
+        expect(error.kind, `${label(name)} ${JSON.stringify(input)?.slice(0, 300)}: ${error.message}`).not.toBe('internal');
         expect(JSON.parse(JSON.stringify(error))).toEqual(error);
         seen.failed.set(error.kind, (seen.failed.get(error.kind) ?? 0) + 1);
       }),
@@ -402,3 +402,8 @@ describe('the find-reply parser', () => {
     );
   });
 });
+
+/** A fuzzed call name as text: it may be any value, even one whose toString is not a function. */
+function label(name: unknown): string {
+  return typeof name === 'string' ? name : `(${name === null ? 'null' : typeof name})`;
+}
