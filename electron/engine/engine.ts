@@ -30,7 +30,7 @@ import { EngineError, notFound, type ErrorMapper } from './engine-errors';
 import { ExportError } from './export';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
-import { requireProject } from './projects/project-record';
+import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
@@ -109,8 +109,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     db.pragma('cache_size = -65536');
     // Each auto-checkpoint copies the WAL's pages into the file and fsyncs it. A run commits every call's answers
     // and the rows they settle (hundreds of scattered pages), so at SQLite's default of 1,000 pages it checkpointed
-    // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000.
-    db.pragma('wal_autocheckpoint = 10000');
+    // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000,
+    // and once a run wrote less per call, 17.3 s at 10,000 and 15.2 s at 30,000 (a checkpoint then takes ~0.3 s).
+    db.pragma('wal_autocheckpoint = 30000');
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
   } catch (error) {
@@ -246,7 +247,7 @@ class MatchdeskEngine implements Engine {
       'projects.list': () => listProjectSummaries(db),
       'projects.sheets': (input) => listSheets(input.file),
       'projects.import': async (input) => {
-        const id = await importProject(db, this.clock, this.activeScope() ?? NO_SCOPE, input, (rowsRead) =>
+        const id = await importProject(db, this.clock, input, (rowsRead) =>
           this.emit('import.progress', { file: input.file, rowsRead }),
         );
         return projectDetail(db, id);
@@ -302,20 +303,20 @@ class MatchdeskEngine implements Engine {
       'run.status': (input) => this.runs.status(input.projectId),
       'run.failures': (input) => this.failures(input.projectId),
 
-      'review.page': (input) => {
-        requireProject(db, input.projectId);
+      'review.page': async (input) => {
+        await this.plannedProject(input.projectId);
         return reviewPage(db, input.projectId, input);
       },
-      'review.row': (input) => rowDetail(db, requireProject(db, input.projectId), input.rowIndex),
-      'decisions.choose': (input) => this.decisions.choose(requireProject(db, input.projectId), input.rowIndex, input.rank, input.applyToIdentical),
-      'decisions.reject': (input) => this.decisions.reject(requireProject(db, input.projectId), input.rowIndex, input.applyToIdentical),
-      'decisions.skip': (input) => this.decisions.skip(requireProject(db, input.projectId), input.rowIndex),
-      'decisions.clear': (input) => this.decisions.clear(requireProject(db, input.projectId), input.rowIndex),
+      'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
+      'decisions.choose': async (input) => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical),
+      'decisions.reject': async (input) => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical),
+      'decisions.skip': async (input) => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex),
+      'decisions.clear': async (input) => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex),
       'decisions.undo': (input) => this.decisions.undo(requireProject(db, input.projectId)),
-      'decisions.acceptAllAuto': (input) => this.decisions.acceptAllAuto(requireProject(db, input.projectId), getSettings(db).autoAccept),
+      'decisions.acceptAllAuto': async (input) => this.decisions.acceptAllAuto(await this.plannedProject(input.projectId), getSettings(db).autoAccept),
 
-      'export.run': (input) =>
-        exportProject(db, requireProject(db, input.projectId), input, this.exportDir()),
+      'export.run': async (input) =>
+        exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir()),
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {
@@ -462,7 +463,7 @@ class MatchdeskEngine implements Engine {
     const resources = findResourcesDir(this.opts.resourcesDir);
     if (!resources) throw new EngineError('not_found', 'The demo sheet (resources/demo/sample-people.csv) is missing from this installation.');
     const file = join(resources, DEMO_SHEET);
-    const id = await importProject(this.db, this.clock, scopeOf(profile), { file, name: DEMO_PROJECT_NAME }, (rowsRead) =>
+    const id = await importProject(this.db, this.clock, { file, name: DEMO_PROJECT_NAME }, (rowsRead) =>
       this.emit('import.progress', { file, rowsRead }),
     );
     return { profile, project: projectSummary(this.db, requireProject(this.db, id)) };
@@ -478,6 +479,17 @@ class MatchdeskEngine implements Engine {
     const wanted = scope ?? NO_SCOPE;
     if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
     await this.withPlanLock(projectId, () => planProject(this.db, projectId, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
+  }
+
+  /**
+   * The project, its rows' statuses made: one never planned (just imported, its mapping not saved yet) is planned
+   * first with the mapping it stores, as a run would be. One being planned or run is left to that.
+   */
+  private async plannedProject(projectId: number): Promise<ProjectRecord> {
+    const project = requireProject(this.db, projectId);
+    if (project.planScope !== null || this.planning.has(projectId) || this.runs.isBusy(projectId)) return project;
+    await this.ensurePlan(projectId);
+    return requireProject(this.db, projectId);
   }
 
   private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {

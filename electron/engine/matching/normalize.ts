@@ -13,7 +13,26 @@ const INVISIBLE = /[\u200B\u2060]/gu;
 const WHITESPACE_RUN = /\s+/gu;
 
 export function foldWhitespace(input: string): string {
-  return String(input ?? '').replace(INVISIBLE, '').replace(WHITESPACE_RUN, ' ').trim();
+  const s = String(input ?? '');
+  return isFolded(s) ? s : s.replace(INVISIBLE, '').replace(WHITESPACE_RUN, ' ').trim();
+}
+
+/**
+ * Nearly every cell is already folded: single spaces between words, nothing else that \s or INVISIBLE match.
+ * One pass over the char codes says so without the regexes and the copies they make (planning a sheet folds
+ * every mapped cell several times). Conservative: any control character or rare space sends it the slow way.
+ */
+function isFolded(s: string): boolean {
+  const last = s.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === last || s.charCodeAt(i + 1) === 32) return false;
+    } else if (c < 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2060 || c === 0x3000 || c === 0xfeff) {
+      return false;
+    }
+  }
+  return true;
 }
 
 export function fullNameFrom(cells: { fullName?: string; firstName?: string; lastName?: string }): string | null {
@@ -47,11 +66,52 @@ export function comparable(text: string): string {
 /** Cells people fill in when they have nothing: treated as empty so they never become queries or problems. */
 const PLACEHOLDERS = new Set(['', 'n a', 'na', 'none', 'null', 'nil', 'unknown', 'tbd', 'not available', 'keine', 'aucun', 'aucune']);
 
+/** Letters and digits of the placeholders' comparable() forms, by ASCII code; and the most any of them has. */
+const PLACEHOLDER_CHAR = new Uint8Array(128);
+for (const p of PLACEHOLDERS) for (const c of p.replace(/ /g, '')) PLACEHOLDER_CHAR[c.charCodeAt(0)] = 1;
+const MOST_PLACEHOLDER_CHARS = Math.max(...[...PLACEHOLDERS].map((p) => p.replace(/ /g, '').length));
+
 export function isPlaceholder(input: string): boolean {
   const folded = foldWhitespace(input);
   if (folded === '') return true;
+  const quick = quickPlaceholder(folded);
+  if (quick !== null) return quick;
   if (/^[\p{P}\p{S}]+$/u.test(folded)) return true;
   return PLACEHOLDERS.has(comparable(folded));
+}
+
+/**
+ * isPlaceholder without comparable() (NFKD twice and five regexes) for nearly every cell. An ASCII letter or
+ * digit comes out of comparable() as itself, lower-cased, whatever surrounds it: one that no placeholder has, or
+ * more of them than any placeholder has, settles it. Text all ASCII is settled exactly, since comparable()
+ * comes down to: lower-case, drop apostrophes, one space for each run of anything but letters and digits,
+ * trimmed. null when only comparable() can tell (some letters are not ASCII).
+ */
+function quickPlaceholder(s: string): boolean | null {
+  let key = '';
+  let gap = false;
+  let ascii = true;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 128) {
+      ascii = false;
+      continue;
+    }
+    if (c === 39 || c === 96) continue; // ' and ` join a word
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (PLACEHOLDER_CHAR[c] === 0 || ++count > MOST_PLACEHOLDER_CHARS) return false;
+      if (ascii) {
+        if (gap && key !== '') key += ' ';
+        key += String.fromCharCode(c);
+      }
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return ascii ? PLACEHOLDERS.has(key) : null;
 }
 
 // Quotes, angle brackets and whitespace that wrap a value copied from a mail client or a formatted sheet.
@@ -63,6 +123,8 @@ const TRAILING_WRAPPER = /[\s"'`“”‘’«»<>()[\],;]/u;
 // every position of an inner whitespace run, quadratic on a cell of a million spaces.
 function unwrap(input: string): string {
   const s = String(input ?? '').replace(INVISIBLE, '');
+  // Wrappers are single UTF-16 units: when neither end is one, there is nothing to take off (the usual case).
+  if (s === '' || (!LEADING_WRAPPER.test(s[0]!) && !TRAILING_WRAPPER.test(s[s.length - 1]!))) return s;
   const chars = [...s];
   let start = 0;
   let end = chars.length;
@@ -84,7 +146,8 @@ const TOP_LEVEL = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
 
 export function normalizeEmail(input: string): EmailResult {
   // "Jane Doe <jane@acme.com>" as copied from a mail client.
-  const bracketed = /<([^<>\s]+@[^<>\s]+)>/u.exec(String(input ?? ''));
+  const text = String(input ?? '');
+  const bracketed = text.includes('<') ? /<([^<>\s]+@[^<>\s]+)>/u.exec(text) : null;
   let s = unwrap(bracketed ? bracketed[1]! : input);
   if (s === '') return { ok: false, reason: 'empty', message: 'no e-mail' };
   s = s.replace(/^mailto:/iu, '').toLowerCase();

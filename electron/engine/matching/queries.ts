@@ -25,13 +25,21 @@ function cellAt(cells: string[], column: number | undefined): string | undefined
   return isPlaceholder(s) ? '' : s;
 }
 
+// Called for every row of a sheet when planning: no closure or object made per row beyond the result.
 export function rowInput(cells: string[], mapping: Mapping): RowInput {
-  const at = (field: keyof Mapping) => cellAt(cells, mapping[field]);
-  const email = mapping.email === undefined ? null : normalizeEmail(at('email') ?? '');
-  const profile = mapping.profile === undefined ? null : profileSlugFromUrl(at('profile') ?? '');
-  const name = fullNameFrom({ fullName: at('fullName'), firstName: at('firstName'), lastName: at('lastName') });
-  const company = foldWhitespace(at('company') ?? '') || null;
+  const email = mapping.email === undefined ? null : normalizeEmail(cellAt(cells, mapping.email) ?? '');
+  const profile = mapping.profile === undefined ? null : profileSlugFromUrl(cellAt(cells, mapping.profile) ?? '');
+  const name = fullName(cellAt(cells, mapping.fullName), cellAt(cells, mapping.firstName), cellAt(cells, mapping.lastName));
+  const company = foldWhitespace(cellAt(cells, mapping.company) ?? '') || null;
   return { email, profile, name, company };
+}
+
+/** fullNameFrom without the object it takes. */
+function fullName(full: string | undefined, first: string | undefined, last: string | undefined): string | null {
+  const folded = foldWhitespace(full ?? '');
+  if (folded) return folded;
+  if (first === undefined && last === undefined) return null;
+  return fullNameFrom({ firstName: first, lastName: last });
 }
 
 function queryFor(strategy: Strategy, input: RowInput): FindQuery | null {

@@ -3,8 +3,6 @@ import { basename, extname } from 'node:path';
 import { DEFAULT_STRATEGIES } from '../../../shared/model';
 import type { Clock } from '../clock';
 import { detectMapping } from '../matching';
-import { planProject } from '../runs/plan-queries';
-import type { ServiceScope } from '../runs/service-scope';
 import { openSheet } from '../sheets';
 
 export interface ImportRequest {
@@ -19,14 +17,15 @@ const ROWS_PER_TRANSACTION = 2500;
 const DETECTION_ROWS = 200;
 
 /**
- * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions.
- * The project exists with status 'importing' until the last row and its first plan are in; on any failure it is
- * deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made project remains.
+ * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions, and
+ * the mapping guessed from the first rows. The project exists with status 'importing' until the last row is in;
+ * on any failure it is deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made
+ * project remains. Its queries are not planned here: the user confirms the mapping first (mapping.save), and
+ * until then plan_scope stays NULL and every row counts as pending.
  */
 export async function importProject(
   db: Database,
   clock: Clock,
-  scope: ServiceScope,
   req: ImportRequest,
   onProgress: (rowsRead: number) => void,
 ): Promise<number> {
@@ -45,17 +44,21 @@ export async function importProject(
         .run(name, sourceName, sheet.info.format, sheet.info.sheetName ?? null, JSON.stringify(sheet.headers), now, now).lastInsertRowid,
     );
 
-    const insertRow = db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)');
+    // A batch goes in as one JSON array, each element stored as its own JSON text (the same text JSON.stringify
+    // makes of the row): one statement per batch instead of one per row (measured: a quarter less time to store).
+    const insertRows = db.prepare('INSERT INTO rows (project_id, row_index, cells) SELECT ?, ? + key, value FROM json_each(?)');
     // updated_at doubles as the import's heartbeat: deleteAbandonedImports leaves a live import alone.
     const heartbeat = db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?');
     const id = projectId;
     const writeBatch = db.transaction((batch: string[][], first: number) => {
-      batch.forEach((cells, i) => insertRow.run(id, first + i, JSON.stringify(cells)));
+      insertRows.run(id, first, JSON.stringify(batch));
       heartbeat.run(new Date(clock.now()).toISOString(), id);
     });
     let rowCount = 0;
     let batch: string[][] = [];
+    const sampleRows: string[][] = [];
     for await (const cells of sheet.rows()) {
+      if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
       batch.push(cells);
       if (batch.length >= ROWS_PER_TRANSACTION) {
         writeBatch(batch, rowCount);
@@ -70,18 +73,19 @@ export async function importProject(
     }
     onProgress(rowCount);
 
-    const sampleRows = (db.prepare('SELECT cells FROM rows WHERE project_id = ? ORDER BY row_index LIMIT ?').all(id, DETECTION_ROWS) as { cells: string }[]).map(
-      (r) => JSON.parse(r.cells) as string[],
-    );
     const detected = detectMapping(sheet.headers, sampleRows);
-    db.prepare('UPDATE projects SET row_count = ?, warnings = ?, guesses = ? WHERE id = ?').run(
+    db.prepare(
+      `UPDATE projects SET row_count = ?, warnings = ?, guesses = ?, mapping = ?, strategies = ?, plan_scope = NULL, status = 'ready', updated_at = ?
+       WHERE id = ?`,
+    ).run(
       rowCount,
       JSON.stringify(sheet.warnings),
       JSON.stringify(detected.guesses),
+      JSON.stringify(detected.mapping),
+      JSON.stringify(DEFAULT_STRATEGIES),
+      new Date(clock.now()).toISOString(),
       id,
     );
-    await planProject(db, id, { mapping: detected.mapping, strategies: [...DEFAULT_STRATEGIES], scope });
-    db.prepare("UPDATE projects SET status = 'ready', updated_at = ? WHERE id = ?").run(new Date(clock.now()).toISOString(), id);
     return id;
   } catch (error) {
     if (projectId !== null) deleteProjectRows(db, projectId);

@@ -8,7 +8,8 @@ import { readyProjectIds, requireProject, type ProjectRecord } from './project-r
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;
 
-export function projectSummary(db: Database, project: ProjectRecord, counts: Record<RowState, number> = stateCounts(db, project.id)): ProjectSummary {
+export function projectSummary(db: Database, project: ProjectRecord, planned: Record<RowState, number> = stateCounts(db, project.id)): ProjectSummary {
+  const counts = withUnplannedRows(planned, project.rowCount);
   return {
     id: project.id,
     name: project.name,
@@ -53,4 +54,14 @@ export function projectDetail(db: Database, projectId: number): ProjectDetail {
     guesses: project.guesses,
     sample,
   };
+}
+
+/**
+ * A row gets its status when the project's queries are planned (the mapping saved, or a first run, review or
+ * export): until then, and for the rows a first plan has not reached yet, it waits to be asked, so it counts as
+ * pending. The counts always add up to the project's rows.
+ */
+function withUnplannedRows(planned: Record<RowState, number>, rowCount: number): Record<RowState, number> {
+  const unplanned = rowCount - Object.values(planned).reduce((a, b) => a + b, 0);
+  return unplanned > 0 ? { ...planned, pending: planned.pending + unplanned } : planned;
 }

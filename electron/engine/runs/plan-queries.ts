@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import type { FindQuery, Mapping, Strategy } from '../../../shared/model';
+import type { Mapping, Strategy } from '../../../shared/model';
 import { plannedQueries, rowInput, type RowInput } from '../matching';
-import { queryKey } from '../store';
+import { queryKeys } from '../store';
+import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
-import { ROW_STATUS_COLUMNS, WRITE_ROW_STATUS_SQL, rowStatusParams, toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
+import { ROW_STATUS_COLUMNS, toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
 export interface PlanRequest {
@@ -19,10 +20,55 @@ export interface PlanOutcome {
   unchanged: number;
 }
 
-/** Rows per transaction: large enough to be fast, small enough that the UI's reads interleave. */
-const PAGE_ROWS = 4000;
-/** Distinct queries whose keys are remembered while planning (about 15 MB at most). */
-const KEY_CACHE_SIZE = 100_000;
+/**
+ * Rows per transaction. Each commit writes every page it dirtied, and a first plan dirties pages of the
+ * row_status index on query_key all over (keys are hashes): fewer, larger pages write each index page fewer
+ * times. Measured on 100,000 rows: 4,000 rows per page committed about half again as long as 10,000, 5,000 took
+ * a tenth longer overall, 25,000 no less. A page of 10,000 rows takes about 0.2 s, short enough for the UI's
+ * reads to interleave.
+ */
+const PAGE_ROWS = 10_000;
+
+/** One row of row_queries as written (project_id aside). */
+type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryKey: string, query: string];
+/** One row of row_status as written (project_id aside), in the insert's column order. */
+type StatusRow = [
+  rowIndex: number,
+  state: string,
+  outcome: string,
+  step: number,
+  strategy: Strategy | null,
+  queryKey: string | null,
+  candidateCount: number,
+  chosenRank: number | null,
+  chosen: string | null,
+  source: string | null,
+  decidedAt: string | null,
+  label: string,
+];
+
+function statusRow(r: RowStatusRecord): StatusRow {
+  return [
+    r.rowIndex,
+    r.state,
+    r.outcome,
+    r.step,
+    r.strategy,
+    r.queryKey,
+    r.candidateCount,
+    r.chosenRank,
+    r.chosen ? JSON.stringify(r.chosen) : null,
+    r.source,
+    r.decidedAt,
+    r.label,
+  ];
+}
+
+interface OldPlan {
+  keys: string[];
+  texts: string[];
+}
+const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
 
 /**
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
@@ -40,79 +86,90 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
     JSON.stringify(req.strategies),
     projectId,
   );
+  const { mapping, strategies } = req;
 
-  const pageOfRows = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?');
-  const oldPlan = db.prepare('SELECT row_index, step, query_key, query FROM row_queries WHERE project_id = ? AND row_index BETWEEN ? AND ?');
+  const pageOfRows = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw();
+  const oldPlan = db.prepare('SELECT row_index, step, query_key, query FROM row_queries WHERE project_id = ? AND row_index BETWEEN ? AND ?').raw();
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
   const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query) VALUES (?, ?, ?, ?, ?, ?)');
-  const writeStatus = db.prepare(WRITE_ROW_STATUS_SQL);
+  const statusSql = (verb: string) =>
+    db.prepare(
+      `${verb} INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing.
+  const insertStatus = statusSql('INSERT');
+  const replaceStatus = statusSql('INSERT OR REPLACE');
 
-  // Identical queries recur across rows: hash each once, in a cache bounded so a huge sheet stays out of memory.
-  const keys = new Map<string, string>();
-  const keyFor = (text: string, query: FindQuery): string => {
-    let key = keys.get(text);
-    if (key === undefined) {
-      if (keys.size >= KEY_CACHE_SIZE) keys.clear();
-      key = queryKey(req.scope.baseUrl, req.scope.orgId, query);
-      keys.set(text, key);
-    }
-    return key;
-  };
+  // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
+  // again (a map lookup hashes the query's text as well) and 15 MB besides.
+  const keyFor = queryKeys(req.scope.baseUrl, req.scope.orgId);
 
   const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0 };
   const planPage = db.transaction((from: number): number | null => {
-    const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as { row_index: number; cells: string }[];
+    const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as [rowIndex: number, cells: string][];
     if (rows.length === 0) return null;
-    const first = rows[0]!.row_index;
-    const last = rows[rows.length - 1]!.row_index;
+    const first = rows[0]![0];
+    const last = rows[rows.length - 1]![0];
 
-    const olds = new Map<number, { keys: string[]; texts: string[] }>();
-    for (const r of oldPlan.all(projectId, first, last) as { row_index: number; step: number; query_key: string; query: string }[]) {
-      let old = olds.get(r.row_index);
-      if (!old) olds.set(r.row_index, (old = { keys: [], texts: [] }));
-      old.keys[r.step] = r.query_key;
-      old.texts[r.step] = r.query;
+    // A first plan finds nothing here: both reads come back empty and every row is simply written.
+    const olds = new Map<number, OldPlan>();
+    for (const [rowIndex, step, key, text] of oldPlan.all(projectId, first, last) as [number, number, string, string][]) {
+      let old = olds.get(rowIndex);
+      if (!old) olds.set(rowIndex, (old = { keys: [], texts: [] }));
+      old.keys[step] = key;
+      old.texts[step] = storedForm(text);
     }
     const statuses = new Map<number, RowStatusRecord>();
     for (const r of oldStatus.all(projectId, first, last) as RowStatusRow[]) statuses.set(r.row_index, toRowStatus(r));
 
-    // Work out the page first, then write: stale steps go in one statement per kept length, before the new ones.
-    const changes: { rowIndex: number; plan: PlannedStep[]; kept: number; status: RowStatusRecord | null }[] = [];
+    // The page is worked out first, then written: stale steps first (one statement per kept length), then the new
+    // steps and statuses, positional values bound from small arrays. Measured on 100,000 rows, writing each row as
+    // it was worked out took a tenth longer (the matching code and SQLite took turns at the CPU caches), and one
+    // INSERT ... SELECT FROM json_each(?) per page longer still.
+    const steps: StepRow[] = [];
+    const inserts: StatusRow[] = [];
+    const replaces: StatusRow[] = [];
     const drops = new Map<number, number[]>();
-    for (const row of rows) {
-      const cells = parseCells(row.cells);
-      const input = rowInput(cells, req.mapping);
-      const old = olds.get(row.row_index) ?? { keys: [], texts: [] };
+    for (const [rowIndex, text] of rows) {
+      const cells = parseCells(text);
+      const input = rowInput(cells, mapping);
+      const old = olds.get(rowIndex) ?? NO_OLD_PLAN;
       const plan: PlannedStep[] = [];
-      for (const p of plannedQueries(input, req.strategies)) {
-        const text = JSON.stringify(p.query);
+      for (const p of plannedQueries(input, strategies)) {
+        const signature = storedQuery(p.query);
         // Two strategies asking the very same thing would only ask it twice.
-        if (plan.some((s) => s.signature === text)) continue;
+        if (plan.some((s) => s.signature === signature)) continue;
         const i = plan.length;
-        const key = sameService && old.texts[i] === text ? old.keys[i]! : keyFor(text, p.query);
-        plan.push({ key, signature: text, strategy: p.strategy });
+        const key = sameService && old.texts[i] === signature ? old.keys[i]! : keyFor(p.query);
+        plan.push({ key, signature, strategy: p.strategy });
       }
-      const kept = sameService ? commonPrefix(old.texts, plan.map((p) => p.signature)) : 0;
-      const samePlan = kept === old.texts.length && kept === plan.length;
-      if (!samePlan && old.texts.length > kept) {
-        let list = drops.get(kept);
-        if (!list) drops.set(kept, (list = []));
-        list.push(row.row_index);
-      }
-      const before = statuses.get(row.row_index) ?? null;
-      const next = replannedStatus(before, old.texts, plan, rowLabel(input, cells), row.row_index);
-      const statusChanged = !before || !sameStatus(before, next);
-      if (samePlan && !statusChanged) outcome.unchanged++;
-      else changes.push({ rowIndex: row.row_index, plan: samePlan ? [] : plan, kept: samePlan ? plan.length : kept, status: statusChanged ? next : null });
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
+      const kept = sameService ? commonPrefix(old.texts, plan) : 0;
+      const samePlan = kept === old.texts.length && kept === plan.length;
+      const before = statuses.get(rowIndex) ?? null;
+      const next = replannedStatus(before, old.texts, plan, rowLabel(input, cells), rowIndex);
+      const statusChanged = !before || !sameStatus(before, next);
+      if (samePlan && !statusChanged) {
+        outcome.unchanged++;
+        continue;
+      }
+      if (!samePlan) {
+        if (old.texts.length > kept) {
+          let list = drops.get(kept);
+          if (!list) drops.set(kept, (list = []));
+          list.push(rowIndex);
+        }
+        for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature]);
+      }
+      if (statusChanged) (before ? replaces : inserts).push(statusRow(next));
     }
     for (const [kept, rowIndexes] of drops) dropSteps.run(projectId, kept, JSON.stringify(rowIndexes));
-    for (const c of changes) {
-      for (let i = c.kept; i < c.plan.length; i++) addStep.run(projectId, c.rowIndex, i, c.plan[i]!.strategy, c.plan[i]!.key, c.plan[i]!.signature);
-      if (c.status) writeStatus.run(rowStatusParams(projectId, c.status));
-    }
+    for (const step of steps) addStep.run(projectId, ...step);
+    for (const status of inserts) insertStatus.run(projectId, ...status);
+    for (const status of replaces) replaceStatus.run(projectId, ...status);
     return last + 1;
   });
 
@@ -140,15 +197,17 @@ export function rowLabel(input: RowInput, cells: string[]): string {
 export function parseCells(text: string): string[] {
   try {
     const cells = JSON.parse(text) as unknown;
-    return Array.isArray(cells) ? cells.map((c) => (typeof c === 'string' ? c : c == null ? '' : String(c))) : [];
+    if (!Array.isArray(cells)) return [];
+    // Imports store strings only: the array is used as parsed unless an older or hand-made row holds others.
+    return cells.every((c) => typeof c === 'string') ? (cells as string[]) : cells.map((c) => (typeof c === 'string' ? c : c == null ? '' : String(c)));
   } catch {
     return [];
   }
 }
 
-function commonPrefix(a: readonly string[], b: readonly string[]): number {
+function commonPrefix(oldTexts: readonly string[], plan: readonly PlannedStep[]): number {
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  while (i < oldTexts.length && i < plan.length && oldTexts[i] === plan[i]!.signature) i++;
   return i;
 }
 

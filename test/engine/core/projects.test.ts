@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ describe('importing a sheet', () => {
       ['Jane Doe', 'JANE@Example.com ', 'Acme, Inc.', 'said "hi"\nline two'],
       ['  spaced  ', '', '', '=1+2'],
       ['Zoë Ångström', 'zoe@example.org', 'Über GmbH', '🙂'],
+      ['back\\slash "quoted" \t tab', 'a/b <c> &amp;', '\u2028\u2029\u00a0\u200b', '\u0001\u001f\u007f'],
       ...Array.from({ length: 5200 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 7}`, String(i)]),
     ];
     const file = writeCsv(join(tmp.dir, 'people.csv'), ['Name', 'Email', 'Company', 'Notes'], rows);
@@ -38,19 +39,93 @@ describe('importing a sheet', () => {
     expect(detail.sample.slice(0, 3)).toEqual(rows.slice(0, 3));
     expect(progress.at(-1)).toBe(rows.length);
     expect(progress.length).toBeGreaterThan(1);
-    // Every row is planned: nothing looked up yet; "spaced" alone (no company, no e-mail) has nothing to ask.
-    expect(detail.summary.counts.pending).toBe(rows.length - 1);
-    expect(detail.summary.counts.no_query).toBe(1);
+    // Nothing is planned at import (the user confirms the mapping first): every row waits, none is looked up.
+    expect(detail.summary.counts.pending).toBe(rows.length);
+    expect(detail.summary.counts.no_query).toBe(0);
 
-    // Every cell, in order, straight from SQLite.
+    // Every cell, in order, straight from SQLite; no plan and no row status yet.
     const db = new Database(engine.dbPath, { readonly: true });
     const stored = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? ORDER BY row_index').all(detail.summary.id) as { row_index: number; cells: string }[];
-    db.close();
     expect(stored.map((r) => r.row_index)).toEqual(rows.map((_, i) => i));
     expect(stored.map((r) => JSON.parse(r.cells))).toEqual(rows);
+    // Stored as the very text JSON.stringify makes of the row: the review's text filter searches that text.
+    expect(stored.map((r) => r.cells)).toEqual(rows.map((r) => JSON.stringify(r)));
+    expect(db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(detail.summary.id)).toBeNull();
+    expect(db.prepare('SELECT count(*) FROM row_status').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM row_queries').pluck().get()).toBe(0);
 
     const listed = await ok(engine, 'projects.list');
     expect(listed.map((p) => p.id)).toEqual([detail.summary.id]);
+    expect(listed[0]!.counts).toEqual(detail.summary.counts);
+
+    // Saving the mapping plans every row: "spaced" alone (no company, no e-mail) has nothing to ask, nor has the
+    // row of odd characters (its e-mail is invalid and its company only spaces).
+    const saved = await ok(engine, 'mapping.save', { projectId: detail.summary.id, mapping: detail.mapping, strategies: detail.strategies });
+    expect(saved.summary.counts.pending).toBe(rows.length - 2);
+    expect(saved.summary.counts.no_query).toBe(2);
+    expect(db.prepare('SELECT count(*) FROM row_status').pluck().get()).toBe(rows.length);
+    expect(db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(detail.summary.id)).not.toBeNull();
+    db.close();
+  });
+
+  it('plans a project on first use when its mapping was never saved: review, preview and export see every row', async () => {
+    const file = writeCsv(join(tmp.dir, 'fresh.csv'), ['Name', 'Email', 'Company'], [
+      ['Jane Doe', 'jane@acme.com', 'Acme'],
+      ['No Mail', '', 'Acme'],
+      ['n/a', '', '-'],
+    ]);
+    const fresh = async () => (await ok(engine, 'projects.import', { file })).summary.id;
+    const planScope = (id: number) => {
+      const db = new Database(engine.dbPath, { readonly: true });
+      try {
+        return db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(id);
+      } finally {
+        db.close();
+      }
+    };
+
+    const reviewed = await fresh();
+    expect(planScope(reviewed)).toBeNull();
+    const page = await ok(engine, 'review.page', { projectId: reviewed, offset: 0, limit: 10 });
+    expect(page.total).toBe(3);
+    expect(page.rows.map((r) => [r.label, r.state])).toEqual([['Jane Doe', 'pending'], ['No Mail', 'pending'], ['n/a', 'no_query']]);
+    expect(planScope(reviewed)).not.toBeNull();
+    expect((await ok(engine, 'review.row', { projectId: reviewed, rowIndex: 1 })).input).toMatchObject({ name: 'No Mail', company: 'Acme' });
+
+    const previewed = await fresh();
+    const preview = await ok(engine, 'run.preview', { projectId: previewed, offline: true });
+    expect(preview).toMatchObject({ rows: 3, rowsWithoutQuery: 1, distinctQueries: 2 });
+
+    const exported = await fresh();
+    const out = join(tmp.dir, 'fresh-out.csv');
+    expect((await ok(engine, 'export.run', { projectId: exported, format: 'csv', scope: 'all', destination: out, bom: false })).rows).toBe(3);
+    expect(readFileSync(out, 'utf8').split(/\r?\n/).slice(1, 4).map((line) => line.split(',').slice(0, 4))).toEqual([
+      ['Jane Doe', 'jane@acme.com', 'Acme', 'pending'],
+      ['No Mail', '', 'Acme', 'pending'],
+      ['n/a', '', "'-", 'no_query'],
+    ]);
+
+    expect((await ok(engine, 'projects.list')).map((p) => [p.id, p.counts.pending, p.counts.no_query])).toEqual(
+      expect.arrayContaining([
+        [reviewed, 2, 1],
+        [previewed, 2, 1],
+        [exported, 2, 1],
+      ]),
+    );
+  });
+
+  it('plans rows with any characters in them: labels and queries read back as they were', async () => {
+    const names = ['Zoë "Z" O\'Brien \\ 🙂', 'Line\u2028sep', '=1+2', '  spaced\tname  ', '{"fields":[]}', '\u00e9t\u00e9 \ufffd'];
+    const file = writeCsv(join(tmp.dir, 'odd.csv'), ['Name', 'Company'], names.map((n) => [n, 'Acme']));
+    const { summary, mapping, strategies } = await ok(engine, 'projects.import', { file });
+    await ok(engine, 'mapping.save', { projectId: summary.id, mapping, strategies });
+    const page = await ok(engine, 'review.page', { projectId: summary.id, offset: 0, limit: 10 });
+    const expected = names.map((n) => n.replace(/\s+/gu, ' ').trim());
+    expect(page.rows.map((r) => r.label)).toEqual(expected);
+    const detail = await ok(engine, 'review.row', { projectId: summary.id, rowIndex: 0 });
+    expect(detail.input.name).toBe(expected[0]);
+    const preview = await ok(engine, 'run.preview', { projectId: summary.id, offline: true });
+    expect(preview.distinctQueries).toBe(names.length);
   });
 
   it('detects the mapping and defaults the strategies', async () => {
@@ -139,11 +214,12 @@ describe('mapping', () => {
     ]);
     const detail = await ok(engine, 'projects.import', { file });
     const id = detail.summary.id;
-    expect(detail.summary.counts.pending).toBe(2);
-    expect(detail.summary.counts.no_query).toBe(1);
+    expect(detail.summary.counts.pending).toBe(3);
 
-    // A person skips row 0 before any run; then the mapping loses the company column.
+    // A person skips row 0 before any run or save (the project is planned with the detected mapping first);
+    // then the mapping loses the company column.
     await ok(engine, 'decisions.skip', { projectId: id, rowIndex: 0 });
+    expect((await ok(engine, 'projects.get', { projectId: id })).summary.counts).toMatchObject({ skipped: 1, pending: 1, no_query: 1 });
     const saved = await ok(engine, 'mapping.save', { projectId: id, mapping: { fullName: 0, email: 1 }, strategies: ['email', 'name+company'] });
     expect(saved.mapping).toEqual({ fullName: 0, email: 1 });
     expect(saved.strategies).toEqual(['email', 'name+company']);
