@@ -2,10 +2,12 @@ import type { Migration } from '../migration';
 import { profilesSettingsLookups } from './001-profiles-settings-lookups';
 import { projectsRunsDecisions } from './002-projects-runs-decisions';
 import { searchesAndResults } from './003-searches';
+import { reviewTextIndex } from './004-review-text-index';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
   profilesSettingsLookups,
   projectsRunsDecisions,
   searchesAndResults,
+  reviewTextIndex,
 ];

@@ -1,0 +1,127 @@
+import type { Database } from 'better-sqlite3';
+import type { Mapping } from '../../../shared/model';
+import { rowInput } from '../matching';
+import { parseCells, rowLabel } from '../runs/plan-queries';
+
+/**
+ * The review filter's text index (table row_text, migration 4): one trigram document per row holding its label and
+ * cells, so "contains this text" is answered from the index instead of a scan of every row. Matching ignores
+ * letter case and accents (FTS5's remove_diacritics, plus the letters below that have no accent to remove).
+ */
+
+/** A trigram index finds only texts of at least three characters; shorter filters scan the rows instead. */
+export const MIN_INDEXED_LENGTH = 3;
+/** Rows indexed per transaction: about 25 ms each, so other calls get in between while a large project fills. */
+const ROWS_PER_SLICE = 1000;
+/** Bump when what a row's document holds changes: every project's index is then filled again. */
+const DOCUMENT_VERSION = 1;
+/** Between cells, so a filter never matches across two of them; nobody types it. */
+const CELL_SEPARATOR = '\u001f';
+
+// Letters no accent removal reaches (as in matching/normalize.ts), spelled the way people type them on an ASCII keyboard.
+const PLAIN_LETTERS: Record<string, string> = {
+  ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ƒ: 'f',
+};
+const PLAIN_LETTER = new RegExp(`[${Object.keys(PLAIN_LETTERS).join('')}]`, 'g');
+
+/** The form rows and filters are indexed and searched in; FTS5 removes the accents (and would fold case) after it. */
+export function searchForm(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(PLAIN_LETTER, (c) => PLAIN_LETTERS[c]!);
+}
+
+/** The FTS5 query for a filter (one phrase: the text as a substring), or null when it is too short for the index. */
+export function rowTextMatch(filter: string): string | null {
+  const text = searchForm(filter.trim());
+  if ([...text].length < MIN_INDEXED_LENGTH) return null;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** What a row is found by: the label the review list shows (when it is not one of the cells already) and its cells. */
+export function rowDocument(label: string, cells: readonly string[]): string {
+  const parts = cells.filter((c) => c !== '');
+  if (label !== '' && !parts.includes(label)) parts.unshift(label);
+  return searchForm(parts.join(CELL_SEPARATOR));
+}
+
+/** The label depends on the mapping, so an index is good for the mapping it was filled under only. */
+function signatureOf(mappingJson: string): string {
+  const mapping = parseMapping(mappingJson);
+  const fields = Object.keys(mapping)
+    .sort()
+    .map((k) => [k, mapping[k as keyof Mapping]]);
+  return JSON.stringify([DOCUMENT_VERSION, fields]);
+}
+
+function parseMapping(json: string): Mapping {
+  try {
+    const mapping = JSON.parse(json) as unknown;
+    return mapping && typeof mapping === 'object' && !Array.isArray(mapping) ? (mapping as Mapping) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function isRowTextIndexReady(db: Database, projectId: number): boolean {
+  const row = db
+    .prepare('SELECT p.mapping, s.signature, s.done FROM projects p LEFT JOIN row_text_state s ON s.project_id = p.id WHERE p.id = ?')
+    .get(projectId) as { mapping: string; signature: string | null; done: number | null } | undefined;
+  return !!row && row.done === 1 && row.signature === signatureOf(row.mapping);
+}
+
+const filling = new WeakMap<Database, Map<number, Promise<void>>>();
+
+/**
+ * Fills the project's text index, or refills it after the mapping changed, and resolves once it is complete.
+ * Works in short transactions with a turn of the event loop between them, so other calls (and a plan or a run of
+ * this project) go on meanwhile; where it got to is stored, so a fill cut off by a crash resumes. Concurrent callers
+ * share one fill. Resolves at once when the index is ready.
+ */
+export function fillRowTextIndex(db: Database, projectId: number): Promise<void> {
+  if (isRowTextIndexReady(db, projectId)) return Promise.resolve();
+  let jobs = filling.get(db);
+  if (!jobs) filling.set(db, (jobs = new Map()));
+  const running = jobs.get(projectId);
+  if (running) return running;
+  const job = fillInSlices(db, projectId).finally(() => jobs.delete(projectId));
+  jobs.set(projectId, job);
+  return job;
+}
+
+async function fillInSlices(db: Database, projectId: number): Promise<void> {
+  const projectMapping = db.prepare('SELECT mapping FROM projects WHERE id = ?').pluck();
+  const readState = db.prepare('SELECT signature, next_row, done FROM row_text_state WHERE project_id = ?');
+  const startState = db.prepare('INSERT INTO row_text_state (project_id, signature) VALUES (?, ?)');
+  // An update, not a REPLACE: deleting the row would fire the trigger that drops every document of the project.
+  const restartState = db.prepare('UPDATE row_text_state SET signature = ?, next_row = 0, done = 0 WHERE project_id = ?');
+  const advance = db.prepare('UPDATE row_text_state SET next_row = ?, done = ? WHERE project_id = ?');
+  const rowsFrom = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?');
+  // REPLACE: after a change of mapping the rows are indexed again over their old documents.
+  const putDocument = db.prepare('INSERT OR REPLACE INTO row_text (rowid, text) VALUES ((? << 32) | ?, ?)');
+
+  /** One transaction: the next rows of the project, and how far that got. False when there is nothing left. */
+  const slice = db.transaction((): boolean => {
+    const mappingJson = projectMapping.get(projectId) as string | undefined;
+    if (mappingJson === undefined) return false;
+    const signature = signatureOf(mappingJson);
+    let state = readState.get(projectId) as { signature: string; next_row: number; done: number } | undefined;
+    if (!state || state.signature !== signature) {
+      if (state) restartState.run(signature, projectId);
+      else startState.run(projectId, signature);
+      state = { signature, next_row: 0, done: 0 };
+    }
+    if (state.done === 1) return false;
+    const mapping = parseMapping(mappingJson);
+    const rows = rowsFrom.all(projectId, state.next_row, ROWS_PER_SLICE) as { row_index: number; cells: string }[];
+    for (const row of rows) {
+      const cells = parseCells(row.cells);
+      putDocument.run(projectId, row.row_index, rowDocument(rowLabel(rowInput(cells, mapping), cells), cells));
+    }
+    const done = rows.length < ROWS_PER_SLICE;
+    advance.run(rows.length > 0 ? rows[rows.length - 1]!.row_index + 1 : state.next_row, done ? 1 : 0, projectId);
+    return !done;
+  });
+
+  while (slice.immediate()) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
