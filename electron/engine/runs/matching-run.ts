@@ -3,10 +3,10 @@ import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { Candidate, Settings } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { getLookups, putLookups, type Lookup } from '../store';
+import { getAnswerDigests, getLookups, putLookups, type AnswerDigest, type Lookup } from '../store';
 import type { CallTiming } from './call-timing';
 import { pendingQueries, type PlannedQueryRecord } from './query-records';
-import { RowResolution, type ResolutionCount } from './row-resolution';
+import { RowResolution, digestAnswer, type ResolutionCount } from './row-resolution';
 import { saveRun, type RunCounters } from './run-records';
 
 function isPassingAuthFailure(error: unknown): boolean {
@@ -27,6 +27,14 @@ export interface MatchingRunDeps {
 }
 
 type StopStatus = Exclude<RunStatus, 'running' | 'done'>;
+
+/** A call's answers waiting for the commit of every call that landed with it. */
+interface LandedCall {
+  asked: PlannedQueryRecord[];
+  answers: Candidate[][];
+  committed: () => void;
+  failed: (error: unknown) => void;
+}
 
 /** A stronger reason to stop wins: cancelling beats running out of credits beats a failure beats a pause. */
 const STOP_WEIGHT: Record<StopStatus, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
@@ -67,6 +75,7 @@ export class MatchingRun {
   private moved = 0;
   private lastEmit = 0;
   private emitTimer: NodeJS.Timeout | null = null;
+  private landed: LandedCall[] = [];
 
   constructor(
     private readonly deps: MatchingRunDeps,
@@ -171,20 +180,16 @@ export class MatchingRun {
     const misses: PlannedQueryRecord[] = [];
     for (let i = 0; i < queries.length && !this.stop; i += CACHE_CHUNK) {
       const chunk = queries.slice(i, i + CACHE_CHUNK);
-      const lookups = getLookups(
-        db,
-        chunk.map((q) => q.key),
-        freshAfter,
-      );
+      const digests = cachedDigests(db, chunk, freshAfter);
       const at = new Date(clock.now()).toISOString();
       db.transaction(() => {
         for (const query of chunk) {
           const key = query.key;
-          const lookup = lookups.get(key);
+          const digest = digests.get(key);
           if (this.failedKeys.has(key)) {
             this.count(this.resolution.failed(key));
-          } else if (lookup?.status === 'ok') {
-            this.count(this.resolution.answer(key, query.strategy, lookup.candidates ?? [], at));
+          } else if (digest) {
+            this.count(this.resolution.answer(key, query.strategy, digest, at));
             this.counters.cacheHits++;
           } else if (this.offline) {
             this.count(this.resolution.notFetched(key));
@@ -204,23 +209,34 @@ export class MatchingRun {
 
   private async fetchAll(misses: PlannedQueryRecord[]): Promise<void> {
     const concurrency = Math.max(1, this.deps.settings.concurrency);
+    // A call gives up its place as soon as it lands, so the next one is on its way while the landed answers are
+    // committed: the commit overlaps a call's wait instead of adding to it.
     const inFlight = new Set<Promise<void>>();
+    const commits: Promise<void>[] = [];
+    const commitErrors: unknown[] = [];
     let next = 0;
     while (true) {
-      while (!this.stop && inFlight.size < concurrency && next < misses.length) {
+      while (!this.stop && commitErrors.length === 0 && inFlight.size < concurrency && next < misses.length) {
         const batch = misses.slice(next, next + MAX_QUERIES_PER_FIND);
         next += MAX_QUERIES_PER_FIND;
-        const call: Promise<void> = this.sendCall(batch).finally(() => inFlight.delete(call));
+        const call: Promise<void> = this.sendCall(batch)
+          .then((landed) => {
+            if (landed) commits.push(landed.committed.catch((error: unknown) => void commitErrors.push(error)));
+          })
+          .finally(() => inFlight.delete(call));
         inFlight.add(call);
       }
-      if (inFlight.size === 0) return;
+      if (inFlight.size === 0) break;
       await Promise.race(inFlight);
     }
+    await Promise.all(commits);
+    if (commitErrors.length > 0) throw commitErrors[0];
   }
 
-  private async sendCall(asked: PlannedQueryRecord[]): Promise<void> {
-    const { db, clock, client, timing } = this.deps;
-    if (asked.length === 0 || !client) return;
+  /** Sends one call; once it has landed, resolves with its answers' commit to wait for (null when it failed). */
+  private async sendCall(asked: PlannedQueryRecord[]): Promise<{ committed: Promise<void> } | null> {
+    const { clock, client, timing } = this.deps;
+    if (asked.length === 0 || !client) return null;
     const started = clock.now();
     let answers: Candidate[][];
     try {
@@ -231,26 +247,51 @@ export class MatchingRun {
     } catch (error) {
       this.callFailed(asked, error);
       this.emit(false);
-      return;
+      return null;
     }
     timing.record(clock.now() - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
+    return { committed: this.commitLanded(asked, answers).then(() => this.emit(false)) };
+  }
+
+  /**
+   * Commits a landed call's answers and every row they settle in one transaction, together with the calls that
+   * landed in the same turn of the event loop (so at once: never behind a call still on its way).
+   */
+  private commitLanded(asked: PlannedQueryRecord[], answers: Candidate[][]): Promise<void> {
+    return new Promise((committed, failed) => {
+      this.landed.push({ asked, answers, committed, failed });
+      if (this.landed.length === 1) setImmediate(() => this.commitAllLanded());
+    });
+  }
+
+  private commitAllLanded(): void {
+    const { db, clock } = this.deps;
+    const calls = this.landed;
+    this.landed = [];
     const fetchedAt = clock.now();
     const at = new Date(fetchedAt).toISOString();
-    // The call's answers and every row they settle land together, or not at all.
-    db.transaction(() => {
-      putLookups(
-        db,
-        asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null })),
-      );
-      asked.forEach((q, i) => this.count(this.resolution.answer(q.key, q.strategy, answers[i] ?? [], at)));
-      this.counters.calls++;
-      this.counters.fetched += asked.length;
-      this.counters.queriesDone += asked.length;
-      this.persist();
-    })();
-    this.emit(false);
+    try {
+      db.transaction(() => {
+        for (const { asked, answers } of calls) {
+          const digests = asked.map((_, i) => digestAnswer(answers[i] ?? []));
+          putLookups(
+            db,
+            asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, digest: digests[i]! })),
+          );
+          asked.forEach((q, i) => this.count(this.resolution.answer(q.key, q.strategy, digests[i]!, at)));
+          this.counters.calls++;
+          this.counters.fetched += asked.length;
+          this.counters.queriesDone += asked.length;
+        }
+        this.persist();
+      })();
+    } catch (error) {
+      for (const call of calls) call.failed(error);
+      return;
+    }
+    for (const call of calls) call.committed();
   }
 
   private callFailed(asked: PlannedQueryRecord[], error: unknown): void {
@@ -287,7 +328,7 @@ export class MatchingRun {
       for (const q of asked) {
         const stale = onFile.get(q.key);
         if (stale?.status === 'ok') {
-          this.count(this.resolution.answer(q.key, q.strategy, stale.candidates ?? [], at));
+          this.count(this.resolution.answer(q.key, q.strategy, digestAnswer(stale.candidates ?? []), at));
         } else {
           this.count(this.resolution.failed(q.key));
           this.failedKeys.add(q.key);
@@ -359,4 +400,24 @@ export class MatchingRun {
       }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
     }
   }
+}
+
+/** The fresh answers on file for `queries`, by key: digests, or for an answer stored without one, made from its candidates. */
+function cachedDigests(db: Database, queries: PlannedQueryRecord[], freshAfter: number): Map<string, AnswerDigest> {
+  const found = getAnswerDigests(
+    db,
+    queries.map((q) => q.key),
+    freshAfter,
+  );
+  const digests = new Map<string, AnswerDigest>();
+  const undigested: string[] = [];
+  for (const [key, digest] of found) {
+    if (digest) digests.set(key, digest);
+    else undigested.push(key);
+  }
+  if (undigested.length === 0) return digests;
+  // A JSON that no longer parses is left out: a miss, asked again.
+  const lookups = getLookups(db, undigested, freshAfter);
+  for (const [key, lookup] of lookups) if (lookup.status === 'ok') digests.set(key, digestAnswer(lookup.candidates ?? []));
+  return digests;
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { RunStatus } from '../../../shared/contract';
 
 /** What a run has done so far; persisted with the run so its progress survives a restart. */
@@ -54,12 +54,17 @@ export function latestRun(db: Database, projectId: number): RunRecord | null {
   return row ? toRecord(row) : null;
 }
 
+// A run saves itself with every commit: the statement is prepared once per database.
+const saveStatements = new WeakMap<Database, Statement>();
+
 export function saveRun(
   db: Database,
   runId: number,
   state: { status: RunStatus; counters: RunCounters; message: string | null; updatedAt: string; finishedAt: string | null },
 ): void {
-  db.prepare('UPDATE runs SET status = ?, counters = ?, message = ?, updated_at = ?, finished_at = ? WHERE id = ?').run(
+  let save = saveStatements.get(db);
+  if (!save) saveStatements.set(db, (save = db.prepare('UPDATE runs SET status = ?, counters = ?, message = ?, updated_at = ?, finished_at = ? WHERE id = ?')));
+  save.run(
     state.status,
     JSON.stringify(state.counters),
     state.message,

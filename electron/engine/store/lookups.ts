@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Candidate, FindQuery } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
 
@@ -18,6 +18,18 @@ export interface Lookup {
   status: 'ok' | 'error';
   candidates: Candidate[] | null;
   error: LookupError | null;
+  /** Stored beside an 'ok' answer when given, so settling rows from the cache never parses its candidates. */
+  digest?: AnswerDigest;
+}
+
+/** What settling a row needs from an 'ok' answer: how many were found and who leads, without the candidates. */
+export interface AnswerDigest {
+  count: number;
+  /** Scores of the first two candidates by rank; null when the service sent none or there is no such candidate. */
+  topScore: number | null;
+  secondScore: number | null;
+  /** The top candidate's PersonSummary as JSON; null when nobody was found. */
+  topSummary: string | null;
 }
 
 export type { CacheStats };
@@ -30,11 +42,37 @@ const MAX_KEYS_PER_STATEMENT = 500;
  * whatever the term order or the base URL's trailing slash and letter case.
  */
 export function queryKey(baseUrl: string, orgId: string, query: FindQuery): string {
-  const terms = query.fields
-    .map((t) => [t.field_name, t.search_term] as const)
-    .sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]));
-  const canonical = JSON.stringify([baseUrl.replace(/\/+$/, '').toLowerCase(), orgId, terms]);
-  return createHash('sha256').update(canonical).digest('hex');
+  return queryKeys(baseUrl, orgId)(query);
+}
+
+/** queryKey for many queries to one service (planning a sheet hashes one per distinct query): the service part made once. */
+export function queryKeys(baseUrl: string, orgId: string): (query: FindQuery) => string {
+  // The text hashed is JSON.stringify([service, orgId, terms]); its head is the same for every query.
+  const head = `${JSON.stringify([baseUrl.replace(/\/+$/, '').toLowerCase(), orgId]).slice(0, -1)},`;
+  return ({ fields }) => {
+    const terms =
+      fields.length === 1
+        ? [[fields[0]!.field_name, fields[0]!.search_term]]
+        : fields.map((t) => [t.field_name, t.search_term] as const).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]));
+    return hash('sha256', `${head}${JSON.stringify(terms)}]`);
+  };
+}
+
+/**
+ * The digests of the stored 'ok' answers among `keys` fetched at or after `freshAfterMs`. An answer stored without
+ * a digest maps to null: read it whole with getLookups. Errors and missing keys are absent.
+ */
+export function getAnswerDigests(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerDigest | null> {
+  const found = new Map<string, AnswerDigest | null>();
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
+    const chunk = unique.slice(i, i + MAX_KEYS_PER_STATEMENT);
+    const rows = keyedStatement(db, digestStatements, DIGEST_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as DigestRow[];
+    for (const [key, count, topScore, secondScore, topSummary] of rows) {
+      found.set(key, count === null ? null : { count, topScore, secondScore, topSummary });
+    }
+  }
+  return found;
 }
 
 /** The stored lookups among `keys` fetched at or after `freshAfterMs`, errors included. Missing keys are absent. */
@@ -43,7 +81,7 @@ export function getLookups(db: Database, keys: readonly string[], freshAfterMs: 
   const unique = [...new Set(keys)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = unique.slice(i, i + MAX_KEYS_PER_STATEMENT);
-    const rows = selectStatement(db, chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
+    const rows = keyedStatement(db, lookupStatements, LOOKUP_COLUMNS, '', chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
     for (const row of rows) {
       const lookup = toLookup(row);
       if (lookup) found.set(lookup.queryKey, lookup);
@@ -53,33 +91,36 @@ export function getLookups(db: Database, keys: readonly string[], freshAfterMs: 
 }
 
 /**
- * Stores many lookups in one transaction. An 'ok' row replaces anything; an 'error' row never replaces an
- * 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed refresh never throws
- * away candidates the user could still review.
+ * Stores many lookups in one transaction (the caller's, when it has one open). An 'ok' row replaces anything; an
+ * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
+ * refresh never throws away candidates the user could still review.
  */
 export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
-  const upsert = db.prepare(
-    `INSERT INTO lookups (query_key, query, fetched_at, status, candidates, error)
-     VALUES (@queryKey, @query, @fetchedAt, @status, @candidates, @error)
-     ON CONFLICT (query_key) DO UPDATE SET
-       query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status,
-       candidates = excluded.candidates, error = excluded.error
-     WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= @keepOkAfterMs)`,
-  );
-  db.transaction(() => {
+  const upsert = upsertStatement(db);
+  const write = () => {
     for (const r of rows) {
-      upsert.run({
-        queryKey: r.queryKey,
-        query: JSON.stringify(r.query),
-        fetchedAt: Math.trunc(r.fetchedAt),
-        status: r.status,
-        candidates: r.status === 'ok' ? JSON.stringify(r.candidates ?? []) : null,
-        error: r.status === 'error' ? JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }) : null,
+      const ok = r.status === 'ok';
+      const digest = ok ? r.digest : undefined;
+      upsert.run(
+        r.queryKey,
+        JSON.stringify(r.query),
+        Math.trunc(r.fetchedAt),
+        r.status,
+        digest?.count ?? null,
+        digest?.topScore ?? null,
+        digest?.secondScore ?? null,
+        digest?.topSummary ?? null,
+        ok ? JSON.stringify(r.candidates ?? []) : null,
+        ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
         keepOkAfterMs,
-      });
+      );
     }
-  })();
+  };
+  // A nested transaction would be a savepoint, and SQLite copies every page a savepoint changes into a statement
+  // journal (a temporary file past 64 KB): measured, a run wrote a quarter more with one per call.
+  if (db.inTransaction) write();
+  else db.transaction(write)();
 }
 
 export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
@@ -116,19 +157,39 @@ interface LookupRow {
   error: string | null;
 }
 
-const selectCache = new WeakMap<Database, Map<number, Statement>>();
+const LOOKUP_COLUMNS = 'query_key, query, fetched_at, status, candidates, error';
+const DIGEST_COLUMNS = 'query_key, candidate_count, top_score, second_score, top_summary';
+type DigestRow = [string, number | null, number | null, number | null, string | null];
 
-function selectStatement(db: Database, count: number): Statement {
-  let byCount = selectCache.get(db);
-  if (!byCount) selectCache.set(db, (byCount = new Map()));
+const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
+const digestStatements = new WeakMap<Database, Map<number, Statement>>();
+const upserts = new WeakMap<Database, Statement>();
+
+function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
+  let byCount = cache.get(db);
+  if (!byCount) cache.set(db, (byCount = new Map()));
   let statement = byCount.get(count);
   if (!statement) {
-    statement = db.prepare(
-      `SELECT query_key, query, fetched_at, status, candidates, error FROM lookups
-       WHERE fetched_at >= ? AND query_key IN (${new Array(count).fill('?').join(', ')})`,
-    );
+    statement = db.prepare(`SELECT ${columns} FROM lookups WHERE ${filter} fetched_at >= ? AND query_key IN (${new Array(count).fill('?').join(', ')})`);
     // Only the full-size statement is reused often enough to be worth keeping.
     if (count === MAX_KEYS_PER_STATEMENT) byCount.set(count, statement);
+  }
+  return statement;
+}
+
+function upsertStatement(db: Database): Statement {
+  let statement = upserts.get(db);
+  if (!statement) {
+    statement = db.prepare(
+      `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, top_score, second_score, top_summary, candidates, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (query_key) DO UPDATE SET
+         query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status,
+         candidate_count = excluded.candidate_count, top_score = excluded.top_score, second_score = excluded.second_score,
+         top_summary = excluded.top_summary, candidates = excluded.candidates, error = excluded.error
+       WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
+    );
+    upserts.set(db, statement);
   }
   return statement;
 }

@@ -102,7 +102,7 @@ describe('migration 2', () => {
     db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome) VALUES (?, 0, 'pending', 'pending')").run(id);
     db.prepare("INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, 1, 0, '{}', '{}', ?)").run(id, now);
     db.prepare("INSERT INTO runs (project_id, status, started_at, updated_at) VALUES (?, 'done', ?, ?)").run(id, now, now);
-    db.prepare("INSERT INTO lookups VALUES ('k', '{}', 1, 'ok', '[]', NULL)").run();
+    db.prepare("INSERT INTO lookups (query_key, query, fetched_at, status, candidates, error) VALUES ('k', '{}', 1, 'ok', '[]', NULL)").run();
     db.prepare('DELETE FROM projects WHERE id = ?').run(id);
     for (const t of ['rows', 'row_queries', 'row_status', 'decision_log', 'runs']) expect(db.prepare(`SELECT count(*) FROM ${t}`).pluck().get(), t).toBe(0);
     expect(db.prepare('SELECT count(*) FROM lookups').pluck().get()).toBe(1);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FindQuery } from '../../../shared/model';
-import { cacheStats, clearCache, getLookups, openDatabase, putLookups, queryKey, type Lookup } from '../../../electron/engine/store';
+import { cacheStats, clearCache, getAnswerDigests, getLookups, openDatabase, putLookups, queryKey, type AnswerDigest, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
 
 const DAY = 86_400_000;
@@ -155,6 +155,58 @@ describe('lookups cache', () => {
       const got = getLookups(db, [stale.queryKey, fresh.queryKey], 0);
       expect(got.get(stale.queryKey)?.status).toBe('error');
       expect(got.get(fresh.queryKey)).toEqual(fresh);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("keeps an answer's digest beside it, read without the candidates; an answer stored without one reads as null", () => {
+    const db = open();
+    try {
+      const digest: AnswerDigest = { count: 2, topScore: 0.97, secondScore: null, topSummary: '{"id":"id-Ada"}' };
+      const nobody: AnswerDigest = { count: 0, topScore: null, secondScore: null, topSummary: null };
+      const withDigest = { ...ok('ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), digest };
+      const empty = { ...ok('nobody@example.com', now, []), digest: nobody };
+      const plain = ok('plain@example.com', now);
+      const stale = { ...ok('old@example.com', now - 31 * DAY), digest };
+      putLookups(db, [withDigest, empty, plain, stale, failed('slow@example.com', now)]);
+      const keys = [withDigest, empty, plain, stale].map((r) => r.queryKey);
+      const got = getAnswerDigests(db, [...keys, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
+      expect(got).toEqual(
+        new Map<string, AnswerDigest | null>([
+          [withDigest.queryKey, digest],
+          [empty.queryKey, nobody],
+          [plain.queryKey, null],
+        ]),
+      );
+      // getLookups still returns the candidates themselves.
+      expect(getLookups(db, [withDigest.queryKey], 0).get(withDigest.queryKey)?.candidates).toEqual(withDigest.candidates);
+
+      // An error replacing an old answer takes its digest with it.
+      putLookups(db, [failed('old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
+      expect(getAnswerDigests(db, [stale.queryKey], 0).size).toBe(0);
+      expect(db.prepare('SELECT candidate_count, top_score, top_summary FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({
+        candidate_count: null,
+        top_score: null,
+        top_summary: null,
+      });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("writes in the caller's transaction when one is open, and goes when it is rolled back", () => {
+    const db = open();
+    try {
+      const row = ok('a@example.com', now);
+      expect(() =>
+        db.transaction(() => {
+          putLookups(db, [row]);
+          expect(getLookups(db, [row.queryKey], 0).size).toBe(1);
+          throw new Error('the rows it settles could not be written');
+        })(),
+      ).toThrow(/could not be written/);
+      expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
     } finally {
       db.close();
     }

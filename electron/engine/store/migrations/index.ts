@@ -3,6 +3,7 @@ import { profilesSettingsLookups } from './001-profiles-settings-lookups';
 import { projectsRunsDecisions } from './002-projects-runs-decisions';
 import { searchesAndResults } from './003-searches';
 import { reviewTextIndex } from './004-review-text-index';
+import { answerDigests } from './005-answer-digests';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -10,4 +11,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   projectsRunsDecisions,
   searchesAndResults,
   reviewTextIndex,
+  answerDigests,
 ];

@@ -1,0 +1,164 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { autoAcceptable, summarizePerson } from '../../../electron/engine/matching';
+import { getLookups } from '../../../electron/engine/store';
+import type { Person, Simulator } from '../../../electron/simulator';
+import type { AutoAcceptRule } from '../../../shared/model';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let people: Person[];
+
+beforeAll(async () => {
+  tmp = tempDir();
+  sim = await startSim();
+  people = findablePeople(sim);
+});
+afterAll(async () => {
+  await sim.close();
+  tmp.remove();
+});
+
+const HEADERS = ['Name', 'Email', 'Company'];
+const RULE: AutoAcceptRule = { exactSingle: true, minScore: 0.8, minLead: 0.1 };
+
+/** E-mails (one candidate), names with a company (scored, often several), people nobody knows, repeats. */
+function sheetRows(count: number): string[][] {
+  return Array.from({ length: count }, (_, i) => {
+    const p = people[i % 400]!;
+    if (i % 4 === 0) return ['', p.email_address, ''];
+    if (i % 4 === 1) return [p.name, '', currentCompany(p)];
+    if (i % 4 === 2) return [p.name.split(' ')[0]!, '', currentCompany(p)];
+    return [`Nobody ${i % 50}`, `nobody${i % 50}@unknown.example`, ''];
+  });
+}
+
+interface SettledRow {
+  row_index: number;
+  state: string;
+  outcome: string;
+  step: number;
+  strategy: string | null;
+  query_key: string | null;
+  candidate_count: number;
+  chosen_rank: number | null;
+  chosen: string | null;
+  source: string | null;
+}
+
+function settledRows(engine: Engine, projectId: number): SettledRow[] {
+  const db = new Database(engine.dbPath, { readonly: true });
+  try {
+    return db
+      .prepare('SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source FROM row_status WHERE project_id = ? ORDER BY row_index')
+      .all(projectId) as SettledRow[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('settling rows from stored answers', () => {
+  it('settles rows from the cache exactly as the service answer did, with or without the stored digest', async () => {
+    const engine = await openEngine(join(tmp.dir, 'digest'));
+    try {
+      await connect(engine, sim);
+      await ok(engine, 'settings.update', { autoAccept: RULE });
+      const file = writeCsv(join(tmp.dir, 'digest.csv'), HEADERS, sheetRows(1200));
+      const fetched = (await ok(engine, 'projects.import', { file })).summary;
+      expect((await runToEnd(engine, fetched.id)).status).toBe('done');
+      const expected = settledRows(engine, fetched.id);
+
+      // What the rows say agrees with the full candidates on file, worked out the long way.
+      const db = new Database(engine.dbPath, { readonly: true });
+      const lookups = getLookups(db, expected.flatMap((r) => (r.query_key ? [r.query_key] : [])), Number.MIN_SAFE_INTEGER);
+      db.close();
+      let scoredAuto = 0;
+      for (const row of expected.filter((r) => r.outcome === 'to_review')) {
+        const candidates = lookups.get(row.query_key!)!.candidates!;
+        const top = [...candidates].sort((a, b) => a.rank - b.rank)[0]!;
+        const auto = autoAcceptable(row.strategy as 'email', candidates, RULE);
+        expect(row.candidate_count).toBe(Math.min(candidates.length, 5));
+        expect(row.state).toBe(auto ? 'auto' : 'to_review');
+        expect(row.chosen).toBe(auto ? JSON.stringify({ rank: 1, score: top.score, summary: summarizePerson(top.person) }) : null);
+        if (auto && candidates.length > 1) scoredAuto++;
+      }
+      expect(scoredAuto).toBeGreaterThan(0);
+      expect(expected.some((r) => r.state === 'to_review' && r.candidate_count > 1)).toBe(true);
+      expect(expected.some((r) => r.state === 'no_candidates')).toBe(true);
+
+      const cached = (await ok(engine, 'projects.import', { file, name: 'cached' })).summary;
+      const fromCache = await runToEnd(engine, cached.id);
+      expect(fromCache).toMatchObject({ status: 'done', calls: 0 });
+      expect(settledRows(engine, cached.id)).toEqual(expected);
+
+      // Answers stored without a digest (none of the app's writers do that) are read whole instead.
+      const writer = new Database(engine.dbPath);
+      writer.prepare('UPDATE lookups SET candidate_count = NULL, top_score = NULL, second_score = NULL, top_summary = NULL').run();
+      writer.close();
+      const undigested = (await ok(engine, 'projects.import', { file, name: 'undigested' })).summary;
+      expect(await runToEnd(engine, undigested.id)).toMatchObject({ status: 'done', calls: 0 });
+      expect(settledRows(engine, undigested.id)).toEqual(expected);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+
+  it('asks again for an answer stored without a digest whose candidates no longer parse', async () => {
+    const engine = await openEngine(join(tmp.dir, 'damaged'));
+    try {
+      await connect(engine, sim);
+      const file = writeCsv(join(tmp.dir, 'damaged.csv'), HEADERS, sheetRows(8).slice(0, 1));
+      const first = (await ok(engine, 'projects.import', { file })).summary;
+      expect(await runToEnd(engine, first.id)).toMatchObject({ status: 'done', calls: 1 });
+      const writer = new Database(engine.dbPath);
+      expect(writer.prepare("UPDATE lookups SET candidates = '[{broken', candidate_count = NULL").run().changes).toBe(1);
+      writer.close();
+      const again = (await ok(engine, 'projects.import', { file, name: 'again' })).summary;
+      expect(await runToEnd(engine, again.id)).toMatchObject({ status: 'done', calls: 1, cacheHits: 0 });
+      expect(settledRows(engine, again.id)[0]).toMatchObject({ state: 'auto', candidate_count: 1 });
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('committing what lands', () => {
+  it('commits a call that lands at once, while a slower call is still out, and the slow one when it lands', async () => {
+    let findCalls = 0;
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const holdingFetch: typeof fetch = async (input, init) => {
+      const reply = await fetch(input, init);
+      if (String(input).endsWith('/find') && ++findCalls === 1) await firstHeld;
+      return reply;
+    };
+    const engine = await openEngine(join(tmp.dir, 'landing'), { fetch: holdingFetch });
+    try {
+      await connect(engine, sim);
+      await ok(engine, 'settings.update', { concurrency: 2 });
+      // 150 e-mails of people the service knows: two calls, every row settled by the first step.
+      const rows = people.slice(0, 150).map((p) => ['', p.email_address, '']);
+      const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'landing.csv'), HEADERS, rows) })).summary;
+      await ok(engine, 'run.start', { projectId: project.id });
+
+      const pendingAt = () => settledRows(engine, project.id).map((r) => r.state === 'pending');
+      const deadline = Date.now() + 10_000;
+      while (pendingAt().every(Boolean) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      const whileHeld = pendingAt();
+      // The held call asked rows 0-99; the other one's rows are committed without waiting for it.
+      expect(whileHeld.slice(0, 100).every(Boolean)).toBe(true);
+      expect(whileHeld.slice(100).some(Boolean)).toBe(false);
+
+      releaseFirst();
+      const end = await engine.runSettled(project.id);
+      expect(end).toMatchObject({ status: 'done', calls: 2, rowsResolved: 150 });
+      expect(pendingAt().some(Boolean)).toBe(false);
+    } finally {
+      releaseFirst();
+      await engine.close();
+    }
+  });
+});
