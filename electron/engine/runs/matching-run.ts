@@ -320,15 +320,11 @@ export class MatchingRun {
         db,
         asked.map((q): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
       );
-      const onFile = getLookups(
-        db,
-        asked.map((q) => q.key),
-        Number.MIN_SAFE_INTEGER,
-      );
+      const onFile = cachedDigests(db, asked, Number.MIN_SAFE_INTEGER);
       for (const q of asked) {
         const stale = onFile.get(q.key);
-        if (stale?.status === 'ok') {
-          this.count(this.resolution.answer(q.key, q.strategy, digestAnswer(stale.candidates ?? []), at));
+        if (stale) {
+          this.count(this.resolution.answer(q.key, q.strategy, stale, at));
         } else {
           this.count(this.resolution.failed(q.key));
           this.failedKeys.add(q.key);

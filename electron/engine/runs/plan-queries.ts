@@ -4,7 +4,7 @@ import { plannedQueries, rowInput, type RowInput } from '../matching';
 import { queryKeys } from '../store';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
-import { ROW_STATUS_COLUMNS, toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
+import { ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
 export interface PlanRequest {
@@ -31,39 +31,6 @@ const PAGE_ROWS = 10_000;
 
 /** One row of row_queries as written (project_id aside). */
 type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryKey: string, query: string];
-/** One row of row_status as written (project_id aside), in the insert's column order. */
-type StatusRow = [
-  rowIndex: number,
-  state: string,
-  outcome: string,
-  step: number,
-  strategy: Strategy | null,
-  queryKey: string | null,
-  candidateCount: number,
-  chosenRank: number | null,
-  chosen: string | null,
-  source: string | null,
-  decidedAt: string | null,
-  label: string,
-];
-
-function statusRow(r: RowStatusRecord): StatusRow {
-  return [
-    r.rowIndex,
-    r.state,
-    r.outcome,
-    r.step,
-    r.strategy,
-    r.queryKey,
-    r.candidateCount,
-    r.chosenRank,
-    r.chosen ? JSON.stringify(r.chosen) : null,
-    r.source,
-    r.decidedAt,
-    r.label,
-  ];
-}
-
 interface OldPlan {
   keys: string[];
   texts: string[];
@@ -93,14 +60,9 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
   const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query) VALUES (?, ?, ?, ?, ?, ?)');
-  const statusSql = (verb: string) =>
-    db.prepare(
-      `${verb} INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
   // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing.
-  const insertStatus = statusSql('INSERT');
-  const replaceStatus = statusSql('INSERT OR REPLACE');
+  const insertStatus = db.prepare(rowStatusWriteSql('INSERT'));
+  const replaceStatus = db.prepare(rowStatusWriteSql('INSERT OR REPLACE'));
 
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
   // again (a map lookup hashes the query's text as well) and 15 MB besides.
@@ -129,8 +91,8 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
     // it was worked out took a tenth longer (the matching code and SQLite took turns at the CPU caches), and one
     // INSERT ... SELECT FROM json_each(?) per page longer still.
     const steps: StepRow[] = [];
-    const inserts: StatusRow[] = [];
-    const replaces: StatusRow[] = [];
+    const inserts: RowStatusValues[] = [];
+    const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
     for (const [rowIndex, text] of rows) {
       const cells = parseCells(text);
@@ -164,7 +126,7 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
         }
         for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature]);
       }
-      if (statusChanged) (before ? replaces : inserts).push(statusRow(next));
+      if (statusChanged) (before ? replaces : inserts).push(rowStatusValues(next));
     }
     for (const [kept, rowIndexes] of drops) dropSteps.run(projectId, kept, JSON.stringify(rowIndexes));
     for (const step of steps) addStep.run(projectId, ...step);
