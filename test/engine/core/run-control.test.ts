@@ -101,6 +101,28 @@ describe('stopping and failing', () => {
     expect(timesAsked(sim).every((n) => n === 1)).toBe(true);
   });
 
+  it('settles rows from the stale answer on file when its refresh fails, and keeps that answer', async () => {
+    const { sim, engine } = await setUp();
+    const first = await importEmails(engine, sim, 150, 'first');
+    expect(await runToEnd(engine, first.id)).toMatchObject({ status: 'done', errors: 0 });
+    const answered = await ok(engine, 'review.page', { projectId: first.id, offset: 0, limit: 150 });
+
+    // Every answer is now stale, and the service is down: each refresh fails.
+    await ok(engine, 'settings.update', { cacheTtlDays: 0 });
+    sim.setFaults('outage');
+    const again = await importEmails(engine, sim, 150, 'again');
+    const end = await runToEnd(engine, again.id);
+    expect(end).toMatchObject({ status: 'done', errors: 0, rowsResolved: 150, cacheHits: 0 });
+    expect(end.calls).toBe(2);
+    const page = await ok(engine, 'review.page', { projectId: again.id, offset: 0, limit: 150 });
+    expect(page.counts).toEqual(answered.counts);
+    expect(page.rows.map((r) => [r.state, r.candidateCount, r.top?.id ?? null, r.chosenRank])).toEqual(
+      answered.rows.map((r) => [r.state, r.candidateCount, r.top?.id ?? null, r.chosenRank]),
+    );
+    // The failed refresh recorded no error over the answers it could not replace.
+    expect(await ok(engine, 'cache.stats')).toMatchObject({ errors: 0 });
+  });
+
   it('rides out access tokens revoked mid-run: turned-away calls are asked again, each query answered once', async () => {
     const { sim, engine } = await setUp();
     const project = await importEmails(engine, sim, 1500);
