@@ -1,6 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import chromium from '@sparticuz/chromium';
 
-// Debian's Chromium: Playwright's own browser download cannot run on our machines (guide/stack.md).
+// The browser comes with `npm install`: @sparticuz/chromium ships a whole Chromium in its npm package and
+// unpacks it to the temp folder on first use (Playwright's own download cannot run on our machines).
+// CHROMIUM_PATH (for example Debian's /usr/bin/chromium) overrides it.
+const executablePath = process.env.CHROMIUM_PATH || (await chromium.executablePath());
+
 export default defineConfig({
   testDir: 'test/e2e',
   timeout: 120_000,
@@ -12,7 +17,7 @@ export default defineConfig({
   use: {
     viewport: { width: 1280, height: 800 },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath,
       args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },

@@ -15,7 +15,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 let runnerFailed = false;
 
 function run(cmd, args) {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+  const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', MATCHDESK_TEST_REPORTS: reports };
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) runnerFailed = true;
 }
 
@@ -52,6 +53,16 @@ if (only !== 'unit' && hasE2e) {
   }
 }
 
+// Each skipped group says why (test/support/skips.ts records them), once however often its file was loaded.
+const skipsFile = join(reports, 'skips.jsonl');
+if (existsSync(skipsFile)) {
+  const reasons = new Map();
+  for (const line of readFileSync(skipsFile, 'utf8').split('\n').filter(Boolean)) {
+    const { group, reason } = JSON.parse(line);
+    reasons.set(group, reason);
+  }
+  for (const [group, reason] of reasons) console.log(`skipped: ${group}: ${reason}`);
+}
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (runnerFailed && totals.failed === 0) console.error('a test runner exited non-zero');
 process.exit(totals.failed > 0 || runnerFailed || totals.passed === 0 ? 1 : 0);

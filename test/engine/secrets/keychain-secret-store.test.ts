@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findCredentialsAsync } from '@napi-rs/keyring';
+import { skipBecause } from '../../support/skips';
 import { KEYCHAIN_SERVICE, KeychainSecretStore, openSecretStore, probeKeychain } from '../../../electron/engine/secrets';
 
 const probe = await probeKeychain();
-if (!probe.ok) {
-  console.warn(
-    `Skipping the real keychain tests: ${probe.reason}. ` +
-      'Run them inside a D-Bus session with an unlocked gnome-keyring (guide/stack.md, "A real keychain in tests").',
-  );
-}
+const skipped = skipBecause(
+  'the real keychain tests',
+  probe.ok ? null : `no Secret Service is reachable (${probe.reason}); run them inside a D-Bus session with an unlocked gnome-keyring, as docs/testing.md shows`,
+);
 
-describe.skipIf(!probe.ok)('KeychainSecretStore against the real OS keychain', () => {
+describe.skipIf(skipped)('KeychainSecretStore against the real OS keychain', () => {
   it('sets, gets, overwrites and deletes a secret', async () => {
     const store = new KeychainSecretStore();
     const account = `test-${randomUUID()}`;

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipBecause } from '../../support/skips';
 
-const linux = process.platform === 'linux';
-if (!linux) console.warn('Skipping the no-session-bus test: only Linux reaches its keychain over D-Bus.');
+const skipped = skipBecause('the no-session-bus keychain test', process.platform === 'linux' ? null : 'only Linux reaches its keychain over D-Bus');
 
-describe.skipIf(!linux)('the keychain without a D-Bus session bus', () => {
+describe.skipIf(skipped)('the keychain without a D-Bus session bus', () => {
   it('reports KeychainUnavailable, never the secret, and falls back to the session store only when allowed', () => {
     const secret = `sk-live-${Math.random().toString(36).slice(2)}-do-not-leak`;
     // An empty runtime folder too: libdbus would otherwise find a bus at $XDG_RUNTIME_DIR/bus.

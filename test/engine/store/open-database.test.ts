@@ -14,8 +14,9 @@ import {
   saveProfile,
 } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
+import { skipBecause } from '../../support/skips';
 
-const posix = process.platform !== 'win32';
+const posixSkipped = skipBecause('the owner-only file permission tests', process.platform === 'win32' ? 'Windows has no POSIX file modes' : null);
 const mode = (p: string) => statSync(p).mode & 0o777;
 const fingerprint = (p: string) => ({
   sha256: createHash('sha256').update(readFileSync(p)).digest('hex'),
@@ -39,7 +40,7 @@ describe('openDatabase', () => {
     }
   });
 
-  it.skipIf(!posix)('makes the file, its WAL sidecars and the folders it creates owner-only', () => {
+  it.skipIf(posixSkipped)('makes the file, its WAL sidecars and the folders it creates owner-only', () => {
     const root = tempFolder();
     chmodSync(root, 0o755);
     const file = join(root, 'new', 'nested', 'matchdesk.db');
@@ -60,7 +61,7 @@ describe('openDatabase', () => {
     }
   });
 
-  it.skipIf(!posix)('tightens an existing data file that others could read', () => {
+  it.skipIf(posixSkipped)('tightens an existing data file that others could read', () => {
     const file = join(tempFolder(), 'matchdesk.db');
     openDatabase(file).close();
     chmodSync(file, 0o644);
