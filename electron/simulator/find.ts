@@ -9,7 +9,12 @@ export const MAX_QUERIES_PER_FIND = 100;
 export const MAX_PEOPLE_PER_QUERY = 5;
 
 /** Where the persons of each find item go; see spec/service-notes.md "find". */
-export const FIND_SHAPES = ['array', 'people', 'results', 'matches'] as const;
+/**
+ * Reply shapes clients of the real service have seen (service-notes "find"): a bare array of lists; items with
+ * `people` and `found`; items with `results`; `{matches: [...]}`; and the same wrapped under `data`, as a list
+ * (`data`) or as `{data: {matches: [{results}]}}` (`data-matches`).
+ */
+export const FIND_SHAPES = ['array', 'people', 'results', 'matches', 'data', 'data-matches'] as const;
 export type FindShape = (typeof FIND_SHAPES)[number];
 
 export interface FindTerm {
@@ -367,10 +372,15 @@ export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][
       case 'people': return `{"found":${hits.length > 0},"people":${list}}`;
       case 'results': return `{"results":${list}}`;
       case 'matches': return `{"people":${list}}`;
+      case 'data': return list;
+      case 'data-matches': return `{"results":${list}}`;
     }
   });
   const array = `[${items.join(',')}]`;
-  return shape === 'matches' ? `{"matches":${array}}` : array;
+  if (shape === 'matches') return `{"matches":${array}}`;
+  if (shape === 'data') return `{"data":${array}}`;
+  if (shape === 'data-matches') return `{"data":{"matches":${array}}}`;
+  return array;
 }
 
 /** The key counters use for "the same query": its terms sorted, as JSON. */

@@ -15,9 +15,16 @@ export function parseFindReply(json: unknown, queryCount: number): Candidate[][]
   return items.map((item, index) => personsOf(item, index).map(candidateAt));
 }
 
+/** A bare array of items, `{matches: [...]}`, `{data: [...]}` or `{data: {matches: [...]}}` (service-notes "find"). */
 function topLevelItems(json: unknown): unknown[] {
   if (Array.isArray(json)) return json;
   if (isObject(json) && Array.isArray(json.matches)) return json.matches;
+  if (isObject(json) && 'data' in json) {
+    const data = json.data;
+    if (Array.isArray(data)) return data;
+    if (isObject(data) && Array.isArray(data.matches)) return data.matches;
+    throw new MalformedReplyError(`expected a list of find results under "data", got ${describe(data)}`);
+  }
   throw new MalformedReplyError(`expected a list of find results, got ${describe(json)}`);
 }
 

@@ -65,6 +65,8 @@ describe('every find item shape, over HTTP', () => {
     ['items with results', [{ results: [ada, alan] }, { results: [] }]],
     ['items with matches', { matches: [{ matches: [ada, alan] }, null] }],
     ['items with persons', [{ persons: [ada, alan] }, {}]],
+    ['{data} around the items', { data: [[ada, alan], []] }],
+    ['{data: {matches}} around items with results', { data: { matches: [{ results: [ada, alan] }, { results: [] }] } }],
   ];
 
   it.each(shapes)('reads %s', async (_label, body) => {
@@ -76,6 +78,11 @@ describe('every find item shape, over HTTP', () => {
       ],
       [],
     ]);
+  });
+
+  it('refuses a {data} that holds no list of results, naming what it holds', async () => {
+    const s = await serve((_req, res) => reply(res, 200, { data: { people: [ada] } }));
+    await expect(clientFor(s).findBatch(queries(1))).rejects.toThrow(/under "data", got an object \(keys: people\)/);
   });
 
   it('reads scores wherever they are sent', async () => {

@@ -1,4 +1,4 @@
-// Every find reply shape the service notes list (bare arrays, {people}, {results}, top-level {matches}) gives the
+// Every find reply shape the service notes list (bare arrays, {people}, {results}, {matches}, {data}) gives the
 // same rows, candidates and export: the engine reads them all the same way, end to end.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,8 +59,9 @@ describe('find reply shapes', () => {
       }
     }
     const [first, ...others] = results;
-    // E-mail and profile rows find exactly one person (auto-accepted); name + company rows wait for review.
-    expect(first!.counts).toMatchObject({ auto: 20, to_review: 10, no_candidates: 1 });
+    // Every row finds its person: by e-mail, by profile, or as the only one with the name at the employer.
+    expect(first!.counts).toMatchObject({ auto: 30, to_review: 0, no_candidates: 1 });
+    expect(results.map((r) => r.shape)).toEqual(['array', 'people', 'results', 'matches', 'data', 'data-matches']);
     for (const other of others) {
       expect({ shape: other.shape, counts: other.counts }).toEqual({ shape: other.shape, counts: first!.counts });
       expect(other.export).toEqual(first!.export);
