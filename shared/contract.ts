@@ -8,7 +8,7 @@ import {
   ROW_STATES,
   STRATEGIES,
   type AutoAcceptRule,
-  type Evidence,
+  type EvidenceItem,
   type MappedField,
   type Mapping,
   type PersonJson,
@@ -126,8 +126,15 @@ export interface ReviewRow {
   state: RowState;
   /** A short label of the row's input: name, e-mail or profile. */
   label: string;
+  /** The chosen person, else the candidate the confidence model puts first. */
   top: PersonSummary | null;
+  /** The service's own score of `top`, when it sent one. */
   topScore: number | null;
+  /** How sure the model is that `top` is the row's person (0..1), and why; null before the row has candidates. */
+  confidence: number | null;
+  reason: string | null;
+  /** The service rank of the candidate the model puts first: what Enter accepts. */
+  bestRank: number | null;
   strategy: Strategy | null;
   candidateCount: number;
   chosenRank: number | null;
@@ -140,23 +147,33 @@ export interface ReviewPage {
 }
 
 export interface CandidateView {
+  /** The service's rank (1 = its first): how a decision names the candidate. */
   rank: number;
   score: number | null;
   personId: string | null;
   summary: PersonSummary;
-  evidence: Evidence;
+  /** This candidate's share of the evidence (0..1): the candidates of a row are listed by it, best first. */
+  confidence: number;
+  reason: string;
+  evidence: EvidenceItem[];
 }
 
 export interface RowDetail {
   rowIndex: number;
   headers: string[];
   cells: string[];
-  input: { email: string | null; social: string | null; name: string | null; company: string | null };
+  input: { email: string | null; social: string | null; name: string | null; company: string | null; location: string | null };
   problems: string[];
   state: RowState;
   strategy: Strategy | null;
   fetchedAt: string | null;
+  /** Best first, by the confidence model. */
   candidates: CandidateView[];
+  /** The best candidate's confidence, and the reason in words; null without candidates. */
+  confidence: number | null;
+  reason: string | null;
+  /** Why the row is not accepted without a person looking, whatever its confidence; null when nothing stops it. */
+  guard: string | null;
   /** Whether the service sent scores for these candidates ("rank only" otherwise). */
   scored: boolean;
   chosenRank: number | null;
@@ -171,6 +188,18 @@ export interface DecisionResult {
   changed: number;
   row: RowDetail | null;
   counts: Record<RowState, number>;
+}
+
+/** How many rows waiting for review "accept all at or above" would accept, per threshold, before it is applied. */
+export interface AcceptPreview {
+  /** Highest threshold first. */
+  thresholds: { minConfidence: number; rows: number }[];
+  /** The lead over the runner-up every accepted row also needs (the setting). */
+  minLead: number;
+  /** The threshold set in the settings. */
+  setting: number;
+  /** Rows waiting for review that a guard keeps for a person whatever the threshold. */
+  guarded: number;
 }
 
 export interface FailedQuery {
@@ -304,9 +333,11 @@ export const profileInput = z.object({
 });
 export type ProfileInput = z.infer<typeof profileInput>;
 
+const confidenceThreshold = z.number().min(0.5).max(1);
+
 const autoAcceptRule = z.object({
-  exactSingle: z.boolean(),
-  minScore: z.number().min(0).max(1).nullable(),
+  enabled: z.boolean(),
+  minConfidence: confidenceThreshold,
   minLead: z.number().min(0).max(1),
 }) satisfies z.ZodType<AutoAcceptRule>;
 
@@ -405,6 +436,8 @@ export const calls = {
       concurrency: z.number().int().min(1).max(16).optional(),
       /** false leaves every row for review whatever the auto-accept rule says (default: the setting applies). */
       autoAccept: z.boolean().optional(),
+      /** This run's auto-accept threshold (default: the setting's). */
+      minConfidence: confidenceThreshold.optional(),
     }),
   ),
   'run.pause': call<RunProgress | null>()(z.object({ projectId: id })),
@@ -418,6 +451,8 @@ export const calls = {
       projectId: id,
       states: z.array(rowState).max(ROW_STATES.length).optional(),
       text: z.string().max(500).optional(),
+      /** File order, or by the confidence of the row's best candidate (rows without candidates last). */
+      order: z.enum(['file', 'confidence_desc', 'confidence_asc']).default('file'),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
     }),
@@ -430,7 +465,9 @@ export const calls = {
   'decisions.skip': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
   'decisions.clear': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
   'decisions.undo': call<DecisionResult>()(z.object({ projectId: id })),
-  'decisions.acceptAllAuto': call<DecisionResult>()(z.object({ projectId: id })),
+  'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
+  /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
+  'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
 
   'export.run': call<ExportResult>()(exportInput),
 

@@ -51,7 +51,7 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const DEFAULT_STRATEGIES: Strategy[] = ['email', 'social', 'name+company'];
 
 /** What a column of the sheet can be mapped to. firstName + lastName combine into a full name. */
-export const MAPPED_FIELDS = ['fullName', 'firstName', 'lastName', 'email', 'profile', 'company'] as const;
+export const MAPPED_FIELDS = ['fullName', 'firstName', 'lastName', 'email', 'profile', 'company', 'location'] as const;
 export type MappedField = (typeof MAPPED_FIELDS)[number];
 /** Field -> 0-based column index in the imported sheet. */
 export type Mapping = Partial<Record<MappedField, number>>;
@@ -66,6 +66,20 @@ export interface Evidence {
   company: EvidenceMark;
 }
 
+/** The fields the confidence model compares (electron/engine/matching/confidence-model.ts). */
+export const EVIDENCE_FIELDS = ['email', 'profile', 'name', 'company', 'emailDomain', 'location'] as const;
+export type EvidenceField = (typeof EVIDENCE_FIELDS)[number];
+
+/** One field's evidence for a candidate: its level in the model, its weight in bits, and a note in words. */
+export interface EvidenceItem {
+  field: EvidenceField;
+  level: string;
+  mark: EvidenceMark;
+  /** log2(m / u): positive for, negative against. */
+  weight: number;
+  note: string;
+}
+
 /**
  * A row's state. Decided: auto, accepted, rejected (none fits), skipped.
  * Undecided: to_review, no_candidates, error, offline (not fetched), pending (not looked up yet), no_query (nothing usable to ask).
@@ -74,12 +88,13 @@ export const ROW_STATES = ['to_review', 'auto', 'accepted', 'rejected', 'skipped
 export type RowState = (typeof ROW_STATES)[number];
 export const DECIDED_STATES: readonly RowState[] = ['auto', 'accepted', 'rejected', 'skipped'];
 
+/**
+ * When a run accepts a row without review: the best candidate's confidence (0..1, computed locally) is at least
+ * minConfidence, at least minLead ahead of the runner-up's, and no guard applies (matching/assess-row.ts).
+ */
 export interface AutoAcceptRule {
-  /** Accept a single candidate found by exact e-mail or profile slug. */
-  exactSingle: boolean;
-  /** When scores are sent: accept the top candidate when its score is at least minScore ... */
-  minScore: number | null;
-  /** ... and at least minLead ahead of the second. */
+  enabled: boolean;
+  minConfidence: number;
   minLead: number;
 }
 
@@ -93,6 +108,6 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Settings = {
   concurrency: 4,
   cacheTtlDays: 30,
-  autoAccept: { exactSingle: true, minScore: null, minLead: 0.1 },
+  autoAccept: { enabled: true, minConfidence: 0.95, minLead: 0.5 },
   activeProfileId: null,
 };

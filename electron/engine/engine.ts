@@ -40,6 +40,7 @@ import { exportProject } from './runs/export-project';
 import { mappingPreview } from './runs/mapping-preview';
 import { planProject } from './runs/plan-queries';
 import { describeQuery, plannedQuery } from './runs/query-records';
+import { reassessRows } from './runs/reassess-rows';
 import { RunControl } from './runs/run-control';
 import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
@@ -140,6 +141,8 @@ class MatchdeskEngine implements Engine {
   private readonly runs: RunControl;
   /** Projects whose plan is being (re)computed: nothing else may touch their rows meanwhile. */
   private readonly planning = new Set<number>();
+  /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
+  private readonly assessed = new Set<number>();
   private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
   private readonly mappers: ErrorMapper[] = [mapKnownErrors];
@@ -270,9 +273,11 @@ class MatchdeskEngine implements Engine {
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);
-        await this.withPlanLock(project.id, () =>
-          planProject(db, project.id, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE }),
-        );
+        await this.withPlanLock(project.id, async () => {
+          await planProject(db, project.id, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE });
+          // Rows that keep their candidates are compared with them again: another column is other evidence.
+          if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
+        });
         db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(this.now(), project.id);
         return projectDetail(db, project.id);
       },
@@ -294,6 +299,7 @@ class MatchdeskEngine implements Engine {
           offline: input.offline,
           ...(input.concurrency ? { concurrency: input.concurrency } : {}),
           ...(input.autoAccept !== undefined ? { autoAccept: input.autoAccept } : {}),
+          ...(input.minConfidence !== undefined ? { minConfidence: input.minConfidence } : {}),
         });
       },
       'run.pause': (input) => this.runs.pause(input.projectId),
@@ -306,7 +312,8 @@ class MatchdeskEngine implements Engine {
       'run.failures': (input) => this.failures(input.projectId),
 
       'review.page': async (input) => {
-        await this.plannedProject(input.projectId);
+        const project = await this.plannedProject(input.projectId);
+        if (input.order !== 'file') await this.ensureAssessed(project);
         return reviewPage(db, input.projectId, input);
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
@@ -315,7 +322,15 @@ class MatchdeskEngine implements Engine {
       'decisions.skip': async (input) => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex),
       'decisions.clear': async (input) => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex),
       'decisions.undo': (input) => this.decisions.undo(requireProject(db, input.projectId)),
-      'decisions.acceptAllAuto': async (input) => this.decisions.acceptAllAuto(await this.plannedProject(input.projectId), getSettings(db).autoAccept),
+      'decisions.acceptPreview': async (input) => {
+        const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
+        return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
+      },
+      'decisions.acceptAtOrAbove': async (input) => {
+        const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
+        const rule = getSettings(db).autoAccept;
+        return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence);
+      },
 
       'export.run': async (input) =>
         exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir()),
@@ -492,6 +507,17 @@ class MatchdeskEngine implements Engine {
     if (project.planScope !== null || this.planning.has(projectId) || this.runs.isBusy(projectId)) return project;
     await this.ensurePlan(projectId);
     return requireProject(this.db, projectId);
+  }
+
+  /**
+   * Rows settled before the confidence model existed get their verdict once per project and session, before
+   * anything reads verdicts in bulk (sorting by confidence, accepting at a threshold); rows settled since carry one.
+   */
+  private async ensureAssessed(project: ProjectRecord): Promise<ProjectRecord> {
+    if (this.assessed.has(project.id)) return project;
+    await reassessRows(this.db, project.id, project.mapping, 'unassessed');
+    this.assessed.add(project.id);
+    return project;
   }
 
   private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {

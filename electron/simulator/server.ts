@@ -412,6 +412,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setFaults: (profile) => {
       faults = resolveFaultProfile(profile);
+      // "Every N-th call" counts from when the faults were set, so a test gets the same faults whatever ran before it.
+      peopleCalls = 0;
     },
     setFindShape: (shape) => {
       findShape = checkFindShape(shape);

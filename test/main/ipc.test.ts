@@ -82,7 +82,7 @@ describe('IPC', () => {
     const result = await invoke(senderEvent('app://matchdesk/index.html'), 'review.page', { projectId: 3, offset: 0, limit: 50 });
     unregister();
     expect(result).toEqual({ ok: true, value: { rows: [], total: 0, counts: {} } });
-    expect(reached).toEqual([{ name: 'review.page', input: { projectId: 3, offset: 0, limit: 50 } }]);
+    expect(reached).toEqual([{ name: 'review.page', input: { projectId: 3, order: 'file', offset: 0, limit: 50 } }]);
   });
 
   it.each([

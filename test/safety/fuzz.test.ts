@@ -63,7 +63,7 @@ const INPUT_KEYS = [
   'projectId', 'searchId', 'rowIndex', 'rank', 'sheet', 'name', 'id', 'mapping', 'strategies', 'offline', 'concurrency',
   'offset', 'limit', 'states', 'text', 'applyToIdentical', 'format', 'scope', 'candidates', 'bom', 'delimiter',
   'filters', 'refresh', 'valuesPerCall', 'pageSize', 'column', 'field', 'baseUrl', 'orgId', 'kind', 'login', 'secret',
-  'sessionOnly', 'cacheTtlDays', 'autoAccept', 'activeProfileId', 'defaultName', '__proto__', 'constructor',
+  'sessionOnly', 'cacheTtlDays', 'autoAccept', 'minConfidence', 'order', 'activeProfileId', 'defaultName', '__proto__', 'constructor',
 ];
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -96,7 +96,7 @@ function templates(dir: string, sheet: string): Record<CallName, Record<string, 
     'review.page': { ...project, offset: 0, limit: 10 }, 'review.row': { ...project, rowIndex: 0 },
     'decisions.choose': { ...project, rowIndex: 0, rank: 1 }, 'decisions.reject': { ...project, rowIndex: 0 },
     'decisions.skip': { ...project, rowIndex: 0 }, 'decisions.clear': { ...project, rowIndex: 0 }, 'decisions.undo': project,
-    'decisions.acceptAllAuto': project,
+    'decisions.acceptPreview': project, 'decisions.acceptAtOrAbove': { ...project, minConfidence: 0.9 },
     'export.run': { ...project, format: 'csv', scope: 'all', destination: join(dir, 'out.csv') },
     'search.run': { filters: [filter], offline: true }, 'search.status': { searchId: 1 }, 'search.cancel': { searchId: 1 },
     'search.resume': { searchId: 1 }, 'search.get': { searchId: 1 }, 'search.results': { searchId: 1, offset: 0, limit: 5 },

@@ -1,22 +1,24 @@
-import type { AutoAcceptRule, Candidate, Strategy } from '../../../shared/model';
+import type { AutoAcceptRule } from '../../../shared/model';
 
-// Scores are floats: 0.9 - 0.8 is 0.0999..., which must still count as a lead of 0.1.
+// Confidences are floats: 0.95 computed as a sum of shares may come out as 0.9499999999.
 const EPSILON = 1e-9;
 
+/** What the rule reads of a row's assessment (matching/assess-row.ts), as stored on the row too. */
+export interface Verdict {
+  confidence: number;
+  runnerUp: number;
+  guard: string | null;
+}
+
 /**
- * Whether a row's candidates can be accepted without review.
- * - exactSingle: exactly one person found by exact e-mail or profile slug.
- * - minScore: the top score (when the service sent one) is at least minScore and leads the second by at least
- *   minLead; a second candidate without a score, or no second, counts as a lead of the whole score.
+ * Whether a row's best candidate is accepted without review: the rule is on, no guard applies, the confidence is
+ * at least minConfidence and leads the runner-up's by at least minLead.
  */
-export function autoAcceptable(strategy: Strategy, candidates: Candidate[], rule: AutoAcceptRule): boolean {
-  if (candidates.length === 0) return false;
-  if (rule.exactSingle && (strategy === 'email' || strategy === 'social') && candidates.length === 1) return true;
-  if (rule.minScore === null || rule.minScore === undefined) return false;
-  const ranked = [...candidates].sort((a, b) => a.rank - b.rank);
-  const top = ranked[0]!.score;
-  if (typeof top !== 'number' || !Number.isFinite(top) || top < rule.minScore - EPSILON) return false;
-  const second = ranked[1]?.score;
-  const lead = typeof second === 'number' && Number.isFinite(second) ? top - second : top;
-  return lead >= rule.minLead - EPSILON;
+export function autoAccepts(verdict: Verdict, rule: AutoAcceptRule): boolean {
+  return (
+    rule.enabled &&
+    verdict.guard === null &&
+    verdict.confidence >= rule.minConfidence - EPSILON &&
+    verdict.confidence - verdict.runnerUp >= rule.minLead - EPSILON
+  );
 }

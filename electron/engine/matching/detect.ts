@@ -57,6 +57,12 @@ const HEADER_RULES: Record<MappedField, HeaderRule> = {
     qualifiers: ['name', 'nom', 'nombre', 'naam', 'current', 'present', 'legal', 'display', 'raison', 'sociale', 'contact',
       'workplace', 'primary'],
   },
+  // Where the person lives: a city tells namesakes apart better than a country, so it wins when both are there.
+  location: {
+    cores: { location: 0.85, city: 0.8, town: 0.75, locality: 0.8, ville: 0.8, ciudad: 0.8, stadt: 0.8, ort: 0.75, wohnort: 0.8,
+      standort: 0.8, citta: 0.8, cidade: 0.8, plaats: 0.75, country: 0.6, pays: 0.6, land: 0.5, pais: 0.6, region: 0.5 },
+    qualifiers: ['current', 'home', 'person', 'contact', 'geo', 'name', 'residence', 'based', 'primary'],
+  },
 };
 
 // Words that are not part of the meaning: articles, prepositions, possessives.

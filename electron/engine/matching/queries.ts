@@ -11,6 +11,8 @@ export interface RowInput {
   profile: SlugResult | null;
   name: string | null;
   company: string | null;
+  /** Where the person lives, as the sheet says it (a city, a country, or both); null when not mapped or blank. */
+  location: string | null;
 }
 
 export interface PlannedQuery {
@@ -31,7 +33,8 @@ export function rowInput(cells: string[], mapping: Mapping): RowInput {
   const profile = mapping.profile === undefined ? null : profileSlugFromUrl(cellAt(cells, mapping.profile) ?? '');
   const name = fullName(cellAt(cells, mapping.fullName), cellAt(cells, mapping.firstName), cellAt(cells, mapping.lastName));
   const company = foldWhitespace(cellAt(cells, mapping.company) ?? '') || null;
-  return { email, profile, name, company };
+  const location = mapping.location === undefined ? null : foldWhitespace(cellAt(cells, mapping.location) ?? '') || null;
+  return { email, profile, name, company, location };
 }
 
 /** fullNameFrom without the object it takes. */

@@ -1,14 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import type { DecisionResult } from '../../../shared/contract';
-import type { AutoAcceptRule, RowState, Strategy } from '../../../shared/model';
+import type { AcceptPreview, DecisionResult } from '../../../shared/contract';
+import type { AutoAcceptRule, RowState } from '../../../shared/model';
 import type { Clock } from '../clock';
 import { EngineError, notFound } from '../engine-errors';
-import { autoAcceptable, summarizePerson } from '../matching';
 import type { ProjectRecord } from '../projects/project-record';
 import { touchProject } from '../projects/project-record';
+import { answerFacts } from '../runs/answer-facts';
+import { chosenFrom } from '../runs/row-resolution';
 import { readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
-import { getLookups } from '../store';
-import { lookupOf, rankedCandidates, rowDetail } from './row-detail';
+import { assessedRow, rowCells, rowDetail } from './row-detail';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
 interface DecisionFields {
@@ -27,6 +27,10 @@ interface Change {
 
 const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
 const KEYS_PER_READ = 500;
+/** The thresholds "accept all at or above" shows counts for, besides the setting's. */
+const PREVIEW_THRESHOLDS = [0.99, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5];
+// Confidences are floats: a threshold of 0.95 must take a row at 0.9499999999.
+const EPSILON = 1e-9;
 
 /**
  * What a person decides about rows. Every change is written with its entry in the append-only decision log in
@@ -42,17 +46,18 @@ export class Decisions {
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
     const row = this.row(project, rowIndex);
-    const candidates = row.outcome === 'to_review' ? rankedCandidates(lookupOf(this.db, row.queryKey)) : [];
-    const pick = candidates.find((c) => c.rank === rank) ?? candidates[rank - 1];
-    if (!pick) {
+    const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
+    const count = assessed?.facts.length ?? 0;
+    const chosen = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank) : null;
+    if (!chosen) {
       throw new EngineError(
         'invalid_input',
-        candidates.length === 0
+        count === 0
           ? `Row ${rowIndex + 1} has no candidates to choose from${row.outcome === 'to_review' ? ' (its answer is no longer in the cache; run the project again)' : ''}.`
-          : `Row ${rowIndex + 1} has ${candidates.length} candidate${candidates.length === 1 ? '' : 's'}; there is no number ${rank}.`,
+          : `Row ${rowIndex + 1} has ${count} candidate${count === 1 ? '' : 's'}; there is no number ${rank}.`,
       );
     }
-    const after = this.decided('accepted', { rank, score: pick.score, summary: summarizePerson(pick.person) });
+    const after = this.decided('accepted', chosen);
     const rows = applyToIdentical ? [row, ...this.identical(project.id, row, true)] : [row];
     return this.commit(project, rowIndex, rows.map((r) => ({ rowIndex: r.rowIndex, before: fieldsOf(r), after })));
   }
@@ -76,31 +81,56 @@ export class Decisions {
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after }]);
   }
 
-  /** Every row waiting for review whose candidates the auto-accept rule accepts becomes 'auto'. */
-  acceptAllAuto(project: ProjectRecord, rule: AutoAcceptRule): DecisionResult {
-    const groups = this.db
-      .prepare("SELECT DISTINCT query_key AS key, strategy FROM row_status WHERE project_id = ? AND state = 'to_review' AND query_key IS NOT NULL")
-      .all(project.id) as { key: string; strategy: Strategy }[];
-    const rowsOf = this.db.prepare(
-      "SELECT row_index FROM row_status WHERE project_id = ? AND query_key = ? AND state = 'to_review' ORDER BY row_index",
-    );
+  /**
+   * How many rows waiting for review "accept all at or above" takes at each threshold: rows whose best candidate
+   * is at least that confident, leads the runner-up by the rule's minLead, and has no guard.
+   */
+  acceptPreview(project: ProjectRecord, rule: AutoAcceptRule): AcceptPreview {
+    const count = this.db
+      .prepare(
+        `SELECT count(*) FROM row_status INDEXED BY row_status_by_confidence
+         WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
+      )
+      .pluck();
+    const thresholds = [...new Set([...PREVIEW_THRESHOLDS, rule.minConfidence])].sort((a, b) => b - a);
+    const guarded = this.db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND guard IS NOT NULL").pluck().get(project.id) as number;
+    return {
+      thresholds: thresholds.map((t) => ({ minConfidence: t, rows: count.get(project.id, t - EPSILON, rule.minLead - EPSILON) as number })),
+      minLead: rule.minLead,
+      setting: rule.minConfidence,
+      guarded,
+    };
+  }
+
+  /**
+   * Every row waiting for review whose best candidate is at or above `minConfidence` (and leads the runner-up by the
+   * rule's minLead, with no guard) becomes 'auto', as one action that undo reverts. Counted by acceptPreview first.
+   */
+  acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): DecisionResult {
+    const rows = this.db
+      .prepare(
+        `SELECT row_index, query_key FROM row_status INDEXED BY row_status_by_confidence
+         WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
+      )
+      .raw()
+      .all(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as [number, string][];
     const changes: Change[] = [];
     const at = this.now();
-    for (let i = 0; i < groups.length; i += KEYS_PER_READ) {
-      const chunk = groups.slice(i, i + KEYS_PER_READ);
-      const lookups = getLookups(
+    for (let i = 0; i < rows.length; i += KEYS_PER_READ) {
+      const chunk = rows.slice(i, i + KEYS_PER_READ);
+      const facts = answerFacts(
         this.db,
-        chunk.map((g) => g.key),
+        chunk.map(([, key]) => key),
         Number.MIN_SAFE_INTEGER,
       );
-      for (const g of chunk) {
-        const candidates = rankedCandidates(lookups.get(g.key) ?? null);
-        if (!autoAcceptable(g.strategy, candidates, rule)) continue;
-        const top = candidates[0]!;
-        const after: DecisionFields = { state: 'auto', chosenRank: top.rank, chosen: { rank: top.rank, score: top.score, summary: summarizePerson(top.person) }, source: 'auto', decidedAt: at };
-        for (const rowIndex of rowsOf.pluck().all(project.id, g.key) as number[]) {
-          changes.push({ rowIndex, before: { state: 'to_review', chosenRank: null, chosen: null, source: null, decidedAt: null }, after });
-        }
+      for (const [rowIndex, key] of chunk) {
+        const row = readRowStatus(this.db, project.id, rowIndex);
+        const candidates = facts.get(key);
+        if (!row?.verdict || !candidates) continue;
+        const person = candidates.find((c) => c.rank === row.verdict!.bestRank);
+        if (!person) continue;
+        const chosen: ChosenPerson = { rank: person.rank, score: person.score, summary: person.summary, confidence: row.verdict.confidence, reason: row.verdict.reason };
+        changes.push({ rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
       }
     }
     return this.commit(project, null, changes);

@@ -1,15 +1,17 @@
 import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { ROW_STATES, type RowState } from '../../../shared/model';
-import { summarizePerson } from '../matching';
+import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
-import { getLookups } from '../store';
-import { rankedCandidates } from './row-detail';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
+
+export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 
 export interface ReviewPageRequest {
   states?: RowState[];
   text?: string;
+  /** File order (the default), or by the best candidate's confidence. */
+  order?: ReviewOrder;
   offset: number;
   limit: number;
 }
@@ -29,32 +31,37 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const counts = stateCounts(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const matching = states ? states.reduce((n, s) => n + counts[s], 0) : total;
-  const filter: StatusFilter = { projectId, states, offset: req.offset, limit: req.limit };
+  const filter: StatusFilter = { projectId, states, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
     : text
       ? scannedTextPage(db, filter, text, matching, total)
-      : { rows: statePage(db, filter, matching, total), found: matching };
+      : { rows: filter.order === 'file' ? statePage(db, filter, matching, total) : confidencePage(db, filter), found: matching };
 
   const statuses = rows.map(toRowStatus);
-  const keys = statuses.filter((s) => s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
-  const lookups = keys.length > 0 ? getLookups(db, keys, Number.MIN_SAFE_INTEGER) : new Map();
+  const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
+  const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<string, never[]>();
   const page: ReviewRow[] = statuses.map((s) => {
     let top = s.chosen?.summary ?? null;
     let topScore = s.chosen?.score ?? null;
     if (!top && s.outcome === 'to_review' && s.queryKey) {
-      const best = rankedCandidates(lookups.get(s.queryKey) ?? null)[0];
+      const candidates = facts.get(s.queryKey) ?? [];
+      const best = candidates.find((c) => c.rank === s.verdict?.bestRank) ?? candidates[0];
       if (best) {
-        top = summarizePerson(best.person);
+        top = best.summary;
         topScore = best.score;
       }
     }
+    const chosenVerdict = s.chosen?.confidence !== undefined;
     return {
       rowIndex: s.rowIndex,
       state: s.state,
       label: s.label,
       top,
       topScore,
+      confidence: chosenVerdict ? s.chosen!.confidence! : (s.verdict?.confidence ?? null),
+      reason: chosenVerdict ? (s.chosen!.reason ?? null) : (s.verdict?.reason ?? null),
+      bestRank: s.verdict?.bestRank ?? null,
       strategy: s.strategy,
       candidateCount: s.candidateCount,
       chosenRank: s.chosenRank,
@@ -66,6 +73,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 interface StatusFilter {
   projectId: number;
   states: RowState[] | null;
+  order: ReviewOrder;
   offset: number;
   limit: number;
 }
@@ -91,6 +99,22 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
     .prepare(
       `SELECT ${STATUS_COLUMNS} FROM row_status AS rs ${stateHint(f, matching, total)}
        WHERE rs.project_id = ?${where.sql} ORDER BY rs.row_index LIMIT ? OFFSET ?`,
+    )
+    .all(f.projectId, ...where.params, f.limit, f.offset) as RowStatusRow[];
+}
+
+/**
+ * Rows by their best candidate's confidence, rows without candidates last, file order among equals. With a state
+ * filter each state's slice of the confidence index is read in order and merged; without one it is the whole index.
+ */
+function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
+  const where = stateWhere(f);
+  const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
+  return db
+    .prepare(
+      `SELECT ${STATUS_COLUMNS} FROM row_status AS rs
+       WHERE rs.project_id = ?${where.sql}
+       ORDER BY rs.confidence IS NULL, rs.confidence ${direction}, rs.row_index LIMIT ? OFFSET ?`,
     )
     .all(f.projectId, ...where.params, f.limit, f.offset) as RowStatusRow[];
 }

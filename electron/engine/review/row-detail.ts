@@ -1,15 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { CandidateView, RowDetail } from '../../../shared/contract';
-import type { Candidate } from '../../../shared/model';
+import { assessRow, rowFacts, rowInput, rowProblems, type CandidateFacts, type RowAssessment } from '../matching';
 import { notFound } from '../engine-errors';
-import { evidenceFor, rowInput, rowProblems, summarizePerson } from '../matching';
 import type { ProjectRecord } from '../projects/project-record';
+import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../runs/plan-queries';
-import { readRowStatus } from '../runs/row-status';
+import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
 import { getLookups, type Lookup } from '../store';
-
-/** The service sends at most five people per query (spec §8); a longer list is cut to what the UI can choose. */
-export const MAX_CANDIDATES = 5;
 
 export function rowCells(db: Database, projectId: number, rowIndex: number): string[] | null {
   const row = db.prepare('SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;
@@ -22,9 +19,12 @@ export function lookupOf(db: Database, queryKey: string | null): Lookup | null {
   return getLookups(db, [queryKey], Number.MIN_SAFE_INTEGER).get(queryKey) ?? null;
 }
 
-export function rankedCandidates(lookup: Lookup | null): Candidate[] {
-  if (!lookup || lookup.status !== 'ok' || !lookup.candidates) return [];
-  return [...lookup.candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
+/** A row with candidates compared with them again, as the review and a decision see it; null without candidates. */
+export function assessedRow(db: Database, project: ProjectRecord, status: RowStatusRecord, cells: string[]): { facts: CandidateFacts[]; assessment: RowAssessment } | null {
+  if (status.outcome !== 'to_review') return null;
+  const facts = factsOf(db, status.queryKey);
+  if (!facts || facts.length === 0) return null;
+  return { facts, assessment: assessRow(rowFacts(rowInput(cells, project.mapping)), facts, status.strategy) };
 }
 
 /** Everything the review screen shows for one row: its cells, what was asked, the candidates and the evidence. */
@@ -35,13 +35,21 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const input = rowInput(cells, project.mapping);
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
   const lookup = answered ? lookupOf(db, status.queryKey) : null;
-  const candidates: CandidateView[] =
-    status.outcome === 'to_review'
-      ? rankedCandidates(lookup).map((c) => {
-          const summary = summarizePerson(c.person);
-          return { rank: c.rank, score: c.score, personId: summary.id, summary, evidence: evidenceFor(input, c.person) };
-        })
-      : [];
+  const assessed = assessedRow(db, project, status, cells);
+  const candidates: CandidateView[] = assessed
+    ? assessed.assessment.candidates.map((c, i) => {
+        const person = assessed.facts.find((f) => f.rank === c.rank)!;
+        return {
+          rank: c.rank,
+          score: person.score,
+          personId: person.summary.id,
+          summary: person.summary,
+          confidence: c.confidence,
+          reason: i === 0 ? assessed.assessment.reason : c.reason,
+          evidence: c.evidence,
+        };
+      })
+    : [];
   const identical = status.queryKey
     ? (db.prepare('SELECT count(*) FROM row_status WHERE project_id = ? AND query_key = ?').pluck().get(project.id, status.queryKey) as number)
     : 0;
@@ -54,12 +62,16 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
       social: input.profile?.ok ? input.profile.slug : null,
       name: input.name,
       company: input.company,
+      location: input.location,
     },
     problems: rowProblems(input),
     state: status.state,
     strategy: status.strategy,
     fetchedAt: lookup ? new Date(lookup.fetchedAt).toISOString() : null,
     candidates,
+    confidence: assessed?.assessment.confidence ?? null,
+    reason: assessed?.assessment.reason ?? null,
+    guard: assessed?.assessment.guard ?? null,
     scored: candidates.some((c) => c.score !== null),
     chosenRank: status.chosenRank,
     decidedAt: status.decidedAt,

@@ -1,10 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { Candidate, RowState } from '../../../shared/model';
+import type { EvidenceField, EvidenceItem, RowState } from '../../../shared/model';
 import type { ExportCell } from '../export';
-import { evidenceFor, rowInput, summarizePerson } from '../matching';
+import { assessRow, rowFacts, rowInput } from '../matching';
 import type { ProjectRecord } from '../projects/project-record';
-import { MAX_CANDIDATES } from '../review/row-detail';
-import { getLookups } from '../store';
+import { answerFacts } from './answer-facts';
 import { parseCells } from './plan-queries';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
 
@@ -20,6 +19,8 @@ export const MATCH_COLUMNS = [
   'match_social',
   'match_location',
   'match_score',
+  'match_confidence',
+  'match_reason',
   'match_rank',
   'match_strategy',
   'match_fetched_at',
@@ -36,6 +37,8 @@ export const CANDIDATE_COLUMNS = [
   'social',
   'location',
   'score',
+  'confidence',
+  'reason',
   'strategy',
   'evidence_email',
   'evidence_social',
@@ -71,6 +74,9 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
         while (padded.length < width) padded.push('');
         const chosen = MATCHED.includes(status.state) ? status.chosen : null;
         const answered = ANSWERED.includes(status.outcome);
+        // A matched row says how sure the model was of the person chosen; any other row with candidates, of its best one.
+        const confidence = chosen ? chosen.confidence : status.verdict?.confidence;
+        const reason = chosen ? chosen.reason : status.verdict?.reason;
         padded.push(
           status.state,
           status.source ?? '',
@@ -81,6 +87,8 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
           chosen?.summary.social ?? '',
           chosen?.summary.location ?? '',
           chosen?.score ?? '',
+          confidence === undefined ? '' : Math.round(confidence * 1000) / 1000,
+          reason ?? '',
           chosen?.rank ?? '',
           answered ? (status.strategy ?? '') : '',
           answered && fetchedAt !== null ? new Date(fetchedAt).toISOString() : '',
@@ -99,26 +107,34 @@ export function candidatesExport(db: Database, project: ProjectRecord, scope: Ex
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope)) {
       const withCandidates = page.filter((r) => r.status.outcome === 'to_review' && r.status.queryKey);
-      const lookups = getLookups(
+      const facts = answerFacts(
         db,
         withCandidates.map((r) => r.status.queryKey!),
         Number.MIN_SAFE_INTEGER,
       );
       for (const { cells, status } of withCandidates) {
-        const lookup = lookups.get(status.queryKey!);
-        if (lookup?.status !== 'ok' || !lookup.candidates) continue;
-        const input = rowInput(cells, project.mapping);
-        const ranked: Candidate[] = [...lookup.candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
-        for (const c of ranked) {
-          const s = summarizePerson(c.person);
-          const e = evidenceFor(input, c.person);
-          yield [status.rowIndex + 1, c.rank, s.id ?? '', s.name ?? '', s.title ?? '', s.company ?? '', s.social ?? '', s.location ?? '', c.score ?? '', status.strategy ?? '', e.email, e.social, e.name, e.company];
+        const candidates = facts.get(status.queryKey!);
+        if (!candidates || candidates.length === 0) continue;
+        const assessment = assessRow(rowFacts(rowInput(cells, project.mapping)), candidates, status.strategy);
+        // Best first, as the review screen lists them; `rank` stays the service's.
+        for (const [i, judged] of assessment.candidates.entries()) {
+          const s = candidates.find((c) => c.rank === judged.rank)!;
+          const mark = (field: EvidenceField) => markOf(judged.evidence, field);
+          yield [
+            status.rowIndex + 1, judged.rank, s.summary.id ?? '', s.summary.name ?? '', s.summary.title ?? '', s.summary.company ?? '', s.summary.social ?? '',
+            s.summary.location ?? '', s.score ?? '', Math.round(judged.confidence * 1000) / 1000, i === 0 ? assessment.reason : judged.reason, status.strategy ?? '',
+            mark('email'), mark('profile'), mark('name'), mark('company'),
+          ];
         }
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
   return { headers: [...CANDIDATE_COLUMNS], rows: rows() };
+}
+
+function markOf(evidence: EvidenceItem[], field: EvidenceField): string {
+  return evidence.find((e) => e.field === field)?.mark ?? 'missing';
 }
 
 interface ExportRow {
@@ -131,7 +147,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope): Generator<
   const matchedOnly = scope === 'matched' ? `AND rs.state IN ('auto', 'accepted')` : '';
   const page = db.prepare(
     `SELECT r.cells, l.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.candidate_count,
-            rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label
+            rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard
      FROM rows r
      JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      LEFT JOIN lookups l ON l.query_key = rs.query_key

@@ -1,12 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import type { RunProgress, RunStatus } from '../../../shared/contract';
-import type { Candidate, Settings } from '../../../shared/model';
+import type { Candidate, Mapping, Settings } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { getAnswerDigests, getLookups, putLookups, type AnswerDigest, type Lookup } from '../store';
+import { rankedFacts, storedFacts } from '../matching';
+import { putLookups, type Lookup } from '../store';
+import { answerFacts } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { pendingQueries, type PlannedQueryRecord } from './query-records';
-import { RowResolution, digestAnswer, type ResolutionCount } from './row-resolution';
+import { RowResolution, type ResolutionCount } from './row-resolution';
 import { saveRun, type RunCounters } from './run-records';
 
 function isPassingAuthFailure(error: unknown): boolean {
@@ -21,6 +23,7 @@ export interface MatchingRunDeps {
   /** Null for an offline run: nothing is sent. */
   client: ServiceClient | null;
   settings: Settings;
+  mapping: Mapping;
   timing: CallTiming;
   rowCount: number;
   onProgress: (progress: RunProgress) => void;
@@ -85,7 +88,7 @@ export class MatchingRun {
     private readonly startedAt: string,
     private readonly counters: RunCounters,
   ) {
-    this.resolution = new RowResolution(deps.db, projectId, deps.settings.autoAccept);
+    this.resolution = new RowResolution(deps.db, projectId, deps.mapping, deps.settings.autoAccept);
     this.activeSince = deps.clock.now();
     this.doneAtStart = counters.queriesDone;
     this.settled = this.execute();
@@ -180,16 +183,20 @@ export class MatchingRun {
     const misses: PlannedQueryRecord[] = [];
     for (let i = 0; i < queries.length && !this.stop; i += CACHE_CHUNK) {
       const chunk = queries.slice(i, i + CACHE_CHUNK);
-      const digests = cachedDigests(db, chunk, freshAfter);
+      const cached = answerFacts(
+        db,
+        chunk.map((q) => q.key),
+        freshAfter,
+      );
       const at = new Date(clock.now()).toISOString();
       db.transaction(() => {
         for (const query of chunk) {
           const key = query.key;
-          const digest = digests.get(key);
+          const facts = cached.get(key);
           if (this.failedKeys.has(key)) {
             this.count(this.resolution.failed(key));
-          } else if (digest) {
-            this.count(this.resolution.answer(key, query.strategy, digest, at));
+          } else if (facts) {
+            this.count(this.resolution.answer(key, query.strategy, facts, at));
             this.counters.cacheHits++;
           } else if (this.offline) {
             this.count(this.resolution.notFetched(key));
@@ -275,12 +282,12 @@ export class MatchingRun {
     try {
       db.transaction(() => {
         for (const { asked, answers } of calls) {
-          const digests = asked.map((_, i) => digestAnswer(answers[i] ?? []));
+          const facts = asked.map((_, i) => rankedFacts(answers[i] ?? []));
           putLookups(
             db,
-            asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, digest: digests[i]! })),
+            asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
           );
-          asked.forEach((q, i) => this.count(this.resolution.answer(q.key, q.strategy, digests[i]!, at)));
+          asked.forEach((q, i) => this.count(this.resolution.answer(q.key, q.strategy, facts[i]!, at)));
           this.counters.calls++;
           this.counters.fetched += asked.length;
           this.counters.queriesDone += asked.length;
@@ -320,7 +327,11 @@ export class MatchingRun {
         db,
         asked.map((q): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
       );
-      const onFile = cachedDigests(db, asked, Number.MIN_SAFE_INTEGER);
+      const onFile = answerFacts(
+        db,
+        asked.map((q) => q.key),
+        Number.MIN_SAFE_INTEGER,
+      );
       for (const q of asked) {
         const stale = onFile.get(q.key);
         if (stale) {
@@ -396,24 +407,4 @@ export class MatchingRun {
       }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
     }
   }
-}
-
-/** The fresh answers on file for `queries`, by key: digests, or for an answer stored without one, made from its candidates. */
-function cachedDigests(db: Database, queries: PlannedQueryRecord[], freshAfter: number): Map<string, AnswerDigest> {
-  const found = getAnswerDigests(
-    db,
-    queries.map((q) => q.key),
-    freshAfter,
-  );
-  const digests = new Map<string, AnswerDigest>();
-  const undigested: string[] = [];
-  for (const [key, digest] of found) {
-    if (digest) digests.set(key, digest);
-    else undigested.push(key);
-  }
-  if (undigested.length === 0) return digests;
-  // A JSON that no longer parses is left out: a miss, asked again.
-  const lookups = getLookups(db, undigested, freshAfter);
-  for (const [key, lookup] of lookups) if (lookup.status === 'ok') digests.set(key, digestAnswer(lookup.candidates ?? []));
-  return digests;
 }

@@ -185,6 +185,7 @@ function sameStatus(a: RowStatusRecord, b: RowStatusRecord): boolean {
     a.source === b.source &&
     a.decidedAt === b.decidedAt &&
     a.label === b.label &&
-    JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
+    JSON.stringify(a.chosen) === JSON.stringify(b.chosen) &&
+    JSON.stringify(a.verdict) === JSON.stringify(b.verdict)
   );
 }

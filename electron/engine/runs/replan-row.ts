@@ -49,7 +49,7 @@ function keep(old: RowStatusRecord, plan: PlannedStep[], label: string): RowStat
 
 /** Pending at `step`; when the plan has no such step the earlier ones all found nobody (or there is nothing). */
 function restartAt(rowIndex: number, plan: PlannedStep[], step: number, label: string): RowStatusRecord {
-  const base = { rowIndex, candidateCount: 0, chosenRank: null, chosen: null, source: null, decidedAt: null, label } as const;
+  const base = { rowIndex, candidateCount: 0, chosenRank: null, chosen: null, source: null, decidedAt: null, label, verdict: null } as const;
   if (plan.length === 0) return { ...base, state: 'no_query', outcome: 'no_query', step: 0, strategy: null, queryKey: null };
   if (step < plan.length) {
     const p = plan[step]!;

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { AutoAcceptRule, Candidate, Strategy } from '../../../shared/model';
-import { autoAcceptable, summarizePerson } from '../matching';
-import type { AnswerDigest } from '../store';
+import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
+import { assessRow, autoAccepts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import { parseCells } from './plan-queries';
+import type { ChosenPerson } from './row-status';
 
 /** What one answer did to the rows waiting on it. */
 export interface ResolutionCount {
@@ -18,34 +19,21 @@ export interface ResolutionCount {
 // break a constraint, and a failure rolls back the caller's whole transaction anyway. Measured on a 100,000-row
 // run: 2.2 GB written without it, 1.5 GB with it.
 
-/** An answer's digest, as stored beside it in the cache. */
-export function digestAnswer(candidates: readonly Candidate[]): AnswerDigest {
-  if (candidates.length === 0) return { count: 0, topScore: null, secondScore: null, topSummary: null };
-  const ranked = [...candidates].sort((a, b) => a.rank - b.rank);
-  const top = ranked[0]!;
-  return { count: candidates.length, topScore: top.score ?? null, secondScore: ranked[1]?.score ?? null, topSummary: JSON.stringify(summarizePerson(top.person)) };
+/** The person a row's assessment puts first, as a decision keeps it. */
+export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateFacts[], rank: number): ChosenPerson | null {
+  const judged = assessment.candidates.find((c) => c.rank === rank);
+  const person = facts.find((f) => f.rank === rank);
+  if (!judged || !person) return null;
+  return { rank, score: person.score, summary: person.summary, confidence: judged.confidence, reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason };
 }
 
 /**
- * The candidates autoAcceptable reads, rebuilt from a digest: how many there are and the first two scores by rank
- * (it looks at nothing else).
- */
-function rankedScores(digest: AnswerDigest): Candidate[] {
-  const ranked: Candidate[] = [{ rank: 1, score: digest.topScore, person: {} }];
-  if (digest.count > 1) ranked.push({ rank: 2, score: digest.secondScore, person: {} });
-  return ranked;
-}
-
-/** JSON.stringify of the ChosenPerson { rank: 1, score, summary }, without parsing the stored summary again. */
-function topChosen(digest: AnswerDigest): string {
-  return `{"rank":1,"score":${digest.topScore === null ? 'null' : JSON.stringify(digest.topScore)},"summary":${digest.topSummary ?? 'null'}}`;
-}
-
-/**
- * Applies answers to the undecided rows of one project that wait on a query (state 'pending'). All rows that
- * ask the same query are settled by one statement, which is how an identical query is asked once.
+ * Applies answers to the undecided rows of one project that wait on a query (state 'pending'). Every waiting row is
+ * compared with the answer's candidates on its own (matching/assess-row.ts): rows asking one query may still differ
+ * in what else they say (an e-mail domain, a location), and an identical query is still asked only once.
  */
 export class RowResolution {
+  private readonly waiting: Statement;
   private readonly found: Statement;
   private readonly advance: Statement;
   private readonly exhausted: Statement;
@@ -54,18 +42,27 @@ export class RowResolution {
   constructor(
     private readonly db: Database,
     private readonly projectId: number,
+    private readonly mapping: Mapping,
     private readonly rule: AutoAcceptRule,
   ) {
+    this.waiting = db
+      .prepare(
+        `SELECT rs.row_index, r.cells FROM row_status AS rs INDEXED BY row_status_by_query
+         JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+         WHERE rs.project_id = ? AND rs.query_key = ? AND rs.state = 'pending'`,
+      )
+      .raw();
     this.found = db.prepare(
-      `UPDATE OR FAIL row_status INDEXED BY row_status_by_query SET
+      `UPDATE row_status SET
          outcome = 'to_review',
          state = CASE WHEN @auto THEN 'auto' ELSE 'to_review' END,
          candidate_count = @count,
-         chosen_rank = CASE WHEN @auto THEN 1 END,
+         chosen_rank = CASE WHEN @auto THEN @bestRank END,
          chosen = CASE WHEN @auto THEN @chosen END,
          source = CASE WHEN @auto THEN 'auto' END,
-         decided_at = CASE WHEN @auto THEN @at END
-       WHERE project_id = @projectId AND query_key = @key AND state = 'pending'`,
+         decided_at = CASE WHEN @auto THEN @at END,
+         confidence = @confidence, runner_up = @runnerUp, best_rank = @bestRank, reason = @reason, guard = @guard
+       WHERE project_id = @projectId AND row_index = @rowIndex`,
     );
     const next = `FROM row_queries rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1`;
     this.advance = db.prepare(
@@ -76,7 +73,8 @@ export class RowResolution {
        WHERE project_id = @projectId AND query_key = @key AND state = 'pending' AND EXISTS (SELECT 1 ${next})`,
     );
     this.exhausted = db.prepare(
-      `UPDATE OR FAIL row_status INDEXED BY row_status_by_query SET outcome = 'no_candidates', state = 'no_candidates', candidate_count = 0
+      `UPDATE OR FAIL row_status INDEXED BY row_status_by_query SET outcome = 'no_candidates', state = 'no_candidates', candidate_count = 0,
+         confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL
        WHERE project_id = @projectId AND query_key = @key AND state = 'pending'`,
     );
     this.settle = db.prepare(
@@ -85,16 +83,41 @@ export class RowResolution {
     );
   }
 
-  /** The service's answer: candidates settle the rows (auto-accepted when the rule allows), nobody moves them on. */
-  answer(key: string, strategy: Strategy, digest: AnswerDigest, at: string): ResolutionCount {
+  /** The service's answer: candidates settle each waiting row (auto-accepted when the rule allows), nobody moves them on. */
+  answer(key: string, strategy: Strategy, facts: readonly CandidateFacts[], at: string): ResolutionCount {
     const params = { projectId: this.projectId, key };
-    if (digest.count === 0) {
+    if (facts.length === 0) {
       const advanced = this.advance.run(params).changes;
       const resolved = this.exhausted.run(params).changes;
       return { resolved, advanced };
     }
-    const auto = autoAcceptable(strategy, rankedScores(digest), this.rule);
-    const resolved = this.found.run({ ...params, auto: auto ? 1 : 0, count: Math.min(digest.count, 5), chosen: auto ? topChosen(digest) : null, at }).changes;
+    let resolved = 0;
+    // Rows asking one query usually hold the same cells too (a sheet's duplicates): those are assessed once.
+    let lastCells: string | null = null;
+    let last: { assessment: RowAssessment; auto: boolean; chosen: string | null } | null = null;
+    for (const [rowIndex, cells] of this.waiting.all(this.projectId, key) as [number, string][]) {
+      if (cells !== lastCells || !last) {
+        const assessment = assessRow(rowFacts(rowInput(parseCells(cells), this.mapping)), facts, strategy);
+        const auto = autoAccepts(assessment, this.rule);
+        const best = assessment.candidates[0]!;
+        last = { assessment, auto, chosen: auto ? JSON.stringify(chosenFrom(assessment, facts, best.rank)) : null };
+        lastCells = cells;
+      }
+      const { assessment, auto, chosen } = last;
+      resolved += this.found.run({
+        projectId: this.projectId,
+        rowIndex,
+        auto: auto ? 1 : 0,
+        count: Math.min(facts.length, 5),
+        bestRank: assessment.candidates[0]!.rank,
+        chosen,
+        at,
+        confidence: assessment.confidence,
+        runnerUp: assessment.runnerUp,
+        reason: assessment.reason,
+        guard: assessment.guard,
+      }).changes;
+    }
     return { resolved, advanced: 0 };
   }
 

@@ -6,6 +6,19 @@ export interface ChosenPerson {
   rank: number;
   score: number | null;
   summary: PersonSummary;
+  /** The model's confidence in this candidate for the row, and why (absent on decisions made before the model). */
+  confidence?: number;
+  reason?: string;
+}
+
+/** What the confidence model concluded about a row's candidates (matching/assess-row.ts), as stored on the row. */
+export interface RowVerdict {
+  confidence: number;
+  runnerUp: number;
+  /** The service rank of the candidate the model puts first. */
+  bestRank: number;
+  reason: string;
+  guard: string | null;
 }
 
 /** One row of `row_status`: `state` is the decision when there is one, else `outcome` (what the run found). */
@@ -22,6 +35,8 @@ export interface RowStatusRecord {
   source: 'auto' | 'manual' | null;
   decidedAt: string | null;
   label: string;
+  /** Null until the row has candidates. */
+  verdict: RowVerdict | null;
 }
 
 export function isDecided(state: RowState): boolean {
@@ -53,9 +68,15 @@ export interface RowStatusRow {
   source: 'auto' | 'manual' | null;
   decided_at: string | null;
   label: string;
+  confidence: number | null;
+  runner_up: number | null;
+  best_rank: number | null;
+  reason: string | null;
+  guard: string | null;
 }
 
-export const ROW_STATUS_COLUMNS = 'row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label';
+export const ROW_STATUS_COLUMNS =
+  'row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label, confidence, runner_up, best_rank, reason, guard';
 
 export function toRowStatus(row: RowStatusRow): RowStatusRecord {
   return {
@@ -71,6 +92,10 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     source: row.source,
     decidedAt: row.decided_at,
     label: row.label,
+    verdict:
+      row.confidence === null || row.best_rank === null
+        ? null
+        : { confidence: row.confidence, runnerUp: row.runner_up ?? 0, bestRank: row.best_rank, reason: row.reason ?? '', guard: row.guard },
   };
 }
 
@@ -93,10 +118,19 @@ export type RowStatusValues = [
   source: string | null,
   decidedAt: string | null,
   label: string,
+  confidence: number | null,
+  runnerUp: number | null,
+  bestRank: number | null,
+  reason: string | null,
+  guard: string | null,
 ];
 
 export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
-  return [r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label];
+  const v = r.verdict;
+  return [
+    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label,
+    v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null,
+  ];
 }
 
 /** A full row_status write: bind project_id, then rowStatusValues. INSERT where the row has no status yet (cheaper). */

@@ -29,6 +29,8 @@ export interface RunOptions {
   concurrency?: number;
   /** false: leave every row for review, whatever the auto-accept rule says. */
   autoAccept?: boolean;
+  /** This run's auto-accept threshold instead of the setting's. */
+  minConfidence?: number;
 }
 
 /** Starts, pauses, resumes and cancels runs: at most one per project at a time. */
@@ -111,10 +113,11 @@ export class RunControl {
       const settings = runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
+      const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
       const run = new MatchingRun(
-        { db, clock, client, settings, timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
+        { db, clock, client, settings, mapping, timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
         projectId,
         runId,
         offline,
@@ -136,7 +139,11 @@ function runSettings(settings: Settings, options: RunOptions): Settings {
   return {
     ...settings,
     concurrency: options.concurrency ?? settings.concurrency,
-    autoAccept: options.autoAccept === false ? { ...settings.autoAccept, exactSingle: false, minScore: null } : settings.autoAccept,
+    autoAccept: {
+      ...settings.autoAccept,
+      ...(options.autoAccept !== undefined ? { enabled: options.autoAccept } : {}),
+      ...(options.minConfidence !== undefined ? { minConfidence: options.minConfidence } : {}),
+    },
   };
 }
 

@@ -6,4 +6,4 @@ export { ALL_MIGRATIONS } from './migrations';
 export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, InvalidSetting } from './errors';
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
 export { getSettings, updateSettings } from './settings';
-export { queryKey, queryKeys, getLookups, getAnswerDigests, putLookups, cacheStats, clearCache, type Lookup, type LookupError, type AnswerDigest, type CacheStats } from './lookups';
+export { queryKey, queryKeys, getLookups, getAnswerFacts, putLookups, cacheStats, clearCache, type Lookup, type LookupError, type AnswerFacts, type CacheStats } from './lookups';

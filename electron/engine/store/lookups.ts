@@ -18,18 +18,17 @@ export interface Lookup {
   status: 'ok' | 'error';
   candidates: Candidate[] | null;
   error: LookupError | null;
-  /** Stored beside an 'ok' answer when given, so settling rows from the cache never parses its candidates. */
-  digest?: AnswerDigest;
+  /**
+   * Stored beside an 'ok' answer: the candidates' facts as JSON (matching/candidate-facts.ts storedFacts), so
+   * settling rows from the cache never parses whole person records.
+   */
+  facts?: string;
 }
 
-/** What settling a row needs from an 'ok' answer: how many were found and who leads, without the candidates. */
-export interface AnswerDigest {
+/** What settling rows needs from an 'ok' answer: how many were found, and their facts (null for an answer stored without). */
+export interface AnswerFacts {
   count: number;
-  /** Scores of the first two candidates by rank; null when the service sent none or there is no such candidate. */
-  topScore: number | null;
-  secondScore: number | null;
-  /** The top candidate's PersonSummary as JSON; null when nobody was found. */
-  topSummary: string | null;
+  facts: string | null;
 }
 
 export type { CacheStats };
@@ -59,18 +58,16 @@ export function queryKeys(baseUrl: string, orgId: string): (query: FindQuery) =>
 }
 
 /**
- * The digests of the stored 'ok' answers among `keys` fetched at or after `freshAfterMs`. An answer stored without
- * a digest maps to null: read it whole with getLookups. Errors and missing keys are absent.
+ * The facts of the stored 'ok' answers among `keys` fetched at or after `freshAfterMs`. An answer stored without
+ * facts maps to null: read it whole with getLookups. Errors and missing keys are absent.
  */
-export function getAnswerDigests(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerDigest | null> {
-  const found = new Map<string, AnswerDigest | null>();
+export function getAnswerFacts(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerFacts | null> {
+  const found = new Map<string, AnswerFacts | null>();
   const unique = [...new Set(keys)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = unique.slice(i, i + MAX_KEYS_PER_STATEMENT);
-    const rows = keyedStatement(db, digestStatements, DIGEST_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as DigestRow[];
-    for (const [key, count, topScore, secondScore, topSummary] of rows) {
-      found.set(key, count === null ? null : { count, topScore, secondScore, topSummary });
-    }
+    const rows = keyedStatement(db, factStatements, FACT_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
+    for (const [key, count, facts] of rows) found.set(key, count === null || facts === null ? null : { count, facts });
   }
   return found;
 }
@@ -101,16 +98,13 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   const write = () => {
     for (const r of rows) {
       const ok = r.status === 'ok';
-      const digest = ok ? r.digest : undefined;
       upsert.run(
         r.queryKey,
         JSON.stringify(r.query),
         Math.trunc(r.fetchedAt),
         r.status,
-        digest?.count ?? null,
-        digest?.topScore ?? null,
-        digest?.secondScore ?? null,
-        digest?.topSummary ?? null,
+        ok ? (r.candidates?.length ?? 0) : null,
+        ok ? (r.facts ?? null) : null,
         ok ? JSON.stringify(r.candidates ?? []) : null,
         ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
         keepOkAfterMs,
@@ -158,11 +152,11 @@ interface LookupRow {
 }
 
 const LOOKUP_COLUMNS = 'query_key, query, fetched_at, status, candidates, error';
-const DIGEST_COLUMNS = 'query_key, candidate_count, top_score, second_score, top_summary';
-type DigestRow = [string, number | null, number | null, number | null, string | null];
+const FACT_COLUMNS = 'query_key, candidate_count, facts';
+type FactRow = [string, number | null, string | null];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
-const digestStatements = new WeakMap<Database, Map<number, Statement>>();
+const factStatements = new WeakMap<Database, Map<number, Statement>>();
 const upserts = new WeakMap<Database, Statement>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
@@ -181,12 +175,11 @@ function upsertStatement(db: Database): Statement {
   let statement = upserts.get(db);
   if (!statement) {
     statement = db.prepare(
-      `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, top_score, second_score, top_summary, candidates, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (query_key) DO UPDATE SET
          query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status,
-         candidate_count = excluded.candidate_count, top_score = excluded.top_score, second_score = excluded.second_score,
-         top_summary = excluded.top_summary, candidates = excluded.candidates, error = excluded.error
+         candidate_count = excluded.candidate_count, facts = excluded.facts, candidates = excluded.candidates, error = excluded.error
        WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
     );
     upserts.set(db, statement);

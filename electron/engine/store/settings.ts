@@ -43,21 +43,30 @@ export function updateSettings(db: Database, patch: Partial<Settings>): Settings
   return getSettings(db);
 }
 
-/** Missing or garbled fields take their default, so one bad field does not reset the whole rule. */
+/**
+ * Missing or garbled fields take their default, so one bad field does not reset the whole rule. A rule saved before
+ * the confidence model (exactSingle, minScore: a lead between service scores) keeps only whether it was on.
+ */
 function readAutoAccept(v: unknown): AutoAcceptRule | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const o = v as Record<string, unknown>;
   const d = DEFAULT_SETTINGS.autoAccept;
+  if (!('minConfidence' in o)) return { ...d, enabled: typeof o.exactSingle === 'boolean' ? o.exactSingle : d.enabled };
   return {
-    exactSingle: typeof o.exactSingle === 'boolean' ? o.exactSingle : d.exactSingle,
-    minScore: o.minScore === null || isFiniteNumber(o.minScore) ? (o.minScore as number | null) : d.minScore,
-    minLead: isFiniteNumber(o.minLead) && o.minLead >= 0 ? o.minLead : d.minLead,
+    enabled: typeof o.enabled === 'boolean' ? o.enabled : d.enabled,
+    minConfidence: isThreshold(o.minConfidence) ? o.minConfidence : d.minConfidence,
+    minLead: isFiniteNumber(o.minLead) && o.minLead >= 0 && o.minLead <= 1 ? o.minLead : d.minLead,
   };
 }
 
 function isCompleteAutoAccept(v: unknown): boolean {
   const o = v as Record<string, unknown>;
-  return typeof o.exactSingle === 'boolean' && (o.minScore === null || isFiniteNumber(o.minScore)) && isFiniteNumber(o.minLead) && o.minLead >= 0;
+  return typeof o.enabled === 'boolean' && isThreshold(o.minConfidence) && isFiniteNumber(o.minLead) && o.minLead >= 0 && o.minLead <= 1;
+}
+
+/** Below 0.5 the best candidate need not even be likelier than the rest together. */
+function isThreshold(v: unknown): v is number {
+  return isFiniteNumber(v) && v >= 0.5 && v <= 1;
 }
 
 function isFiniteNumber(v: unknown): v is number {

@@ -222,7 +222,8 @@ describe('faults from the simulator', () => {
   });
 
   it('completes a chaotic run (429, 5xx, resets, cut-off JSON, revoked tokens, a flaky login) with every result in place', async () => {
-    sim.setFaults({ ...FAULT_PROFILES.chaos, retryAfterS: 0 });
+    // Revoking every 5th call: the 12 calls (and their retries) are sure to meet revoked tokens.
+    sim.setFaults({ ...FAULT_PROFILES.chaos, retryAfterS: 0, revokeEveryCalls: 5 });
     const client = clientFor({ maxAttempts: 15, concurrency: 4 });
     const results = await client.find(emailQueries(1_200));
     expectAligned(results);

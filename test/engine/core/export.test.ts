@@ -69,6 +69,8 @@ describe('export', () => {
     expect(byEmail[col('match_rank')]).toBe('1');
     expect(Number(byEmail[col('match_score')])).toBeGreaterThan(0.5);
     expect(byEmail[col('match_strategy')]).toBe('email');
+    expect(Number(byEmail[col('match_confidence')])).toBeGreaterThan(0.99);
+    expect(byEmail[col('match_reason')]).toMatch(/^found by this e-mail, same name, works at .+ now/);
     expect(byEmail[col('match_fetched_at')]).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(byEmail[col('match_decided_at')]).toMatch(/^\d{4}-\d\d-\d\dT/);
 
@@ -77,13 +79,20 @@ describe('export', () => {
     expect(chosen[col('match_source')]).toBe('manual');
     expect(chosen[col('match_person_id')]).toBe(people[1]!.id);
     expect(chosen[col('match_strategy')]).toBe('name+company');
+    // A person's choice keeps the model's confidence in the candidate chosen, and why.
+    expect(Number(chosen[col('match_confidence')])).toBeGreaterThan(0);
+    expect(chosen[col('match_reason')]).toContain('same name');
 
     expect(rows[2]![col('match_status')]).toBe('no_candidates');
     expect(rows[2]![col('match_person_id')]).toBe('');
+    expect(rows[2]![col('match_confidence')]).toBe('');
     expect(rows[3]![col('match_status')]).toBe('no_query');
     expect(rows[3]![col('match_fetched_at')]).toBe('');
-    expect(rows[4]![col('match_status')]).toBe('to_review');
-    expect(rows[4]![col('match_person_id')]).toBe('');
+    // The only person with that name at that employer: accepted on name and company alone.
+    expect(rows[4]![col('match_status')]).toBe('auto');
+    expect(rows[4]![col('match_person_id')]).toBe(people[2]!.id);
+    expect(Number(rows[4]![col('match_confidence')])).toBeGreaterThanOrEqual(0.95);
+    expect(rows[4]![col('match_reason')]).toMatch(/^same name, works at .+ now/);
   });
 
   it('exports matched rows only, with the candidates in long form beside them, where asked', async () => {
@@ -91,22 +100,27 @@ describe('export', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(tmp.dir, 'chosen'));
     const result = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'matched', candidates: true, destination, delimiter: ';', bom: false });
-    expect(result).toMatchObject({ path: destination, downloadRef: null, fileName: 'matched.csv', rows: 2 });
+    expect(result).toMatchObject({ path: destination, downloadRef: null, fileName: 'matched.csv', rows: 3 });
     expect(readFileSync(destination, 'utf8').startsWith('\uFEFF')).toBe(false);
     const rows = readCsv(destination, ';').slice(1);
-    expect(rows.map((r) => r[0])).toEqual([people[0]!.name, people[1]!.name]);
+    expect(rows.map((r) => r[0])).toEqual([people[0]!.name, people[1]!.name, people[2]!.name]);
 
     const candidatesPath = join(tmp.dir, 'chosen', 'matched-candidates.csv');
     expect(result.candidates).toMatchObject({ path: candidatesPath, fileName: 'matched-candidates.csv' });
     const [headers, ...candidates] = readCsv(candidatesPath, ';');
     expect(headers).toEqual([...CANDIDATE_COLUMNS]);
-    expect(new Set(candidates.map((c) => c[0]))).toEqual(new Set(['1', '2']));
+    expect(new Set(candidates.map((c) => c[0]))).toEqual(new Set(['1', '2', '5']));
     const first = candidates.find((c) => c[0] === '1')!;
+    const at = (name: (typeof CANDIDATE_COLUMNS)[number]) => CANDIDATE_COLUMNS.indexOf(name);
     expect(first.slice(0, 3)).toEqual(['1', '1', people[0]!.id]);
-    expect(first[9]).toBe('email');
-    expect(first.slice(10)).toEqual(['missing', 'missing', 'same', 'same']);
+    expect(first[at('strategy')]).toBe('email');
+    // Found by the row's e-mail: that is agreement, not a missing e-mail.
+    expect(first.slice(at('evidence_email'))).toEqual(['same', 'missing', 'same', 'same']);
+    // Each row's candidates come most likely first, each with its own confidence.
     const second = candidates.filter((c) => c[0] === '2');
-    expect(second.map((c) => c[1])).toEqual(second.map((_, i) => String(i + 1)));
+    const confidences = second.map((c) => Number(c[at('confidence')]));
+    expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+    expect(second[0]![at('person_id')]).toBe(people[1]!.id);
     expect(result.candidates!.rows).toBe(candidates.length);
   });
 

@@ -110,7 +110,7 @@ describe('profiles and secrets', () => {
 
   it('settings and the cache', async () => {
     engine = await openEngine(join(tmp.dir, 'data'));
-    expect(await ok(engine, 'settings.get')).toEqual({ concurrency: 4, cacheTtlDays: 30, autoAccept: { exactSingle: true, minScore: null, minLead: 0.1 }, activeProfileId: null });
+    expect(await ok(engine, 'settings.get')).toEqual({ concurrency: 4, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.95, minLead: 0.5 }, activeProfileId: null });
     expect(await ok(engine, 'settings.update', { concurrency: 8 })).toMatchObject({ concurrency: 8 });
     expect((await fails(engine, 'settings.update', { concurrency: 99 })).kind).toBe('invalid_input');
     expect(await ok(engine, 'cache.stats')).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
@@ -135,7 +135,7 @@ describe('demo mode', () => {
     expect(end.status).toBe('done');
     const counts = (await ok(engine, 'review.page', { projectId: project.id, offset: 0, limit: 1 })).counts;
     expect(counts.auto).toBeGreaterThan(100);
-    expect(counts.to_review).toBeGreaterThan(30);
+    expect(counts.to_review).toBeGreaterThan(0);
     expect(counts.no_candidates).toBeGreaterThan(5);
     expect(counts.no_query).toBeGreaterThan(3);
 

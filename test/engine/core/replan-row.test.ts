@@ -18,6 +18,7 @@ function status(over: Partial<RowStatusRecord>): RowStatusRecord {
     chosen: null,
     source: null,
     decidedAt: null,
+    verdict: null,
     label: 'old',
     ...over,
   };

@@ -12,14 +12,17 @@ let people: Person[];
 const dataDir = () => join(tmp.dir, 'data');
 
 /**
- * Rows 0-39: e-mails (auto-accepted: one exact candidate); rows 40-79: name + company (to review, scored);
- * rows 80-82: the same name + company as row 40 (identical query); row 83: someone nobody knows; row 84: junk.
+ * Rows 0-39: e-mails with name and company (auto-accepted: an e-mail hit with everything agreeing is all but
+ * certain); rows 40-79: name + company (left to review: the threshold is set above what a name and an employer
+ * alone can reach); rows 80-82: the same name + company as row 40 (identical query); row 83: someone nobody
+ * knows; row 84: junk.
  */
 beforeAll(async () => {
   tmp = tempDir();
   sim = await startSim();
   engine = await openEngine(dataDir());
   await connect(engine, sim);
+  await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });
   people = findablePeople(sim);
   const rows: string[][] = [];
   for (let i = 0; i < 40; i++) rows.push([people[i]!.name, people[i]!.email_address, currentCompany(people[i]!)]);
@@ -54,7 +57,9 @@ describe('review', () => {
 
     const toReview = await ok(engine, 'review.page', { projectId, states: ['to_review'], offset: 0, limit: 500 });
     expect(toReview.total).toBe(43);
-    expect(toReview.rows.every((r) => r.state === 'to_review' && r.top !== null && r.topScore !== null)).toBe(true);
+    expect(toReview.rows.every((r) => r.state === 'to_review' && r.top !== null && r.confidence !== null && r.reason)).toBe(true);
+    expect(all.rows[0]!.confidence).toBeGreaterThan(0.9999);
+    expect(all.rows[0]!.reason).toMatch(/^found by this e-mail, same name, works at .+ now/);
     expect(toReview.counts).toEqual(all.counts);
 
     const several = await ok(engine, 'review.page', { projectId, states: ['no_candidates', 'no_query'], offset: 0, limit: 10 });
@@ -73,14 +78,20 @@ describe('review', () => {
   it('shows a row with its input, candidates, evidence and identical rows', async () => {
     const row = await ok(engine, 'review.row', { projectId, rowIndex: 40 });
     expect(row.headers).toEqual(['Name', 'Email', 'Company']);
-    expect(row.input).toEqual({ email: null, social: null, name: people[40]!.name, company: currentCompany(people[40]!) });
+    expect(row.input).toEqual({ email: null, social: null, name: people[40]!.name, company: currentCompany(people[40]!), location: null });
     expect(row.state).toBe('to_review');
     expect(row.strategy).toBe('name+company');
     expect(row.candidates.length).toBeGreaterThan(0);
     expect(row.candidates.length).toBeLessThanOrEqual(5);
     expect(row.candidates[0]!.personId).toBe(people[40]!.id);
-    expect(row.candidates[0]!.evidence.name).toBe('same');
-    expect(row.scored).toBe(true);
+    expect(row.candidates[0]!.evidence.find((e) => e.field === 'name')).toMatchObject({ level: 'exact', mark: 'same', note: 'same name' });
+    expect(row.candidates[0]!.evidence.find((e) => e.field === 'company')).toMatchObject({ level: 'current_same', mark: 'same' });
+    // Listed best first, each with its share of the confidence; the row's confidence is the best one's.
+    const confidences = row.candidates.map((c) => c.confidence);
+    expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+    expect(row.confidence).toBe(confidences[0]);
+    expect(row.guard).toBeNull();
+    expect(row.reason).toContain('same name, works at');
     expect(row.identicalRows).toBe(3);
     expect(row.error).toBeNull();
 
@@ -91,7 +102,7 @@ describe('review', () => {
 });
 
 describe('decisions', () => {
-  it('choose, reject for identical rows, skip, clear and accept-all-auto, each undone in turn, also after a restart', async () => {
+  it('choose, reject for identical rows, skip, clear and accept all at or above a threshold, each undone in turn, also after a restart', async () => {
     const countsOf = async () => (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const initial = await countsOf();
 
@@ -114,10 +125,15 @@ describe('decisions', () => {
     expect(cleared.row).toMatchObject({ state: 'to_review', chosenRank: null, decidedAt: null, source: null });
     expect((await ok(engine, 'decisions.clear', { projectId, rowIndex: 42 })).changed).toBe(0);
 
-    // Scores from the simulator: a rule on the top score accepts the clear leaders among the rows to review.
-    await ok(engine, 'settings.update', { autoAccept: { exactSingle: true, minScore: 0.6, minLead: 0.05 } });
-    const accepted = await ok(engine, 'decisions.acceptAllAuto', { projectId });
-    expect(accepted.changed).toBeGreaterThan(0);
+    // The rows left to review by the high threshold: the preview counts what each threshold would take, and
+    // accepting at 0.9 takes exactly what it said.
+    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
+    expect(preview.setting).toBe(0.9999);
+    const at90 = preview.thresholds.find((t) => t.minConfidence === 0.9)!.rows;
+    expect(at90).toBeGreaterThan(0);
+    expect(preview.thresholds.map((t) => t.rows)).toEqual([...preview.thresholds.map((t) => t.rows)].sort((a, b) => a - b));
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.9 });
+    expect(accepted.changed).toBe(at90);
     expect(accepted.counts.auto).toBe(initial.auto + accepted.changed);
     expect(accepted.counts.accepted).toBe(1);
     expect(accepted.counts.rejected).toBe(4);

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import { autoAcceptable, summarizePerson } from '../../../electron/engine/matching';
+import { assessRow, autoAccepts, rankedFacts, rowFacts, rowInput } from '../../../electron/engine/matching';
+import { chosenFrom } from '../../../electron/engine/runs/row-resolution';
 import { getLookups } from '../../../electron/engine/store';
 import type { Person, Simulator } from '../../../electron/simulator';
 import type { AutoAcceptRule } from '../../../shared/model';
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 const HEADERS = ['Name', 'Email', 'Company'];
-const RULE: AutoAcceptRule = { exactSingle: true, minScore: 0.8, minLead: 0.1 };
+const RULE: AutoAcceptRule = { enabled: true, minConfidence: 0.9, minLead: 0.5 };
 
 /** E-mails (one candidate), names with a company (scored, often several), people nobody knows, repeats. */
 function sheetRows(count: number): string[][] {
@@ -47,13 +48,21 @@ interface SettledRow {
   chosen_rank: number | null;
   chosen: string | null;
   source: string | null;
+  confidence: number | null;
+  runner_up: number | null;
+  best_rank: number | null;
+  reason: string | null;
+  guard: string | null;
 }
 
 function settledRows(engine: Engine, projectId: number): SettledRow[] {
   const db = new Database(engine.dbPath, { readonly: true });
   try {
     return db
-      .prepare('SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source FROM row_status WHERE project_id = ? ORDER BY row_index')
+      .prepare(
+        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, confidence, runner_up, best_rank, reason, guard
+         FROM row_status WHERE project_id = ? ORDER BY row_index`,
+      )
       .all(projectId) as SettledRow[];
   } finally {
     db.close();
@@ -61,7 +70,7 @@ function settledRows(engine: Engine, projectId: number): SettledRow[] {
 }
 
 describe('settling rows from stored answers', () => {
-  it('settles rows from the cache exactly as the service answer did, with or without the stored digest', async () => {
+  it('settles rows from the cache exactly as the service answer did, with or without the stored facts', async () => {
     const engine = await openEngine(join(tmp.dir, 'digest'));
     try {
       await connect(engine, sim);
@@ -71,21 +80,25 @@ describe('settling rows from stored answers', () => {
       expect((await runToEnd(engine, fetched.id)).status).toBe('done');
       const expected = settledRows(engine, fetched.id);
 
-      // What the rows say agrees with the full candidates on file, worked out the long way.
+      // What the rows say agrees with the full candidates on file, compared with each row the long way.
       const db = new Database(engine.dbPath, { readonly: true });
       const lookups = getLookups(db, expected.flatMap((r) => (r.query_key ? [r.query_key] : [])), Number.MIN_SAFE_INTEGER);
       db.close();
-      let scoredAuto = 0;
+      const sheet = sheetRows(1200);
+      const mapping = (await ok(engine, 'projects.get', { projectId: fetched.id })).mapping;
+      let autoAmongSeveral = 0;
       for (const row of expected.filter((r) => r.outcome === 'to_review')) {
-        const candidates = lookups.get(row.query_key!)!.candidates!;
-        const top = [...candidates].sort((a, b) => a.rank - b.rank)[0]!;
-        const auto = autoAcceptable(row.strategy as 'email', candidates, RULE);
-        expect(row.candidate_count).toBe(Math.min(candidates.length, 5));
+        const facts = rankedFacts(lookups.get(row.query_key!)!.candidates!);
+        const assessment = assessRow(rowFacts(rowInput(sheet[row.row_index]!, mapping)), facts, row.strategy as 'email');
+        const auto = autoAccepts(assessment, RULE);
+        expect(row.candidate_count).toBe(facts.length);
+        expect(row).toMatchObject({ confidence: assessment.confidence, runner_up: assessment.runnerUp, best_rank: assessment.candidates[0]!.rank, reason: assessment.reason, guard: assessment.guard });
         expect(row.state).toBe(auto ? 'auto' : 'to_review');
-        expect(row.chosen).toBe(auto ? JSON.stringify({ rank: 1, score: top.score, summary: summarizePerson(top.person) }) : null);
-        if (auto && candidates.length > 1) scoredAuto++;
+        expect(row.chosen).toBe(auto ? JSON.stringify(chosenFrom(assessment, facts, assessment.candidates[0]!.rank)) : null);
+        if (auto && facts.length > 1) autoAmongSeveral++;
       }
-      expect(scoredAuto).toBeGreaterThan(0);
+      // Names with a company often bring several candidates, and the model still picks one with confidence.
+      expect(autoAmongSeveral).toBeGreaterThan(0);
       expect(expected.some((r) => r.state === 'to_review' && r.candidate_count > 1)).toBe(true);
       expect(expected.some((r) => r.state === 'no_candidates')).toBe(true);
 
@@ -94,9 +107,9 @@ describe('settling rows from stored answers', () => {
       expect(fromCache).toMatchObject({ status: 'done', calls: 0 });
       expect(settledRows(engine, cached.id)).toEqual(expected);
 
-      // Answers stored without a digest (none of the app's writers do that) are read whole instead.
+      // Answers stored without facts (as before the confidence model) or with another version's are read whole instead.
       const writer = new Database(engine.dbPath);
-      writer.prepare('UPDATE lookups SET candidate_count = NULL, top_score = NULL, second_score = NULL, top_summary = NULL').run();
+      writer.prepare(`UPDATE lookups SET facts = CASE WHEN rowid % 2 = 0 THEN NULL ELSE replace(facts, '"v":1', '"v":0') END`).run();
       writer.close();
       const undigested = (await ok(engine, 'projects.import', { file, name: 'undigested' })).summary;
       expect(await runToEnd(engine, undigested.id)).toMatchObject({ status: 'done', calls: 0 });
@@ -106,7 +119,7 @@ describe('settling rows from stored answers', () => {
     }
   }, 30_000);
 
-  it('asks again for an answer stored without a digest whose candidates no longer parse', async () => {
+  it('asks again for an answer stored without facts whose candidates no longer parse', async () => {
     const engine = await openEngine(join(tmp.dir, 'damaged'));
     try {
       await connect(engine, sim);
@@ -114,7 +127,7 @@ describe('settling rows from stored answers', () => {
       const first = (await ok(engine, 'projects.import', { file })).summary;
       expect(await runToEnd(engine, first.id)).toMatchObject({ status: 'done', calls: 1 });
       const writer = new Database(engine.dbPath);
-      expect(writer.prepare("UPDATE lookups SET candidates = '[{broken', candidate_count = NULL").run().changes).toBe(1);
+      expect(writer.prepare("UPDATE lookups SET candidates = '[{broken', facts = NULL").run().changes).toBe(1);
       writer.close();
       const again = (await ok(engine, 'projects.import', { file, name: 'again' })).summary;
       expect(await runToEnd(engine, again.id)).toMatchObject({ status: 'done', calls: 1, cacheHits: 0 });

@@ -1,55 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { autoAcceptable } from '../../../electron/engine/matching';
-import type { AutoAcceptRule, Candidate } from '../../../shared/model';
+import { autoAccepts, type Verdict } from '../../../electron/engine/matching';
+import type { AutoAcceptRule } from '../../../shared/model';
 
-const person = { id: 'p1' };
-const candidates = (...scores: (number | null)[]): Candidate[] => scores.map((score, i) => ({ rank: i + 1, score, person }));
-const exactOnly: AutoAcceptRule = { exactSingle: true, minScore: null, minLead: 0.1 };
-const scored: AutoAcceptRule = { exactSingle: false, minScore: 0.8, minLead: 0.1 };
+const rule: AutoAcceptRule = { enabled: true, minConfidence: 0.95, minLead: 0.5 };
+const verdict = (confidence: number, runnerUp = 0, guard: string | null = null): Verdict => ({ confidence, runnerUp, guard });
 
-describe('autoAcceptable', () => {
-  it('accepts a single candidate found by exact e-mail or profile slug', () => {
-    expect(autoAcceptable('email', candidates(null), exactOnly)).toBe(true);
-    expect(autoAcceptable('social', candidates(null), exactOnly)).toBe(true);
+describe('autoAccepts', () => {
+  it('accepts a confident best candidate with a clear lead and no guard', () => {
+    expect(autoAccepts(verdict(0.99, 0.01), rule)).toBe(true);
+    expect(autoAccepts(verdict(0.95, 0.45), rule)).toBe(true); // exactly at both limits
+    expect(autoAccepts(verdict(0.9499999999, 0), rule)).toBe(true); // a sum of shares that lands a hair under
   });
 
-  it('not for name searches, several candidates, none, or when the rule is off', () => {
-    expect(autoAcceptable('name+company', candidates(null), exactOnly)).toBe(false);
-    expect(autoAcceptable('name', candidates(null), exactOnly)).toBe(false);
-    expect(autoAcceptable('email', candidates(null, null), exactOnly)).toBe(false);
-    expect(autoAcceptable('email', [], exactOnly)).toBe(false);
-    expect(autoAcceptable('email', candidates(null), { ...exactOnly, exactSingle: false })).toBe(false);
+  it('refuses below the threshold, with a thin lead, or when a guard applies, whatever the confidence', () => {
+    expect(autoAccepts(verdict(0.94, 0), rule)).toBe(false);
+    expect(autoAccepts(verdict(0.96, 0.5), { ...rule, minConfidence: 0.6 })).toBe(false);
+    expect(autoAccepts(verdict(1, 0, 'two candidates have this name and hold or held Globex'), rule)).toBe(false);
   });
 
-  it('accepts a high score with a clear lead', () => {
-    expect(autoAcceptable('name+company', candidates(0.95, 0.5), scored)).toBe(true);
-    expect(autoAcceptable('name', candidates(0.8, 0.7), scored)).toBe(true); // exactly at both limits
-    expect(autoAcceptable('name', candidates(0.9, 0.8), scored)).toBe(true); // 0.9 - 0.8 is 0.0999... in floats
-  });
-
-  it('a lone candidate, or a second without a score, leads by its whole score', () => {
-    expect(autoAcceptable('name', candidates(0.85), scored)).toBe(true);
-    expect(autoAcceptable('name', candidates(0.85, null), scored)).toBe(true);
-    expect(autoAcceptable('name', candidates(0.85), { ...scored, minLead: 0.9 })).toBe(false);
-  });
-
-  it('refuses a low score, a thin lead, or no score', () => {
-    expect(autoAcceptable('name', candidates(0.79, 0.1), scored)).toBe(false);
-    expect(autoAcceptable('name', candidates(0.95, 0.9), scored)).toBe(false);
-    expect(autoAcceptable('name', candidates(null, 0.1), scored)).toBe(false);
-    expect(autoAcceptable('name', candidates(Number.NaN), scored)).toBe(false);
-    expect(autoAcceptable('name', candidates(0.99), { ...scored, minScore: null })).toBe(false);
-  });
-
-  it('reads the top candidate by rank, whatever the array order', () => {
-    const shuffled: Candidate[] = [{ rank: 2, score: 0.5, person }, { rank: 1, score: 0.95, person }];
-    expect(autoAcceptable('name', shuffled, scored)).toBe(true);
-  });
-
-  it('either rule can accept', () => {
-    const both: AutoAcceptRule = { exactSingle: true, minScore: 0.8, minLead: 0.1 };
-    expect(autoAcceptable('email', candidates(0.2), both)).toBe(true);
-    expect(autoAcceptable('email', candidates(0.9, 0.2), both)).toBe(true);
-    expect(autoAcceptable('email', candidates(0.9, 0.85), both)).toBe(false);
+  it('follows the threshold the user sets, and does nothing when the rule is off', () => {
+    expect(autoAccepts(verdict(0.9, 0.05), { ...rule, minConfidence: 0.9 })).toBe(true);
+    expect(autoAccepts(verdict(0.97, 0), { ...rule, minConfidence: 0.99 })).toBe(false);
+    expect(autoAccepts(verdict(1, 0), { ...rule, enabled: false })).toBe(false);
   });
 });

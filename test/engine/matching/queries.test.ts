@@ -12,7 +12,9 @@ describe('rowInput', () => {
       profile: { ok: true, slug: 'jane-doe-123' },
       name: 'Jane Doe',
       company: 'ACME Inc.',
+      location: null,
     });
+    expect(rowInput(['Jane Doe', 'n/a', ' Berlin,  Germany '], { fullName: 0, company: 1, location: 2 })).toMatchObject({ company: null, location: 'Berlin, Germany' });
   });
 
   it('builds the name from first and last when there is no full name', () => {
@@ -22,7 +24,7 @@ describe('rowInput', () => {
   });
 
   it('tells an unmapped field (null) from a blank cell (empty)', () => {
-    expect(rowInput(['Jane'], { fullName: 0 })).toEqual({ email: null, profile: null, name: 'Jane', company: null });
+    expect(rowInput(['Jane'], { fullName: 0 })).toEqual({ email: null, profile: null, name: 'Jane', company: null, location: null });
     const blank = rowInput(['', '', '', ''], mapping);
     expect(blank.email).toMatchObject({ ok: false, reason: 'empty' });
     expect(blank.profile).toMatchObject({ ok: false, reason: 'empty' });
@@ -40,7 +42,7 @@ describe('rowInput', () => {
 
   it('copes with short rows and mappings past the end', () => {
     expect(rowInput(['Jane Doe'], mapping)).toMatchObject({ name: 'Jane Doe', company: null, email: { reason: 'empty' } });
-    expect(rowInput([], { fullName: 7, company: -1 })).toEqual({ email: null, profile: null, name: null, company: null });
+    expect(rowInput([], { fullName: 7, company: -1 })).toEqual({ email: null, profile: null, name: null, company: null, location: null });
   });
 });
 
@@ -73,15 +75,16 @@ describe('plannedQueries', () => {
       profile: { ok: false, reason: 'company_page', message: 'company page, not a profile: linkedin.com/company/acme' },
       name: 'Bob',
       company: null,
+      location: null,
     };
     expect(plannedQueries(input, [...STRATEGIES])).toEqual([{ strategy: 'name', query: { fields: [{ field_name: 'name', search_term: 'Bob' }] } }]);
-    expect(plannedQueries({ email: null, profile: null, name: null, company: 'Acme' }, [...STRATEGIES])).toEqual([]);
+    expect(plannedQueries({ email: null, profile: null, name: null, company: 'Acme', location: null }, [...STRATEGIES])).toEqual([]);
     expect(plannedQueries(full, [])).toEqual([]);
   });
 
   it('name+company needs both', () => {
-    expect(plannedQueries({ email: null, profile: null, name: 'Jane', company: null }, ['name+company'])).toEqual([]);
-    expect(plannedQueries({ email: null, profile: null, name: null, company: 'Acme' }, ['name+company'])).toEqual([]);
+    expect(plannedQueries({ email: null, profile: null, name: 'Jane', company: null, location: null }, ['name+company'])).toEqual([]);
+    expect(plannedQueries({ email: null, profile: null, name: null, company: 'Acme', location: null }, ['name+company'])).toEqual([]);
   });
 
   it('asks each strategy once even when listed twice', () => {

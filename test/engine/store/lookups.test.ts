@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FindQuery } from '../../../shared/model';
-import { cacheStats, clearCache, getAnswerDigests, getLookups, openDatabase, putLookups, queryKey, type AnswerDigest, type Lookup } from '../../../electron/engine/store';
+import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryKey, type AnswerFacts, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
 
 const DAY = 86_400_000;
@@ -160,36 +160,31 @@ describe('lookups cache', () => {
     }
   });
 
-  it("keeps an answer's digest beside it, read without the candidates; an answer stored without one reads as null", () => {
+  it("keeps an answer's candidate facts beside it, read without the candidates; an answer stored without them reads as null", () => {
     const db = open();
     try {
-      const digest: AnswerDigest = { count: 2, topScore: 0.97, secondScore: null, topSummary: '{"id":"id-Ada"}' };
-      const nobody: AnswerDigest = { count: 0, topScore: null, secondScore: null, topSummary: null };
-      const withDigest = { ...ok('ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), digest };
-      const empty = { ...ok('nobody@example.com', now, []), digest: nobody };
+      const facts = '{"v":1,"c":[{"rank":1,"name":"Ada"},{"rank":2,"name":"Ada L."}]}';
+      const withFacts = { ...ok('ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), facts };
+      const empty = { ...ok('nobody@example.com', now, []), facts: '{"v":1,"c":[]}' };
       const plain = ok('plain@example.com', now);
-      const stale = { ...ok('old@example.com', now - 31 * DAY), digest };
-      putLookups(db, [withDigest, empty, plain, stale, failed('slow@example.com', now)]);
-      const keys = [withDigest, empty, plain, stale].map((r) => r.queryKey);
-      const got = getAnswerDigests(db, [...keys, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
+      const stale = { ...ok('old@example.com', now - 31 * DAY), facts };
+      putLookups(db, [withFacts, empty, plain, stale, failed('slow@example.com', now)]);
+      const keys = [withFacts, empty, plain, stale].map((r) => r.queryKey);
+      const got = getAnswerFacts(db, [...keys, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
       expect(got).toEqual(
-        new Map<string, AnswerDigest | null>([
-          [withDigest.queryKey, digest],
-          [empty.queryKey, nobody],
+        new Map<string, AnswerFacts | null>([
+          [withFacts.queryKey, { count: 2, facts }],
+          [empty.queryKey, { count: 0, facts: '{"v":1,"c":[]}' }],
           [plain.queryKey, null],
         ]),
       );
       // getLookups still returns the candidates themselves.
-      expect(getLookups(db, [withDigest.queryKey], 0).get(withDigest.queryKey)?.candidates).toEqual(withDigest.candidates);
+      expect(getLookups(db, [withFacts.queryKey], 0).get(withFacts.queryKey)?.candidates).toEqual(withFacts.candidates);
 
-      // An error replacing an old answer takes its digest with it.
+      // An error replacing an old answer takes its facts with it.
       putLookups(db, [failed('old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
-      expect(getAnswerDigests(db, [stale.queryKey], 0).size).toBe(0);
-      expect(db.prepare('SELECT candidate_count, top_score, top_summary FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({
-        candidate_count: null,
-        top_score: null,
-        top_summary: null,
-      });
+      expect(getAnswerFacts(db, [stale.queryKey], 0).size).toBe(0);
+      expect(db.prepare('SELECT candidate_count, facts FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({ candidate_count: null, facts: null });
     } finally {
       db.close();
     }

@@ -28,7 +28,7 @@ describe('settings', () => {
     const again = openDatabase(file);
     try {
       expect(getSettings(again)).toEqual(expected);
-      const rule = { exactSingle: false, minScore: 0.9, minLead: 0.2 };
+      const rule = { enabled: false, minConfidence: 0.9, minLead: 0.2 };
       expect(updateSettings(again, { autoAccept: rule, activeProfileId: null }).autoAccept).toEqual(rule);
       expect(getSettings(again).activeProfileId).toBeNull();
     } finally {
@@ -42,13 +42,23 @@ describe('settings', () => {
       const put = db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)');
       put.run('concurrency', '{not json');
       put.run('cacheTtlDays', '"thirty"');
-      put.run('autoAccept', JSON.stringify({ exactSingle: false, minScore: 'high' }));
+      put.run('autoAccept', JSON.stringify({ enabled: false, minConfidence: 'high', minLead: 2 }));
       put.run('activeProfileId', '42');
       put.run('someFutureKey', '"kept but ignored"');
       expect(getSettings(db)).toEqual({
         ...DEFAULT_SETTINGS,
-        autoAccept: { ...DEFAULT_SETTINGS.autoAccept, exactSingle: false },
+        autoAccept: { ...DEFAULT_SETTINGS.autoAccept, enabled: false },
       });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads a rule saved before the confidence model as on or off, with the new threshold', () => {
+    const db = open();
+    try {
+      db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run('autoAccept', JSON.stringify({ exactSingle: false, minScore: 0.8, minLead: 0.1 }));
+      expect(getSettings(db).autoAccept).toEqual({ ...DEFAULT_SETTINGS.autoAccept, enabled: false });
     } finally {
       db.close();
     }
@@ -58,7 +68,8 @@ describe('settings', () => {
     const db = open();
     try {
       expect(() => updateSettings(db, { cacheTtlDays: 7, concurrency: 0 })).toThrow(InvalidSetting);
-      expect(() => updateSettings(db, { autoAccept: { exactSingle: true } as Settings['autoAccept'] })).toThrow(/autoAccept/);
+      expect(() => updateSettings(db, { autoAccept: { enabled: true } as Settings['autoAccept'] })).toThrow(/autoAccept/);
+      expect(() => updateSettings(db, { autoAccept: { enabled: true, minConfidence: 0.3, minLead: 0.5 } })).toThrow(/autoAccept/);
       expect(getSettings(db)).toEqual(DEFAULT_SETTINGS);
     } finally {
       db.close();
@@ -70,7 +81,7 @@ describe('settings', () => {
     try {
       const pristine = structuredClone(DEFAULT_SETTINGS);
       const s = getSettings(db);
-      s.autoAccept.exactSingle = !s.autoAccept.exactSingle;
+      s.autoAccept.enabled = !s.autoAccept.enabled;
       s.concurrency = 99;
       expect(DEFAULT_SETTINGS).toEqual(pristine);
       expect(getSettings(db)).toEqual(pristine);

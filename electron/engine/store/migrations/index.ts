@@ -4,6 +4,7 @@ import { projectsRunsDecisions } from './002-projects-runs-decisions';
 import { searchesAndResults } from './003-searches';
 import { reviewTextIndex } from './004-review-text-index';
 import { answerDigests } from './005-answer-digests';
+import { confidence } from './006-confidence';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   searchesAndResults,
   reviewTextIndex,
   answerDigests,
+  confidence,
 ];

@@ -1,0 +1,324 @@
+// Applies the confidence model (confidence-model.ts) to one row and the candidates the service returned for it:
+// each candidate's evidence per field, its confidence, the row's best candidate with a reason in words, and the
+// guard that keeps the row from being accepted alone, if any. Pure and cheap: run for every row of a sheet.
+import type { EvidenceItem, EvidenceMark, Strategy } from '../../../shared/model';
+import type { CandidateFacts, JobFact } from './candidate-facts';
+import { compareCompanyNames, domainBelongsTo, type CompanyMatch } from './company-names';
+import { CONFIDENCE_MODEL, WEIGHTS, type Comparison, type LevelOf } from './confidence-model';
+import { compareNames, nameParts, type NameLevel, type NameParts } from './name-comparison';
+import { comparable } from './normalize';
+import type { RowInput } from './queries';
+
+/** A row's inputs, prepared once for comparing with every candidate. */
+export interface RowFacts {
+  name: NameParts | null;
+  nameText: string | null;
+  company: string | null;
+  email: string | null;
+  /** The e-mail's domain when it is a work address (not a webmail provider). */
+  workDomain: string | null;
+  slug: string | null;
+  location: string | null;
+}
+
+// Personal mailboxes: their domain says nothing about an employer.
+const WEBMAIL = new Set([
+  'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'hotmail.fr', 'hotmail.co.uk', 'live.com', 'msn.com',
+  'yahoo.com', 'yahoo.fr', 'yahoo.co.uk', 'ymail.com', 'aol.com', 'icloud.com', 'me.com', 'mac.com', 'proton.me',
+  'protonmail.com', 'gmx.de', 'gmx.net', 'gmx.com', 'web.de', 't-online.de', 'yandex.ru', 'mail.ru', 'qq.com',
+  '163.com', '126.com', 'orange.fr', 'free.fr', 'laposte.net', 'libero.it', 'fastmail.com', 'zoho.com', 'hey.com',
+]);
+
+export function rowFacts(input: RowInput): RowFacts {
+  const email = input.email?.ok ? input.email.email : null;
+  const domain = email ? email.slice(email.lastIndexOf('@') + 1) : null;
+  return {
+    name: nameParts(input.name),
+    nameText: input.name,
+    company: input.company,
+    email,
+    workDomain: domain && !WEBMAIL.has(domain) ? domain : null,
+    slug: input.profile?.ok ? input.profile.slug : null,
+    location: input.location ?? null,
+  };
+}
+
+type Levels = { [C in Comparison]: LevelOf<C> };
+
+export interface CandidateAssessment {
+  /** The service's rank (1 = its first), which is how a candidate is named in decisions. */
+  rank: number;
+  confidence: number;
+  /** The sum of the evidence weights, in bits. */
+  weight: number;
+  evidence: EvidenceItem[];
+  /** Why this candidate, in a few words: "same name, works at Globex now". */
+  reason: string;
+  levels: Levels;
+  /** The job at the sheet's company, when the record has one. */
+  companyJob: JobFact | null;
+}
+
+export interface RowAssessment {
+  /** Best first: by confidence, then by the service's rank. */
+  candidates: CandidateAssessment[];
+  confidence: number;
+  /** The confidence of the second-best candidate (0 when there is none). */
+  runnerUp: number;
+  /** Why the row may not be accepted without a person looking, whatever its confidence; null when it may. */
+  guard: string | null;
+  /** The best candidate's reason, with the guard or what sets it apart from the others. */
+  reason: string;
+}
+
+const NO_CANDIDATES: RowAssessment = { candidates: [], confidence: 0, runnerUp: 0, guard: 'no candidates', reason: 'The service found nobody for this row.' };
+
+export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], strategy: Strategy | null): RowAssessment {
+  if (candidates.length === 0) return NO_CANDIDATES;
+  const judged = candidates.map((c) => judge(row, c, strategy));
+  // Each candidate's share of the evidence, beside the chance that the person is none of them (confidence-model.ts).
+  const prior = CONFIDENCE_MODEL.notAmongCandidates.probability;
+  const none = Math.log2(prior / ((1 - prior) / judged.length));
+  const top = Math.max(none, ...judged.map((j) => j.weight));
+  const total = 2 ** (none - top) + judged.reduce((sum, j) => sum + 2 ** (j.weight - top), 0);
+  for (const j of judged) j.confidence = 2 ** (j.weight - top) / total;
+  judged.sort((a, b) => b.confidence - a.confidence || a.rank - b.rank);
+
+  const best = judged[0]!;
+  const guard = guardOf(row, best, judged);
+  if (guard) best.confidence = Math.min(best.confidence, guardedCap(best));
+  return {
+    candidates: judged,
+    confidence: best.confidence,
+    runnerUp: judged[1]?.confidence ?? 0,
+    guard,
+    reason: guard ? `${best.reason}; ${guard}` : withDistinction(best, judged),
+  };
+}
+
+/** The evidence for one candidate, field by field, and the weight it adds up to. */
+function judge(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): CandidateAssessment {
+  const person = nameParts(c.name, c.firstName, c.lastName);
+  const name = row.name ? (person ? compareNames(row.name, person) : 'missing') : 'missing';
+  const company = companyLevel(row.company, c.jobs);
+  const levels: Levels = {
+    name,
+    company: company.level,
+    email: emailLevel(row, c, strategy),
+    profile: profileLevel(row, c, strategy),
+    emailDomain: domainLevel(row.workDomain, c.jobs),
+    location: locationLevel(row.location, c),
+  };
+  const evidence = evidenceItems(row, c, levels, company.job);
+  const weight = evidence.reduce((sum, e) => sum + e.weight, 0);
+  return { rank: c.rank, confidence: 0, weight, evidence, reason: reasonOf(evidence), levels, companyJob: company.job };
+}
+
+// ----- levels per field ---------------------------------------------------------------------------------------
+
+const COMPANY_ORDER: CompanyMatch[] = ['same', 'close'];
+
+/** The best agreement between the sheet's company and any of the jobs, current jobs first at equal agreement. */
+export function companyLevel(company: string | null, jobs: readonly JobFact[]): { level: LevelOf<'company'>; job: JobFact | null } {
+  if (!company || jobs.length === 0) return { level: 'missing', job: null };
+  for (const wanted of COMPANY_ORDER) {
+    const current = jobs.find((j) => j.status === 'current' && compareCompanyNames(company, j.company) === wanted);
+    if (current) return { level: wanted === 'same' ? 'current_same' : 'current_close', job: current };
+    const past = jobs.find((j) => j.status !== 'current' && compareCompanyNames(company, j.company) === wanted);
+    if (past) return { level: wanted === 'same' ? 'past_same' : 'past_close', job: past };
+  }
+  return { level: jobs.some((j) => j.company) ? 'differs' : 'missing', job: null };
+}
+
+function emailLevel(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): LevelOf<'email'> {
+  if (!row.email) return 'missing';
+  if (c.emails.includes(row.email)) return 'record_same';
+  if (strategy === 'email') return 'found_by';
+  if (c.emails.length === 0) return 'missing';
+  return c.emails.some((e) => mailbox(e) === mailbox(row.email!)) ? 'record_close' : 'record_differs';
+}
+
+/** One mailbox written two ways: "+tag" suffixes, and dots in Gmail addresses. */
+function mailbox(email: string): string {
+  const at = email.lastIndexOf('@');
+  let local = email.slice(0, at).replace(/\+.*$/u, '');
+  let domain = email.slice(at + 1);
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  if (domain === 'gmail.com') local = local.replaceAll('.', '');
+  return `${local}@${domain}`;
+}
+
+function profileLevel(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): LevelOf<'profile'> {
+  if (!row.slug) return 'missing';
+  if (c.slug) return c.slug.normalize('NFC') === row.slug ? 'same' : 'differs';
+  // Found by the profile link, on a record that does not repeat its slug: the service matched it.
+  return strategy === 'social' ? 'same' : 'missing';
+}
+
+function domainLevel(domain: string | null, jobs: readonly JobFact[]): LevelOf<'emailDomain'> {
+  if (!domain || jobs.length === 0) return 'missing';
+  if (jobs.some((j) => j.status === 'current' && domainBelongsTo(domain, { name: j.company, domain: j.domain }))) return 'current_company';
+  if (jobs.some((j) => j.status !== 'current' && domainBelongsTo(domain, { name: j.company, domain: j.domain }))) return 'past_company';
+  return 'other_company';
+}
+
+const COUNTRY_NAMES: Record<string, string> = {
+  us: 'united states', usa: 'united states', 'united states of america': 'united states', america: 'united states',
+  uk: 'united kingdom', gb: 'united kingdom', 'great britain': 'united kingdom', england: 'united kingdom',
+  deutschland: 'germany', de: 'germany', france: 'france', fr: 'france', espana: 'spain', es: 'spain', nl: 'netherlands',
+  holland: 'netherlands', schweiz: 'switzerland', suisse: 'switzerland', ch: 'switzerland', osterreich: 'austria',
+};
+
+function locationLevel(location: string | null, c: CandidateFacts): LevelOf<'location'> {
+  if (!location || !c.location) return 'missing';
+  const sheet = comparable(location);
+  const parts = c.location.split(',').map((p) => comparable(p)).filter(Boolean);
+  const city = parts[0];
+  if (city && (` ${sheet} `.includes(` ${city} `) || sheet.split(' ').slice(0, 2).join(' ') === city)) return 'same_city';
+  const country = comparable(c.country ?? parts[parts.length - 1] ?? '');
+  const sheetWords = sheet.split(' ');
+  const sheetCountry = COUNTRY_NAMES[sheet] ?? COUNTRY_NAMES[sheetWords[sheetWords.length - 1]!] ?? sheet;
+  if (country && (` ${sheet} `.includes(` ${country} `) || sheetCountry === country || sheetCountry.endsWith(country))) return 'same_country';
+  return 'differs';
+}
+
+// ----- evidence in words --------------------------------------------------------------------------------------
+
+const MARKS: Record<string, EvidenceMark> = {
+  exact: 'same', first_last: 'close', nickname: 'close', typo: 'close', initial: 'close', last_only: 'differs', first_only: 'differs',
+  current_same: 'same', past_same: 'same', current_close: 'close', past_close: 'close',
+  found_by: 'same', record_same: 'same', record_close: 'close', record_differs: 'differs',
+  same: 'same', current_company: 'same', past_company: 'close', other_company: 'differs',
+  same_city: 'same', same_country: 'close', differs: 'differs', missing: 'missing',
+};
+
+function evidenceItems(row: RowFacts, c: CandidateFacts, levels: Levels, companyJob: JobFact | null): EvidenceItem[] {
+  const items: EvidenceItem[] = [];
+  const add = <C extends Comparison>(field: C, note: string | null) => {
+    const level = levels[field] as string;
+    if (note === null) return;
+    items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: round((WEIGHTS[field] as Record<string, number>)[level] ?? 0), note });
+  };
+  add('email', emailNote(levels.email));
+  add('profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);
+  add('name', nameNote(levels.name, row, c));
+  add('company', companyNote(levels.company, row.company, companyJob, c.jobs));
+  add('emailDomain', levels.emailDomain === 'current_company' ? 'e-mail domain is the current employer\'s' : levels.emailDomain === 'past_company' ? 'e-mail domain is a past employer\'s' : levels.emailDomain === 'other_company' ? 'e-mail domain is not an employer on record' : null);
+  add('location', levels.location === 'same_city' ? 'same city' : levels.location === 'same_country' ? 'same country' : levels.location === 'differs' ? `lives elsewhere (${c.location})` : null);
+  return items;
+}
+
+function emailNote(level: LevelOf<'email'>): string | null {
+  switch (level) {
+    case 'found_by':
+      return 'found by this e-mail';
+    case 'record_same':
+      return 'same e-mail on the record';
+    case 'record_close':
+      return 'same mailbox written another way';
+    case 'record_differs':
+      return 'the record lists other e-mails';
+    default:
+      return null;
+  }
+}
+
+function nameNote(level: NameLevel, row: RowFacts, c: CandidateFacts): string | null {
+  const theirs = c.name ?? [c.firstName, c.lastName].filter(Boolean).join(' ');
+  switch (level) {
+    case 'exact':
+      return 'same name';
+    case 'first_last':
+      return `same first and last name (${theirs})`;
+    case 'nickname':
+      return `nickname or variant of the name (${theirs})`;
+    case 'typo':
+      return `name nearly the same (${theirs})`;
+    case 'initial':
+      return `only an initial agrees (${theirs})`;
+    case 'last_only':
+      return `same last name, another first name (${theirs})`;
+    case 'first_only':
+      return `same first name, another last name (${theirs})`;
+    case 'differs':
+      return `another name (${theirs})`;
+    default:
+      return row.nameText ? 'the record has no name' : null;
+  }
+}
+
+function companyNote(level: LevelOf<'company'>, company: string | null, job: JobFact | null, jobs: readonly JobFact[]): string | null {
+  const at = job?.company ?? company ?? '';
+  const current = jobs.find((j) => j.status === 'current' && j.company);
+  switch (level) {
+    case 'current_same':
+      return `works at ${at} now`;
+    case 'past_same':
+      return `worked at ${at}${job?.ended ? ` until ${job.ended}` : ''}${current ? ` (now at ${current.company})` : ''}`;
+    case 'current_close':
+      return `works at ${at} now (close to ${company})`;
+    case 'past_close':
+      return `worked at ${at} (close to ${company})`;
+    case 'differs':
+      return `no job at ${company} on record${current ? ` (works at ${current.company})` : ''}`;
+    default:
+      return company ? 'the record lists no jobs' : null;
+  }
+}
+
+/** The strongest few pieces of evidence, for and against, in words. */
+function reasonOf(evidence: EvidenceItem[]): string {
+  const telling = evidence.filter((e) => Math.abs(e.weight) >= 1 || e.field === 'name' || e.field === 'company');
+  return telling.map((e) => e.note).join(', ') || 'nothing to compare';
+}
+
+function round(weight: number): number {
+  return Math.round(weight * 100) / 100;
+}
+
+// ----- guards ---------------------------------------------------------------------------------------------------
+
+const NEAR_NAMES = new Set<NameLevel>(['first_last', 'nickname', 'typo', 'initial']);
+
+function isHit(c: CandidateAssessment): boolean {
+  return c.levels.email === 'found_by' || c.levels.email === 'record_same' || c.levels.profile === 'same';
+}
+
+/**
+ * Why the best candidate may not be accepted without a person looking (issue 10's rule), or null:
+ * - an e-mail or profile hit is accepted only when it is the only hit and the names do not conflict;
+ * - otherwise only the one candidate with the sheet's exact (accent-folded) name who holds or held the sheet's
+ *   company: never a near name, never a name without a company, never one of two such namesakes.
+ */
+function guardOf(row: RowFacts, best: CandidateAssessment, all: CandidateAssessment[]): string | null {
+  if (isHit(best)) {
+    const hits = all.filter(isHit).length;
+    const by = best.levels.profile === 'same' ? 'profile link' : 'e-mail';
+    if (hits > 1) return `the ${by} found ${hits} people`;
+    if (best.levels.name === 'differs') return `the ${by} belongs to someone whose first and last name both differ from the sheet's`;
+    return null;
+  }
+  if (!row.nameText) return 'no name, e-mail or profile in the sheet to be sure';
+  if (!row.company) return 'no company in the sheet to tell namesakes apart';
+  if (best.levels.name !== 'exact') {
+    return NEAR_NAMES.has(best.levels.name) ? 'the name only nearly matches (a nickname, typo or initial)' : 'no candidate has the sheet\'s name';
+  }
+  if (best.levels.company !== 'current_same' && best.levels.company !== 'past_same') return `not known to work or have worked at ${row.company}`;
+  const twins = all.filter((c) => c.levels.name === 'exact' && (c.levels.company === 'current_same' || c.levels.company === 'past_same')).length;
+  if (twins > 1) return `${twins} candidates have this name and hold or held ${row.company}`;
+  return null;
+}
+
+/** The most a guarded row's confidence may say (confidence-model.ts, guarded). */
+function guardedCap(best: CandidateAssessment): number {
+  const caps = CONFIDENCE_MODEL.guarded;
+  return isHit(best) && best.levels.name === 'differs' ? caps.conflictingNameCap : caps.cap;
+}
+
+/** What sets the best candidate apart, when that is what makes it certain. */
+function withDistinction(best: CandidateAssessment, all: CandidateAssessment[]): string {
+  if (all.length > 1 && !isHit(best) && (best.levels.company === 'current_same' || best.levels.company === 'past_same')) {
+    return `${best.reason}; the only candidate with this name who ${best.levels.company === 'current_same' ? 'does' : 'did'}`;
+  }
+  return best.reason;
+}

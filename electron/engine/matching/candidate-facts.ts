@@ -1,0 +1,173 @@
+// What the confidence model, the job-change status and the review screen read from a person record, taken out
+// once per answer and stored beside it (lookups.facts), so settling a row never parses a whole person again.
+// Person fields are undocumented (spec/service-notes.md): every read tolerates a missing field, a null, a number
+// or an odd date, and yields "not known" rather than a guess.
+import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
+import { normalizeEmail } from './normalize';
+import { companyNameOf, isObject, jobsOf, personName, personSlug, summarizePerson, text } from './person';
+
+/** A job as the model reads it. `status` is unknown when an end was given but could not be read as a date. */
+export interface JobFact {
+  company: string | null;
+  domain: string | null;
+  title: string | null;
+  started: string | null;
+  ended: string | null;
+  status: 'current' | 'ended' | 'unknown';
+}
+
+export interface CandidateFacts {
+  rank: number;
+  score: number | null;
+  summary: PersonSummary;
+  name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  slug: string | null;
+  /** Addresses on the record itself (the real service sends none; some records may). */
+  emails: string[];
+  /** Most recent first, as the service sends them. */
+  jobs: JobFact[];
+  location: string | null;
+  country: string | null;
+}
+
+/** Bumped when what facts hold changes: facts stored by another version are made again from the candidates. */
+export const FACTS_VERSION = 1;
+
+export function candidateFacts(candidate: Candidate): CandidateFacts {
+  const person = candidate.person;
+  const summary = summarizePerson(person);
+  const record = isObject(person) ? person : {};
+  const details = isObject(record.location_details) ? record.location_details : null;
+  return {
+    rank: candidate.rank,
+    score: candidate.score,
+    summary,
+    name: personName(person),
+    firstName: text(record.first_name),
+    lastName: text(record.last_name),
+    slug: personSlug(person),
+    emails: personEmails(person),
+    jobs: jobFacts(person),
+    location: summary.location,
+    country: (details ? text(details.country) : null) ?? text(record.country),
+  };
+}
+
+/** The most a row looks at: the service sends at most five people per query (spec §8). */
+export const MAX_CANDIDATES = 5;
+
+/** The facts of an answer's candidates, best service rank first, at most MAX_CANDIDATES. */
+export function rankedFacts(candidates: readonly Candidate[]): CandidateFacts[] {
+  return [...candidates]
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, MAX_CANDIDATES)
+    .map(candidateFacts);
+}
+
+/** Facts as stored beside their answer. */
+export function storedFacts(facts: readonly CandidateFacts[]): string {
+  return JSON.stringify({ v: FACTS_VERSION, c: facts });
+}
+
+/** Stored facts, or null when they were made by another version or do not parse (then make them again). */
+export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
+  if (stored === null) return null;
+  try {
+    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown };
+    return parsed.v === FACTS_VERSION && Array.isArray(parsed.c) ? (parsed.c as CandidateFacts[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function personEmails(person: PersonJson): string[] {
+  if (!isObject(person)) return [];
+  const raw: unknown[] = [person.email_address, person.email];
+  for (const list of [person.emails, person.email_addresses]) {
+    if (!Array.isArray(list)) continue;
+    for (const item of list) raw.push(isObject(item) ? (item.email ?? item.address ?? item.value) : item);
+  }
+  const emails: string[] = [];
+  for (const value of raw) {
+    const candidate = text(value);
+    const result = candidate ? normalizeEmail(candidate) : null;
+    if (result?.ok && !emails.includes(result.email)) emails.push(result.email);
+  }
+  return emails;
+}
+
+const STILL_THERE = new Set(['present', 'current', 'now', 'today', 'ongoing', 'heute', 'actuel', 'actual']);
+
+function jobFacts(person: PersonJson): JobFact[] {
+  const jobs = jobsOf(person).map((job): JobFact => {
+    const company = isObject(job.company) ? job.company : null;
+    const endedRaw = job.ended_at ?? job.end_date ?? job.ended;
+    const ended = looseDate(endedRaw);
+    const endedText = typeof endedRaw === 'string' ? endedRaw.trim().toLowerCase() : endedRaw;
+    const open = endedText === undefined || endedText === null || endedText === '' || (typeof endedText === 'string' && STILL_THERE.has(endedText));
+    return {
+      company: companyNameOf(job),
+      domain: company ? domainText(company.domain ?? company.website) : null,
+      title: text(job.title),
+      started: looseDate(job.started_at ?? job.start_date ?? job.started),
+      ended,
+      status: open ? 'current' : ended ? 'ended' : 'unknown',
+    };
+  });
+  if (jobs.length > 0 || !isObject(person)) return jobs;
+  // No job list: the current position, when the record has one, is the one job known.
+  const position = person.position;
+  if (isObject(position)) {
+    const company = isObject(position.company) ? position.company : null;
+    const name = companyNameOf(position);
+    if (name) return [{ company: name, domain: company ? domainText(company.domain) : null, title: text(position.title), started: looseDate(position.started_at), ended: null, status: 'current' }];
+  }
+  const summary = summarizePerson(person);
+  return summary.company ? [{ company: summary.company, domain: null, title: summary.title, started: null, ended: null, status: 'current' }] : [];
+}
+
+function domainText(value: unknown): string | null {
+  const raw = text(value);
+  if (!raw) return null;
+  const host = raw.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0]!;
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host) ? host : null;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * A date in any of the forms records carry, as YYYY-MM-DD, YYYY-MM or YYYY (as precise as given): ISO dates and
+ * timestamps, "2024-03", "2024", "03/2024", "March 2024", epoch milliseconds or seconds. null when it cannot be
+ * read or lies outside 1900-2100: never a guess.
+ */
+export function looseDate(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (value >= 1900 && value <= 2100 && Number.isInteger(value)) return String(value);
+    const ms = value > 1e11 ? value : value > 1e8 ? value * 1000 : NaN;
+    return Number.isNaN(ms) ? null : inRange(new Date(ms).toISOString().slice(0, 10));
+  }
+  if (typeof value !== 'string') return null;
+  const s = value.trim();
+  let m = /^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?$/.exec(s);
+  if (m) return inRange(m[3] ? `${m[1]}-${pad(m[2]!)}-${pad(m[3])}` : `${m[1]}-${pad(m[2]!)}`);
+  if ((m = /^(\d{4})$/.exec(s))) return inRange(m[1]!);
+  if ((m = /^(\d{1,2})[/.](\d{4})$/.exec(s))) return inRange(`${m[2]}-${pad(m[1]!)}`);
+  if ((m = /^([A-Za-z]{3,})\.?,? (\d{4})$/.exec(s))) {
+    const month = MONTHS.indexOf(m[1]!.slice(0, 3).toLowerCase());
+    return month === -1 ? null : inRange(`${m[2]}-${pad(String(month + 1))}`);
+  }
+  return null;
+}
+
+function pad(n: string): string {
+  return n.padStart(2, '0');
+}
+
+function inRange(date: string): string | null {
+  const year = Number(date.slice(0, 4));
+  const month = date.length >= 7 ? Number(date.slice(5, 7)) : 1;
+  const day = date.length >= 10 ? Number(date.slice(8, 10)) : 1;
+  return year >= 1900 && year <= 2100 && month >= 1 && month <= 12 && day >= 1 && day <= 31 ? date : null;
+}

@@ -1,0 +1,138 @@
+// The whole match-confidence model in one object, each weight with its reason (in the manner of Splink's settings).
+//
+// How it works (Fellegi-Sunter over the candidates the service returned, no service score needed):
+// - Each field of the row is compared with each candidate and lands on one level (same name, nickname, works at
+//   the sheet's company now, ...). A level has m = P(level | the candidate is the row's person) and
+//   u = P(level | the candidate is someone else the service returned); its weight is log2(m / u) bits.
+//   u is judged among the people the service returns for the row, not among everyone: a name query returns
+//   namesakes first, so an exact name is common among wrong candidates and weighs little on its own.
+// - A candidate's weight is the sum over fields. The row's person is one of the candidates or none of them, so
+//   each candidate's confidence is its share: 2^w / (2^w_none + sum over candidates of 2^w), where w_none comes
+//   from the prior that the person is not among them. Two candidates that fit equally well share the confidence,
+//   which is how namesakes at one employer keep each other below any threshold.
+// - Guards (assess-row.ts) stop a row from being accepted alone whatever its confidence: the cases where a careful
+//   person would look first however good the figures seem.
+// The m and u figures are judgements from how CRM sheets and the service behave (spec/service-notes.md, find),
+// checked against the simulator's labeled evaluation set (`npm run eval`).
+
+export interface Level {
+  /** P(level | this candidate is the row's person). */
+  m: number;
+  /** P(level | this candidate is someone else the service returned for the row). */
+  u: number;
+  why: string;
+}
+
+/** A level that carries no information (the field is missing on either side): weight 0. */
+const NO_INFORMATION: Level = { m: 1, u: 1, why: 'Nothing to compare: the sheet or the record lacks the field.' };
+
+export const CONFIDENCE_MODEL = {
+  version: 1,
+
+  notAmongCandidates: {
+    probability: 0.3,
+    why:
+      'Before any evidence, how often the row\'s person is none of the people returned. A CRM sheet holds people who ' +
+      'left the field, changed their name or are not in the data set; a name + company query then still returns the ' +
+      'nearest namesakes. Without this, the best of five wrong candidates would look certain.',
+  },
+
+  comparisons: {
+    name: {
+      why: 'The sheet\'s full name against the record\'s, accents and case folded (name-comparison.ts).',
+      levels: {
+        exact: { m: 0.86, u: 0.2, why: 'Sheets mostly carry the name the profile shows; but the service returns namesakes first, so one in five wrong candidates has the exact name too.' },
+        first_last: { m: 0.05, u: 0.02, why: 'A middle name on one side only: common for the same person, rarer for another.' },
+        nickname: { m: 0.03, u: 0.06, why: 'Bob for Robert: sometimes the same person, as often a colleague who goes by it. Raises a candidate over other names, never accepts alone.' },
+        typo: { m: 0.01, u: 0.12, why: 'Anna / Anne: near-names come back beside the exact name and are nearly always other people; sheets seldom misspell.' },
+        initial: { m: 0.02, u: 0.04, why: '"J. Smith": fits every J. Smith equally.' },
+        last_only: { m: 0.01, u: 0.25, why: 'Same last name, another first name: a relative or a namesake, seldom the same person.' },
+        first_only: { m: 0.015, u: 0.12, why: 'Same first name, another last name: a changed surname now and then, mostly another person.' },
+        differs: { m: 0.004, u: 0.25, why: 'Another name altogether: almost never the same person (a shared or recycled mailbox).' },
+        missing: NO_INFORMATION,
+      },
+    },
+    company: {
+      why: 'The sheet\'s company against every job on the record, current and past (company-names.ts).',
+      levels: {
+        current_same: { m: 0.7, u: 0.02, why: 'Most CRM rows are current; a namesake at the same employer is rare.' },
+        past_same: { m: 0.22, u: 0.012, why: 'The sheet is older than the person\'s move: a past employer identifies almost as well.' },
+        current_close: { m: 0.03, u: 0.02, why: '"Acme" for "Acme Robotics": may be the same company, may be a sister company.' },
+        past_close: { m: 0.01, u: 0.015, why: 'A close name among past jobs only: weak either way.' },
+        differs: { m: 0.04, u: 0.93, why: 'No job at the sheet\'s company: the person\'s record would nearly always show it.' },
+        missing: NO_INFORMATION,
+      },
+    },
+    email: {
+      why: 'The sheet\'s e-mail: found by it (the service matched the mailbox), or compared with addresses on the record.',
+      levels: {
+        found_by: { m: 0.97, u: 0.0005, why: 'The service found this person by the row\'s exact address; shared and recycled mailboxes are the rare exception.' },
+        record_same: { m: 0.9, u: 0.0001, why: 'The record lists the very address.' },
+        record_close: { m: 0.05, u: 0.001, why: 'The same mailbox written another way (plus-tag, Gmail dots).' },
+        record_differs: { m: 0.05, u: 0.3, why: 'The record lists other addresses: people have several, so this counts little.' },
+        missing: NO_INFORMATION,
+      },
+    },
+    profile: {
+      why: 'The sheet\'s profile link (its slug) against the record\'s.',
+      levels: {
+        same: { m: 0.98, u: 0.00005, why: 'A profile slug names one person.' },
+        differs: { m: 0.01, u: 0.5, why: 'The record\'s profile is another one: a different person unless the slug changed.' },
+        missing: NO_INFORMATION,
+      },
+    },
+    emailDomain: {
+      why: 'A work address\'s domain against the record\'s employers (webmail domains say nothing).',
+      levels: {
+        current_company: { m: 0.55, u: 0.01, why: 'A work address at the current employer: strong, namesakes rarely share it.' },
+        past_company: { m: 0.15, u: 0.005, why: 'An old work address from a past employer.' },
+        other_company: { m: 0.3, u: 0.98, why: 'A work address at a company the record does not list: weak, records miss jobs.' },
+        missing: NO_INFORMATION,
+      },
+    },
+    location: {
+      why: 'The sheet\'s location (when mapped) against the record\'s city, region and country.',
+      levels: {
+        same_city: { m: 0.6, u: 0.08, why: 'Namesakes are spread over many cities.' },
+        same_country: { m: 0.25, u: 0.25, why: 'Same country, another city: says little.' },
+        differs: { m: 0.15, u: 0.67, why: 'Another country: people move, so it counts against but not much.' },
+        missing: NO_INFORMATION,
+      },
+    },
+  },
+
+  guarded: {
+    cap: 0.8,
+    conflictingNameCap: 0.3,
+    why:
+      'A row with a guard (assess-row.ts) is never accepted alone, and its confidence says so: at most 0.8, below the ' +
+      'default threshold. An e-mail or profile hit on someone with another first and last name is capped at 0.3: ' +
+      'the two pieces of evidence contradict each other, and the mailbox is more likely shared or recycled.',
+  },
+
+  autoAccept: {
+    minConfidence: 0.95,
+    minLead: 0.5,
+    why:
+      'Precision first: a wrong automatic match is worse than a row left for review. 0.95 keeps exact name + ' +
+      'employer, e-mail and profile hits, and leaves every row with a rival candidate or a guard for a person.',
+  },
+} as const;
+
+export type Comparison = keyof typeof CONFIDENCE_MODEL.comparisons;
+export type LevelOf<C extends Comparison> = keyof (typeof CONFIDENCE_MODEL.comparisons)[C]['levels'];
+
+/** The weight of a level in bits: log2(m / u). */
+export function weightOf<C extends Comparison>(comparison: C, level: LevelOf<C>): number {
+  const levels = CONFIDENCE_MODEL.comparisons[comparison].levels as Record<string, Level>;
+  const { m, u } = levels[level as string]!;
+  return Math.log2(m / u);
+}
+
+/** Every level's weight, worked out once. */
+export const WEIGHTS: { [C in Comparison]: Record<LevelOf<C>, number> } = Object.fromEntries(
+  (Object.keys(CONFIDENCE_MODEL.comparisons) as Comparison[]).map((c) => [
+    c,
+    Object.fromEntries(Object.keys(CONFIDENCE_MODEL.comparisons[c].levels).map((level) => [level, weightOf(c, level as never)])),
+  ]),
+) as never;

@@ -1,0 +1,50 @@
+import type { Database } from 'better-sqlite3';
+import type { Mapping, Strategy } from '../../../shared/model';
+import { assessRow, rowFacts, rowInput } from '../matching';
+import { answerFacts } from './answer-facts';
+import { parseCells } from './plan-queries';
+
+const PAGE_ROWS = 2000;
+
+/**
+ * Works out the confidence model's verdict again for the rows of a project that have candidates, without asking
+ * the service: `unassessed` fills rows settled before the model existed, `all` follows a new mapping (another
+ * location or company column changes the evidence). Decisions stay as they are; only what the model says
+ * about the candidates changes. Returns how many rows it assessed.
+ */
+export async function reassessRows(db: Database, projectId: number, mapping: Mapping, which: 'unassessed' | 'all'): Promise<number> {
+  const page = db
+    .prepare(
+      `SELECT rs.row_index, rs.query_key, rs.strategy, r.cells FROM row_status AS rs
+       JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+       WHERE rs.project_id = ? AND rs.row_index >= ? AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL
+       ${which === 'unassessed' ? 'AND rs.confidence IS NULL' : ''}
+       ORDER BY rs.row_index LIMIT ?`,
+    )
+    .raw();
+  const write = db.prepare(
+    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ? WHERE project_id = ? AND row_index = ?',
+  );
+  let assessed = 0;
+  for (let from = 0; ; ) {
+    const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, string][];
+    if (rows.length === 0) return assessed;
+    const facts = answerFacts(
+      db,
+      rows.map((r) => r[1]),
+      Number.MIN_SAFE_INTEGER,
+    );
+    db.transaction(() => {
+      for (const [rowIndex, key, strategy, cells] of rows) {
+        const candidates = facts.get(key);
+        // The answer is gone from the cache: the row keeps what it had, and a run asks again.
+        if (!candidates || candidates.length === 0) continue;
+        const a = assessRow(rowFacts(rowInput(parseCells(cells), mapping)), candidates, strategy);
+        write.run(a.confidence, a.runnerUp, a.candidates[0]!.rank, a.reason, a.guard, projectId, rowIndex);
+        assessed++;
+      }
+    })();
+    from = rows[rows.length - 1]![0] + 1;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { candidateFacts, looseDate, readStoredFacts, rankedFacts, storedFacts } from '../../../electron/engine/matching';
+
+describe('looseDate', () => {
+  it.each<[unknown, string | null]>([
+    ['2024-03-15', '2024-03-15'],
+    ['2024-03-15T10:00:00Z', '2024-03-15'],
+    ['2024-3', '2024-03'],
+    ['2024', '2024'],
+    ['03/2024', '2024-03'],
+    ['March 2024', '2024-03'],
+    ['Sep. 2021', '2021-09'],
+    [2019, '2019'],
+    [1710460800000, '2024-03-15'],
+    [1710460800, '2024-03-15'],
+    ['sometime', null],
+    ['2024-13-01', null],
+    ['1850', null],
+    [null, null],
+    [{}, null],
+  ])('%j reads as %j', (value, expected) => {
+    expect(looseDate(value)).toBe(expected);
+  });
+});
+
+describe('candidateFacts', () => {
+  it('takes what the model reads from a record, current and past jobs told apart', () => {
+    const facts = candidateFacts({
+      rank: 2,
+      score: null,
+      person: {
+        id: 'p1',
+        name: 'Anna Smith',
+        first_name: 'Anna',
+        last_name: 'Smith',
+        linkedin: 'anna-smith',
+        location_details: { locality: 'Berlin', country: 'Germany' },
+        jobs: [
+          { title: 'CTO', company: { name: 'Hooli', domain: 'https://www.hooli.com/' }, started_at: '2023-06', ended_at: null },
+          { title: 'Engineer', company: 'Globex', started_at: '2019', ended_at: '2023-05-31' },
+          { title: 'Intern', company: { name: 'Initech' }, ended_at: 'once upon a time' },
+          { title: 'Advisor', company: { name: 'Umbrella' }, ended_at: 'Present' },
+        ],
+      },
+    });
+    expect(facts).toMatchObject({ rank: 2, name: 'Anna Smith', firstName: 'Anna', lastName: 'Smith', slug: 'anna-smith', location: 'Berlin, Germany', country: 'Germany' });
+    expect(facts.jobs).toEqual([
+      { company: 'Hooli', domain: 'hooli.com', title: 'CTO', started: '2023-06', ended: null, status: 'current' },
+      { company: 'Globex', domain: null, title: 'Engineer', started: '2019', ended: '2023-05-31', status: 'ended' },
+      { company: 'Initech', domain: null, title: 'Intern', started: null, ended: null, status: 'unknown' },
+      { company: 'Umbrella', domain: null, title: 'Advisor', started: null, ended: null, status: 'current' },
+    ]);
+  });
+
+  it('survives any record, and is stored with its version so another version is made again', () => {
+    for (const person of [{}, { jobs: 7 }, { name: null, position: 'Boss at Acme', company: 'Acme' }]) expect(() => candidateFacts({ rank: 1, score: null, person })).not.toThrow();
+    const facts = rankedFacts([
+      { rank: 2, score: null, person: { name: 'B' } },
+      { rank: 1, score: 0.5, person: { name: 'A' } },
+    ]);
+    expect(facts.map((f) => f.name)).toEqual(['A', 'B']);
+    expect(readStoredFacts(storedFacts(facts))).toEqual(facts);
+    expect(readStoredFacts(storedFacts(facts).replace('"v":1', '"v":99'))).toBeNull();
+    expect(readStoredFacts('{broken')).toBeNull();
+  });
+});
