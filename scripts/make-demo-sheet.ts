@@ -1,7 +1,8 @@
 // Writes resources/demo/sample-people.csv, the sheet "Try with demo data" imports, from the simulator's people of
 // seed 1 / 20,000 (what demo mode serves). Run once and commit the output: `npx tsx scripts/make-demo-sheet.ts`.
-// The mix shows every path of a run: e-mails, profile links in assorted forms, name + company, duplicates,
-// people the service does not know, rows whose e-mail finds nobody but whose name + company does, and junk.
+// The mix shows every path of a run: e-mails, profile links in assorted forms, name + company (current and past
+// employers), near names a person must check, duplicates, people the service does not know, rows whose e-mail
+// finds nobody but whose name + company does, and junk.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,9 +54,30 @@ for (let i = 0; i < 60; i++) {
 }
 
 // Name and company only.
-for (let i = 0; i < 60; i++) {
+for (let i = 0; i < 30; i++) {
   const p = person();
   rows.push([p.name, '', '', currentCompany(p), '']);
+}
+
+// An old CRM entry: the company is one the person has since left.
+let past = 0;
+while (past < 10) {
+  const p = person();
+  const left = p.jobs.find((j) => j.ended_at !== null);
+  if (!left) continue;
+  rows.push([p.name, '', '', left.company.name, 'from an old list']);
+  past++;
+}
+
+// A near name (two letters of the last name swapped): found, but a person should check it.
+let near = 0;
+while (near < 20) {
+  const p = person();
+  const last = p.last_name;
+  const i = Math.floor(last.length / 2);
+  if (!/^[A-Za-z]{6,}$/.test(last) || last[i] === last[i - 1]) continue;
+  rows.push([`${p.first_name} ${last.slice(0, i - 1)}${last[i]}${last[i - 1]}${last.slice(i + 1)}`, '', '', currentCompany(p), 'typed by hand']);
+  near++;
 }
 
 // The waterfall: an old private e-mail the service does not know, then name + company that it does.

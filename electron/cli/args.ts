@@ -30,3 +30,11 @@ export function exportFormat(path: string): 'csv' | 'xlsx' {
   if (lower.endsWith('.csv') || lower.endsWith('.tsv') || lower.endsWith('.txt')) return 'csv';
   throw CliError.usage(`Cannot tell the format of "${path}": name it .csv or .xlsx.`);
 }
+
+/** An auto-accept threshold: 0.5 to 1 (below 0.5 the best candidate need not be likelier than all the others). */
+export function confidenceThreshold(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0.5 || n > 1) throw CliError.usage(`${name} takes a confidence from 0.5 to 1 (e.g. 0.9), not "${value}".`);
+  return n;
+}

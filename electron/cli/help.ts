@@ -25,15 +25,29 @@ export const COMMANDS: Record<string, CommandEntry> = {
                                 profile company; Column is a header name or a 1-based column number); repeatable
   --strategy LIST               find strategies in order (default email,social,name+company; also: name)
   --sheet NAME                  the worksheet of an XLSX file (default: the first visible one)
-  --auto-accept                 accept the rows the auto-accept rule allows (single exact e-mail/profile match,
-                                or a clear top score), so they export as matches; without it every row with
-                                candidates is left for review (match_status to_review)
+  --auto-accept                 accept the rows whose best candidate is confident enough (see --min-confidence),
+                                so they export as matches; without it every row with candidates is left for
+                                review (match_status to_review). Never accepted alone: namesakes at one company,
+                                a name without a company, a near name, an e-mail whose owner has another name
+  --min-confidence X            the auto-accept threshold, 0.5 to 1 (default: the setting, 0.95); the run ends
+                                with how many rows each threshold would accept (matchdesk accept applies one)
   --offline                     answer from the local cache only; send nothing
   --concurrency N               calls in flight at once (default 4)
   --matched-only                export only the rows with a match
   --yes                         do not ask before sending (required when not on a terminal)
 ${CONNECTION_HELP}`,
     run: async (argv) => (await import('./commands/match')).matchCommand(argv),
+  },
+  accept: {
+    summary: 'accept every row waiting for review whose best candidate is at or above a confidence, in one go',
+    usage: `matchdesk accept --project N [--min-confidence X] [--yes]
+
+  --project N                   the project (its number from "matchdesk projects")
+  --min-confidence X            0.5 to 1 (default: the setting, 0.95). Prints how many rows each threshold takes
+                                first, and asks before accepting (undo in the app's review screen)
+  --yes                         do not ask (required when not on a terminal)
+${CONNECTION_HELP}`,
+    run: async (argv) => (await import('./commands/accept')).acceptCommand(argv),
   },
   search: {
     summary: 'find every person meeting criteria (filters or a template), page to the end and export them',

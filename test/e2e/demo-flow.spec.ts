@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { RowState } from '../../shared/model';
 import { dropFile, expect, openApp, projectIdFromUrl, test, useHost } from './support/app';
-import { csvFile, currentCompany, employedPeople, peopleOfTheDemo } from './support/sheets';
+import { csvFile, currentCompany, misspellablePeople, misspelledName, peopleOfTheDemo } from './support/sheets';
 
 const host = useHost('flow');
 
@@ -19,13 +19,13 @@ test('from "Try with demo data" to an export holding exactly the decisions made 
   const demoProjectId = projectIdFromUrl(page);
   await expect(page.getByTestId('active-profile')).toContainText('Demo (local simulator)');
 
-  // Our own sheet: four people by name and company (to review), one by exact e-mail (accepted automatically),
-  // and one the service has never heard of.
-  const byName = employedPeople(4);
+  // Our own sheet: four people by a misspelled name and their company (found, but a near name waits for review),
+  // one by exact e-mail (accepted automatically), and one the service has never heard of.
+  const byName = misspellablePeople(4);
   const byEmail = peopleOfTheDemo()[4321]!;
   const rows = [
     ['Name', 'Company', 'Email'],
-    ...byName.map((person) => [person.name, currentCompany(person)!, '']),
+    ...byName.map((person) => [misspelledName(person), currentCompany(person)!, '']),
     [byEmail.name, '', byEmail.email_address],
     ['Rosalind Featherstone', 'Nowhere Corp Ltd', ''],
   ];
@@ -61,16 +61,20 @@ test('from "Try with demo data" to an export holding exactly the decisions made 
   const before = await app.value('review.page', { projectId, offset: 0, limit: 10 });
   expect(
     before.rows.map((row) => row.state),
-    'what the run should find: four to review (name and company), one exact e-mail, one unknown',
+    'what the run should find: four to review (near names), one exact e-mail, one unknown',
   ).toEqual(['to_review', 'to_review', 'to_review', 'to_review', 'auto', 'no_candidates'] satisfies RowState[]);
 
   const row = (index: number) => page.locator(`[data-testid="review-row"][data-row-index="${index}"]`);
   await expect(row(0)).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', '0');
-  const firstCandidate = page.getByTestId('candidate-card').and(page.locator('[data-rank="1"]'));
+  // Candidates come most likely first, each with its confidence and the reason.
+  const firstCandidate = page.getByTestId('candidate-card').and(page.locator('[data-position="1"]'));
   const chosenName = (await firstCandidate.locator('.candidate__name').textContent())!;
   const chosenPersonId = (await app.value('review.row', { projectId, rowIndex: 0 })).candidates[0]!.personId;
-  expect(chosenPersonId).toBeTruthy();
+  expect(chosenPersonId).toBe(byName[0]!.id);
+  await expect(firstCandidate.getByTestId('candidate-confidence')).toHaveText(/\d+%/);
+  await expect(page.getByTestId('row-reason')).toHaveText('Check: the name only nearly matches (a nickname, typo or initial)');
+  await expect(firstCandidate.locator('.evidence')).toContainText('name nearly the same');
 
   // 1 chooses the first candidate and moves on; n says none fits; s skips.
   await page.keyboard.press('1');

@@ -55,12 +55,14 @@ test('a reload in the middle of the review keeps every decision and count', asyn
   await expect(page.getByTestId('filter-chip-all')).toHaveAttribute('data-count', '300');
   expect(await chipCounts(page)).toEqual(before);
 
-  // Every decision is where it was left, in the engine and on screen.
+  // Every decision is where it was left, in the engine and on screen. "1" and Enter both took the candidate listed
+  // first, the one the confidence model puts first (decisions keep it by the service's rank).
+  const firstListed = async (rowIndex: number) => (await app.value('review.row', { projectId, rowIndex })).candidates[0]!.rank;
   for (const [rowIndex, state, rank] of [
-    [chosen, 'accepted', 1],
+    [chosen, 'accepted', await firstListed(chosen)],
     [rejected, 'rejected', null],
     [skipped, 'skipped', null],
-    [acceptedTop, 'accepted', 1],
+    [acceptedTop, 'accepted', await firstListed(acceptedTop)],
   ] as const) {
     const row = await app.value('review.row', { projectId, rowIndex });
     expect({ rowIndex, state: row.state, chosenRank: row.chosenRank, source: row.source }).toEqual({ rowIndex, state, chosenRank: rank, source: 'manual' });
@@ -70,7 +72,7 @@ test('a reload in the middle of the review keeps every decision and count', asyn
   expect(await shownRowIndexes(page)).toEqual([chosen, acceptedTop].sort((a, b) => a - b));
   await page.locator(`[data-testid="review-row"][data-row-index="${chosen}"]`).click();
   await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', String(chosen));
-  await expect(page.getByTestId('candidate-card').and(page.locator('[data-rank="1"]'))).toContainText('Chosen');
+  await expect(page.getByTestId('candidate-card').and(page.locator('[data-position="1"]'))).toContainText('Chosen');
   await page.getByTestId('filter-chip-rejected').click();
   await expect(page.getByTestId('review-total')).toHaveText('1 row');
   expect(await shownRowIndexes(page)).toEqual([rejected]);

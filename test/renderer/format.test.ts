@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnLetter, formatBytes, formatDuration, formatRate, formatScore, percent, plural } from '../../renderer/src/ui/format';
+import { columnLetter, formatBytes, formatConfidence, formatDuration, formatRate, formatScore, formatThreshold, percent, plural } from '../../renderer/src/ui/format';
 
 describe('format', () => {
   it('says durations roughly', () => {
@@ -27,6 +27,13 @@ describe('format', () => {
 
   it('shows "rank only" when the service sent no score', () => {
     expect(formatScore(null)).toBe('rank only');
+    // A confidence never reads 100% unless it is certain; a threshold reads as set.
+    expect(formatConfidence(0.99999)).toBe('99%');
+    expect(formatConfidence(1)).toBe('100%');
+    expect(formatConfidence(0.954)).toBe('95%');
+    expect(formatConfidence(null)).toBe('');
+    expect(formatThreshold(0.9999)).toBe('99.99%');
+    expect(formatThreshold(0.95)).toBe('95%');
     expect(formatScore(0.923)).toBe('0.92');
     expect(formatScore(12.345)).toBe('12.35');
   });

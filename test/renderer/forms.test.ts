@@ -46,17 +46,17 @@ describe('settings form', () => {
     expect(result).toEqual({ ok: true, patch: { concurrency: 4, cacheTtlDays: 30, autoAccept: DEFAULT_SETTINGS.autoAccept } });
   });
 
-  it('reads scores as percentages, empty = off', () => {
-    const form = { ...settingsToForm(DEFAULT_SETTINGS), minScorePercent: '85', minLeadPercent: '12,5' };
+  it('reads confidences as percentages, with a comma as the decimal point', () => {
+    const form = { ...settingsToForm(DEFAULT_SETTINGS), minConfidencePercent: '85', minLeadPercent: '12,5' };
     const result = settingsFromForm(form);
-    expect(result.ok && result.patch.autoAccept).toEqual({ exactSingle: true, minScore: 0.85, minLead: 0.125 });
+    expect(result.ok && result.patch.autoAccept).toEqual({ enabled: true, minConfidence: 0.85, minLead: 0.125 });
   });
 
   it('says what is wrong in words', () => {
-    const result = settingsFromForm({ concurrency: '0', cacheTtlDays: '-1', exactSingle: false, minScorePercent: '150', minLeadPercent: 'x' });
+    const result = settingsFromForm({ concurrency: '0', cacheTtlDays: '-1', autoAccept: false, minConfidencePercent: '40', minLeadPercent: 'x' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(Object.keys(result.errors).sort()).toEqual(['cacheTtlDays', 'concurrency', 'minLeadPercent', 'minScorePercent']);
+    expect(Object.keys(result.errors).sort()).toEqual(['cacheTtlDays', 'concurrency', 'minConfidencePercent', 'minLeadPercent']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../shared/contract';
 import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
-import { evidenceSentence } from '../../renderer/src/features/review/evidence';
+import { evidenceSentence, weightText } from '../../renderer/src/features/review/evidence';
 import { isRunActive, runControls, runPercent, runStatusSentence } from '../../renderer/src/features/run/run-text';
 import { projectOpenScreen } from '../../renderer/src/features/projects/open-screen';
 import { errorHint, toContractError } from '../../renderer/src/ui/contract-error';
@@ -73,7 +73,13 @@ describe('review states', () => {
   });
 
   it('reads evidence as words', () => {
-    expect(evidenceSentence({ email: 'same', social: 'missing', name: 'close', company: 'differs' })).toBe('E-mail: same, Profile: missing, Name: close, Company: differs');
+    const evidence = [
+      { field: 'email', level: 'found_by', mark: 'same', weight: 10.9, note: 'found by this e-mail' },
+      { field: 'company', level: 'past_same', mark: 'same', weight: 4.2, note: 'worked at Globex until 2023-05' },
+    ] as const;
+    expect(evidenceSentence([...evidence])).toBe('E-mail: found by this e-mail, Company: worked at Globex until 2023-05');
+    expect(weightText(10.94)).toBe('+10.9');
+    expect(weightText(-4.54)).toBe('−4.5');
   });
 });
 

@@ -17,7 +17,7 @@ import {
 const counts = Object.fromEntries(ROW_STATES.map((state) => [state, 0])) as Record<RowState, number>;
 
 function row(rowIndex: number, state: RowState = 'to_review'): ReviewRow {
-  return { rowIndex, state, label: `Person ${rowIndex}`, top: null, topScore: null, strategy: null, candidateCount: 2, chosenRank: null };
+  return { rowIndex, state, label: `Person ${rowIndex}`, top: null, topScore: null, confidence: null, reason: null, bestRank: null, strategy: null, candidateCount: 2, chosenRank: null };
 }
 
 function page(pageNumber: number, total: number, rowIndexOf = (position: number) => position): ReviewPage {
@@ -85,7 +85,8 @@ describe('review list pages', () => {
   });
 
   it('names a filter the same whatever the order of its states', () => {
-    expect(filterKey(1, { states: ['auto', 'accepted'], text: 'x ' })).toBe(filterKey(1, { states: ['accepted', 'auto'], text: 'x' }));
-    expect(filterKey(1, { states: null, text: '' })).not.toBe(filterKey(2, { states: null, text: '' }));
+    expect(filterKey(1, { states: ['auto', 'accepted'], text: 'x ', order: 'file' })).toBe(filterKey(1, { states: ['accepted', 'auto'], text: 'x', order: 'file' }));
+    expect(filterKey(1, { states: null, text: '', order: 'file' })).not.toBe(filterKey(2, { states: null, text: '', order: 'file' }));
+    expect(filterKey(1, { states: null, text: '', order: 'file' })).not.toBe(filterKey(1, { states: null, text: '', order: 'confidence_desc' }));
   });
 });

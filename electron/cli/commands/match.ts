@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { applyMapOverrides } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
-import { exportFormat, parseCommandArgs, positiveInt } from '../args';
+import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession, selectProfile, type CliSession } from '../connect';
 import { ProgressReporter, formatPreview } from '../progress';
 import { confirm } from '../prompt';
+import { printThresholds } from './accept';
 import { printCounts, waitForRun } from './run-wait';
 
 export async function matchCommand(argv: string[]): Promise<number> {
@@ -21,6 +22,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       project: { type: 'string' },
       profile: { type: 'string' },
       'auto-accept': { type: 'boolean' },
+      'min-confidence': { type: 'string' },
       offline: { type: 'boolean' },
       concurrency: { type: 'string' },
       'matched-only': { type: 'boolean' },
@@ -34,6 +36,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
   const format = exportFormat(values.out);
   const strategies = parseStrategies(values.strategy);
   const concurrency = positiveInt(values.concurrency, '--concurrency');
+  const minConfidence = confidenceThreshold(values['min-confidence'], '--min-confidence');
   if (!values.yes && !process.stdin.isTTY) {
     throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to send the calls.');
   }
@@ -65,7 +68,14 @@ export async function matchCommand(argv: string[]): Promise<number> {
     const reporter = new ProgressReporter();
     const final: RunProgress = await waitForRun(
       cli,
-      () => cli.call('run.start', { projectId: detail.summary.id, offline, autoAccept: Boolean(values['auto-accept']), ...(concurrency ? { concurrency } : {}) }),
+      () =>
+        cli.call('run.start', {
+          projectId: detail.summary.id,
+          offline,
+          autoAccept: Boolean(values['auto-accept']),
+          ...(concurrency ? { concurrency } : {}),
+          ...(minConfidence !== undefined ? { minConfidence } : {}),
+        }),
       (p) => reporter.update(p),
       stopOnSignal.signal,
     );
@@ -88,6 +98,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
     });
     process.stderr.write(`Wrote ${exported.rows} rows to ${exported.path}\n`);
     await printCounts(cli, detail.summary.id);
+    await printThresholds(cli, detail.summary.id);
     if (final.status === 'out_of_credits' || final.status === 'failed') {
       process.stderr.write(`${final.message ?? 'The run did not finish.'}\n`);
       return 3;

@@ -54,6 +54,18 @@ export function formatScore(score: number | null): string {
   return score <= 1 && score >= 0 ? score.toFixed(2) : String(Math.round(score * 100) / 100);
 }
 
+/** The model's confidence (0..1) as people read it: "97%", never 100% unless it is certain. */
+export function formatConfidence(confidence: number | null): string {
+  if (confidence === null || !Number.isFinite(confidence)) return '';
+  const value = Math.floor(Math.max(0, Math.min(1, confidence)) * 100);
+  return `${confidence >= 1 ? 100 : Math.min(99, value)}%`;
+}
+
+/** A threshold the user set, as exactly as they set it: 0.95 -> "95%", 0.9999 -> "99.99%". */
+export function formatThreshold(threshold: number): string {
+  return `${Math.round(threshold * 10_000) / 100}%`;
+}
+
 export function formatDateTime(iso: string | null): string {
   if (!iso) return '';
   const date = new Date(iso);

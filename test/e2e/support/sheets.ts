@@ -24,6 +24,27 @@ export function employedPeople(count: number, from = 1000): Person[] {
   return picked;
 }
 
+/**
+ * The person's name with two letters of the last name swapped ("Jane Smiht"): the service still finds them, but
+ * a near name is never accepted without a person looking, so the row waits for review.
+ */
+export function misspelledName(person: Person): string {
+  const last = person.last_name;
+  const i = Math.floor(last.length / 2);
+  return `${person.first_name} ${last.slice(0, i - 1)}${last[i]}${last[i - 1]}${last.slice(i + 1)}`;
+}
+
+/** People whose last name is long enough (and free of repeated letters where swapped) for misspelledName to change it. */
+export function misspellablePeople(count: number, from = 1000): Person[] {
+  return employedPeople(count * 20, from)
+    .filter((p) => {
+      const last = p.last_name;
+      const i = Math.floor(last.length / 2);
+      return /^[A-Za-z]{6,}$/.test(last) && last[i] !== last[i - 1];
+    })
+    .slice(0, count);
+}
+
 export function csvText(rows: string[][]): string {
   const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
   return `${rows.map((row) => row.map(cell).join(',')).join('\r\n')}\r\n`;

@@ -7,6 +7,7 @@ export const FIELD_LABELS: Record<MappedField, string> = {
   email: 'E-mail',
   profile: 'Profile link',
   company: 'Company',
+  location: 'Location',
 };
 
 export const STRATEGY_LABELS: Record<Strategy, string> = {

@@ -1,35 +1,49 @@
 import type { CandidateView } from '../../../../shared/contract';
-import { formatScore } from '../../ui/format';
+import { formatConfidence, formatScore } from '../../ui/format';
 import { EvidenceMarks } from './evidence-marks';
 
 interface CandidateCardProps {
   candidate: CandidateView;
+  /** 1-based place in the list (best first): the key that chooses it. */
+  position: number;
   scored: boolean;
   chosen: boolean;
   disabled: boolean;
   onChoose: () => void;
 }
 
-export function CandidateCard({ candidate, scored, chosen, disabled, onChoose }: CandidateCardProps) {
+export function CandidateCard({ candidate, position, scored, chosen, disabled, onChoose }: CandidateCardProps) {
   const { summary } = candidate;
   const name = summary.name ?? 'Unnamed person';
   const job = [summary.title, summary.company].filter(Boolean).join(' · ');
+  const confidence = formatConfidence(candidate.confidence);
   return (
-    <li className={`candidate ${chosen ? 'candidate--chosen' : ''}`} data-testid="candidate-card" data-rank={candidate.rank} aria-label={`Candidate ${candidate.rank}: ${name}${chosen ? ', chosen' : ''}`}>
+    <li
+      className={`candidate ${chosen ? 'candidate--chosen' : ''}`}
+      data-testid="candidate-card"
+      data-rank={candidate.rank}
+      data-position={position}
+      aria-label={`Candidate ${position}: ${name}, ${confidence} confident${chosen ? ', chosen' : ''}`}
+    >
       <div className="candidate__rank" aria-hidden="true">
-        {candidate.rank}
+        {position}
       </div>
       <div className="candidate__body">
         <div className="candidate__head">
           <span className="candidate__name">{name}</span>
-          <span className="candidate__score" title={scored ? 'Score sent by the service' : 'The service sent no scores: only the order tells which is best'}>
-            {scored ? formatScore(candidate.score) : 'rank only'}
+          <span className="candidate__confidence" title="How sure Matchdesk is, from the evidence below" data-testid="candidate-confidence">
+            <span className="confidence-bar" aria-hidden="true">
+              <span className="confidence-bar__fill" style={{ width: `${Math.round(candidate.confidence * 100)}%` }} />
+            </span>
+            {confidence}
           </span>
         </div>
         <div className="candidate__job">{job || <span className="muted">No current job listed</span>}</div>
         <div className="candidate__meta">
           {summary.location && <span>{summary.location}</span>}
-          {summary.social && <span className="mono">{summary.social}</span>}
+          {summary.social && <span className="mono candidate__social">{summary.social}</span>}
+          {scored && <span title="Score sent by the service">service score {formatScore(candidate.score)}</span>}
+          {candidate.rank !== position && <span className="muted">service's #{candidate.rank}</span>}
         </div>
         <EvidenceMarks evidence={candidate.evidence} />
       </div>
@@ -37,8 +51,8 @@ export function CandidateCard({ candidate, scored, chosen, disabled, onChoose }:
         {chosen ? (
           <span className="badge badge--success">Chosen</span>
         ) : (
-          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose candidate ${candidate.rank}, ${name}`}>
-            Choose <kbd>{candidate.rank}</kbd>
+          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose candidate ${position}, ${name}`}>
+            Choose <kbd>{position}</kbd>
           </button>
         )}
       </div>

@@ -1,21 +1,20 @@
-import type { Evidence } from '../../../../shared/model';
-import { EVIDENCE_FIELDS, MARK_SYMBOLS, MARK_WORDS } from './evidence';
+import type { EvidenceItem } from '../../../../shared/model';
+import { EVIDENCE_LABELS, MARK_SYMBOLS, MARK_WORDS, weightText } from './evidence';
 
-export function EvidenceMarks({ evidence }: { evidence: Evidence }) {
+/** Each field's evidence for a candidate, for and against, in words. */
+export function EvidenceMarks({ evidence }: { evidence: EvidenceItem[] }) {
+  if (evidence.length === 0) return null;
   return (
     <ul className="evidence" aria-label="Evidence">
-      {EVIDENCE_FIELDS.map(({ field, label }) => {
-        const mark = evidence[field];
-        return (
-          <li key={field} className={`evidence__mark evidence__mark--${mark}`} title={`${label}: ${MARK_WORDS[mark]}`}>
-            <span aria-hidden="true" className="evidence__symbol">
-              {MARK_SYMBOLS[mark]}
-            </span>{' '}
-            {label}
-            <span className="sr-only">: {MARK_WORDS[mark]}</span>
-          </li>
-        );
-      })}
+      {evidence.map((item) => (
+        <li key={item.field} className={`evidence__mark evidence__mark--${item.mark}`} title={`${EVIDENCE_LABELS[item.field]} ${MARK_WORDS[item.mark]} (${weightText(item.weight)} bits)`}>
+          <span aria-hidden="true" className="evidence__symbol">
+            {MARK_SYMBOLS[item.mark]}
+          </span>{' '}
+          <span className="sr-only">{EVIDENCE_LABELS[item.field]}: </span>
+          {item.note}
+        </li>
+      ))}
     </ul>
   );
 }

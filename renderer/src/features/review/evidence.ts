@@ -1,17 +1,25 @@
-import type { Evidence, EvidenceMark } from '../../../../shared/model';
+import type { EvidenceField, EvidenceItem, EvidenceMark } from '../../../../shared/model';
 
-export const EVIDENCE_FIELDS: { field: keyof Evidence; label: string }[] = [
-  { field: 'email', label: 'E-mail' },
-  { field: 'social', label: 'Profile' },
-  { field: 'name', label: 'Name' },
-  { field: 'company', label: 'Company' },
-];
+export const EVIDENCE_LABELS: Record<EvidenceField, string> = {
+  email: 'E-mail',
+  profile: 'Profile',
+  name: 'Name',
+  company: 'Company',
+  emailDomain: 'E-mail domain',
+  location: 'Location',
+};
 
 export const MARK_SYMBOLS: Record<EvidenceMark, string> = { same: '✓', close: '≈', differs: '✗', missing: '–' };
 
-export const MARK_WORDS: Record<EvidenceMark, string> = { same: 'same', close: 'close', differs: 'differs', missing: 'missing' };
+export const MARK_WORDS: Record<EvidenceMark, string> = { same: 'agrees', close: 'nearly agrees', differs: 'disagrees', missing: 'not known' };
 
-/** "E-mail: same, Name: close, ..." for a screen reader or a tooltip. */
-export function evidenceSentence(evidence: Evidence): string {
-  return EVIDENCE_FIELDS.map(({ field, label }) => `${label}: ${MARK_WORDS[evidence[field]]}`).join(', ');
+/** "+5.1" / "−2.3": how much a piece of evidence counts, for a tooltip. */
+export function weightText(weight: number): string {
+  const rounded = Math.round(weight * 10) / 10;
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${Math.abs(rounded)}` : '0';
+}
+
+/** "Name: same name, Company: works at Globex now" for a screen reader or a tooltip. */
+export function evidenceSentence(evidence: EvidenceItem[]): string {
+  return evidence.map((e) => `${EVIDENCE_LABELS[e.field]}: ${e.note}`).join(', ');
 }

@@ -7,13 +7,16 @@ export const PAGE_SIZE = 200;
 /** Pages kept in memory at most; the ones farthest from the newest page are dropped first. */
 export const MAX_CACHED_PAGES = 12;
 
+export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
+
 export interface ReviewFilter {
   states: RowState[] | null;
   text: string;
+  order: ReviewOrder;
 }
 
 export function filterKey(projectId: number, filter: ReviewFilter): string {
-  return JSON.stringify([projectId, filter.states ? [...filter.states].sort() : null, filter.text.trim()]);
+  return JSON.stringify([projectId, filter.states ? [...filter.states].sort() : null, filter.text.trim(), filter.order]);
 }
 
 export interface ReviewList {

@@ -11,24 +11,34 @@ import { useShortcuts } from '../../ui/use-shortcuts';
 import { useToast } from '../../ui/toasts';
 import type { ListWindow } from '../../ui/virtual-list';
 import { ProjectHeader } from '../projects/project-header';
+import { AcceptConfidentDialog } from './accept-confident-dialog';
 import { FilterChips } from './filter-chips';
 import { KeyHelp } from './key-help';
-import { filterKey, positionOfRow, rowAt } from './review-list';
+import { filterKey, positionOfRow, rowAt, type ReviewOrder } from './review-list';
 import { movedPosition, reviewActionForKey } from './review-keys';
 import { ReviewTable } from './review-table';
 import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
 import { useReviewList } from './use-review-list';
 
-type Decision = { kind: 'choose'; rank: number } | { kind: 'reject' } | { kind: 'skip' } | { kind: 'clear' } | { kind: 'undo' } | { kind: 'acceptAll' };
+type Decision =
+  | { kind: 'choose'; rank: number }
+  | { kind: 'reject' }
+  | { kind: 'skip' }
+  | { kind: 'clear' }
+  | { kind: 'undo' }
+  | { kind: 'acceptAll'; minConfidence: number };
+
+const ORDER_LABELS: Record<ReviewOrder, string> = { file: 'Sheet order', confidence_desc: 'Most confident first', confidence_asc: 'Least confident first' };
 
 export function ReviewScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
   const [states, setStates] = useState<RowState[] | null>(null);
   const [text, setText] = useState('');
+  const [order, setOrder] = useState<ReviewOrder>('file');
   const query = useDebouncedValue(text, 250);
-  const filter = useMemo(() => ({ states, text: query }), [states, query]);
+  const filter = useMemo(() => ({ states, text: query, order }), [states, query, order]);
   const fKey = filterKey(projectId, filter);
   const [generation, setGeneration] = useState(0);
   const listKey = `${fKey}#${generation}`;
@@ -54,6 +64,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [applyToIdentical, setApplyToIdentical] = useState(false);
   const [actionError, setActionError] = useState<ContractError | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [acceptOpen, setAcceptOpen] = useState(false);
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -71,13 +82,12 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         toast(`Undid the decision on row ${formatCount(result.row.rowIndex + 1)}.`);
       }
     }
-    if (decision.kind === 'acceptAll') toast(result.changed === 0 ? 'No rows could be accepted automatically.' : `Accepted ${plural(result.changed, 'row')}.`, 'success');
+    if (decision.kind === 'acceptAll') toast(result.changed === 0 ? 'No rows were at or above that confidence.' : `Accepted ${plural(result.changed, 'row')}. Undo takes them all back.`, 'success');
     else if (result.changed > 1) toast(`Applied to ${plural(result.changed, 'row')}.`, 'success');
     if (result.changed > 1 || decision.kind === 'acceptAll') setGeneration((g) => g + 1);
   };
 
-  const decide = async (decision: Decision) => {
-    const target = row;
+  const decide = async (decision: Decision, target = row) => {
     const needsRow = decision.kind !== 'undo' && decision.kind !== 'acceptAll';
     if (needsRow && !target) return;
     if (decision.kind === 'choose' && target && decision.rank > target.candidateCount) {
@@ -104,7 +114,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         pending = api.call('decisions.undo', { projectId });
         break;
       case 'acceptAll':
-        pending = api.call('decisions.acceptAllAuto', { projectId });
+        pending = api.call('decisions.acceptAtOrAbove', { projectId, minConfidence: decision.minConfidence });
         break;
     }
     // Move on at once so fast reviewers are never held up by the save; the answer patches the row when it lands.
@@ -117,6 +127,18 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       return;
     }
     applyResult(decision, result.value);
+  };
+
+  // Keys name candidates by their place in the list (most likely first); decisions name them by the service's rank.
+  // A key pressed before the row's candidates have loaded reads them first, so fast reviewers are never refused.
+  const chooseAt = async (position: number) => {
+    const target = row;
+    if (!target) return;
+    if (target.candidateCount < position) return decide({ kind: 'choose', rank: position });
+    const shown =
+      detail.value?.rowIndex === target.rowIndex ? detail.value : await api.call('review.row', { projectId, rowIndex: target.rowIndex }).then((r) => (r.ok ? r.value : null));
+    const candidate = shown?.candidates[position - 1];
+    if (candidate) await decide({ kind: 'choose', rank: candidate.rank }, target);
   };
 
   useShortcuts((event) => {
@@ -132,10 +154,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         select(movedPosition(selected, total, action, pageRows));
         return true;
       case 'choose':
-        void decide({ kind: 'choose', rank: action.rank });
+        void chooseAt(action.rank);
         return true;
       case 'acceptTop':
-        void decide({ kind: 'choose', rank: 1 });
+        if (row?.bestRank != null) void decide({ kind: 'choose', rank: row.bestRank });
+        else void decide({ kind: 'choose', rank: 1 });
         return true;
       case 'reject':
         void decide({ kind: 'reject' });
@@ -181,9 +204,19 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         <span className="muted" aria-live="polite" data-testid="review-total">
           {view.list.total === null ? 'Loading…' : plural(total, 'row')}
         </span>
+        <label className="review-order">
+          <span className="sr-only">Order</span>
+          <select value={order} onChange={(event) => setOrder(event.target.value as ReviewOrder)} data-testid="review-order">
+            {(Object.keys(ORDER_LABELS) as ReviewOrder[]).map((o) => (
+              <option key={o} value={o}>
+                {ORDER_LABELS[o]}
+              </option>
+            ))}
+          </select>
+        </label>
         <span className="review-toolbar__spacer" />
-        <Button onClick={() => void decide({ kind: 'acceptAll' })} data-testid="accept-all-auto" title="Apply the auto-accept rule from Settings to the rows still to review">
-          Accept all auto-acceptable
+        <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
+          Accept confident rows…
         </Button>
         <Button variant="quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
           Keys <kbd>?</kbd>
@@ -209,6 +242,16 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         </aside>
       </div>
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+      {acceptOpen && (
+        <AcceptConfidentDialog
+          projectId={projectId}
+          onClose={() => setAcceptOpen(false)}
+          onAccept={(minConfidence) => {
+            setAcceptOpen(false);
+            void decide({ kind: 'acceptAll', minConfidence });
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { formatCount, formatScore } from '../../ui/format';
+import { formatConfidence, formatCount } from '../../ui/format';
 import { VirtualList, type ListWindow } from '../../ui/virtual-list';
 import { rowAt, type ReviewList } from './review-list';
 import { STATE_LABELS } from './row-states';
@@ -46,8 +46,8 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
         <span role="columnheader" className="col-match">
           Best candidate
         </span>
-        <span role="columnheader" className="col-score">
-          Score
+        <span role="columnheader" className="col-score" title="How sure Matchdesk is of the best candidate">
+          Confidence
         </span>
       </div>
       <VirtualList
@@ -99,8 +99,8 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
                 {candidate || (row.candidateCount === 0 ? <span className="muted">—</span> : '')}
                 {row.candidateCount > 1 && <span className="muted"> +{row.candidateCount - 1}</span>}
               </span>
-              <span role="gridcell" className="col-score">
-                {row.top ? (row.topScore === null ? <span className="muted">rank</span> : formatScore(row.topScore)) : ''}
+              <span role="gridcell" className="col-score" title={row.reason ?? undefined}>
+                {row.confidence === null ? '' : formatConfidence(row.confidence)}
               </span>
             </div>
           );

@@ -1,7 +1,7 @@
 import type { ContractError, RowDetail } from '../../../../shared/contract';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
-import { formatCount, formatDateTime, plural } from '../../ui/format';
+import { formatConfidence, formatCount, formatDateTime, plural } from '../../ui/format';
 import { STRATEGY_LABELS } from '../import-mapping/field-labels';
 import { CandidateCard } from './candidate-card';
 import { noCandidatesText, STATE_LABELS } from './row-states';
@@ -59,15 +59,39 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
       )}
 
       <div className="row-panel__candidates-head">
-        <h3>{detail.candidates.length > 0 ? `${plural(detail.candidates.length, 'candidate')}` : 'Candidates'}</h3>
-        {detail.candidates.length > 0 && !detail.scored && <span className="badge">rank only: the service sent no scores</span>}
+        <h3>{detail.candidates.length > 0 ? `${plural(detail.candidates.length, 'candidate')}, most likely first` : 'Candidates'}</h3>
+        {detail.confidence !== null && (
+          <span className="badge" data-testid="row-confidence">
+            {formatConfidence(detail.confidence)} confident
+          </span>
+        )}
       </div>
+      {detail.guard ? (
+        <p className="row-panel__reason" data-testid="row-reason">
+          <strong>Check: </strong>
+          {detail.guard}
+        </p>
+      ) : (
+        detail.reason && (
+          <p className="row-panel__reason" data-testid="row-reason">
+            {detail.reason}
+          </p>
+        )
+      )}
       {detail.candidates.length === 0 ? (
         <p className={detail.state === 'error' ? 'text-danger' : 'muted'}>{noCandidatesText(detail.state, detail.error)}</p>
       ) : (
         <ol className="candidates" aria-label="Candidates, best first">
-          {detail.candidates.map((candidate) => (
-            <CandidateCard key={candidate.rank} candidate={candidate} scored={detail.scored} chosen={detail.chosenRank === candidate.rank} disabled={busy} onChoose={() => onChoose(candidate.rank)} />
+          {detail.candidates.map((candidate, index) => (
+            <CandidateCard
+              key={candidate.rank}
+              candidate={candidate}
+              position={index + 1}
+              scored={detail.scored}
+              chosen={detail.chosenRank === candidate.rank}
+              disabled={busy}
+              onChoose={() => onChoose(candidate.rank)}
+            />
           ))}
         </ol>
       )}

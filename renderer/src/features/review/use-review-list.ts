@@ -44,6 +44,7 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
           projectId,
           ...(filter.states ? { states: filter.states } : {}),
           ...(filter.text.trim() ? { text: filter.text.trim() } : {}),
+          order: filter.order,
           offset: page * PAGE_SIZE,
           limit: PAGE_SIZE,
         })
@@ -59,7 +60,7 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
         )
         .finally(() => inFlight.current.delete(flightKey));
     }
-  }, [projectId, filter.states, filter.text, listKey, list.pages, list.total, shown.start, shown.end, failed]);
+  }, [projectId, filter.states, filter.text, filter.order, listKey, list.pages, list.total, shown.start, shown.end, failed]);
 
   const showWindow = useCallback((start: number, end: number) => {
     setShown((current) => (current.start === start && current.end === end ? current : { start, end }));

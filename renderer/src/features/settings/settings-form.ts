@@ -1,17 +1,16 @@
 import type { CallInput } from '../../../../shared/contract';
 import type { Settings } from '../../../../shared/model';
 
-/** The settings as the form shows them: numbers as typed, scores as percentages people read more easily. */
+/** The settings as the form shows them: numbers as typed, confidences as percentages people read more easily. */
 export interface SettingsForm {
   concurrency: string;
   cacheTtlDays: string;
-  exactSingle: boolean;
-  /** Empty = do not accept by score. */
-  minScorePercent: string;
+  autoAccept: boolean;
+  minConfidencePercent: string;
   minLeadPercent: string;
 }
 
-export type SettingsField = 'concurrency' | 'cacheTtlDays' | 'minScorePercent' | 'minLeadPercent';
+export type SettingsField = 'concurrency' | 'cacheTtlDays' | 'minConfidencePercent' | 'minLeadPercent';
 
 export type SettingsFormResult = { ok: true; patch: CallInput<'settings.update'> } | { ok: false; errors: Partial<Record<SettingsField, string>> };
 
@@ -23,8 +22,8 @@ export function settingsToForm(settings: Settings): SettingsForm {
   return {
     concurrency: String(settings.concurrency),
     cacheTtlDays: String(settings.cacheTtlDays),
-    exactSingle: settings.autoAccept.exactSingle,
-    minScorePercent: settings.autoAccept.minScore === null ? '' : percentText(settings.autoAccept.minScore),
+    autoAccept: settings.autoAccept.enabled,
+    minConfidencePercent: percentText(settings.autoAccept.minConfidence),
     minLeadPercent: percentText(settings.autoAccept.minLead),
   };
 }
@@ -42,8 +41,8 @@ export function settingsFromForm(form: SettingsForm): SettingsFormResult {
   if (concurrency === null || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) errors.concurrency = 'A whole number from 1 to 16';
   const ttl = number(form.cacheTtlDays);
   if (ttl === null || ttl < 0 || ttl > 3650) errors.cacheTtlDays = 'From 0 (always fetch again) to 3650 days';
-  const minScore = form.minScorePercent.trim() === '' ? null : number(form.minScorePercent);
-  if (form.minScorePercent.trim() !== '' && (minScore === null || minScore < 0 || minScore > 100)) errors.minScorePercent = 'A percentage from 0 to 100, or empty to not accept by score';
+  const minConfidence = number(form.minConfidencePercent);
+  if (minConfidence === null || minConfidence < 50 || minConfidence > 100) errors.minConfidencePercent = 'A percentage from 50 to 100';
   const minLead = number(form.minLeadPercent);
   if (minLead === null || minLead < 0 || minLead > 100) errors.minLeadPercent = 'A percentage from 0 to 100';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -52,7 +51,7 @@ export function settingsFromForm(form: SettingsForm): SettingsFormResult {
     patch: {
       concurrency: concurrency ?? 1,
       cacheTtlDays: ttl ?? 0,
-      autoAccept: { exactSingle: form.exactSingle, minScore: minScore === null ? null : minScore / 100, minLead: (minLead ?? 0) / 100 },
+      autoAccept: { enabled: form.autoAccept, minConfidence: (minConfidence ?? 100) / 100, minLead: (minLead ?? 0) / 100 },
     },
   };
 }

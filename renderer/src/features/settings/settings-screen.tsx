@@ -98,15 +98,25 @@ function SettingsEditor({ settings, onSaved }: { settings: Settings; onSaved: (s
         })}
       </div>
       <h2>Accept automatically</h2>
+      <p className="field__help">
+        Matchdesk weighs the evidence of each candidate (name, company now and before, e-mail, profile link, e-mail domain, location) into a confidence. A row is accepted
+        without review when its best candidate is at least this confident. Namesakes at one company, a name without a company, a nickname or typo, and an e-mail
+        whose owner has another name are always left for you. The review screen shows how many rows each threshold would accept before you apply one.
+      </p>
       <div className="field field--check">
         <label>
-          <input type="checkbox" checked={form.exactSingle} onChange={(event) => set('exactSingle', event.target.checked)} /> When an exact e-mail or profile link finds exactly one
-          person
+          <input type="checkbox" checked={form.autoAccept} onChange={(event) => set('autoAccept', event.target.checked)} data-testid="settings-auto-accept" /> Accept
+          confident matches while a run goes
         </label>
       </div>
       <div className="form-grid">
-        {numberField('minScorePercent', 'When the top score is at least (%)', 'Only when the service sends scores. Leave empty to not accept by score.', { placeholder: 'off' })}
-        {numberField('minLeadPercent', '… and ahead of the second by at least (%)', 'How clearly the top candidate must beat the next one.', {})}
+        {numberField('minConfidencePercent', 'When the best candidate is at least (% confident)', '50 to 100. 95 keeps wrong matches rare; lower accepts more.', {
+          type: 'number',
+          min: 50,
+          max: 100,
+          step: 1,
+        })}
+        {numberField('minLeadPercent', '… and ahead of the runner-up by at least (%)', 'How clearly the best candidate must beat the next one.', {})}
       </div>
       <ErrorBanner error={saveError} title="Could not save the settings" onDismiss={() => setSaveError(null)} />
       <div className="form-actions">
