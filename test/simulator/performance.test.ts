@@ -1,5 +1,6 @@
-// Timings for the sizes benchmarks use. Bounds are generous on purpose (a loaded 2-core machine); the printed
-// numbers are what to watch.
+// The simulator at the size benchmarks use: it builds, answers every kind of find and pages a search over everyone.
+// The times are printed, not asserted: speed is measured in `npm run bench` (as ratios in one run), never in a
+// timed unit test that a loaded machine would fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { find, items, search, type Term } from './http';
@@ -31,12 +32,12 @@ function mixedQueries(): Term[][] {
 }
 
 describe(`simulator with ${PEOPLE.toLocaleString('en-US')} people`, () => {
-  it('builds in a few seconds', () => {
+  it('builds every person', () => {
     console.log(`simulator build, ${PEOPLE} people: ${buildMs.toFixed(0)} ms`);
-    expect(buildMs).toBeLessThan(15_000);
+    expect(sim.dataset.people).toHaveLength(PEOPLE);
   });
 
-  it('answers a 100-query find quickly, and finds each exact identifier', async () => {
+  it('answers a 100-query find, and finds each exact identifier', async () => {
     const queries = mixedQueries();
     const warm = items(await find(sim, sim.demo.apiKey, queries));
     expect(warm).toHaveLength(100);
@@ -54,7 +55,6 @@ describe(`simulator with ${PEOPLE.toLocaleString('en-US')} people`, () => {
     }
     times.sort((a, b) => a - b);
     console.log(`100-query find over ${PEOPLE} people, round trip: median ${times[2].toFixed(1)} ms, best ${times[0].toFixed(1)} ms, worst ${times[4].toFixed(1)} ms`);
-    expect(times[2]).toBeLessThan(250);
   });
 
   it('answers a search over everyone, and pages from its cache', async () => {
@@ -69,6 +69,5 @@ describe(`simulator with ${PEOPLE.toLocaleString('en-US')} people`, () => {
     const pageMs = performance.now() - started;
     expect(second.status).toBe(200);
     console.log(`search over ${PEOPLE} people: first page ${scanMs.toFixed(1)} ms (${page.count} matches), next page ${pageMs.toFixed(1)} ms`);
-    expect(scanMs).toBeLessThan(3000);
   });
 });
