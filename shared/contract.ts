@@ -4,11 +4,14 @@
 import { z } from 'zod';
 import {
   CREDENTIAL_KINDS,
+  JOB_CHANGES,
   MAPPED_FIELDS,
   ROW_STATES,
   STRATEGIES,
   type AutoAcceptRule,
   type EvidenceItem,
+  type JobChange,
+  type JobChangeStatus,
   type MappedField,
   type Mapping,
   type PersonJson,
@@ -135,6 +138,8 @@ export interface ReviewRow {
   reason: string | null;
   /** The service rank of the candidate the model puts first: what Enter accepts. */
   bestRank: number | null;
+  /** For a matched row: where the person is now against the sheet's company. */
+  jobChange: JobChange | null;
   strategy: Strategy | null;
   candidateCount: number;
   chosenRank: number | null;
@@ -144,6 +149,8 @@ export interface ReviewPage {
   rows: ReviewRow[];
   total: number;
   counts: Record<RowState, number>;
+  /** Matched rows (auto or accepted) by where the person is now against the sheet's company, whole project. */
+  jobChanges: Record<JobChangeStatus, number>;
 }
 
 export interface CandidateView {
@@ -453,6 +460,8 @@ export const calls = {
       text: z.string().max(500).optional(),
       /** File order, or by the confidence of the row's best candidate (rows without candidates last). */
       order: z.enum(['file', 'confidence_desc', 'confidence_asc']).default('file'),
+      /** Only matched rows whose person moved, left, is still there, or unknown. */
+      jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
     }),

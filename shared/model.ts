@@ -80,6 +80,19 @@ export interface EvidenceItem {
   note: string;
 }
 
+/** Where the matched person is now, against the sheet's company (electron/engine/matching/job-change.ts). */
+export const JOB_CHANGES = ['no_change', 'moved', 'left', 'unknown'] as const;
+export type JobChangeStatus = (typeof JOB_CHANGES)[number];
+export interface JobChange {
+  status: JobChangeStatus;
+  /** When the job at the sheet's company ended (moved and left), as precise as the record says. */
+  date: string | null;
+  /** The current position, when the record has one. */
+  currentCompany: string | null;
+  currentTitle: string | null;
+  reason: string;
+}
+
 /**
  * A row's state. Decided: auto, accepted, rejected (none fits), skipped.
  * Undecided: to_review, no_candidates, error, offline (not fetched), pending (not looked up yet), no_query (nothing usable to ask).

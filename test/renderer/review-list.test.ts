@@ -17,13 +17,13 @@ import {
 const counts = Object.fromEntries(ROW_STATES.map((state) => [state, 0])) as Record<RowState, number>;
 
 function row(rowIndex: number, state: RowState = 'to_review'): ReviewRow {
-  return { rowIndex, state, label: `Person ${rowIndex}`, top: null, topScore: null, confidence: null, reason: null, bestRank: null, strategy: null, candidateCount: 2, chosenRank: null };
+  return { rowIndex, state, label: `Person ${rowIndex}`, top: null, topScore: null, confidence: null, reason: null, bestRank: null, jobChange: null, strategy: null, candidateCount: 2, chosenRank: null };
 }
 
 function page(pageNumber: number, total: number, rowIndexOf = (position: number) => position): ReviewPage {
   const rows: ReviewRow[] = [];
   for (let position = pageNumber * PAGE_SIZE; position < Math.min(total, (pageNumber + 1) * PAGE_SIZE); position++) rows.push(row(rowIndexOf(position)));
-  return { rows, total, counts: { ...counts, to_review: total } };
+  return { rows, total, counts: { ...counts, to_review: total }, jobChanges: { no_change: 0, moved: 0, left: 0, unknown: 0 } };
 }
 
 function load(list: ReviewList, key: string, pageNumber: number, total: number, rowIndexOf?: (position: number) => number): ReviewList {

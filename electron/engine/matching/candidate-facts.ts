@@ -4,7 +4,7 @@
 // or an odd date, and yields "not known" rather than a guess.
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import { normalizeEmail } from './normalize';
-import { companyNameOf, isObject, jobsOf, personName, personSlug, summarizePerson, text } from './person';
+import { companyNameOf, isCurrentJob, isObject, jobsOf, personName, personSlug, summarizePerson, text } from './person';
 
 /** A job as the model reads it. `status` is unknown when an end was given but could not be read as a date. */
 export interface JobFact {
@@ -98,15 +98,11 @@ function personEmails(person: PersonJson): string[] {
   return emails;
 }
 
-const STILL_THERE = new Set(['present', 'current', 'now', 'today', 'ongoing', 'heute', 'actuel', 'actual']);
-
 function jobFacts(person: PersonJson): JobFact[] {
   const jobs = jobsOf(person).map((job): JobFact => {
     const company = isObject(job.company) ? job.company : null;
-    const endedRaw = job.ended_at ?? job.end_date ?? job.ended;
-    const ended = looseDate(endedRaw);
-    const endedText = typeof endedRaw === 'string' ? endedRaw.trim().toLowerCase() : endedRaw;
-    const open = endedText === undefined || endedText === null || endedText === '' || (typeof endedText === 'string' && STILL_THERE.has(endedText));
+    const ended = looseDate(job.ended_at ?? job.end_date ?? job.ended);
+    const open = isCurrentJob(job);
     return {
       company: companyNameOf(job),
       domain: company ? domainText(company.domain ?? company.website) : null,

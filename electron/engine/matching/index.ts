@@ -10,3 +10,4 @@ export { assessRow, rowFacts, type RowAssessment, type CandidateAssessment, type
 export { autoAccepts, type Verdict } from './auto-accept';
 export { CONFIDENCE_MODEL } from './confidence-model';
 export { compareCompanyNames, companyKey, type CompanyMatch } from './company-names';
+export { jobChange } from './job-change';

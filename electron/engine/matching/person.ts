@@ -29,9 +29,13 @@ export function companyNameOf(job: Json): string | null {
   return typeof company === 'string' ? text(company) : text(job.company_name);
 }
 
-function isCurrent(job: Json): boolean {
-  const ended = job.ended_at;
-  return ended === undefined || ended === null || (typeof ended === 'string' && ended.trim() === '');
+// End dates that mean "still there".
+const STILL_THERE = new Set(['', 'present', 'current', 'now', 'today', 'ongoing', 'heute', 'actuel', 'actual']);
+
+/** A job without an end, or whose end says it goes on ("present"). */
+export function isCurrentJob(job: Json): boolean {
+  const ended = job.ended_at ?? job.end_date ?? job.ended;
+  return ended === undefined || ended === null || (typeof ended === 'string' && STILL_THERE.has(ended.trim().toLowerCase()));
 }
 
 /** "first last", or `name`, whichever the person carries. */
@@ -56,7 +60,7 @@ export function personSlug(person: PersonJson): string | null {
 
 function currentRole(person: Json): { title: string | null; company: string | null } {
   const jobs = jobsOf(person);
-  const current = jobs.find(isCurrent);
+  const current = jobs.find(isCurrentJob);
   if (current) return { title: text(current.title), company: companyNameOf(current) };
   const position = person.position;
   if (isObject(position)) {
@@ -69,8 +73,8 @@ function currentRole(person: Json): { title: string | null; company: string | nu
     const company = person.company;
     return { title: positionTitle, company: isObject(company) ? text(company.name) : text(company) };
   }
-  const latest = jobs[0];
-  return latest ? { title: text(latest.title), company: companyNameOf(latest) } : { title: null, company: null };
+  // Only ended jobs: no current position (the export says so with an empty company, and the job change says where they went).
+  return { title: null, company: null };
 }
 
 function locationOf(person: Json): string | null {

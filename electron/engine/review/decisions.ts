@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { EngineError, notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { touchProject } from '../projects/project-record';
+import { jobChange, rowInput } from '../matching';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-resolution';
 import { readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
@@ -48,7 +49,7 @@ export class Decisions {
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
-    const chosen = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank) : null;
+    const chosen = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank, assessed.sheetCompany) : null;
     if (!chosen) {
       throw new EngineError(
         'invalid_input',
@@ -129,7 +130,15 @@ export class Decisions {
         if (!row?.verdict || !candidates) continue;
         const person = candidates.find((c) => c.rank === row.verdict!.bestRank);
         if (!person) continue;
-        const chosen: ChosenPerson = { rank: person.rank, score: person.score, summary: person.summary, confidence: row.verdict.confidence, reason: row.verdict.reason };
+        const sheetCompany = rowInput(rowCells(this.db, project.id, rowIndex) ?? [], project.mapping).company;
+        const chosen: ChosenPerson = {
+          rank: person.rank,
+          score: person.score,
+          summary: person.summary,
+          confidence: row.verdict.confidence,
+          reason: row.verdict.reason,
+          jobChange: jobChange(sheetCompany, person.jobs),
+        };
         changes.push({ rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
       }
     }

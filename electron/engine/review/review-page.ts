@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
-import { ROW_STATES, type RowState } from '../../../shared/model';
+import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
@@ -12,6 +12,8 @@ export interface ReviewPageRequest {
   text?: string;
   /** File order (the default), or by the best candidate's confidence. */
   order?: ReviewOrder;
+  /** Only matched rows whose person has this job change against the sheet's company. */
+  jobChanges?: JobChangeStatus[];
   offset: number;
   limit: number;
 }
@@ -28,10 +30,12 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const text = req.text?.trim() ?? '';
   const match = text ? rowTextMatch(text) : null;
   if (match) await fillRowTextIndex(db, projectId);
+  const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
   const counts = stateCounts(db, projectId);
+  const jobChangeCounts = jobChangeCountsOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const matching = states ? states.reduce((n, s) => n + counts[s], 0) : total;
-  const filter: StatusFilter = { projectId, states, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
+  const filter: StatusFilter = { projectId, states, jobChanges, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
+  const matching = jobChanges ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
     : text
@@ -62,17 +66,34 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       confidence: chosenVerdict ? s.chosen!.confidence! : (s.verdict?.confidence ?? null),
       reason: chosenVerdict ? (s.chosen!.reason ?? null) : (s.verdict?.reason ?? null),
       bestRank: s.verdict?.bestRank ?? null,
+      jobChange: s.state === 'auto' || s.state === 'accepted' ? (s.chosen?.jobChange ?? null) : null,
       strategy: s.strategy,
       candidateCount: s.candidateCount,
       chosenRank: s.chosenRank,
     };
   });
-  return { rows: page, total: found, counts };
+  return { rows: page, total: found, counts, jobChanges: jobChangeCounts };
+}
+
+/** Matched rows per job change, for the whole project: a walk over the job-change index. */
+export function jobChangeCountsOf(db: Database, projectId: number): Record<JobChangeStatus, number> {
+  const counts = Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
+  const rows = db
+    .prepare('SELECT job_change AS j, count(*) AS n FROM row_status WHERE project_id = ? AND job_change IS NOT NULL GROUP BY job_change')
+    .all(projectId) as { j: JobChangeStatus; n: number }[];
+  for (const { j, n } of rows) if (j in counts) counts[j] = n;
+  return counts;
+}
+
+function countMatching(db: Database, f: StatusFilter): number {
+  const where = stateWhere(f);
+  return db.prepare(`SELECT count(*) FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`).pluck().get(f.projectId, ...where.params) as number;
 }
 
 interface StatusFilter {
   projectId: number;
   states: RowState[] | null;
+  jobChanges: JobChangeStatus[] | null;
   order: ReviewOrder;
   offset: number;
   limit: number;
@@ -82,9 +103,19 @@ const STATUS_COLUMNS = ROW_STATUS_COLUMNS.split(', ')
   .map((c) => `rs.${c}`)
   .join(', ');
 
-/** The state condition on row_status (alias rs) and its parameters; none without a state filter. */
+/** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
 function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params: unknown[] } {
-  return f.states ? { sql: ` AND ${column} IN (${f.states.map(() => '?').join(', ')})`, params: f.states } : { sql: '', params: [] };
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (f.states) {
+    parts.push(` AND ${column} IN (${f.states.map(() => '?').join(', ')})`);
+    params.push(...f.states);
+  }
+  if (f.jobChanges) {
+    parts.push(` AND rs.job_change IN (${f.jobChanges.map(() => '?').join(', ')})`);
+    params.push(...f.jobChanges);
+  }
+  return { sql: parts.join(''), params };
 }
 
 // A rare state is found fastest through the state index; a common one by walking rows in order until the page is

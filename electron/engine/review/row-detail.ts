@@ -20,11 +20,17 @@ export function lookupOf(db: Database, queryKey: string | null): Lookup | null {
 }
 
 /** A row with candidates compared with them again, as the review and a decision see it; null without candidates. */
-export function assessedRow(db: Database, project: ProjectRecord, status: RowStatusRecord, cells: string[]): { facts: CandidateFacts[]; assessment: RowAssessment } | null {
+export function assessedRow(
+  db: Database,
+  project: ProjectRecord,
+  status: RowStatusRecord,
+  cells: string[],
+): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null } | null {
   if (status.outcome !== 'to_review') return null;
   const facts = factsOf(db, status.queryKey);
   if (!facts || facts.length === 0) return null;
-  return { facts, assessment: assessRow(rowFacts(rowInput(cells, project.mapping)), facts, status.strategy) };
+  const input = rowInput(cells, project.mapping);
+  return { facts, assessment: assessRow(rowFacts(input), facts, status.strategy), sheetCompany: input.company };
 }
 
 /** Everything the review screen shows for one row: its cells, what was asked, the candidates and the evidence. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
-import { assessRow, autoAccepts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import { assessRow, autoAccepts, jobChange, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
 import { parseCells } from './plan-queries';
 import type { ChosenPerson } from './row-status';
 
@@ -19,12 +19,19 @@ export interface ResolutionCount {
 // break a constraint, and a failure rolls back the caller's whole transaction anyway. Measured on a 100,000-row
 // run: 2.2 GB written without it, 1.5 GB with it.
 
-/** The person a row's assessment puts first, as a decision keeps it. */
-export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateFacts[], rank: number): ChosenPerson | null {
+/** A candidate as a decision keeps it: who, how sure the model was and why, and where they are now against the sheet's company. */
+export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateFacts[], rank: number, sheetCompany: string | null): ChosenPerson | null {
   const judged = assessment.candidates.find((c) => c.rank === rank);
   const person = facts.find((f) => f.rank === rank);
   if (!judged || !person) return null;
-  return { rank, score: person.score, summary: person.summary, confidence: judged.confidence, reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason };
+  return {
+    rank,
+    score: person.score,
+    summary: person.summary,
+    confidence: judged.confidence,
+    reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason,
+    jobChange: jobChange(sheetCompany, person.jobs),
+  };
 }
 
 /**
@@ -97,10 +104,11 @@ export class RowResolution {
     let last: { assessment: RowAssessment; auto: boolean; chosen: string | null } | null = null;
     for (const [rowIndex, cells] of this.waiting.all(this.projectId, key) as [number, string][]) {
       if (cells !== lastCells || !last) {
-        const assessment = assessRow(rowFacts(rowInput(parseCells(cells), this.mapping)), facts, strategy);
+        const input = rowInput(parseCells(cells), this.mapping);
+        const assessment = assessRow(rowFacts(input), facts, strategy);
         const auto = autoAccepts(assessment, this.rule);
         const best = assessment.candidates[0]!;
-        last = { assessment, auto, chosen: auto ? JSON.stringify(chosenFrom(assessment, facts, best.rank)) : null };
+        last = { assessment, auto, chosen: auto ? JSON.stringify(chosenFrom(assessment, facts, best.rank, input.company)) : null };
         lastCells = cells;
       }
       const { assessment, auto, chosen } = last;

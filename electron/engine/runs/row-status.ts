@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { DECIDED_STATES, ROW_STATES, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
+import { DECIDED_STATES, ROW_STATES, type JobChange, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 
 /** The person a decision picked, kept beside the decision so it outlives a cleared cache. */
 export interface ChosenPerson {
@@ -9,6 +9,8 @@ export interface ChosenPerson {
   /** The model's confidence in this candidate for the row, and why (absent on decisions made before the model). */
   confidence?: number;
   reason?: string;
+  /** Where the person is now against the sheet's company (absent on decisions made before it was kept). */
+  jobChange?: JobChange;
 }
 
 /** What the confidence model concluded about a row's candidates (matching/assess-row.ts), as stored on the row. */

@@ -65,6 +65,9 @@ describe('export', () => {
     expect(byEmail[col('match_person_id')]).toBe(people[0]!.id);
     expect(byEmail[col('match_name')]).toBe(people[0]!.name);
     expect(byEmail[col('match_company')]).toBe(currentCompany(people[0]!));
+    // The sheet's company is the person's current one.
+    expect(byEmail[col('match_job_change')]).toBe('no_change');
+    expect(byEmail[col('match_job_change_date')]).toBe('');
     expect(byEmail[col('match_social')]).toBe(people[0]!.linkedin);
     expect(byEmail[col('match_rank')]).toBe('1');
     expect(Number(byEmail[col('match_score')])).toBeGreaterThan(0.5);

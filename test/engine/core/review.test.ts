@@ -52,6 +52,14 @@ describe('review', () => {
     expect(all.rows[0]).toMatchObject({ rowIndex: 0, state: 'auto', label: people[0]!.name, strategy: 'email', chosenRank: 1, candidateCount: 1 });
     expect(all.rows[0]!.top!.id).toBe(people[0]!.id);
 
+    // The e-mail rows carry the person's current employer: every match is still there.
+    expect(all.jobChanges).toEqual({ no_change: 40, moved: 0, left: 0, unknown: 0 });
+    expect(all.rows[0]!.jobChange).toMatchObject({ status: 'no_change', currentCompany: currentCompany(people[0]!) });
+    const stillThere = await ok(engine, 'review.page', { projectId, jobChanges: ['no_change'], offset: 0, limit: 500 });
+    expect(stillThere.total).toBe(40);
+    expect(stillThere.rows.every((r) => r.state === 'auto')).toBe(true);
+    expect((await ok(engine, 'review.page', { projectId, jobChanges: ['moved', 'left'], offset: 0, limit: 10 })).total).toBe(0);
+
     const next = await ok(engine, 'review.page', { projectId, offset: 50, limit: 50 });
     expect(next.rows.map((r) => r.rowIndex)).toEqual(Array.from({ length: 35 }, (_, i) => 50 + i));
 

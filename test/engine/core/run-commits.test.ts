@@ -89,12 +89,13 @@ describe('settling rows from stored answers', () => {
       let autoAmongSeveral = 0;
       for (const row of expected.filter((r) => r.outcome === 'to_review')) {
         const facts = rankedFacts(lookups.get(row.query_key!)!.candidates!);
-        const assessment = assessRow(rowFacts(rowInput(sheet[row.row_index]!, mapping)), facts, row.strategy as 'email');
+        const input = rowInput(sheet[row.row_index]!, mapping);
+        const assessment = assessRow(rowFacts(input), facts, row.strategy as 'email');
         const auto = autoAccepts(assessment, RULE);
         expect(row.candidate_count).toBe(facts.length);
         expect(row).toMatchObject({ confidence: assessment.confidence, runner_up: assessment.runnerUp, best_rank: assessment.candidates[0]!.rank, reason: assessment.reason, guard: assessment.guard });
         expect(row.state).toBe(auto ? 'auto' : 'to_review');
-        expect(row.chosen).toBe(auto ? JSON.stringify(chosenFrom(assessment, facts, assessment.candidates[0]!.rank)) : null);
+        expect(row.chosen).toBe(auto ? JSON.stringify(chosenFrom(assessment, facts, assessment.candidates[0]!.rank, input.company)) : null);
         if (auto && facts.length > 1) autoAmongSeveral++;
       }
       // Names with a company often bring several candidates, and the model still picks one with confidence.

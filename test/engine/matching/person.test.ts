@@ -40,10 +40,12 @@ describe('summarizePerson', () => {
     });
   });
 
-  it('takes a position string, then the latest job when every job has ended', () => {
+  it('takes a position string; with every job ended there is no current position', () => {
     expect(summarizePerson({ position: 'Founder', company: 'Hooli', jobs: [] })).toMatchObject({ title: 'Founder', company: 'Hooli' });
     expect(summarizePerson({ jobs: [{ title: 'VP', ended_at: '2023-05-01', company: { name: 'Stark' } }, { title: 'Dev', ended_at: '2019-01-01' }] }))
-      .toMatchObject({ title: 'VP', company: 'Stark' });
+      .toMatchObject({ title: null, company: null });
+    // An end that says the job goes on is no end.
+    expect(summarizePerson({ jobs: [{ title: 'CTO', ended_at: 'Present', company: { name: 'Stark' } }] })).toMatchObject({ title: 'CTO', company: 'Stark' });
   });
 
   it('drops repeated location parts and empty strings', () => {

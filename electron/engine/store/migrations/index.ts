@@ -5,6 +5,7 @@ import { searchesAndResults } from './003-searches';
 import { reviewTextIndex } from './004-review-text-index';
 import { answerDigests } from './005-answer-digests';
 import { confidence } from './006-confidence';
+import { jobChangeColumn } from './007-job-change';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   reviewTextIndex,
   answerDigests,
   confidence,
+  jobChangeColumn,
 ];
