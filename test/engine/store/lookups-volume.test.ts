@@ -50,9 +50,6 @@ describe('lookups cache at volume', () => {
       expect(got.size).toBe(COUNT);
       expect(got.get(rows[COUNT - 1].queryKey)).toEqual(rows[COUNT - 1]);
       expect(stats.fresh).toBe(COUNT);
-      // Loose bounds: only a pathological slowdown (e.g. a transaction per row) should trip these.
-      expect(putMs).toBeLessThan(15_000);
-      expect(getMs).toBeLessThan(10_000);
     } finally {
       db.close();
     }
