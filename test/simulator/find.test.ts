@@ -7,7 +7,8 @@ let sim: Simulator;
 let people: Person[];
 
 beforeAll(async () => {
-  sim = await startSimulator({ people: 20_000, seed: 11 });
+  // Scores on: most of these tests read the simulator's own ranking through them.
+  sim = await startSimulator({ people: 20_000, seed: 11, scores: true });
   people = sim.dataset.people;
 });
 afterAll(() => sim.close());
@@ -252,14 +253,17 @@ describe('find: reply shapes', () => {
     }
   });
 
-  it('leaves scores out when scores is off', async () => {
-    const plain = await startSimulator({ people: 200, seed: 11, scores: false });
+  it('sends no scores by default, as the real service, nor when scores is off', async () => {
+    const [plain, off] = await Promise.all([startSimulator({ people: 200, seed: 11 }), startSimulator({ people: 200, seed: 11, scores: false })]);
     try {
-      const reply = items(await find(plain, plain.demo.apiKey, [byEmail(plain.dataset.people[0])]));
-      expect(reply[0][0].id).toBe(plain.dataset.people[0].id);
-      expect(reply[0][0]).not.toHaveProperty('score');
+      for (const target of [plain, off]) {
+        const reply = items(await find(target, target.demo.apiKey, [byEmail(target.dataset.people[0]), byName(target.dataset.people[1].name)]));
+        expect(reply[0][0].id).toBe(target.dataset.people[0].id);
+        expect(reply[1].length).toBeGreaterThan(0);
+        for (const person of reply.flat()) expect(person).not.toHaveProperty('score');
+      }
     } finally {
-      await plain.close();
+      await Promise.all([plain.close(), off.close()]);
     }
   });
 

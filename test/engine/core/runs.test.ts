@@ -167,7 +167,8 @@ describe('a matching run', () => {
     expect(['to_review', 'auto']).toContain(row.state);
     expect(row.candidates[0]!.personId).toBe(p.id);
     expect(row.candidates[0]!.evidence).toMatchObject({ name: 'same', company: 'same', email: 'missing' });
-    expect(row.scored).toBe(true);
+    // The simulator, like the real service, sends no scores unless asked.
+    expect(row.scored).toBe(false);
     expect(row.fetchedAt).not.toBeNull();
   });
 
