@@ -336,8 +336,9 @@ export class PeopleIndex {
 
   /**
    * Calls `visit` for every person whose name covers the query tokens well enough. Each query word adds its
-   * best similarity to the people in the postings of the tokens it matches (exact or one typo away). Initials
-   * ("J. Smith") find nobody by themselves; they must agree with a word of each candidate's name.
+   * best similarity to the people in the postings of the tokens it matches (exact, one typo away, a spelling
+   * variant or a nickname). Initials ("J. Smith") find nobody by themselves; they must agree with a word of each
+   * candidate's name.
    */
   private findByName(queryTokens: readonly string[], visit: (person: number, score: number) => void): void {
     const { weight, matched, tokenStamp, queryStamp } = this;
