@@ -90,9 +90,20 @@ export function consoleTable(checks: TargetCheck[], figures: Figure[]): string {
   return out.join('\n');
 }
 
-export function markdownSection(checks: TargetCheck[], figures: Figure[], machine: Machine, params: string): string {
+/** A second table of targets with a table of its own below it (the match quality). */
+export interface ExtraSection {
+  heading: string;
+  checks: TargetCheck[];
+  table: string;
+}
+
+export function markdownSection(checks: TargetCheck[], figures: Figure[], machine: Machine, params: string, extra?: ExtraSection): string {
   const escape = (s: string) => s.replace(/\|/g, '\\|');
   const rows = rowsOf(checks);
+  const extraLines = extra
+    ? ['', `${extra.heading}:`, '', `| ${HEADINGS.join(' | ')} |`, `|${HEADINGS.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+      ...rowsOf(extra.checks).map((r) => `| ${r.map(escape).join(' | ')} |`), '', extra.table]
+    : [];
   return [
     `Latest \`npm run bench\` (${machine.date.slice(0, 10)}), ${params}, on ${machine.cpu} (${machine.cores} cores, ${num(machine.memoryGb, 1)} GB), ` +
       `Node ${machine.node}, ${machine.os}; load average at start ${num(machine.loadAtStart, 2)}.`,
@@ -104,6 +115,7 @@ export function markdownSection(checks: TargetCheck[], figures: Figure[], machin
     '| Other figures | |',
     '| --- | --- |',
     ...figures.map((f) => `| ${escape(f.label)} | ${escape(f.value)} |`),
+    ...extraLines,
     '',
     'Ratio is measured / target. Full figures: `bench/results.json`.',
   ].join('\n');

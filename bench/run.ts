@@ -1,7 +1,7 @@
 // `npm run bench`: Matchdesk against the simulator (in its own process) and two reference strategies, on a
-// generated 100,000-row sheet. Prints a table of figures against the targets of issue 6, writes
-// bench/results.json and the README's benchmark section. A benchmark, not a test: it measures, it never fails
-// on a missed target.
+// generated 100,000-row sheet, then the match quality on the simulator's labeled evaluation set. Prints a table
+// of figures against the targets of issues 6 and 10, writes bench/results.json and the README's benchmark
+// section. A benchmark, not a test: it measures, it never fails on a missed target.
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import { BenchFailure, EngineBench } from './engine-bench';
 import { lowerBoundSeconds, roundsOfRun, rowsFoundInSlice } from './lower-bound';
 import { MemorySampler } from './memory-sampler';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options';
+import { qualityConsoleTable, qualityMarkdownTable } from './quality/quality-table';
+import { DEFAULT_EVALUATION, runEvaluation } from './quality/run-evaluation';
 import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAccess } from './reference-strategies';
 import { check, consoleTable, describeMachine, markdownSection, num, percentile, updateReadme, writeJson, type Figure, type TargetCheck } from './report';
 import { ensureSheetFiles, readFirstRows } from './sheet-files';
@@ -59,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   log(`Matchdesk benchmark: ${params}`);
   log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node}; load average ${machine.loadAtStart}`);
   if (machine.loadAtStart > machine.cores) log(`  note: the machine is busy (load ${machine.loadAtStart} on ${machine.cores} cores): figures will be slower than on an idle one`);
-  const TOTAL = 9;
+  const TOTAL = 10;
 
   await mkdir(TMP_DIR, { recursive: true });
   // Data folders of earlier runs that stopped half-way.
@@ -184,7 +186,12 @@ async function main(argv: string[]): Promise<number> {
   const phaseText = Object.entries(peak.byPhase).map(([k, v]) => `${k} ${num(v)}`).join(', ');
   log(`  engine process peak RSS ${num(peakMb)} MB; by step: ${phaseText} MB`);
 
-  step(9, TOTAL, 'Results');
+  // After the memory figures: the evaluation runs its own simulator and engine in this process.
+  step(9, TOTAL, 'Match quality: the engine with auto-accept on the simulator\'s labeled evaluation set');
+  const quality = await runEvaluation({ ...DEFAULT_EVALUATION, seed: opts.seed, log });
+  log(`  ${num(quality.seconds.total, 1)} s; row states: ${Object.entries(quality.states).map(([k, n]) => `${k} ${num(n)}`).join(', ')}`);
+
+  step(10, TOTAL, 'Results');
   const checks: TargetCheck[] = [
     check('csv_import', 'CSV import', rows / csvImport.seconds, 'rows/s', TARGETS.csvImportRowsPerSecond, 'higher'),
     check('matching_vs_bound', 'Matching run / lower bound', run.seconds / bound, 'x', TARGETS.matchingVsBound, 'lower', `${num(run.seconds, 2)} s vs ${num(bound, 2)} s`),
@@ -215,6 +222,10 @@ async function main(argv: string[]): Promise<number> {
   ];
   log('');
   log(consoleTable(checks, figures));
+  const qualityParams = `${num(quality.rows)} labeled rows, ${num(quality.options.people)} people, seed ${quality.options.seed}`;
+  log(`\nMatch quality (${qualityParams})`);
+  log(consoleTable(quality.checks, []));
+  log(qualityConsoleTable(quality.score));
 
   const results = {
     machine,
@@ -274,6 +285,7 @@ async function main(argv: string[]): Promise<number> {
         textFilters: review.texts,
       },
       memory: { peakRssMb: peakMb, sampledPeakMb: peak.sampled, maxRssMb: peak.maxRss, sampledPeakMbByStep: peak.byPhase },
+      quality,
     },
     totalSeconds: (performance.now() - started) / 1000,
   };
@@ -281,14 +293,17 @@ async function main(argv: string[]): Promise<number> {
   await writeJson(RESULTS, results);
   log(`\nWrote ${RESULTS}`);
   if (opts.readme) {
-    await updateReadme(README, markdownSection(checks, figures, machine, params));
+    const qualitySection = { heading: `Match quality (\`npm run eval\`: ${qualityParams})`, checks: quality.checks, table: qualityMarkdownTable(quality.score) };
+    await updateReadme(README, markdownSection(checks, figures, machine, params, qualitySection));
     log(`Updated the benchmark section of ${README}`);
   }
   await bench.close();
   bench = null;
   await rm(dataDir, { recursive: true, force: true });
   const missed = checks.filter((c) => !c.pass);
-  log(`\n${checks.length - missed.length} of ${checks.length} targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}. Took ${num(results.totalSeconds, 0)} s.`);
+  const qualityMissed = quality.checks.filter((c) => !c.pass);
+  log(`\n${checks.length - missed.length} of ${checks.length} targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
+  log(`${quality.checks.length - qualityMissed.length} of ${quality.checks.length} match-quality targets met${qualityMissed.length ? `; missed: ${qualityMissed.map((c) => c.label).join(', ')}` : ''}. Took ${num(results.totalSeconds, 0)} s.`);
   return 0;
 }
 

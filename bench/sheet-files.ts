@@ -11,8 +11,8 @@ export interface SheetFiles {
   stats: SheetStats;
 }
 
-/** Bump when the generator changes, so sheets made by an older one are not reused. */
-const GENERATOR_VERSION = 2;
+/** Bump when the generator or the simulator's people change, so sheets made from older ones are not reused. */
+const GENERATOR_VERSION = 3;
 
 /**
  * The bench sheet for these parameters as CSV and XLSX in `dir`, made by a child process unless an identical one

@@ -116,7 +116,7 @@ ${CONNECTION_HELP}`,
   simulator: {
     summary: 'run a local People Data Service with seeded people (for demos, tests and benchmarks)',
     usage: `matchdesk simulator [--port P] [--people N] [--seed S] [--latency-ms L] [--faults PROFILE]
-                    [--token-ttl-s T] [--find-shape array|people|results|matches] [--credits N]\n`,
+                    [--token-ttl-s T] [--find-shape array|people|results|matches] [--credits N] [--scores]\n`,
     run: async (argv) => (await import('../simulator/index')).runSimulatorCommand(argv),
   },
   web: {

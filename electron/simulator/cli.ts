@@ -17,7 +17,7 @@ Options:
   --token-ttl-s T   access token lifetime in seconds (default 3600)
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)
   --credits N       credit budget: credit headers, then 402 once spent (default: no cap)
-  --no-scores       leave the score out of find replies
+  --scores          add a score to each person in find replies (the real service sends none)
   -h, --help        show this help
 `;
 
@@ -53,7 +53,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         'token-ttl-s': { type: 'string' },
         'find-shape': { type: 'string' },
         credits: { type: 'string' },
-        'no-scores': { type: 'boolean' },
+        scores: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -78,7 +78,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       tokenTtlS: ttl,
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
-      scores: !values['no-scores'],
+      scores: values.scores ?? false,
     };
   } catch (error) {
     err(`matchdesk simulator: ${(error as Error).message}\n\n${USAGE}`);
@@ -109,7 +109,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       `People Data Service simulator ready in ${seconds} s`,
       `  base URL      ${simulator.baseUrl}`,
       `  org id        ${simulator.orgId}   (no role on ${simulator.otherOrgId}: 403)`,
-      `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
+      `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
       'Accounts it accepts (demo credentials, valid on this simulator only):',
       `  service account     clientId ${demo.clientId}   clientSecret ${demo.clientSecret}`,
       `  username/password   username ${demo.username}   password ${demo.password}`,

@@ -1,6 +1,7 @@
 // Seeded synthetic people for the simulator. Same seed and size -> the same people, byte for byte.
-import { foldText } from './scoring';
+import { NAMES_WITH_SPELLING_VARIANTS, oneLetterVariant, spellingVariantsOf } from './name-variants';
 import { deriveSeed, seededRandom, type Random } from './random';
+import { companyKey, foldText } from './scoring';
 
 /** `jobs.function` values seen on the real service (spec/service-notes.md). */
 export const JOB_FUNCTIONS = [
@@ -256,30 +257,43 @@ function monthDate(months: number, day: number): string {
   return text;
 }
 
+/** Family firms: "Müller & Söhne", whose sheets write "Mueller and Soehne". */
+const FAMILY_FIRM_TAILS = ['Söhne', 'Sons', 'Partners', 'Töchter', 'Brothers'];
+
 function makeCompanies(count: number, rng: Random): Company[] {
   const companies: Company[] = [];
   const usedKeys = new Set<string>();
   const usedDomains = new Set<string>();
   for (let attempt = 0; companies.length < count; attempt++) {
     let core: string;
-    if (rng.chance(0.15)) {
+    const form = rng.next();
+    let suffix = rng.pick(LEGAL_SUFFIXES);
+    if (form < 0.12) {
       core = `${rng.pick(LAST_NAMES)} & ${rng.pick(LAST_NAMES)}`;
+    } else if (form < 0.17) {
+      core = `${rng.pick(LAST_NAMES)} & ${rng.pick(FAMILY_FIRM_TAILS)}`;
+    } else if (form < 0.22) {
+      // A bare brand needs its legal form to read as a company: "Globex Inc.", which sheets call "Globex".
+      core = rng.pick(COMPANY_HEADS);
+      suffix = rng.pick(LEGAL_SUFFIXES.filter(Boolean));
     } else {
       const middle = rng.pick(COMPANY_MIDDLES);
-      // "Blueharbor" and "Blue Harbor" both occur, as in real company names.
+      // "Blueharbor" or "Blue Harbor": a company is written one way here and the other in sheets.
       const joined = middle ? (rng.chance(0.5) ? middle.toLowerCase() : ` ${middle}`) : '';
       core = `${rng.pick(COMPANY_HEADS)}${joined} ${rng.pick(COMPANY_NOUNS)}`;
     }
     // Past the natural combinations, numbered names keep very large pools unique.
     const base = attempt > count * 20 ? `${core} ${companies.length}` : core;
-    const key = foldText(base);
+    // One company per key: two companies that differ only in spacing, legal form or umlauts would be one to a
+    // reader of a sheet, so the service holds one.
+    const key = companyKey(base);
     if (usedKeys.has(key)) continue;
     usedKeys.add(key);
-    const suffix = rng.pick(LEGAL_SUFFIXES);
+    const folded = foldText(base);
     const name = suffix ? `${base} ${suffix}` : base;
-    const slugBase = slugWords(key);
-    let domain = `${key.replace(/ /g, '')}.${LEGAL_TLDS[suffix] ?? rng.pick(['com', 'com', 'io', 'co', 'ai'])}`;
-    if (usedDomains.has(domain)) domain = `${key.replace(/ /g, '-')}-${companies.length}.com`;
+    const slugBase = slugWords(folded);
+    let domain = `${folded.replace(/ /g, '')}.${LEGAL_TLDS[suffix] ?? rng.pick(['com', 'com', 'io', 'co', 'ai'])}`;
+    if (usedDomains.has(domain)) domain = `${folded.replace(/ /g, '-')}-${companies.length}.com`;
     usedDomains.add(domain);
     const band = rng.pick(EMPLOYEE_BANDS);
     companies.push({
@@ -365,18 +379,79 @@ function makeEducation(rng: Random, firstJob: Job | undefined): Education[] | un
   return entries.reverse();
 }
 
+/**
+ * An item of a list ordered most common first, drawn so the head is far more likely than the tail: a few names
+ * are shared by many people (James Smith), most by few, as in any real population.
+ */
+function commonFirst<T>(items: readonly T[], rng: Random): T {
+  return items[Math.floor(items.length * rng.next() ** NAME_SKEW)]!;
+}
+
+/** 1 = uniform; 2 gives the first of 270 first names about 6% of people. */
+const NAME_SKEW = 2;
+
 function lastName(rng: Random): string {
   if (rng.chance(0.45)) {
     const head = rng.pick(SURNAME_HEADS);
     const tail = rng.pick(SURNAME_TAILS);
     return head + tail;
   }
-  const first = rng.pick(LAST_NAMES);
+  const first = commonFirst(LAST_NAMES, rng);
   if (rng.chance(0.05)) return `${first}${rng.chance(0.5) ? '-' : ' '}${rng.pick(LAST_NAMES)}`;
   return first;
 }
 
-/** Builds `count` people and a shared pool of about one company per hundred people. */
+/** Of the people after the first few: the exact name of someone earlier, at one of that person's employers. */
+const SAME_NAME_COLLEAGUE_RATE = 0.012;
+/** Of the people after the first few: a name one spelling or one letter away from someone earlier, at that person's employer. */
+const NEAR_NAME_COLLEAGUE_RATE = 0.02;
+/** Of same-name colleagues: both at the company now (the rest held it as a past job). */
+const SAME_CURRENT_EMPLOYER_SHARE = 0.6;
+
+type Relation = { kind: 'same-name' | 'near-name'; model: Person; first: string; last: string };
+
+/** A name a letter away from the model's: a spelling variant of the given name, else a typo in a plain surname. */
+function nearNameOf(model: Person, rng: Random): { first: string; last: string } | null {
+  const variants = spellingVariantsOf(model.first_name);
+  if (variants.length > 0) return { first: rng.pick(variants), last: model.last_name };
+  if (/^[A-Za-z]{5,}$/.test(model.last_name)) return { first: model.first_name, last: oneLetterVariant(model.last_name, rng.next()) };
+  return null;
+}
+
+/** Who this person is related to by name, if anyone: decided by the seeded stream only. */
+function relationFor(people: readonly Person[], made: number, rng: Random): Relation | null {
+  const roll = rng.next();
+  if (made < 10 || roll >= SAME_NAME_COLLEAGUE_RATE + NEAR_NAME_COLLEAGUE_RATE) return null;
+  if (roll < SAME_NAME_COLLEAGUE_RATE) {
+    const model = people[rng.int(made)]!;
+    return { kind: 'same-name', model, first: model.first_name, last: model.last_name };
+  }
+  // A few tries at a model whose given name has a spelling variant (Anna/Anne), the pairs people mix up most.
+  let model = people[rng.int(made)]!;
+  for (let tries = 0; tries < 3 && !NAMES_WITH_SPELLING_VARIANTS.has(model.first_name); tries++) model = people[rng.int(made)]!;
+  const near = nearNameOf(model, rng);
+  return near ? { kind: 'near-name', model, ...near } : null;
+}
+
+/** Puts the model's latest employer into this person's jobs: as the current job, or (same-name, sometimes) a past one. */
+function joinModelEmployer(jobs: Job[], relation: Relation, rng: Random): void {
+  const modelJobs = relation.model.jobs;
+  if (modelJobs.length === 0 || jobs.length === 0) return;
+  const company = modelJobs[0]!.company;
+  const asPast = relation.kind === 'same-name' && !rng.chance(SAME_CURRENT_EMPLOYER_SHARE) && jobs.length > 1;
+  if (asPast) {
+    jobs[1 + rng.int(jobs.length - 1)]!.company = company;
+  } else {
+    jobs[0]!.company = company;
+    jobs[0]!.ended_at = null;
+  }
+}
+
+/**
+ * Builds `count` people and a shared pool of about one company per hundred people. As on the real service,
+ * common names recur (namesakes), some people share their exact name with someone at one of their employers
+ * (now or in the past), and some have a colleague whose name is a spelling or a letter away (Anna and Anne).
+ */
 export function buildDataset(count: number, seed: number): Dataset {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`people must be a non-negative integer, got ${count}`);
   const rng = seededRandom(deriveSeed(seed, 'people'));
@@ -392,12 +467,14 @@ export function buildDataset(count: number, seed: number): Dataset {
   const idMix = deriveSeed(seed, 'ids');
   const people: Person[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const first = rng.pick(FIRST_NAMES);
-    const last = lastName(rng);
+    const relation = relationFor(people, i, rng);
+    const first = relation ? relation.first : commonFirst(FIRST_NAMES, rng);
+    const last = relation ? relation.last : lastName(rng);
     const name = `${first} ${last}`;
     const city = rng.pick(CITIES);
     const location = CITY_LABELS.get(city)!;
     const jobs = makeJobs(rng, companies, city.locality);
+    if (relation) joinModelEmployer(jobs, relation, rng);
     const currentJob = jobs[0]?.ended_at === null ? jobs[0] : undefined;
 
     const f = fold(first).replace(/ /g, '');

@@ -1,7 +1,8 @@
 // find: validation, the indexes that answer it without scanning people, ranking, and the reply shapes.
 import type { Company, Dataset, Person } from './dataset';
 import { publicPerson } from './dataset';
-import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore } from './scoring';
+import { NICKNAMES, SPELLING_VARIANTS } from './name-variants';
+import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, TYPO_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore, type TokenMatch } from './scoring';
 
 /** `linkedin` is the third-party name for `social` (spec/service-notes.md). */
 export const FIND_FIELDS = ['email_address', 'social', 'linkedin', 'name', 'company.name'] as const;
@@ -102,6 +103,10 @@ const MIN_NAME_SCORE = 0.5;
 const MAX_NAME_TOKENS = 12;
 /** Past jobs count a little less than the current one when a company is given. */
 const PAST_JOB_WEIGHT = 0.9;
+/** "Bob" for Robert: the same person as likely as a one-letter typo, a little less than the name itself. */
+const NICKNAME_SIMILARITY = 0.8;
+/** "Stephen" for Steven: as near as a typo, though no single letter apart. */
+const SPELLING_SIMILARITY = TYPO_SIMILARITY;
 
 /**
  * Everything find needs, built once per dataset: e-mail and slug maps, an inverted index of folded name tokens
@@ -116,6 +121,7 @@ export class PeopleIndex {
   private readonly byEmail = new Map<string, number>();
   private readonly bySlug = new Map<string, number>();
   private readonly names = new FuzzyVocabulary();
+  private readonly variantMatches = new Map<string, TokenMatch[]>();
   private readonly namePostings: Int32Array[];
   private readonly nameTokenStart: Uint32Array;
   private readonly nameTokenIds: Int32Array;
@@ -264,8 +270,10 @@ export class PeopleIndex {
     if (queryNames.length > 0) {
       this.findByName(queryNames, (person, nameScore) => {
         if (identified.has(person)) return;
-        const score = companySimilarity ? 0.75 * nameScore + 0.25 * this.companyAgreement(person, companySimilarity) : nameScore;
-        best.offer(person, score * identifierPenalty);
+        if (!companySimilarity) return best.offer(person, nameScore * identifierPenalty);
+        // Name + company asks for people who hold or held that company: namesakes elsewhere are not answers.
+        const company = this.companyAgreement(person, companySimilarity);
+        if (company > 0) best.offer(person, (0.75 * nameScore + 0.25 * company) * identifierPenalty);
       });
     } else if (companySimilarity && emails.length + slugs.length === 0) {
       // A company alone says little about which person is meant: low scores, current staff first.
@@ -307,9 +315,35 @@ export class PeopleIndex {
   }
 
   /**
+   * Name tokens equal to, one typo from, a spelling variant of ("stephen" for "steven") or a nickname of the query
+   * token ("bob" finds "robert"), best first.
+   */
+  private tokenMatches(token: string): readonly TokenMatch[] {
+    const fuzzy = this.names.lookup(token);
+    const nicknames = NICKNAMES.get(token);
+    const spellings = SPELLING_VARIANTS.get(token);
+    if (!nicknames && !spellings) return fuzzy;
+    let matches = this.variantMatches.get(token);
+    if (!matches) {
+      const found = [...fuzzy];
+      const add = (names: readonly string[] | undefined, similarity: number) => {
+        for (const name of names ?? []) {
+          const id = this.names.idOf(name);
+          if (id !== undefined && !found.some((m) => m.id === id)) found.push({ id, similarity });
+        }
+      };
+      add(spellings, SPELLING_SIMILARITY);
+      add(nicknames, NICKNAME_SIMILARITY);
+      this.variantMatches.set(token, (matches = found));
+    }
+    return matches;
+  }
+
+  /**
    * Calls `visit` for every person whose name covers the query tokens well enough. Each query word adds its
-   * best similarity to the people in the postings of the tokens it matches (exact or one typo away). Initials
-   * ("J. Smith") find nobody by themselves; they must agree with a word of each candidate's name.
+   * best similarity to the people in the postings of the tokens it matches (exact, one typo away, a spelling
+   * variant or a nickname). Initials ("J. Smith") find nobody by themselves; they must agree with a word of each
+   * candidate's name.
    */
   private findByName(queryTokens: readonly string[], visit: (person: number, score: number) => void): void {
     const { weight, matched, tokenStamp, queryStamp } = this;
@@ -319,8 +353,8 @@ export class PeopleIndex {
     const touched: number[] = [];
     for (const token of words) {
       const stamp = ++this.stamp;
-      // lookup() lists the exact token first, so a person gets the best similarity for this query token.
-      for (const match of this.names.lookup(token)) {
+      // The exact token comes first, so a person gets the best similarity for this query token.
+      for (const match of this.tokenMatches(token)) {
         const list = this.namePostings[match.id];
         for (let k = 0; k < list.length; k++) {
           const person = list[k];

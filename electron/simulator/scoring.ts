@@ -162,10 +162,23 @@ const LEGAL_WORDS = new Set([
   'company', 'srl', 'spa', 'aps', 'ab', 'as', 'asa', 'oy', 'sarl', 'sas', 'kg', 'the', 'and', 'pty', 'lp', 'llp',
 ]);
 
+/**
+ * German umlauts are written two ways in sheets, "Müller" and "Mueller": folding drops the dots, and the "e" of
+ * the second form goes too, so both read "muller". Applied to query and company alike, so "Blue" -> "blu" is harmless.
+ */
+function transliterated(token: string): string {
+  return token.length > 2 ? token.replace(/([aou])e/g, '$1') : token;
+}
+
 export function companyTokens(name: string): string[] {
-  const tokens = foldedTokens(name);
+  const tokens = foldedTokens(name).map(transliterated);
   const meaningful = tokens.filter((t) => !LEGAL_WORDS.has(t));
   return meaningful.length > 0 ? meaningful : tokens;
+}
+
+/** One key per company as a reader of sheets sees it: no legal form, case, accents, umlaut spelling or spaces. */
+export function companyKey(name: string): string {
+  return companyTokens(name).join('');
 }
 
 /** Companies similar to a name typed in a sheet: "acme", "ACME Inc.", "Acme Sytems" all find "Acme Systems GmbH". */

@@ -28,7 +28,7 @@ export interface SimulatorOptions {
   findShape?: FindShape;
   /** When set: X-LDT-Credits-Used / X-LDT-Credits-Remaining headers, and 402 once spent. */
   creditBudget?: number | null;
-  /** Include a `score` on each person in find replies (default true). */
+  /** Include a `score` on each person in find replies (default false: the real service sends none, spec/service-notes.md). */
   scores?: boolean;
   /** Time for token expiry (default: the system clock), so expiry can be tested without waiting. */
   clock?: Clock;
@@ -180,7 +180,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let findShape = checkFindShape(options.findShape ?? 'array');
   let faults: ResolvedFaultProfile = resolveFaultProfile(options.faults ?? 'none');
   const credits = new CreditMeter(options.creditBudget ?? null);
-  const withScores = options.scores ?? true;
+  const withScores = options.scores ?? false;
   const clock = options.clock ?? { now: () => Date.now() };
 
   const dataset = buildDataset(peopleCount, seed);

@@ -45,6 +45,25 @@ describe('matchdesk simulator command', () => {
     await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
   });
 
+  it('sends no scores unless started with --scores', async () => {
+    for (const [flags, scored] of [[[], false], [['--scores'], true]] as const) {
+      const { out, io } = capture();
+      const stop = new AbortController();
+      const running = runSimulatorCommand(['--port', '0', '--people', '300', ...flags], { ...io, signal: stop.signal });
+      await waitFor(() => out.join('').includes('Ctrl+C'));
+      const text = out.join('');
+      expect(text).toContain(`scores ${scored ? 'on' : 'off'}`);
+      const baseUrl = /base URL\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(text)![1];
+      const apiKey = /API key\s+(mdk_\S+)/.exec(text)![1]!;
+      const reply = await postJson(`${baseUrl}/api/people/v1/o_demo/find`, { matches: [{ fields: [{ field_name: 'name', search_term: 'James' }] }] }, apiKey);
+      const persons = (reply.json as Record<string, unknown>[][])[0]!;
+      expect(persons.length).toBeGreaterThan(0);
+      for (const person of persons) expect(typeof person.score === 'number').toBe(scored);
+      stop.abort();
+      expect(await running).toBe(0);
+    }
+  });
+
   it.each([
     [['--people', 'many'], /--people must be a whole number/],
     [['--find-shape', 'xml'], /--find-shape must be one of/],

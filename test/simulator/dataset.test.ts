@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_FUNCTIONS, JOB_LEVELS, buildDataset, startSimulator } from '../../electron/simulator';
+import { JOB_FUNCTIONS, JOB_LEVELS, buildDataset, startSimulator, type Person } from '../../electron/simulator';
+import { foldText } from '../../electron/simulator/scoring';
 import { find, search, type Term } from './http';
 
 describe('dataset', () => {
@@ -89,5 +90,78 @@ describe('two starts with the same seed', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+  });
+});
+
+describe('dataset: people as the real service has them', () => {
+  const dataset = buildDataset(20_000, 4);
+  const people = dataset.people;
+  const folded = new Map(people.map((p) => [p, foldText(p.name)]));
+  const fold = (p: Person) => folded.get(p)!;
+  const employers = new Map(people.map((p) => [p, new Set(p.jobs.map((j) => j.company.id))]));
+  const companiesOf = (p: Person) => employers.get(p)!;
+  const current = (p: Person) => (p.jobs[0]?.ended_at === null ? p.jobs[0].company.id : null);
+
+  /** Pairs of different people with `related` names who both hold or held one company (`now`: both currently). */
+  function colleaguePairs(related: (a: Person, b: Person) => boolean, now: boolean): [Person, Person][] {
+    const byCompany = new Map<string, Person[]>();
+    for (const p of people) {
+      for (const id of now ? [current(p)].filter((c): c is string => c !== null) : companiesOf(p)) {
+        const list = byCompany.get(id);
+        if (list) list.push(p);
+        else byCompany.set(id, [p]);
+      }
+    }
+    const pairs: [Person, Person][] = [];
+    for (const staff of byCompany.values()) {
+      for (let i = 0; i < staff.length; i++) for (let j = i + 1; j < staff.length; j++) if (related(staff[i]!, staff[j]!)) pairs.push([staff[i]!, staff[j]!]);
+    }
+    return pairs;
+  }
+
+  it('shares common names among many people', () => {
+    const counts = new Map<string, number>();
+    for (const p of people) counts.set(fold(p), (counts.get(fold(p)) ?? 0) + 1);
+    const sorted = [...counts.values()].sort((a, b) => b - a);
+    expect(sorted[0]).toBeGreaterThanOrEqual(15);
+    expect(sorted.filter((n) => n >= 5).length).toBeGreaterThanOrEqual(20);
+    // Most names are still rare: a name alone finds most people among a handful.
+    expect(people.filter((p) => counts.get(fold(p))! <= 5).length / people.length).toBeGreaterThan(0.7);
+  });
+
+  it('has colleagues with exactly the same name, both there now or one of them in the past', () => {
+    const sameName = (a: Person, b: Person) => fold(a) === fold(b);
+    const bothNow = colleaguePairs(sameName, true);
+    expect(bothNow.length).toBeGreaterThanOrEqual(50);
+    const oneInThePast = colleaguePairs(sameName, false).filter(([a, b]) => {
+      const shared = [...companiesOf(a)].filter((c) => companiesOf(b).has(c));
+      return shared.some((c) => (current(a) === c) !== (current(b) === c));
+    });
+    expect(oneInThePast.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('has colleagues whose names are a spelling or a letter apart (Anna and Anne)', () => {
+    const spelling = colleaguePairs((a, b) => a.last_name === b.last_name && a.first_name !== b.first_name
+      && [['Anna', 'Anne', 'Ann'], ['Jon', 'John'], ['Katherine', 'Catherine', 'Kathryn'], ['Steven', 'Stephen']].some((g) => g.includes(a.first_name) && g.includes(b.first_name)), true);
+    expect(spelling.length).toBeGreaterThanOrEqual(10);
+    const typo = colleaguePairs((a, b) => a.first_name === b.first_name && a.last_name !== b.last_name && a.last_name.length === b.last_name.length
+      && [...a.last_name].filter((ch, i) => ch !== b.last_name[i]).length === 1, true);
+    expect(typo.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('gives many people past employers other than their current one', () => {
+    const moved = people.filter((p) => current(p) !== null && p.jobs.slice(1).some((j) => j.company.id !== current(p)));
+    expect(moved.length / people.length).toBeGreaterThan(0.4);
+  });
+
+  it('names companies canonically, one company per spelling a sheet could use', () => {
+    const names = dataset.companies.map((c) => c.name);
+    // "Globex Inc."-like brands, "Müller & Söhne"-like family firms, joined words like "Blueharbor".
+    expect(names.some((n) => /^[A-Z][\p{L}]+ (Inc\.?|LLC|Ltd|GmbH|SA|AG|BV|plc|Corp|ApS|AB)$/u.test(n))).toBe(true);
+    expect(names.some((n) => / & (Söhne|Sons|Partners|Töchter|Brothers)\b/.test(n))).toBe(true);
+    expect(names.some((n) => /^\p{Lu}\p{L}+(harbor|peak|wave|stone|bridge|field|point|ridge|gate|line|path) /u.test(n))).toBe(true);
+    const key = (name: string) => foldText(name.replace(/[äöü]/g, (c) => ({ ä: 'a', ö: 'o', ü: 'u' })[c]!))
+      .replace(/\b(inc|llc|ltd|gmbh|sa|ag|bv|plc|corp|aps|ab|the|and|company|co)\b/g, '').replace(/[aou]e/g, (m) => m[0]!).replace(/ /g, '');
+    expect(new Set(names.map(key)).size).toBe(names.length);
   });
 });

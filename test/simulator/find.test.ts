@@ -7,7 +7,8 @@ let sim: Simulator;
 let people: Person[];
 
 beforeAll(async () => {
-  sim = await startSimulator({ people: 20_000, seed: 11 });
+  // Scores on: most of these tests read the simulator's own ranking through them.
+  sim = await startSimulator({ people: 20_000, seed: 11, scores: true });
   people = sim.dataset.people;
 });
 afterAll(() => sim.close());
@@ -252,14 +253,17 @@ describe('find: reply shapes', () => {
     }
   });
 
-  it('leaves scores out when scores is off', async () => {
-    const plain = await startSimulator({ people: 200, seed: 11, scores: false });
+  it('sends no scores by default, as the real service, nor when scores is off', async () => {
+    const [plain, off] = await Promise.all([startSimulator({ people: 200, seed: 11 }), startSimulator({ people: 200, seed: 11, scores: false })]);
     try {
-      const reply = items(await find(plain, plain.demo.apiKey, [byEmail(plain.dataset.people[0])]));
-      expect(reply[0][0].id).toBe(plain.dataset.people[0].id);
-      expect(reply[0][0]).not.toHaveProperty('score');
+      for (const target of [plain, off]) {
+        const reply = items(await find(target, target.demo.apiKey, [byEmail(target.dataset.people[0]), byName(target.dataset.people[1].name)]));
+        expect(reply[0][0].id).toBe(target.dataset.people[0].id);
+        expect(reply[1].length).toBeGreaterThan(0);
+        for (const person of reply.flat()) expect(person).not.toHaveProperty('score');
+      }
     } finally {
-      await plain.close();
+      await Promise.all([plain.close(), off.close()]);
     }
   });
 
@@ -282,5 +286,102 @@ describe('find: counters', () => {
     const key = JSON.stringify([{ field_name: 'company.name', search_term: 'Acme' }, { field_name: 'name', search_term: 'Ann Lee' }]);
     expect(counters.queryKeys.get(key)).toBe(2);
     expect(counters.queryKeys.get(JSON.stringify(byEmail(people[2])))).toBe(2);
+  });
+});
+
+describe('find: namesakes, colleagues and companies as the real service has them', () => {
+  const byNameAt = (name: string, company: string): Term[] => [...byName(name), { field_name: 'company.name', search_term: company }];
+  const current = (p: Person) => (p.jobs[0]?.ended_at === null ? p.jobs[0].company : null);
+  const holds = (p: Person, companyId: string) => p.jobs.some((j) => j.company.id === companyId);
+  /** Folded name + company id -> the people of that name who hold or held it, built once. */
+  let staffByName: Map<string, Person[]> | null = null;
+  const holders = (name: string, companyId: string): Person[] => {
+    if (!staffByName) {
+      staffByName = new Map();
+      for (const p of people) {
+        for (const id of new Set(p.jobs.map((j) => j.company.id))) {
+          const key = `${foldText(p.name)}|${id}`;
+          staffByName.set(key, [...(staffByName.get(key) ?? []), p]);
+        }
+      }
+    }
+    return staffByName.get(`${foldText(name)}|${companyId}`) ?? [];
+  };
+  /** People nobody else of the same name works or worked with at their current company. */
+  const aloneAtWork = (test: (p: Person) => boolean = () => true): Person[] =>
+    people.filter((p) => current(p) && holders(p.name, current(p)!.id).length === 1 && test(p));
+
+  it('answers name + company only with people who hold or held a company of that name', async () => {
+    const sample = aloneAtWork().filter((_, i) => i % 97 === 0).slice(0, 40);
+    const reply = items(await find(sim, sim.demo.apiKey, sample.map((p) => byNameAt(p.name, current(p)!.name))));
+    const word = (name: string) => foldText(name).split(' ').find((w) => w.length >= 3) ?? foldText(name);
+    reply.forEach((item, i) => {
+      const p = sample[i]!;
+      expect(item[0]?.id, p.name).toBe(p.id);
+      const wanted = word(current(p)!.name);
+      for (const other of item) {
+        const record = people.find((x) => x.id === other.id)!;
+        expect(record.jobs.some((j) => foldText(j.company.name).includes(wanted)), `${record.name} at ${record.jobs.map((j) => j.company.name)}`).toBe(true);
+      }
+    });
+  });
+
+  it('returns both colleagues who share a name, and a near-name colleague beside the exact one', async () => {
+    const employed = people.filter((p) => current(p));
+    const twin = employed.find((a) => holders(a.name, current(a)!.id).filter((b) => current(b)?.id === current(a)!.id).length >= 2)!;
+    expect(twin, 'the dataset should hold same-name colleagues').toBeDefined();
+    const twins = holders(twin.name, current(twin)!.id);
+    expect(twins.length).toBeLessThanOrEqual(5);
+    const variants = [['Anna', 'Anne', 'Ann'], ['Jon', 'John'], ['Katherine', 'Catherine', 'Kathryn'], ['Steven', 'Stephen'], ['Sara', 'Sarah']];
+    const bySurnameAtWork = new Map<string, Person[]>();
+    for (const p of employed) bySurnameAtWork.set(`${p.last_name}|${current(p)!.id}`, [...(bySurnameAtWork.get(`${p.last_name}|${current(p)!.id}`) ?? []), p]);
+    const pairOf = (a: Person) => bySurnameAtWork.get(`${a.last_name}|${current(a)!.id}`)!.find((b) => b.first_name !== a.first_name
+      && variants.some((g) => g.includes(a.first_name) && g.includes(b.first_name)));
+    const anna = aloneAtWork((p) => pairOf(p) !== undefined && holders(pairOf(p)!.name, current(p)!.id).length === 1)[0]!;
+    expect(anna, 'the dataset should hold near-name colleagues').toBeDefined();
+    const reply = items(await find(sim, sim.demo.apiKey, [byNameAt(twin.name, current(twin)!.name), byNameAt(anna.name, current(anna)!.name)]));
+    expect(reply[0].slice(0, twins.length).map((x) => x.id).sort()).toEqual(twins.map((p) => p.id).sort());
+    expect(reply[1][0]!.id).toBe(anna.id);
+    expect(reply[1].map((x) => x.id)).toContain(pairOf(anna)!.id);
+  });
+
+  it('finds the company however a sheet spells it', async () => {
+    const candidates = aloneAtWork();
+    const at = (pattern: RegExp) => candidates.find((p) => pattern.test(current(p)!.name))!;
+    const suffixed = at(/^[A-Z][a-z]+ [A-Z][a-z]+ (Inc|Ltd|LLC|Corp)\.?$/);
+    const bare = current(suffixed)!.name.replace(/ (Inc|Ltd|LLC|Corp)\.?$/, '');
+    const umlaut = at(/[äöü].* & /i);
+    const joined = at(/^[A-Z][a-z]+(harbor|peak|wave|stone|bridge|field|point|ridge|gate|line|path) [A-Z]/);
+    const split = current(joined)!.name.replace(/^([A-Z][a-z]+)(harbor|peak|wave|stone|bridge|field|point|ridge|gate|line|path) /, (_m, a: string, b: string) => `${a} ${b[0]!.toUpperCase()}${b.slice(1)} `);
+    const spellings: [Person, string][] = [
+      [suffixed, bare],
+      [suffixed, bare.toUpperCase()],
+      [suffixed, `${bare}, Inc.`],
+      [suffixed, `The ${bare} Company`],
+      [umlaut, current(umlaut)!.name.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(' & ', ' and ')],
+      [joined, split],
+    ];
+    for (const [p, spelled] of spellings) expect(spelled, `a spelling of ${current(p)!.name}`).not.toBe(current(p)!.name);
+    const reply = items(await find(sim, sim.demo.apiKey, spellings.map(([p, spelled]) => byNameAt(p.name, spelled))));
+    reply.forEach((item, i) => expect(item[0]?.id, `"${spellings[i]![1]}" for ${current(spellings[i]![0])!.name}`).toBe(spellings[i]![0].id));
+  });
+
+  it('finds Robert when the sheet says Bob, and William when it says Bill', async () => {
+    const robert = aloneAtWork((p) => p.first_name === 'Robert' && holders(`Bob ${p.last_name}`, current(p)!.id).length === 0)[0]!;
+    const william = aloneAtWork((p) => p.first_name === 'William' && holders(`Bill ${p.last_name}`, current(p)!.id).length === 0)[0]!;
+    const reply = items(await find(sim, sim.demo.apiKey, [byNameAt(`Bob ${robert.last_name}`, current(robert)!.name), byNameAt(`Bill ${william.last_name}`, current(william)!.name)]));
+    expect(reply[0].map((x) => x.id)).toContain(robert.id);
+    expect(reply[1].map((x) => x.id)).toContain(william.id);
+  });
+
+  it('returns nobody of the name for a company where nobody of that name works, though namesakes work elsewhere', async () => {
+    const counts = new Map<string, Person[]>();
+    for (const p of people) counts.set(foldText(p.name), [...(counts.get(foldText(p.name)) ?? []), p]);
+    const namesakes = [...counts.values()].find((list) => list.length >= 3)!;
+    const elsewhere = sim.dataset.companies.find((c) => !namesakes.some((p) => holds(p, c.id)))!;
+    const reply = items(await find(sim, sim.demo.apiKey, [byNameAt(namesakes[0]!.name, elsewhere.name), byName(namesakes[0]!.name)]));
+    expect(reply[0].filter((x) => foldText(x.name) === foldText(namesakes[0]!.name))).toEqual([]);
+    // The name alone finds them.
+    expect(reply[1].filter((x) => foldText(x.name) === foldText(namesakes[0]!.name)).length).toBe(Math.min(5, namesakes.length));
   });
 });

@@ -18,7 +18,8 @@ let sheet: string[][];
 
 beforeAll(async () => {
   tmp = tempDir();
-  sim = await startSim();
+  // Scores on: match_score carries the service's own score, checked below.
+  sim = await startSim({ scores: true });
   engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'downloads') });
   await connect(engine, sim);
   people = findablePeople(sim);

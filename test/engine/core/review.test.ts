@@ -19,7 +19,8 @@ const dataDir = () => join(tmp.dir, 'data');
  */
 beforeAll(async () => {
   tmp = tempDir();
-  sim = await startSim();
+  // Scores on: the rows to review are read with the service's scores, and a rule on them accepts some.
+  sim = await startSim({ scores: true });
   engine = await openEngine(dataDir());
   await connect(engine, sim);
   await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });

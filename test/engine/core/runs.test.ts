@@ -173,6 +173,8 @@ describe('a matching run', () => {
       ['company', 'same'],
       ['emailDomain', 'differs'],
     ]);
+    // The simulator, like the real service, sends no scores unless asked.
+    expect(row.scored).toBe(false);
     expect(row.fetchedAt).not.toBeNull();
   });
 

@@ -1,0 +1,85 @@
+// `npm run eval`: the engine on the simulator's labeled evaluation set, scored per category against the
+// match-quality targets of issue 10. Prints figures; never fails on a missed target (exit 1 only when it cannot run).
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { consoleTable } from '../report';
+import { qualityConsoleTable } from './quality-table';
+import { DEFAULT_EVALUATION, runEvaluation } from './run-evaluation';
+
+const USAGE = `Usage: npm run eval -- [options]
+
+Runs the engine with auto-accept on a labeled sheet the simulator makes from its own people, and scores it.
+
+Options:
+  --people N             people in the simulator (default ${DEFAULT_EVALUATION.people})
+  --seed S               seed of the people and of the sheet (default ${DEFAULT_EVALUATION.seed})
+  --rows-per-category N  labeled rows per category (default ${DEFAULT_EVALUATION.rowsPerCategory})
+  --concurrency C        the engine's calls in flight (default ${DEFAULT_EVALUATION.concurrency})
+  --json FILE            also write every figure as JSON
+  -h, --help             show this help
+`;
+
+function whole(flag: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < min) throw new Error(`${flag} must be a whole number of ${min} or more, got "${text}".`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        people: { type: 'string' },
+        seed: { type: 'string' },
+        'rows-per-category': { type: 'string' },
+        concurrency: { type: 'string' },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+    if (values.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    values = {
+      ...values,
+      people: whole('--people', values.people, DEFAULT_EVALUATION.people, 100),
+      seed: whole('--seed', values.seed, DEFAULT_EVALUATION.seed, 0),
+      rowsPerCategory: whole('--rows-per-category', values['rows-per-category'], DEFAULT_EVALUATION.rowsPerCategory, 1),
+      concurrency: whole('--concurrency', values.concurrency, DEFAULT_EVALUATION.concurrency, 1),
+    };
+  } catch (error) {
+    process.stderr.write(`eval: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  log('Match quality on the simulator\'s labeled evaluation set');
+  const run = await runEvaluation({ people: values.people, seed: values.seed, rowsPerCategory: values.rowsPerCategory, concurrency: values.concurrency, log });
+  log(`  row states: ${Object.entries(run.states).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  log(`  took ${run.seconds.total.toFixed(1)} s (simulator ${run.seconds.simulator.toFixed(1)} s, sheet ${run.seconds.sheet.toFixed(1)} s, run ${run.seconds.run.toFixed(1)} s, reading decisions ${run.seconds.read.toFixed(1)} s)`);
+  log('');
+  log(qualityConsoleTable(run.score));
+  log('');
+  log(consoleTable(run.checks, []));
+  const missed = run.checks.filter((c) => !c.pass);
+  log(`${run.checks.length - missed.length} of ${run.checks.length} quality targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
+  if (values.json) {
+    await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
+    log(`Wrote ${values.json}`);
+  }
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`\neval failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  code = 1;
+}
+process.exit(code);

@@ -1,0 +1,31 @@
+// The match-quality targets of issue 10, checked on a scored evaluation run. Measured, never asserted: the
+// bench and `npm run eval` print them; the engine's tests decide what must hold.
+import { check, type TargetCheck } from '../report';
+import type { QualityScore } from './score-evaluation';
+
+export const QUALITY_TARGETS = {
+  /** Wrong automatic accepts, as a share of automatic accepts (0.1%). */
+  wrongShareOfAutomatic: 0.001,
+  /** Right automatic accepts / rows a careful human would accept alone. */
+  coverage: 0.95,
+  /** Rows left for review whose candidates hold the true person, of those with one. */
+  truthAmongCandidates: 0.99,
+} as const;
+
+const percent = (share: number | null) => (share === null ? 0 : share * 100);
+
+export function qualityChecks(score: QualityScore): TargetCheck[] {
+  const { overall, byCategory } = score;
+  const autoOn = (category: 'twins' | 'absent' | 'conflicting_name') => byCategory[category].automatic;
+  return [
+    check('quality_wrong_automatic', 'Wrong automatic accepts', percent(overall.wrongShare), '% of automatic', QUALITY_TARGETS.wrongShareOfAutomatic * 100, 'lower',
+      `${overall.wrongAutomatic} of ${overall.automatic}`),
+    check('quality_coverage', 'Coverage (right accepts / accept-alone rows)', percent(overall.coverage), '%', QUALITY_TARGETS.coverage * 100, 'higher',
+      `${overall.acceptAloneAccepted} of ${overall.acceptAloneRows}`),
+    check('quality_auto_twins', 'Automatic accepts on twins', autoOn('twins'), 'rows', 0, 'lower'),
+    check('quality_auto_absent', 'Automatic accepts on absent people', autoOn('absent'), 'rows', 0, 'lower'),
+    check('quality_auto_conflicting', 'Automatic accepts on conflicting names', autoOn('conflicting_name'), 'rows', 0, 'lower'),
+    check('quality_truth_in_review', 'True person among candidates left for review', percent(overall.truthAmongCandidatesShare), '%', QUALITY_TARGETS.truthAmongCandidates * 100, 'higher',
+      `${overall.truthAmongCandidates} of ${overall.reviewRowsWithTruth}`),
+  ];
+}

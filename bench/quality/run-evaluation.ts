@@ -1,0 +1,134 @@
+// Drives the real engine end to end on the labeled evaluation set, against the simulator on 127.0.0.1, as a
+// host does: import the sheet, confirm the mapping, run with auto-accept, then read every row's decision and
+// candidates through the contract (review.row). Scores the outcome against the labels.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import type { CallInput, CallName, CallOutput } from '../../shared/contract';
+import type { Mapping, Strategy } from '../../shared/model';
+import { createEngine, type Engine } from '../../electron/engine/engine';
+import { SessionSecretStore } from '../../electron/engine/secrets';
+import { startSimulator } from '../../electron/simulator';
+import { EVALUATION_CATEGORIES, buildEvaluationSet, type EvaluationCategory } from '../../electron/simulator/evaluation-set';
+import { qualityChecks } from './quality-targets';
+import { scoreEvaluation, type QualityScore, type RowOutcome } from './score-evaluation';
+import type { TargetCheck } from '../report';
+
+export interface EvaluationRunOptions {
+  /** People in the simulator's dataset. */
+  people: number;
+  seed: number;
+  rowsPerCategory: number;
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
+
+export interface EvaluationRun {
+  options: Omit<EvaluationRunOptions, 'log'>;
+  rows: number;
+  rowsByCategory: Record<EvaluationCategory, number>;
+  score: QualityScore;
+  checks: TargetCheck[];
+  /** Row states as the engine left them. */
+  states: Record<string, number>;
+  mappingFixed: boolean;
+  seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
+}
+
+/** Every strategy, so rows with a name alone are asked too and absent people fall through to their namesakes. */
+const STRATEGIES: Strategy[] = ['email', 'social', 'name+company', 'name'];
+/** Where the evaluation sheet puts each field (EVALUATION_HEADERS). */
+const SHEET_MAPPING: Mapping = { fullName: 0, email: 1, profile: 2, company: 3 };
+
+class EvaluationFailure extends Error {
+  override readonly name = 'EvaluationFailure';
+}
+
+async function call<K extends CallName>(engine: Engine, name: K, input: CallInput<K>): Promise<CallOutput<K>> {
+  const result = await engine.call(name, input);
+  if (!result.ok) throw new EvaluationFailure(`${name} failed (${result.error.kind}): ${result.error.message}`);
+  return result.value as CallOutput<K>;
+}
+
+export async function runEvaluation(options: EvaluationRunOptions): Promise<EvaluationRun> {
+  const { log, ...params } = options;
+  const started = performance.now();
+  const lap = (() => {
+    let last = started;
+    return () => {
+      const now = performance.now();
+      const seconds = (now - last) / 1000;
+      last = now;
+      return seconds;
+    };
+  })();
+  const sim = await startSimulator({ port: 0, people: params.people, seed: params.seed });
+  const work = await mkdtemp(join(tmpdir(), 'matchdesk-eval-'));
+  let engine: Engine | null = null;
+  try {
+    const simulatorSeconds = lap();
+    const set = buildEvaluationSet(sim.dataset, { seed: params.seed, rowsPerCategory: params.rowsPerCategory });
+    const file = join(work, 'evaluation.csv');
+    await writeFile(file, `${Papa.unparse([set.headers, ...set.rows], { newline: '\r\n' })}\r\n`, 'utf8');
+    const rowsByCategory = Object.fromEntries(EVALUATION_CATEGORIES.map((c) => [c, set.labels.filter((l) => l.category === c).length])) as Record<EvaluationCategory, number>;
+    log(`  ${set.rows.length.toLocaleString('en-US')} labeled rows from ${params.people.toLocaleString('en-US')} people (seed ${params.seed}): ${EVALUATION_CATEGORIES.map((c) => `${c} ${rowsByCategory[c]}`).join(', ')}`);
+    const sheetSeconds = lap();
+
+    engine = await createEngine({ dataDir: join(work, 'data'), host: 'cli', secrets: new SessionSecretStore(), exportDir: join(work, 'exports') });
+    const profile = await call(engine, 'profiles.save', {
+      name: 'Evaluation simulator',
+      baseUrl: sim.baseUrl,
+      orgId: sim.orgId,
+      kind: 'service_account',
+      login: sim.demo.clientId,
+      secret: sim.demo.clientSecret,
+      sessionOnly: true,
+    });
+    await call(engine, 'profiles.select', { id: profile.id });
+    await call(engine, 'settings.update', { concurrency: params.concurrency });
+    const imported = await call(engine, 'projects.import', { file, name: 'Evaluation set' });
+    const projectId = imported.summary.id;
+    if (imported.summary.rowCount !== set.rows.length) throw new EvaluationFailure(`The engine stored ${imported.summary.rowCount} rows of ${set.rows.length}.`);
+    // What detection found, with the four known columns put right if it missed one (other fields it found stay).
+    const detected: Mapping = { ...imported.mapping };
+    const mapping: Mapping = { ...detected, ...SHEET_MAPPING };
+    const mappingFixed = JSON.stringify(Object.entries(mapping).sort()) !== JSON.stringify(Object.entries(detected).sort());
+    if (mappingFixed) log(`  detected mapping ${JSON.stringify(detected)}; running with ${JSON.stringify(mapping)}`);
+    await call(engine, 'mapping.save', { projectId, mapping, strategies: STRATEGIES });
+
+    await call(engine, 'run.start', { projectId, autoAccept: true });
+    const end = await engine.runSettled(projectId);
+    if (end?.status !== 'done') throw new EvaluationFailure(`The run ended "${end?.status ?? 'nowhere'}": ${end?.message ?? 'no message'}`);
+    log(`  run: ${end.calls} calls, ${end.errors} errors`);
+    const runSeconds = lap();
+
+    const outcomes: RowOutcome[] = [];
+    const states: Record<string, number> = {};
+    for (let rowIndex = 0; rowIndex < set.rows.length; rowIndex++) {
+      const row = await call(engine, 'review.row', { projectId, rowIndex });
+      states[row.state] = (states[row.state] ?? 0) + 1;
+      const candidatePersonIds = row.candidates.map((c) => c.personId).filter((id): id is string => id !== null);
+      const chosen = row.chosenRank === null ? null : row.candidates.find((c) => c.rank === row.chosenRank)?.personId ?? null;
+      outcomes.push({ state: row.state, chosenPersonId: chosen, candidatePersonIds });
+    }
+    const readSeconds = lap();
+    const score = scoreEvaluation(set.labels, outcomes);
+    return {
+      options: params,
+      rows: set.rows.length,
+      rowsByCategory,
+      score,
+      checks: qualityChecks(score),
+      states,
+      mappingFixed,
+      seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },
+    };
+  } finally {
+    await engine?.close().catch(() => undefined);
+    await sim.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
