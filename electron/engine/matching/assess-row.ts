@@ -286,7 +286,8 @@ function isHit(c: CandidateAssessment): boolean {
 
 /**
  * Why the best candidate may not be accepted without a person looking (issue 10's rule), or null:
- * - an e-mail or profile hit is accepted only when it is the only hit and the names do not conflict;
+ * - an e-mail or profile hit is accepted only when it is the only hit and the names do not conflict (not both names
+ *   differing, nor another first name with the same last name: a family mailbox);
  * - otherwise only the one candidate with the sheet's exact (accent-folded) name who holds or held the sheet's
  *   company: never a near name, never a name without a company, never one of two such namesakes.
  */
@@ -296,6 +297,8 @@ function guardOf(row: RowFacts, best: CandidateAssessment, all: CandidateAssessm
     const by = best.levels.profile === 'same' ? 'profile link' : 'e-mail';
     if (hits > 1) return `the ${by} found ${hits} people`;
     if (best.levels.name === 'differs') return `the ${by} belongs to someone whose first and last name both differ from the sheet's`;
+    // Same family name, another first name: a shared family mailbox or a relative far more often than the same person.
+    if (best.levels.name === 'last_only') return `the ${by} belongs to someone with the sheet's last name but another first name`;
     return null;
   }
   if (!row.nameText) return 'no name, e-mail or profile in the sheet to be sure';

@@ -1,7 +1,7 @@
 // How the sheet's name compares with a person's name, as one level of agreement. Pure: the confidence model
 // (confidence-model.ts) gives each level its weight, the review screen and the export show it in words.
 import { editDistance } from './edit-distance';
-import { isNickname } from './nicknames';
+import { isNickname, isSpellingVariant } from './nicknames';
 import { comparable } from './normalize';
 
 /**
@@ -9,7 +9,8 @@ import { comparable } from './normalize';
  *   together or apart ("Maryann" / "Mary Ann"), or transliterated (Müller / Mueller).
  * first_last: same first and last name; a middle name or initial on one side only ("Mary Ann Smith" / "Mary Smith").
  * nickname: same last name, the first is a short form or variant of the other (Bob / Robert).
- * typo: same last (or first) name, the other one a typo away (Anna / Anne, Jonh / John).
+ * typo: same last (or first) name, the other one a typo or a spelling variant away (Anna / Anne, Jonh / John,
+ *   Steven / Stephen): usually another person when the exact name is also there.
  * initial: same last name, one first name is the other's initial ("J. Smith" / "John Smith").
  * last_only, first_only: one of the two agrees, the other is another name.
  * differs: nothing in common. missing: one side has no name.
@@ -85,6 +86,7 @@ export function compareNames(sheet: NameParts | null, person: NameParts | null):
   const lastSame = sameWord(sheet.last, person.last) || (a.length > 2 && a.slice(1).includes(person.last)) || (b.length > 2 && b.slice(1).includes(sheet.last));
   const firstSame = sameWord(sheet.first, person.first);
   if (firstSame && lastSame) return 'first_last';
+  if (lastSame && isSpellingVariant(sheet.first, person.first)) return 'typo';
   if (lastSame && isNickname(sheet.first, person.first)) return 'nickname';
   if (lastSame && isInitial(sheet.first, person.first)) return 'initial';
   if ((lastSame && isTypo(sheet.first, person.first)) || (firstSame && isTypo(sheet.last, person.last))) return 'typo';

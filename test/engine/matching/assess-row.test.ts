@@ -90,6 +90,12 @@ describe('what is never accepted alone', () => {
     expect(accepted(profile)).toBe(false);
   });
 
+  it('an e-mail hit on someone with the sheet\'s last name but another first name: a family mailbox', () => {
+    const a = assess({ name: 'Peter Smith', email: 'smiths@gmail.com' }, 'email', [person('John Smith', [])]);
+    expect(a.guard).toBe("the e-mail belongs to someone with the sheet's last name but another first name");
+    expect(accepted(a)).toBe(false);
+  });
+
   it('an e-mail that found several people', () => {
     const a = assess({ name: 'Anna Smith', email: 'team@globex.com' }, 'email', [person('Anna Smith', []), person('Anna Smith', [])]);
     expect(a.guard).toBe('the e-mail found 2 people');

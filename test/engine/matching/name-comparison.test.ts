@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareNames, nameParts, type NameLevel } from '../../../electron/engine/matching/name-comparison';
-import { isNickname } from '../../../electron/engine/matching/nicknames';
+import { isNickname, isSpellingVariant } from '../../../electron/engine/matching/nicknames';
 
 const level = (sheet: string, person: string, first: string | null = null, last: string | null = null): NameLevel =>
   compareNames(nameParts(sheet), nameParts(person, first, last));
@@ -56,9 +56,17 @@ describe('isNickname', () => {
     expect(isNickname('bob', 'robert')).toBe(true);
     expect(isNickname('robert', 'bob')).toBe(true);
     expect(isNickname('jon', 'jonathan')).toBe(true);
-    expect(isNickname('jon', 'john')).toBe(true);
+    expect(isNickname('jon', 'john')).toBe(false);
     expect(isNickname('robert', 'robert')).toBe(false);
     expect(isNickname('bob', 'william')).toBe(false);
     expect(isNickname('anna', 'anne')).toBe(false);
+  });
+
+  it('tells spelling variants (two names) from nicknames (one name), and compares them as a typo', () => {
+    expect(isSpellingVariant('steven', 'stephen')).toBe(true);
+    expect(isSpellingVariant('jon', 'john')).toBe(true);
+    expect(isSpellingVariant('bob', 'robert')).toBe(false);
+    expect(level('Steven Pérez', 'Stephen Pérez')).toBe('typo');
+    expect(level('Steve Pérez', 'Stephen Pérez')).toBe('nickname');
   });
 });

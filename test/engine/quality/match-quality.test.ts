@@ -1,0 +1,23 @@
+// Issue 10's targets, held by the real engine on the simulator's labeled evaluation set: precision of automatic
+// accepts, coverage of the rows a careful person would accept alone, nothing accepted on twins, absent people or
+// conflicting names, and the true person among the candidates of the rows left for review. Smaller than the
+// bench's set (npm run eval), with its own seed, so the model is held on rows it was not tuned on.
+import { describe, expect, it } from 'vitest';
+import { runEvaluation } from '../../../bench/quality/run-evaluation';
+
+describe('match quality on the labeled evaluation set', () => {
+  it('meets every target of issue 10', async () => {
+    const run = await runEvaluation({ people: 30_000, seed: 11, rowsPerCategory: 80, concurrency: 4, log: () => undefined });
+    const { overall, byCategory } = run.score;
+    const report = run.checks.map((c) => `${c.label}: ${c.value} ${c.unit} (${c.pass ? 'pass' : 'MISS'})`).join('\n');
+    console.log(`match quality, ${run.rows} rows:\n${report}`);
+    expect(overall.automatic).toBeGreaterThan(300);
+    expect(overall.wrongAutomatic, report).toBeLessThanOrEqual(overall.automatic * 0.001);
+    expect(overall.coverage, report).toBeGreaterThanOrEqual(0.95);
+    expect(byCategory.twins.automatic, report).toBe(0);
+    expect(byCategory.absent.automatic, report).toBe(0);
+    expect(byCategory.conflicting_name.automatic, report).toBe(0);
+    expect(overall.truthAmongCandidatesShare, report).toBeGreaterThanOrEqual(0.99);
+    expect(run.checks.every((c) => c.pass), report).toBe(true);
+  }, 180_000);
+});
