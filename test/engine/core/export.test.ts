@@ -84,6 +84,25 @@ describe('export', () => {
     expect(rows[3]![col('match_fetched_at')]).toBe('');
     expect(rows[4]![col('match_status')]).toBe('to_review');
     expect(rows[4]![col('match_person_id')]).toBe('');
+    expect(rows.map((r) => r[col('match_error')])).toEqual(['', '', '', '', '']);
+  });
+
+  it("gives each row whose lookup failed the service's reason in match_error", async () => {
+    const file = writeCsv(join(tmp.dir, 'outage.csv'), ['Email'], [['first.failed@outage.example'], ['second.failed@outage.example']]);
+    const failedProject = (await ok(engine, 'projects.import', { file })).summary.id;
+    sim.setFaults('outage');
+    try {
+      expect((await runToEnd(engine, failedProject)).errors).toBe(2);
+    } finally {
+      sim.setFaults('none');
+    }
+    const result = await ok(engine, 'export.run', { projectId: failedProject, format: 'csv', scope: 'all', destination: join(tmp.dir, 'outage-matches.csv') });
+    const [headers, ...rows] = readCsv(result.path!);
+    expect(headers).toContain('match_error');
+    for (const row of rows) {
+      expect(row[headers!.indexOf('match_status')]).toBe('error');
+      expect(row[headers!.indexOf('match_error')]).toMatch(/^The service failed with HTTP 5\d\d 5 times in a row/);
+    }
   });
 
   it('exports matched rows only, with the candidates in long form beside them, where asked', async () => {
