@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { CANDIDATE_COLUMNS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -85,6 +85,17 @@ describe('export', () => {
     expect(rows[4]![col('match_status')]).toBe('to_review');
     expect(rows[4]![col('match_person_id')]).toBe('');
     expect(rows.map((r) => r[col('match_error')])).toEqual(['', '', '', '', '']);
+  });
+
+  it('leaves the matches file as it was when its candidates cannot be written', async () => {
+    const destination = join(tmp.dir, 'kept.csv');
+    writeFileSync(destination, 'the export before\n');
+    const error = await fails(engine, 'export.run', {
+      projectId, format: 'csv', scope: 'all', candidates: true, destination, candidatesDestination: join(tmp.dir, 'no-such-folder', 'long-form.csv'),
+    });
+    expect(error.message).toMatch(/long-form\.csv.*its folder does not exist/);
+    expect(readFileSync(destination, 'utf8')).toBe('the export before\n');
+    expect(readdirSync(tmp.dir).filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 
   it("gives each row whose lookup failed the service's reason in match_error", async () => {
