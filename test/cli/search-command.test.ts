@@ -1,17 +1,15 @@
 // `matchdesk search` end to end: the real CLI in a child process, its connection from MATCHDESK_* pointing at a
 // simulator started here, its data in a temp MATCHDESK_HOME, its files read back.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-
-const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
+import { runMatchdesk, type CliOutcome } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -33,29 +31,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function matchdesk(args: string[], home = join(dir, 'home')): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        MATCHDESK_HOME: home,
-        MATCHDESK_BASE_URL: sim.baseUrl,
-        MATCHDESK_ORG_ID: sim.orgId,
-        MATCHDESK_CLIENT_ID: sim.demo.clientId,
-        MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret,
-        // No keychain in a test process: the secret stays in the child's memory.
-        DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+function matchdesk(args: string[], home = join(dir, 'home')): Promise<CliOutcome> {
+  return runMatchdesk(args, {
+    cwd: dir,
+    home,
+    connection: { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret },
   });
 }
 
