@@ -37,7 +37,7 @@ export function CandidateCard({ candidate, scored, chosen, disabled, onChoose }:
         {chosen ? (
           <span className="badge badge--success">Chosen</span>
         ) : (
-          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose candidate ${candidate.rank}, ${name}`}>
+          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose ${candidate.rank}: ${name}`}>
             Choose <kbd>{candidate.rank}</kbd>
           </button>
         )}
