@@ -12,6 +12,9 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await openApp(page, app);
   await expect(page.getByTestId('demo-start')).toBeVisible();
   await checkScreen(page, 'account-first-visit');
+  await page.getByRole('button', { name: 'Add a profile' }).click();
+  await checkScreen(page, 'account-profile-form');
+  await page.getByRole('button', { name: 'Cancel' }).click();
 
   await page.getByTestId('demo-start').click();
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
