@@ -12,6 +12,7 @@ import { MemorySampler } from './memory-sampler';
 import { BENCH_USAGE, BenchUsageError, parseBenchArgs, type BenchOptions } from './options';
 import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAccess } from './reference-strategies';
 import { check, consoleTable, describeMachine, markdownSection, num, percentile, updateReadme, writeJson, type Figure, type TargetCheck } from './report';
+import { buildAndMeasureRenderer } from './renderer-bundle';
 import { ensureSheetFiles, readFirstRows } from './sheet-files';
 import { SHEET_MAPPING } from './sheet-generator';
 import { SimulatorProcess } from './simulator-process';
@@ -185,6 +186,8 @@ async function main(argv: string[]): Promise<number> {
   log(`  engine process peak RSS ${num(peakMb)} MB; by step: ${phaseText} MB`);
 
   step(9, TOTAL, 'Results');
+  const renderer = buildAndMeasureRenderer();
+  log(`  renderer bundle (minified production build): ${renderer.text}`);
   const checks: TargetCheck[] = [
     check('csv_import', 'CSV import', rows / csvImport.seconds, 'rows/s', TARGETS.csvImportRowsPerSecond, 'higher'),
     check('matching_vs_bound', 'Matching run / lower bound', run.seconds / bound, 'x', TARGETS.matchingVsBound, 'lower', `${num(run.seconds, 2)} s vs ${num(bound, 2)} s`),
@@ -212,6 +215,7 @@ async function main(argv: string[]): Promise<number> {
     { label: 'XLSX export', value: `${num(xlsxExport.seconds, 2)} s` },
     { label: 'Peak RSS by step', value: `${phaseText} MB` },
     { label: 'Review page p50', value: `${num(p50, 1)} ms (${kindText})` },
+    { label: 'Renderer bundle', value: renderer.text },
   ];
   log('');
   log(consoleTable(checks, figures));
@@ -274,6 +278,7 @@ async function main(argv: string[]): Promise<number> {
         textFilters: review.texts,
       },
       memory: { peakRssMb: peakMb, sampledPeakMb: peak.sampled, maxRssMb: peak.maxRss, sampledPeakMbByStep: peak.byPhase },
+      rendererBundle: renderer.size,
     },
     totalSeconds: (performance.now() - started) / 1000,
   };
