@@ -6,24 +6,15 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../electron/engine/engine';
-import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import { runMatchdesk, type CliOutcome } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
-let wired = false;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-search-'));
   sim = await startSimulator({ port: 0, people: 3000, seed: 5 });
-  // The search calls reach the CLI only once the engine facade registers them.
-  const engine = await createEngine({ dataDir: join(dir, 'probe'), host: 'cli', secrets: new SessionSecretStore() });
-  const probe = await engine.call('search.list', {});
-  await engine.close();
-  wired = probe.ok || !/not available/.test(probe.error.message);
-  if (!wired) console.warn('search-command.test: skipped, electron/engine/engine.ts does not register the search.* handlers yet.');
 });
 
 afterAll(async () => {
@@ -46,8 +37,7 @@ const leaversOf = (slugs: Set<string>, since: string) =>
     .sort();
 
 describe('matchdesk search', () => {
-  it('builds "left these companies since" from a sheet column, runs it, exports it, and answers a re-run from the cache', async ({ skip }) => {
-    if (!wired) skip();
+  it('builds "left these companies since" from a sheet column, runs it, exports it, and answers a re-run from the cache', async () => {
     const companies = sim.dataset.companies.slice(0, 6);
     const sheet = join(dir, 'companies.csv');
     writeFileSync(
@@ -76,8 +66,7 @@ describe('matchdesk search', () => {
     expect(readFileSync(join(dir, 'again.csv'), 'utf8')).toBe(readFileSync(out, 'utf8'));
   });
 
-  it('runs filters from a JSON file into XLSX, and answers offline only from stored results', async ({ skip }) => {
-    if (!wired) skip();
+  it('runs filters from a JSON file into XLSX, and answers offline only from stored results', async () => {
     const filters = join(dir, 'filters.json');
     writeFileSync(filters, JSON.stringify({ filters: [{ field: 'jobs.level', type: 'must', match_type: 'exact', string_values: ['C-Team'] }, { field: 'jobs.function', type: 'must', match_type: 'exact', string_values: ['Legal'] }] }));
     const out = join(dir, 'chiefs.xlsx');
@@ -98,8 +87,7 @@ describe('matchdesk search', () => {
     expect(none.stderr).toMatch(/no stored results/);
   });
 
-  it('refuses to send without --yes off a terminal, and names what is wrong with the filters', async ({ skip }) => {
-    if (!wired) skip();
+  it('refuses to send without --yes off a terminal, and names what is wrong with the filters', async () => {
     const filters = join(dir, 'bad.json');
     writeFileSync(filters, JSON.stringify([{ field: 'jobs.ended_at', type: 'must', match_type: 'exact', date_from: '01/02/2024' }]));
     const noYes = await matchdesk(['search', '--filters', filters, '--out', join(dir, 'x.csv')]);
