@@ -1,8 +1,9 @@
 // A run whose lookups fail must not look like success: partly done (some answered) in the warning colour, failed
 // (none answered, the service out of reach) in the danger colour, each with the reason, never a green, full "Done".
 import type { Page } from '@playwright/test';
-import { DEMO_ACCOUNTS, DEMO_ORG_ID, startSimulator, type Simulator } from '../../electron/simulator';
+import { startSimulator, type Simulator } from '../../electron/simulator';
 import { expect, openApp, projectIdFromUrl, test, useHost } from './support/app';
+import { selectSimulatorProfile } from './support/profiles';
 import { checkScreen, expectVisibleKeyboardFocus } from './support/screen-check';
 import { csvFile } from './support/sheets';
 
@@ -17,21 +18,6 @@ test.afterAll(async () => {
   await simulator?.close();
 });
 
-async function useProfile(name: string, baseUrl: string): Promise<void> {
-  const app = host();
-  const info = await app.value('app.info', {});
-  const profile = await app.value('profiles.save', {
-    name,
-    baseUrl,
-    orgId: DEMO_ORG_ID,
-    kind: 'api_key',
-    login: null,
-    secret: DEMO_ACCOUNTS.apiKey,
-    ...(info.secrets === 'session' ? { sessionOnly: true } : {}),
-  });
-  await app.value('profiles.select', { id: profile.id });
-}
-
 /** Imports a sheet of these e-mails through "New from file…" and opens its run screen. */
 async function importEmails(page: Page, name: string, emails: string[]): Promise<number> {
   await openApp(page, host(), '#/projects');
@@ -45,7 +31,7 @@ async function importEmails(page: Page, name: string, emails: string[]): Promise
 }
 
 test('a run some of whose lookups failed shows as partly done, with the reason and the failed lookups', async ({ page }) => {
-  await useProfile('Simulator', simulator.baseUrl);
+  await selectSimulatorProfile(host(), 'Simulator', simulator.baseUrl);
   const known = simulator.dataset.people.slice(0, 4).map((person) => person.email_address);
   // Answered once and kept, so only the new addresses are sent while the service fails every people call.
   await importEmails(page, 'known', known);
@@ -73,7 +59,7 @@ test('a run some of whose lookups failed shows as partly done, with the reason a
 });
 
 test('a run that reached no service shows as failed, saying why', async ({ page }) => {
-  await useProfile('Nobody home', 'http://127.0.0.1:1');
+  await selectSimulatorProfile(host(), 'Nobody home', 'http://127.0.0.1:1');
   await importEmails(page, 'unreachable', ['someone@nowhere.example', 'someone.else@nowhere.example']);
   await page.getByTestId('run-start').click();
   const status = page.getByTestId('run-status');
