@@ -168,6 +168,38 @@ describe('matchdesk match: rows that end in error', () => {
   });
 });
 
+describe('matchdesk match: a run that stops part-way writes nothing', () => {
+  it('exits 5 and leaves --out as it was when the service stops answering during the run', async () => {
+    // Three calls of 100 whose connections are all cut: the run stops after three failed calls in a row.
+    const c = freshCase(Array.from({ length: 300 }, (_, i) => `cut.${i}@reset.example`));
+    sim.setFaults('rateReset=1');
+    let run;
+    try {
+      run = await runMatchdesk(['match', c.sheet, '--out', c.out, '--yes'], { cwd: c.folder, home: c.home, connection: simulatorConnection() });
+    } finally {
+      sim.setFaults('none');
+    }
+    expect(run.code, run.stderr).toBe(EXIT_CODES.unreachable);
+    expect(run.stderr).toMatch(/^matchdesk match: Could not get an answer from .*The run stopped after 3 calls in a row failed to reach the service/m);
+    expect(run.stderr).toMatch(/matched\.csv was not written\. Go on with "matchdesk match --project 1 /);
+    expectUntouched(c);
+  });
+
+  it('exits 3 and leaves --out as it was when the organization is out of credits', async () => {
+    const broke = await startSimulator({ port: 0, people: 500, seed: 11, creditBudget: 0 });
+    try {
+      const c = freshCase(broke.dataset.people.slice(0, 3).map((p) => p.email_address));
+      const connection = { ...simulatorConnection(), MATCHDESK_BASE_URL: broke.baseUrl };
+      const run = await runMatchdesk(['match', c.sheet, '--out', c.out, '--yes'], { cwd: c.folder, home: c.home, connection });
+      expect(run.code, run.stderr).toBe(EXIT_CODES.serviceFailed);
+      expect(run.stderr).toMatch(/^matchdesk match: The organization is out of credits \(HTTP 402\)/m);
+      expectUntouched(c);
+    } finally {
+      await broke.close();
+    }
+  });
+});
+
 describe('matchdesk search: a failed start writes nothing', () => {
   const filters = [{ field: 'jobs.level', type: 'must', match_type: 'exact', string_values: ['C-Team'] }];
 
