@@ -14,6 +14,7 @@ import { qualityConsoleTable, qualityMarkdownTable } from './quality/quality-tab
 import { DEFAULT_EVALUATION, runEvaluation } from './quality/run-evaluation';
 import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAccess } from './reference-strategies';
 import { check, consoleTable, describeMachine, markdownSection, num, percentile, updateReadme, writeJson, type Figure, type TargetCheck } from './report';
+import { buildAndMeasureRenderer } from './renderer-bundle';
 import { ensureSheetFiles, readFirstRows } from './sheet-files';
 import { SHEET_MAPPING } from './sheet-generator';
 import { SimulatorProcess } from './simulator-process';
@@ -192,6 +193,8 @@ async function main(argv: string[]): Promise<number> {
   log(`  ${num(quality.seconds.total, 1)} s; row states: ${Object.entries(quality.states).map(([k, n]) => `${k} ${num(n)}`).join(', ')}`);
 
   step(10, TOTAL, 'Results');
+  const renderer = buildAndMeasureRenderer();
+  log(`  renderer bundle (minified production build): ${renderer.text}`);
   const checks: TargetCheck[] = [
     check('csv_import', 'CSV import', rows / csvImport.seconds, 'rows/s', TARGETS.csvImportRowsPerSecond, 'higher'),
     check('matching_vs_bound', 'Matching run / lower bound', run.seconds / bound, 'x', TARGETS.matchingVsBound, 'lower', `${num(run.seconds, 2)} s vs ${num(bound, 2)} s`),
@@ -219,6 +222,7 @@ async function main(argv: string[]): Promise<number> {
     { label: 'XLSX export', value: `${num(xlsxExport.seconds, 2)} s` },
     { label: 'Peak RSS by step', value: `${phaseText} MB` },
     { label: 'Review page p50', value: `${num(p50, 1)} ms (${kindText})` },
+    { label: 'Renderer bundle', value: renderer.text },
   ];
   log('');
   log(consoleTable(checks, figures));
@@ -286,6 +290,7 @@ async function main(argv: string[]): Promise<number> {
       },
       memory: { peakRssMb: peakMb, sampledPeakMb: peak.sampled, maxRssMb: peak.maxRss, sampledPeakMbByStep: peak.byPhase },
       quality,
+      rendererBundle: renderer.size,
     },
     totalSeconds: (performance.now() - started) / 1000,
   };

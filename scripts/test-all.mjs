@@ -11,6 +11,15 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const only = process.argv[2]; // optional: "unit" or "e2e"
+
+/** `git status` lines of the checkout, or null where there is no git (an unpacked tarball). */
+function checkoutState() {
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
+  return status.status === 0 ? new Set(status.stdout.split('\n').filter(Boolean)) : null;
+}
+// Tests write only to ignored folders (reports/, test-results/, the temp folder): a run that changes the checkout
+// fails, so a screenshot or a fixture rewritten in place is caught the day it starts.
+const checkoutBefore = checkoutState();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let runnerFailed = false;
 
@@ -49,6 +58,15 @@ if (only !== 'unit' && hasE2e) {
     totals.skipped += s.skipped ?? 0;
   } else {
     console.error('playwright wrote no report');
+    totals.failed += 1;
+  }
+}
+
+const checkoutAfter = checkoutState();
+if (checkoutBefore && checkoutAfter) {
+  const changed = [...checkoutAfter].filter((line) => !checkoutBefore.has(line));
+  if (changed.length > 0) {
+    console.error(`The tests changed the checkout (they may write only to ignored folders):\n  ${changed.join('\n  ')}`);
     totals.failed += 1;
   }
 }

@@ -214,6 +214,8 @@ export interface FailedQuery {
   strategy: Strategy | null;
   terms: string;
   error: string;
+  /** What kind of failure the service client saw (network_error, server_error, ...); null when none was recorded. */
+  errorKind: string | null;
   rows: number;
 }
 
@@ -242,6 +244,8 @@ export interface CacheStats {
 export interface ProfileTestResult {
   ok: boolean;
   reason: string | null;
+  /** The failure as a typed error, so a caller can tell refused credentials from a service it could not reach. */
+  error: ContractError | null;
 }
 
 export const SEARCH_STATUSES = ['running', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;

@@ -4,6 +4,7 @@ import { createEngine, type Engine } from '../engine/engine';
 import { defaultDataDir } from '../engine/data-dir';
 import { openSecretStore } from '../engine/secrets';
 import { CliError } from './cli-error';
+import { EXIT_CODES } from './exit-codes';
 
 /** The name of the profile under which a connection taken from MATCHDESK_* variables is kept (its secret only in memory). */
 export const ENV_PROFILE_NAME = 'From environment';
@@ -36,13 +37,26 @@ export async function selectProfile(cli: CliSession, profileId: string | undefin
   const wanted = profileId ?? cli.envProfileId ?? (await cli.call('settings.get', {})).activeProfileId;
   const profile = profiles.find((p) => p.id === wanted);
   if (!profile) {
-    if (profileId) throw new CliError(`No saved profile "${profileId}". Saved: ${profiles.map((p) => p.id).join(', ') || 'none'}.`);
+    if (profileId) throw new CliError(`No saved profile "${profileId}". Saved: ${profiles.map((p) => p.id).join(', ') || 'none'}.`, EXIT_CODES.credentials);
     throw new CliError(
       'No connection: run "matchdesk login" first, or set MATCHDESK_BASE_URL, MATCHDESK_ORG_ID and credentials (see --help).',
+      EXIT_CODES.credentials,
     );
   }
   await cli.call('profiles.select', { id: profile.id });
   return profile;
+}
+
+/**
+ * Logs in once (the session call; for an API key, one lookup that cannot match anyone) before anything is
+ * imported or written: refused credentials or an unreachable service stop the command with nothing made, even
+ * when every answer would come from the cache and no other call would show them wrong.
+ */
+export async function checkConnection(cli: CliSession, profile: Profile): Promise<void> {
+  const test = await cli.call('profiles.test', { id: profile.id });
+  if (test.ok) return;
+  const error = test.error ?? { kind: 'internal' as const, message: test.reason ?? 'The connection test failed without a reason.' };
+  throw CliError.fromContract({ ...error, message: `Cannot use the connection "${profile.name}" (${profile.baseUrl}): ${error.message} Nothing was imported or written.` });
 }
 
 /**
@@ -52,7 +66,7 @@ export async function selectProfile(cli: CliSession, profileId: string | undefin
 async function connectFromEnvironment(call: <K extends CallName>(name: K, input: CallInput<K>) => Promise<CallOutput<K>>): Promise<string | null> {
   const env = process.env;
   if (!env.MATCHDESK_BASE_URL) return null;
-  if (!env.MATCHDESK_ORG_ID) throw new CliError('MATCHDESK_BASE_URL is set but MATCHDESK_ORG_ID is not.');
+  if (!env.MATCHDESK_ORG_ID) throw new CliError('MATCHDESK_BASE_URL is set but MATCHDESK_ORG_ID is not.', EXIT_CODES.credentials);
   const credential = credentialFromEnvironment();
   const earlier = (await call('profiles.list', {})).find((p) => p.name === ENV_PROFILE_NAME);
   const profile = await call('profiles.save', {
@@ -80,5 +94,6 @@ function credentialFromEnvironment(): { kind: CredentialKind; login: string | nu
   throw new CliError(
     'MATCHDESK_BASE_URL is set but no credentials are: set MATCHDESK_CLIENT_ID and MATCHDESK_CLIENT_SECRET, ' +
       'MATCHDESK_USERNAME and MATCHDESK_PASSWORD, or MATCHDESK_API_KEY.',
+    EXIT_CODES.credentials,
   );
 }

@@ -1,3 +1,5 @@
+import { EXIT_CODE_HELP } from './exit-codes';
+
 export interface CommandEntry {
   summary: string;
   usage: string;
@@ -35,7 +37,12 @@ export const COMMANDS: Record<string, CommandEntry> = {
   --concurrency N               calls in flight at once (default 4)
   --matched-only                export only the rows with a match
   --yes                         do not ask before sending (required when not on a terminal)
-${CONNECTION_HELP}`,
+
+  Nothing is imported or written until the connection answers (one login, even when everything is cached) and
+  every --map column exists. --out (and --candidates) are written beside their targets and put in place only
+  once the run has finished; a run that stops part-way leaves them as they were.
+${CONNECTION_HELP}
+${EXIT_CODE_HELP}`,
     run: async (argv) => (await import('./commands/match')).matchCommand(argv),
   },
   accept: {
@@ -75,8 +82,11 @@ ${CONNECTION_HELP}`,
   --yes                         do not ask before sending (required when not on a terminal)
 
   Writes one row per person: id, name, current title and company, profile slug, location, and the job that
-  satisfied the search (company, title, function, started, ended). Progress goes to standard error.
-${CONNECTION_HELP}`,
+  satisfied the search (company, title, function, started, ended). Progress goes to standard error. Nothing is
+  sent or written until the connection answers; --out is put in place only once the search has finished (or
+  was stopped with Ctrl-C).
+${CONNECTION_HELP}
+${EXIT_CODE_HELP}`,
     run: async (argv) => (await import('./commands/search')).searchCommand(argv),
   },
   import: {
@@ -137,7 +147,8 @@ Commands:
 ${lines.join('\n')}
 
 Run "matchdesk <command> --help" for a command's options.
-`;
+
+${EXIT_CODE_HELP}`;
 }
 
 export function commandHelp(name: string): string {

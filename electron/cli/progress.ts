@@ -34,8 +34,10 @@ export function formatLine(p: RunProgress): string {
   if (p.status === 'running' && p.queriesTotal === 0) return 'running: planning the first round...';
   const pct = p.queriesTotal > 0 ? Math.floor((100 * p.queriesDone) / p.queriesTotal) : 100;
   const speed = p.status === 'running' ? `, ${p.ratePerSec.toFixed(0)} q/s${p.etaSeconds !== null ? `, ETA ${formatDuration(p.etaSeconds)}` : ''}` : '';
+  // "done" alone over a run whose lookups failed reads as success in a log.
+  const status = p.status === 'done' && p.errors > 0 ? 'done with errors' : p.status;
   return (
-    `${p.status}: ${p.queriesDone}/${p.queriesTotal} queries (${pct}%), ${p.rowsResolved}/${p.rowsTotal} rows, ` +
+    `${status}: ${p.queriesDone}/${p.queriesTotal} queries (${pct}%), ${p.rowsResolved}/${p.rowsTotal} rows, ` +
     `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors${speed}`
   );
 }

@@ -1,5 +1,6 @@
 import { COMMANDS, commandHelp, mainHelp } from './help';
 import { CliError } from './cli-error';
+import { EXIT_CODES } from './exit-codes';
 
 /** Routes `matchdesk <command> ...`; each command module is loaded only when asked for, so `--help` is instant. */
 export async function runCli(argv: string[]): Promise<number> {
@@ -16,7 +17,7 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   if (!(command in COMMANDS)) {
     process.stderr.write(`matchdesk: unknown command "${command}". Run "matchdesk --help" to see the commands.\n`);
-    return 2;
+    return EXIT_CODES.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(commandHelp(command));
@@ -30,6 +31,6 @@ export async function runCli(argv: string[]): Promise<number> {
       return err.exitCode;
     }
     process.stderr.write(`matchdesk ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return EXIT_CODES.failed;
   }
 }

@@ -26,7 +26,7 @@ import { appVersion } from './app-version';
 import { systemClock, type Clock } from './clock';
 import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, DemoService, findResourcesDir } from './demo/demo-service';
 import { dispatch, type Handlers } from './dispatch';
-import { EngineError, notFound, type ErrorMapper } from './engine-errors';
+import { EngineError, notFound, toContractError, type ErrorMapper } from './engine-errors';
 import { ExportError } from './export';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
@@ -384,9 +384,11 @@ class MatchdeskEngine implements Engine {
     try {
       const client = await this.clientFor(profile);
       await client.testConnection();
-      return { ok: true, reason: null };
+      return { ok: true, reason: null, error: null };
     } catch (error) {
-      if (error instanceof ServiceError || error instanceof EngineError || error instanceof KeychainUnavailable) return { ok: false, reason: error.message };
+      if (error instanceof ServiceError || error instanceof EngineError || error instanceof KeychainUnavailable) {
+        return { ok: false, reason: error.message, error: toContractError(error, this.mappers) };
+      }
       throw error;
     }
   }
@@ -560,6 +562,7 @@ class MatchdeskEngine implements Engine {
         strategy: g.strategy,
         terms: query ? describeQuery(query) : '',
         error: lookup?.error?.message ?? 'The query failed without a message.',
+        errorKind: lookup?.error?.kind ?? null,
         rows: g.n,
       };
     });

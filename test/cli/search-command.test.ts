@@ -1,31 +1,20 @@
 // `matchdesk search` end to end: the real CLI in a child process, its connection from MATCHDESK_* pointing at a
 // simulator started here, its data in a temp MATCHDESK_HOME, its files read back.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../electron/engine/engine';
-import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-
-const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
+import { runMatchdesk, type CliOutcome } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
-let wired = false;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-search-'));
   sim = await startSimulator({ port: 0, people: 3000, seed: 5 });
-  // The search calls reach the CLI only once the engine facade registers them.
-  const engine = await createEngine({ dataDir: join(dir, 'probe'), host: 'cli', secrets: new SessionSecretStore() });
-  const probe = await engine.call('search.list', {});
-  await engine.close();
-  wired = probe.ok || !/not available/.test(probe.error.message);
-  if (!wired) console.warn('search-command.test: skipped, electron/engine/engine.ts does not register the search.* handlers yet.');
 });
 
 afterAll(async () => {
@@ -33,29 +22,11 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function matchdesk(args: string[], home = join(dir, 'home')): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        MATCHDESK_HOME: home,
-        MATCHDESK_BASE_URL: sim.baseUrl,
-        MATCHDESK_ORG_ID: sim.orgId,
-        MATCHDESK_CLIENT_ID: sim.demo.clientId,
-        MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret,
-        // No keychain in a test process: the secret stays in the child's memory.
-        DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+function matchdesk(args: string[], home = join(dir, 'home')): Promise<CliOutcome> {
+  return runMatchdesk(args, {
+    cwd: dir,
+    home,
+    connection: { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret },
   });
 }
 
@@ -66,8 +37,7 @@ const leaversOf = (slugs: Set<string>, since: string) =>
     .sort();
 
 describe('matchdesk search', () => {
-  it('builds "left these companies since" from a sheet column, runs it, exports it, and answers a re-run from the cache', async ({ skip }) => {
-    if (!wired) skip();
+  it('builds "left these companies since" from a sheet column, runs it, exports it, and answers a re-run from the cache', async () => {
     const companies = sim.dataset.companies.slice(0, 6);
     const sheet = join(dir, 'companies.csv');
     writeFileSync(
@@ -96,8 +66,7 @@ describe('matchdesk search', () => {
     expect(readFileSync(join(dir, 'again.csv'), 'utf8')).toBe(readFileSync(out, 'utf8'));
   });
 
-  it('runs filters from a JSON file into XLSX, and answers offline only from stored results', async ({ skip }) => {
-    if (!wired) skip();
+  it('runs filters from a JSON file into XLSX, and answers offline only from stored results', async () => {
     const filters = join(dir, 'filters.json');
     writeFileSync(filters, JSON.stringify({ filters: [{ field: 'jobs.level', type: 'must', match_type: 'exact', string_values: ['C-Team'] }, { field: 'jobs.function', type: 'must', match_type: 'exact', string_values: ['Legal'] }] }));
     const out = join(dir, 'chiefs.xlsx');
@@ -118,8 +87,7 @@ describe('matchdesk search', () => {
     expect(none.stderr).toMatch(/no stored results/);
   });
 
-  it('refuses to send without --yes off a terminal, and names what is wrong with the filters', async ({ skip }) => {
-    if (!wired) skip();
+  it('refuses to send without --yes off a terminal, and names what is wrong with the filters', async () => {
     const filters = join(dir, 'bad.json');
     writeFileSync(filters, JSON.stringify([{ field: 'jobs.ended_at', type: 'must', match_type: 'exact', date_from: '01/02/2024' }]));
     const noYes = await matchdesk(['search', '--filters', filters, '--out', join(dir, 'x.csv')]);

@@ -1,7 +1,8 @@
 // Files that are not sheets: the banner names the file and says what is wrong, and no project is left behind.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dropFile, expect, openApp, pickFile, screenshot, test, useHost } from './support/app';
+import { dropFile, expect, openApp, pickFile, test, useHost } from './support/app';
+import { checkScreen } from './support/screen-check';
 import { REPO_ROOT } from './support/web-host';
 
 const host = useHost('bad-files');
@@ -18,7 +19,7 @@ test('a PNG renamed .csv, an empty file and a PDF each show what is wrong with t
   await expect(banner).toContainText('Could not import holiday-photo.csv');
   await expect(banner).toContainText('“holiday-photo.csv” is a PNG image, not a spreadsheet. Choose a CSV or Excel (.xlsx) file.');
   await expect(page).toHaveURL(/#\/projects$/);
-  await screenshot(page, 'import-error');
+  await checkScreen(page, 'import-error');
   await banner.getByRole('button', { name: 'Dismiss this message' }).click();
   await expect(banner).toHaveCount(0);
 

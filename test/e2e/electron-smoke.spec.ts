@@ -13,10 +13,10 @@ const MAIN = join(REPO_ROOT, 'out', 'main', 'index.js');
 /** The binary `require('electron')` would name, found without requiring it (which may try a download). */
 function electronBinary(): { path: string | null; why: string | null } {
   const pathFile = join(REPO_ROOT, 'node_modules', 'electron', 'path.txt');
-  if (!existsSync(pathFile)) return { path: null, why: "Electron's binary is not installed (node_modules/electron/path.txt is missing; `npm start` downloads it on first use, which needs GitHub)" };
+  if (!existsSync(pathFile)) return { path: null, why: "Electron's binary is not installed (`npm start` downloads it on first use, from GitHub)" };
   const path = join(REPO_ROOT, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8').trim());
   if (!existsSync(path)) return { path: null, why: `the Electron binary ${path} is missing` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { path: null, why: 'there is no display to open a window on (no DISPLAY or WAYLAND_DISPLAY)' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { path: null, why: 'there is no display to open a window on (run it in a desktop session, or under xvfb-run)' };
   if (!existsSync(MAIN)) return { path: null, why: 'the app is not built (out/main/index.js is missing): run "npm run build"' };
   return { path, why: null };
 }

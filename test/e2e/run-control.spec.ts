@@ -1,9 +1,10 @@
 // Pause, resume and cancel on a run slow enough to catch in the act: a simulator of our own with latency,
 // one request at a time, and a sheet of 1,500 e-mails (15 calls, 7.5 s at the least).
 import type { Page } from '@playwright/test';
-import { DEMO_ACCOUNTS, DEMO_ORG_ID, startSimulator, type Simulator } from '../../electron/simulator';
+import { startSimulator, type Simulator } from '../../electron/simulator';
 import { expect, openApp, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 import { waitForRun } from './support/demo';
+import { selectSimulatorProfile } from './support/profiles';
 import { csvFile } from './support/sheets';
 
 const host = useHost('run-control');
@@ -14,17 +15,7 @@ let simulator: Simulator;
 test.beforeAll(async () => {
   simulator = await startSimulator({ people: 2000, seed: 7, latencyMs: 500 });
   const app = host();
-  const info = await app.value('app.info', {});
-  const profile = await app.value('profiles.save', {
-    name: 'Slow simulator',
-    baseUrl: simulator.baseUrl,
-    orgId: DEMO_ORG_ID,
-    kind: 'api_key',
-    login: null,
-    secret: DEMO_ACCOUNTS.apiKey,
-    ...(info.secrets === 'session' ? { sessionOnly: true } : {}),
-  });
-  await app.value('profiles.select', { id: profile.id });
+  await selectSimulatorProfile(app, 'Slow simulator', simulator.baseUrl);
   await app.value('settings.update', { concurrency: 1 });
 });
 

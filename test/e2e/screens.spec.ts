@@ -1,6 +1,8 @@
-// A picture of every screen, at the 1280x800 the app is designed for, from a first visit through the demo to the
-// export. test-results/screenshots/ holds them all; the review screen also goes to docs/screenshots/ for the README.
+// Every screen, from a first visit through the demo to the export, at 1280x800 and at 800x600, each checked with
+// axe-core: test-results/screenshots/ holds a picture of each at both sizes; the review screen also goes to
+// docs/screenshots/ for the README when asked (UPDATE_DOCS_SCREENSHOTS=1).
 import { DOCS_SCREENSHOT_DIR, expect, openApp, projectIdFromUrl, screenshot, setTheme, test, useHost } from './support/app';
+import { checkScreen, expectVisibleKeyboardFocus } from './support/screen-check';
 
 const host = useHost('screens');
 test.use({ colorScheme: 'light' });
@@ -9,18 +11,23 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   const app = host();
   await openApp(page, app);
   await expect(page.getByTestId('demo-start')).toBeVisible();
-  await screenshot(page, 'account-first-visit');
+  await checkScreen(page, 'account-first-visit');
+  await page.getByRole('button', { name: 'Add a profile' }).click();
+  await checkScreen(page, 'account-profile-form');
+  await page.getByRole('button', { name: 'Cancel' }).click();
 
   await page.getByTestId('demo-start').click();
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
   const projectId = projectIdFromUrl(page);
   await expect(page.getByTestId('mapping-field-profile')).toContainText('→');
   await expect(page.getByText(/rows? to look up/)).toBeVisible();
-  await screenshot(page, 'mapping');
+  await checkScreen(page, 'mapping');
+  await page.getByRole('link', { name: 'Projects' }).first().focus();
+  await expectVisibleKeyboardFocus(page, page.getByRole('region', { name: 'First rows of the sheet' }));
 
   await page.getByTestId('mapping-continue').click();
   await expect(page.getByTestId('preview-to-fetch')).toBeVisible();
-  await screenshot(page, 'run-preview');
+  await checkScreen(page, 'run-preview');
 
   await page.getByTestId('run-start').click();
   await expect(page).toHaveURL(/\/review$/, { timeout: 30_000 });
@@ -39,13 +46,21 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await expect(page.getByTestId('candidate-card')).toHaveCount(shown.candidateCount);
   await expect(page.getByTestId('filter-chip-skipped')).toHaveAttribute('data-count', '1');
   await setTheme(page, 'light');
-  await screenshot(page, 'review-light');
   await screenshot(page, 'review', DOCS_SCREENSHOT_DIR);
+  await checkScreen(page, 'review-light', async () => {
+    await expect(page.getByTestId('candidate-card')).toHaveCount(shown.candidateCount);
+    // The row list keeps the input and the best candidate in view whatever the window's size.
+    for (const column of ['Input', 'Best candidate']) await expect(page.getByRole('columnheader', { name: column })).toBeInViewport({ ratio: 1 });
+    await expect(page.locator('.review-row.is-selected .col-match')).toBeInViewport();
+  });
   await setTheme(page, 'dark');
-  await screenshot(page, 'review-dark');
+  await checkScreen(page, 'review-dark');
+  // The row list takes the keyboard (it scrolls itself) and shows that it has it.
+  await page.getByPlaceholder(/Filter by name/).focus();
+  await expectVisibleKeyboardFocus(page, page.getByTestId('review-table'));
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog')).toBeVisible();
-  await screenshot(page, 'review-keys-dark');
+  await checkScreen(page, 'review-keys-dark');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await setTheme(page, 'light');
@@ -55,20 +70,40 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await page.getByTestId('export-button').click();
   await downloading;
   await expect(page.getByTestId('export-result')).toBeVisible();
-  await screenshot(page, 'export');
+  await checkScreen(page, 'export');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByTestId('cache-stats')).toBeVisible();
   await expect(page.getByTestId('data-dir')).toHaveText(app.dataDir);
-  await screenshot(page, 'settings');
+  await checkScreen(page, 'settings');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
   await expect(page.getByTestId('project-row')).toHaveCount(1);
-  await screenshot(page, 'projects');
+  await checkScreen(page, 'projects');
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
   await expect(page.getByTestId('profile-card')).toHaveCount(1);
-  await screenshot(page, 'account');
+  await checkScreen(page, 'account');
   await setTheme(page, 'dark');
-  await screenshot(page, 'account-dark');
+  await checkScreen(page, 'account-dark');
+});
+
+test('in a small window the menu folds away, and its button brings it back', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 600 });
+  await openApp(page, host(), '#/projects');
+  const menu = page.getByRole('navigation', { name: 'Main' });
+  const toggle = menu.getByRole('button', { name: 'Show the menu' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu.getByRole('link', { name: 'Settings' })).toBeHidden();
+
+  await toggle.click();
+  await expect(menu.getByRole('button', { name: 'Hide the menu' })).toHaveAttribute('aria-expanded', 'true');
+  await menu.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
+  await menu.getByRole('button', { name: 'Hide the menu' }).click();
+  await expect(menu.getByRole('link', { name: 'Settings' })).toBeHidden();
+
+  // A wide window has the room: the menu is open again.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(menu.getByRole('link', { name: 'Settings' })).toBeVisible();
 });

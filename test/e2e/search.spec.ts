@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Person } from '../../electron/simulator';
 import type { Page } from '@playwright/test';
-import { dropFile, expect, openApp, projectIdFromUrl, screenshot, setTheme, test, useHost } from './support/app';
+import { dropFile, expect, openApp, projectIdFromUrl, setTheme, test, useHost } from './support/app';
+import { checkScreen, expectVisibleKeyboardFocus } from './support/screen-check';
 import { csvFile, peopleOfTheDemo } from './support/sheets';
 
 const host = useHost('search');
@@ -94,7 +95,7 @@ test('"left these companies since" from a sheet\'s column: built, run, read and 
   await expect(dialog.getByTestId('column-values-preview')).toContainText('6 distinct values');
   await expect(dialog.getByTestId('column-values-preview')).toContainText('1 repeat left out');
   await expect(dialog.getByTestId('column-values-preview')).toContainText(slugs[0]!);
-  await screenshot(page, 'search-column-dialog-light');
+  await checkScreen(page, 'search-column-dialog-light');
   await dialog.getByTestId('column-values-use').click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('template-param-companies-count')).toHaveText('6 values');
@@ -126,12 +127,11 @@ test('"left these companies since" from a sheet\'s column: built, run, read and 
   await box.getByTestId('filter-date-to').fill('2022-06-30');
   await expect(box.getByTestId('filter-problems')).toContainText(`The date from (${SINCE}) is after the date to (2022-06-30).`);
   await withoutToasts(page);
-  await screenshot(page, 'search-validation-light');
+  await checkScreen(page, 'search-validation-light');
   await box.getByTestId('filter-date-to').fill('');
   await expect(page.getByTestId('filter-problems')).toHaveCount(0);
   await withoutToasts(page);
-  await page.locator('.search-filters').evaluate((card) => card.scrollIntoView({ block: 'start' }));
-  await screenshot(page, 'search-builder-light');
+  await checkScreen(page, 'search-builder-light', () => page.locator('.search-filters').evaluate((card) => card.scrollIntoView({ block: 'start' })));
 
   // Run, with the keyboard.
   await page.getByTestId('search-name').focus();
@@ -159,17 +159,18 @@ test('"left these companies since" from a sheet\'s column: built, run, read and 
   await page.getByTestId('search-results').press('End');
   await expect(page.locator('[data-testid="search-result"][aria-selected="true"]')).toBeVisible();
   await page.getByTestId('search-results').press('Home');
+  // The list of people found shows where the keyboard is.
+  await page.getByTestId('search-name').focus();
+  await expectVisibleKeyboardFocus(page, page.getByTestId('search-results'));
 
-  await page.getByTestId('search-results-card').scrollIntoViewIfNeeded();
   await withoutToasts(page);
-  await screenshot(page, 'search-results-light');
+  const showResults = () => page.getByTestId('search-results-card').scrollIntoViewIfNeeded();
+  await checkScreen(page, 'search-results-light', showResults);
   await setTheme(page, 'dark');
-  await screenshot(page, 'search-results-dark');
-  await page.locator('.main').evaluate((main) => main.scrollTo({ top: 0 }));
-  await screenshot(page, 'search-builder-dark');
+  await checkScreen(page, 'search-results-dark', showResults);
+  await checkScreen(page, 'search-builder-dark', () => page.locator('.main').evaluate((main) => main.scrollTo({ top: 0 })));
   await page.getByText('The request as JSON').click();
-  await page.getByTestId('request-json-text').scrollIntoViewIfNeeded();
-  await screenshot(page, 'search-json-dark');
+  await checkScreen(page, 'search-json-dark', () => page.getByTestId('request-json-text').scrollIntoViewIfNeeded());
   await page.getByText('The request as JSON').click();
   await setTheme(page, 'light');
 
@@ -203,7 +204,7 @@ test('"left these companies since" from a sheet\'s column: built, run, read and 
   await expect(saved).toContainText(`Left 6 companies since ${SINCE}`);
   await expect(saved).toContainText(String(expected.size));
   await withoutToasts(page);
-  await screenshot(page, 'search-in-projects-light');
+  await checkScreen(page, 'search-in-projects-light');
   await saved.getByRole('link', { name: `Open Left 6 companies since ${SINCE}` }).click();
   await expect(page).toHaveURL(new RegExp(`#/search/${searchId}$`));
   await expect(page.getByTestId('search-results-total')).toHaveText(`${expected.size} people`);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -193,12 +193,10 @@ describe('IPC', () => {
   });
 });
 
-// The real engine behind the IPC handler, once electron/engine/engine.ts exists.
+// The real engine behind the IPC handler.
 const engineFile = join(import.meta.dirname, '../../electron/engine/engine.ts');
-const hasEngine = existsSync(engineFile);
-if (!hasEngine) console.warn('test/main/ipc.test.ts: electron/engine/engine.ts is missing; the real-engine IPC test is skipped.');
 
-describe.skipIf(!hasEngine)('IPC with the real engine', () => {
+describe('IPC with the real engine', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'matchdesk-ipc-'));
   let close: (() => Promise<void>) | null = null;
   afterAll(async () => {

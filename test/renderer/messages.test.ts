@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../shared/contract';
 import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
 import { evidenceSentence, weightText } from '../../renderer/src/features/review/evidence';
-import { isRunActive, runControls, runPercent, runStatusSentence } from '../../renderer/src/features/run/run-text';
+import { isRunActive, runControls, runOutcome, runPercent, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
 import { projectOpenScreen } from '../../renderer/src/features/projects/open-screen';
 import { errorHint, toContractError } from '../../renderer/src/ui/contract-error';
 import { MAX_TOASTS, toastQueue } from '../../renderer/src/ui/toast-queue';
@@ -48,6 +48,29 @@ describe('run text', () => {
     expect(runPercent(progress({ queriesDone: 200 }))).toBe(100);
     expect(runPercent(progress({ queriesTotal: 0, rowsResolved: 150 }))).toBe(50);
     expect(runPercent(progress({ status: 'done', queriesDone: 10 }))).toBe(100);
+  });
+
+  it('never shows a run whose lookups failed as a full, green "Done"', () => {
+    const partly = progress({ status: 'done', queriesTotal: 200, queriesDone: 200, errors: 50 });
+    expect(runOutcome(partly)).toBe('partly_done');
+    expect(runTone(runOutcome(partly))).toBe('warning');
+    expect(runPercent(partly)).toBe(75);
+    expect(runStatusLabel(runOutcome(partly))).toBe('Partly done: some lookups failed');
+    expect(runStatusSentence(partly, 'The service failed with HTTP 503 5 times in a row.')).toBe(
+      '50 of 200 lookups failed: The service failed with HTTP 503 5 times in a row. Their rows are marked as errors: retry them, or review what was found.',
+    );
+
+    const none = progress({ status: 'done', queriesTotal: 50, queriesDone: 50, errors: 50 });
+    expect(runOutcome(none)).toBe('all_failed');
+    expect(runTone(runOutcome(none))).toBe('danger');
+    expect(runPercent(none)).toBe(0);
+    expect(runStatusSentence(none, 'Could not get an answer from 127.0.0.1:1: connection refused.')).toBe(
+      'Every lookup failed, so no row was matched: Could not get an answer from 127.0.0.1:1: connection refused.',
+    );
+    expect(runStatusSentence(none)).toBe('Every lookup failed, so no row was matched. Check the connection, then retry.');
+
+    expect(runOutcome(progress({ status: 'done', queriesDone: 200, errors: 0 }))).toBe('done');
+    expect(runTone('done')).toBe('success');
   });
 
   it('says 402 plainly and keeps the service message', () => {

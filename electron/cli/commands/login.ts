@@ -2,6 +2,7 @@ import { CREDENTIAL_KINDS, type CredentialKind } from '../../../shared/model';
 import { parseCommandArgs } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
+import { EXIT_CODES, exitCodeFor } from '../exit-codes';
 import { readSecret } from '../prompt';
 
 const SECRET_LABEL: Record<CredentialKind, string> = {
@@ -44,7 +45,7 @@ export async function loginCommand(argv: string[]): Promise<number> {
     process.stdout.write(`Saved profile ${profile.id} (${profile.name}); the secret is in the OS keychain.\n`);
     if (!test.ok) {
       process.stderr.write(`But the connection test failed: ${test.reason}\n`);
-      return 1;
+      return test.error ? exitCodeFor(test.error) : EXIT_CODES.failed;
     }
     process.stdout.write('Connection test passed.\n');
     return 0;

@@ -4,7 +4,10 @@ import { applyMapOverrides } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
-import { openCliSession, selectProfile, type CliSession } from '../connect';
+import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
+import { EXIT_CODES } from '../exit-codes';
+import { failedRowsLine, unreachable } from '../failed-rows';
+import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
 import { confirm } from '../prompt';
 import { printThresholds } from './accept';
@@ -41,71 +44,131 @@ export async function matchCommand(argv: string[]): Promise<number> {
     throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to send the calls.');
   }
 
+  const offline = values.offline ?? false;
+  const overrides = values.map ?? [];
+  const out = resolve(values.out);
+
   const cli = await openCliSession();
   const stopOnSignal = new AbortController();
   try {
-    await selectProfile(cli, values.profile);
-    const detail = values.project
-      ? await cli.call('projects.get', { projectId: positiveInt(values.project, '--project')! })
-      : await importSheet(cli, resolve(input!), values.sheet);
-    const mapping = applyMapOverrides(detail, values.map ?? []);
-    await cli.call('mapping.save', { projectId: detail.summary.id, mapping, strategies: strategies ?? detail.strategies });
-    describeMapping(detail.headers, mapping);
-
-    const offline = values.offline ?? false;
-    const preview = await cli.call('run.preview', { projectId: detail.summary.id, offline });
-    process.stderr.write(formatPreview(preview));
-    if (!values.yes && preview.toFetch > 0 && !offline) {
-      if (!(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
-        process.stderr.write(`Nothing sent. The project is kept as number ${detail.summary.id}.\n`);
-        return 1;
-      }
+    const profile = await selectProfile(cli, values.profile);
+    if (!offline) await checkConnection(cli, profile);
+    let detail: ProjectDetail;
+    let imported = false;
+    if (values.project) {
+      detail = await cli.call('projects.get', { projectId: positiveInt(values.project, '--project')! });
+    } else {
+      const path = resolve(input!);
+      if (overrides.length > 0) applyMapOverrides({ headers: await sheetHeaders(path, values.sheet), mapping: {} }, overrides);
+      detail = await importSheet(cli, path, values.sheet);
+      imported = true;
     }
+    const projectId = detail.summary.id;
 
-    const onSignal = () => stopOnSignal.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    const reporter = new ProgressReporter();
-    const final: RunProgress = await waitForRun(
-      cli,
-      () =>
-        cli.call('run.start', {
-          projectId: detail.summary.id,
-          offline,
-          autoAccept: Boolean(values['auto-accept']),
-          ...(concurrency ? { concurrency } : {}),
-          ...(minConfidence !== undefined ? { minConfidence } : {}),
-        }),
-      (p) => reporter.update(p),
-      stopOnSignal.signal,
-    );
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    reporter.finish(final);
+    const final = await mapAndRun(cli, detail, imported, {
+      overrides,
+      strategies: strategies ?? detail.strategies,
+      offline,
+      yes: values.yes ?? false,
+      autoAccept: Boolean(values['auto-accept']),
+      minConfidence,
+      concurrency,
+      stop: stopOnSignal,
+    });
+    if (!final) return EXIT_CODES.failed;
+
     if (final.status === 'paused' || final.status === 'cancelled') {
+      process.stderr.write(`Stopped. Everything that landed is kept; run "matchdesk match --project ${projectId} --out ${values.out} --yes" to go on.\n`);
+      return EXIT_CODES.interrupted;
+    }
+    if (final.status === 'failed' || final.status === 'out_of_credits') {
+      // A run that stopped part-way is no result to hand a script: the file there stays as it was.
+      const failures = await cli.call('run.failures', { projectId });
+      process.stderr.write(`matchdesk match: ${oneLine(final.message ?? 'The run stopped; the service did not say why.')}\n`);
       process.stderr.write(
-        `Stopped. Everything that landed is kept; run "matchdesk match --project ${detail.summary.id} --out ${values.out} --yes" to go on.\n`,
+        `Everything that landed is kept and ${values.out} was not written. Go on with "matchdesk match --project ${projectId} --out ${values.out} --yes", ` +
+          `or write what is there with "matchdesk export ${projectId} --out ${values.out}".\n`,
       );
-      return 130;
+      return final.status === 'failed' && unreachable(failures) ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
     }
     const exported = await cli.call('export.run', {
-      projectId: detail.summary.id,
+      projectId,
       format,
       scope: values['matched-only'] ? 'matched' : 'all',
       candidates: Boolean(values.candidates),
-      destination: resolve(values.out),
+      destination: out,
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
     });
     process.stderr.write(`Wrote ${exported.rows} rows to ${exported.path}\n`);
-    await printCounts(cli, detail.summary.id);
-    await printThresholds(cli, detail.summary.id);
-    if (final.status === 'out_of_credits' || final.status === 'failed') {
-      process.stderr.write(`${final.message ?? 'The run did not finish.'}\n`);
-      return 3;
+    const counts = await printCounts(cli, projectId);
+    await printThresholds(cli, projectId);
+    if (counts.error > 0) {
+      process.stderr.write(`matchdesk match: ${failedRowsLine(counts.error, await cli.call('run.failures', { projectId }))}\n`);
+      return EXIT_CODES.rowsFailed;
     }
-    return 0;
+    return EXIT_CODES.ok;
   } finally {
     await cli.close();
+  }
+}
+
+interface RunChoices {
+  overrides: string[];
+  strategies: Strategy[];
+  offline: boolean;
+  yes: boolean;
+  autoAccept: boolean;
+  minConfidence: number | undefined;
+  concurrency: number | undefined;
+  stop: AbortController;
+}
+
+/**
+ * Saves the mapping, shows the cost, asks (unless --yes) and runs to the end; null when the user chose not to
+ * send. Until the run has started a failure leaves nothing behind: a project this command imported goes again.
+ */
+async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boolean, choices: RunChoices): Promise<RunProgress | null> {
+  const projectId = detail.summary.id;
+  let started = false;
+  try {
+    const mapping = applyMapOverrides(detail, choices.overrides);
+    await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+    describeMapping(detail.headers, mapping);
+    const preview = await cli.call('run.preview', { projectId, offline: choices.offline });
+    process.stderr.write(formatPreview(preview));
+    if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
+      process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
+      return null;
+    }
+    const onSignal = () => choices.stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const reporter = new ProgressReporter();
+    try {
+      const start = async () => {
+        const first = await cli.call('run.start', {
+          projectId,
+          offline: choices.offline,
+          autoAccept: choices.autoAccept,
+          ...(choices.concurrency ? { concurrency: choices.concurrency } : {}),
+          ...(choices.minConfidence !== undefined ? { minConfidence: choices.minConfidence } : {}),
+        });
+        started = true;
+        return first;
+      };
+      const final = await waitForRun(cli, start, (p) => reporter.update(p), choices.stop.signal);
+      reporter.finish(final);
+      return final;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  } catch (err) {
+    if (imported && !started) {
+      await cli.call('projects.delete', { projectId }).catch(() => undefined);
+      if (err instanceof CliError) throw new CliError(`${err.message}\nThe project imported for this run was removed again.`, err.exitCode);
+    }
+    throw err;
   }
 }
 
@@ -134,6 +197,10 @@ function parseStrategies(value: string | undefined): Strategy[] | undefined {
   }
   if (list.length === 0) throw CliError.usage('--strategy needs at least one strategy.');
   return list as Strategy[];
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function describeMapping(headers: string[], mapping: Mapping): void {

@@ -1,5 +1,5 @@
 import type { RunProgress } from '../../../shared/contract';
-import { ROW_STATES } from '../../../shared/model';
+import { ROW_STATES, type RowState } from '../../../shared/model';
 import type { CliSession } from '../connect';
 import { waitForJob } from '../wait-for-job';
 
@@ -30,8 +30,10 @@ export function waitForRun(
   );
 }
 
-export async function printCounts(cli: CliSession, projectId: number): Promise<void> {
+/** Prints the project's rows per state, and returns them. */
+export async function printCounts(cli: CliSession, projectId: number): Promise<Record<RowState, number>> {
   const page = await cli.call('review.page', { projectId, offset: 0, limit: 1 });
   const parts = ROW_STATES.filter((s) => page.counts[s] > 0).map((s) => `${s.replace('_', ' ')} ${page.counts[s]}`);
   process.stderr.write(`Rows: ${parts.join(', ')}\n`);
+  return page.counts;
 }

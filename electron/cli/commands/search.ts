@@ -5,7 +5,8 @@ import type { SearchFilter } from '../../../shared/search-filters';
 import { SEARCH_TEMPLATE_IDS, searchTemplate, templateProblems, type TemplateValues } from '../../../shared/search-templates';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
-import { openCliSession, selectProfile, type CliSession } from '../connect';
+import { EXIT_CODES } from '../exit-codes';
+import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { formatDuration } from '../progress';
 import { confirm } from '../prompt';
 import { waitForJob } from '../wait-for-job';
@@ -49,9 +50,11 @@ export async function searchCommand(argv: string[]): Promise<number> {
   const stop = new AbortController();
   try {
     // Offline needs no connection, but a selected one narrows the stored answer to its service.
-    await selectProfile(cli, values.profile).catch((err: unknown) => {
+    const profile = await selectProfile(cli, values.profile).catch((err: unknown) => {
       if (!offline || values.profile) throw err;
+      return null;
     });
+    if (profile && !offline) await checkConnection(cli, profile);
     let filters: SearchFilter[] | null = fromFile;
     let name = values.name;
     if (values.template) {
@@ -63,7 +66,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       process.stderr.write(`Filters:\n${filters.map((f) => `  ${describeFilter(f)}`).join('\n')}\n`);
       if (!values.yes && !offline && !(await confirm('Send this search to the service? (an identical recent one is answered from the cache)'))) {
         process.stderr.write('Nothing sent.\n');
-        return 1;
+        return EXIT_CODES.failed;
       }
     }
 
@@ -99,19 +102,21 @@ export async function searchCommand(argv: string[]): Promise<number> {
       );
     }
 
+    if (final.status === 'failed' || final.status === 'out_of_credits') {
+      // A search that stopped part-way is no result to hand a script: the file there stays as it was.
+      process.stderr.write(`matchdesk search: ${(final.message ?? 'The search did not finish.').replace(/\s+/g, ' ').trim()}\n`);
+      process.stderr.write(`Every page that arrived is kept and ${values.out} was not written. Resume it later with "matchdesk search --resume ${final.searchId} --out ${values.out} --yes".\n`);
+      return EXIT_CODES.serviceFailed;
+    }
     const exported = await cli.call('search.export', { searchId: final.searchId, format, destination: resolve(values.out), bom: !values['no-bom'] });
     process.stderr.write(`Wrote ${exported.rows} people to ${exported.path} (search ${final.searchId}).\n`);
     if (final.status === 'cancelled') {
       process.stderr.write(
         `Stopped. Every page that arrived is kept (and exported); run "matchdesk search --resume ${final.searchId} --out ${values.out} --yes" to go on.\n`,
       );
-      return 130;
+      return EXIT_CODES.interrupted;
     }
-    if (final.status === 'failed' || final.status === 'out_of_credits') {
-      process.stderr.write(`${final.message ?? 'The search did not finish.'}\nResume it later with "matchdesk search --resume ${final.searchId} --out ${values.out} --yes".\n`);
-      return 3;
-    }
-    return 0;
+    return EXIT_CODES.ok;
   } finally {
     await cli.close();
   }
@@ -128,11 +133,11 @@ async function readFiltersFile(path: string): Promise<SearchFilter[]> {
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new CliError(`The filters file ${path} is not valid JSON (${(err as Error).message}).`, 2);
+    throw new CliError(`The filters file ${path} is not valid JSON (${(err as Error).message}).`, EXIT_CODES.usage);
   }
   // The request body as sent to the service, or just its filters array.
   const filters = Array.isArray(json) ? json : typeof json === 'object' && json !== null ? (json as { filters?: unknown }).filters : undefined;
-  if (!Array.isArray(filters)) throw new CliError(`The filters file ${path} must hold an array of filters, or an object with a "filters" array.`, 2);
+  if (!Array.isArray(filters)) throw new CliError(`The filters file ${path} must hold an array of filters, or an object with a "filters" array.`, EXIT_CODES.usage);
   return filters as SearchFilter[];
 }
 

@@ -1,3 +1,5 @@
+import type { PartFiles } from './part-file';
+
 export interface ExportTarget {
   path: string;
   format: 'csv' | 'xlsx';
@@ -7,6 +9,8 @@ export interface ExportTarget {
   delimiter?: string;
   /** XLSX only; default "Sheet1". */
   sheetName?: string;
+  /** Hold the finished file back until the other files of the same export are whole too. */
+  together?: PartFiles;
 }
 
 export type ExportCell = string | number | null;

@@ -74,7 +74,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
       if (isFileError(err)) throw writeFailed(target.path, err);
       throw err;
     }
-  });
+  }, target.together);
 }
 
 async function abandon(zip: { abort(): void }, stream: WriteStream): Promise<void> {

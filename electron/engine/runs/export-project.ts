@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportResult } from '../../../shared/contract';
-import { writeTable } from '../export';
+import { PartFiles, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { candidatesExport, matchExport, type ExportScope } from './export-rows';
@@ -34,20 +34,27 @@ export async function exportProject(db: Database, project: ProjectRecord, req: E
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
-  const target = { format: req.format, bom: req.bom, delimiter: req.delimiter };
-
-  const matches = matchExport(db, project, req.scope);
-  const written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
-
+  // The matches and their candidates replace the files there only once both are whole.
+  const together = new PartFiles();
+  const target = { format: req.format, bom: req.bom, delimiter: req.delimiter, together };
+  let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
-  if (req.candidates) {
-    const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);
-    // A named candidates file keeps the format its name says, whatever the matches file's is.
-    const format = req.candidatesDestination ? (extname(candidatesPath).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv') : req.format;
-    const table = candidatesExport(db, project, req.scope);
-    const result = await writeTable({ ...target, format, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
-    const fileName = basename(candidatesPath);
-    candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
+  try {
+    const matches = matchExport(db, project, req.scope);
+    written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
+    if (req.candidates) {
+      const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);
+      // A named candidates file keeps the format its name says, whatever the matches file's is.
+      const format = req.candidatesDestination ? (extname(candidatesPath).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv') : req.format;
+      const table = candidatesExport(db, project, req.scope);
+      const result = await writeTable({ ...target, format, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
+      const fileName = basename(candidatesPath);
+      candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
+    }
+    await together.commit();
+  } catch (err) {
+    await together.discard();
+    throw err;
   }
   return { path, downloadRef, fileName: basename(path), rows: written.rows, candidates };
 }

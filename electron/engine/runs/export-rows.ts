@@ -27,6 +27,7 @@ export const MATCH_COLUMNS = [
   'match_strategy',
   'match_fetched_at',
   'match_decided_at',
+  'match_error',
 ] as const;
 
 export const CANDIDATE_COLUMNS = [
@@ -54,6 +55,8 @@ export interface ExportTable {
 }
 
 const PAGE_ROWS = 2000;
+/** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */
+const UNEXPLAINED_ERROR = 'The lookup failed without a message from the service.';
 const MATCHED: readonly RowState[] = ['auto', 'accepted'];
 /** Outcomes with an answer on file: their strategy and fetch time mean something. */
 const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
@@ -71,7 +74,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
 
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope)) {
-      for (const { cells, status, fetchedAt } of page) {
+      for (const { cells, status, fetchedAt, error } of page) {
         const padded: ExportCell[] = cells.slice(0, width);
         while (padded.length < width) padded.push('');
         const chosen = MATCHED.includes(status.state) ? status.chosen : null;
@@ -97,6 +100,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
           answered ? (status.strategy ?? '') : '',
           answered && fetchedAt !== null ? new Date(fetchedAt).toISOString() : '',
           status.decidedAt ?? '',
+          status.outcome === 'error' ? (error ?? UNEXPLAINED_ERROR) : '',
         );
         yield padded;
       }
@@ -145,13 +149,15 @@ interface ExportRow {
   cells: string[];
   status: RowStatusRecord;
   fetchedAt: number | null;
+  /** What the service said when the row's lookup failed. */
+  error: string | null;
 }
 
 function* pages(db: Database, projectId: number, scope: ExportScope): Generator<ExportRow[]> {
   const matchedOnly = scope === 'matched' ? `AND rs.state IN ('auto', 'accepted')` : '';
   const page = db.prepare(
-    `SELECT r.cells, l.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.candidate_count,
-            rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard
+    `SELECT r.cells, l.fetched_at, CASE WHEN l.status = 'error' THEN json_extract(l.error, '$.message') END AS error_message, rs.row_index, rs.state, rs.outcome, rs.step,
+            rs.strategy, rs.query_key, rs.candidate_count, rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard
      FROM rows r
      JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      LEFT JOIN lookups l ON l.query_key = rs.query_key
@@ -159,9 +165,9 @@ function* pages(db: Database, projectId: number, scope: ExportScope): Generator<
      ORDER BY r.row_index LIMIT ?`,
   );
   for (let from = 0; ; ) {
-    const rows = page.all(projectId, from, PAGE_ROWS) as (RowStatusRow & { cells: string; fetched_at: number | null })[];
+    const rows = page.all(projectId, from, PAGE_ROWS) as (RowStatusRow & { cells: string; fetched_at: number | null; error_message: string | null })[];
     if (rows.length === 0) return;
-    yield rows.map((r) => ({ cells: parseCells(r.cells), status: toRowStatus(r), fetchedAt: r.fetched_at }));
+    yield rows.map((r) => ({ cells: parseCells(r.cells), status: toRowStatus(r), fetchedAt: r.fetched_at, error: r.error_message }));
     from = rows[rows.length - 1]!.row_index + 1;
   }
 }

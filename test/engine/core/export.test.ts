@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { CANDIDATE_COLUMNS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -97,6 +97,36 @@ describe('export', () => {
     expect(rows[4]![col('match_person_id')]).toBe(people[2]!.id);
     expect(Number(rows[4]![col('match_confidence')])).toBeGreaterThanOrEqual(0.95);
     expect(rows[4]![col('match_reason')]).toMatch(/^same name, works at .+ now/);
+    expect(rows.map((r) => r[col('match_error')])).toEqual(['', '', '', '', '']);
+  });
+
+  it('leaves the matches file as it was when its candidates cannot be written', async () => {
+    const destination = join(tmp.dir, 'kept.csv');
+    writeFileSync(destination, 'the export before\n');
+    const error = await fails(engine, 'export.run', {
+      projectId, format: 'csv', scope: 'all', candidates: true, destination, candidatesDestination: join(tmp.dir, 'no-such-folder', 'long-form.csv'),
+    });
+    expect(error.message).toMatch(/long-form\.csv.*its folder does not exist/);
+    expect(readFileSync(destination, 'utf8')).toBe('the export before\n');
+    expect(readdirSync(tmp.dir).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
+
+  it("gives each row whose lookup failed the service's reason in match_error", async () => {
+    const file = writeCsv(join(tmp.dir, 'outage.csv'), ['Email'], [['first.failed@outage.example'], ['second.failed@outage.example']]);
+    const failedProject = (await ok(engine, 'projects.import', { file })).summary.id;
+    sim.setFaults('outage');
+    try {
+      expect((await runToEnd(engine, failedProject)).errors).toBe(2);
+    } finally {
+      sim.setFaults('none');
+    }
+    const result = await ok(engine, 'export.run', { projectId: failedProject, format: 'csv', scope: 'all', destination: join(tmp.dir, 'outage-matches.csv') });
+    const [headers, ...rows] = readCsv(result.path!);
+    expect(headers).toContain('match_error');
+    for (const row of rows) {
+      expect(row[headers!.indexOf('match_status')]).toBe('error');
+      expect(row[headers!.indexOf('match_error')]).toMatch(/^The service failed with HTTP 5\d\d 5 times in a row/);
+    }
   });
 
   it('exports matched rows only, with the candidates in long form beside them, where asked', async () => {

@@ -2,6 +2,7 @@
 // same rows, candidates and export: the engine reads them all the same way, end to end.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { FIND_SHAPES, type Simulator } from '../../../electron/simulator';
@@ -28,15 +29,11 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** The export without its timestamp columns, which differ from run to run. */
+/** The export without its timestamp columns, which differ from run to run (parsed as CSV: cells hold commas). */
 function exportedWithoutTimes(path: string): string[] {
-  const [header, ...lines] = readFileSync(path, 'utf8').split('\r\n');
-  const columns = header!.split(',');
-  const keep = columns.map((c, i) => (c.includes('match_fetched_at') || c.includes('match_decided_at') ? -1 : i)).filter((i) => i >= 0);
-  return lines.map((line) => {
-    const cells = line.split(',');
-    return keep.map((i) => cells[i]).join(',');
-  });
+  const [header, ...rows] = Papa.parse<string[]>(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+  const keep = header!.map((c, i) => (c.includes('match_fetched_at') || c.includes('match_decided_at') ? -1 : i)).filter((i) => i >= 0);
+  return rows.map((cells) => JSON.stringify(keep.map((i) => cells[i])));
 }
 
 describe('find reply shapes', () => {

@@ -44,7 +44,7 @@ describe('profiles and secrets', () => {
       secret: sim.demo.password,
       sessionOnly: true,
     });
-    for (const p of [saved, apiKey, password]) expect(await ok(engine, 'profiles.test', { id: p.id })).toEqual({ ok: true, reason: null });
+    for (const p of [saved, apiKey, password]) expect(await ok(engine, 'profiles.test', { id: p.id })).toEqual({ ok: true, reason: null, error: null });
     await ok(engine, 'profiles.select', { id: saved.id });
 
     const p = sim.dataset.people[0]!;
@@ -72,6 +72,7 @@ describe('profiles and secrets', () => {
     const failed = await ok(engine, 'profiles.test', { id: saved.id });
     expect(failed.ok).toBe(false);
     expect(failed.reason).toMatch(/Login failed/);
+    expect(failed.error).toMatchObject({ kind: 'login_failed', message: failed.reason });
     outputs.push(failed, await fails(engine, 'profiles.save', { ...saved, kind: 'password', login: 'someone' }));
 
     const text = JSON.stringify(outputs);

@@ -7,7 +7,7 @@ import { KEYCHAIN_SERVICE, KeychainSecretStore, openSecretStore, probeKeychain }
 const probe = await probeKeychain();
 const skipped = skipBecause(
   'the real keychain tests',
-  probe.ok ? null : `no Secret Service is reachable (${probe.reason}); run them inside a D-Bus session with an unlocked gnome-keyring, as docs/testing.md shows`,
+  probe.ok ? null : `no Secret Service is reachable (${probe.reason}); run them inside a D-Bus session with an unlocked gnome-keyring`,
 );
 
 describe.skipIf(skipped)('KeychainSecretStore against the real OS keychain', () => {

@@ -34,7 +34,7 @@ export function AccountScreen() {
       else toast(selected.error.message, 'error');
     }
     const result = await api.call('profiles.test', { id: profile.id });
-    setJustTested({ id: profile.id, result: result.ok ? result.value : { ok: false, reason: result.error.message } });
+    setJustTested({ id: profile.id, result: result.ok ? result.value : { ok: false, reason: result.error.message, error: result.error } });
   };
 
   const remove = async (profile: Profile) => {

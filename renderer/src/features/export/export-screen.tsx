@@ -9,6 +9,7 @@ import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
+import { BreakableText } from '../../ui/breakable-text';
 
 type Outcome = { result: ExportResult; downloaded: boolean };
 
@@ -112,11 +113,11 @@ export function ExportScreen({ projectId }: { projectId: number }) {
               <strong>
                 Exported {plural(outcome.result.rows, 'row')} to {outcome.result.fileName}
               </strong>
-              <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path}</span>}</p>
+              <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path && <BreakableText text={outcome.result.path} />}</span>}</p>
               {outcome.result.candidates && (
                 <p>
                   Candidates in long form: {plural(outcome.result.candidates.rows, 'line')} in{' '}
-                  {outcome.downloaded ? outcome.result.candidates.fileName : <span className="mono selectable">{outcome.result.candidates.path}</span>}
+                  {outcome.downloaded ? outcome.result.candidates.fileName : <span className="mono selectable">{outcome.result.candidates.path && <BreakableText text={outcome.result.candidates.path} />}</span>}
                 </p>
               )}
             </div>

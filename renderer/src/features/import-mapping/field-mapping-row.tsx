@@ -2,6 +2,7 @@ import type { ColumnGuess, MappingSample } from '../../../../shared/contract';
 import type { MappedField } from '../../../../shared/model';
 import { columnLetter } from '../../ui/format';
 import { FIELD_LABELS } from './field-labels';
+import { BreakableText } from '../../ui/breakable-text';
 
 interface FieldMappingRowProps {
   field: MappedField;
@@ -51,7 +52,7 @@ export function FieldMappingRow({ field, headers, column, guess, samples, onChan
           <ul className="samples" aria-label={`Sample values for ${FIELD_LABELS[field]}`}>
             {samples.slice(0, 3).map((sample, index) => (
               <li key={index} className={sample.problem ? 'samples__item samples__item--problem' : 'samples__item'}>
-                <span className="samples__raw">{sample.raw || '(empty)'}</span>
+                <span className="samples__raw">{sample.raw ? <BreakableText text={sample.raw} /> : '(empty)'}</span>
                 {sample.normalized !== null && sample.normalized !== sample.raw && (
                   <>
                     <span aria-hidden="true"> → </span>

@@ -51,7 +51,7 @@ export function CandidateCard({ candidate, position, scored, chosen, disabled, o
         {chosen ? (
           <span className="badge badge--success">Chosen</span>
         ) : (
-          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose candidate ${position}, ${name}`}>
+          <button type="button" className="button button--secondary button--small" onClick={onChoose} disabled={disabled} aria-label={`Choose ${position}: ${name}`}>
             Choose <kbd>{position}</kbd>
           </button>
         )}

@@ -22,37 +22,36 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
   const total = list.total ?? 0;
   return (
     <div className="review-table-wrap">
-    <div
-      ref={gridRef}
-      className="review-table"
-      role="grid"
-      aria-label="Rows of the sheet"
-      aria-rowcount={total + 1}
-      aria-readonly="true"
-      tabIndex={0}
-      aria-activedescendant={total > 0 ? rowElementId(selected) : undefined}
-      data-testid="review-table"
-    >
-      <div className="review-table__head" role="row" aria-rowindex={1}>
-        <span role="columnheader" className="col-row">
-          Row
-        </span>
-        <span role="columnheader" className="col-state">
-          State
-        </span>
-        <span role="columnheader" className="col-input">
-          Input
-        </span>
-        <span role="columnheader" className="col-match">
-          Best candidate
-        </span>
-        <span role="columnheader" className="col-score" title="How sure Matchdesk is of the best candidate">
-          Confidence
-        </span>
-      </div>
       <VirtualList
-        className="review-table__body"
-        role="rowgroup"
+        listRef={gridRef}
+        className="review-table"
+        role="grid"
+        aria-label="Rows of the sheet"
+        aria-rowcount={total + 1}
+        aria-readonly="true"
+        tabIndex={0}
+        aria-activedescendant={total > 0 ? rowElementId(selected) : undefined}
+        data-testid="review-table"
+        rowsRole="rowgroup"
+        header={
+          <div className="review-table__head" role="row" aria-rowindex={1}>
+            <span role="columnheader" className="col-row">
+              Row
+            </span>
+            <span role="columnheader" className="col-state">
+              State
+            </span>
+            <span role="columnheader" className="col-input">
+              Input
+            </span>
+            <span role="columnheader" className="col-match">
+              Best candidate
+            </span>
+            <span role="columnheader" className="col-score" title="How sure Matchdesk is of the best candidate">
+              Confidence
+            </span>
+          </div>
+        }
         count={total}
         rowHeight={ROW_HEIGHT}
         revealIndex={total > 0 ? selected : null}
@@ -106,7 +105,6 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
           );
         }}
       />
-    </div>
       {list.total === 0 && <p className="review-table__empty">No rows match this filter.</p>}
       {list.total === null && <p className="review-table__empty">Loading rows…</p>}
     </div>

@@ -5,6 +5,7 @@ import { formatConfidence, formatCount, formatDateTime, plural } from '../../ui/
 import { STRATEGY_LABELS } from '../import-mapping/field-labels';
 import { CandidateCard } from './candidate-card';
 import { noCandidatesText, STATE_LABELS } from './row-states';
+import { BreakableText } from '../../ui/breakable-text';
 
 interface RowPanelProps {
   /** The panel still shows the previous row: its buttons must not act on the new selection. */
@@ -46,7 +47,9 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
         {cells.map((cell, index) => (
           <div key={index} className="cells__item">
             <dt>{cell.header || `Column ${index + 1}`}</dt>
-            <dd>{cell.value}</dd>
+            <dd>
+              <BreakableText text={cell.value} />
+            </dd>
           </div>
         ))}
       </dl>

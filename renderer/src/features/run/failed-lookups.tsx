@@ -5,7 +5,7 @@ import { STRATEGY_LABELS } from '../import-mapping/field-labels';
 export function FailedLookups({ failures }: { failures: FailedQuery[] }) {
   if (failures.length === 0) return null;
   return (
-    <div className="table-wrap failed-lookups">
+    <div className="table-wrap failed-lookups" tabIndex={0} role="region" aria-label="Each failed lookup and why">
       <table className="table table--compact" data-testid="failed-lookups">
         <caption className="sr-only">Failed lookups</caption>
         <thead>

@@ -1,14 +1,17 @@
 import type { RunProgress } from '../../../../shared/contract';
-import { runCountsText, runPercent, runStatusLabel, runStatusSentence } from './run-text';
+import { runCountsText, runOutcome, runPercent, runStatusLabel, runStatusSentence, runTone } from './run-text';
 
-export function RunProgressView({ progress }: { progress: RunProgress }) {
+/** `cause`: the commonest reason lookups failed, once the run has finished with failures. */
+export function RunProgressView({ progress, cause = null }: { progress: RunProgress; cause?: string | null }) {
   const value = runPercent(progress);
-  const tone = progress.status === 'failed' || progress.status === 'out_of_credits' ? 'danger' : progress.status === 'done' ? 'success' : progress.status === 'running' ? 'accent' : 'muted';
+  const outcome = runOutcome(progress);
+  const tone = runTone(outcome);
+  const label = runStatusLabel(outcome);
   return (
-    <div className="run-progress" data-status={progress.status}>
+    <div className="run-progress" data-status={progress.status} data-outcome={outcome}>
       <div className="run-progress__head">
         <strong className={`status status--${tone}`} data-testid="run-status">
-          {runStatusLabel(progress.status)}
+          {label}
         </strong>
         <span>{value}%</span>
       </div>
@@ -19,13 +22,13 @@ export function RunProgressView({ progress }: { progress: RunProgress }) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
-        aria-valuetext={`${value}%, ${runStatusLabel(progress.status).toLowerCase()}`}
+        aria-valuetext={`${value}% answered, ${label.toLowerCase()}`}
         data-testid="run-progress"
       >
         <div className="progress__bar" style={{ width: `${value}%` }} />
       </div>
-      <p className={progress.status === 'failed' || progress.status === 'out_of_credits' ? 'text-danger' : ''} role={progress.status === 'running' ? undefined : 'status'}>
-        {runStatusSentence(progress)}
+      <p className={tone === 'danger' || tone === 'warning' ? `text-${tone}` : ''} role={progress.status === 'running' ? undefined : 'status'}>
+        {runStatusSentence(progress, cause)}
       </p>
       <ul className="run-progress__counts">
         {runCountsText(progress).map((text) => (

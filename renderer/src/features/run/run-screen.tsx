@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ContractError, RunProgress } from '../../../../shared/contract';
+import type { ContractError, FailedQuery, RunProgress } from '../../../../shared/contract';
 import { api } from '../../api';
 import { activeProfile, useAppData } from '../../app-data';
 import { routeToHash } from '../../navigation/route';
@@ -12,7 +12,7 @@ import { ProjectHeader } from '../projects/project-header';
 import { CostPreview } from './cost-preview';
 import { FailedLookups } from './failed-lookups';
 import { RunProgressView } from './run-progress-view';
-import { isRunActive, runControls } from './run-text';
+import { isRunActive, runControls, runOutcome } from './run-text';
 
 type RunAction = 'start' | 'pause' | 'resume' | 'cancel' | 'retry';
 
@@ -95,7 +95,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
 
       <section className="card" aria-labelledby="run-heading">
         <h2 id="run-heading">Run</h2>
-        {progress && <RunProgressView progress={progress} />}
+        {progress && <RunProgressView progress={progress} cause={commonestFailure(failures.value)} />}
         <ErrorBanner error={actionError} onDismiss={() => setActionError(null)} />
         <div className="form-actions">
           {controls.start && (
@@ -119,7 +119,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
             </Button>
           )}
           {finished && (
-            <a className={`button ${progress.status === 'done' ? 'button--primary' : 'button--secondary'}`} href={routeToHash({ screen: 'review', projectId })} data-testid="go-review">
+            <a className={`button ${runOutcome(progress) === 'done' ? 'button--primary' : 'button--secondary'}`} href={routeToHash({ screen: 'review', projectId })} data-testid="go-review">
               Review the matches
             </a>
           )}
@@ -141,4 +141,13 @@ export function RunScreen({ projectId }: { projectId: number }) {
       )}
     </div>
   );
+}
+
+/** The reason most failed rows share, for the run's one-sentence summary. */
+function commonestFailure(failures: FailedQuery[] | undefined): string | null {
+  const rowsByReason = new Map<string, number>();
+  for (const failure of failures ?? []) rowsByReason.set(failure.error, (rowsByReason.get(failure.error) ?? 0) + failure.rows);
+  let commonest: string | null = null;
+  for (const [reason, rows] of rowsByReason) if (commonest === null || rows > rowsByReason.get(commonest)!) commonest = reason;
+  return commonest;
 }

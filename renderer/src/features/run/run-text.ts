@@ -24,13 +24,45 @@ export function isRunActive(status: RunStatus | null | undefined): boolean {
   return status === 'running' || status === 'paused';
 }
 
+/**
+ * How a run stands as the screen shows it. A run that finished with failed lookups is no plain "done": partly
+ * done when some lookups were answered, failed when none was.
+ */
+export type RunOutcome = RunStatus | 'partly_done' | 'all_failed';
+
+export function runOutcome(progress: RunProgress): RunOutcome {
+  if (progress.status !== 'done' || progress.errors === 0) return progress.status;
+  return progress.errors >= progress.queriesDone ? 'all_failed' : 'partly_done';
+}
+
+export type RunTone = 'accent' | 'success' | 'warning' | 'danger' | 'muted';
+
+export function runTone(outcome: RunOutcome): RunTone {
+  switch (outcome) {
+    case 'running':
+      return 'accent';
+    case 'done':
+      return 'success';
+    case 'partly_done':
+      return 'warning';
+    case 'all_failed':
+    case 'failed':
+    case 'out_of_credits':
+      return 'danger';
+    default:
+      return 'muted';
+  }
+}
+
+/** Lookups answered, as a share of all: a finished run whose lookups failed is not shown full. */
 export function runPercent(progress: RunProgress): number {
-  if (progress.status === 'done') return 100;
-  if (progress.queriesTotal > 0) return percent(progress.queriesDone, progress.queriesTotal);
+  if (progress.status === 'done' && progress.errors === 0) return 100;
+  const answered = progress.status === 'done' ? progress.queriesDone - progress.errors : progress.queriesDone;
+  if (progress.queriesTotal > 0) return percent(Math.max(0, answered), progress.queriesTotal);
   return percent(progress.rowsResolved, progress.rowsTotal);
 }
 
-export function runStatusLabel(status: RunStatus): string {
+export function runStatusLabel(status: RunOutcome): string {
   switch (status) {
     case 'running':
       return 'Running';
@@ -40,6 +72,10 @@ export function runStatusLabel(status: RunStatus): string {
       return 'Cancelled';
     case 'done':
       return 'Done';
+    case 'partly_done':
+      return 'Partly done: some lookups failed';
+    case 'all_failed':
+      return 'Failed: no lookup was answered';
     case 'failed':
       return 'Stopped by an error';
     case 'out_of_credits':
@@ -47,9 +83,10 @@ export function runStatusLabel(status: RunStatus): string {
   }
 }
 
-/** One plain sentence about where the run stands and what the user can do. */
-export function runStatusSentence(progress: RunProgress): string {
-  switch (progress.status) {
+/** One plain sentence about where the run stands and what the user can do; `cause` is the commonest failure's reason. */
+export function runStatusSentence(progress: RunProgress, cause: string | null = null): string {
+  const because = cause ? `: ${withoutFullStop(cause)}.` : '.';
+  switch (runOutcome(progress)) {
     case 'running':
       return progress.etaSeconds === null ? 'Looking people up…' : `Looking people up, about ${formatDuration(progress.etaSeconds)} left.`;
     case 'paused':
@@ -57,9 +94,12 @@ export function runStatusSentence(progress: RunProgress): string {
     case 'cancelled':
       return 'Cancelled. Everything fetched so far is saved; start again to continue where it stopped.';
     case 'done':
-      return progress.errors > 0
-        ? `Done, but ${plural(progress.errors, 'lookup')} failed. Retry them, or review what was found.`
-        : 'Done. Every row was looked up.';
+      return 'Done. Every row was looked up.';
+    case 'partly_done':
+      return `${formatCount(progress.errors)} of ${plural(progress.queriesDone, 'lookup')} failed${because} Their rows are marked as errors: retry them, or review what was found.`;
+    case 'all_failed':
+      // The service's reason says what to check; without one, the connection is the likely culprit.
+      return cause ? `Every lookup failed, so no row was matched${because}` : 'Every lookup failed, so no row was matched. Check the connection, then retry.';
     case 'failed':
       return `The run stopped: ${withoutFullStop(progress.message ?? 'an error the service did not explain')}.`;
     case 'out_of_credits':

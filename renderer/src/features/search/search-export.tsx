@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { plural } from '../../ui/format';
 import { DELIMITERS, type Delimiter } from '../export/export-choice';
 import { DEFAULT_SEARCH_EXPORT, searchExportInput, searchExportName, type SearchExportChoice } from './search-export-choice';
+import { BreakableText } from '../../ui/breakable-text';
 
 interface SearchExportProps {
   searchId: number;
@@ -71,7 +72,7 @@ export function SearchExport({ searchId, searchName, people, disabled }: SearchE
             <strong>
               Exported {plural(outcome.result.rows, 'person', 'people')} to {outcome.result.fileName}
             </strong>
-            <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path}</span>}</p>
+            <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path && <BreakableText text={outcome.result.path} />}</span>}</p>
           </div>
           <button type="button" className="button button--quiet button--small" onClick={() => setOutcome(null)} aria-label="Dismiss this message">
             Dismiss

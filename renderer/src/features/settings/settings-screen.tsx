@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { useToast } from '../../ui/toasts';
 import { CachePanel } from './cache-panel';
 import { settingsFromForm, settingsToForm, type SettingsField, type SettingsForm } from './settings-form';
+import { BreakableText } from '../../ui/breakable-text';
 
 export function SettingsScreen() {
   const data = useAppData();
@@ -27,7 +28,7 @@ export function SettingsScreen() {
           {data.info?.secrets === 'session' ? 'Secrets are not written anywhere: they stay in memory until Matchdesk closes.' : 'Secrets are not: they live in the system keychain.'}
         </p>
         <p className="mono selectable" data-testid="data-dir">
-          {data.info?.dataDir ?? '…'}
+          {data.info ? <BreakableText text={data.info.dataDir} /> : '…'}
         </p>
         {data.info && (
           <p className="muted">

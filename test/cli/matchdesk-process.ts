@@ -1,0 +1,33 @@
+// The real CLI in a child process, as a script runs it: no terminal, stdin closed, no keychain (the secret stays
+// in the child's memory), its data in the MATCHDESK_HOME given.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
+
+export interface CliOutcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The MATCHDESK_* variables of a connection; an absent key is removed from the child's environment. */
+export type Connection = Partial<Record<'MATCHDESK_BASE_URL' | 'MATCHDESK_ORG_ID' | 'MATCHDESK_CLIENT_ID' | 'MATCHDESK_CLIENT_SECRET', string>>;
+
+export function runMatchdesk(args: string[], opts: { cwd: string; home: string; connection: Connection }): Promise<CliOutcome> {
+  const env: NodeJS.ProcessEnv = { ...process.env, MATCHDESK_HOME: opts.home, DBUS_SESSION_BUS_ADDRESS: 'disabled:' };
+  for (const key of ['MATCHDESK_BASE_URL', 'MATCHDESK_ORG_ID', 'MATCHDESK_CLIENT_ID', 'MATCHDESK_CLIENT_SECRET', 'MATCHDESK_USERNAME', 'MATCHDESK_PASSWORD', 'MATCHDESK_API_KEY']) {
+    delete env[key];
+  }
+  Object.assign(env, opts.connection);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
