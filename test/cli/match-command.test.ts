@@ -132,12 +132,13 @@ describe('matchdesk match: a failed start makes nothing', () => {
 describe('matchdesk match: rows that end in error', () => {
   it("exits 6 and says how many rows failed and why, and the export gives each failed row's reason", async () => {
     const c = freshCase([]);
-    const known = sim.dataset.people.slice(10, 12).map((p) => p.email_address);
-    const unknown = ['first.lost@outage.example', 'second.lost@outage.example'];
-    writeFileSync(c.sheet, ['Name,Email', ...[...known, ...unknown].map((email, i) => `Person ${i},${email}`)].join('\n') + '\n');
+    // Known people under their own names (an e-mail whose owner has another name would wait for review).
+    const known = sim.dataset.people.slice(10, 12).map((p) => `${p.name},${p.email_address}`);
+    const unknown = ['Person 2,first.lost@outage.example', 'Person 3,second.lost@outage.example'];
+    writeFileSync(c.sheet, ['Name,Email', ...known, ...unknown].join('\n') + '\n');
     // The known addresses are answered first and kept; then every people call fails, so only the others error.
     const warm = join(c.folder, 'warm.csv');
-    writeFileSync(warm, ['Name,Email', ...known.map((email, i) => `Person ${i},${email}`)].join('\n') + '\n');
+    writeFileSync(warm, ['Name,Email', ...known].join('\n') + '\n');
     expect((await runMatchdesk(['match', warm, '--out', join(c.folder, 'warm-out.csv'), '--yes'], { cwd: c.folder, home: c.home, connection: simulatorConnection() })).code).toBe(0);
 
     sim.setFaults('outage');

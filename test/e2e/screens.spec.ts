@@ -33,7 +33,7 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await expect(page).toHaveURL(/\/review$/, { timeout: 30_000 });
 
   // A review under way: a few rows decided, and a row with more than one candidate selected.
-  const rows = (await app.value('review.page', { projectId, offset: 0, limit: 60 })).rows;
+  const rows = (await app.value('review.page', { projectId, offset: 0, limit: 300 })).rows;
   const toReview = rows.filter((row) => row.state === 'to_review');
   const shown = toReview.find((row) => row.candidateCount > 1) ?? toReview[0]!;
   const others = toReview.filter((row) => row !== shown);
@@ -41,6 +41,8 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await app.value('decisions.reject', { projectId, rowIndex: others[1]!.rowIndex });
   await app.value('decisions.skip', { projectId, rowIndex: others[2]!.rowIndex });
   await page.reload();
+  // The rows still to review, as a reviewer works through them.
+  await page.getByTestId('filter-chip-to_review').click();
   await page.locator(`[data-testid="review-row"][data-row-index="${shown.rowIndex}"]`).click();
   await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', String(shown.rowIndex));
   await expect(page.getByTestId('candidate-card')).toHaveCount(shown.candidateCount);
