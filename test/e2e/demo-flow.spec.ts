@@ -104,6 +104,13 @@ test('from "Try with demo data" to an export holding exactly the decisions made 
   await expect(chip('skipped')).toHaveAttribute('data-count', '1');
   await expect(chip('to_review')).toHaveAttribute('data-count', '1');
   await expect(chip('auto')).toHaveAttribute('data-count', '1');
+
+  // The row found by its e-mail shows that as agreement, not as a missing e-mail (the service sends none).
+  await page.locator('[data-testid="review-row"][data-row-index="4"]').click();
+  await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', '4');
+  const emailEvidence = page.getByTestId('candidate-card').first().locator('.evidence');
+  await expect(emailEvidence).toContainText('found by this e-mail');
+  await expect(emailEvidence).not.toContainText('missing');
   await expect(chip('no_candidates')).toHaveAttribute('data-count', '1');
 
   // Export: the browser host hands the file over as a download.
