@@ -73,7 +73,11 @@ export interface RowAssessment {
 
 const NO_CANDIDATES: RowAssessment = { candidates: [], confidence: 0, runnerUp: 0, guard: 'no candidates', reason: 'The service found nobody for this row.' };
 
-export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], strategy: Strategy | null): RowAssessment {
+/**
+ * `explain`: 'all' puts the evidence in words on every candidate (review, export); 'best' only on the one the row is
+ * settled with (a run settles every row of a sheet, and the others' words would be thrown away).
+ */
+export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], strategy: Strategy | null, explain: 'all' | 'best' = 'all'): RowAssessment {
   if (candidates.length === 0) return NO_CANDIDATES;
   const judged = candidates.map((c) => judge(row, c, strategy));
   // Each candidate's share of the evidence, beside the chance that the person is none of them (confidence-model.ts).
@@ -85,6 +89,7 @@ export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], 
   judged.sort((a, b) => b.confidence - a.confidence || a.rank - b.rank);
 
   const best = judged[0]!;
+  for (const j of explain === 'all' ? judged : [best]) explainJudged(row, candidates.find((c) => c.rank === j.rank)!, j);
   const guard = guardOf(row, best, judged);
   if (guard) best.confidence = Math.min(best.confidence, guardedCap(best));
   return {
@@ -96,10 +101,9 @@ export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], 
   };
 }
 
-/** The evidence for one candidate, field by field, and the weight it adds up to. */
+/** Each field's level of agreement for one candidate, and the weight they add up to. */
 function judge(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): CandidateAssessment {
-  const person = nameParts(c.name, c.firstName, c.lastName);
-  const name = row.name ? (person ? compareNames(row.name, person) : 'missing') : 'missing';
+  const name = row.name && c.nameParts ? compareNames(row.name, c.nameParts) : 'missing';
   const company = companyLevel(row.company, c.jobs);
   const levels: Levels = {
     name,
@@ -109,10 +113,22 @@ function judge(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): Can
     emailDomain: domainLevel(row.workDomain, c.jobs),
     location: locationLevel(row.location, c),
   };
-  const evidence = evidenceItems(row, c, levels, company.job);
-  const weight = evidence.reduce((sum, e) => sum + e.weight, 0);
-  return { rank: c.rank, confidence: 0, weight, evidence, reason: reasonOf(evidence), levels, companyJob: company.job };
+  let weight = 0;
+  for (const field of COMPARISONS) weight += ROUNDED_WEIGHTS[field][levels[field] as string] ?? 0;
+  return { rank: c.rank, confidence: 0, weight, evidence: [], reason: '', levels, companyJob: company.job };
 }
+
+/** The evidence of a judged candidate in words, and its reason. */
+function explainJudged(row: RowFacts, c: CandidateFacts, judged: CandidateAssessment): void {
+  judged.evidence = evidenceItems(row, c, judged.levels, judged.companyJob);
+  judged.reason = reasonOf(judged.evidence);
+}
+
+const COMPARISONS = Object.keys(WEIGHTS) as Comparison[];
+/** The weights as the evidence shows them (two decimals), so a candidate's weight is the sum of what it shows. */
+const ROUNDED_WEIGHTS = Object.fromEntries(
+  COMPARISONS.map((c) => [c, Object.fromEntries(Object.entries(WEIGHTS[c] as Record<string, number>).map(([level, w]) => [level, round(w)]))]),
+) as Record<Comparison, Record<string, number>>;
 
 // ----- levels per field ---------------------------------------------------------------------------------------
 
@@ -197,7 +213,7 @@ function evidenceItems(row: RowFacts, c: CandidateFacts, levels: Levels, company
   const add = <C extends Comparison>(field: C, note: string | null) => {
     const level = levels[field] as string;
     if (note === null) return;
-    items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: round((WEIGHTS[field] as Record<string, number>)[level] ?? 0), note });
+    items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: ROUNDED_WEIGHTS[field][level] ?? 0, note });
   };
   add('email', emailNote(levels.email));
   add('profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);

@@ -3,6 +3,7 @@
 // Person fields are undocumented (spec/service-notes.md): every read tolerates a missing field, a null, a number
 // or an odd date, and yields "not known" rather than a guess.
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
+import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, personName, personSlug, summarizePerson, text } from './person';
 
@@ -23,6 +24,8 @@ export interface CandidateFacts {
   name: string | null;
   firstName: string | null;
   lastName: string | null;
+  /** The name folded for comparison, once per answer rather than once per row that asks it. */
+  nameParts: NameParts | null;
   slug: string | null;
   /** Addresses on the record itself (the real service sends none; some records may). */
   emails: string[];
@@ -33,20 +36,24 @@ export interface CandidateFacts {
 }
 
 /** Bumped when what facts hold changes: facts stored by another version are made again from the candidates. */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;
 
 export function candidateFacts(candidate: Candidate): CandidateFacts {
   const person = candidate.person;
   const summary = summarizePerson(person);
   const record = isObject(person) ? person : {};
   const details = isObject(record.location_details) ? record.location_details : null;
+  const name = personName(person);
+  const firstName = text(record.first_name);
+  const lastName = text(record.last_name);
   return {
     rank: candidate.rank,
     score: candidate.score,
     summary,
-    name: personName(person),
-    firstName: text(record.first_name),
-    lastName: text(record.last_name),
+    name,
+    firstName,
+    lastName,
+    nameParts: nameParts(name, firstName, lastName),
     slug: personSlug(person),
     emails: personEmails(person),
     jobs: jobFacts(person),

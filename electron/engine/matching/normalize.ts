@@ -54,8 +54,15 @@ const ACCENTS = /[\p{Mn}\p{Me}]/gu;
 const APOSTROPHES = /['\u2019\u02BC\u2018`´]/gu;
 const NOT_WORD = /[^\p{L}\p{N}\p{Mc}]+/gu;
 
+// Printable ASCII: NFKD, accents and special letters change nothing there, so comparable() comes down to this.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_APOSTROPHES = /['`]/g;
+const ASCII_NOT_WORD = /[^a-z0-9]+/g;
+
 export function comparable(text: string): string {
   let s = String(text ?? '');
+  // Most names and companies are plain ASCII, and the confidence model folds several per row of a sheet.
+  if (PRINTABLE_ASCII.test(s)) return s.toLowerCase().replace(ASCII_APOSTROPHES, '').replace(ASCII_NOT_WORD, ' ').trim();
   // Two rounds: lower-casing can produce characters that decompose again (compatibility letters, ligatures).
   for (let round = 0; round < 2; round++) {
     s = s.normalize('NFKD').replace(ACCENTS, '').toLowerCase().replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c] ?? c);

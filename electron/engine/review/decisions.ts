@@ -8,7 +8,7 @@ import { touchProject } from '../projects/project-record';
 import { jobChange, rowInput } from '../matching';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-resolution';
-import { readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
+import { jobChangeOf, readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
@@ -89,7 +89,7 @@ export class Decisions {
   acceptPreview(project: ProjectRecord, rule: AutoAcceptRule): AcceptPreview {
     const count = this.db
       .prepare(
-        `SELECT count(*) FROM row_status INDEXED BY row_status_by_confidence
+        `SELECT count(*) FROM row_status INDEXED BY row_status_to_review_by_confidence
          WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
       )
       .pluck();
@@ -110,7 +110,7 @@ export class Decisions {
   acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): DecisionResult {
     const rows = this.db
       .prepare(
-        `SELECT row_index, query_key FROM row_status INDEXED BY row_status_by_confidence
+        `SELECT row_index, query_key FROM row_status INDEXED BY row_status_to_review_by_confidence
          WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
       )
       .raw()
@@ -218,8 +218,8 @@ export class Decisions {
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
     this.db
-      .prepare('UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ? WHERE project_id = ? AND row_index = ?')
-      .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, projectId, rowIndex);
+      .prepare('UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ? WHERE project_id = ? AND row_index = ?')
+      .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, jobChangeOf(f.state, f.chosen), projectId, rowIndex);
   }
 
   private now(): string {

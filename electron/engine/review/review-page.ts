@@ -135,12 +135,21 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
 }
 
 /**
- * Rows by their best candidate's confidence, rows without candidates last, file order among equals. With a state
- * filter each state's slice of the confidence index is read in order and merged; without one it is the whole index.
+ * Rows by their best candidate's confidence, rows without candidates last, file order among equals. The queue of rows
+ * to review alone is read straight off its confidence index (equals then in file order going up, the other way
+ * going down); any other filter sorts the rows it matches.
  */
 function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
-  const where = stateWhere(f);
   const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
+  if (f.states?.length === 1 && f.states[0] === 'to_review' && !f.jobChanges) {
+    return db
+      .prepare(
+        `SELECT ${STATUS_COLUMNS} FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
+         WHERE rs.project_id = ? AND rs.state = 'to_review' ORDER BY rs.confidence ${direction}, rs.row_index ${direction} LIMIT ? OFFSET ?`,
+      )
+      .all(f.projectId, f.limit, f.offset) as RowStatusRow[];
+  }
+  const where = stateWhere(f);
   return db
     .prepare(
       `SELECT ${STATUS_COLUMNS} FROM row_status AS rs

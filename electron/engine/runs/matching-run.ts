@@ -8,7 +8,7 @@ import { putLookups, type Lookup } from '../store';
 import { answerFacts } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { pendingQueries, type PlannedQueryRecord } from './query-records';
-import { RowResolution, type ResolutionCount } from './row-resolution';
+import { RowResolution, type Answer, type ResolutionCount } from './row-resolution';
 import { saveRun, type RunCounters } from './run-records';
 
 function isPassingAuthFailure(error: unknown): boolean {
@@ -190,13 +190,14 @@ export class MatchingRun {
       );
       const at = new Date(clock.now()).toISOString();
       db.transaction(() => {
+        const answers: Answer[] = [];
         for (const query of chunk) {
           const key = query.key;
           const facts = cached.get(key);
           if (this.failedKeys.has(key)) {
             this.count(this.resolution.failed(key));
           } else if (facts) {
-            this.count(this.resolution.answer(key, query.strategy, facts, at));
+            answers.push({ key, strategy: query.strategy, facts });
             this.counters.cacheHits++;
           } else if (this.offline) {
             this.count(this.resolution.notFetched(key));
@@ -206,6 +207,7 @@ export class MatchingRun {
           }
           this.counters.queriesDone++;
         }
+        this.count(this.resolution.answerAll(answers, at));
         this.persist();
       })();
       this.emit(false);
@@ -287,7 +289,7 @@ export class MatchingRun {
             db,
             asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
           );
-          asked.forEach((q, i) => this.count(this.resolution.answer(q.key, q.strategy, facts[i]!, at)));
+          this.count(this.resolution.answerAll(asked.map((q, i) => ({ key: q.key, strategy: q.strategy, facts: facts[i]! })), at));
           this.counters.calls++;
           this.counters.fetched += asked.length;
           this.counters.queriesDone += asked.length;
@@ -332,16 +334,18 @@ export class MatchingRun {
         asked.map((q) => q.key),
         Number.MIN_SAFE_INTEGER,
       );
+      const staleAnswers: Answer[] = [];
       for (const q of asked) {
         const stale = onFile.get(q.key);
         if (stale) {
-          this.count(this.resolution.answer(q.key, q.strategy, stale, at));
+          staleAnswers.push({ key: q.key, strategy: q.strategy, facts: stale });
         } else {
           this.count(this.resolution.failed(q.key));
           this.failedKeys.add(q.key);
           this.counters.errors++;
         }
       }
+      this.count(this.resolution.answerAll(staleAnswers, at));
       this.counters.calls++;
       this.counters.queriesDone += asked.length;
       this.persist();

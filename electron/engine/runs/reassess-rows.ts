@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import type { Mapping, Strategy } from '../../../shared/model';
+import type { Mapping, RowState, Strategy } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
 import { answerFacts } from './answer-facts';
 import { parseCells } from './plan-queries';
-import type { ChosenPerson } from './row-status';
+import { jobChangeOf, type ChosenPerson } from './row-status';
 
 const PAGE_ROWS = 2000;
 
@@ -17,7 +17,7 @@ const PAGE_ROWS = 2000;
 export async function reassessRows(db: Database, projectId: number, mapping: Mapping, which: 'unassessed' | 'all'): Promise<number> {
   const page = db
     .prepare(
-      `SELECT rs.row_index, rs.query_key, rs.strategy, rs.chosen, r.cells FROM row_status AS rs
+      `SELECT rs.row_index, rs.query_key, rs.strategy, rs.state, rs.chosen, r.cells FROM row_status AS rs
        JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
        WHERE rs.project_id = ? AND rs.row_index >= ? AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL
        ${which === 'unassessed' ? 'AND rs.confidence IS NULL' : ''}
@@ -25,11 +25,11 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
     )
     .raw();
   const write = db.prepare(
-    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen) WHERE project_id = ? AND row_index = ?',
+    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ? WHERE project_id = ? AND row_index = ?',
   );
   let assessed = 0;
   for (let from = 0; ; ) {
-    const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, string | null, string][];
+    const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, RowState, string | null, string][];
     if (rows.length === 0) return assessed;
     const facts = answerFacts(
       db,
@@ -37,16 +37,16 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
       Number.MIN_SAFE_INTEGER,
     );
     db.transaction(() => {
-      for (const [rowIndex, key, strategy, chosenText, cells] of rows) {
+      for (const [rowIndex, key, strategy, state, chosenText, cells] of rows) {
         const candidates = facts.get(key);
         // The answer is gone from the cache: the row keeps what it had, and a run asks again.
         if (!candidates || candidates.length === 0) continue;
         const input = rowInput(parseCells(cells), mapping);
-        const a = assessRow(rowFacts(input), candidates, strategy);
+        const a = assessRow(rowFacts(input), candidates, strategy, 'best');
         const chosen = chosenText === null ? null : (JSON.parse(chosenText) as ChosenPerson);
         const person = chosen ? candidates.find((c) => c.rank === chosen.rank) : undefined;
-        const rechosen = chosen && person ? JSON.stringify({ ...chosen, jobChange: jobChange(input.company, person.jobs) }) : null;
-        write.run(a.confidence, a.runnerUp, a.candidates[0]!.rank, a.reason, a.guard, rechosen, projectId, rowIndex);
+        const rechosen: ChosenPerson | null = chosen && person ? { ...chosen, jobChange: jobChange(input.company, person.jobs) } : chosen;
+        write.run(a.confidence, a.runnerUp, a.candidates[0]!.rank, a.reason, a.guard, rechosen ? JSON.stringify(rechosen) : null, jobChangeOf(state, rechosen), projectId, rowIndex);
         assessed++;
       }
     })();

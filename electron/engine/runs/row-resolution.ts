@@ -4,7 +4,14 @@ import { assessRow, autoAccepts, jobChange, rowFacts, rowInput, type CandidateFa
 import { parseCells } from './plan-queries';
 import type { ChosenPerson } from './row-status';
 
-/** What one answer did to the rows waiting on it. */
+/** One query's answer: its candidates' facts (none when the service found nobody). */
+export interface Answer {
+  key: string;
+  strategy: Strategy;
+  facts: readonly CandidateFacts[];
+}
+
+/** What answers did to the rows waiting on them. */
 export interface ResolutionCount {
   /** Rows that stopped waiting: found candidates, found nobody at their last step, failed or not fetched. */
   resolved: number;
@@ -52,11 +59,14 @@ export class RowResolution {
     private readonly mapping: Mapping,
     private readonly rule: AutoAcceptRule,
   ) {
+    // The rows waiting on a batch of answers, in one statement (a statement per answer cost as much as the reads).
+    // CROSS JOIN keeps the keys as the outer loop: left to itself SQLite walked the project's whole query index.
     this.waiting = db
       .prepare(
-        `SELECT rs.row_index, r.cells FROM row_status AS rs INDEXED BY row_status_by_query
-         JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
-         WHERE rs.project_id = ? AND rs.query_key = ? AND rs.state = 'pending'`,
+        `SELECT rs.query_key, rs.row_index, r.cells FROM json_each(?) AS k
+         CROSS JOIN row_status AS rs INDEXED BY row_status_by_query
+         CROSS JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+         WHERE rs.project_id = ? AND rs.query_key = k.value AND rs.state = 'pending'`,
       )
       .raw();
     this.found = db.prepare(
@@ -68,6 +78,7 @@ export class RowResolution {
          chosen = CASE WHEN @auto THEN @chosen END,
          source = CASE WHEN @auto THEN 'auto' END,
          decided_at = CASE WHEN @auto THEN @at END,
+         job_change = CASE WHEN @auto THEN @jobChange END,
          confidence = @confidence, runner_up = @runnerUp, best_rank = @bestRank, reason = @reason, guard = @guard
        WHERE project_id = @projectId AND row_index = @rowIndex`,
     );
@@ -90,28 +101,42 @@ export class RowResolution {
     );
   }
 
-  /** The service's answer: candidates settle each waiting row (auto-accepted when the rule allows), nobody moves them on. */
-  answer(key: string, strategy: Strategy, facts: readonly CandidateFacts[], at: string): ResolutionCount {
-    const params = { projectId: this.projectId, key };
-    if (facts.length === 0) {
-      const advanced = this.advance.run(params).changes;
-      const resolved = this.exhausted.run(params).changes;
-      return { resolved, advanced };
+  /** Answers from the service or the cache: candidates settle each waiting row (auto-accepted when the rule allows), nobody moves them on. */
+  answerAll(answers: readonly Answer[], at: string): ResolutionCount {
+    const count: ResolutionCount = { resolved: 0, advanced: 0 };
+    const found = answers.filter((a) => a.facts.length > 0);
+    for (const a of answers) {
+      if (a.facts.length > 0) continue;
+      const params = { projectId: this.projectId, key: a.key };
+      count.advanced += this.advance.run(params).changes;
+      count.resolved += this.exhausted.run(params).changes;
     }
+    if (found.length === 0) return count;
+    const waiting = new Map<string, [rowIndex: number, cells: string][]>();
+    for (const [key, rowIndex, cells] of this.waiting.all(JSON.stringify(found.map((a) => a.key)), this.projectId) as [string, number, string][]) {
+      let rows = waiting.get(key);
+      if (!rows) waiting.set(key, (rows = []));
+      rows.push([rowIndex, cells]);
+    }
+    for (const a of found) count.resolved += this.settleRows(a, waiting.get(a.key) ?? [], at);
+    return count;
+  }
+
+  /** Each row is compared with the answer's candidates; rows asking one query usually hold the same cells (a sheet's duplicates): those once. */
+  private settleRows({ strategy, facts }: Answer, rows: readonly [number, string][], at: string): number {
     let resolved = 0;
-    // Rows asking one query usually hold the same cells too (a sheet's duplicates): those are assessed once.
     let lastCells: string | null = null;
-    let last: { assessment: RowAssessment; auto: boolean; chosen: string | null } | null = null;
-    for (const [rowIndex, cells] of this.waiting.all(this.projectId, key) as [number, string][]) {
+    let last: { assessment: RowAssessment; auto: boolean; chosen: string | null; jobChange: string | null } | null = null;
+    for (const [rowIndex, cells] of rows) {
       if (cells !== lastCells || !last) {
         const input = rowInput(parseCells(cells), this.mapping);
-        const assessment = assessRow(rowFacts(input), facts, strategy);
+        const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
         const auto = autoAccepts(assessment, this.rule);
-        const best = assessment.candidates[0]!;
-        last = { assessment, auto, chosen: auto ? JSON.stringify(chosenFrom(assessment, facts, best.rank, input.company)) : null };
+        const chosen = auto ? chosenFrom(assessment, facts, assessment.candidates[0]!.rank, input.company) : null;
+        last = { assessment, auto, chosen: chosen ? JSON.stringify(chosen) : null, jobChange: chosen?.jobChange?.status ?? null };
         lastCells = cells;
       }
-      const { assessment, auto, chosen } = last;
+      const { assessment, auto, chosen, jobChange } = last;
       resolved += this.found.run({
         projectId: this.projectId,
         rowIndex,
@@ -119,6 +144,7 @@ export class RowResolution {
         count: Math.min(facts.length, 5),
         bestRank: assessment.candidates[0]!.rank,
         chosen,
+        jobChange,
         at,
         confidence: assessment.confidence,
         runnerUp: assessment.runnerUp,
@@ -126,7 +152,7 @@ export class RowResolution {
         guard: assessment.guard,
       }).changes;
     }
-    return { resolved, advanced: 0 };
+    return resolved;
   }
 
   failed(key: string): ResolutionCount {

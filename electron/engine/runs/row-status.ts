@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { DECIDED_STATES, ROW_STATES, type JobChange, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
+import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 
 /** The person a decision picked, kept beside the decision so it outlives a cleared cache. */
 export interface ChosenPerson {
@@ -41,6 +41,14 @@ export interface RowStatusRecord {
   verdict: RowVerdict | null;
 }
 
+/**
+ * What row_status.job_change holds: the matched person's job change, for a row matched (auto or accepted) with a
+ * decision that carries one; null otherwise. Every writer of a decision sets it, so counts and filters read an index.
+ */
+export function jobChangeOf(state: RowState, chosen: ChosenPerson | null): JobChangeStatus | null {
+  return state === 'auto' || state === 'accepted' ? (chosen?.jobChange?.status ?? null) : null;
+}
+
 export function isDecided(state: RowState): boolean {
   return DECIDED_STATES.includes(state);
 }
@@ -79,6 +87,9 @@ export interface RowStatusRow {
 
 export const ROW_STATUS_COLUMNS =
   'row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label, confidence, runner_up, best_rank, reason, guard';
+
+/** The columns a full row_status write sets, in rowStatusValues order: the read columns and the derived job change. */
+const WRITTEN_COLUMNS = `${ROW_STATUS_COLUMNS}, job_change`;
 
 export function toRowStatus(row: RowStatusRow): RowStatusRecord {
   return {
@@ -125,19 +136,20 @@ export type RowStatusValues = [
   bestRank: number | null,
   reason: string | null,
   guard: string | null,
+  jobChange: JobChangeStatus | null,
 ];
 
 export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
   const v = r.verdict;
   return [
     r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label,
-    v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null,
+    v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null, jobChangeOf(r.state, r.chosen),
   ];
 }
 
 /** A full row_status write: bind project_id, then rowStatusValues. INSERT where the row has no status yet (cheaper). */
 export function rowStatusWriteSql(verb: 'INSERT' | 'INSERT OR REPLACE'): string {
-  return `${verb} INTO row_status (project_id, ${ROW_STATUS_COLUMNS}) VALUES (?, ${ROW_STATUS_COLUMNS.split(', ').map(() => '?').join(', ')})`;
+  return `${verb} INTO row_status (project_id, ${WRITTEN_COLUMNS}) VALUES (?, ${WRITTEN_COLUMNS.split(', ').map(() => '?').join(', ')})`;
 }
 
 function parseChosen(text: string | null): ChosenPerson | null {

@@ -111,7 +111,7 @@ describe('settling rows from stored answers', () => {
 
       // Answers stored without facts (as before the confidence model) or with another version's are read whole instead.
       const writer = new Database(engine.dbPath);
-      writer.prepare(`UPDATE lookups SET facts = CASE WHEN rowid % 2 = 0 THEN NULL ELSE replace(facts, '"v":1', '"v":0') END`).run();
+      writer.prepare(`UPDATE lookups SET facts = CASE WHEN rowid % 2 = 0 THEN NULL ELSE replace(facts, '"v":', '"v":-') END`).run();
       writer.close();
       const undigested = (await ok(engine, 'projects.import', { file, name: 'undigested' })).summary;
       expect(await runToEnd(engine, undigested.id)).toMatchObject({ status: 'done', calls: 0 });

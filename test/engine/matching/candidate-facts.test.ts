@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FACTS_VERSION } from '../../../electron/engine/matching/candidate-facts';
 import { candidateFacts, looseDate, readStoredFacts, rankedFacts, storedFacts } from '../../../electron/engine/matching';
 
 describe('looseDate', () => {
@@ -60,7 +61,7 @@ describe('candidateFacts', () => {
     ]);
     expect(facts.map((f) => f.name)).toEqual(['A', 'B']);
     expect(readStoredFacts(storedFacts(facts))).toEqual(facts);
-    expect(readStoredFacts(storedFacts(facts).replace('"v":1', '"v":99'))).toBeNull();
+    expect(readStoredFacts(storedFacts(facts).replace(`"v":${FACTS_VERSION}`, '"v":99'))).toBeNull();
     expect(readStoredFacts('{broken')).toBeNull();
   });
 });

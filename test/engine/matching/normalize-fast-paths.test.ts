@@ -18,6 +18,16 @@ function plainIsPlaceholder(input: string): boolean {
   return PLACEHOLDERS.has(comparable(folded));
 }
 
+/** comparable() as defined before its ASCII fast path. */
+function plainComparable(text: string): string {
+  const special: Record<string, string> = { ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ƒ: 'f' };
+  let s = String(text ?? '');
+  for (let round = 0; round < 2; round++) {
+    s = s.normalize('NFKD').replace(/[\p{Mn}\p{Me}]/gu, '').toLowerCase().replace(/[łøßæœđðþıħŧĸŋƒ]/gu, (c) => special[c] ?? c);
+  }
+  return s.replace(/['\u2019\u02BC\u2018`´]/gu, '').replace(/[^\p{L}\p{N}\p{Mc}]+/gu, ' ').trim();
+}
+
 // Cells as sheets have them: words, placeholders in any case and spacing, accents, odd spaces, apostrophes,
 // wrappers, digits, and now and then anything at all.
 const piece = fc.oneof(
@@ -34,6 +44,11 @@ describe('fast paths of normalize.ts', () => {
   it('foldWhitespace folds exactly like the two regexes', () => {
     fc.assert(fc.property(cell, (s) => { expect(foldWhitespace(s)).toBe(plainFold(s)); }), { numRuns: 5000 });
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => { expect(foldWhitespace(s)).toBe(plainFold(s)); }), { numRuns: 2000 });
+  });
+
+  it('comparable() folds ASCII on its fast path exactly as the full definition does, and everything else the same too', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme-ascii' }), (s) => { expect(comparable(s)).toBe(plainComparable(s)); }), { numRuns: 5000 });
+    fc.assert(fc.property(cell, (s) => { expect(comparable(s)).toBe(plainComparable(s)); }), { numRuns: 5000 });
   });
 
   it('isPlaceholder says what comparable() says', () => {
