@@ -1,3 +1,11 @@
+export interface MemoryPeak {
+  /** MB, the highest of the samples. */
+  sampled: number;
+  /** MB, the kernel's high-water mark for the process. */
+  maxRss: number;
+  byPhase: Record<string, number>;
+}
+
 /** Peak resident memory of this process: sampled every `everyMs` (overall and per phase), and the OS's own high-water mark. */
 export class MemorySampler {
   private peak = 0;
@@ -26,7 +34,7 @@ export class MemorySampler {
   }
 
   /** MB. A busy event loop can miss a sample, so the kernel's maxRSS (which never misses) is taken too. */
-  peakMb(): { sampled: number; maxRss: number; byPhase: Record<string, number> } {
+  peakMb(): MemoryPeak {
     this.sample();
     const byPhase = Object.fromEntries([...this.phases].map(([name, bytes]) => [name, Math.round(bytes / 1e5) / 10]));
     return { sampled: this.peak / 1e6, maxRss: (process.resourceUsage().maxRSS * 1024) / 1e6, byPhase };
