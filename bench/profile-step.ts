@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EngineBench } from './engine-bench';
-import { num } from './report';
+import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
 
@@ -81,7 +81,10 @@ try {
     case 'review': {
       const projectId = main!.id;
       await measure('first text filter', () => bench.call('review.page', { projectId, text: 'smith', offset: 0, limit: 200 }));
-      await measure('200 pages', () => bench.reviewPages(projectId, 200));
+      const pages = await measure('200 pages', () => bench.reviewPages(projectId, 200));
+      for (const [kind, ms] of Object.entries(pages.byKind)) {
+        log(`  ${kind}: p50 ${num(percentile(ms, 50), 1)} ms, p95 ${num(percentile(ms, 95), 1)} ms, max ${num(Math.max(...ms), 1)} ms (${ms.map((m) => num(m, 0)).join(' ')})`);
+      }
       await measure('jump to 90%', () => bench.call('review.page', { projectId, offset: Math.floor(rows * 0.9), limit: 200 }));
       for (const text of ['jones', 'acme', 'director', 'hotmail', 'zz']) await measure(`text "${text}"`, () => bench.call('review.page', { projectId, text, offset: 0, limit: 200 }));
       break;
