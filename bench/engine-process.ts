@@ -51,8 +51,10 @@ export class EngineProcess {
     });
   }
 
-  static async start(dataDir: string, service: SimulatorReady, concurrency: number, log: Log): Promise<EngineProcess> {
-    const child = spawnBenchScript('./engine-child.ts', [dataDir]);
+  /** `cpuProfileDir`: the engine process writes a V8 CPU profile there when it exits (bench/profile-summary.ts reads it). */
+  static async start(dataDir: string, service: SimulatorReady, concurrency: number, log: Log, cpuProfileDir: string | null = null): Promise<EngineProcess> {
+    const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, '--cpu-prof-interval=4000'] : [];
+    const child = spawnBenchScript('./engine-child.ts', [dataDir], ['ignore', 'pipe', 'pipe', 'ipc'], profiling);
     child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     await new Promise<void>((resolve, reject) => {
@@ -116,6 +118,9 @@ export class EngineProcess {
   async close(): Promise<void> {
     try {
       if (this.child.connected) await this.ask('close');
+      // Leaving on its own (the IPC channel closed) lets a profiling child write its profile.
+      if (this.child.connected) this.child.disconnect();
+      await Promise.race([new Promise((resolve) => this.child.once('exit', resolve)), new Promise((resolve) => setTimeout(resolve, 30_000))]);
     } finally {
       await stopChild(this.child);
     }

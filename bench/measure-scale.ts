@@ -88,7 +88,7 @@ export async function measureScale(
   const dataDir = join(tmpDir, `engine-${process.pid}-${rows}`);
   await rm(dataDir, { recursive: true, force: true });
   await mkdir(dataDir, { recursive: true });
-  const engine = await EngineProcess.start(dataDir, service, opts.concurrency, log);
+  const engine = await EngineProcess.start(dataDir, service, opts.concurrency, log, opts.cpuProfileDir);
   log(`  engine process: pid ${engine.pid}`);
   try {
     await engine.enter('import');
@@ -164,7 +164,7 @@ export async function measureScale(
     const review = await measureReview(engine, projectId, stored, log);
 
     const engineMemory = await engine.memory();
-    log(`  engine process peak RSS ${num(Math.max(engineMemory.maxRss, engineMemory.sampled))} MB; by step: ${phaseText(engineMemory)} MB`);
+    log(`  engine process peak RSS ${num(Math.max(engineMemory.maxRss, engineMemory.sampled))} MB; by step: ${phaseText(engineMemory.byPhase)} MB; JS heap ${phaseText(engineMemory.heapByPhase)} MB`);
     await engine.close();
 
     log('  browser host (its own process, on the same data folder): upload, import, plan, cached run, review, export + download');
@@ -267,8 +267,8 @@ async function measureReview(engine: EngineProcess, projectId: number, rows: num
   };
 }
 
-export function phaseText(memory: MemoryPeak): string {
-  return Object.entries(memory.byPhase)
+export function phaseText(byPhase: Record<string, number>): string {
+  return Object.entries(byPhase)
     .map(([k, v]) => `${k} ${num(v)}`)
     .join(', ');
 }

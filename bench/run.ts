@@ -171,7 +171,10 @@ function evaluate(scales: ScaleResult[]): { checks: TargetCheck[]; table: { size
     row('Peak RSS: browser host', (s) => mb(s.webHost.maxRssMb)),
     row('Peak RSS: simulator (not the app)', (s) => mb(s.simulatorMaxRssMb)),
   ];
-  const figures: Figure[] = scales.map((s) => ({ label: `Engine peak RSS by step, ${short(s.rows)}`, value: `${phaseText(s.engineMemory)} MB` }));
+  const figures: Figure[] = scales.flatMap((s) => [
+    { label: `Engine peak RSS by step, ${short(s.rows)}`, value: `${phaseText(s.engineMemory.byPhase)} MB` },
+    { label: `Engine JS heap peak by step, ${short(s.rows)}`, value: `${phaseText(s.engineMemory.heapByPhase)} MB` },
+  ]);
   if (ref) {
     figures.push({
       label: 'Reference strategies',
