@@ -32,6 +32,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
     let failure: unknown = null;
     stream.on('error', (err) => (failure ??= err));
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+    styleEmptyCellsOnce(workbook);
     const zip = (workbook as unknown as { zip: NodeJS.EventEmitter & { abort(): void } }).zip;
     zip.on('error', (err: unknown) => (failure ??= err));
     let truncated = 0;
@@ -76,6 +77,25 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
       throw err;
     }
   });
+}
+
+/**
+ * exceljs gives every cell a new, empty style object and looks each one up in a WeakMap of the styles it has seen:
+ * 19 million entries for a 1M-row export, whose upkeep made V8's collector slower the longer the export ran
+ * (at 1M rows: 200 s of CPU against 12.4 s at 100k; addStyleModel 30 s and the collector 92 s of the profile).
+ * An empty style gets the same style id every time for a given cell type, so it is worked out once per type.
+ */
+function styleEmptyCellsOnce(workbook: unknown): void {
+  const styles = (workbook as { styles?: { addStyleModel?: (model: unknown, cellType?: unknown) => number } }).styles;
+  const addStyleModel = styles?.addStyleModel?.bind(styles);
+  if (!styles || !addStyleModel) return;
+  const emptyIds = new Map<unknown, number>();
+  styles.addStyleModel = (model, cellType) => {
+    if (!model || typeof model !== 'object' || Object.keys(model).length > 0) return addStyleModel(model, cellType);
+    let id = emptyIds.get(cellType);
+    if (id === undefined) emptyIds.set(cellType, (id = addStyleModel({}, cellType)));
+    return id;
+  };
 }
 
 /**
