@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 /** Runs one of bench/'s TypeScript entry scripts in its own Node process (the same Node 24), through tsx. */
-export function spawnBenchScript(script: string, args: string[], stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc']): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
+export function spawnBenchScript(script: string, args: string[], stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     cwd: REPO,
     stdio,
     env: { ...process.env, NODE_OPTIONS: '' },

@@ -112,11 +112,11 @@ export class EngineBench {
   }
 
   /**
-   * 100-row pages of the review table: offsets spread over the whole table, then with a state filter, then with
+   * 200-row pages of the review table (the renderer's page): offsets spread over the whole table, then with a state filter, then with
    * a text filter, each spread over its own total. Milliseconds per fetch, by kind.
    */
   async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; states: RowState[]; texts: string[] }> {
-    const limit = 100;
+    const limit = 200;
     const perKind = Math.ceil(fetches / 3);
     const byKind: Record<string, number[]> = { unfiltered: [], state: [], text: [] };
     const first = await this.call('review.page', { projectId, offset: 0, limit });

@@ -11,6 +11,8 @@ export interface BenchOptions {
   slice: number;
   quick: boolean;
   readme: boolean;
+  /** Where the engine process of each size writes a V8 CPU profile; null: none. */
+  cpuProfileDir: string | null;
 }
 
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
@@ -25,6 +27,7 @@ Options:
   --slice N         rows the reference strategies run on (default 2000; 500 with --quick)
   --quick           10,000 rows, for a fast check
   --no-readme       leave README.md as it is
+  --cpu-prof DIR    the engine process of each size writes a CPU profile to DIR (bench/profile-summary.ts reads it)
   -h, --help        show this help
 `;
 
@@ -53,6 +56,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | null {
         slice: { type: 'string' },
         quick: { type: 'boolean' },
         'no-readme': { type: 'boolean' },
+        'cpu-prof': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -75,5 +79,6 @@ export function parseBenchArgs(argv: string[]): BenchOptions | null {
     slice: Math.min(rows, whole('--slice', values.slice, quick ? 500 : 2000, 10)),
     quick,
     readme: !values['no-readme'],
+    cpuProfileDir: values['cpu-prof'] ?? null,
   };
 }

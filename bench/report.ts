@@ -70,7 +70,7 @@ function valueText(c: TargetCheck): string {
 }
 
 function targetText(c: TargetCheck): string {
-  const digits = Number.isInteger(c.target) ? 0 : 1;
+  const digits = Number.isInteger(c.target) ? 0 : Math.abs(c.target) < 1 ? 2 : 1;
   return `${c.better === 'lower' ? '<=' : '>='} ${num(c.target, digits)} ${c.unit}`.trim();
 }
 
@@ -80,14 +80,39 @@ function rowsOf(checks: TargetCheck[]): string[][] {
   return checks.map((c) => [c.label, valueText(c), targetText(c), c.ratio === null ? '-' : num(c.ratio, 2), c.pass ? 'PASS' : 'MISS']);
 }
 
-export function consoleTable(checks: TargetCheck[], figures: Figure[]): string {
-  const rows = rowsOf(checks);
-  const widths = HEADINGS.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+/** One step's figures at each sheet size, and its cost per row at the largest size over the smallest. */
+export interface ScaleRow {
+  label: string;
+  values: string[];
+  growth: number | null;
+}
+
+function scaleHeadings(sizes: number[]): string[] {
+  const heads = ['Step', ...sizes.map((n) => `${num(n)} rows`)];
+  if (sizes.length > 1) heads.push(`per row, ${num(sizes[sizes.length - 1]!)} / ${num(sizes[0]!)}`);
+  return heads;
+}
+
+function scaleCells(sizes: number[], rows: ScaleRow[]): string[][] {
+  return rows.map((r) => (sizes.length > 1 ? [r.label, ...r.values, r.growth === null ? '' : `${num(r.growth, 2)}x`] : [r.label, ...r.values]));
+}
+
+function textTable(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const out = [line(HEADINGS), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''];
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+}
+
+export function consoleReport(checks: TargetCheck[], table: { sizes: number[]; rows: ScaleRow[] }, figures: Figure[]): string {
+  const out = [...textTable(HEADINGS, rowsOf(checks)), '', ...textTable(scaleHeadings(table.sizes), scaleCells(table.sizes, table.rows)), ''];
   const labelWidth = Math.max(...figures.map((f) => f.label.length));
   for (const f of figures) out.push(`${f.label.padEnd(labelWidth)}  ${f.value}`);
   return out.join('\n');
+}
+
+function markdownTable(head: string[], rows: string[][]): string[] {
+  const escape = (s: string) => s.replace(/\|/g, '\\|');
+  return [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`)];
 }
 
 /** A second table of targets with a table of its own below it (the match quality). */
@@ -97,27 +122,36 @@ export interface ExtraSection {
   table: string;
 }
 
-export function markdownSection(checks: TargetCheck[], figures: Figure[], machine: Machine, params: string, extra?: ExtraSection): string {
+/** The console's table of targets alone (the match quality prints its own below). */
+export function consoleTable(checks: TargetCheck[]): string {
+  return textTable(HEADINGS, rowsOf(checks)).join('\n');
+}
+
+export function markdownSection(
+  checks: TargetCheck[],
+  table: { sizes: number[]; rows: ScaleRow[] },
+  figures: Figure[],
+  machine: Machine,
+  params: string,
+  loads: number[],
+  extra?: ExtraSection,
+): string {
   const escape = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = rowsOf(checks);
-  const extraLines = extra
-    ? ['', `${extra.heading}:`, '', `| ${HEADINGS.join(' | ')} |`, `|${HEADINGS.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-      ...rowsOf(extra.checks).map((r) => `| ${r.map(escape).join(' | ')} |`), '', extra.table]
-    : [];
+  const extraLines = extra ? ['', `${extra.heading}:`, '', ...markdownTable(HEADINGS, rowsOf(extra.checks)), '', extra.table] : [];
   return [
     `Latest \`npm run bench\` (${machine.date.slice(0, 10)}), ${params}, on ${machine.cpu} (${machine.cores} cores, ${num(machine.memoryGb, 1)} GB), ` +
-      `Node ${machine.node}, ${machine.os}; load average at start ${num(machine.loadAtStart, 2)}.`,
+      `Node ${machine.node}, ${machine.os}; load average ${loads.map((l) => num(l, 2)).join(' and ')} at the start of each size.`,
     '',
-    `| ${HEADINGS.join(' | ')} |`,
-    `|${HEADINGS.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-    ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`),
+    ...markdownTable(HEADINGS, rowsOf(checks)),
+    '',
+    ...markdownTable(scaleHeadings(table.sizes), scaleCells(table.sizes, table.rows)),
     '',
     '| Other figures | |',
     '| --- | --- |',
     ...figures.map((f) => `| ${escape(f.label)} | ${escape(f.value)} |`),
-    ...extraLines,
     '',
     'Ratio is measured / target. Full figures: `bench/results.json`.',
+    ...extraLines,
   ].join('\n');
 }
 

@@ -9,7 +9,15 @@ const simulator = await startSimulator({ port: 0, people: Number(peopleText), se
 function tally(): SimulatorTally {
   const c = simulator.counters();
   const cpu = process.cpuUsage();
-  return { calls: c.calls, findCalls: c.findCalls, sessionCalls: c.sessionCalls, queries: c.queries, distinctQueries: c.queryKeys.size, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return {
+    calls: c.calls,
+    findCalls: c.findCalls,
+    sessionCalls: c.sessionCalls,
+    queries: c.queries,
+    distinctQueries: c.queryKeys.size,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    maxRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
+  };
 }
 
 const ready: SimulatorReady = {

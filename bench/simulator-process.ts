@@ -20,6 +20,8 @@ export interface SimulatorTally {
   distinctQueries: number;
   /** CPU time of the simulator's process since it started (not reset). */
   cpuSeconds: number;
+  /** Peak resident memory of the simulator's process since it started (not reset). */
+  maxRssMb: number;
 }
 
 /** The simulator running in a child process, spoken to over IPC. */

@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   log('');
   log(qualityConsoleTable(run.score));
   log('');
-  log(consoleTable(run.checks, []));
+  log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);
   log(`${run.checks.length - missed.length} of ${run.checks.length} quality targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
   if (values.json) {

@@ -28,8 +28,9 @@ export async function importProject(
   clock: Clock,
   req: ImportRequest,
   onProgress: (rowsRead: number) => void,
+  limits: { maxRows?: number } = {},
 ): Promise<number> {
-  const sheet = await openSheet(req.file, req.sheet === undefined ? {} : { sheet: req.sheet });
+  const sheet = await openSheet(req.file, { ...(req.sheet === undefined ? {} : { sheet: req.sheet }), ...limits });
   let projectId: number | null = null;
   try {
     const now = new Date(clock.now()).toISOString();
@@ -57,7 +58,15 @@ export async function importProject(
     let rowCount = 0;
     let batch: string[][] = [];
     const sampleRows: string[][] = [];
-    for await (const cells of sheet.rows()) {
+    const rows = sheet.rows();
+    for await (const cells of rows) {
+      // A sheet whose size was not known before reading (an xlsx without its dimension) is refused at the first row
+      // past the limit, counting on without storing so the message can say how many it has.
+      if (rowCount + batch.length >= sheet.maxRows) {
+        let total = rowCount + batch.length + 1;
+        for await (const _ of rows) total++;
+        throw sheet.tooManyRows(total);
+      }
       if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
       batch.push(cells);
       if (batch.length >= ROWS_PER_TRANSACTION) {

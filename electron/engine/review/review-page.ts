@@ -4,6 +4,7 @@ import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '..
 import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
+import { StampedCache } from '../store/data-stamp';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 
@@ -32,7 +33,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   if (match) await fillRowTextIndex(db, projectId);
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
   const counts = stateCounts(db, projectId);
-  const jobChangeCounts = jobChangeCountsOf(db, projectId);
+  const jobChangesNow = jobChangeCountsOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const filter: StatusFilter = { projectId, states, jobChanges, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
   const matching = jobChanges ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
@@ -72,17 +73,23 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       chosenRank: s.chosenRank,
     };
   });
-  return { rows: page, total: found, counts, jobChanges: jobChangeCounts };
+  return { rows: page, total: found, counts, jobChanges: jobChangesNow };
 }
 
-/** Matched rows per job change, for the whole project: a walk over the job-change index. */
+const jobChangeCounts = new StampedCache<Record<JobChangeStatus, number>>();
+
+/** Matched rows per job change, for the whole project: a walk over the job-change index, kept until the data changes. */
 export function jobChangeCountsOf(db: Database, projectId: number): Record<JobChangeStatus, number> {
-  const counts = Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
-  const rows = db
-    .prepare('SELECT job_change AS j, count(*) AS n FROM row_status WHERE project_id = ? AND job_change IS NOT NULL GROUP BY job_change')
-    .all(projectId) as { j: JobChangeStatus; n: number }[];
-  for (const { j, n } of rows) if (j in counts) counts[j] = n;
-  return counts;
+  return {
+    ...jobChangeCounts.get(db, String(projectId), () => {
+      const counts = Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
+      const rows = db
+        .prepare('SELECT job_change AS j, count(*) AS n FROM row_status WHERE project_id = ? AND job_change IS NOT NULL GROUP BY job_change')
+        .all(projectId) as { j: JobChangeStatus; n: number }[];
+      for (const { j, n } of rows) if (j in counts) counts[j] = n;
+      return counts;
+    }),
+  };
 }
 
 function countMatching(db: Database, f: StatusFilter): number {
@@ -102,6 +109,68 @@ interface StatusFilter {
 const STATUS_COLUMNS = ROW_STATUS_COLUMNS.split(', ')
   .map((c) => `rs.${c}`)
   .join(', ');
+
+/** Every STRIDE-th match of a filtered list is remembered, so a page starts at most STRIDE - 1 rows from its own. */
+const STRIDE = 200;
+
+/** A filtered list, walked once: how many rows it has, and the sort key (row index or document id) of every STRIDE-th. */
+interface ListMarks {
+  total: number;
+  marks: number[];
+}
+const listMarks = new StampedCache<ListMarks>(16);
+
+/**
+ * Walks the `ordered` query (its one column: the sort key, ascending) once with SQLite's window functions, keeping the
+ * count and every STRIDE-th key, instead of stepping over every earlier row again for each page (OFFSET 900000 reads
+ * 900,000 index entries: ~100 ms for a million rows).
+ */
+function marksOf(db: Database, key: string, ordered: string, params: unknown[]): ListMarks {
+  return listMarks.get(db, key, () => {
+    const rows = db
+      .prepare(
+        `SELECT k, n, next IS NULL FROM (SELECT k, row_number() OVER w AS n, lead(k) OVER w AS next FROM (${ordered}) WINDOW w AS (ORDER BY k))
+         WHERE (n - 1) % ${STRIDE} = 0 OR next IS NULL`,
+      )
+      .raw()
+      .all(...params) as [number, number, number][];
+    const marks: number[] = [];
+    let total = 0;
+    for (const [k, n, last] of rows) {
+      if ((n - 1) % STRIDE === 0) marks.push(k);
+      if (last) total = n;
+    }
+    return { total, marks };
+  });
+}
+
+/**
+ * The row indexes a text filter matches, in row order: 4 bytes a match, so at most 32 MB for eight lists of a 1M-row
+ * project that each match every row. Four were too few: the bench's six filters in turn found none kept, and at 1M its
+ * text pages took p50 20 ms / p95 113 ms walking their lists again.
+ */
+const textMatches = new StampedCache<Uint32Array>(8);
+
+/**
+ * Every row a text filter matches, walked once and kept until the data changes. FTS5 reads a phrase's position
+ * lists from their start whatever rowid a query starts at, so at 1M rows a page of "engineer" 90% down took
+ * 35 ms in the index query alone (4 ms 10% down); from the kept list any page is a slice.
+ */
+function matchList(db: Database, key: string, ordered: string, params: unknown[], rowIndexOf: (k: number) => number): Uint32Array {
+  return textMatches.get(db, key, () => {
+    let list = new Uint32Array(4096);
+    let n = 0;
+    for (const k of db.prepare(`${ordered} ORDER BY k`).pluck().iterate(...params) as IterableIterator<number>) {
+      if (n === list.length) {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[n++] = rowIndexOf(k);
+    }
+    return list.slice(0, n);
+  });
+}
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
 function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params: unknown[] } {
@@ -126,12 +195,29 @@ function stateHint(f: StatusFilter, matching: number, total: number): string {
 
 function statePage(db: Database, f: StatusFilter, matching: number, total: number): RowStatusRow[] {
   const where = stateWhere(f);
-  return db
-    .prepare(
-      `SELECT ${STATUS_COLUMNS} FROM row_status AS rs ${stateHint(f, matching, total)}
-       WHERE rs.project_id = ?${where.sql} ORDER BY rs.row_index LIMIT ? OFFSET ?`,
-    )
-    .all(f.projectId, ...where.params, f.limit, f.offset) as RowStatusRow[];
+  const select = (from: number, skip: number, hint: string) =>
+    db
+      .prepare(
+        `SELECT ${STATUS_COLUMNS} FROM row_status AS rs ${hint}
+         WHERE rs.project_id = ? AND rs.row_index >= ?${where.sql} ORDER BY rs.row_index LIMIT ? OFFSET ?`,
+      )
+      .all(f.projectId, from, ...where.params, f.limit, skip) as RowStatusRow[];
+  if (!f.states && !f.jobChanges) {
+    // Row indexes run 0..n-1 once every row has a status (imports number rows densely): a page is a range of them.
+    const last = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(f.projectId) as number | null;
+    if (last !== null && last + 1 === total) return select(f.offset, 0, '');
+  }
+  if (f.offset < STRIDE) return select(0, f.offset, stateHint(f, matching, total));
+  const marks = marksOf(
+    db,
+    `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)}`,
+    `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`,
+    [f.projectId, ...where.params],
+  );
+  if (f.offset >= marks.total) return [];
+  const i = Math.floor(f.offset / STRIDE);
+  // Read from the mark on, a page is found by walking rows in order whatever the state: no index hint.
+  return select(marks.marks[i]!, f.offset - i * STRIDE, '');
 }
 
 /**
@@ -160,51 +246,37 @@ function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
 }
 
 /**
- * The index yields matching rows in row order (rowid = project << 32 | row), so a page is read straight off it.
- * With a state filter (or while some rows have no status yet) each match is checked against its status in one
- * pass, the index staying the outer loop (CROSS JOIN), and the count and the page both come from that pass.
+ * The index yields matching rows in row order (rowid = project << 32 | row). With a state filter (or while some rows
+ * have no status yet) each match is checked against its status in the same walk, the index staying the outer loop
+ * (CROSS JOIN).
  */
 function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses: number): { rows: RowStatusRow[]; found: number } {
   const documents = 'd.row_text MATCH ? AND d.rowid BETWEEN (? << 32) AND (? << 32) + 4294967295';
   const params = [match, f.projectId, f.projectId];
-  // Once every row has a status (all but during a project's first plan), the documents are counted without a join.
+  // Once every row has a status (all but during a project's first plan), the documents are read without a join.
   const rowCount = db.prepare('SELECT row_count FROM projects WHERE id = ?').pluck().get(f.projectId) as number | undefined;
-  if (!f.states && statuses >= (rowCount ?? 0)) {
-    const found = db.prepare(`SELECT count(*) FROM row_text AS d WHERE ${documents}`).pluck().get(...params) as number;
-    const rowIndexes = db
-      .prepare(`SELECT d.rowid & 4294967295 FROM row_text AS d WHERE ${documents} ORDER BY d.rowid LIMIT ? OFFSET ?`)
-      .pluck()
-      .all(...params, f.limit, f.offset) as number[];
-    return { rows: statusesOf(db, f.projectId, rowIndexes), found };
-  }
+  const join = !!f.states || !!f.jobChanges || statuses < (rowCount ?? 0);
   // "+": each match reads its status by primary key; through the state index it was twice as slow (one probe per state).
   const where = stateWhere(f, '+rs.state');
-  const rowIndexes = db
-    .prepare(
-      `SELECT rs.row_index FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = d.rowid & 4294967295
-       WHERE ${documents}${where.sql} ORDER BY d.rowid`,
-    )
-    .pluck()
-    .all(f.projectId, ...params, ...where.params) as number[];
-  return { rows: statusesOf(db, f.projectId, rowIndexes.slice(f.offset, f.offset + f.limit)), found: rowIndexes.length };
+  const matches = join
+    ? `SELECT d.rowid AS k FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = d.rowid & 4294967295
+       WHERE ${documents}${where.sql}`
+    : `SELECT d.rowid AS k FROM row_text AS d WHERE ${documents}`;
+  const list = matchList(db, `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${join} ${match}`, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32);
+  return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
-/** One pass over the rows finds every match: the count and the page come from it. */
+/** Texts too short for the index scan the rows, once per filter until the data changes. */
 function scannedTextPage(db: Database, f: StatusFilter, text: string, matching: number, total: number): { rows: RowStatusRow[]; found: number } {
   const where = stateWhere(f);
   const pattern = `%${escapeLike(text)}%`;
   // Cells are stored as JSON: a quote or backslash in the search is escaped the way JSON writes it.
   const cellPattern = `%${escapeLike(JSON.stringify(text).slice(1, -1))}%`;
-  const rowIndexes = db
-    .prepare(
-      `SELECT rs.row_index FROM row_status AS rs ${stateHint(f, matching, total)}
+  const matches = `SELECT rs.row_index AS k FROM row_status AS rs ${stateHint(f, matching, total)}
        JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
-       WHERE rs.project_id = ?${where.sql} AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')
-       ORDER BY rs.row_index`,
-    )
-    .pluck()
-    .all(f.projectId, ...where.params, pattern, cellPattern) as number[];
-  return { rows: statusesOf(db, f.projectId, rowIndexes.slice(f.offset, f.offset + f.limit)), found: rowIndexes.length };
+       WHERE rs.project_id = ?${where.sql} AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')`;
+  const list = matchList(db, `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${text}`, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k);
+  return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
 function statusesOf(db: Database, projectId: number, rowIndexes: number[]): RowStatusRow[] {

@@ -121,7 +121,40 @@ async function fillInSlices(db: Database, projectId: number): Promise<void> {
     return !done;
   });
 
+  let filled = false;
   while (slice.immediate()) {
+    filled = true;
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  // Part of the fill, so the filter that waits for it is answered from the merged index.
+  if (filled) await mergeSegments(db);
+}
+
+/** Pages of the index written per merge step: ~20 ms each, so other calls get in between. */
+const MERGE_PAGES = 200;
+
+/**
+ * Merges the index's segments into one, in short steps after a fill. Filled 1,000 rows a transaction, a million-row
+ * index is left in dozens of segments, and every query reads each of them: measured at 1M rows (load 8), a page of a
+ * common text took 2-46 ms before merging and 0.4-7 ms after, and counting "gmail" 23 ms instead of 5. One 'optimize'
+ * would do it in a single statement, but that blocks every other call for ~17 s. An index left half-merged (the
+ * database closed, or another process was writing) is as correct, only slower.
+ */
+async function mergeSegments(db: Database): Promise<void> {
+  try {
+    // Merge whenever two segments share a level (the default waits for four), down to a single segment.
+    db.prepare("INSERT INTO row_text (row_text, rank) VALUES ('usermerge', 2)").run();
+    const changes = db.prepare('SELECT total_changes()').pluck();
+    const merge = db.prepare(`INSERT INTO row_text (row_text, rank) VALUES ('merge', ${MERGE_PAGES})`);
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!db.open) return;
+      const before = changes.get() as number;
+      merge.run();
+      // FTS5's documented way to tell that a merge step found nothing left to do.
+      if ((changes.get() as number) - before <= 1) return;
+    }
+  } catch {
+    // The database closed or is busy with a write of another process: the next fill merges again.
   }
 }

@@ -10,6 +10,8 @@ import { csvRows } from './csv-rows';
 import { xlsxRows } from './xlsx-rows';
 import { scanTable, type TableContext } from './table-scan';
 import { uniqueHeaders } from './unique-headers';
+import { MAX_DATA_ROWS, textLineCount, tooManyRows } from './row-limit';
+import { worksheetLastRow } from './worksheet-dimension';
 
 const DEFAULT_MAX_COLUMNS = 1000;
 const DEFAULT_MAX_CELL_BYTES = 1024 * 1024;
@@ -22,6 +24,7 @@ const SNIFF_BYTES = 256 * 1024;
  */
 export async function openSheet(path: string, opts: OpenSheetOptions = {}): Promise<OpenedSheet> {
   const limits = { maxColumns: opts.maxColumns ?? DEFAULT_MAX_COLUMNS, maxCellBytes: opts.maxCellBytes ?? DEFAULT_MAX_CELL_BYTES };
+  const maxRows = opts.maxRows ?? MAX_DATA_ROWS;
   const { size, start } = await readStart(path, SAMPLE_BYTES);
   if (size === 0) throw emptyFile(path, '');
   const kind = sniffFile(path, start, size);
@@ -36,11 +39,23 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     info = { format: 'xlsx', sheetName: sheet.name, sheetNames: visibleNames(outline) };
     where = `the sheet “${sheet.name}” in `;
     source = () => xlsxRows(path, outline, sheet);
+    const lastRow = await worksheetLastRow(path, outline, sheet);
+    // The dimension Excel writes at the top of a worksheet gives its size before any row is read; the rows below
+    // the header are the last row less the header's (usually row 1).
+    if (lastRow !== null && lastRow - 1 > maxRows) throw tooManyRows(path, where, lastRow - 1, maxRows);
   } else {
     const sniffed = iconv.getDecoder(kind.encoding).write(start.subarray(0, SNIFF_BYTES));
     const layout = { encoding: kind.encoding, ...sniffLayout(sniffed, size <= SNIFF_BYTES) };
     info = { format: 'csv', delimiter: layout.delimiter, encoding: kind.encoding };
     source = () => csvRows(path, layout, limits.maxCellBytes, (w) => warnings.push(w));
+    // A file whose first 256 KB put it well under the limit is not counted (the importer still stops at the limit);
+    // others get a cheap bound (line breaks), and only one that may be over is parsed through to count its rows.
+    const sampleLines = sniffed.split(layout.newline).length;
+    const likelyRows = (size / Math.max(1, Math.min(start.length, SNIFF_BYTES))) * sampleLines;
+    if (likelyRows * 2 > maxRows && (await textLineCount(path, kind.encoding, layout.newline)) - 1 > maxRows) {
+      const rows = await countDataRows(scanTable(source(), { path, where, limits, padShortRows: false, warnings: [] }));
+      if (rows > maxRows) throw tooManyRows(path, where, rows, maxRows);
+    }
   }
   const ctx: TableContext = { path, where, limits, padShortRows: info.format === 'xlsx', warnings };
   let firstPass: AsyncGenerator<string[]> | null = scanTable(source(), ctx);
@@ -70,6 +85,8 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     headers: named.headers,
     warnings,
     rows,
+    maxRows,
+    tooManyRows: (count) => tooManyRows(path, where, count, maxRows),
     async close() {
       const pass = firstPass;
       firstPass = null;
@@ -86,6 +103,12 @@ export async function listSheets(path: string): Promise<string[]> {
   if (kind.kind === 'cfb') throw await explainOfficeContainer(path);
   if (kind.kind === 'text') return [];
   return visibleNames(await readWorkbookOutline(path));
+}
+
+async function countDataRows(pass: AsyncGenerator<string[]>): Promise<number> {
+  let rows = -1;
+  for await (const _ of pass) rows++;
+  return Math.max(0, rows);
 }
 
 function visibleNames(outline: WorkbookOutline): string[] {

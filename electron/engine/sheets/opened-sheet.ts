@@ -26,6 +26,10 @@ export interface OpenedSheet {
   rows(): AsyncGenerator<string[]>;
   /** Releases the file when rows() is never read to its end. Safe to call more than once. */
   close(): Promise<void>;
+  /** At most this many data rows: the sheet was checked against it before any was read, where the format allows. */
+  maxRows: number;
+  /** The error for a sheet found to have more rows than maxRows while reading (null: the count is not known). */
+  tooManyRows(rows: number | null): Error;
 }
 
 export interface OpenSheetOptions {
@@ -35,6 +39,8 @@ export interface OpenSheetOptions {
   maxColumns?: number;
   /** Default 1 MiB. */
   maxCellBytes?: number;
+  /** Data rows below the header; default MAX_DATA_ROWS (Excel's sheet less its header). */
+  maxRows?: number;
 }
 
 /** One record as a format reader sees it, before headers and empty rows are dealt with. */

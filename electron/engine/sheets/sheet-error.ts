@@ -8,6 +8,7 @@ export const SHEET_ERROR_CODES = [
   'corrupt',
   'too_many_columns',
   'cell_too_large',
+  'too_many_rows',
   'sheet_not_found',
   'unreadable',
 ] as const;

@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
+import { systemClock } from '../../../electron/engine/clock';
+import { writeTable } from '../../../electron/engine/export';
+import { importProject } from '../../../electron/engine/projects/import-project';
+import { openDatabase } from '../../../electron/engine/store';
 import { fails, ok, openEngine, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -162,6 +166,38 @@ describe('importing a sheet', () => {
     expect(db.prepare('SELECT count(*) FROM projects').pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM rows').pluck().get()).toBe(0);
     db.close();
+  });
+
+  it('refuses a CSV over the row limit before storing a row, saying how many rows it has', async () => {
+    // Excel's sheet less its header, the limit of every sheet: one row more than that.
+    const file = join(tmp.dir, 'huge.csv');
+    writeFileSync(file, `Email\n${'a@b.c\n'.repeat(1_048_576)}`);
+    const error = await fails(engine, 'projects.import', { file });
+    expect(error).toMatchObject({ kind: 'sheet', code: 'too_many_rows' });
+    expect(error.message).toBe(
+      "“huge.csv” has 1,048,576 rows below its header; Matchdesk takes at most 1,048,575 rows a sheet (an Excel sheet's 1,048,576 rows less the header row). " +
+        'Split it into sheets of at most 1,048,575 rows and import each. Nothing was imported.',
+    );
+    expect(await ok(engine, 'projects.list')).toEqual([]);
+    const db = new Database(engine.dbPath, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM rows').pluck().get()).toBe(0);
+    db.close();
+  }, 60_000);
+
+  it('refuses an xlsx that says nothing of its size at the first row past the limit, counts on, and leaves nothing', async () => {
+    // exceljs' streaming writer leaves the <dimension> element out, so the rows are only known by reading them.
+    const file = join(tmp.dir, 'streamed.xlsx');
+    await writeTable({ path: file, format: 'xlsx' }, ['Name'], [['A'], ['B'], ['C'], ['D']]);
+    const db = openDatabase(join(tmp.dir, 'direct.sqlite'));
+    try {
+      const error = await importProject(db, systemClock, { file }, () => undefined, { maxRows: 2 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'too_many_rows', message: expect.stringMatching(/^The sheet “Sheet1” in “streamed\.xlsx” has 4 rows below its header; Matchdesk takes at most 2 rows a sheet\./) });
+      expect(db.prepare('SELECT count(*) FROM projects').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM rows').pluck().get()).toBe(0);
+      expect(await importProject(db, systemClock, { file }, () => undefined, { maxRows: 4 })).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
   });
 
   it('renames and deletes a project with everything that belongs to it', async () => {

@@ -132,6 +132,21 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
     await expectSheetError(sheetFile('damaged.xlsx', zip), 'corrupt', /is damaged or incomplete/);
   });
 
+  it('too_many_rows: a CSV over the limit is counted and refused before any row is read, with the figure', async () => {
+    const csv = sheetFile('five.csv', 'Name\nA\nB\n"C\nstill C"\nD\n\nE\n');
+    await expectSheetError(csv, 'too_many_rows', /^“five\.csv” has 5 rows below its header; Matchdesk takes at most 4 rows a sheet\. Split it/, { maxRows: 4 });
+    // Line breaks inside quotes and blank lines are not rows: six line breaks, yet exactly at the limit.
+    expect(await allRows(await openSheet(csv, { maxRows: 5 }))).toHaveLength(5);
+    const utf16 = sheetFile('wide.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name\r\nA\r\nB\r\nC\r\n', 'utf16le')]));
+    await expectSheetError(utf16, 'too_many_rows', /has 3 rows below its header; Matchdesk takes at most 2 rows/, { maxRows: 2 });
+  });
+
+  it('too_many_rows: an xlsx whose dimension says it is over the limit is refused before any row is read', async () => {
+    const path = sheetFile('big.xlsx', await workbookBytes((wb) => void wb.addWorksheet('People').addRows([['Name'], ['A'], ['B'], ['C']])));
+    await expectSheetError(path, 'too_many_rows', /^The sheet “People” in “big\.xlsx” has 3 rows below its header; Matchdesk takes at most 2 rows a sheet\./, { maxRows: 2 });
+    expect(await allRows(await openSheet(path, { maxRows: 3 }))).toHaveLength(3);
+  });
+
   it('too_many_columns: 1,001 columns in a CSV and in an xlsx', async () => {
     const header = Array.from({ length: 1001 }, (_, i) => `c${i + 1}`);
     await expectSheetError(

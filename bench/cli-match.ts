@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchFailure } from './engine-bench';
+import { lowerBoundSeconds, roundsOfRun, type RoundQueries } from './lower-bound';
+import type { SimulatorReady } from './simulator-process';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+export interface CliMatchResult {
+  seconds: number;
+  rows: number;
+  calls: number;
+  rounds: RoundQueries[];
+  lowerBoundSeconds: number;
+  maxRssMb: number;
+  cpuSeconds: number;
+}
+
+/**
+ * `matchdesk match <sheet> --out <csv> --auto-accept --yes` as a user runs it, in its own process with an empty data
+ * folder (so every query is asked): import, plan, run and export, end to end. Its peak resident memory comes from
+ * the process itself (bench/exit-usage.mjs), the network bound from the queries its run asked.
+ */
+export async function runCliMatch(sheet: string, workDir: string, service: SimulatorReady, latencyMs: number, concurrency: number): Promise<CliMatchResult> {
+  const home = join(workDir, 'cli-home');
+  await rm(home, { recursive: true, force: true });
+  await mkdir(home, { recursive: true });
+  const usageFile = join(workDir, 'cli-usage.json');
+  const out = join(workDir, 'cli-matched.csv');
+  const args = [
+    '--import',
+    fileURLToPath(new URL('./exit-usage.mjs', import.meta.url)),
+    join(REPO, 'bin', 'matchdesk.mjs'),
+    'match',
+    sheet,
+    '--out',
+    out,
+    '--auto-accept',
+    '--yes',
+    '--concurrency',
+    String(concurrency),
+  ];
+  const started = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      MATCHDESK_HOME: home,
+      MATCHDESK_BASE_URL: service.baseUrl,
+      MATCHDESK_ORG_ID: service.orgId,
+      MATCHDESK_CLIENT_ID: service.clientId,
+      MATCHDESK_CLIENT_SECRET: service.clientSecret,
+      BENCH_USAGE_FILE: usageFile,
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new BenchFailure(`matchdesk match exited ${code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { maxRssMb: number; cpuSeconds: number };
+  const projectId = Number(/into project (\d+)/.exec(stderr)?.[1] ?? 1);
+  const rows = Number(/Wrote (\d+) rows/.exec(stderr)?.[1] ?? Number.NaN);
+  const calls = Number(/(\d+) calls/.exec(stderr.split('\n').filter((l) => l.startsWith('done:')).pop() ?? '')?.[1] ?? Number.NaN);
+  const rounds = roundsOfRun(join(home, 'matchdesk.sqlite'), projectId);
+  await rm(home, { recursive: true, force: true });
+  await rm(out, { force: true });
+  return { seconds, rows, calls, rounds, lowerBoundSeconds: lowerBoundSeconds(rounds, latencyMs, concurrency), maxRssMb: usage.maxRssMb, cpuSeconds: usage.cpuSeconds };
+}

@@ -1,0 +1,98 @@
+// One step of the benchmark, alone, on a kept data folder: for profiling a step at 1M rows without the whole bench.
+//
+//   npx tsx bench/profile-step.ts --rows 1000000 prepare            # sheet, then import + plan + run into bench/tmp/profile-1000000
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
+//
+// Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
+// i.e. the cached re-run), export-csv, export-xlsx, review. Each prints its wall time, the process's CPU time and
+// its peak RSS; steps that add a project delete it again, so the folder stays as prepare left it.
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { EngineBench } from './engine-bench';
+import { num, percentile } from './report';
+import { ensureSheetFiles } from './sheet-files';
+import { SimulatorProcess } from './simulator-process';
+
+const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
+const { values, positionals } = parseArgs({
+  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' } },
+  allowPositionals: true,
+});
+const rows = Number(values.rows ?? 100_000);
+const seed = Number(values.seed ?? 1);
+const step = positionals[0] ?? 'prepare';
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const dataDir = join(TMP_DIR, `profile-${rows}`);
+
+await mkdir(TMP_DIR, { recursive: true });
+const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
+if (step === 'prepare') await rm(dataDir, { recursive: true, force: true });
+else if (!existsSync(dataDir)) throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
+await mkdir(dataDir, { recursive: true });
+
+const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25) });
+const bench = await EngineBench.open(dataDir, simulator.info, 4, log);
+const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = await work();
+  const used = process.cpuUsage(cpu);
+  log(
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s, ` +
+      `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB`,
+  );
+  return value;
+};
+try {
+  const projects = await bench.call('projects.list', {});
+  const main = projects.find((p) => p.name === 'Profile');
+  switch (step) {
+    case 'prepare': {
+      const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
+      await measure('plan', () => bench.saveMapping(imported.project));
+      await measure('run', () => bench.runToEnd(imported.project.summary.id));
+      break;
+    }
+    case 'import-csv':
+    case 'import-xlsx': {
+      const imported = await measure(step, () => bench.importSheet(step === 'import-csv' ? sheet.csv : sheet.xlsx, 'Profile import'));
+      await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      break;
+    }
+    case 'plan':
+    case 'run': {
+      const imported = await bench.importSheet(sheet.csv, 'Profile again');
+      await measure(step === 'plan' ? 'plan' : 'plan (before the run)', () => bench.saveMapping(imported.project));
+      if (step === 'run') await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
+      await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      break;
+    }
+    case 'export-csv':
+    case 'export-xlsx': {
+      const format = step === 'export-csv' ? 'csv' : 'xlsx';
+      const destination = join(dataDir, `profile-export.${format}`);
+      await measure(step, () => bench.call('export.run', { projectId: main!.id, format, scope: 'all', destination }));
+      await rm(destination, { force: true });
+      break;
+    }
+    case 'review': {
+      const projectId = main!.id;
+      await measure('first text filter', () => bench.call('review.page', { projectId, text: 'smith', offset: 0, limit: 200 }));
+      const pages = await measure('200 pages', () => bench.reviewPages(projectId, 200));
+      for (const [kind, ms] of Object.entries(pages.byKind)) {
+        log(`  ${kind}: p50 ${num(percentile(ms, 50), 1)} ms, p95 ${num(percentile(ms, 95), 1)} ms, max ${num(Math.max(...ms), 1)} ms (${ms.map((m) => num(m, 0)).join(' ')})`);
+      }
+      await measure('jump to 90%', () => bench.call('review.page', { projectId, offset: Math.floor(rows * 0.9), limit: 200 }));
+      for (const text of ['jones', 'acme', 'director', 'hotmail', 'zz']) await measure(`text "${text}"`, () => bench.call('review.page', { projectId, text, offset: 0, limit: 200 }));
+      break;
+    }
+    default:
+      throw new Error(`Unknown step "${step}".`);
+  }
+} finally {
+  await bench.close();
+  await simulator.stop();
+}

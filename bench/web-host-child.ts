@@ -1,0 +1,24 @@
+// Child process: the browser host (electron/web) on a data folder, as `matchdesk web` runs it, so the benchmark can
+// drive it over HTTP like the page does and read its own peak resident memory.
+import { startWebHost } from '../electron/web/server';
+
+const [dataDir] = process.argv.slice(2);
+if (!dataDir) {
+  process.stderr.write('usage: web-host-child <data-dir>\n');
+  process.exit(2);
+}
+const host = await startWebHost({ dataDir, port: 0, log: (line) => process.stdout.write(`  web host: ${line}\n`) });
+process.send!({ type: 'ready', origin: host.origin, token: host.token });
+
+process.on('message', (message: { type?: string; id?: number }) => {
+  if (message?.type === 'usage') {
+    const usage = process.resourceUsage();
+    process.send!({ type: 'usage', id: message.id, maxRssMb: (usage.maxRSS * 1024) / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
+  }
+});
+const stop = () => {
+  void host.close().finally(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('disconnect', stop);

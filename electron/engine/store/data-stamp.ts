@@ -1,0 +1,57 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/**
+ * Figures worked out from a whole project (counts per state, where every 200th row of a filtered list is) cost a
+ * scan of up to a million index entries: tens of milliseconds each time the review list asks for a page. They are
+ * kept until the database changes. A change by this connection moves total_changes(); one by another connection
+ * (the CLI beside the app) moves PRAGMA data_version. Inside a transaction nothing is kept: it could still roll
+ * back, and total_changes() would not move back with it.
+ */
+export class StampedCache<T> {
+  private readonly entries = new WeakMap<Database, Map<string, { stamp: string; value: T }>>();
+
+  constructor(private readonly maxEntries = 32) {}
+
+  get(db: Database, key: string, compute: () => T): T {
+    if (db.inTransaction) return compute();
+    const stamp = dataStamp(db);
+    let byKey = this.entries.get(db);
+    if (!byKey) this.entries.set(db, (byKey = new Map()));
+    const hit = byKey.get(key);
+    if (hit && hit.stamp === stamp) return hit.value;
+    const value = compute();
+    byKey.delete(key);
+    // Oldest first in a Map's order: the filters a reviewer left long ago go first.
+    if (byKey.size >= this.maxEntries) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, { stamp, value });
+    return value;
+  }
+
+  /**
+   * Brings a kept value through a write this connection is about to make, without computing it again: `change`
+   * gets the value as it was and returns it as it will be. Kept only when nobody else wrote in between (then
+   * data_version would have moved): otherwise the next get computes it afresh.
+   */
+  through<R>(db: Database, key: string, write: () => R, change: (value: T) => T): R {
+    const before = db.inTransaction ? null : dataStamp(db);
+    const hit = this.entries.get(db)?.get(key);
+    const result = write();
+    if (before === null || !hit || hit.stamp !== before || db.inTransaction) return result;
+    const after = dataStamp(db);
+    if (versionOf(after) === versionOf(before)) this.entries.get(db)!.set(key, { stamp: after, value: change(hit.value) });
+    return result;
+  }
+}
+
+function versionOf(stamp: string): string {
+  return stamp.slice(stamp.indexOf(':') + 1);
+}
+
+const stampStatements = new WeakMap<Database, { changes: Statement; version: Statement }>();
+
+/** Changes as soon as anything in the database does, by this connection or another. */
+export function dataStamp(db: Database): string {
+  let s = stampStatements.get(db);
+  if (!s) stampStatements.set(db, (s = { changes: db.prepare('SELECT total_changes()').pluck(), version: db.prepare('PRAGMA data_version').pluck() }));
+  return `${s.changes.get() as number}:${s.version.get() as number}`;
+}
