@@ -1,7 +1,8 @@
 // Deciding by confidence: the queue sorted by it, and "accept all at or above X" as one action that shows its count
 // before it is applied and that undo takes back whole.
 import type { Page } from '@playwright/test';
-import { expect, openApp, screenshot, test, useHost } from './support/app';
+import { expect, openApp, test, useHost } from './support/app';
+import { checkScreen } from './support/screen-check';
 import { waitForRun } from './support/demo';
 
 const host = useHost('confidence');
@@ -38,7 +39,7 @@ test('the review queue sorts by confidence, and the confident rows are accepted 
   await page.getByTestId('accept-all-auto').click();
   await page.getByTestId('threshold-0.95').check();
   await expect(page.getByTestId('accept-confident-confirm')).toHaveText(`Accept ${at95} rows`);
-  await screenshot(page, 'accept-confident');
+  await checkScreen(page, 'accept-confident', () => expect(page.getByTestId('accept-confident-confirm')).toBeVisible());
   await page.getByTestId('accept-confident-confirm').click();
   await expect(page.getByText(`Accepted ${at95} rows. Undo takes them all back.`)).toBeVisible();
   await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', String(auto + at95));
