@@ -6,6 +6,7 @@ import { reviewTextIndex } from './004-review-text-index';
 import { answerDigests } from './005-answer-digests';
 import { confidence } from './006-confidence';
 import { jobChangeColumn } from './007-job-change';
+import { refreshes } from './008-refreshes';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   answerDigests,
   confidence,
   jobChangeColumn,
+  refreshes,
 ];
