@@ -16,6 +16,13 @@ export interface MoveOnOptions {
    * 2026"), as awkward records on the real service may: a client must not call that a move (default 0).
    */
   unreadableDates?: number;
+  /**
+   * Of those whose job ends, the share whose record leaves the end out (the ended job reads as still going on beside
+   * the new one): a client sees no move there, and must not invent one (default 0).
+   */
+  missingDates?: number;
+  /** Of everyone, the share who change their profile slug: the old one no longer finds them (default 0). */
+  newProfiles?: number;
 }
 
 /** Who changed, by person id: the ground truth a test compares a refresh with. */
@@ -26,6 +33,10 @@ export interface MoveOnReport {
   left: string[];
   /** Of moved and left, those whose ended job carries an unreadable end. */
   unreadable: string[];
+  /** Of moved and left, those whose ended job carries no end at all. */
+  missing: string[];
+  /** People found under a new profile slug only, with the slug they had. */
+  newProfiles: { id: string; oldSlug: string }[];
 }
 
 const DEFAULT_LEAVE_SHARE = 0.2;
@@ -36,20 +47,37 @@ export function moveOn(dataset: Dataset, options: MoveOnOptions): MoveOnReport {
   const { share, seed } = options;
   const leaveShare = options.leaveShare ?? DEFAULT_LEAVE_SHARE;
   const unreadableShare = options.unreadableDates ?? 0;
-  for (const [name, value] of [['share', share], ['leaveShare', leaveShare], ['unreadableDates', unreadableShare]] as const) {
+  const missingShare = options.missingDates ?? 0;
+  const newProfileShare = options.newProfiles ?? 0;
+  const shares = [['share', share], ['leaveShare', leaveShare], ['unreadableDates', unreadableShare], ['missingDates', missingShare], ['newProfiles', newProfileShare]] as const;
+  for (const [name, value] of shares) {
     if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be between 0 and 1, got ${value}.`);
   }
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be a whole number, got ${seed}.`);
   const rng = seededRandom(deriveSeed(seed, 'move-on'));
   // One month after the latest date on file, so a second move comes after the first.
   const month = monthAfter(latestDate(dataset.people));
-  const report: MoveOnReport = { month, moved: [], left: [], unreadable: [] };
+  const report: MoveOnReport = { month, moved: [], left: [], unreadable: [], missing: [], newProfiles: [] };
+  // Its own stream, so asking for new profiles leaves who moves where as it was.
+  const profiles = seededRandom(deriveSeed(seed, 'move-on-profiles'));
+  const slugs = newProfileShare > 0 ? new Set(dataset.people.map((p) => p.linkedin)) : null;
   for (const person of dataset.people) {
+    if (slugs && profiles.chance(newProfileShare)) {
+      const oldSlug = person.linkedin;
+      let slug = `${oldSlug}-${(profiles.int(0xffffff) >>> 0).toString(16)}`;
+      while (slugs.has(slug)) slug = `${slug}${profiles.int(10)}`;
+      slugs.add(slug);
+      person.linkedin = slug;
+      report.newProfiles.push({ id: person.id, oldSlug });
+    }
     const current = person.jobs[0];
     if (!current || current.ended_at !== null || !rng.chance(share)) continue;
     const leaves = rng.chance(leaveShare);
     const unreadable = rng.chance(unreadableShare);
-    const ended = unreadable ? `sometime in ${month.slice(0, 4)}` : `${month}-${day(rng)}`;
+    const missing = !unreadable && missingShare > 0 && profiles.chance(missingShare);
+    // The day is drawn whatever is written, so awkward records leave who moves where as it was.
+    const dated = `${month}-${day(rng)}`;
+    const ended = missing ? null : unreadable ? `sometime in ${month.slice(0, 4)}` : dated;
     const endedJob: Job = { ...current, ended_at: ended };
     if (leaves) {
       person.jobs = [endedJob, ...person.jobs.slice(1)];
@@ -60,6 +88,7 @@ export function moveOn(dataset: Dataset, options: MoveOnOptions): MoveOnReport {
       report.moved.push(person.id);
     }
     if (unreadable) report.unreadable.push(person.id);
+    if (missing) report.missing.push(person.id);
     setPosition(person);
   }
   return report;

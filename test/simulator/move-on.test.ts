@@ -74,6 +74,28 @@ describe('the world moving on', () => {
     }
   });
 
+  it('leaves the end out for the share asked, and gives some people a new profile slug, without changing who moves', () => {
+    const plain = moveOn(buildDataset(4000, 3), { share: 0.5, seed: 1 });
+    const dataset = buildDataset(4000, 3);
+    const report = moveOn(dataset, { share: 0.5, seed: 1, missingDates: 0.2, newProfiles: 0.05 });
+    expect(report.moved).toEqual(plain.moved);
+    expect(report.left).toEqual(plain.left);
+    expect(report.missing.length).toBeGreaterThan(50);
+    const byId = new Map(dataset.people.map((p) => [p.id, p]));
+    for (const id of report.missing) {
+      const person = byId.get(id)!;
+      const ended = report.moved.includes(id) ? person.jobs[1]! : person.jobs[0]!;
+      expect(ended.ended_at).toBeNull();
+    }
+    expect(report.newProfiles.length).toBeGreaterThan(100);
+    const slugs = new Set(dataset.people.map((p) => p.linkedin));
+    expect(slugs.size).toBe(dataset.people.length);
+    for (const { id, oldSlug } of report.newProfiles) {
+      expect(byId.get(id)!.linkedin.startsWith(`${oldSlug}-`)).toBe(true);
+      expect(slugs.has(oldSlug)).toBe(false);
+    }
+  });
+
   it('refuses shares outside 0 to 1', () => {
     expect(() => moveOn(buildDataset(10, 1), { share: 1.5, seed: 1 })).toThrow(/share must be between 0 and 1/);
     expect(() => moveOn(buildDataset(10, 1), { share: 0.1, seed: 1, leaveShare: -1 })).toThrow(/leaveShare/);
