@@ -14,6 +14,8 @@ export interface ReviewPageRequest {
   order?: ReviewOrder;
   /** Only matched rows whose person has this job change against the sheet's company. */
   jobChanges?: JobChangeStatus[];
+  /** Only matched rows whose person's job changed at the project's last refresh. */
+  changedAtLastRefresh?: boolean;
   offset: number;
   limit: number;
 }
@@ -33,9 +35,13 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
   const counts = stateCounts(db, projectId);
   const jobChangeCounts = jobChangeCountsOf(db, projectId);
+  const lastRefresh = db.prepare('SELECT id, started_at FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as
+    | { id: number; started_at: string }
+    | undefined;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const filter: StatusFilter = { projectId, states, jobChanges, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
-  const matching = jobChanges ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
+  const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
+  const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
+  const matching = jobChanges || changedIn !== null ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
     : text
@@ -72,7 +78,34 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       chosenRank: s.chosenRank,
     };
   });
-  return { rows: page, total: found, counts, jobChanges: jobChangeCounts };
+  return {
+    rows: page,
+    total: found,
+    counts,
+    jobChanges: jobChangeCounts,
+    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
+    lastRefreshAt: lastRefresh?.started_at ?? null,
+  };
+}
+
+/**
+ * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
+ * elsewhere (refresh/refreshed-choice.ts jobChanged). Over the index of changed rows, then each row's status.
+ */
+const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
+  AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
+
+/** Matched rows whose person's job changed at the refresh `refreshId`. */
+export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
+  return db
+    .prepare(
+      `SELECT count(*) FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
+       JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
+       WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
+         AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`,
+    )
+    .pluck()
+    .get(projectId, refreshId) as number;
 }
 
 /** Matched rows per job change, for the whole project: a walk over the job-change index. */
@@ -94,6 +127,8 @@ interface StatusFilter {
   projectId: number;
   states: RowState[] | null;
   jobChanges: JobChangeStatus[] | null;
+  /** Only rows changed at this refresh (the project's last); null without that filter. */
+  changedIn: number | null;
   order: ReviewOrder;
   offset: number;
   limit: number;
@@ -114,6 +149,10 @@ function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params
   if (f.jobChanges) {
     parts.push(` AND rs.job_change IN (${f.jobChanges.map(() => '?').join(', ')})`);
     params.push(...f.jobChanges);
+  }
+  if (f.changedIn !== null) {
+    parts.push(` AND rs.state IN ('auto', 'accepted') AND ${CHANGED_AT_REFRESH}`);
+    params.push(f.changedIn);
   }
   return { sql: parts.join(''), params };
 }

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import type { CandidateView, RowDetail } from '../../../shared/contract';
-import { assessRow, rowFacts, rowInput, rowProblems, type CandidateFacts, type RowAssessment } from '../matching';
+import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../shared/contract';
+import type { JobChangeStatus } from '../../../shared/model';
+import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
+import { FreshestFacts } from '../refresh/freshest-facts';
 import { notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { factsOf } from '../runs/answer-facts';
@@ -39,12 +41,17 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const status = readRowStatus(db, project.id, rowIndex);
   if (!cells || !status) throw notFound(`Row ${rowIndex + 1} of "${project.name}"`);
   const input = rowInput(cells, project.mapping);
+  const matched = status.state === 'auto' || status.state === 'accepted';
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
   const lookup = answered ? lookupOf(db, status.queryKey) : null;
   const assessed = assessedRow(db, project, status, cells);
+  // The timeline shows the freshest record of each person: the one the row's job change was worked out from.
+  const fresh = assessed ? FreshestFacts.load(db, project.planScope, assessed.facts.map((f) => ({ slug: f.slug, queryKey: status.queryKey }))) : FreshestFacts.none();
+  const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;
   const candidates: CandidateView[] = assessed
     ? assessed.assessment.candidates.map((c, i) => {
         const person = assessed.facts.find((f) => f.rank === c.rank)!;
+        const refreshed = fresh.record(person.slug, status.queryKey);
         return {
           rank: c.rank,
           score: person.score,
@@ -53,6 +60,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
           confidence: c.confidence,
           reason: i === 0 ? assessed.assessment.reason : c.reason,
           evidence: c.evidence,
+          jobs: jobViews(refreshed?.facts.jobs ?? person.jobs, input.company),
+          jobsAsOf: refreshed ? new Date(refreshed.refreshedAt).toISOString() : answeredAt,
         };
       })
     : [];
@@ -73,7 +82,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     problems: rowProblems(input),
     state: status.state,
     strategy: status.strategy,
-    fetchedAt: lookup ? new Date(lookup.fetchedAt).toISOString() : null,
+    fetchedAt: answeredAt,
     candidates,
     confidence: assessed?.assessment.confidence ?? null,
     reason: assessed?.assessment.reason ?? null,
@@ -84,5 +93,44 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     source: status.source,
     error: status.outcome === 'error' ? (lookup?.error?.message ?? 'The query of this row failed. Run the project again to retry it.') : null,
     identicalRows: Math.max(0, identical - 1),
+    jobChange: matched ? (status.chosen?.jobChange ?? null) : null,
+    refresh: matched ? rowRefresh(db, project.id, rowIndex, status.chosen?.summary.social ?? null) : null,
+  };
+}
+
+function jobViews(jobs: readonly JobFact[], sheetCompany: string | null): JobView[] {
+  return jobs.map((j) => ({
+    company: j.company,
+    title: j.title,
+    started: j.started,
+    ended: j.ended,
+    status: j.status,
+    atSheetCompany: sheetCompany !== null && compareCompanyNames(sheetCompany, j.company) === 'same',
+  }));
+}
+
+/** What the refresh that last asked for the row's person changed, while the row still has that person. */
+function rowRefresh(db: Database, projectId: number, rowIndex: number, slug: string | null): RowRefresh | null {
+  if (!slug) return null;
+  const row = db
+    .prepare(
+      `SELECT rr.refresh_id, r.started_at, rr.changed, rr.previous_company, rr.previous_title, rr.previous_job_change, rr.previous_job_change_date,
+              (SELECT max(id) FROM refreshes WHERE project_id = rr.project_id) AS latest
+       FROM row_refreshes AS rr JOIN refreshes AS r ON r.id = rr.refresh_id
+       WHERE rr.project_id = ? AND rr.row_index = ? AND rr.slug = ?`,
+    )
+    .get(projectId, rowIndex, slug) as
+    | { refresh_id: number; started_at: string; changed: number; previous_company: string | null; previous_title: string | null; previous_job_change: JobChangeStatus | null; previous_job_change_date: string | null; latest: number }
+    | undefined;
+  if (!row) return null;
+  return {
+    refreshId: row.refresh_id,
+    at: row.started_at,
+    latest: row.refresh_id === row.latest,
+    changed: row.changed === 1,
+    previousCompany: row.previous_company,
+    previousTitle: row.previous_title,
+    previousJobChange: row.previous_job_change,
+    previousJobChangeDate: row.previous_job_change_date,
   };
 }
