@@ -52,6 +52,11 @@ export interface ProjectSummary {
   counts: Record<RowState, number>;
   /** Rows with a chosen person (auto or accepted). */
   matched: number;
+  /** Matched rows by where the person is now against the sheet's company. */
+  jobChanges: Record<JobChangeStatus, number>;
+  /** Matched rows whose person's job changed at the last refresh, and when it began (null: never refreshed). */
+  changedAtLastRefresh: number;
+  lastRefreshAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

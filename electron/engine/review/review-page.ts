@@ -108,9 +108,13 @@ export function changedAtRefresh(db: Database, projectId: number, refreshId: num
     .get(projectId, refreshId) as number;
 }
 
+export function noJobChanges(): Record<JobChangeStatus, number> {
+  return Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
+}
+
 /** Matched rows per job change, for the whole project: a walk over the job-change index. */
 export function jobChangeCountsOf(db: Database, projectId: number): Record<JobChangeStatus, number> {
-  const counts = Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
+  const counts = noJobChanges();
   const rows = db
     .prepare('SELECT job_change AS j, count(*) AS n FROM row_status WHERE project_id = ? AND job_change IS NOT NULL GROUP BY job_change')
     .all(projectId) as { j: JobChangeStatus; n: number }[];

@@ -21,18 +21,30 @@ export function lookupOf(db: Database, queryKey: string | null): Lookup | null {
   return getLookups(db, [queryKey], Number.MIN_SAFE_INTEGER).get(queryKey) ?? null;
 }
 
-/** A row with candidates compared with them again, as the review and a decision see it; null without candidates. */
+/**
+ * A row with candidates compared with them again, as the review and a decision see it; null without candidates. A
+ * candidate a refresh found since the row's answer is read from that fresher record (their rank stays the
+ * answer's): the evidence, the job history and a decision made now all see where the person is now.
+ */
 export function assessedRow(
   db: Database,
   project: ProjectRecord,
   status: RowStatusRecord,
   cells: string[],
-): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null } | null {
+): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null; refreshedAt: Map<number, number> } | null {
   if (status.outcome !== 'to_review') return null;
-  const facts = factsOf(db, status.queryKey);
-  if (!facts || facts.length === 0) return null;
+  const answered = factsOf(db, status.queryKey);
+  if (!answered || answered.length === 0) return null;
+  const fresh = FreshestFacts.load(db, project.planScope, answered.map((f) => ({ slug: f.slug, queryKey: status.queryKey })));
+  const refreshedAt = new Map<number, number>();
+  const facts = answered.map((f) => {
+    const record = fresh.record(f.slug, status.queryKey);
+    if (!record) return f;
+    refreshedAt.set(f.rank, record.refreshedAt);
+    return { ...record.facts, rank: f.rank, score: f.score };
+  });
   const input = rowInput(cells, project.mapping);
-  return { facts, assessment: assessRow(rowFacts(input), facts, status.strategy), sheetCompany: input.company };
+  return { facts, assessment: assessRow(rowFacts(input), facts, status.strategy), sheetCompany: input.company, refreshedAt };
 }
 
 /** Everything the review screen shows for one row: its cells, what was asked, the candidates and the evidence. */
@@ -45,13 +57,11 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
   const lookup = answered ? lookupOf(db, status.queryKey) : null;
   const assessed = assessedRow(db, project, status, cells);
-  // The timeline shows the freshest record of each person: the one the row's job change was worked out from.
-  const fresh = assessed ? FreshestFacts.load(db, project.planScope, assessed.facts.map((f) => ({ slug: f.slug, queryKey: status.queryKey }))) : FreshestFacts.none();
   const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;
   const candidates: CandidateView[] = assessed
     ? assessed.assessment.candidates.map((c, i) => {
         const person = assessed.facts.find((f) => f.rank === c.rank)!;
-        const refreshed = fresh.record(person.slug, status.queryKey);
+        const refreshedAt = assessed.refreshedAt.get(c.rank);
         return {
           rank: c.rank,
           score: person.score,
@@ -60,8 +70,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
           confidence: c.confidence,
           reason: i === 0 ? assessed.assessment.reason : c.reason,
           evidence: c.evidence,
-          jobs: jobViews(refreshed?.facts.jobs ?? person.jobs, input.company),
-          jobsAsOf: refreshed ? new Date(refreshed.refreshedAt).toISOString() : answeredAt,
+          jobs: jobViews(person.jobs, input.company),
+          jobsAsOf: refreshedAt === undefined ? answeredAt : new Date(refreshedAt).toISOString(),
         };
       })
     : [];
