@@ -1,11 +1,11 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import type { CallTiming } from '../runs/call-timing';
-import { putLookups, queryKey } from '../store';
+import { putLookups, queryKeys, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { putRefreshedPerson } from './refreshed-people';
@@ -62,6 +62,7 @@ export class RefreshRun {
   private authFailuresInARow = 0;
   private lastEmit = 0;
   private emitTimer: NodeJS.Timeout | null = null;
+  private readonly markPerson: Statement;
 
   constructor(
     private readonly deps: RefreshRunDeps,
@@ -71,6 +72,7 @@ export class RefreshRun {
     private readonly counters: RefreshCounters,
   ) {
     this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping);
+    this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ? WHERE refresh_id = ? AND slug = ?');
     this.activeSince = deps.clock.now();
     this.doneAtStart = peopleDone(counters);
     this.settled = this.execute();
@@ -200,8 +202,10 @@ export class RefreshRun {
   /** One landed call: its answers, the people's facts, the rows that chose them and their state, in one transaction. */
   private commit(slugs: string[], answers: Candidate[][]): void {
     const { db, clock, service } = this.deps;
+    const keyOf = queryKeys(service.baseUrl, service.orgId);
     const fetchedAt = clock.now();
-    const mark = db.prepare('UPDATE refresh_people SET state = ? WHERE refresh_id = ? AND slug = ?');
+    const mark = this.markPerson;
+    const answered: Lookup[] = [];
     db.transaction(() => {
       slugs.forEach((slug, i) => {
         const candidates = answers[i] ?? [];
@@ -216,7 +220,7 @@ export class RefreshRun {
           return;
         }
         const query = slugQuery(slug);
-        putLookups(db, [{ queryKey: queryKey(service.baseUrl, service.orgId, query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) }]);
+        answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) });
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt);
         const applied = this.writer.apply(slug, person);
         mark.run('found', this.refreshId, slug);
@@ -224,6 +228,7 @@ export class RefreshRun {
         this.counters.rowsUpdated += applied.updated;
         this.counters.rowsChanged += applied.changed;
       });
+      putLookups(db, answered);
       this.counters.calls++;
       this.persist();
     })();

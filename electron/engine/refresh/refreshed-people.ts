@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { FACTS_VERSION, type CandidateFacts } from '../matching/candidate-facts';
 
 /** A person as the last refresh that asked for them found them (table refreshed_people, migration 8). */
@@ -39,13 +39,21 @@ export function refreshedPeople(db: Database, scope: string, slugs: Iterable<str
   return found;
 }
 
+// A refresh writes one person after another: the statement is prepared once per database.
+const upserts = new WeakMap<Database, Statement>();
+
 /** The person as a refresh found them now; what was there before becomes the previous facts. In the caller's transaction. */
 export function putRefreshedPerson(db: Database, scope: string, slug: string, facts: CandidateFacts, refreshedAt: number): void {
-  db.prepare(
-    `INSERT INTO refreshed_people (scope, slug, person_id, facts, previous_facts, refreshed_at) VALUES (?, ?, ?, ?, NULL, ?)
-     ON CONFLICT (scope, slug) DO UPDATE SET
-       person_id = excluded.person_id, previous_facts = refreshed_people.facts, facts = excluded.facts, refreshed_at = excluded.refreshed_at`,
-  ).run(scope, slug, facts.summary.id, JSON.stringify({ v: FACTS_VERSION, f: facts }), Math.trunc(refreshedAt));
+  let upsert = upserts.get(db);
+  if (!upsert) {
+    upsert = db.prepare(
+      `INSERT INTO refreshed_people (scope, slug, person_id, facts, previous_facts, refreshed_at) VALUES (?, ?, ?, ?, NULL, ?)
+       ON CONFLICT (scope, slug) DO UPDATE SET
+         person_id = excluded.person_id, previous_facts = refreshed_people.facts, facts = excluded.facts, refreshed_at = excluded.refreshed_at`,
+    );
+    upserts.set(db, upsert);
+  }
+  upsert.run(scope, slug, facts.summary.id, JSON.stringify({ v: FACTS_VERSION, f: facts }), Math.trunc(refreshedAt));
 }
 
 function readFacts(text: string): CandidateFacts | null {
