@@ -58,8 +58,8 @@ export class Decisions {
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
-    const picked = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank, assessed.sheetCompany) : null;
-    const chosen = picked && assessed ? this.freshest(project, [{ chosen: picked, queryKey: row.queryKey, sheetCompany: assessed.sheetCompany }])[0]! : picked;
+    // The assessed candidates are already the freshest records of them (row-detail.ts assessedRow).
+    const chosen = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank, assessed.sheetCompany) : null;
     if (!chosen) {
       throw new EngineError(
         'invalid_input',
