@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ContractError, RefreshProgress } from '../../../../shared/contract';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
@@ -22,6 +22,9 @@ interface RefreshDialogProps {
 
 type Action = 'start' | 'pause' | 'resume' | 'cancel';
 
+/** While a refresh runs, its status is also read this often: an event lost with a dropped connection is not waited for. */
+const POLL_MS = 2_000;
+
 /**
  * Refresh: ask the service again for the people the matched rows chose. What it will ask (people, calls, time) is
  * shown first, as for a run; then its progress, with pause and cancel. Closing the dialog leaves it running.
@@ -42,15 +45,32 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
     api.callOrThrow('refresh.preview', { projectId, ...(olderThanDays !== null ? { olderThanDays } : {}) }),
   );
 
+  // One subscription for the dialog's life: subscribing again on every render of the screen would drop the event
+  // stream in between (the browser host closes it when nobody listens) and lose the last event.
+  const finishedRef = useRef(onFinished);
+  useEffect(() => {
+    finishedRef.current = onFinished;
+  });
   useEffect(
     () =>
       api.on('refresh.progress', (next) => {
         if (next.projectId !== projectId) return;
         setLive(next);
-        if (next.status !== 'running') onFinished();
+        if (next.status !== 'running') finishedRef.current();
       }),
-    [projectId, onFinished],
+    [projectId],
   );
+  useEffect(() => {
+    if (phase !== 'running') return;
+    const timer = setInterval(() => {
+      void api.call('refresh.status', { projectId }).then((result) => {
+        if (!result.ok || !result.value || result.value.status === 'running') return;
+        setLive(result.value);
+        finishedRef.current();
+      });
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [phase, projectId]);
 
   const act = async (action: Action) => {
     setBusy(action);

@@ -73,10 +73,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [acceptOpen, setAcceptOpen] = useState(false);
   const [refreshOpen, setRefreshOpen] = useState(false);
   // A refresh changes rows' people and job changes (and their counts): the list is read again.
+  const reloadProject = project.reload;
   const refreshed = useCallback(() => {
     setGeneration((g) => g + 1);
-    project.reload();
-  }, [project]);
+    reloadProject();
+  }, [reloadProject]);
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
 
