@@ -1,6 +1,6 @@
 // The engine side of the benchmark, through the facade exactly as a host drives it (engine.call + events).
 import { join } from 'node:path';
-import type { CallInput, CallName, CallOutput, ProjectDetail, ReviewPage, RunProgress } from '../shared/contract';
+import type { CallInput, CallName, CallOutput, ProjectDetail, RefreshProgress, ReviewPage, RunProgress } from '../shared/contract';
 import type { RowState } from '../shared/model';
 import { createEngine, type Engine } from '../electron/engine/engine';
 import { SessionSecretStore } from '../electron/engine/secrets';
@@ -100,6 +100,25 @@ export class EngineBench {
       const seconds = (performance.now() - started) / 1000;
       if (progress.status !== 'done') throw new BenchFailure(`The run ended "${progress.status}": ${progress.message ?? 'no message'}`);
       return { progress, seconds };
+    } finally {
+      off();
+    }
+  }
+
+  /** refresh.start, then waits for refresh.progress to say it stopped. */
+  async refreshToEnd(projectId: number): Promise<{ progress: RefreshProgress; seconds: number }> {
+    let resolveEnd!: (p: RefreshProgress) => void;
+    const ended = new Promise<RefreshProgress>((resolve) => (resolveEnd = resolve));
+    const off = this.engine.on('refresh.progress', (p) => {
+      if (p.projectId === projectId && p.status !== 'running') resolveEnd(p);
+    });
+    const started = performance.now();
+    try {
+      const first = await this.call('refresh.start', { projectId });
+      if (first.status !== 'running') resolveEnd(first);
+      const progress = await ended;
+      if (progress.status !== 'done') throw new BenchFailure(`The refresh ended "${progress.status}": ${progress.message ?? 'no message'}`);
+      return { progress, seconds: (performance.now() - started) / 1000 };
     } finally {
       off();
     }

@@ -32,6 +32,7 @@ const ops: { [K in EngineOp]: (...args: never[]) => unknown } = {
   importSheet: (file: string, name: string) => engine().importSheet(file, name),
   saveMapping: (detail: never) => engine().saveMapping(detail),
   runToEnd: (projectId: number) => engine().runToEnd(projectId),
+  refreshToEnd: (projectId: number) => engine().refreshToEnd(projectId),
   reviewPages: (projectId: number, fetches: number) => engine().reviewPages(projectId, fetches),
   close: async () => {
     await bench?.close();

@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import type { CallInput, CallName, CallOutput, ProjectDetail, RunProgress } from '../shared/contract';
+import type { CallInput, CallName, CallOutput, ProjectDetail, RefreshProgress, RunProgress } from '../shared/contract';
 import { spawnBenchScript, stopChild } from './child-process';
 import { BenchFailure, type Log } from './engine-bench';
 import type { MemoryPeak } from './memory-sampler';
 import type { SimulatorReady } from './simulator-process';
 
-export type EngineOp = 'open' | 'enter' | 'memory' | 'call' | 'timed' | 'importSheet' | 'saveMapping' | 'runToEnd' | 'reviewPages' | 'close';
+export type EngineOp = 'open' | 'enter' | 'memory' | 'call' | 'timed' | 'importSheet' | 'saveMapping' | 'runToEnd' | 'refreshToEnd' | 'reviewPages' | 'close';
 export interface EngineRequest {
   id: number;
   op: EngineOp;
@@ -104,6 +104,11 @@ export class EngineProcess {
 
   async runToEnd(projectId: number): Promise<{ progress: RunProgress; seconds: number; cpuSeconds: number }> {
     const r = await this.ask<{ progress: RunProgress; seconds: number }>('runToEnd', projectId);
+    return { ...r.value, cpuSeconds: r.cpuSeconds };
+  }
+
+  async refreshToEnd(projectId: number): Promise<{ progress: RefreshProgress; seconds: number; cpuSeconds: number }> {
+    const r = await this.ask<{ progress: RefreshProgress; seconds: number }>('refreshToEnd', projectId);
     return { ...r.value, cpuSeconds: r.cpuSeconds };
   }
 

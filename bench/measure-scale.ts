@@ -48,6 +48,15 @@ export interface ScaleResult {
   };
   reference: null | { slice: number; matchdeskRowsFound: number; onePerCall: ReferenceResult; tenPerCallWithPause: ReferenceResult };
   cachedRerun: Step & { importSeconds: number; planningSeconds: number; calls: number; findCallsServed: number; cacheHits: number };
+  refresh: Step & {
+    world: { moved: number; left: number };
+    people: number;
+    queries: number;
+    calls: number;
+    rowsChanged: number;
+    rowsUpdated: number;
+    notFound: number;
+  };
   csvExport: Step & { rows: number };
   xlsxExport: Step & { rows: number };
   review: {
@@ -152,6 +161,21 @@ export async function measureScale(
     // Only the first project is exported and reviewed: the second one's rows would be on the disk beside them for nothing.
     await engine.call('projects.delete', { projectId: again.project.summary.id });
 
+    // A refresh after the simulator's world moved on: measured, not held to a target (issue 11 sets none but one
+    // query per distinct person). Before the exports, so they write the rows as the refresh left them.
+    await engine.enter('refresh');
+    const world = await simulator.moveOn();
+    const refreshPreview = await engine.timed('refresh.preview', { projectId });
+    await simulator.reset();
+    const refresh = await engine.refreshToEnd(projectId);
+    const refreshServed = await simulator.tally();
+    const rp = refresh.progress;
+    log(
+      `  refresh after ${num(world.moved)} people moved and ${num(world.left)} left: ${num(refresh.seconds, 2)} s (engine CPU ${num(refresh.cpuSeconds, 2)} s), ` +
+        `${num(refreshServed.queries)} queries in ${num(refreshServed.findCalls)} calls for ${num(rp.peopleTotal)} people ` +
+        `(${num(refreshServed.queries / Math.max(1, rp.peopleTotal), 3)} per person; preview said ${num(refreshPreview.value.people)}); ${num(rp.rowsChanged)} rows changed`,
+    );
+
     await engine.enter('export');
     const csvExport = await engine.timed('export.run', { projectId, format: 'csv', scope: 'all', destination: join(dataDir, 'bench-export.csv') });
     log(`  CSV export: ${num(csvExport.value.rows)} rows in ${num(csvExport.seconds, 2)} s (engine CPU ${num(csvExport.cpuSeconds, 2)} s)`);
@@ -214,6 +238,17 @@ export async function measureScale(
         calls: cached.progress.calls,
         findCallsServed: cachedServed.findCalls,
         cacheHits: cached.progress.cacheHits,
+      },
+      refresh: {
+        world,
+        seconds: refresh.seconds,
+        cpuSeconds: refresh.cpuSeconds,
+        people: rp.peopleTotal,
+        queries: refreshServed.queries,
+        calls: refreshServed.findCalls,
+        rowsChanged: rp.rowsChanged,
+        rowsUpdated: rp.rowsUpdated,
+        notFound: rp.notFound,
       },
       csvExport: { seconds: csvExport.seconds, cpuSeconds: csvExport.cpuSeconds, rows: csvExport.value.rows },
       xlsxExport: { seconds: xlsxExport.seconds, cpuSeconds: xlsxExport.cpuSeconds, rows: xlsxExport.value.rows },

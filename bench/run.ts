@@ -179,6 +179,10 @@ function evaluate(scales: ScaleResult[]): { checks: TargetCheck[]; table: { size
       (s) => s.matching.seconds,
     ),
     row('Cached re-run (run only)', (s) => `${sec(s.cachedRerun.seconds)}, ${s.cachedRerun.findCallsServed} calls, engine CPU ${sec(s.cachedRerun.cpuSeconds)}`, (s) => s.cachedRerun.seconds),
+    row(
+      'Refresh (a fifth of the employed moved on)',
+      (s) => `${sec(s.refresh.seconds)}, ${num(s.refresh.queries)} queries for ${num(s.refresh.people)} people, ${num(s.refresh.rowsChanged)} rows changed`,
+    ),
     row('CSV export', (s) => sec(s.csvExport.seconds), (s) => s.csvExport.seconds),
     row('XLSX export', (s) => sec(s.xlsxExport.seconds), (s) => s.xlsxExport.seconds),
     row('matchdesk match end to end', (s) => `${sec(s.cliMatch.seconds)} = ${num(s.cliMatch.seconds / s.cliMatch.lowerBoundSeconds, 2)}x bound (${sec(s.cliMatch.lowerBoundSeconds)})`, (s) => s.cliMatch.seconds),

@@ -35,6 +35,10 @@ process.on('message', (message: { type?: string; id?: number }) => {
   else if (message?.type === 'reset') {
     simulator.resetCounters();
     process.send!({ type: 'reset', id: message.id });
+  } else if (message?.type === 'move-on') {
+    // The world moves on before the refresh step: a fifth of the employed end their job (simulator/move-on.ts).
+    const report = simulator.moveOn({ share: 0.2, seed: Number(seedText) + 1 });
+    process.send!({ type: 'move-on', id: message.id, tally: { moved: report.moved.length, left: report.left.length } });
   }
 });
 

@@ -71,6 +71,11 @@ export class SimulatorProcess {
     await this.ask('reset');
   }
 
+  /** Lets the simulator's world move on: how many people moved, and how many left without a new job. */
+  moveOn(): Promise<{ moved: number; left: number }> {
+    return this.ask('move-on') as Promise<{ moved: number; left: number }>;
+  }
+
   stop(): Promise<void> {
     for (const resolve of this.waiting.values()) resolve(null);
     this.waiting.clear();

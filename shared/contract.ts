@@ -52,6 +52,11 @@ export interface ProjectSummary {
   counts: Record<RowState, number>;
   /** Rows with a chosen person (auto or accepted). */
   matched: number;
+  /** Matched rows by where the person is now against the sheet's company. */
+  jobChanges: Record<JobChangeStatus, number>;
+  /** Matched rows whose person's job changed at the last refresh, and when it began (null: never refreshed). */
+  changedAtLastRefresh: number;
+  lastRefreshAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -124,6 +129,51 @@ export interface RunProgress {
   updatedAt: string;
 }
 
+/** What a refresh of a project's chosen people would do, before anything is sent. */
+export interface RefreshPreview {
+  /** Rows with a chosen person (auto or accepted). */
+  matchedRows: number;
+  /** Distinct people to ask, each once however many rows chose them. */
+  people: number;
+  /** Matched rows whose person has no profile slug to ask by: they keep what they have. */
+  rowsWithoutProfile: number;
+  /** People left out because their record is younger than --older-than. */
+  recentPeople: number;
+  calls: number;
+  estimatedSeconds: number;
+  olderThanDays: number | null;
+}
+
+export const REFRESH_STATUSES = RUN_STATUSES;
+export type RefreshStatus = RunStatus;
+
+/** Where a refresh stands. Also the payload of the `refresh.progress` event. */
+export interface RefreshProgress {
+  projectId: number;
+  refreshId: number;
+  status: RefreshStatus;
+  peopleTotal: number;
+  /** People whose answer has landed (found or not) or whose call failed. */
+  peopleDone: number;
+  found: number;
+  /** People the service no longer finds by their slug: their rows keep what they had. */
+  notFound: number;
+  /** People whose call failed: their rows keep what they had; refresh again to ask. */
+  failed: number;
+  rowsWithoutProfile: number;
+  /** Matched rows given the fresh record, and of those, the rows whose person's job changed. */
+  rowsUpdated: number;
+  rowsChanged: number;
+  /** Matched rows whose person was not found. */
+  rowsNotFound: number;
+  calls: number;
+  ratePerSec: number;
+  etaSeconds: number | null;
+  message: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
 export interface ReviewRow {
   rowIndex: number;
   state: RowState;
@@ -151,6 +201,10 @@ export interface ReviewPage {
   counts: Record<RowState, number>;
   /** Matched rows (auto or accepted) by where the person is now against the sheet's company, whole project. */
   jobChanges: Record<JobChangeStatus, number>;
+  /** Matched rows whose person's job changed at the project's last refresh (0 before any). */
+  changedAtLastRefresh: number;
+  /** When the last refresh began; null when the project was never refreshed. */
+  lastRefreshAt: string | null;
 }
 
 export interface CandidateView {
@@ -163,6 +217,36 @@ export interface CandidateView {
   confidence: number;
   reason: string;
   evidence: EvidenceItem[];
+  /** The person's jobs, most recent first, from the freshest record known (a refresh's, else the row's answer). */
+  jobs: JobView[];
+  /** When that record was fetched. */
+  jobsAsOf: string | null;
+}
+
+/** One job of a candidate's history, as the card's timeline shows it. */
+export interface JobView {
+  company: string | null;
+  title: string | null;
+  started: string | null;
+  ended: string | null;
+  /** current: no end; ended: an end that reads as a date; unknown: an end that cannot be read. */
+  status: 'current' | 'ended' | 'unknown';
+  /** The sheet's company, however it is spelled (the comparison the job change uses). */
+  atSheetCompany: boolean;
+}
+
+/** What the refresh that last asked for a matched row's person found, against what the row said before it. */
+export interface RowRefresh {
+  refreshId: number;
+  at: string;
+  /** Whether that refresh is the project's last one. */
+  latest: boolean;
+  /** Where the person works (or the job change) differs from before that refresh. */
+  changed: boolean;
+  previousCompany: string | null;
+  previousTitle: string | null;
+  previousJobChange: JobChangeStatus | null;
+  previousJobChangeDate: string | null;
 }
 
 export interface RowDetail {
@@ -189,6 +273,10 @@ export interface RowDetail {
   error: string | null;
   /** Other rows that asked the same query. */
   identicalRows: number;
+  /** For a matched row: where the person is now against the sheet's company. */
+  jobChange: JobChange | null;
+  /** For a matched row whose person a refresh asked for: what changed; null otherwise. */
+  refresh: RowRefresh | null;
 }
 
 export interface DecisionResult {
@@ -345,6 +433,8 @@ export const profileInput = z.object({
 export type ProfileInput = z.infer<typeof profileInput>;
 
 const confidenceThreshold = z.number().min(0.5).max(1);
+/** A refresh asks only for people whose record is older than this; absent asks for everyone. */
+const olderThanDays = z.number().min(0).max(36_500).optional();
 
 const autoAcceptRule = z.object({
   enabled: z.boolean(),
@@ -362,7 +452,8 @@ export const settingsPatch = z.object({
 export const exportInput = z.object({
   projectId: id,
   format: z.enum(['csv', 'xlsx']),
-  scope: z.enum(['all', 'matched']),
+  /** changed: only matched rows whose person's job changed at the last refresh. */
+  scope: z.enum(['all', 'matched', 'changed']),
   /** Also write candidates in long form (a second file, or a second sheet in XLSX). */
   candidates: z.boolean().default(false),
   /** Where to write; null lets the host decide (a download in the browser host). */
@@ -466,6 +557,8 @@ export const calls = {
       order: z.enum(['file', 'confidence_desc', 'confidence_asc']).default('file'),
       /** Only matched rows whose person moved, left, is still there, or unknown. */
       jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
+      /** Only matched rows whose person's job changed at the project's last refresh. */
+      changedAtLastRefresh: z.boolean().optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
     }),
@@ -481,6 +574,16 @@ export const calls = {
   'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
   /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
   'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
+
+  /** What refreshing the project's chosen people would ask (people, calls, time), sending nothing. */
+  'refresh.preview': call<RefreshPreview>()(z.object({ projectId: id, olderThanDays })),
+  /** Asks the service again for the chosen people (auto and accepted rows), each once; `refresh.progress` follows. */
+  'refresh.start': call<RefreshProgress>()(z.object({ projectId: id, olderThanDays })),
+  'refresh.pause': call<RefreshProgress | null>()(z.object({ projectId: id })),
+  /** Goes on with a paused, failed or interrupted refresh: people whose answer landed are not asked again. */
+  'refresh.resume': call<RefreshProgress | null>()(z.object({ projectId: id })),
+  'refresh.cancel': call<RefreshProgress | null>()(z.object({ projectId: id })),
+  'refresh.status': call<RefreshProgress | null>()(z.object({ projectId: id })),
 
   'export.run': call<ExportResult>()(exportInput),
 
@@ -531,6 +634,7 @@ export type AppCommand = { command: 'open-file'; file: string } | { command: 'ex
 
 export interface Events {
   'run.progress': RunProgress;
+  'refresh.progress': RefreshProgress;
   'search.progress': SearchProgress;
   'import.progress': ImportProgress;
   'app.command': AppCommand;
@@ -538,7 +642,7 @@ export interface Events {
 export type EventName = keyof Events;
 
 // A Record, so adding an event to Events without listing it here fails to compile.
-const eventNames: Record<EventName, true> = { 'run.progress': true, 'search.progress': true, 'import.progress': true, 'app.command': true };
+const eventNames: Record<EventName, true> = { 'run.progress': true, 'refresh.progress': true, 'search.progress': true, 'import.progress': true, 'app.command': true };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
 
 export function isEventName(name: unknown): name is EventName {

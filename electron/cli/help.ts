@@ -94,9 +94,30 @@ ${EXIT_CODE_HELP}`,
     usage: `matchdesk import <input.csv|xlsx> [--sheet NAME] [--name NAME]\n`,
     run: async (argv) => (await import('./commands/projects')).importCommand(argv),
   },
+  refresh: {
+    summary: "ask the service again for the people a project's rows chose, and see who moved or left since",
+    usage: `matchdesk refresh --project N [--older-than DAYS] [--yes]
+
+  --project N                   the project (its number from "matchdesk projects")
+  --older-than DAYS             ask only for people whose record is older than this many days
+  --yes                         do not ask before sending (required when not on a terminal)
+
+  Asks for the chosen person of every matched row (auto and accepted), each once however many rows chose them,
+  by their profile, 100 to a call, past the cache; prints the cost first and asks before sending. Every decision
+  stays as it is; the person's fields and the job change of each matched row are brought up to date, and what
+  each row said before is kept: "matchdesk export N --changes-only" writes the rows that changed. A person no
+  longer found keeps what their rows had, and is counted. Ctrl-C pauses: run the command again to go on, asking
+  nobody twice.
+${CONNECTION_HELP}
+${EXIT_CODE_HELP}`,
+    run: async (argv) => (await import('./commands/refresh')).refreshCommand(argv),
+  },
   export: {
     summary: "export a project's rows with their match columns",
-    usage: `matchdesk export <project-id> --out <file.csv|xlsx> [--candidates FILE] [--matched-only]\n`,
+    usage: `matchdesk export <project-id> --out <file.csv|xlsx> [--candidates FILE] [--matched-only] [--changes-only]
+
+  --changes-only                only the matched rows whose person's job changed at the last refresh
+`,
     run: async (argv) => (await import('./commands/projects')).exportCommand(argv),
   },
   projects: {
@@ -126,7 +147,8 @@ ${EXIT_CODE_HELP}`,
   simulator: {
     summary: 'run a local People Data Service with seeded people (for demos, tests and benchmarks)',
     usage: `matchdesk simulator [--port P] [--people N] [--seed S] [--latency-ms L] [--faults PROFILE]
-                    [--token-ttl-s T] [--find-shape array|people|results|matches] [--credits N] [--scores]\n`,
+                    [--token-ttl-s T] [--find-shape array|people|results|matches] [--credits N] [--scores]
+                    [--move-on SHARE [--move-seed S]]\n`,
     run: async (argv) => (await import('../simulator/index')).runSimulatorCommand(argv),
   },
   web: {

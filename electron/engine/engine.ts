@@ -18,6 +18,7 @@ import {
   type ProfileInput,
   type ProfileTestResult,
   type ProjectSummary,
+  type RefreshProgress,
   type RunProgress,
 } from '../../shared/contract';
 import type { Profile, Settings } from '../../shared/model';
@@ -35,6 +36,7 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
+import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
 import { mappingPreview } from './runs/mapping-preview';
@@ -89,6 +91,8 @@ export interface Engine {
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
   /** Resolves when the project's current run has stopped (at once when none runs), with its final progress. */
   runSettled(projectId: number): Promise<RunProgress | null>;
+  /** Resolves when the project's current refresh has stopped (at once when none runs), with its final progress. */
+  refreshSettled(projectId: number): Promise<RefreshProgress | null>;
   /** Pauses runs cleanly (everything landed is committed), stops the demo simulator, closes the database. */
   close(): Promise<void>;
   readonly dbPath: string;
@@ -139,6 +143,7 @@ class MatchdeskEngine implements Engine {
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
+  private readonly refreshes: RefreshControl;
   /** Projects whose plan is being (re)computed: nothing else may touch their rows meanwhile. */
   private readonly planning = new Set<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
@@ -159,6 +164,7 @@ class MatchdeskEngine implements Engine {
   ) {
     const now = this.now();
     markInterruptedRuns(db, now);
+    markInterruptedRefreshes(db, now);
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
     this.decisions = new Decisions(db, clock);
     this.runs = new RunControl({
@@ -169,6 +175,19 @@ class MatchdeskEngine implements Engine {
       client: (concurrency) => this.activeClient(concurrency),
       ensurePlan: (projectId) => this.ensurePlan(projectId),
       onProgress: (p) => this.emit('run.progress', p),
+    });
+    this.refreshes = new RefreshControl({
+      db,
+      clock,
+      timing: this.timing,
+      settings: () => getSettings(db),
+      service: () => this.activeScope(),
+      client: (concurrency) => this.activeClient(concurrency),
+      refuseWhileRunning: (projectId) => {
+        this.refuseWhilePlanning(projectId);
+        if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
+      },
+      onProgress: (p) => this.emit('refresh.progress', p),
     });
     this.search = createSearchHandlers({
       db,
@@ -214,9 +233,14 @@ class MatchdeskEngine implements Engine {
     return this.runs.settled(projectId);
   }
 
+  refreshSettled(projectId: number): Promise<RefreshProgress | null> {
+    return this.refreshes.settled(projectId);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.runs.closeAll();
+      await this.refreshes.closeAll();
       await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
       let timer: NodeJS.Timeout | undefined;
@@ -266,6 +290,7 @@ class MatchdeskEngine implements Engine {
         requireProject(db, input.projectId);
         this.refuseWhilePlanning(input.projectId);
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
+        if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
       },
 
@@ -295,6 +320,7 @@ class MatchdeskEngine implements Engine {
       },
       'run.start': (input) => {
         this.refuseWhilePlanning(input.projectId);
+        this.refuseWhileRefreshing(input.projectId);
         return this.runs.start(input.projectId, {
           offline: input.offline,
           ...(input.concurrency ? { concurrency: input.concurrency } : {}),
@@ -305,6 +331,7 @@ class MatchdeskEngine implements Engine {
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
         this.refuseWhilePlanning(input.projectId);
+        this.refuseWhileRefreshing(input.projectId);
         return this.runs.resume(input.projectId);
       },
       'run.cancel': (input) => this.runs.cancel(input.projectId),
@@ -331,6 +358,19 @@ class MatchdeskEngine implements Engine {
         const rule = getSettings(db).autoAccept;
         return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence);
       },
+
+      'refresh.preview': async (input) => {
+        await this.plannedProject(input.projectId);
+        return this.refreshes.preview(input.projectId, input.olderThanDays ?? null);
+      },
+      'refresh.start': async (input) => {
+        await this.plannedProject(input.projectId);
+        return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
+      },
+      'refresh.pause': (input) => this.refreshes.pause(input.projectId),
+      'refresh.resume': (input) => this.refreshes.resume(input.projectId),
+      'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
+      'refresh.status': (input) => this.refreshes.status(input.projectId),
 
       'export.run': async (input) =>
         exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir()),
@@ -539,6 +579,12 @@ class MatchdeskEngine implements Engine {
   private refuseWhileBusy(projectId: number, name: string): void {
     this.refuseWhilePlanning(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
+    if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
+  }
+
+  /** A run and a refresh would both write the project's rows: one at a time. */
+  private refuseWhileRefreshing(projectId: number): void {
+    if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', 'A refresh of this project is going. Let it finish (or pause it) before running.');
   }
 
   private failures(projectId: number): FailedQuery[] {
@@ -573,8 +619,8 @@ class MatchdeskEngine implements Engine {
    * the chosen person stored beside it), so the next run asks again instead of showing answers that are gone.
    */
   private clearCache(): { removed: number } {
-    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id));
-    if (busy) throw new EngineError('busy', `A run of "${busy.name}" is going. Pause or cancel it before clearing the cache.`);
+    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id));
+    if (busy) throw new EngineError('busy', `A run or refresh of "${busy.name}" is going. Pause or cancel it before clearing the cache.`);
     const first = 'FROM row_queries rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = 0';
     return this.db.transaction(() => {
       const removed = clearCache(this.db);

@@ -18,6 +18,10 @@ Options:
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)
   --credits N       credit budget: credit headers, then 402 once spent (default: no cap)
   --scores          add a score to each person in find replies (the real service sends none)
+  --move-on SHARE   let the world move on before serving: of the people with a current job, this share (0 to 1)
+                    end it; most start a new job elsewhere, a fifth leave without one (the same people as without
+                    the flag otherwise, so a refresh against it finds who moved)
+  --move-seed S     which people move, where and when (default 1)
   -h, --help        show this help
 `;
 
@@ -54,6 +58,8 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         'find-shape': { type: 'string' },
         credits: { type: 'string' },
         scores: { type: 'boolean' },
+        'move-on': { type: 'string' },
+        'move-seed': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -68,6 +74,11 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       throw new UsageError(`--find-shape must be one of ${FIND_SHAPES.join(', ')}, got "${shape}".`);
     }
     const ttl = wholeNumber('--token-ttl-s', values['token-ttl-s'], 3600);
+    const moveShare = values['move-on'] === undefined ? undefined : Number(values['move-on']);
+    if (moveShare !== undefined && (values['move-on']!.trim() === '' || !(moveShare >= 0 && moveShare <= 1))) {
+      throw new UsageError(`--move-on takes a share from 0 to 1 (e.g. 0.2), got "${values['move-on']}".`);
+    }
+    if (moveShare === undefined && values['move-seed'] !== undefined) throw new UsageError('--move-seed goes with --move-on.');
     if (ttl === 0) throw new UsageError('--token-ttl-s must be at least 1 second.');
     options = {
       port: wholeNumber('--port', values.port, 8787),
@@ -79,6 +90,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
       scores: values.scores ?? false,
+      ...(moveShare === undefined ? {} : { moveOn: { share: moveShare, seed: wholeNumber('--move-seed', values['move-seed'], 1) } }),
     };
   } catch (error) {
     err(`matchdesk simulator: ${(error as Error).message}\n\n${USAGE}`);
@@ -110,6 +122,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       `  base URL      ${simulator.baseUrl}`,
       `  org id        ${simulator.orgId}   (no role on ${simulator.otherOrgId}: 403)`,
       `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
+      ...(options.moveOn ? [`  moved on      ${options.moveOn.share} of the people with a current job ended it (move seed ${options.moveOn.seed})`] : []),
       'Accounts it accepts (demo credentials, valid on this simulator only):',
       `  service account     clientId ${demo.clientId}   clientSecret ${demo.clientSecret}`,
       `  username/password   username ${demo.username}   password ${demo.password}`,

@@ -329,6 +329,11 @@ const TITLES: Record<string, readonly string[]> = (() => {
   return table;
 })();
 
+/** A title for a job of this function and level, as people of the dataset hold them. */
+export function jobTitle(fn: JobFunction, level: JobLevel, rng: Random): string {
+  return rng.pick(TITLES[`${fn}|${level}`]);
+}
+
 function makeJobs(rng: Random, companies: readonly Company[], home: string): Job[] {
   const count = rng.pick([1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5]);
   const current = rng.chance(0.87);
@@ -345,7 +350,7 @@ function makeJobs(rng: Random, companies: readonly Company[], home: string): Job
     if (i > 0 && rng.chance(0.55) && level < JOB_LEVELS.length - 1) level++;
     const jobLevel = JOB_LEVELS[level];
     jobs.push({
-      title: rng.pick(TITLES[`${fn}|${jobLevel}`]),
+      title: jobTitle(fn, jobLevel, rng),
       level: jobLevel,
       function: fn,
       started_at: monthDate(start, 1 + rng.int(28)),

@@ -9,6 +9,7 @@ import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
 import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindShape } from './find';
+import { moveOn, type MoveOnOptions, type MoveOnReport } from './move-on';
 import { SearchResults, parseSearchRequest, renderSearchReply } from './search';
 
 export interface SimulatorOptions {
@@ -32,6 +33,8 @@ export interface SimulatorOptions {
   scores?: boolean;
   /** Time for token expiry (default: the system clock), so expiry can be tested without waiting. */
   clock?: Clock;
+  /** Let the world move on once before serving (see Simulator.moveOn): the same people as without it, some in new jobs. */
+  moveOn?: MoveOnOptions;
 }
 
 export interface SimulatorCounters {
@@ -72,6 +75,12 @@ export interface Simulator {
   revokeAllTokens(): void;
   /** The access tokens issued so far (revoked and expired ones too, up to the last pruning), for leak checks. */
   issuedTokens(): string[];
+  /**
+   * Some people's current job ends and a new one starts elsewhere, some leave without a new one, the rest stay
+   * (simulator/move-on.ts). Seeded: the same calls on the same seed move the same people. Answers from then on
+   * show the new jobs.
+   */
+  moveOn(options: MoveOnOptions): MoveOnReport;
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -184,8 +193,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const clock = options.clock ?? { now: () => Date.now() };
 
   const dataset = buildDataset(peopleCount, seed);
-  const index = new PeopleIndex(dataset);
-  const searches = new SearchResults(index);
+  if (options.moveOn) moveOn(dataset, options.moveOn);
+  // Made again when the world moves on: both hold each person's jobs and reply JSON.
+  let index = new PeopleIndex(dataset);
+  let searches = new SearchResults(index);
   const dice = new FaultDice(seed);
   const sessions = new Map<string, Session>();
   let counters = newCounters();
@@ -425,6 +436,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       revokeAll();
     },
     issuedTokens: () => [...sessions.keys()],
+    moveOn: (moveOptions) => {
+      const report = moveOn(dataset, moveOptions);
+      index = new PeopleIndex(dataset);
+      searches = new SearchResults(index);
+      return report;
+    },
     dataset,
     close: () =>
       new Promise<void>((resolve, reject) => {

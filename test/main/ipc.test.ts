@@ -77,11 +77,13 @@ describe('IPC', () => {
   });
 
   it('passes a valid call from the app page to the engine, parsed', async () => {
-    const { engine, reached } = dispatchingEngine({ 'review.page': () => ({ rows: [], total: 0, counts: {} as never, jobChanges: {} as never }) });
+    const { engine, reached } = dispatchingEngine({
+      'review.page': () => ({ rows: [], total: 0, counts: {} as never, jobChanges: {} as never, changedAtLastRefresh: 0, lastRefreshAt: null }),
+    });
     const { invoke, unregister } = register(engine);
     const result = await invoke(senderEvent('app://matchdesk/index.html'), 'review.page', { projectId: 3, offset: 0, limit: 50 });
     unregister();
-    expect(result).toEqual({ ok: true, value: { rows: [], total: 0, counts: {}, jobChanges: {} } });
+    expect(result).toEqual({ ok: true, value: { rows: [], total: 0, counts: {}, jobChanges: {}, changedAtLastRefresh: 0, lastRefreshAt: null } });
     expect(reached).toEqual([{ name: 'review.page', input: { projectId: 3, order: 'file', offset: 0, limit: 50 } }]);
   });
 

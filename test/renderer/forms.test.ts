@@ -64,6 +64,7 @@ describe('export', () => {
   it('suggests a file name safe on every OS', () => {
     expect(defaultExportName('people.csv', { format: 'xlsx', scope: 'matched' })).toBe('people - matched.xlsx');
     expect(defaultExportName('a/b:c*?', { format: 'csv', scope: 'all' })).toBe('a b c - all rows.csv');
+    expect(defaultExportName('people.csv', { format: 'csv', scope: 'changed' })).toBe('people - changed at last refresh.csv');
     expect(defaultExportName('line\nbreak', { format: 'csv', scope: 'all' })).toBe('line break - all rows.csv');
     expect(defaultExportName('   ', { format: 'csv', scope: 'all' })).toBe('matchdesk - all rows.csv');
   });

@@ -6,6 +6,7 @@ import {
   farthestPages,
   filterKey,
   MAX_CACHED_PAGES,
+  pageFilter,
   PAGE_SIZE,
   pagesForWindow,
   positionOfRow,
@@ -23,7 +24,7 @@ function row(rowIndex: number, state: RowState = 'to_review'): ReviewRow {
 function page(pageNumber: number, total: number, rowIndexOf = (position: number) => position): ReviewPage {
   const rows: ReviewRow[] = [];
   for (let position = pageNumber * PAGE_SIZE; position < Math.min(total, (pageNumber + 1) * PAGE_SIZE); position++) rows.push(row(rowIndexOf(position)));
-  return { rows, total, counts: { ...counts, to_review: total }, jobChanges: { no_change: 0, moved: 0, left: 0, unknown: 0 } };
+  return { rows, total, counts: { ...counts, to_review: total }, jobChanges: { no_change: 0, moved: 0, left: 0, unknown: 0 }, changedAtLastRefresh: 0, lastRefreshAt: null };
 }
 
 function load(list: ReviewList, key: string, pageNumber: number, total: number, rowIndexOf?: (position: number) => number): ReviewList {
@@ -84,9 +85,25 @@ describe('review list pages', () => {
     expect(farthestPages([0, 1, 2, 3, 10], 2, 3)).toEqual([10, 0]);
   });
 
-  it('names a filter the same whatever the order of its states', () => {
-    expect(filterKey(1, { states: ['auto', 'accepted'], text: 'x ', order: 'file' })).toBe(filterKey(1, { states: ['accepted', 'auto'], text: 'x', order: 'file' }));
-    expect(filterKey(1, { states: null, text: '', order: 'file' })).not.toBe(filterKey(2, { states: null, text: '', order: 'file' }));
-    expect(filterKey(1, { states: null, text: '', order: 'file' })).not.toBe(filterKey(1, { states: null, text: '', order: 'confidence_desc' }));
+  it('names a filter the same whatever the order of its states and job changes', () => {
+    const none = { jobChanges: null, changedAtLastRefresh: false };
+    expect(filterKey(1, { states: ['auto', 'accepted'], text: 'x ', order: 'file', ...none })).toBe(filterKey(1, { states: ['accepted', 'auto'], text: 'x', order: 'file', ...none }));
+    expect(filterKey(1, { states: null, text: '', order: 'file', ...none })).not.toBe(filterKey(2, { states: null, text: '', order: 'file', ...none }));
+    expect(filterKey(1, { states: null, text: '', order: 'file', ...none })).not.toBe(filterKey(1, { states: null, text: '', order: 'confidence_desc', ...none }));
+    const base = { states: null, text: '', order: 'file' as const };
+    expect(filterKey(1, { ...base, jobChanges: ['moved', 'left'], changedAtLastRefresh: false })).toBe(filterKey(1, { ...base, jobChanges: ['left', 'moved'], changedAtLastRefresh: false }));
+    expect(filterKey(1, { ...base, ...none })).not.toBe(filterKey(1, { ...base, jobChanges: ['moved'], changedAtLastRefresh: false }));
+    expect(filterKey(1, { ...base, ...none })).not.toBe(filterKey(1, { ...base, jobChanges: null, changedAtLastRefresh: true }));
+  });
+
+  it('asks review.page for the filter as set, and nothing for what is not', () => {
+    expect(pageFilter({ states: null, text: ' ', order: 'file', jobChanges: null, changedAtLastRefresh: false })).toEqual({ order: 'file' });
+    expect(pageFilter({ states: ['auto'], text: ' Anna ', order: 'file', jobChanges: ['moved'], changedAtLastRefresh: true })).toEqual({
+      states: ['auto'],
+      text: 'Anna',
+      order: 'file',
+      jobChanges: ['moved'],
+      changedAtLastRefresh: true,
+    });
   });
 });

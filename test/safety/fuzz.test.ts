@@ -63,7 +63,8 @@ const INPUT_KEYS = [
   'projectId', 'searchId', 'rowIndex', 'rank', 'sheet', 'name', 'id', 'mapping', 'strategies', 'offline', 'concurrency',
   'offset', 'limit', 'states', 'text', 'applyToIdentical', 'format', 'scope', 'candidates', 'bom', 'delimiter',
   'filters', 'refresh', 'valuesPerCall', 'pageSize', 'column', 'field', 'baseUrl', 'orgId', 'kind', 'login', 'secret',
-  'sessionOnly', 'cacheTtlDays', 'autoAccept', 'minConfidence', 'order', 'activeProfileId', 'defaultName', '__proto__', 'constructor',
+  'sessionOnly', 'cacheTtlDays', 'autoAccept', 'minConfidence', 'order', 'activeProfileId', 'defaultName', 'olderThanDays',
+  'jobChanges', 'changedAtLastRefresh', '__proto__', 'constructor',
 ];
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -97,6 +98,8 @@ function templates(dir: string, sheet: string): Record<CallName, Record<string, 
     'decisions.choose': { ...project, rowIndex: 0, rank: 1 }, 'decisions.reject': { ...project, rowIndex: 0 },
     'decisions.skip': { ...project, rowIndex: 0 }, 'decisions.clear': { ...project, rowIndex: 0 }, 'decisions.undo': project,
     'decisions.acceptPreview': project, 'decisions.acceptAtOrAbove': { ...project, minConfidence: 0.9 },
+    'refresh.preview': { ...project, olderThanDays: 30 }, 'refresh.start': project, 'refresh.pause': project,
+    'refresh.resume': project, 'refresh.cancel': project, 'refresh.status': project,
     'export.run': { ...project, format: 'csv', scope: 'all', destination: join(dir, 'out.csv') },
     'search.run': { filters: [filter], offline: true }, 'search.status': { searchId: 1 }, 'search.cancel': { searchId: 1 },
     'search.resume': { searchId: 1 }, 'search.get': { searchId: 1 }, 'search.results': { searchId: 1, offset: 0, limit: 5 },

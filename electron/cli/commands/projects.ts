@@ -28,7 +28,7 @@ export async function importCommand(argv: string[]): Promise<number> {
 export async function exportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { out: { type: 'string' }, candidates: { type: 'string' }, 'matched-only': { type: 'boolean' }, 'no-bom': { type: 'boolean' } },
+    { out: { type: 'string' }, candidates: { type: 'string' }, 'matched-only': { type: 'boolean' }, 'changes-only': { type: 'boolean' }, 'no-bom': { type: 'boolean' } },
     1,
   );
   const projectId = positiveInt(positionals[0], 'The project id');
@@ -39,13 +39,18 @@ export async function exportCommand(argv: string[]): Promise<number> {
     const result = await cli.call('export.run', {
       projectId,
       format: exportFormat(values.out),
-      scope: values['matched-only'] ? 'matched' : 'all',
+      // The rows that changed at the last refresh are matched rows: --changes-only narrows --matched-only further.
+      scope: values['changes-only'] ? 'changed' : values['matched-only'] ? 'matched' : 'all',
       candidates: Boolean(values.candidates),
       destination: resolve(values.out),
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
       bom: !values['no-bom'],
     });
     process.stdout.write(`Wrote ${result.rows} rows to ${result.path}\n`);
+    if (values['changes-only'] && result.rows === 0) {
+      const last = await cli.call('refresh.status', { projectId });
+      process.stdout.write(last ? 'No row changed at the last refresh.\n' : `The project was never refreshed: run "matchdesk refresh --project ${projectId}" first.\n`);
+    }
     await printCounts(cli, projectId);
     return 0;
   } finally {

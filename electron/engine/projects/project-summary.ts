@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
-import type { RowState } from '../../../shared/model';
+import type { JobChangeStatus, RowState } from '../../../shared/model';
+import { changedAtRefresh, jobChangeCountsOf, noJobChanges } from '../review/review-page';
 import { parseCells } from '../runs/plan-queries';
 import { emptyCounts, stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
@@ -8,8 +9,14 @@ import { readyProjectIds, requireProject, type ProjectRecord } from './project-r
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;
 
-export function projectSummary(db: Database, project: ProjectRecord, planned: Record<RowState, number> = stateCounts(db, project.id)): ProjectSummary {
+export function projectSummary(
+  db: Database,
+  project: ProjectRecord,
+  planned: Record<RowState, number> = stateCounts(db, project.id),
+  jobChanges: Record<JobChangeStatus, number> = jobChangeCountsOf(db, project.id),
+): ProjectSummary {
   const counts = withUnplannedRows(planned, project.rowCount);
+  const lastRefresh = db.prepare('SELECT id, started_at FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(project.id) as { id: number; started_at: string } | undefined;
   return {
     id: project.id,
     name: project.name,
@@ -18,6 +25,9 @@ export function projectSummary(db: Database, project: ProjectRecord, planned: Re
     rowCount: project.rowCount,
     counts,
     matched: counts.auto + counts.accepted,
+    jobChanges,
+    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, project.id, lastRefresh.id) : 0,
+    lastRefreshAt: lastRefresh?.started_at ?? null,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   };
@@ -32,9 +42,18 @@ export function listProjectSummaries(db: Database): ProjectSummary[] {
     if (!c) counts.set(r.project_id, (c = emptyCounts()));
     if (r.state in c) c[r.state] = r.n;
   }
+  const jobChanges = new Map<number, Record<JobChangeStatus, number>>();
+  const changes = db
+    .prepare('SELECT project_id, job_change, count(*) AS n FROM row_status WHERE job_change IS NOT NULL GROUP BY project_id, job_change')
+    .all() as { project_id: number; job_change: JobChangeStatus; n: number }[];
+  for (const r of changes) {
+    let c = jobChanges.get(r.project_id);
+    if (!c) jobChanges.set(r.project_id, (c = noJobChanges()));
+    if (r.job_change in c) c[r.job_change] = r.n;
+  }
   return readyProjectIds(db).map((id) => {
     const project = requireProject(db, id);
-    return projectSummary(db, project, counts.get(id) ?? emptyCounts());
+    return projectSummary(db, project, counts.get(id) ?? emptyCounts(), jobChanges.get(id) ?? noJobChanges());
   });
 }
 

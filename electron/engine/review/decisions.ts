@@ -6,6 +6,8 @@ import { EngineError, notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { touchProject } from '../projects/project-record';
 import { jobChange, rowInput } from '../matching';
+import { FreshestFacts } from '../refresh/freshest-facts';
+import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-resolution';
 import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
@@ -24,6 +26,13 @@ interface Change {
   rowIndex: number;
   before: DecisionFields;
   after: DecisionFields;
+}
+
+/** A person just chosen for a row, before the freshest record of them is looked up. */
+interface Picked {
+  chosen: ChosenPerson;
+  queryKey: string | null;
+  sheetCompany: string | null;
 }
 
 const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
@@ -49,6 +58,7 @@ export class Decisions {
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
+    // The assessed candidates are already the freshest records of them (row-detail.ts assessedRow).
     const chosen = assessed ? chosenFrom(assessed.assessment, assessed.facts, rank, assessed.sheetCompany) : null;
     if (!chosen) {
       throw new EngineError(
@@ -116,6 +126,7 @@ export class Decisions {
       .raw()
       .all(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as [number, string][];
     const changes: Change[] = [];
+    const picked: Picked[] = [];
     const at = this.now();
     for (let i = 0; i < rows.length; i += KEYS_PER_READ) {
       const chunk = rows.slice(i, i + KEYS_PER_READ);
@@ -139,8 +150,12 @@ export class Decisions {
           reason: row.verdict.reason,
           jobChange: jobChange(sheetCompany, person.jobs),
         };
+        picked.push({ chosen, queryKey: key, sheetCompany });
         changes.push({ rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
       }
+      const fresh = this.freshest(project, picked);
+      changes.slice(changes.length - picked.length).forEach((c, i) => (c.after.chosen = fresh[i]!));
+      picked.length = 0;
     }
     return this.commit(project, null, changes);
   }
@@ -160,9 +175,14 @@ export class Decisions {
         for (const e of entries) {
           const current = readRowStatus(db, project.id, e.row_index);
           const after = JSON.parse(e.after) as DecisionFields;
-          // A run or a new mapping may have changed the row since: then the old state no longer applies to it.
-          if (!current || !sameFields(fieldsOf(current), after)) continue;
+          // A run or another decision may have changed the row since: then the old state no longer applies to it. A
+          // refresh (or a new mapping) only brought the same person's record up to date: that is the same decision.
+          if (!current || !sameDecision(fieldsOf(current), after)) continue;
           const before = JSON.parse(e.before) as DecisionFields;
+          if (before.chosen) {
+            const sheetCompany = rowInput(rowCells(db, project.id, e.row_index) ?? [], project.mapping).company;
+            before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
+          }
           this.write(project.id, e.row_index, before);
           moves.push({ from: current.state, to: before.state });
         }
@@ -192,6 +212,19 @@ export class Decisions {
       .pluck()
       .all(projectId, row.queryKey, row.rowIndex, withCandidates ? 'to_review' : row.outcome, ...MANUAL_STATES) as number[];
     return indexes.map((i) => readRowStatus(this.db, projectId, i)!).filter(Boolean);
+  }
+
+  /** Each chosen person with the freshest record on file: a refresh's when newer than the row's answer. */
+  private freshest(project: ProjectRecord, picked: readonly Picked[]): ChosenPerson[] {
+    const fresh = FreshestFacts.load(
+      this.db,
+      project.planScope,
+      picked.map((p) => ({ slug: p.chosen.summary.social, queryKey: p.queryKey })),
+    );
+    return picked.map((p) => {
+      const facts = fresh.facts(p.chosen.summary.social, p.queryKey);
+      return facts ? chosenWithFacts(p.chosen, facts, p.sheetCompany) : p.chosen;
+    });
   }
 
   private decided(state: RowState, chosen: ChosenPerson | null): DecisionFields {
@@ -237,6 +270,18 @@ export class Decisions {
 
 function fieldsOf(r: RowStatusRecord): DecisionFields {
   return { state: r.state, chosenRank: r.chosenRank, chosen: r.chosen, source: r.source, decidedAt: r.decidedAt };
+}
+
+/** The same decision about the same person, whatever record of them it holds (a refresh updates that). */
+function sameDecision(a: DecisionFields, b: DecisionFields): boolean {
+  return (
+    a.state === b.state &&
+    a.chosenRank === b.chosenRank &&
+    a.source === b.source &&
+    a.decidedAt === b.decidedAt &&
+    (a.chosen?.summary.id ?? null) === (b.chosen?.summary.id ?? null) &&
+    (a.chosen?.summary.social ?? null) === (b.chosen?.summary.social ?? null)
+  );
 }
 
 /** Equal decisions; `ignoreTime` treats re-choosing the same thing as no change. */

@@ -15,6 +15,8 @@ export interface ReviewPageRequest {
   order?: ReviewOrder;
   /** Only matched rows whose person has this job change against the sheet's company. */
   jobChanges?: JobChangeStatus[];
+  /** Only matched rows whose person's job changed at the project's last refresh. */
+  changedAtLastRefresh?: boolean;
   offset: number;
   limit: number;
 }
@@ -34,9 +36,13 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
   const counts = stateCounts(db, projectId);
   const jobChangesNow = jobChangeCountsOf(db, projectId);
+  const lastRefresh = db.prepare('SELECT id, started_at FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as
+    | { id: number; started_at: string }
+    | undefined;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const filter: StatusFilter = { projectId, states, jobChanges, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
-  const matching = jobChanges ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
+  const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
+  const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
+  const matching = jobChanges || changedIn !== null ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
     : text
@@ -73,7 +79,38 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       chosenRank: s.chosenRank,
     };
   });
-  return { rows: page, total: found, counts, jobChanges: jobChangesNow };
+  return {
+    rows: page,
+    total: found,
+    counts,
+    jobChanges: jobChangesNow,
+    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
+    lastRefreshAt: lastRefresh?.started_at ?? null,
+  };
+}
+
+/**
+ * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
+ * elsewhere (refresh/refreshed-choice.ts jobChanged). Over the index of changed rows, then each row's status.
+ */
+const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
+  AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
+
+/** Matched rows whose person's job changed at the refresh `refreshId`. */
+export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
+  return db
+    .prepare(
+      `SELECT count(*) FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
+       JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
+       WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
+         AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`,
+    )
+    .pluck()
+    .get(projectId, refreshId) as number;
+}
+
+export function noJobChanges(): Record<JobChangeStatus, number> {
+  return Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
 }
 
 const jobChangeCounts = new StampedCache<Record<JobChangeStatus, number>>();
@@ -82,7 +119,7 @@ const jobChangeCounts = new StampedCache<Record<JobChangeStatus, number>>();
 export function jobChangeCountsOf(db: Database, projectId: number): Record<JobChangeStatus, number> {
   return {
     ...jobChangeCounts.get(db, String(projectId), () => {
-      const counts = Object.fromEntries(JOB_CHANGES.map((j) => [j, 0])) as Record<JobChangeStatus, number>;
+      const counts = noJobChanges();
       const rows = db
         .prepare('SELECT job_change AS j, count(*) AS n FROM row_status WHERE project_id = ? AND job_change IS NOT NULL GROUP BY job_change')
         .all(projectId) as { j: JobChangeStatus; n: number }[];
@@ -101,6 +138,8 @@ interface StatusFilter {
   projectId: number;
   states: RowState[] | null;
   jobChanges: JobChangeStatus[] | null;
+  /** Only rows changed at this refresh (the project's last); null without that filter. */
+  changedIn: number | null;
   order: ReviewOrder;
   offset: number;
   limit: number;
@@ -184,6 +223,10 @@ function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params
     parts.push(` AND rs.job_change IN (${f.jobChanges.map(() => '?').join(', ')})`);
     params.push(...f.jobChanges);
   }
+  if (f.changedIn !== null) {
+    parts.push(` AND rs.state IN ('auto', 'accepted') AND ${CHANGED_AT_REFRESH}`);
+    params.push(f.changedIn);
+  }
   return { sql: parts.join(''), params };
 }
 
@@ -202,7 +245,7 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
          WHERE rs.project_id = ? AND rs.row_index >= ?${where.sql} ORDER BY rs.row_index LIMIT ? OFFSET ?`,
       )
       .all(f.projectId, from, ...where.params, f.limit, skip) as RowStatusRow[];
-  if (!f.states && !f.jobChanges) {
+  if (!f.states && !f.jobChanges && f.changedIn === null) {
     // Row indexes run 0..n-1 once every row has a status (imports number rows densely): a page is a range of them.
     const last = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(f.projectId) as number | null;
     if (last !== null && last + 1 === total) return select(f.offset, 0, '');
@@ -210,7 +253,7 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
   if (f.offset < STRIDE) return select(0, f.offset, stateHint(f, matching, total));
   const marks = marksOf(
     db,
-    `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)}`,
+    `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`,
     `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`,
     [f.projectId, ...where.params],
   );
@@ -227,7 +270,7 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
  */
 function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
   const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
-  if (f.states?.length === 1 && f.states[0] === 'to_review' && !f.jobChanges) {
+  if (f.states?.length === 1 && f.states[0] === 'to_review' && !f.jobChanges && f.changedIn === null) {
     return db
       .prepare(
         `SELECT ${STATUS_COLUMNS} FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
@@ -255,14 +298,14 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
   const params = [match, f.projectId, f.projectId];
   // Once every row has a status (all but during a project's first plan), the documents are read without a join.
   const rowCount = db.prepare('SELECT row_count FROM projects WHERE id = ?').pluck().get(f.projectId) as number | undefined;
-  const join = !!f.states || !!f.jobChanges || statuses < (rowCount ?? 0);
+  const join = !!f.states || !!f.jobChanges || f.changedIn !== null || statuses < (rowCount ?? 0);
   // "+": each match reads its status by primary key; through the state index it was twice as slow (one probe per state).
   const where = stateWhere(f, '+rs.state');
   const matches = join
     ? `SELECT d.rowid AS k FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = d.rowid & 4294967295
        WHERE ${documents}${where.sql}`
     : `SELECT d.rowid AS k FROM row_text AS d WHERE ${documents}`;
-  const list = matchList(db, `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${join} ${match}`, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32);
+  const list = matchList(db, `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${join} ${match}`, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32);
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
@@ -275,7 +318,7 @@ function scannedTextPage(db: Database, f: StatusFilter, text: string, matching: 
   const matches = `SELECT rs.row_index AS k FROM row_status AS rs ${stateHint(f, matching, total)}
        JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
        WHERE rs.project_id = ?${where.sql} AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')`;
-  const list = matchList(db, `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${text}`, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k);
+  const list = matchList(db, `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${text}`, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k);
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 

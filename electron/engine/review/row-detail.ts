@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
-import type { CandidateView, RowDetail } from '../../../shared/contract';
-import { assessRow, rowFacts, rowInput, rowProblems, type CandidateFacts, type RowAssessment } from '../matching';
+import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../shared/contract';
+import type { JobChangeStatus } from '../../../shared/model';
+import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
+import { FreshestFacts } from '../refresh/freshest-facts';
 import { notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { factsOf } from '../runs/answer-facts';
@@ -19,18 +21,30 @@ export function lookupOf(db: Database, queryKey: string | null): Lookup | null {
   return getLookups(db, [queryKey], Number.MIN_SAFE_INTEGER).get(queryKey) ?? null;
 }
 
-/** A row with candidates compared with them again, as the review and a decision see it; null without candidates. */
+/**
+ * A row with candidates compared with them again, as the review and a decision see it; null without candidates. A
+ * candidate a refresh found since the row's answer is read from that fresher record (their rank stays the
+ * answer's): the evidence, the job history and a decision made now all see where the person is now.
+ */
 export function assessedRow(
   db: Database,
   project: ProjectRecord,
   status: RowStatusRecord,
   cells: string[],
-): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null } | null {
+): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null; refreshedAt: Map<number, number> } | null {
   if (status.outcome !== 'to_review') return null;
-  const facts = factsOf(db, status.queryKey);
-  if (!facts || facts.length === 0) return null;
+  const answered = factsOf(db, status.queryKey);
+  if (!answered || answered.length === 0) return null;
+  const fresh = FreshestFacts.load(db, project.planScope, answered.map((f) => ({ slug: f.slug, queryKey: status.queryKey })));
+  const refreshedAt = new Map<number, number>();
+  const facts = answered.map((f) => {
+    const record = fresh.record(f.slug, status.queryKey);
+    if (!record) return f;
+    refreshedAt.set(f.rank, record.refreshedAt);
+    return { ...record.facts, rank: f.rank, score: f.score };
+  });
   const input = rowInput(cells, project.mapping);
-  return { facts, assessment: assessRow(rowFacts(input), facts, status.strategy), sheetCompany: input.company };
+  return { facts, assessment: assessRow(rowFacts(input), facts, status.strategy), sheetCompany: input.company, refreshedAt };
 }
 
 /** Everything the review screen shows for one row: its cells, what was asked, the candidates and the evidence. */
@@ -39,12 +53,15 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const status = readRowStatus(db, project.id, rowIndex);
   if (!cells || !status) throw notFound(`Row ${rowIndex + 1} of "${project.name}"`);
   const input = rowInput(cells, project.mapping);
+  const matched = status.state === 'auto' || status.state === 'accepted';
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
   const lookup = answered ? lookupOf(db, status.queryKey) : null;
   const assessed = assessedRow(db, project, status, cells);
+  const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;
   const candidates: CandidateView[] = assessed
     ? assessed.assessment.candidates.map((c, i) => {
         const person = assessed.facts.find((f) => f.rank === c.rank)!;
+        const refreshedAt = assessed.refreshedAt.get(c.rank);
         return {
           rank: c.rank,
           score: person.score,
@@ -53,6 +70,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
           confidence: c.confidence,
           reason: i === 0 ? assessed.assessment.reason : c.reason,
           evidence: c.evidence,
+          jobs: jobViews(person.jobs, input.company),
+          jobsAsOf: refreshedAt === undefined ? answeredAt : new Date(refreshedAt).toISOString(),
         };
       })
     : [];
@@ -73,7 +92,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     problems: rowProblems(input),
     state: status.state,
     strategy: status.strategy,
-    fetchedAt: lookup ? new Date(lookup.fetchedAt).toISOString() : null,
+    fetchedAt: answeredAt,
     candidates,
     confidence: assessed?.assessment.confidence ?? null,
     reason: assessed?.assessment.reason ?? null,
@@ -84,5 +103,44 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     source: status.source,
     error: status.outcome === 'error' ? (lookup?.error?.message ?? 'The query of this row failed. Run the project again to retry it.') : null,
     identicalRows: Math.max(0, identical - 1),
+    jobChange: matched ? (status.chosen?.jobChange ?? null) : null,
+    refresh: matched ? rowRefresh(db, project.id, rowIndex, status.chosen?.summary.social ?? null) : null,
+  };
+}
+
+function jobViews(jobs: readonly JobFact[], sheetCompany: string | null): JobView[] {
+  return jobs.map((j) => ({
+    company: j.company,
+    title: j.title,
+    started: j.started,
+    ended: j.ended,
+    status: j.status,
+    atSheetCompany: sheetCompany !== null && compareCompanyNames(sheetCompany, j.company) === 'same',
+  }));
+}
+
+/** What the refresh that last asked for the row's person changed, while the row still has that person. */
+function rowRefresh(db: Database, projectId: number, rowIndex: number, slug: string | null): RowRefresh | null {
+  if (!slug) return null;
+  const row = db
+    .prepare(
+      `SELECT rr.refresh_id, r.started_at, rr.changed, rr.previous_company, rr.previous_title, rr.previous_job_change, rr.previous_job_change_date,
+              (SELECT max(id) FROM refreshes WHERE project_id = rr.project_id) AS latest
+       FROM row_refreshes AS rr JOIN refreshes AS r ON r.id = rr.refresh_id
+       WHERE rr.project_id = ? AND rr.row_index = ? AND rr.slug = ?`,
+    )
+    .get(projectId, rowIndex, slug) as
+    | { refresh_id: number; started_at: string; changed: number; previous_company: string | null; previous_title: string | null; previous_job_change: JobChangeStatus | null; previous_job_change_date: string | null; latest: number }
+    | undefined;
+  if (!row) return null;
+  return {
+    refreshId: row.refresh_id,
+    at: row.started_at,
+    latest: row.refresh_id === row.latest,
+    changed: row.changed === 1,
+    previousCompany: row.previous_company,
+    previousTitle: row.previous_title,
+    previousJobChange: row.previous_job_change,
+    previousJobChangeDate: row.previous_job_change_date,
   };
 }

@@ -7,7 +7,8 @@ import { answerFacts } from './answer-facts';
 import { parseCells } from './plan-queries';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
 
-export type ExportScope = 'all' | 'matched';
+/** changed: the matched rows whose person's job changed at the project's last refresh. */
+export type ExportScope = 'all' | 'matched' | 'changed';
 
 export const MATCH_COLUMNS = [
   'match_status',
@@ -28,6 +29,8 @@ export const MATCH_COLUMNS = [
   'match_fetched_at',
   'match_decided_at',
   'match_error',
+  'match_changed_since_refresh',
+  'match_previous_company',
 ] as const;
 
 export const CANDIDATE_COLUMNS = [
@@ -74,7 +77,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
 
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope)) {
-      for (const { cells, status, fetchedAt, error } of page) {
+      for (const { cells, status, fetchedAt, error, refresh } of page) {
         const padded: ExportCell[] = cells.slice(0, width);
         while (padded.length < width) padded.push('');
         const chosen = MATCHED.includes(status.state) ? status.chosen : null;
@@ -101,6 +104,9 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
           answered && fetchedAt !== null ? new Date(fetchedAt).toISOString() : '',
           status.decidedAt ?? '',
           status.outcome === 'error' ? (error ?? UNEXPLAINED_ERROR) : '',
+          // What the last refresh found, for the person the row still has: another decision since makes it moot.
+          chosen ? (refresh?.changed ? 'yes' : 'no') : '',
+          chosen && refresh ? (refresh.previousCompany ?? '') : '',
         );
         yield padded;
       }
@@ -151,23 +157,42 @@ interface ExportRow {
   fetchedAt: number | null;
   /** What the service said when the row's lookup failed. */
   error: string | null;
+  /** The project's last refresh asked for the row's person: what it changed. Null otherwise. */
+  refresh: { changed: boolean; previousCompany: string | null } | null;
 }
 
 function* pages(db: Database, projectId: number, scope: ExportScope): Generator<ExportRow[]> {
-  const matchedOnly = scope === 'matched' ? `AND rs.state IN ('auto', 'accepted')` : '';
+  const lastRefresh = (db.prepare('SELECT max(id) FROM refreshes WHERE project_id = ?').pluck().get(projectId) as number | null) ?? -1;
+  const filter =
+    scope === 'matched'
+      ? `AND rs.state IN ('auto', 'accepted')`
+      : scope === 'changed'
+        ? `AND rs.state IN ('auto', 'accepted') AND rr.changed = 1`
+        : '';
+  // A row's refresh state counts when it is the last refresh's and about the person the row still has.
   const page = db.prepare(
     `SELECT r.cells, l.fetched_at, CASE WHEN l.status = 'error' THEN json_extract(l.error, '$.message') END AS error_message, rs.row_index, rs.state, rs.outcome, rs.step,
-            rs.strategy, rs.query_key, rs.candidate_count, rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard
+            rs.strategy, rs.query_key, rs.candidate_count, rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
+            rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
      FROM rows r
      JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      LEFT JOIN lookups l ON l.query_key = rs.query_key
-     WHERE r.project_id = ? AND r.row_index >= ? ${matchedOnly}
-     ORDER BY r.row_index LIMIT ?`,
+     LEFT JOIN row_refreshes rr ON rr.project_id = r.project_id AND rr.row_index = r.row_index AND rr.refresh_id = @lastRefresh
+       AND rr.slug = json_extract(rs.chosen, '$.summary.social')
+     WHERE r.project_id = @projectId AND r.row_index >= @from ${filter}
+     ORDER BY r.row_index LIMIT @limit`,
   );
+  type PageRow = RowStatusRow & { cells: string; fetched_at: number | null; error_message: string | null; refresh_changed: number | null; refresh_previous_company: string | null };
   for (let from = 0; ; ) {
-    const rows = page.all(projectId, from, PAGE_ROWS) as (RowStatusRow & { cells: string; fetched_at: number | null; error_message: string | null })[];
+    const rows = page.all({ projectId, from, limit: PAGE_ROWS, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
-    yield rows.map((r) => ({ cells: parseCells(r.cells), status: toRowStatus(r), fetchedAt: r.fetched_at, error: r.error_message }));
+    yield rows.map((r) => ({
+      cells: parseCells(r.cells),
+      status: toRowStatus(r),
+      fetchedAt: r.fetched_at,
+      error: r.error_message,
+      refresh: r.refresh_changed === null ? null : { changed: r.refresh_changed === 1, previousCompany: r.refresh_previous_company },
+    }));
     from = rows[rows.length - 1]!.row_index + 1;
   }
 }

@@ -1,6 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { Mapping, RowState, Strategy } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
+import { FreshestFacts } from '../refresh/freshest-facts';
+import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from './answer-facts';
 import { parseCells } from './plan-queries';
 import { jobChangeOf, type ChosenPerson } from './row-status';
@@ -27,6 +29,7 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
   const write = db.prepare(
     'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ? WHERE project_id = ? AND row_index = ?',
   );
+  const scope = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
   let assessed = 0;
   for (let from = 0; ; ) {
     const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, RowState, string | null, string][];
@@ -36,6 +39,13 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
       rows.map((r) => r[1]),
       Number.MIN_SAFE_INTEGER,
     );
+    const chosenOf = new Map(rows.filter((r) => r[4] !== null).map((r) => [r[0], JSON.parse(r[4]!) as ChosenPerson]));
+    // A person a refresh found since the row's answer: their jobs are the refresh's, not the answer's.
+    const fresh = FreshestFacts.load(
+      db,
+      scope,
+      rows.map(([rowIndex, key]) => ({ slug: chosenOf.get(rowIndex)?.summary.social ?? null, queryKey: key })),
+    );
     db.transaction(() => {
       for (const [rowIndex, key, strategy, state, chosenText, cells] of rows) {
         const candidates = facts.get(key);
@@ -43,9 +53,15 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
         if (!candidates || candidates.length === 0) continue;
         const input = rowInput(parseCells(cells), mapping);
         const a = assessRow(rowFacts(input), candidates, strategy, 'best');
-        const chosen = chosenText === null ? null : (JSON.parse(chosenText) as ChosenPerson);
+        const chosen = chosenText === null ? null : chosenOf.get(rowIndex)!;
+        const refreshed = chosen ? fresh.facts(chosen.summary.social, key) : null;
         const person = chosen ? candidates.find((c) => c.rank === chosen.rank) : undefined;
-        const rechosen: ChosenPerson | null = chosen && person ? { ...chosen, jobChange: jobChange(input.company, person.jobs) } : chosen;
+        const rechosen: ChosenPerson | null =
+          chosen && refreshed
+            ? chosenWithFacts(chosen, refreshed, input.company)
+            : chosen && person
+              ? { ...chosen, jobChange: jobChange(input.company, person.jobs) }
+              : chosen;
         write.run(a.confidence, a.runnerUp, a.candidates[0]!.rank, a.reason, a.guard, rechosen ? JSON.stringify(rechosen) : null, jobChangeOf(state, rechosen), projectId, rowIndex);
         assessed++;
       }

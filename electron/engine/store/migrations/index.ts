@@ -7,6 +7,7 @@ import { answerDigests } from './005-answer-digests';
 import { confidence } from './006-confidence';
 import { jobChangeColumn } from './007-job-change';
 import { storedJobChange } from './008-stored-job-change';
+import { refreshes } from './009-refreshes';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   confidence,
   jobChangeColumn,
   storedJobChange,
+  refreshes,
 ];

@@ -1,7 +1,8 @@
 import type { CallInput } from '../../../../shared/contract';
 
 export type ExportFormat = 'csv' | 'xlsx';
-export type ExportScope = 'all' | 'matched';
+/** changed: the matched rows whose person's job changed at the last refresh. */
+export type ExportScope = 'all' | 'matched' | 'changed';
 export type Delimiter = ',' | ';' | '\t' | '|';
 
 export interface ExportChoice {
@@ -31,7 +32,8 @@ export function defaultExportName(projectName: string, choice: Pick<ExportChoice
       .replace(/\s+/g, ' ')
       .trim()
       .slice(0, 120) || 'matchdesk';
-  return `${base} - ${choice.scope === 'matched' ? 'matched' : 'all rows'}.${choice.format}`;
+  const scope = choice.scope === 'matched' ? 'matched' : choice.scope === 'changed' ? 'changed at last refresh' : 'all rows';
+  return `${base} - ${scope}.${choice.format}`;
 }
 
 export function exportInputFor(projectId: number, choice: ExportChoice, destination: string | null): CallInput<'export.run'> {

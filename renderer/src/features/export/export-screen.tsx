@@ -72,6 +72,13 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             <input type="radio" name="scope" checked={choice.scope === 'matched'} onChange={() => set('scope', 'matched')} /> Matched rows only
             {summary && <span className="muted"> ({formatCount(summary.matched)})</span>}
           </label>
+          {summary?.lastRefreshAt && (
+            <label className="radio">
+              <input type="radio" name="scope" checked={choice.scope === 'changed'} onChange={() => set('scope', 'changed')} data-testid="export-scope-changed" /> Only rows whose
+              person's job changed at the last refresh
+              <span className="muted"> ({formatCount(summary.changedAtLastRefresh)})</span>
+            </label>
+          )}
         </fieldset>
 
         <fieldset>

@@ -3,6 +3,7 @@ import type { ProjectSummary } from '../../../../shared/contract';
 import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
 import { formatCount, formatDateTime } from '../../ui/format';
+import { jobChangeSummary } from '../review/job-change-labels';
 import { projectOpenScreen, toReviewCount } from './open-screen';
 
 interface ProjectRowProps {
@@ -59,6 +60,12 @@ export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
           <a href={openHref}>{project.name}</a>
         )}
         {project.sourceName && <span className="project-name__source">{project.sourceName}</span>}
+        {project.matched > 0 && (
+          <span className="project-name__jobs" data-testid="project-job-changes" title={project.lastRefreshAt ? `Last refreshed ${formatDateTime(project.lastRefreshAt)}` : undefined}>
+            Now: {jobChangeSummary(project.jobChanges, formatCount)}
+            {project.lastRefreshAt && ` · ${formatCount(project.changedAtLastRefresh)} changed at last refresh`}
+          </span>
+        )}
       </th>
       <td className="num">{formatCount(project.rowCount)}</td>
       <td className="num">{formatCount(project.matched)}</td>

@@ -1,6 +1,7 @@
 import type { CandidateView } from '../../../../shared/contract';
 import { formatConfidence, formatScore } from '../../ui/format';
 import { EvidenceMarks } from './evidence-marks';
+import { JobHistory } from './job-history';
 
 interface CandidateCardProps {
   candidate: CandidateView;
@@ -46,6 +47,7 @@ export function CandidateCard({ candidate, position, scored, chosen, disabled, o
           {candidate.rank !== position && <span className="muted">service's #{candidate.rank}</span>}
         </div>
         <EvidenceMarks evidence={candidate.evidence} />
+        <JobHistory jobs={candidate.jobs} asOf={candidate.jobsAsOf} />
       </div>
       <div className="candidate__action">
         {chosen ? (

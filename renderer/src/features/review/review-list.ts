@@ -1,7 +1,7 @@
 // The review table's rows, cached a page at a time: 100,000 rows are never held at once, only the pages
 // around where the user is looking.
 import type { ReviewPage, ReviewRow, RowDetail } from '../../../../shared/contract';
-import type { RowState } from '../../../../shared/model';
+import type { JobChangeStatus, RowState } from '../../../../shared/model';
 
 export const PAGE_SIZE = 200;
 /** Pages kept in memory at most; the ones farthest from the newest page are dropped first. */
@@ -13,10 +13,32 @@ export interface ReviewFilter {
   states: RowState[] | null;
   text: string;
   order: ReviewOrder;
+  /** Only matched rows whose person is now in one of these places against the sheet's company. */
+  jobChanges: JobChangeStatus[] | null;
+  /** Only matched rows whose person's job changed at the last refresh. */
+  changedAtLastRefresh: boolean;
 }
 
 export function filterKey(projectId: number, filter: ReviewFilter): string {
-  return JSON.stringify([projectId, filter.states ? [...filter.states].sort() : null, filter.text.trim(), filter.order]);
+  return JSON.stringify([
+    projectId,
+    filter.states ? [...filter.states].sort() : null,
+    filter.text.trim(),
+    filter.order,
+    filter.jobChanges ? [...filter.jobChanges].sort() : null,
+    filter.changedAtLastRefresh,
+  ]);
+}
+
+/** The request fields of a filter, as review.page takes them. */
+export function pageFilter(filter: ReviewFilter) {
+  return {
+    ...(filter.states ? { states: filter.states } : {}),
+    ...(filter.text.trim() ? { text: filter.text.trim() } : {}),
+    order: filter.order,
+    ...(filter.jobChanges ? { jobChanges: filter.jobChanges } : {}),
+    ...(filter.changedAtLastRefresh ? { changedAtLastRefresh: true } : {}),
+  };
 }
 
 export interface ReviewList {

@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
-import type { RowState } from '../../../../shared/model';
+import type { JobChangeStatus, RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
@@ -11,8 +11,11 @@ import { useShortcuts } from '../../ui/use-shortcuts';
 import { useToast } from '../../ui/toasts';
 import type { ListWindow } from '../../ui/virtual-list';
 import { ProjectHeader } from '../projects/project-header';
+import { RefreshDialog } from '../refresh/refresh-dialog';
 import { AcceptConfidentDialog } from './accept-confident-dialog';
 import { FilterChips } from './filter-chips';
+import { JobChangeChips } from './job-change-chips';
+import { totalMatched } from './job-change-labels';
 import { KeyHelp } from './key-help';
 import { filterKey, positionOfRow, rowAt, type ReviewOrder } from './review-list';
 import { movedPosition, reviewActionForKey } from './review-keys';
@@ -37,8 +40,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [states, setStates] = useState<RowState[] | null>(null);
   const [text, setText] = useState('');
   const [order, setOrder] = useState<ReviewOrder>('file');
+  const [jobChanges, setJobChanges] = useState<JobChangeStatus[] | null>(null);
+  const [changedOnly, setChangedOnly] = useState(false);
   const query = useDebouncedValue(text, 250);
-  const filter = useMemo(() => ({ states, text: query, order }), [states, query, order]);
+  const filter = useMemo(() => ({ states, text: query, order, jobChanges, changedAtLastRefresh: changedOnly }), [states, query, order, jobChanges, changedOnly]);
   const fKey = filterKey(projectId, filter);
   const [generation, setGeneration] = useState(0);
   const listKey = `${fKey}#${generation}`;
@@ -53,7 +58,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
 
   const rowIndex = row?.rowIndex ?? null;
   const settledRowIndex = useDebouncedValue(rowIndex, 60);
-  const detail = useEngineData(settledRowIndex === null ? null : `row:${projectId}:${settledRowIndex}`, () =>
+  // The list's generation is in the key: a refresh (or a bulk decision) changes rows behind the one on show.
+  const detail = useEngineData(settledRowIndex === null ? null : `row:${projectId}:${settledRowIndex}#${generation}`, () =>
     api.callOrThrow('review.row', { projectId, rowIndex: settledRowIndex ?? 0 }),
   );
   const latestRowIndex = useRef(rowIndex);
@@ -65,6 +71,13 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [actionError, setActionError] = useState<ContractError | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
+  const [refreshOpen, setRefreshOpen] = useState(false);
+  // A refresh changes rows' people and job changes (and their counts): the list is read again.
+  const reloadProject = project.reload;
+  const refreshed = useCallback(() => {
+    setGeneration((g) => g + 1);
+    reloadProject();
+  }, [reloadProject]);
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -199,6 +212,27 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       <div className="review-toolbar">
         <FilterChips counts={view.counts} active={states} onChange={changeStates} />
       </div>
+      {view.jobChanges && (totalMatched(view.jobChanges.jobChanges) > 0 || view.jobChanges.lastRefreshAt) && (
+        <div className="review-toolbar">
+          <JobChangeChips
+            summary={view.jobChanges}
+            active={jobChanges}
+            changedOnly={changedOnly}
+            onChange={(next) => {
+              setJobChanges(next);
+              gridRef.current?.focus();
+            }}
+            onChangedOnly={(on) => {
+              setChangedOnly(on);
+              gridRef.current?.focus();
+            }}
+          />
+          <span className="review-toolbar__spacer" />
+          <Button onClick={() => setRefreshOpen(true)} data-testid="refresh-open" title="Ask the service again for the people the matched rows chose, and see who moved or left">
+            Refresh people…
+          </Button>
+        </div>
+      )}
       <div className="review-toolbar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
         <span className="muted" aria-live="polite" data-testid="review-total">
@@ -242,6 +276,19 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         </aside>
       </div>
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+      {refreshOpen && (
+        <RefreshDialog
+          projectId={projectId}
+          onClose={() => setRefreshOpen(false)}
+          onFinished={refreshed}
+          onShowChanged={() => {
+            setRefreshOpen(false);
+            setStates(null);
+            setJobChanges(null);
+            setChangedOnly(true);
+          }}
+        />
+      )}
       {acceptOpen && (
         <AcceptConfidentDialog
           projectId={projectId}

@@ -6,6 +6,7 @@ import { STRATEGY_LABELS } from '../import-mapping/field-labels';
 import { CandidateCard } from './candidate-card';
 import { noCandidatesText, STATE_LABELS } from './row-states';
 import { BreakableText } from '../../ui/breakable-text';
+import { JOB_CHANGE_LABELS } from './job-change-labels';
 
 interface RowPanelProps {
   /** The panel still shows the previous row: its buttons must not act on the new selection. */
@@ -42,6 +43,8 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           </span>
         )}
       </div>
+
+      {detail.jobChange && <JobChangeLine detail={detail} />}
 
       <dl className="cells" aria-label="The row in the sheet">
         {cells.map((cell, index) => (
@@ -125,6 +128,26 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** Where the chosen person is now against the sheet's company, and what the last refresh that asked for them changed. */
+function JobChangeLine({ detail }: { detail: RowDetail }) {
+  const change = detail.jobChange!;
+  const refresh = detail.refresh;
+  return (
+    <div className="row-panel__job-change" data-testid="row-job-change" data-job-change={change.status}>
+      <p>
+        <span className={`job-change job-change--${change.status}`}>{JOB_CHANGE_LABELS[change.status]}</span> {change.reason}
+      </p>
+      {refresh?.changed && (
+        <p className="muted" data-testid="row-refresh-change">
+          Changed at the refresh of {formatDateTime(refresh.at)}: before it, {refresh.previousCompany ? `at ${refresh.previousCompany}` : 'no current job'}
+          {refresh.previousJobChange ? ` (${JOB_CHANGE_LABELS[refresh.previousJobChange].toLowerCase()})` : ''}.
+        </p>
+      )}
+      {refresh && !refresh.changed && <p className="muted">No change at the refresh of {formatDateTime(refresh.at)}.</p>}
     </div>
   );
 }

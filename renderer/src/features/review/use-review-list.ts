@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { ContractError } from '../../../../shared/contract';
+import type { ContractError, ReviewPage } from '../../../../shared/contract';
 import type { RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { toContractError } from '../../ui/contract-error';
-import { emptyList, PAGE_SIZE, pagesForWindow, reviewListReducer, type ReviewFilter, type ReviewList, type ReviewListAction } from './review-list';
+import { emptyList, PAGE_SIZE, pageFilter, pagesForWindow, reviewListReducer, type ReviewFilter, type ReviewList, type ReviewListAction } from './review-list';
+
+/** Where the matched people are now, for the whole project, and what the last refresh changed. */
+export type JobChangeSummary = Pick<ReviewPage, 'jobChanges' | 'changedAtLastRefresh' | 'lastRefreshAt'>;
 
 export interface ReviewListView {
   list: ReviewList;
   counts: Record<RowState, number> | null;
+  jobChanges: JobChangeSummary | null;
   error: ContractError | null;
   /** Tell the list which positions are on screen; it fetches the pages they need. */
   showWindow(start: number, end: number): void;
@@ -22,6 +26,7 @@ export interface ReviewListView {
 export function useReviewList(projectId: number, filter: ReviewFilter, listKey: string): ReviewListView {
   const [stored, dispatch] = useReducer(reviewListReducer, listKey, emptyList);
   const [counts, setCounts] = useState<Record<RowState, number> | null>(null);
+  const [jobChanges, setJobChanges] = useState<JobChangeSummary | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: ContractError } | null>(null);
   const [shown, setShown] = useState({ start: 0, end: 60 });
   const inFlight = useRef(new Set<string>());
@@ -40,19 +45,13 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
       if (list.pages.has(page) || inFlight.current.has(flightKey)) continue;
       inFlight.current.add(flightKey);
       api
-        .callOrThrow('review.page', {
-          projectId,
-          ...(filter.states ? { states: filter.states } : {}),
-          ...(filter.text.trim() ? { text: filter.text.trim() } : {}),
-          order: filter.order,
-          offset: page * PAGE_SIZE,
-          limit: PAGE_SIZE,
-        })
+        .callOrThrow('review.page', { projectId, ...pageFilter(filter), offset: page * PAGE_SIZE, limit: PAGE_SIZE })
         .then(
           (result) => {
             if (currentKey.current !== listKey) return;
             dispatch({ type: 'pageLoaded', key: listKey, page, result });
             setCounts(result.counts);
+            setJobChanges({ jobChanges: result.jobChanges, changedAtLastRefresh: result.changedAtLastRefresh, lastRefreshAt: result.lastRefreshAt });
           },
           (thrown: unknown) => {
             if (currentKey.current === listKey) setFailure({ key: listKey, error: toContractError(thrown) });
@@ -60,11 +59,11 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
         )
         .finally(() => inFlight.current.delete(flightKey));
     }
-  }, [projectId, filter.states, filter.text, filter.order, listKey, list.pages, list.total, shown.start, shown.end, failed]);
+  }, [projectId, filter, listKey, list.pages, list.total, shown.start, shown.end, failed]);
 
   const showWindow = useCallback((start: number, end: number) => {
     setShown((current) => (current.start === start && current.end === end ? current : { start, end }));
   }, []);
 
-  return { list, counts, error: failed ? failure.error : null, showWindow, update: dispatch, setCounts };
+  return { list, counts, jobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setCounts };
 }

@@ -1,0 +1,167 @@
+import type { Database } from 'better-sqlite3';
+import type { RefreshPreview, RefreshProgress } from '../../../shared/contract';
+import type { Settings } from '../../../shared/model';
+import type { ServiceClient } from '../api';
+import type { Clock } from '../clock';
+import { EngineError } from '../engine-errors';
+import { requireProject, type ProjectRecord } from '../projects/project-record';
+import type { CallTiming } from '../runs/call-timing';
+import { scopeId, type ServiceScope } from '../runs/service-scope';
+import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
+import { latestRefresh, saveRefresh, storedRefreshProgress, type RefreshRecord } from './refresh-records';
+import { RefreshRun } from './refresh-run';
+
+export interface RefreshControlDeps {
+  db: Database;
+  clock: Clock;
+  timing: CallTiming;
+  settings(): Settings;
+  /** The selected connection's service; null when none is selected. */
+  service(): ServiceScope | null;
+  /** The active profile's client; throws an EngineError the user can act on when there is none. */
+  client(concurrency: number): Promise<ServiceClient>;
+  /** Refuses (throws) while the project is being planned or run: a refresh and a run must not write rows together. */
+  refuseWhileRunning(projectId: number): void;
+  onProgress(progress: RefreshProgress): void;
+}
+
+const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
+
+/** Starts, pauses, resumes and cancels refreshes: at most one per project at a time. */
+export class RefreshControl {
+  private readonly active = new Map<number, RefreshRun>();
+  private readonly starting = new Set<number>();
+
+  constructor(private readonly deps: RefreshControlDeps) {}
+
+  isBusy(projectId: number): boolean {
+    return this.active.has(projectId) || this.starting.has(projectId);
+  }
+
+  preview(projectId: number, olderThanDays: number | null): RefreshPreview {
+    const project = requireProject(this.deps.db, projectId);
+    const scope = this.scopeFor(project);
+    const plan = planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now());
+    return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall });
+  }
+
+  async start(projectId: number, olderThanDays: number | null): Promise<RefreshProgress> {
+    const project = requireProject(this.deps.db, projectId);
+    this.refuseIfBusy(project);
+    const scope = this.scopeFor(project);
+    return this.launch(project, scope, () => {
+      const now = this.deps.clock.now();
+      const plan = planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, now);
+      createRefresh(this.deps.db, projectId, scopeId(scope), plan, olderThanDays, new Date(now).toISOString());
+      return latestRefresh(this.deps.db, projectId);
+    });
+  }
+
+  async resume(projectId: number): Promise<RefreshProgress | null> {
+    const project = requireProject(this.deps.db, projectId);
+    const running = this.active.get(projectId);
+    if (running) return running.progress();
+    const last = latestRefresh(this.deps.db, projectId);
+    if (!last || !RESUMABLE.has(last.status)) return null;
+    this.refuseIfBusy(project);
+    const scope = this.scopeFor(project);
+    if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
+    return this.launch(project, scope, () => last);
+  }
+
+  async pause(projectId: number): Promise<RefreshProgress | null> {
+    requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    return run ? run.pause() : this.status(projectId);
+  }
+
+  /** Cancels the running refresh, or a stopped one waiting to be resumed: nothing is left to resume; what landed stays. */
+  async cancel(projectId: number): Promise<RefreshProgress | null> {
+    requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    if (run) return run.cancel();
+    const last = latestRefresh(this.deps.db, projectId);
+    if (last && RESUMABLE.has(last.status)) {
+      const at = new Date(this.deps.clock.now()).toISOString();
+      saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
+      this.deps.db.prepare('DELETE FROM refresh_rows WHERE refresh_id = ?').run(last.id);
+      const progress = this.status(projectId);
+      if (progress) this.deps.onProgress(progress);
+      return progress;
+    }
+    return this.status(projectId);
+  }
+
+  /** The running refresh's progress, else the last one's as stored. */
+  status(projectId: number): RefreshProgress | null {
+    requireProject(this.deps.db, projectId);
+    const run = this.active.get(projectId);
+    if (run) return run.progress();
+    const last = latestRefresh(this.deps.db, projectId);
+    return last ? storedRefreshProgress(last) : null;
+  }
+
+  async settled(projectId: number): Promise<RefreshProgress | null> {
+    const run = this.active.get(projectId);
+    return run ? run.settled : this.status(projectId);
+  }
+
+  async closeAll(graceMs = 10_000): Promise<void> {
+    await Promise.all([...this.active.values()].map((run) => run.pauseWithin(graceMs, 'Paused when Matchdesk closed. Everything that had arrived is kept; resume to ask for the rest.')));
+  }
+
+  private refuseIfBusy(project: ProjectRecord): void {
+    if (this.isBusy(project.id)) throw new EngineError('busy', `A refresh of "${project.name}" is already going. Pause or cancel it first.`);
+    this.deps.refuseWhileRunning(project.id);
+  }
+
+  /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */
+  private scopeFor(project: ProjectRecord): ServiceScope {
+    const scope = this.deps.service();
+    if (!scope) {
+      throw new EngineError('invalid_input', 'No connection is selected. Add a connection profile on the Account screen (or try the demo), then refresh again.', 'no_profile');
+    }
+    if (project.planScope === null) throw new EngineError('invalid_input', `"${project.name}" has not been run yet: there is nobody to refresh.`);
+    if (project.planScope !== scopeId(scope)) {
+      throw new EngineError('invalid_input', `"${project.name}" was matched on another service or organization than the selected connection. Select that connection to refresh it.`);
+    }
+    return scope;
+  }
+
+  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => RefreshRecord | null): Promise<RefreshProgress> {
+    const { db, clock } = this.deps;
+    this.starting.add(project.id);
+    try {
+      const concurrency = this.deps.settings().concurrency;
+      const client = await this.deps.client(concurrency);
+      const refresh = record();
+      if (!refresh) throw new Error('the refresh was not recorded');
+      if (refresh.status !== 'running') {
+        saveRefresh(db, refresh.id, { status: 'running', counters: refresh.counters, message: null, updatedAt: new Date(clock.now()).toISOString(), finishedAt: null });
+      }
+      const run = new RefreshRun(
+        {
+          db,
+          clock,
+          client,
+          concurrency,
+          service: { baseUrl: scope.baseUrl, orgId: scope.orgId, scope: scopeId(scope) },
+          mapping: project.mapping,
+          timing: this.deps.timing,
+          onProgress: (p) => this.deps.onProgress(p),
+        },
+        project.id,
+        refresh.id,
+        refresh.startedAt,
+        { ...refresh.counters },
+      );
+      this.active.set(project.id, run);
+      void run.settled.finally(() => {
+        if (this.active.get(project.id) === run) this.active.delete(project.id);
+      });
+      return run.progress();
+    } finally {
+      this.starting.delete(project.id);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { Database } from 'better-sqlite3';
+import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
+
+/** What a refresh has done so far; saved with every commit, so its progress survives a restart. */
+export interface RefreshCounters {
+  peopleTotal: number;
+  found: number;
+  notFound: number;
+  failed: number;
+  rowsWithoutProfile: number;
+  rowsUpdated: number;
+  rowsChanged: number;
+  rowsNotFound: number;
+  calls: number;
+}
+
+export interface RefreshRecord {
+  id: number;
+  projectId: number;
+  scope: string;
+  status: RefreshStatus;
+  olderThanDays: number | null;
+  counters: RefreshCounters;
+  message: string | null;
+  startedAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+export function zeroRefreshCounters(): RefreshCounters {
+  return { peopleTotal: 0, found: 0, notFound: 0, failed: 0, rowsWithoutProfile: 0, rowsUpdated: 0, rowsChanged: 0, rowsNotFound: 0, calls: 0 };
+}
+
+export function peopleDone(c: RefreshCounters): number {
+  return c.found + c.notFound + c.failed;
+}
+
+interface RefreshRow {
+  id: number;
+  project_id: number;
+  scope: string;
+  status: RefreshStatus;
+  older_than_days: number | null;
+  counters: string;
+  message: string | null;
+  started_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export function insertRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, counters: RefreshCounters, at: string): number {
+  return Number(
+    db
+      .prepare("INSERT INTO refreshes (project_id, scope, status, older_than_days, counters, started_at, updated_at) VALUES (?, ?, 'running', ?, ?, ?, ?)")
+      .run(projectId, scope, olderThanDays, JSON.stringify(counters), at, at).lastInsertRowid,
+  );
+}
+
+export function latestRefresh(db: Database, projectId: number): RefreshRecord | null {
+  const row = db.prepare('SELECT * FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as RefreshRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
+export function saveRefresh(
+  db: Database,
+  refreshId: number,
+  state: { status: RefreshStatus; counters: RefreshCounters; message: string | null; updatedAt: string; finishedAt: string | null },
+): void {
+  db.prepare('UPDATE refreshes SET status = ?, counters = ?, message = ?, updated_at = ?, finished_at = ? WHERE id = ?').run(
+    state.status,
+    JSON.stringify(state.counters),
+    state.message,
+    state.updatedAt,
+    state.finishedAt,
+    refreshId,
+  );
+}
+
+/**
+ * Refreshes still marked 'running' when the engine opens were cut off by a crash or a kill. Every landed answer
+ * was committed with the rows it changed, so they are paused: resuming asks only for the people still pending.
+ */
+export function markInterruptedRefreshes(db: Database, at: string): number {
+  return db
+    .prepare(
+      "UPDATE refreshes SET status = 'paused', updated_at = ?, message = 'Interrupted when Matchdesk stopped unexpectedly. Everything that had arrived is kept; resume to ask for the rest.' WHERE status = 'running'",
+    )
+    .run(at).changes;
+}
+
+export function storedRefreshProgress(record: RefreshRecord): RefreshProgress {
+  const c = record.counters;
+  return {
+    projectId: record.projectId,
+    refreshId: record.id,
+    status: record.status,
+    peopleTotal: c.peopleTotal,
+    peopleDone: peopleDone(c),
+    found: c.found,
+    notFound: c.notFound,
+    failed: c.failed,
+    rowsWithoutProfile: c.rowsWithoutProfile,
+    rowsUpdated: c.rowsUpdated,
+    rowsChanged: c.rowsChanged,
+    rowsNotFound: c.rowsNotFound,
+    calls: c.calls,
+    ratePerSec: 0,
+    etaSeconds: null,
+    message: record.message,
+    startedAt: record.startedAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+function toRecord(row: RefreshRow): RefreshRecord {
+  let counters = zeroRefreshCounters();
+  try {
+    counters = { ...counters, ...(JSON.parse(row.counters) as Partial<RefreshCounters>) };
+  } catch {
+    // Counters only feed the progress display; zeros are an honest fallback.
+  }
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    scope: row.scope,
+    status: row.status,
+    olderThanDays: row.older_than_days,
+    counters,
+    message: row.message,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}

@@ -1,0 +1,317 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
+import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
+import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
+import type { Clock } from '../clock';
+import { rankedFacts, storedFacts } from '../matching';
+import type { CallTiming } from '../runs/call-timing';
+import { putLookups, queryKeys, type Lookup } from '../store';
+import { FreshPersonWriter } from './apply-fresh-person';
+import { peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
+import { putRefreshedPerson } from './refreshed-people';
+
+export interface RefreshRunDeps {
+  db: Database;
+  clock: Clock;
+  client: ServiceClient;
+  concurrency: number;
+  /** The service asked, and its id as refreshes and refreshed_people keep it. */
+  service: { baseUrl: string; orgId: string; scope: string };
+  mapping: Mapping;
+  timing: CallTiming;
+  onProgress: (progress: RefreshProgress) => void;
+}
+
+type StopStatus = Exclude<RefreshStatus, 'running' | 'done'>;
+
+/** A stronger reason to stop wins, as in a matching run. */
+const STOP_WEIGHT: Record<StopStatus, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
+/** Failures that would fail every call the same way. */
+const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
+const NETWORK_FAILURES_TO_STOP = 3;
+const AUTH_FAILURES_TO_STOP = 5;
+const PROGRESS_INTERVAL_MS = 100;
+
+function isPassingAuthFailure(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  if (error.kind === 'unauthorized') return true;
+  return error.kind === 'login_failed' && error.status !== undefined && isRetryableStatus(error.status);
+}
+
+/** spec 4.2: a person is found by their profile slug under `social`, the slug only. */
+export function slugQuery(slug: string): FindQuery {
+  return { fields: [{ field_name: 'social', search_term: slug }] };
+}
+
+/**
+ * One refresh of a project: the people still pending go to the service by profile slug, up to 100 to a call with
+ * bounded concurrency, never through the cache. Each landed call is committed in one transaction with everything it
+ * changes: the fresh answers (into the cache too), the people's fresh facts, the rows that chose them and the
+ * people marked as asked. A crash loses at most the calls in flight, and resuming asks only for who is pending.
+ */
+export class RefreshRun {
+  readonly settled: Promise<RefreshProgress>;
+  private status: RefreshStatus = 'running';
+  private stop: { status: StopStatus; message: string | null } | null = null;
+  private message: string | null = null;
+  private readonly abort = new AbortController();
+  private readonly writer: FreshPersonWriter;
+  private readonly activeSince: number;
+  private readonly doneAtStart: number;
+  private networkFailuresInARow = 0;
+  private authFailuresInARow = 0;
+  private lastEmit = 0;
+  private emitTimer: NodeJS.Timeout | null = null;
+  private readonly markPerson: Statement;
+
+  constructor(
+    private readonly deps: RefreshRunDeps,
+    readonly projectId: number,
+    readonly refreshId: number,
+    private readonly startedAt: string,
+    private readonly counters: RefreshCounters,
+  ) {
+    this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping);
+    this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ? WHERE refresh_id = ? AND slug = ?');
+    this.activeSince = deps.clock.now();
+    this.doneAtStart = peopleDone(counters);
+    this.settled = this.execute();
+  }
+
+  progress(): RefreshProgress {
+    const c = this.counters;
+    const now = this.deps.clock.now();
+    const seconds = (now - this.activeSince) / 1000;
+    const done = peopleDone(c);
+    const rate = seconds > 0.5 ? (done - this.doneAtStart) / seconds : 0;
+    return {
+      projectId: this.projectId,
+      refreshId: this.refreshId,
+      status: this.status,
+      peopleTotal: c.peopleTotal,
+      peopleDone: done,
+      found: c.found,
+      notFound: c.notFound,
+      failed: c.failed,
+      rowsWithoutProfile: c.rowsWithoutProfile,
+      rowsUpdated: c.rowsUpdated,
+      rowsChanged: c.rowsChanged,
+      rowsNotFound: c.rowsNotFound,
+      calls: c.calls,
+      ratePerSec: Math.round(rate * 10) / 10,
+      etaSeconds: this.status === 'running' && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
+      message: this.message,
+      startedAt: this.startedAt,
+      updatedAt: new Date(now).toISOString(),
+    };
+  }
+
+  /** Stop sending; calls in flight land and are kept. */
+  pause(message: string | null = null): Promise<RefreshProgress> {
+    this.requestStop('paused', message);
+    return this.settled;
+  }
+
+  /** Stop now: calls in flight are abandoned (their people stay pending), everything landed is kept. */
+  cancel(): Promise<RefreshProgress> {
+    this.requestStop('cancelled', null);
+    return this.settled;
+  }
+
+  /** Pauses, giving calls in flight `graceMs` to land before abandoning them (the app is closing). */
+  async pauseWithin(graceMs: number, message: string): Promise<RefreshProgress> {
+    this.requestStop('paused', message);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    const first = await Promise.race([this.settled, late]);
+    clearTimeout(timer);
+    if (first === 'late') this.abort.abort();
+    return this.settled;
+  }
+
+  private requestStop(status: StopStatus, message: string | null): void {
+    if (this.status !== 'running') return;
+    if (!this.stop || STOP_WEIGHT[status] > STOP_WEIGHT[this.stop.status]) this.stop = { status, message };
+    if (status === 'cancelled') this.abort.abort();
+  }
+
+  private async execute(): Promise<RefreshProgress> {
+    await Promise.resolve();
+    const { db } = this.deps;
+    try {
+      // People whose call failed last time are asked again; those whose answer landed are not.
+      db.transaction(() => {
+        db.prepare("UPDATE refresh_people SET state = 'pending' WHERE refresh_id = ? AND state = 'failed'").run(this.refreshId);
+        this.counters.failed = 0;
+        this.persist();
+      })();
+      this.emit(true);
+      while (!this.stop) {
+        const pending = db.prepare("SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' ORDER BY slug").pluck().all(this.refreshId) as string[];
+        if (pending.length === 0) break;
+        const before = peopleDone(this.counters);
+        await this.askAll(pending);
+        // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
+        // nobody would loop forever.
+        if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
+      }
+      this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
+    } catch (error) {
+      this.finish('failed', `The refresh stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.progress();
+  }
+
+  private async askAll(slugs: string[]): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    const commitErrors: unknown[] = [];
+    let next = 0;
+    while (true) {
+      while (!this.stop && commitErrors.length === 0 && inFlight.size < Math.max(1, this.deps.concurrency) && next < slugs.length) {
+        const batch = slugs.slice(next, next + MAX_QUERIES_PER_FIND);
+        next += MAX_QUERIES_PER_FIND;
+        const call: Promise<void> = this.ask(batch)
+          .catch((error: unknown) => void commitErrors.push(error))
+          .finally(() => inFlight.delete(call));
+        inFlight.add(call);
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+    }
+    if (commitErrors.length > 0) throw commitErrors[0];
+  }
+
+  private async ask(slugs: string[]): Promise<void> {
+    const { clock, client, timing } = this.deps;
+    const started = clock.now();
+    let answers: Candidate[][];
+    try {
+      answers = await client.findBatch(slugs.map(slugQuery), { signal: this.abort.signal });
+    } catch (error) {
+      this.callFailed(slugs, error);
+      this.emit(false);
+      return;
+    }
+    timing.record(clock.now() - started);
+    this.networkFailuresInARow = 0;
+    this.authFailuresInARow = 0;
+    this.commit(slugs, answers);
+    this.emit(false);
+  }
+
+  /** One landed call: its answers, the people's facts, the rows that chose them and their state, in one transaction. */
+  private commit(slugs: string[], answers: Candidate[][]): void {
+    const { db, clock, service } = this.deps;
+    const keyOf = queryKeys(service.baseUrl, service.orgId);
+    const fetchedAt = clock.now();
+    const mark = this.markPerson;
+    const answered: Lookup[] = [];
+    db.transaction(() => {
+      slugs.forEach((slug, i) => {
+        const candidates = answers[i] ?? [];
+        const facts = rankedFacts(candidates);
+        // The service ranks; the person asked for is the one with that slug, wherever it put them.
+        const person = facts.find((f) => f.slug === slug);
+        if (!person) {
+          // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).
+          mark.run('not_found', this.refreshId, slug);
+          this.counters.notFound++;
+          this.counters.rowsNotFound += this.writer.rowCount(slug);
+          return;
+        }
+        const query = slugQuery(slug);
+        answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) });
+        putRefreshedPerson(db, service.scope, slug, person, fetchedAt);
+        const applied = this.writer.apply(slug, person);
+        mark.run('found', this.refreshId, slug);
+        this.counters.found++;
+        this.counters.rowsUpdated += applied.updated;
+        this.counters.rowsChanged += applied.changed;
+      });
+      putLookups(db, answered);
+      this.counters.calls++;
+      this.persist();
+    })();
+  }
+
+  private callFailed(slugs: string[], error: unknown): void {
+    const kind = error instanceof ServiceError ? error.kind : null;
+    // Abandoned on purpose: nobody was answered, so they stay pending for a resume.
+    if (this.abort.signal.aborted && (isAbortError(error) || kind === 'cancelled')) return;
+    if (kind === 'cancelled') return;
+    const message = error instanceof Error ? error.message : String(error);
+    if (kind === 'payment_required') return this.requestStop('out_of_credits', message);
+    if (isPassingAuthFailure(error)) {
+      if (++this.authFailuresInARow >= AUTH_FAILURES_TO_STOP) this.requestStop('failed', message);
+      return;
+    }
+    if (kind !== null && FATAL_KINDS.has(kind)) return this.requestStop('failed', message);
+    if (kind === 'network_error' && ++this.networkFailuresInARow >= NETWORK_FAILURES_TO_STOP) {
+      // Out of reach: these people stay pending, and resuming once the connection is back asks them.
+      return this.requestStop('failed', `${message} The refresh stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
+    }
+    const { db } = this.deps;
+    const mark = db.prepare("UPDATE refresh_people SET state = 'failed' WHERE refresh_id = ? AND slug = ?");
+    db.transaction(() => {
+      for (const slug of slugs) mark.run(this.refreshId, slug);
+      this.counters.failed += slugs.length;
+      this.counters.calls++;
+      this.message = message;
+      this.persist();
+    })();
+  }
+
+  private doneMessage(): string | null {
+    const c = this.counters;
+    const parts: string[] = [];
+    if (c.failed > 0) parts.push(`${c.failed} ${c.failed === 1 ? 'person' : 'people'} could not be asked (${this.message ?? 'the service failed'}); their rows keep what they had. Refresh again to ask them.`);
+    if (c.notFound > 0) parts.push(`${c.notFound} ${c.notFound === 1 ? 'person is' : 'people are'} no longer found by their profile; their ${c.rowsNotFound === 1 ? 'row keeps' : 'rows keep'} what they had.`);
+    return parts.length > 0 ? parts.join(' ') : null;
+  }
+
+  private finish(status: RefreshStatus, message: string | null): void {
+    this.status = status;
+    this.message = message;
+    if (this.emitTimer) clearTimeout(this.emitTimer);
+    this.emitTimer = null;
+    try {
+      const at = new Date(this.deps.clock.now()).toISOString();
+      this.persist(status === 'paused' ? null : at);
+      if (status === 'done' || status === 'cancelled') {
+        // Nothing is left to resume: the list of rows per person has served its purpose.
+        this.deps.db.prepare('DELETE FROM refresh_rows WHERE refresh_id = ?').run(this.refreshId);
+        this.deps.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, this.projectId);
+      }
+    } catch {
+      // The database itself failed (that may be why the refresh ends): the next start marks it interrupted.
+    }
+    this.emit(true);
+  }
+
+  private persist(finishedAt: string | null = null): void {
+    saveRefresh(this.deps.db, this.refreshId, {
+      status: this.status,
+      counters: this.counters,
+      message: this.status === 'running' ? null : this.message,
+      updatedAt: new Date(this.deps.clock.now()).toISOString(),
+      finishedAt,
+    });
+  }
+
+  private emit(force: boolean): void {
+    const now = performance.now();
+    if (force || now - this.lastEmit >= PROGRESS_INTERVAL_MS) {
+      if (this.emitTimer) clearTimeout(this.emitTimer);
+      this.emitTimer = null;
+      this.lastEmit = now;
+      this.deps.onProgress(this.progress());
+      return;
+    }
+    if (!this.emitTimer) {
+      this.emitTimer = setTimeout(() => {
+        this.emitTimer = null;
+        if (this.status === 'running') this.emit(true);
+      }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Refresh from the app: a matched sheet, the simulator's world moves on, Refresh people… shows what it will ask,
+// runs, and the counts by job change follow ("Still there" goes down, "Moved" and "Left" up); the rows that changed
+// are one chip away, and each shows where the person was and where they are, with the sheet's company marked in the
+// job history. Checked at both window sizes with axe-core.
+import { startSimulator, type Person, type Simulator } from '../../electron/simulator';
+import { expect, openApp, projectIdFromUrl, screenshot, test, useHost } from './support/app';
+import { checkScreen } from './support/screen-check';
+import { selectSimulatorProfile } from './support/profiles';
+import { csvFile } from './support/sheets';
+
+const host = useHost('refresh');
+const ROWS = 120;
+let simulator: Simulator;
+let people: Person[];
+
+test.beforeAll(async () => {
+  simulator = await startSimulator({ people: 3000, seed: 12 });
+  await selectSimulatorProfile(host(), 'World simulator', simulator.baseUrl);
+  const names = new Map<string, number>();
+  for (const p of simulator.dataset.people) names.set(p.name, (names.get(p.name) ?? 0) + 1);
+  people = simulator.dataset.people.filter((p) => p.jobs[0]?.ended_at === null && names.get(p.name) === 1).slice(0, ROWS);
+});
+
+test.afterAll(async () => {
+  await simulator?.close();
+});
+
+const count = async (chip: ReturnType<import('@playwright/test').Page['getByTestId']>) => Number(await chip.getAttribute('data-count'));
+
+test('Refresh people… asks again after the world moved on, and the counts by job change follow', async ({ page }) => {
+  const app = host();
+  const rows = [['Name', 'Email', 'Company'], ...people.map((p) => [p.name, p.email_address, p.jobs[0]!.company.name])];
+  await openApp(page, app, '#/projects');
+  const choosing = page.waitForEvent('filechooser');
+  await page.getByTestId('new-from-file').click();
+  await (await choosing).setFiles(csvFile('crm.csv', rows));
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  const projectId = projectIdFromUrl(page);
+  await page.getByTestId('mapping-continue').click();
+  await page.getByTestId('run-start').click();
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`), { timeout: 60_000 });
+
+  // Everyone is where the sheet says.
+  const still = page.getByTestId('job-chip-no_change');
+  await expect(still).toHaveAttribute('data-count', String(ROWS));
+  await expect(page.getByTestId('job-chip-moved')).toHaveAttribute('data-count', '0');
+  await expect(page.getByTestId('job-chip-changed')).toHaveCount(0);
+
+  const moved = simulator.moveOn({ share: 0.4, seed: 3 });
+  const changedPeople = new Set([...moved.moved, ...moved.left]);
+  const changed = people.filter((p) => changedPeople.has(p.id)).length;
+  expect(changed).toBeGreaterThan(20);
+  simulator.resetCounters();
+
+  await page.getByTestId('refresh-open').click();
+  await expect(page.getByTestId('refresh-preview-people')).toContainText(String(ROWS));
+  await expect(page.getByTestId('refresh-preview-calls')).toContainText('2');
+  await checkScreen(page, 'refresh-preview', async () => {
+    await expect(page.getByTestId('refresh-start')).toBeInViewport();
+  });
+  await page.getByTestId('refresh-start').click();
+  await expect(page.getByTestId('refresh-status')).toHaveText('Done', { timeout: 60_000 });
+  await expect(page.getByTestId('refresh-sentence')).toContainText(`${changed} rows with a job change since`);
+  expect(simulator.counters().queries).toBe(ROWS);
+  await checkScreen(page, 'refresh-done', async () => {
+    await expect(page.getByTestId('row-panel')).toBeVisible();
+  });
+
+  await page.getByTestId('refresh-show-changed').click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  const changedChip = page.getByTestId('job-chip-changed');
+  await expect(changedChip).toHaveAttribute('data-count', String(changed));
+  await expect(changedChip).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('review-total')).toHaveText(`${changed} rows`);
+  await expect.poll(() => count(still)).toBe(ROWS - changed);
+  const movedRows = people.filter((p) => moved.moved.includes(p.id)).length;
+  await expect(page.getByTestId('job-chip-moved')).toHaveAttribute('data-count', String(movedRows));
+  await expect(page.getByTestId('job-chip-left')).toHaveAttribute('data-count', String(changed - movedRows));
+
+  // A row whose person moved: where they were, where they are, the sheet's company marked in the job history.
+  await page.getByTestId('job-chip-moved').click();
+  await page.locator('#review-row-0').click();
+  const panel = page.getByTestId('row-panel');
+  await expect(panel.getByTestId('row-job-change')).toHaveAttribute('data-job-change', 'moved');
+  await expect(panel.getByTestId('row-refresh-change')).toContainText('Changed at the refresh of');
+  const chosenCard = panel.getByTestId('candidate-card').filter({ hasText: 'Chosen' });
+  await expect(chosenCard.locator('[data-sheet-company]')).toContainText("sheet's company");
+  await expect(chosenCard.locator('.job-history__item').first()).toContainText('now');
+  // The card reads the refreshed record: the evidence says the sheet's company is a past job now.
+  await expect(chosenCard).toContainText('worked at');
+  await screenshot(page, 'refresh-review-moved');
+  await checkScreen(page, 'refresh-review-moved', async () => {
+    await expect(panel.getByTestId('row-job-change')).toBeVisible();
+  });
+
+  // The projects list says it too.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
+  await expect(page.getByTestId('project-job-changes')).toContainText(`${movedRows} moved`);
+  await expect(page.getByTestId('project-job-changes')).toContainText(`${changed} changed at last refresh`);
+  await checkScreen(page, 'refresh-projects');
+});

@@ -1,0 +1,214 @@
+// A refresh stopped part-way (paused, cancelled, the app closed), a service that fails or no longer knows a profile,
+// and records with ends that cannot be read: nothing landed is lost, nobody is asked twice, no move is invented.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RefreshProgress } from '../../../shared/contract';
+import type { Clock } from '../../../electron/engine/clock';
+import type { Engine } from '../../../electron/engine/engine';
+import type { Simulator } from '../../../electron/simulator';
+import { SessionSecretStore } from '../../../electron/engine/secrets';
+import { connect, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { HEADERS, matchedRows, rowStatuses, truthOf, truthSheet, type TruthRow } from './refresh-fixture';
+
+/** Real time, but the client's backoff waits return at once: retries of a failing service take milliseconds. */
+const noWaitClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator | null = null;
+let engine: Engine | null = null;
+const dataDir = () => join(tmp.dir, 'data');
+
+beforeEach(() => {
+  tmp = tempDir('matchdesk-refresh-control-');
+});
+afterEach(async () => {
+  await engine?.close();
+  await sim?.close();
+  engine = null;
+  sim = null;
+  tmp.remove();
+});
+
+/** A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end. */
+async function matchedProject(simOptions: Parameters<typeof startSim>[0], counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore()) {
+  sim = await startSim({ people: 6000, seed: 5, ...simOptions });
+  engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+  await connect(engine, sim);
+  const sheet = truthSheet(sim.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
+  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, sheet.map((r) => r.cells));
+  const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+  expect((await runToEnd(engine, projectId)).status).toBe('done');
+  return { sim, engine, projectId, sheet };
+}
+
+function until(e: Engine, projectId: number, test: (p: RefreshProgress) => boolean): Promise<RefreshProgress> {
+  return new Promise((resolve) => {
+    const off = e.on('refresh.progress', (p) => {
+      if (p.projectId === projectId && test(p)) {
+        off();
+        resolve(p);
+      }
+    });
+  });
+}
+
+/** How often each profile slug was asked since the counters were reset. */
+function slugsAsked(s: Simulator): number[] {
+  return [...s.counters().queryKeys].filter(([key]) => key.includes('"social"')).map(([, n]) => n);
+}
+
+describe('a refresh stopped part-way', () => {
+  it('paused after a call has landed, then resumed: finishes asking each person exactly once', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(150);
+    sim.moveOn({ share: 0.4, seed: 3 });
+    sim.resetCounters();
+    const landed = until(engine, projectId, (p) => p.peopleDone >= 100);
+    const first = await ok(engine, 'refresh.start', { projectId });
+    expect(first.status).toBe('running');
+    await landed;
+    const paused = (await ok(engine, 'refresh.pause', { projectId }))!;
+    expect(paused.status).toBe('paused');
+    expect(paused.peopleDone).toBeGreaterThanOrEqual(100);
+    expect(paused.peopleDone).toBeLessThan(paused.peopleTotal);
+    expect((await ok(engine, 'refresh.status', { projectId }))!.status).toBe('paused');
+
+    sim.setLatency(0);
+    await ok(engine, 'refresh.resume', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', peopleDone: end.peopleTotal, found: end.peopleTotal, failed: 0 });
+    const asked = slugsAsked(sim);
+    expect(asked.length).toBe(end.peopleTotal);
+    expect(asked.every((n) => n === 1)).toBe(true);
+    expect(sim.counters().queries).toBe(end.peopleTotal);
+  });
+
+  it('cancelled: what landed is kept (rows updated, counted), nothing is left to resume', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(150);
+    const report = sim.moveOn({ share: 0.5, seed: 4 });
+    const landed = until(engine, projectId, (p) => p.peopleDone >= 100);
+    await ok(engine, 'refresh.start', { projectId });
+    await landed;
+    const cancelled = (await ok(engine, 'refresh.cancel', { projectId }))!;
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.found).toBeGreaterThanOrEqual(100);
+    expect(cancelled.found).toBeLessThan(cancelled.peopleTotal);
+    expect(await ok(engine, 'refresh.resume', { projectId })).toBeNull();
+
+    // The rows of the people whose answer landed show where they are now; the others what they showed before.
+    const rows = await matchedRows(engine, projectId);
+    const moved = new Set([...report.moved, ...report.left]);
+    const updated = rows.filter((r) => moved.has(r.personId!) && r.jobChange !== 'no_change');
+    expect(updated.length).toBe(cancelled.rowsChanged);
+    expect(updated.length).toBeGreaterThan(20);
+    expect(rows.filter((r) => moved.has(r.personId!) && r.jobChange === 'no_change').length).toBeGreaterThan(20);
+    const page = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });
+    expect(page.changedAtLastRefresh).toBe(cancelled.rowsChanged);
+  });
+
+  it('closed with the app and opened again: resumes with only the people still pending', async () => {
+    // The secret outlives the engine, as the keychain's would.
+    const secrets = new SessionSecretStore();
+    const setup = await matchedProject({}, { still: 450 }, secrets);
+    const s = setup.sim;
+    const { projectId } = setup;
+    await ok(setup.engine, 'settings.update', { concurrency: 1 });
+    s.setLatency(150);
+    s.moveOn({ share: 0.4, seed: 7 });
+    s.resetCounters();
+    const landed = until(setup.engine, projectId, (p) => p.peopleDone >= 100);
+    await ok(setup.engine, 'refresh.start', { projectId });
+    await landed;
+    await setup.engine.close();
+    engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+    const stopped = (await ok(engine, 'refresh.status', { projectId }))!;
+    expect(stopped.status).toBe('paused');
+    expect(stopped.message).toMatch(/closed/);
+    s.setLatency(0);
+    await ok(engine, 'refresh.resume', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', found: end.peopleTotal });
+    expect(slugsAsked(s).every((n) => n === 1)).toBe(true);
+    expect(s.counters().queries).toBe(end.peopleTotal);
+  });
+
+  it('keeps a run and a refresh of one project apart', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 300 });
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(200);
+    await ok(engine, 'refresh.start', { projectId });
+    expect((await fails(engine, 'refresh.start', { projectId })).kind).toBe('busy');
+    expect((await fails(engine, 'run.start', { projectId })).kind).toBe('busy');
+    expect((await fails(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] })).kind).toBe('busy');
+    expect((await fails(engine, 'cache.clear', {})).kind).toBe('busy');
+    await ok(engine, 'refresh.cancel', { projectId });
+  });
+});
+
+describe('what the service answers', () => {
+  it('a failing service: the people of failed calls keep what they had, are counted, and a later refresh asks them', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 250 });
+    const statuses = rowStatuses(engine.dbPath, projectId);
+    sim.moveOn({ share: 0.5, seed: 2 });
+    sim.setFaults('outage');
+    await ok(engine, 'refresh.start', { projectId });
+    const failed = (await engine.refreshSettled(projectId))!;
+    expect(failed).toMatchObject({ status: 'done', found: 0, failed: failed.peopleTotal, rowsUpdated: 0 });
+    expect(failed.message).toMatch(/could not be asked/);
+    expect(rowStatuses(engine.dbPath, projectId)).toEqual(statuses);
+
+    sim.setFaults('none');
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: failed.peopleTotal, failed: 0 });
+  });
+
+  it('a person the service no longer finds by their profile keeps what their rows had, and is counted and reported', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 300 });
+    const before = rowStatuses(engine.dbPath, projectId);
+    const report = sim.moveOn({ share: 0.5, seed: 8, newProfiles: 0.1 });
+    const renamed = new Set(report.newProfiles.map((p) => p.id));
+    const rows = await matchedRows(engine, projectId);
+    const lost = rows.filter((r) => renamed.has(r.personId!));
+    expect(lost.length).toBeGreaterThan(10);
+    await ok(engine, 'refresh.start', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', notFound: new Set(lost.map((r) => r.personId)).size, rowsNotFound: lost.length });
+    expect(end.message).toMatch(/no longer found by their profile/);
+    const after = rowStatuses(engine.dbPath, projectId);
+    for (const row of lost) expect(after.get(row.rowIndex)).toEqual(before.get(row.rowIndex));
+    const detail = await ok(engine, 'review.row', { projectId, rowIndex: lost[0]!.rowIndex });
+    expect(detail.refresh).toBeNull();
+  });
+
+  it('ends that cannot be read, or are left out, never make a move: unknown with the reason, or what the record says', async () => {
+    const { sim, engine, projectId, sheet } = await matchedProject({}, { still: 400 });
+    const report = sim.moveOn({ share: 0.6, seed: 6, unreadableDates: 0.3, missingDates: 0.3 });
+    expect(report.unreadable.length).toBeGreaterThan(20);
+    expect(report.missing.length).toBeGreaterThan(20);
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done' });
+
+    const people = new Map(sim.dataset.people.map((p) => [p.id, p]));
+    const unreadable = new Set(report.unreadable);
+    const missing = new Set(report.missing);
+    const problems: string[] = [];
+    let unknowns = 0;
+    for (const row of await matchedRows(engine, projectId)) {
+      const truth: TruthRow = sheet[row.rowIndex]!;
+      if (row.jobChange === 'moved' && truthOf(people.get(truth.personId!)!, truth.company!) !== 'moved') problems.push(`row ${row.rowIndex}: a move that is not one`);
+      if (unreadable.has(row.personId!)) {
+        const detail = await ok(engine, 'review.row', { projectId, rowIndex: row.rowIndex });
+        if (detail.jobChange?.status !== 'unknown' || !/cannot be read/.test(detail.jobChange.reason)) problems.push(`row ${row.rowIndex}: ${JSON.stringify(detail.jobChange)}`);
+        else unknowns++;
+      }
+      // The record says the job there goes on: still there, as far as anyone can tell from it.
+      if (missing.has(row.personId!) && row.jobChange !== 'no_change') problems.push(`row ${row.rowIndex}: ${row.jobChange} with no end on record`);
+    }
+    expect(problems.slice(0, 5)).toEqual([]);
+    expect(unknowns).toBeGreaterThan(20);
+  });
+});
