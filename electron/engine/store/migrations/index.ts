@@ -8,6 +8,7 @@ import { confidence } from './006-confidence';
 import { jobChangeColumn } from './007-job-change';
 import { storedJobChange } from './008-stored-job-change';
 import { refreshes } from './009-refreshes';
+import { queryIds } from './010-query-ids';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   jobChangeColumn,
   storedJobChange,
   refreshes,
+  queryIds,
 ];
