@@ -5,7 +5,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
-import { answerFacts } from './answer-facts';
+import { answersOnFile } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type ResolutionCount, type WaitingRow } from './row-resolution';
@@ -81,7 +81,8 @@ export class MatchingRun {
   private message: string | null = null;
   private readonly abort = new AbortController();
   private readonly resolution: RowResolution;
-  private readonly failedKeys = new Set<string>();
+  /** Queries whose call failed in this run, with when: later rows asking them fail too, without a call. */
+  private readonly failedKeys = new Map<string, number>();
   private readonly activeSince: number;
   private readonly doneAtStart: number;
   private pendingRows = 0;
@@ -225,13 +226,14 @@ export class MatchingRun {
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { db, clock, settings } = this.deps;
-    const failed: WaitingRow[] = [];
+    const failed: [WaitingRow, number][] = [];
     const lookUp = new Map<string, PendingRow[]>();
     for (const row of page) {
       const waiting = { rowIndex: row.rowIndex, cells: row.cells };
-      if (this.failedKeys.has(row.key)) {
+      const failedAt = this.failedKeys.get(row.key);
+      if (failedAt !== undefined) {
         if (seen.add(row.queryId, row.key)) this.counters.queriesDone++;
-        failed.push(waiting);
+        failed.push([waiting, failedAt]);
         continue;
       }
       const onItsWay = this.asked.get(row.key);
@@ -245,22 +247,22 @@ export class MatchingRun {
     }
     // Offline, any answer on file will do, however old; online only fresh ones count (the cache TTL).
     const freshAfter = this.offline ? Number.MIN_SAFE_INTEGER : clock.now() - settings.cacheTtlDays * 86_400_000;
-    const cached = lookUp.size > 0 ? answerFacts(db, [...lookUp.keys()], freshAfter) : new Map<string, never>();
+    const cached = lookUp.size > 0 ? answersOnFile(db, [...lookUp.keys()], freshAfter) : new Map<string, never>();
     const at = new Date(clock.now()).toISOString();
     let changed = failed.length > 0;
     const settle = () => {
-      this.count(this.resolution.failed(failed));
+      for (const [row, failedAt] of failed) this.count(this.resolution.failed([row], failedAt));
       for (const [key, rows] of lookUp) {
         const first = rows[0]!;
         const firstSight = seen.add(first.queryId, key);
         const waiting = rows.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
-        const facts = cached.get(key);
-        if (facts) {
+        const answer = cached.get(key);
+        if (answer) {
           if (firstSight) {
             this.counters.cacheHits++;
             this.counters.queriesDone++;
           }
-          this.count(this.resolution.answer(waiting, { strategy: first.strategy, facts }, at));
+          this.count(this.resolution.answer(waiting, { strategy: first.strategy, ...answer }, at));
           changed = true;
         } else if (this.offline) {
           if (firstSight) this.counters.queriesDone++;
@@ -355,7 +357,7 @@ export class MatchingRun {
             db,
             asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
           );
-          for (const [i, q] of asked.entries()) this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: facts[i]! }, at));
+          for (const [i, q] of asked.entries()) this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: facts[i]!, fetchedAt }, at));
           this.counters.calls++;
           this.counters.fetched += asked.length;
           this.counters.queriesDone += asked.length;
@@ -397,7 +399,7 @@ export class MatchingRun {
         db,
         asked.map((q): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
       );
-      const onFile = answerFacts(
+      const onFile = answersOnFile(
         db,
         asked.map((q) => q.key),
         Number.MIN_SAFE_INTEGER,
@@ -405,10 +407,10 @@ export class MatchingRun {
       for (const q of asked) {
         const stale = onFile.get(q.key);
         if (stale) {
-          this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: stale }, at));
+          this.count(this.resolution.answer(q.rows, { strategy: q.strategy, ...stale }, at));
         } else {
-          this.count(this.resolution.failed(q.rows));
-          this.failedKeys.add(q.key);
+          this.count(this.resolution.failed(q.rows, fetchedAt));
+          this.failedKeys.set(q.key, fetchedAt);
           this.counters.errors++;
         }
       }

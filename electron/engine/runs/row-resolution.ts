@@ -8,6 +8,8 @@ import type { ChosenPerson } from './row-status';
 export interface Answer {
   strategy: Strategy;
   facts: readonly CandidateFacts[];
+  /** When the service gave it (ms): the rows it settles keep this, for export. */
+  fetchedAt: number;
 }
 
 /** A row waiting on a query, with its cells: what it is compared with the answer's candidates by. */
@@ -60,32 +62,32 @@ export class RowResolution {
   ) {
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
     this.found = db.prepare(
-      `UPDATE row_status SET outcome = 'to_review', state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
+      `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
          job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?
        WHERE ${row}`,
     );
     this.advance = db.prepare(
-      `UPDATE row_status SET step = rq.step, query_key = rq.query_key, query_id = rq.query_id, strategy = rq.strategy
+      `UPDATE row_status SET step = rq.step, query_key = rq.query_key, query_id = rq.query_id, strategy = rq.strategy, fetched_at = NULL
        FROM row_queries AS rq
        WHERE row_status.project_id = ? AND row_status.row_index = ? AND row_status.state = 'pending'
          AND rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1`,
     );
     this.exhausted = db.prepare(
-      `UPDATE row_status SET outcome = 'no_candidates', state = 'no_candidates', candidate_count = 0,
+      `UPDATE row_status SET outcome = 'no_candidates', state = 'no_candidates', fetched_at = ?, candidate_count = 0,
          confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL
        WHERE ${row}`,
     );
-    this.settle = db.prepare(`UPDATE row_status SET outcome = ?, state = ?, candidate_count = 0 WHERE ${row}`);
+    this.settle = db.prepare(`UPDATE row_status SET outcome = ?, state = ?, fetched_at = ?, candidate_count = 0 WHERE ${row}`);
   }
 
   /** An answer from the service or the cache: candidates settle each row (auto-accepted when the rule allows), nobody moves it on. */
-  answer(rows: readonly WaitingRow[], { strategy, facts }: Answer, at: string): ResolutionCount {
+  answer(rows: readonly WaitingRow[], { strategy, facts, fetchedAt }: Answer, at: string): ResolutionCount {
     const count: ResolutionCount = { resolved: 0, advanced: 0 };
     if (facts.length === 0) {
       for (const { rowIndex } of rows) {
         const moved = this.advance.run(this.projectId, rowIndex).changes;
         count.advanced += moved;
-        if (moved === 0) count.resolved += this.exhausted.run(this.projectId, rowIndex).changes;
+        if (moved === 0) count.resolved += this.exhausted.run(fetchedAt, this.projectId, rowIndex).changes;
       }
       return count;
     }
@@ -97,17 +99,18 @@ export class RowResolution {
         values = this.verdict(cells, strategy, facts, at);
         lastCells = cells;
       }
-      count.resolved += this.found.run(...values, this.projectId, rowIndex).changes;
+      count.resolved += this.found.run(fetchedAt, ...values, this.projectId, rowIndex).changes;
     }
     return count;
   }
 
-  failed(rows: readonly WaitingRow[]): ResolutionCount {
-    return this.settleAs(rows, 'error');
+  /** `failedAt`: when the call failed (the error stored in the cache then), which the rows keep. */
+  failed(rows: readonly WaitingRow[], failedAt: number): ResolutionCount {
+    return this.settleAs(rows, 'error', failedAt);
   }
 
   notFetched(rows: readonly WaitingRow[]): ResolutionCount {
-    return this.settleAs(rows, 'offline');
+    return this.settleAs(rows, 'offline', null);
   }
 
   /** The found statement's values before the row's key: the model's verdict, and the decision when it accepts. */
@@ -122,9 +125,9 @@ export class RowResolution {
     return ['auto', count, bestRank, chosen ? JSON.stringify(chosen) : null, 'auto', at, chosen?.jobChange?.status ?? null, ...verdict];
   }
 
-  private settleAs(rows: readonly WaitingRow[], state: 'error' | 'offline'): ResolutionCount {
+  private settleAs(rows: readonly WaitingRow[], state: 'error' | 'offline', at: number | null): ResolutionCount {
     let resolved = 0;
-    for (const { rowIndex } of rows) resolved += this.settle.run(state, state, this.projectId, rowIndex).changes;
+    for (const { rowIndex } of rows) resolved += this.settle.run(state, state, at, this.projectId, rowIndex).changes;
     return { resolved, advanced: 0 };
   }
 }

@@ -9,6 +9,7 @@ import { jobChangeColumn } from './007-job-change';
 import { storedJobChange } from './008-stored-job-change';
 import { refreshes } from './009-refreshes';
 import { queryIds } from './010-query-ids';
+import { rowFetchedAt } from './011-row-fetched-at';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   storedJobChange,
   refreshes,
   queryIds,
+  rowFetchedAt,
 ];
