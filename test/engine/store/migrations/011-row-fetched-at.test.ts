@@ -6,7 +6,7 @@ import { tempFolder } from '../temp-folder';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
-describe('migration 11: a row keeps when its answer was fetched', () => {
+describe('migration 11: a row keeps when its answer was fetched; job changes indexed where there is one', () => {
   it('copies the fetch time of the answer each answered row was settled by; waiting rows have none', () => {
     const db = new Database(join(tempFolder(), 'm.db'));
     try {
@@ -32,6 +32,11 @@ describe('migration 11: a row keeps when its answer was fetched', () => {
         [3, null],
         [4, null],
       ]);
+
+      // Only rows with a job change are in its index, which the review's filters and counts still use.
+      expect(db.prepare('SELECT count(*) FROM row_status INDEXED BY row_status_by_job_change WHERE project_id = ? AND job_change IS NOT NULL').pluck().get(project)).toBe(0);
+      const plan = db.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM row_status WHERE project_id = ? AND job_change IN ('moved', 'left')").all(project) as { detail: string }[];
+      expect(plan.map((p) => p.detail).join(' ')).toContain('row_status_by_job_change');
     } finally {
       db.close();
     }
