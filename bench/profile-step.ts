@@ -6,8 +6,10 @@
 // Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
 // i.e. the cached re-run), export-csv, export-xlsx, review. Each prints its wall time, the process's CPU time and
 // its peak RSS; steps that add a project delete it again, so the folder stays as prepare left it.
+import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,16 +35,36 @@ if (step === 'prepare') await rm(dataDir, { recursive: true, force: true });
 else if (!existsSync(dataDir)) throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
 
-const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25) });
+function preparedPort(): number {
+  const db = new Database(join(dataDir, 'matchdesk.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return Number(new URL(db.prepare('SELECT base_url FROM profiles ORDER BY created_at LIMIT 1').pluck().get() as string).port);
+  } finally {
+    db.close();
+  }
+}
+
+// Query keys include the service's address: later steps start the simulator on the port prepare used, or the "run"
+// step's answers would not come from the cache.
+const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log);
+/** Bytes this process has handed to write() so far (Linux), WAL and checkpoints included; null elsewhere. */
+const bytesWritten = async (): Promise<number | null> => {
+  const io = await readFile('/proc/self/io', 'utf8').catch(() => null);
+  const match = io && /^wchar: (\d+)$/m.exec(io);
+  return match ? Number(match[1]) : null;
+};
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const cpu = process.cpuUsage();
+  const writtenBefore = await bytesWritten();
   const started = performance.now();
   const value = await work();
   const used = process.cpuUsage(cpu);
+  const writtenAfter = await bytesWritten();
+  const written = writtenBefore === null || writtenAfter === null ? '' : `, wrote ${num((writtenAfter - writtenBefore) / 1e6)} MB`;
   log(
-    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s, ` +
-      `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB`,
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s${written}, ` +
+      `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB; load ${num(loadavg()[0]!, 1)}`,
   );
   return value;
 };

@@ -3,8 +3,8 @@
 import { startSimulator } from '../electron/simulator';
 import type { SimulatorReady, SimulatorTally } from './simulator-process';
 
-const [peopleText, seedText, latencyText] = process.argv.slice(2);
-const simulator = await startSimulator({ port: 0, people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText) });
+const [peopleText, seedText, latencyText, portText] = process.argv.slice(2);
+const simulator = await startSimulator({ port: Number(portText ?? 0), people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText) });
 
 function tally(): SimulatorTally {
   const c = simulator.counters();

@@ -40,8 +40,9 @@ export class SimulatorProcess {
     });
   }
 
-  static async start(p: { people: number; seed: number; latencyMs: number }): Promise<SimulatorProcess> {
-    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs)]);
+  /** `port`: 0 (the default) for any free one; a kept data folder asks for the one its query keys were made with. */
+  static async start(p: { people: number; seed: number; latencyMs: number; port?: number }): Promise<SimulatorProcess> {
+    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs), String(p.port ?? 0)]);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout!.resume();

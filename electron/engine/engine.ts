@@ -629,7 +629,7 @@ class MatchdeskEngine implements Engine {
           `UPDATE row_status SET
              state = CASE WHEN state IN ('to_review', 'no_candidates', 'error', 'offline') THEN 'pending' ELSE state END,
              outcome = 'pending', step = 0, candidate_count = 0,
-             query_key = (SELECT rq.query_key ${first}), strategy = (SELECT rq.strategy ${first})
+             query_key = (SELECT rq.query_key ${first}), query_id = (SELECT rq.query_id ${first}), strategy = (SELECT rq.strategy ${first})
            WHERE outcome IN ('to_review', 'no_candidates', 'error', 'offline')`,
         )
         .run();

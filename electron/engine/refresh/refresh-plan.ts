@@ -24,9 +24,8 @@ export function planRefresh(db: Database, projectId: number, scope: string, olde
   const withAge = olderThanDays !== null;
   const rows = db
     .prepare(
-      `SELECT rs.row_index, json_extract(rs.chosen, '$.summary.social') AS slug${withAge ? ', l.fetched_at' : ''}
+      `SELECT rs.row_index, json_extract(rs.chosen, '$.summary.social') AS slug${withAge ? ', rs.fetched_at' : ''}
        FROM row_status AS rs INDEXED BY row_status_by_state
-       ${withAge ? 'LEFT JOIN lookups AS l ON l.query_key = rs.query_key' : ''}
        WHERE rs.project_id = ? AND rs.state IN ('auto', 'accepted') ORDER BY rs.row_index`,
     )
     .raw()

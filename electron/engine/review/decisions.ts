@@ -203,14 +203,14 @@ export class Decisions {
 
   /** Other rows settled by the same query that no person has decided yet. */
   private identical(projectId: number, row: RowStatusRecord, withCandidates: boolean): RowStatusRecord[] {
-    if (!row.queryKey) return [];
+    if (row.queryId === null) return [];
     const indexes = this.db
       .prepare(
-        `SELECT row_index FROM row_status WHERE project_id = ? AND query_key = ? AND row_index != ?
+        `SELECT row_index FROM row_status WHERE project_id = ? AND query_id = ? AND row_index != ?
          AND outcome = ? AND state NOT IN (${MANUAL_STATES.map(() => '?').join(', ')}) ORDER BY row_index`,
       )
       .pluck()
-      .all(projectId, row.queryKey, row.rowIndex, withCandidates ? 'to_review' : row.outcome, ...MANUAL_STATES) as number[];
+      .all(projectId, row.queryId, row.rowIndex, withCandidates ? 'to_review' : row.outcome, ...MANUAL_STATES) as number[];
     return indexes.map((i) => readRowStatus(this.db, projectId, i)!).filter(Boolean);
   }
 

@@ -75,9 +75,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
         };
       })
     : [];
-  const identical = status.queryKey
-    ? (db.prepare('SELECT count(*) FROM row_status WHERE project_id = ? AND query_key = ?').pluck().get(project.id, status.queryKey) as number)
-    : 0;
+  const identical =
+    status.queryId === null ? 0 : (db.prepare('SELECT count(*) FROM row_status WHERE project_id = ? AND query_id = ?').pluck().get(project.id, status.queryId) as number);
   return {
     rowIndex,
     headers: project.headers,

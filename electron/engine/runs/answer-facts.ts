@@ -9,17 +9,30 @@ import { getAnswerFacts, getLookups } from '../store';
  */
 export function answerFacts(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, CandidateFacts[]> {
   const facts = new Map<string, CandidateFacts[]>();
+  for (const [key, answer] of answersOnFile(db, keys, freshAfterMs)) facts.set(key, answer.facts);
+  return facts;
+}
+
+/** A stored 'ok' answer as settling rows reads it: its candidates' facts, and when it was fetched. */
+export interface AnswerOnFile {
+  facts: CandidateFacts[];
+  fetchedAt: number;
+}
+
+/** As answerFacts, with each answer's fetch time (a row settled by it keeps that). */
+export function answersOnFile(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerOnFile> {
+  const answers = new Map<string, AnswerOnFile>();
   const unread: string[] = [];
   for (const [key, stored] of getAnswerFacts(db, keys, freshAfterMs)) {
     const parsed = stored ? readStoredFacts(stored.facts) : null;
-    if (parsed) facts.set(key, parsed.slice(0, MAX_CANDIDATES));
+    if (parsed && stored) answers.set(key, { facts: parsed.slice(0, MAX_CANDIDATES), fetchedAt: stored.fetchedAt });
     else unread.push(key);
   }
-  if (unread.length === 0) return facts;
+  if (unread.length === 0) return answers;
   for (const [key, lookup] of getLookups(db, unread, freshAfterMs)) {
-    if (lookup.status === 'ok') facts.set(key, rankedFacts(lookup.candidates ?? []));
+    if (lookup.status === 'ok') answers.set(key, { facts: rankedFacts(lookup.candidates ?? []), fetchedAt: lookup.fetchedAt });
   }
-  return facts;
+  return answers;
 }
 
 /** The facts of one stored answer, any age (the row was settled by it); null when there is none. */

@@ -169,14 +169,16 @@ function* pages(db: Database, projectId: number, scope: ExportScope): Generator<
       : scope === 'changed'
         ? `AND rs.state IN ('auto', 'accepted') AND rr.changed = 1`
         : '';
+  // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
+  // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   // A row's refresh state counts when it is the last refresh's and about the person the row still has.
   const page = db.prepare(
-    `SELECT r.cells, l.fetched_at, CASE WHEN l.status = 'error' THEN json_extract(l.error, '$.message') END AS error_message, rs.row_index, rs.state, rs.outcome, rs.step,
-            rs.strategy, rs.query_key, rs.candidate_count, rs.chosen_rank, rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
+    `SELECT r.cells, rs.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.query_id, rs.candidate_count, rs.chosen_rank,
+            rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
+            CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END AS error_message,
             rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
      FROM rows r
      JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-     LEFT JOIN lookups l ON l.query_key = rs.query_key
      LEFT JOIN row_refreshes rr ON rr.project_id = r.project_id AND rr.row_index = r.row_index AND rr.refresh_id = @lastRefresh
        AND rr.slug = json_extract(rs.chosen, '$.summary.social')
      WHERE r.project_id = @projectId AND r.row_index >= @from ${filter}

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Mapping, Strategy } from '../../../shared/model';
 import { plannedQueries, rowInput, type RowInput } from '../matching';
 import { queryKeys } from '../store';
+import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
 import { ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
@@ -21,16 +22,14 @@ export interface PlanOutcome {
 }
 
 /**
- * Rows per transaction. Each commit writes every page it dirtied, and a first plan dirties pages of the
- * row_status index on query_key all over (keys are hashes): fewer, larger pages write each index page fewer
- * times. Measured on 100,000 rows: 4,000 rows per page committed about half again as long as 10,000, 5,000 took
- * a tenth longer overall, 25,000 no less. A page of 10,000 rows takes about 0.2 s, short enough for the UI's
- * reads to interleave.
+ * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
+ * row order (queries by their id, runs/query-ids.ts), save a repeated query's rows, so a page dirties little more
+ * than the pages it appends. A page of 10,000 rows takes about 0.2 s, short enough for the UI's reads to interleave.
  */
 const PAGE_ROWS = 10_000;
 
 /** One row of row_queries as written (project_id aside). */
-type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryKey: string, query: string];
+type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryKey: string, query: string, queryId: number];
 interface OldPlan {
   keys: string[];
   texts: string[];
@@ -59,7 +58,7 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
   const oldPlan = db.prepare('SELECT row_index, step, query_key, query FROM row_queries WHERE project_id = ? AND row_index BETWEEN ? AND ?').raw();
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
-  const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query) VALUES (?, ?, ?, ?, ?, ?)');
+  const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
   // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing.
   const insertStatus = db.prepare(rowStatusWriteSql('INSERT'));
   const replaceStatus = db.prepare(rowStatusWriteSql('INSERT OR REPLACE'));
@@ -67,6 +66,12 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
   // again (a map lookup hashes the query's text as well) and 15 MB besides.
   const keyFor = queryKeys(req.scope.baseUrl, req.scope.orgId);
+  // A query already in the project keeps its id, wherever it was first asked: rows it settled are found by it.
+  const ids = new QueryIds();
+  for (const table of ['row_queries', 'row_status']) {
+    const known = db.prepare(`SELECT query_key, query_id FROM ${table} WHERE project_id = ? AND query_id IS NOT NULL`).raw().iterate(projectId) as IterableIterator<[string, number]>;
+    for (const [key, id] of known) ids.set(key, id);
+  }
 
   const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0 };
   const planPage = db.transaction((from: number): number | null => {
@@ -105,7 +110,7 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
         if (plan.some((s) => s.signature === signature)) continue;
         const i = plan.length;
         const key = sameService && old.texts[i] === signature ? old.keys[i]! : keyFor(p.query);
-        plan.push({ key, signature, strategy: p.strategy });
+        plan.push({ key, id: ids.idOf(key), signature, strategy: p.strategy });
       }
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
@@ -113,6 +118,8 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
       const samePlan = kept === old.texts.length && kept === plan.length;
       const before = statuses.get(rowIndex) ?? null;
       const next = replannedStatus(before, old.texts, plan, rowLabel(input, cells), rowIndex);
+      // A row kept as it was keeps the key its candidates are stored under, which has an id of its own.
+      if (next.queryKey !== null && next.queryId === null) next.queryId = ids.idOf(next.queryKey);
       const statusChanged = !before || !sameStatus(before, next);
       if (samePlan && !statusChanged) {
         outcome.unchanged++;
@@ -124,7 +131,7 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
           if (!list) drops.set(kept, (list = []));
           list.push(rowIndex);
         }
-        for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature]);
+        for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature, plan[i]!.id]);
       }
       if (statusChanged) (before ? replaces : inserts).push(rowStatusValues(next));
     }
@@ -180,6 +187,7 @@ function sameStatus(a: RowStatusRecord, b: RowStatusRecord): boolean {
     a.step === b.step &&
     a.strategy === b.strategy &&
     a.queryKey === b.queryKey &&
+    a.queryId === b.queryId &&
     a.candidateCount === b.candidateCount &&
     a.chosenRank === b.chosenRank &&
     a.source === b.source &&

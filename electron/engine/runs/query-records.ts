@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { FindQuery, Strategy } from '../../../shared/model';
 
 export interface PlannedQueryRecord {
@@ -28,24 +28,82 @@ export function storedForm(text: string): string {
   return text.startsWith('[') ? text : storedQuery(queryFromStored(text));
 }
 
+/** A row waiting on a query (state 'pending'), as a run walks them: the query of its current step, and its cells. */
+export interface PendingRow {
+  rowIndex: number;
+  key: string;
+  /** The query's id within the project; null only for a plan made before ids (then the key stands in). */
+  queryId: number | null;
+  /** As row_queries stores it (queryFromStored reads it). */
+  query: string;
+  strategy: Strategy;
+  cells: string;
+}
+
 /**
- * The distinct queries the undecided rows of a project wait on now (each row's current step), read in row
- * order through the primary keys: one pass however many rows ask the same query.
+ * The rows of a project waiting on a query, in row order, a page at a time: the page after `afterRow`. Walked
+ * through the (project_id, state, row_index) index and the primary keys, so each page is a few neighbouring pages of
+ * each table, and what a run settles from it is written in row order too.
  */
-export function pendingQueries(db: Database, projectId: number): Map<string, PlannedQueryRecord> {
-  const rows = db
-    .prepare(
-      `SELECT rq.query_key AS key, rq.query, rq.strategy FROM row_status rs
-       JOIN row_queries rq ON rq.project_id = rs.project_id AND rq.row_index = rs.row_index AND rq.step = rs.step
-       WHERE rs.project_id = ? AND rs.state = 'pending'`,
-    )
-    .raw()
-    .iterate(projectId) as IterableIterator<[string, string, Strategy]>;
-  const found = new Map<string, PlannedQueryRecord>();
-  for (const [key, query, strategy] of rows) {
-    if (!found.has(key)) found.set(key, { key, query: queryFromStored(query), strategy });
+export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number): PendingRow[] {
+  const rows = pendingPage(db).all(projectId, afterRow, limit) as [number, string, number | null, string, Strategy, string][];
+  return rows.map(([rowIndex, key, queryId, query, strategy, cells]) => ({ rowIndex, key, queryId, query, strategy, cells }));
+}
+
+const pendingPages = new WeakMap<Database, Statement>();
+
+function pendingPage(db: Database): Statement {
+  let statement = pendingPages.get(db);
+  if (!statement) {
+    statement = db
+      .prepare(
+        `SELECT rs.row_index, rq.query_key, rq.query_id, rq.query, rq.strategy, r.cells
+         FROM row_status AS rs INDEXED BY row_status_by_state
+         JOIN row_queries AS rq ON rq.project_id = rs.project_id AND rq.row_index = rs.row_index AND rq.step = rs.step
+         JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+         WHERE rs.project_id = ? AND rs.state = 'pending' AND rs.row_index > ?
+         ORDER BY rs.row_index LIMIT ?`,
+      )
+      .raw();
+    pendingPages.set(db, statement);
   }
-  return found;
+  return statement;
+}
+
+/** How many distinct queries the rows waiting now ask (each row's current step), counted in one pass without a sort. */
+export function pendingQueryCount(db: Database, projectId: number): number {
+  const rows = db.prepare("SELECT query_id, query_key FROM row_status WHERE project_id = ? AND state = 'pending'").raw().iterate(projectId) as IterableIterator<[number | null, string]>;
+  const distinct = new DistinctQueries();
+  for (const [id, key] of rows) distinct.add(id, key);
+  return distinct.size;
+}
+
+/** Distinct queries of one project by id, a bit each (a round's queries were a Map of ~200 MB at a million rows). */
+export class DistinctQueries {
+  private seen = new Uint8Array(1024);
+  /** Queries planned before ids, by key. */
+  private unkeyed: Set<string> | null = null;
+  size = 0;
+
+  /** True when the query is new to the set. */
+  add(id: number | null, key: string): boolean {
+    if (id === null) {
+      this.unkeyed ??= new Set();
+      if (this.unkeyed.has(key)) return false;
+      this.unkeyed.add(key);
+    } else {
+      if (id >= this.seen.length * 8) {
+        const grown = new Uint8Array(Math.max(this.seen.length * 2, (id >> 3) + 1));
+        grown.set(this.seen);
+        this.seen = grown;
+      }
+      const bit = 1 << (id & 7);
+      if (this.seen[id >> 3]! & bit) return false;
+      this.seen[id >> 3]! |= bit;
+    }
+    this.size++;
+    return true;
+  }
 }
 
 /** The query a row asks at one of its steps, as planned. */

@@ -32,6 +32,10 @@ export interface RowStatusRecord {
   step: number;
   strategy: Strategy | null;
   queryKey: string | null;
+  /** The query's id within the project (runs/query-ids.ts); null exactly when queryKey is. */
+  queryId: number | null;
+  /** When the answer that settled the row was fetched (ms); null while the row waits or had nothing to ask. */
+  fetchedAt: number | null;
   candidateCount: number;
   chosenRank: number | null;
   chosen: ChosenPerson | null;
@@ -94,6 +98,8 @@ export interface RowStatusRow {
   step: number;
   strategy: Strategy | null;
   query_key: string | null;
+  query_id: number | null;
+  fetched_at: number | null;
   candidate_count: number;
   chosen_rank: number | null;
   chosen: string | null;
@@ -108,7 +114,7 @@ export interface RowStatusRow {
 }
 
 export const ROW_STATUS_COLUMNS =
-  'row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, decided_at, label, confidence, runner_up, best_rank, reason, guard';
+  'row_index, state, outcome, step, strategy, query_key, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, decided_at, label, confidence, runner_up, best_rank, reason, guard';
 
 /** The columns a full row_status write sets, in rowStatusValues order: the read columns and the derived job change. */
 const WRITTEN_COLUMNS = `${ROW_STATUS_COLUMNS}, job_change`;
@@ -121,6 +127,8 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     step: row.step,
     strategy: row.strategy,
     queryKey: row.query_key,
+    queryId: row.query_id,
+    fetchedAt: row.fetched_at,
     candidateCount: row.candidate_count,
     chosenRank: row.chosen_rank,
     chosen: parseChosen(row.chosen),
@@ -147,6 +155,8 @@ export type RowStatusValues = [
   step: number,
   strategy: Strategy | null,
   queryKey: string | null,
+  queryId: number | null,
+  fetchedAt: number | null,
   candidateCount: number,
   chosenRank: number | null,
   chosen: string | null,
@@ -164,7 +174,7 @@ export type RowStatusValues = [
 export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
   const v = r.verdict;
   return [
-    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label,
+    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.queryId, r.fetchedAt, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label,
     v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null, jobChangeOf(r.state, r.chosen),
   ];
 }

@@ -19,9 +19,12 @@ export interface RunPreviewOptions {
 export function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions): RunPreview {
   const groups = db
     .prepare(
+      // Each distinct query once, by its id: a walk of the (project_id, query_id) index in row order, where a
+      // DISTINCT over the keys sorted every row's 64-character hash into a temporary B-tree (15-22 s at 1M rows).
       `WITH asked AS (
-         SELECT DISTINCT query_key, strategy FROM row_status
-         WHERE project_id = ? AND state IN ('pending', 'error', 'offline') AND query_key IS NOT NULL
+         SELECT query_id, query_key, strategy FROM row_status INDEXED BY row_status_by_query
+         WHERE project_id = ? AND state IN ('pending', 'error', 'offline') AND query_id IS NOT NULL
+         GROUP BY query_id
        )
        SELECT a.strategy AS strategy, count(*) AS n,
               coalesce(sum(l.status = 'ok' AND l.fetched_at >= ?), 0) AS cached

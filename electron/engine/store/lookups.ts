@@ -29,6 +29,8 @@ export interface Lookup {
 export interface AnswerFacts {
   count: number;
   facts: string | null;
+  /** When the answer was fetched (ms): a row settled by it keeps this. */
+  fetchedAt: number;
 }
 
 export type { CacheStats };
@@ -67,7 +69,7 @@ export function getAnswerFacts(db: Database, keys: readonly string[], freshAfter
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = unique.slice(i, i + MAX_KEYS_PER_STATEMENT);
     const rows = keyedStatement(db, factStatements, FACT_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
-    for (const [key, count, facts] of rows) found.set(key, count === null || facts === null ? null : { count, facts });
+    for (const [key, count, facts, fetchedAt] of rows) found.set(key, count === null || facts === null ? null : { count, facts, fetchedAt });
   }
   return found;
 }
@@ -152,8 +154,8 @@ interface LookupRow {
 }
 
 const LOOKUP_COLUMNS = 'query_key, query, fetched_at, status, candidates, error';
-const FACT_COLUMNS = 'query_key, candidate_count, facts';
-type FactRow = [string, number | null, string | null];
+const FACT_COLUMNS = 'query_key, candidate_count, facts, fetched_at';
+type FactRow = [string, number | null, string | null, number];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../../shared/model';
 import type { Engine } from '../../../electron/engine/engine';
-import { pendingQueries, plannedQuery, queryFromStored, storedForm, storedQuery } from '../../../electron/engine/runs/query-records';
+import { pendingQueryCount, pendingRowsAfter, plannedQuery, queryFromStored, storedForm, storedQuery } from '../../../electron/engine/runs/query-records';
 import { queryKeys } from '../../../electron/engine/store';
 import { ok, openEngine, tempDir, writeCsv } from './helpers';
 
@@ -65,20 +65,24 @@ describe('a project planned before queries were stored as pairs', () => {
     const db = new Database(engine.dbPath);
     try {
       const before = db.prepare('SELECT row_index, step, query_key, query FROM row_queries WHERE project_id = ? ORDER BY row_index, step').all(id) as { row_index: number; step: number; query_key: string; query: string }[];
-      const pending = pendingQueries(db, id);
+      // The rows waiting, each with the query of its current step, as a run walks them.
+      const pendingQueries = () => pendingRowsAfter(db, id, -1, 100).map((r) => ({ ...r, query: queryFromStored(r.query) }));
+      const pending = pendingQueries();
+      expect(pending.map((r) => r.rowIndex)).toEqual([0, 2]);
+      expect(pendingQueryCount(db, id)).toBe(2);
       // As an earlier version stored them: the FindQuery JSON.
       for (const r of before) {
         db.prepare('UPDATE row_queries SET query = ? WHERE project_id = ? AND query = ?').run(JSON.stringify(queryFromStored(r.query)), id, r.query);
       }
       expect(db.prepare("SELECT count(*) FROM row_queries WHERE project_id = ? AND query LIKE '{%'").pluck().get(id)).toBe(before.length);
-      expect(pendingQueries(db, id)).toEqual(pending);
+      expect(pendingQueries()).toEqual(pending);
       expect(plannedQuery(db, id, 0, before[0]!.query_key)).toEqual(byEmail);
 
       const saved = await ok(engine, 'mapping.save', { projectId: id, mapping, strategies });
       expect(saved.summary.counts).toMatchObject({ skipped: 1, pending: 2 });
       const after = db.prepare('SELECT row_index, step, query_key FROM row_queries WHERE project_id = ? ORDER BY row_index, step').all(id);
       expect(after).toEqual(before.map(({ query: _query, ...rest }) => rest));
-      expect(pendingQueries(db, id)).toEqual(pending);
+      expect(pendingQueries()).toEqual(pending);
     } finally {
       db.close();
     }

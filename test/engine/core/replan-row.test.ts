@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { freshStatus, replannedStatus, type PlannedStep } from '../../../electron/engine/runs/replan-row';
 import type { RowStatusRecord } from '../../../electron/engine/runs/row-status';
 
-const step = (name: string, strategy: PlannedStep['strategy'] = 'email'): PlannedStep => ({ key: `key-${name}`, signature: name, strategy });
-const plan = (...names: string[]) => names.map((n) => step(n));
+const step = (name: string, id: number, strategy: PlannedStep['strategy'] = 'email'): PlannedStep => ({ key: `key-${name}`, id, signature: name, strategy });
+const plan = (...names: string[]) => names.map((n, i) => step(n, i));
 
 function status(over: Partial<RowStatusRecord>): RowStatusRecord {
   return {
@@ -13,6 +13,8 @@ function status(over: Partial<RowStatusRecord>): RowStatusRecord {
     step: 0,
     strategy: 'email',
     queryKey: 'key-a',
+    queryId: 0,
+    fetchedAt: null,
     candidateCount: 0,
     chosenRank: null,
     chosen: null,

@@ -173,8 +173,8 @@ describe('lookups cache', () => {
       const got = getAnswerFacts(db, [...keys, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
       expect(got).toEqual(
         new Map<string, AnswerFacts | null>([
-          [withFacts.queryKey, { count: 2, facts }],
-          [empty.queryKey, { count: 0, facts: '{"v":1,"c":[]}' }],
+          [withFacts.queryKey, { count: 2, facts, fetchedAt: now }],
+          [empty.queryKey, { count: 0, facts: '{"v":1,"c":[]}', fetchedAt: now }],
           [plain.queryKey, null],
         ]),
       );

@@ -8,6 +8,8 @@ import { confidence } from './006-confidence';
 import { jobChangeColumn } from './007-job-change';
 import { storedJobChange } from './008-stored-job-change';
 import { refreshes } from './009-refreshes';
+import { queryIds } from './010-query-ids';
+import { rowFetchedAt } from './011-row-fetched-at';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -20,4 +22,6 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   jobChangeColumn,
   storedJobChange,
   refreshes,
+  queryIds,
+  rowFetchedAt,
 ];
