@@ -6,11 +6,13 @@ import { streamPart, type PartLocation } from './zip-directory';
 import { cellText, type CellLike } from './cell-text';
 import { SheetError } from './sheet-error';
 import { isFileError, unreadable } from './file-access';
+import { SharedStrings, sharedStringText } from './shared-strings';
 
 /** The parts of exceljs' WorkbookReader used here: its own part parsers, fed one part at a time. */
 interface ReaderInternals {
   properties?: { model: { date1904: boolean } };
-  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  /** With sharedStrings 'emit': each entry as parsed, kept by nobody but the caller. */
+  _parseSharedStrings(entry: Readable): AsyncGenerator<{ index: number; text: unknown }>;
   _parseStyles(entry: Readable): Promise<void>;
   _parseWorksheet(iterator: AsyncIterable<Buffer>, sheetNo: string): Generator<{ eventType: string; value: WorksheetParser }>;
 }
@@ -35,7 +37,8 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
   if (!part) throw corruptWorkbook(path, new Error(`${sheet.part} is missing`));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     worksheets: 'emit',
-    sharedStrings: 'cache',
+    // Emitted, not cached: the table goes into SharedStrings, and a cell that uses it comes as {sharedString: index}.
+    sharedStrings: 'emit',
     styles: 'cache',
     hyperlinks: 'ignore',
     entries: 'ignore',
@@ -49,7 +52,8 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
     return s;
   };
   try {
-    if (outline.sharedStrings) for await (const _ of reader._parseSharedStrings(stream(outline.sharedStrings)));
+    const shared = new SharedStrings();
+    if (outline.sharedStrings) for await (const entry of reader._parseSharedStrings(stream(outline.sharedStrings))) shared.add(sharedStringText(entry.text));
     if (outline.styles) await reader._parseStyles(stream(outline.styles));
     const [emitted] = [...reader._parseWorksheet(stream(part), '1')];
     // A parsed chunk's rows at a time, like csvRows.
@@ -60,7 +64,9 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
         const row = value as WorksheetRow;
         const cells: string[] = [];
         row.eachCell((cell, column) => {
-          cells[column - 1] = cellText(cell, outline.date1904);
+          const value = cell.value as { sharedString?: unknown } | null;
+          cells[column - 1] =
+            typeof value?.sharedString === 'number' ? (shared.get(value.sharedString) ?? '') : cellText(cell, outline.date1904);
         });
         for (let i = 0; i < cells.length; i++) cells[i] ??= '';
         rows.push({ cells, line: row.number });
