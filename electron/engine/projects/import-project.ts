@@ -58,22 +58,25 @@ export async function importProject(
     let rowCount = 0;
     let batch: string[][] = [];
     const sampleRows: string[][] = [];
-    const rows = sheet.rows();
-    for await (const cells of rows) {
-      // A sheet whose size was not known before reading (an xlsx without its dimension) is refused at the first row
-      // past the limit, counting on without storing so the message can say how many it has.
-      if (rowCount + batch.length >= sheet.maxRows) {
-        let total = rowCount + batch.length + 1;
-        for await (const _ of rows) total++;
-        throw sheet.tooManyRows(total);
-      }
-      if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
-      batch.push(cells);
-      if (batch.length >= ROWS_PER_TRANSACTION) {
-        writeBatch(batch, rowCount);
-        rowCount += batch.length;
-        batch = [];
-        onProgress(rowCount);
+    const batches = sheet.rowBatches();
+    for await (const read of batches) {
+      for (let i = 0; i < read.length; i++) {
+        const cells = read[i]!;
+        // A sheet whose size was not known before reading (an xlsx without its dimension) is refused at the first row
+        // past the limit, counting on without storing so the message can say how many it has.
+        if (rowCount + batch.length >= sheet.maxRows) {
+          let total = rowCount + batch.length + read.length - i;
+          for await (const more of batches) total += more.length;
+          throw sheet.tooManyRows(total);
+        }
+        if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
+        batch.push(cells);
+        if (batch.length >= ROWS_PER_TRANSACTION) {
+          writeBatch(batch, rowCount);
+          rowCount += batch.length;
+          batch = [];
+          onProgress(rowCount);
+        }
       }
     }
     if (batch.length > 0) {

@@ -160,26 +160,17 @@ interface ListMarks {
 const listMarks = new StampedCache<ListMarks>(16);
 
 /**
- * Walks the `ordered` query (its one column: the sort key, ascending) once with SQLite's window functions, keeping the
- * count and every STRIDE-th key, instead of stepping over every earlier row again for each page (OFFSET 900000 reads
- * 900,000 index entries: ~100 ms for a million rows).
+ * Walks the `ordered` query (its one column: the sort key) once in key order, keeping the count and every STRIDE-th
+ * key, instead of stepping over every earlier row again for each page (OFFSET 900000 reads 900,000 index entries:
+ * ~100 ms for a million rows). The keys come back in one array rather than through window functions, which sorted
+ * them again in a temporary B-tree: at 1M rows, 826k "auto" rows took 747 ms that way and 95 ms this way.
  */
 function marksOf(db: Database, key: string, ordered: string, params: unknown[]): ListMarks {
   return listMarks.get(db, key, () => {
-    const rows = db
-      .prepare(
-        `SELECT k, n, next IS NULL FROM (SELECT k, row_number() OVER w AS n, lead(k) OVER w AS next FROM (${ordered}) WINDOW w AS (ORDER BY k))
-         WHERE (n - 1) % ${STRIDE} = 0 OR next IS NULL`,
-      )
-      .raw()
-      .all(...params) as [number, number, number][];
+    const keys = db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[];
     const marks: number[] = [];
-    let total = 0;
-    for (const [k, n, last] of rows) {
-      if ((n - 1) % STRIDE === 0) marks.push(k);
-      if (last) total = n;
-    }
-    return { total, marks };
+    for (let i = 0; i < keys.length; i += STRIDE) marks.push(keys[i]!);
+    return { total: keys.length, marks };
   });
 }
 
@@ -196,19 +187,9 @@ const textMatches = new StampedCache<Uint32Array>(8);
  * 35 ms in the index query alone (4 ms 10% down); from the kept list any page is a slice.
  */
 function matchList(db: Database, key: string, ordered: string, params: unknown[], rowIndexOf: (k: number) => number): Uint32Array {
-  return textMatches.get(db, key, () => {
-    let list = new Uint32Array(4096);
-    let n = 0;
-    for (const k of db.prepare(`${ordered} ORDER BY k`).pluck().iterate(...params) as IterableIterator<number>) {
-      if (n === list.length) {
-        const grown = new Uint32Array(list.length * 2);
-        grown.set(list);
-        list = grown;
-      }
-      list[n++] = rowIndexOf(k);
-    }
-    return list.slice(0, n);
-  });
+  // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
+  // and 44 ms at once, of which FTS5's own walk is ~34 ms.
+  return textMatches.get(db, key, () => Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf));
 }
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */

@@ -31,7 +31,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
   const warnings: SheetWarning[] = [];
   let info: SheetInfo;
   let where = '';
-  let source: () => AsyncIterable<RawRow>;
+  let source: () => AsyncIterable<RawRow[]>;
   if (kind.kind === 'cfb') throw await explainOfficeContainer(path);
   if (kind.kind === 'zip') {
     const outline = await readWorkbookOutline(path);
@@ -58,20 +58,20 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     }
   }
   const ctx: TableContext = { path, where, limits, padShortRows: info.format === 'xlsx', warnings };
-  let firstPass: AsyncGenerator<string[]> | null = scanTable(source(), ctx);
+  let firstPass: AsyncGenerator<string[][]> | null = scanTable(source(), ctx);
   const header = await firstPass.next();
   if (header.done) throw emptyFile(path, where);
-  const named = uniqueHeaders(header.value);
+  const named = uniqueHeaders(header.value[0]!);
   ctx.headers = named.headers;
-  const firstRow = await firstPass.next();
-  if (firstRow.done) throw new SheetError('header_only', path, `${capitalize(where)}${fileLabel(path)} has a header row but no data rows below it.`);
+  const firstRows = await firstPass.next();
+  if (firstRows.done) throw new SheetError('header_only', path, `${capitalize(where)}${fileLabel(path)} has a header row but no data rows below it.`);
   warnings.unshift(...named.warnings);
 
-  async function* rows(): AsyncGenerator<string[]> {
+  async function* rowBatches(): AsyncGenerator<string[][]> {
     if (firstPass) {
       const pass = firstPass;
       firstPass = null;
-      yield firstRow.value as string[];
+      yield firstRows.value as string[][];
       yield* pass;
       return;
     }
@@ -80,11 +80,16 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     yield* pass;
   }
 
+  async function* rows(): AsyncGenerator<string[]> {
+    for await (const batch of rowBatches()) yield* batch;
+  }
+
   return {
     info,
     headers: named.headers,
     warnings,
     rows,
+    rowBatches,
     maxRows,
     tooManyRows: (count) => tooManyRows(path, where, count, maxRows),
     async close() {
@@ -105,9 +110,9 @@ export async function listSheets(path: string): Promise<string[]> {
   return visibleNames(await readWorkbookOutline(path));
 }
 
-async function countDataRows(pass: AsyncGenerator<string[]>): Promise<number> {
+async function countDataRows(pass: AsyncGenerator<string[][]>): Promise<number> {
   let rows = -1;
-  for await (const _ of pass) rows++;
+  for await (const batch of pass) rows += batch.length;
   return Math.max(0, rows);
 }
 

@@ -24,6 +24,8 @@ export interface OpenedSheet {
    * Each call reads the file again from the top; the first call continues the read openSheet started.
    */
   rows(): AsyncGenerator<string[]>;
+  /** The same rows as rows(), a batch at a time as the reader parsed them (never an empty batch): for bulk readers. */
+  rowBatches(): AsyncGenerator<string[][]>;
   /** Releases the file when rows() is never read to its end. Safe to call more than once. */
   close(): Promise<void>;
   /** At most this many data rows: the sheet was checked against it before any was read, where the format allows. */

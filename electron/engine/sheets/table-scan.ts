@@ -20,47 +20,59 @@ export interface TableContext {
 }
 
 /**
- * One pass over a sheet: yields the header row (the first non-empty row), then each non-empty data row.
- * Enforces the column and cell-size limits and counts ragged and skipped empty rows into the warnings,
- * replacing the counts of any earlier pass.
+ * One pass over a sheet: yields the header row (the first non-empty row) alone, the first data row alone, then the
+ * other non-empty data rows in batches as the reader gave them (never an empty one). Enforces the column and
+ * cell-size limits and counts ragged and skipped empty rows into the warnings, replacing the counts of any earlier
+ * pass. The header and the first data row come on their own so that opening a sheet reads no further than them, and
+ * the caller names the columns (ctx.headers) before any data row is checked.
  */
-export async function* scanTable(raw: AsyncIterable<RawRow>, ctx: TableContext): AsyncGenerator<string[]> {
+export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext): AsyncGenerator<string[][]> {
   const counters = new PassCounters(ctx.warnings);
   const maxCellChars = Math.floor(ctx.limits.maxCellBytes / 3);
   let width = -1;
   let previousLine = 0;
   let pendingEmpty = 0;
+  let firstDataRow = false;
   try {
-    for await (const { cells, line } of raw) {
-      if (width >= 0) pendingEmpty += Math.max(0, line - previousLine - 1);
-      previousLine = line;
-      if (isEmptyRow(cells)) {
-        if (width >= 0) pendingEmpty++;
-        continue;
-      }
-      if (cells.length > ctx.limits.maxColumns) checkColumnCount(cells, line, ctx);
-      for (let c = 0; c < cells.length; c++) {
-        const cell = cells[c];
-        if (cell.length > maxCellChars) {
-          const bytes = Buffer.byteLength(cell);
-          if (bytes > ctx.limits.maxCellBytes) throw cellTooLarge(ctx, new OversizedCell(line, c + 1, bytes));
+    for await (const batch of raw) {
+      const out: string[][] = [];
+      for (const { cells, line } of batch) {
+        if (width >= 0) pendingEmpty += Math.max(0, line - previousLine - 1);
+        previousLine = line;
+        if (isEmptyRow(cells)) {
+          if (width >= 0) pendingEmpty++;
+          continue;
         }
+        if (cells.length > ctx.limits.maxColumns) checkColumnCount(cells, line, ctx);
+        for (let c = 0; c < cells.length; c++) {
+          const cell = cells[c];
+          if (cell.length > maxCellChars) {
+            const bytes = Buffer.byteLength(cell);
+            if (bytes > ctx.limits.maxCellBytes) throw cellTooLarge(ctx, new OversizedCell(line, c + 1, bytes));
+          }
+        }
+        if (width < 0) {
+          width = cells.length;
+          yield [cells];
+          continue;
+        }
+        if (pendingEmpty > 0) {
+          counters.emptyRows(pendingEmpty);
+          pendingEmpty = 0;
+        }
+        if (ctx.padShortRows) {
+          while (cells.length > width && cells[cells.length - 1] === '') cells.pop();
+          while (cells.length < width) cells.push('');
+        }
+        if (cells.length !== width) counters.raggedRow();
+        if (!firstDataRow) {
+          firstDataRow = true;
+          yield [cells];
+          continue;
+        }
+        out.push(cells);
       }
-      if (width < 0) {
-        width = cells.length;
-        yield cells;
-        continue;
-      }
-      if (pendingEmpty > 0) {
-        counters.emptyRows(pendingEmpty);
-        pendingEmpty = 0;
-      }
-      if (ctx.padShortRows) {
-        while (cells.length > width && cells[cells.length - 1] === '') cells.pop();
-        while (cells.length < width) cells.push('');
-      }
-      if (cells.length !== width) counters.raggedRow();
-      yield cells;
+      if (out.length > 0) yield out;
     }
   } catch (err) {
     if (err instanceof OversizedCell) throw cellTooLarge(ctx, err);

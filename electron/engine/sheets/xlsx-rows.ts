@@ -6,13 +6,19 @@ import { streamPart, type PartLocation } from './zip-directory';
 import { cellText, type CellLike } from './cell-text';
 import { SheetError } from './sheet-error';
 import { isFileError, unreadable } from './file-access';
+import { SharedStrings, sharedStringText } from './shared-strings';
 
 /** The parts of exceljs' WorkbookReader used here: its own part parsers, fed one part at a time. */
 interface ReaderInternals {
   properties?: { model: { date1904: boolean } };
-  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  /** With sharedStrings 'emit': each entry as parsed, kept by nobody but the caller. */
+  _parseSharedStrings(entry: Readable): AsyncGenerator<{ index: number; text: unknown }>;
   _parseStyles(entry: Readable): Promise<void>;
-  _parseWorksheet(iterator: AsyncIterable<Buffer>, sheetNo: string): Generator<{ eventType: string; value: AsyncIterable<WorksheetRow> }>;
+  _parseWorksheet(iterator: AsyncIterable<Buffer>, sheetNo: string): Generator<{ eventType: string; value: WorksheetParser }>;
+}
+interface WorksheetParser {
+  /** The worksheet's events a parsed chunk at a time (its own async iterator yields them one row at a time). */
+  parse(): AsyncGenerator<{ eventType: string; value: unknown }[]>;
 }
 interface WorksheetRow {
   number: number;
@@ -26,12 +32,13 @@ interface WorksheetRow {
  * shared strings and styles are fed to exceljs' part parsers first, then the one worksheet part is streamed
  * straight from its place in the file.
  */
-export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: WorkbookSheet): AsyncGenerator<RawRow> {
+export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: WorkbookSheet): AsyncGenerator<RawRow[]> {
   const part = outline.parts.get(sheet.part);
   if (!part) throw corruptWorkbook(path, new Error(`${sheet.part} is missing`));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
     worksheets: 'emit',
-    sharedStrings: 'cache',
+    // Emitted, not cached: the table goes into SharedStrings, and a cell that uses it comes as {sharedString: index}.
+    sharedStrings: 'emit',
     styles: 'cache',
     hyperlinks: 'ignore',
     entries: 'ignore',
@@ -45,16 +52,26 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
     return s;
   };
   try {
-    if (outline.sharedStrings) for await (const _ of reader._parseSharedStrings(stream(outline.sharedStrings)));
+    const shared = new SharedStrings();
+    if (outline.sharedStrings) for await (const entry of reader._parseSharedStrings(stream(outline.sharedStrings))) shared.add(sharedStringText(entry.text));
     if (outline.styles) await reader._parseStyles(stream(outline.styles));
     const [emitted] = [...reader._parseWorksheet(stream(part), '1')];
-    for await (const row of emitted.value) {
-      const cells: string[] = [];
-      row.eachCell((cell, column) => {
-        cells[column - 1] = cellText(cell, outline.date1904);
-      });
-      for (let i = 0; i < cells.length; i++) cells[i] ??= '';
-      yield { cells, line: row.number };
+    // A parsed chunk's rows at a time, like csvRows.
+    for await (const events of emitted.value.parse()) {
+      const rows: RawRow[] = [];
+      for (const { eventType, value } of events) {
+        if (eventType !== 'row') continue;
+        const row = value as WorksheetRow;
+        const cells: string[] = [];
+        row.eachCell((cell, column) => {
+          const value = cell.value as { sharedString?: unknown } | null;
+          cells[column - 1] =
+            typeof value?.sharedString === 'number' ? (shared.get(value.sharedString) ?? '') : cellText(cell, outline.date1904);
+        });
+        for (let i = 0; i < cells.length; i++) cells[i] ??= '';
+        rows.push({ cells, line: row.number });
+      }
+      if (rows.length > 0) yield rows;
     }
   } catch (err) {
     if (err instanceof SheetError) throw err;
