@@ -96,9 +96,14 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
   AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
 
-/** Matched rows whose person's job changed at the refresh `refreshId`. */
+const changedCounts = new StampedCache<number>();
+
+/**
+ * Matched rows whose person's job changed at the refresh `refreshId`: kept until the data changes, as every review
+ * page shows it (each changed row's chosen person is read from its JSON: ~90 ms a page at 100k rows, 14k changed).
+ */
 export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
-  return db
+  return changedCounts.get(db, `${projectId}:${refreshId}`, () => db
     .prepare(
       `SELECT count(*) FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
        JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
@@ -106,7 +111,7 @@ export function changedAtRefresh(db: Database, projectId: number, refreshId: num
          AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`,
     )
     .pluck()
-    .get(projectId, refreshId) as number;
+    .get(projectId, refreshId) as number);
 }
 
 export function noJobChanges(): Record<JobChangeStatus, number> {
