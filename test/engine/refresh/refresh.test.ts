@@ -165,6 +165,13 @@ describe('job changes and refreshing a project', () => {
     const changedRows = readCsv(changesOnly);
     expect(changedRows.every((r) => r.match_changed_since_refresh === 'yes')).toBe(true);
     expect(changedRows.map((r) => r['Work Email'])).toEqual(expected.map((i) => sheet[i]!.cells[1]));
+
+    // The count every page shows is kept between pages, and follows a decision and its undo at once.
+    const count = async () => (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).changedAtLastRefresh;
+    await ok(engine, 'decisions.clear', { projectId, rowIndex: expected[0]! });
+    expect(await count()).toBe(expected.length - 1);
+    await ok(engine, 'decisions.undo', { projectId });
+    expect(await count()).toBe(expected.length);
   });
 
   it('keeps the refreshed jobs through a mapping change, a decision made again and an undo', async () => {
