@@ -26,7 +26,7 @@ Options:
   --concurrency C   Matchdesk's calls in flight (default 4)
   --slice N         rows the reference strategies run on (default 2000; 500 with --quick)
   --quick           10,000 rows, for a fast check
-  --no-readme       leave README.md as it is
+  --no-readme       leave README.md and bench/results.json as they are
   --cpu-prof DIR    the engine process of each size writes a CPU profile to DIR (bench/profile-summary.ts reads it)
   -h, --help        show this help
 `;

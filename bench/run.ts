@@ -95,9 +95,10 @@ async function main(argv: string[]): Promise<number> {
     rendererBundle: renderer.size,
     totalSeconds: (performance.now() - started) / 1000,
   };
-  await writeJson(RESULTS, results);
-  log(`\nWrote ${RESULTS}`);
+  // The JSON goes with the README's table: a check run with --no-readme leaves both as the last full run wrote them.
   if (opts.readme) {
+    await writeJson(RESULTS, results);
+    log(`\nWrote ${RESULTS}`);
     const qualitySection = { heading: `Match quality (\`npm run eval\`: ${qualityParams})`, checks: quality.checks, table: qualityMarkdownTable(quality.score) };
     await updateReadme(README, markdownSection(checks, table, figures, machine, params, loads, qualitySection));
     log(`Updated the benchmark section of ${README}`);
