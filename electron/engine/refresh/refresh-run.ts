@@ -5,6 +5,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, ty
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import type { CallTiming } from '../runs/call-timing';
+import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
@@ -24,8 +25,6 @@ export interface RefreshRunDeps {
 
 type StopStatus = Exclude<RefreshStatus, 'running' | 'done'>;
 
-/** A stronger reason to stop wins, as in a matching run. */
-const STOP_WEIGHT: Record<StopStatus, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
 /** Failures that would fail every call the same way. */
 const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
 const NETWORK_FAILURES_TO_STOP = 3;
@@ -52,7 +51,7 @@ export function slugQuery(slug: string): FindQuery {
 export class RefreshRun {
   readonly settled: Promise<RefreshProgress>;
   private status: RefreshStatus = 'running';
-  private stop: { status: StopStatus; message: string | null } | null = null;
+  private stop: StopRequest<StopStatus> | null = null;
   private message: string | null = null;
   private readonly abort = new AbortController();
   private readonly writer: FreshPersonWriter;
@@ -119,19 +118,14 @@ export class RefreshRun {
   }
 
   /** Pauses, giving calls in flight `graceMs` to land before abandoning them (the app is closing). */
-  async pauseWithin(graceMs: number, message: string): Promise<RefreshProgress> {
+  pauseWithin(graceMs: number, message: string): Promise<RefreshProgress> {
     this.requestStop('paused', message);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-    const first = await Promise.race([this.settled, late]);
-    clearTimeout(timer);
-    if (first === 'late') this.abort.abort();
-    return this.settled;
+    return settleWithin(this.settled, graceMs, this.abort);
   }
 
   private requestStop(status: StopStatus, message: string | null): void {
     if (this.status !== 'running') return;
-    if (!this.stop || STOP_WEIGHT[status] > STOP_WEIGHT[this.stop.status]) this.stop = { status, message };
+    this.stop = strongerStop(this.stop, { status, message });
     if (status === 'cancelled') this.abort.abort();
   }
 

@@ -10,6 +10,7 @@ import type { CallTiming } from './call-timing';
 import { DistinctQueries, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { saveRun, type RunCounters } from './run-records';
+import { settleWithin, strongerStop, type StopRequest } from './stop-request';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -45,9 +46,6 @@ interface LandedCall {
   answers: Candidate[][];
 }
 
-/** A stronger reason to stop wins: cancelling beats running out of credits beats a failure beats a pause. */
-const STOP_WEIGHT: Record<StopStatus, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
-
 /** Failures that will fail every call the same way: marking each query as failed would only hide the cause. */
 const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
 /** Calls in a row that could not reach the service before the run gives up for now. */
@@ -75,7 +73,7 @@ const PROGRESS_INTERVAL_MS = 100;
 export class MatchingRun {
   readonly settled: Promise<RunProgress>;
   private status: RunStatus = 'running';
-  private stop: { status: StopStatus; message: string | null } | null = null;
+  private stop: StopRequest<StopStatus> | null = null;
   private message: string | null = null;
   private readonly abort = new AbortController();
   private readonly resolution: RowResolution;
@@ -152,19 +150,14 @@ export class MatchingRun {
   }
 
   /** Pauses, but gives calls in flight only `graceMs` to land before abandoning them (the app is closing). */
-  async pauseWithin(graceMs: number, message: string): Promise<RunProgress> {
+  pauseWithin(graceMs: number, message: string): Promise<RunProgress> {
     this.requestStop('paused', message);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-    const first = await Promise.race([this.settled, late]);
-    clearTimeout(timer);
-    if (first === 'late') this.abort.abort();
-    return this.settled;
+    return settleWithin(this.settled, graceMs, this.abort);
   }
 
   private requestStop(status: StopStatus, message: string | null): void {
     if (this.status !== 'running') return;
-    if (!this.stop || STOP_WEIGHT[status] > STOP_WEIGHT[this.stop.status]) this.stop = { status, message };
+    this.stop = strongerStop(this.stop, { status, message });
     if (status === 'cancelled') this.abort.abort();
   }
 
