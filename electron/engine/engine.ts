@@ -36,6 +36,7 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
+import { prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
@@ -103,6 +104,8 @@ export const DATABASE_FILE = 'matchdesk.sqlite';
 const ABANDONED_IMPORT_MS = 10 * 60_000;
 /** How long closing waits for calls still working (an import, a plan) before it closes the database anyway. */
 const CLOSE_GRACE_MS = 30_000;
+/** How long the engine must have had no call before background work (filling a text index) takes a turn. */
+const IDLE_AFTER_MS = 250;
 
 export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const clock = opts.clock ?? systemClock;
@@ -153,6 +156,8 @@ class MatchdeskEngine implements Engine {
   private readonly mappers: ErrorMapper[] = [mapKnownErrors];
   private closing: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** When the last call ended (performance.now()): background work waits for a quiet moment. */
+  private lastCallEnded = 0;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -205,13 +210,7 @@ class MatchdeskEngine implements Engine {
 
   async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
     if (this.closing) return { ok: false, error: { kind: 'internal', message: 'Matchdesk is closing; try again after it restarts.' } };
-    const pending = dispatch(this.handlers, this.mappers, name, input);
-    this.inFlight.add(pending);
-    try {
-      return (await pending) as CallResult<K>;
-    } finally {
-      this.inFlight.delete(pending);
-    }
+    return (await this.tracked(dispatch(this.handlers, this.mappers, name, input))) as CallResult<K>;
   }
 
   async invoke<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> {
@@ -219,7 +218,18 @@ class MatchdeskEngine implements Engine {
     if (!parsed.success) throw new EngineError('invalid_input', parsed.error.issues.map((i) => i.message).join('; '));
     const handler = this.handlers[name] as ((input: CallParsedInput<K>) => Promise<CallOutput<K>>) | undefined;
     if (!handler) throw new EngineError('invalid_input', `"${name}" is not available in this host.`);
-    return handler(parsed.data as CallParsedInput<K>);
+    return this.tracked(handler(parsed.data as CallParsedInput<K>));
+  }
+
+  /** A call under way: closing waits for it, and background work for its end. */
+  private async tracked<T>(pending: Promise<T>): Promise<T> {
+    this.inFlight.add(pending);
+    try {
+      return await pending;
+    } finally {
+      this.inFlight.delete(pending);
+      this.lastCallEnded = performance.now();
+    }
   }
 
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
@@ -341,7 +351,10 @@ class MatchdeskEngine implements Engine {
       'review.page': async (input) => {
         const project = await this.plannedProject(input.projectId);
         if (input.order !== 'file') await this.ensureAssessed(project);
-        return reviewPage(db, input.projectId, input);
+        const page = await reviewPage(db, input.projectId, input);
+        // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
+        prefillRowTextIndex(db, input.projectId, () => this.isIdle());
+        return page;
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
       'decisions.choose': async (input) => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical),
@@ -560,6 +573,18 @@ class MatchdeskEngine implements Engine {
     await reassessRows(this.db, project.id, project.mapping, 'unassessed');
     this.assessed.add(project.id);
     return project;
+  }
+
+  /** Nothing asked of the engine for a moment and nothing running in it: when background work may take a turn. */
+  private isIdle(): boolean {
+    return (
+      this.closing === null &&
+      this.inFlight.size === 0 &&
+      performance.now() - this.lastCallEnded >= IDLE_AFTER_MS &&
+      this.planning.size === 0 &&
+      !this.runs.anyBusy() &&
+      !this.refreshes.anyBusy()
+    );
   }
 
   private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {

@@ -38,6 +38,11 @@ export class RefreshControl {
     return this.active.has(projectId) || this.starting.has(projectId);
   }
 
+  /** True while any project's refresh is starting or going. */
+  anyBusy(): boolean {
+    return this.active.size > 0 || this.starting.size > 0;
+  }
+
   preview(projectId: number, olderThanDays: number | null): RefreshPreview {
     const project = requireProject(this.deps.db, projectId);
     const scope = this.scopeFor(project);

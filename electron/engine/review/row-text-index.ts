@@ -68,26 +68,62 @@ export function isRowTextIndexReady(db: Database, projectId: number): boolean {
   return !!row && row.done === 1 && row.signature === signatureOf(row.mapping);
 }
 
-const filling = new WeakMap<Database, Map<number, Promise<void>>>();
+/** A fill under way: `hurry` once someone waits for it (a text filter), before which it works only when the engine is idle. */
+interface FillJob {
+  done: Promise<void>;
+  hurry: boolean;
+}
+
+/** Rows a background slice indexes: ~5-10 ms at 1M rows, so a page asked for meanwhile waits at most that long. */
+const BACKGROUND_ROWS_PER_SLICE = 250;
+/** How often a background fill looks again whether the engine has gone idle. */
+const IDLE_POLL_MS = 100;
+
+const filling = new WeakMap<Database, Map<number, FillJob>>();
 
 /**
  * Fills the project's text index, or refills it after the mapping changed, and resolves once it is complete.
  * Works in short transactions with a turn of the event loop between them, so other calls (and a plan or a run of
  * this project) go on meanwhile; where it got to is stored, so a fill cut off by a crash resumes. Concurrent callers
- * share one fill. Resolves at once when the index is ready.
+ * share one fill, and a fill started in the background (prefillRowTextIndex) goes on at full speed from here.
+ * Resolves at once when the index is ready.
  */
 export function fillRowTextIndex(db: Database, projectId: number): Promise<void> {
   if (isRowTextIndexReady(db, projectId)) return Promise.resolve();
+  const running = filling.get(db)?.get(projectId);
+  if (running) {
+    running.hurry = true;
+    return running.done;
+  }
+  return startFill(db, projectId, true, () => true).done;
+}
+
+/**
+ * Starts filling the project's text index in the background, a small slice at a time and only while `isIdle` says
+ * nothing else is going on, so the first text filter of a large project finds it (partly) filled instead of waiting
+ * for all of it (a million rows take ~50 s). Nothing happens when the index is ready or a fill is under way; a fill
+ * that fails (the database closed) is left for the next filter, which resumes it.
+ */
+export function prefillRowTextIndex(db: Database, projectId: number, isIdle: () => boolean): void {
+  if (filling.get(db)?.has(projectId) || isRowTextIndexReady(db, projectId)) return;
+  startFill(db, projectId, false, isIdle).done.catch(() => undefined);
+}
+
+function startFill(db: Database, projectId: number, hurry: boolean, isIdle: () => boolean): FillJob {
   let jobs = filling.get(db);
   if (!jobs) filling.set(db, (jobs = new Map()));
-  const running = jobs.get(projectId);
-  if (running) return running;
-  const job = fillInSlices(db, projectId).finally(() => jobs.delete(projectId));
+  const job: FillJob = { hurry, done: Promise.resolve() };
+  const waitTurn = async (): Promise<boolean> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!job.hurry && db.open && !isIdle()) await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    return db.open;
+  };
+  job.done = fillInSlices(db, projectId, job, waitTurn).finally(() => jobs.delete(projectId));
   jobs.set(projectId, job);
   return job;
 }
 
-async function fillInSlices(db: Database, projectId: number): Promise<void> {
+async function fillInSlices(db: Database, projectId: number, job: FillJob, waitTurn: () => Promise<boolean>): Promise<void> {
   const projectMapping = db.prepare('SELECT mapping FROM projects WHERE id = ?').pluck();
   const readState = db.prepare('SELECT signature, next_row, done FROM row_text_state WHERE project_id = ?');
   const startState = db.prepare('INSERT INTO row_text_state (project_id, signature) VALUES (?, ?)');
@@ -99,7 +135,7 @@ async function fillInSlices(db: Database, projectId: number): Promise<void> {
   const putDocument = db.prepare('INSERT OR REPLACE INTO row_text (rowid, text) VALUES ((? << 32) | ?, ?)');
 
   /** One transaction: the next rows of the project, and how far that got. False when there is nothing left. */
-  const slice = db.transaction((): boolean => {
+  const slice = db.transaction((limit: number): boolean => {
     const mappingJson = projectMapping.get(projectId) as string | undefined;
     if (mappingJson === undefined) return false;
     const signature = signatureOf(mappingJson);
@@ -111,23 +147,24 @@ async function fillInSlices(db: Database, projectId: number): Promise<void> {
     }
     if (state.done === 1) return false;
     const mapping = parseMapping(mappingJson);
-    const rows = rowsFrom.all(projectId, state.next_row, ROWS_PER_SLICE) as { row_index: number; cells: string }[];
+    const rows = rowsFrom.all(projectId, state.next_row, limit) as { row_index: number; cells: string }[];
     for (const row of rows) {
       const cells = parseCells(row.cells);
       putDocument.run(projectId, row.row_index, rowDocument(rowLabel(rowInput(cells, mapping), cells), cells));
     }
-    const done = rows.length < ROWS_PER_SLICE;
+    const done = rows.length < limit;
     advance.run(rows.length > 0 ? rows[rows.length - 1]!.row_index + 1 : state.next_row, done ? 1 : 0, projectId);
     return !done;
   });
 
   let filled = false;
-  while (slice.immediate()) {
+  // The first slice of a hurried fill at once, as before: a filter on a small project is answered in the same turn.
+  while ((job.hurry || (await waitTurn())) && slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE)) {
     filled = true;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (job.hurry) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   // Part of the fill, so the filter that waits for it is answered from the merged index.
-  if (filled) await mergeSegments(db);
+  if (filled) await mergeSegments(db, waitTurn);
 }
 
 /** Pages of the index written per merge step: ~20 ms each, so other calls get in between. */
@@ -140,15 +177,14 @@ const MERGE_PAGES = 200;
  * would do it in a single statement, but that blocks every other call for ~17 s. An index left half-merged (the
  * database closed, or another process was writing) is as correct, only slower.
  */
-async function mergeSegments(db: Database): Promise<void> {
+async function mergeSegments(db: Database, waitTurn: () => Promise<boolean>): Promise<void> {
   try {
     // Merge whenever two segments share a level (the default waits for four), down to a single segment.
     db.prepare("INSERT INTO row_text (row_text, rank) VALUES ('usermerge', 2)").run();
     const changes = db.prepare('SELECT total_changes()').pluck();
     const merge = db.prepare(`INSERT INTO row_text (row_text, rank) VALUES ('merge', ${MERGE_PAGES})`);
     for (;;) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (!db.open) return;
+      if (!(await waitTurn())) return;
       const before = changes.get() as number;
       merge.run();
       // FTS5's documented way to tell that a merge step found nothing left to do.

@@ -45,6 +45,11 @@ export class RunControl {
     return this.active.has(projectId) || this.starting.has(projectId);
   }
 
+  /** True while any project's run is starting or going. */
+  anyBusy(): boolean {
+    return this.active.size > 0 || this.starting.size > 0;
+  }
+
   async start(projectId: number, options: RunOptions): Promise<RunProgress> {
     return this.launch(projectId, options, null);
   }
