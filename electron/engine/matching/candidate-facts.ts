@@ -5,7 +5,7 @@
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
-import { companyNameOf, isCurrentJob, isObject, jobsOf, personName, personSlug, summarizePerson, text } from './person';
+import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';
 
 /** A job as the model reads it. `status` is unknown when an end was given but could not be read as a date. */
 export interface JobFact {
@@ -43,7 +43,8 @@ export function candidateFacts(candidate: Candidate): CandidateFacts {
   const summary = summarizePerson(person);
   const record = isObject(person) ? person : {};
   const details = isObject(record.location_details) ? record.location_details : null;
-  const name = personName(person);
+  // The summary has read the name and the profile slug already (personName, personSlug): not read twice.
+  const name = summary.name;
   const firstName = text(record.first_name);
   const lastName = text(record.last_name);
   return {
@@ -54,7 +55,7 @@ export function candidateFacts(candidate: Candidate): CandidateFacts {
     firstName,
     lastName,
     nameParts: nameParts(name, firstName, lastName),
-    slug: personSlug(person),
+    slug: summary.social,
     emails: personEmails(person),
     jobs: jobFacts(person),
     location: summary.location,
@@ -131,11 +132,20 @@ function jobFacts(person: PersonJson): JobFact[] {
   return summary.company ? [{ company: summary.company, domain: null, title: summary.title, started: null, ended: null, status: 'current' }] : [];
 }
 
+/** A company's domain as written -> the host, or null: the same companies come back in answer after answer. */
+const domains = new Map<string, string | null>();
+const MAX_DOMAINS = 10_000;
+
 function domainText(value: unknown): string | null {
   const raw = text(value);
   if (!raw) return null;
-  const host = raw.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0]!;
-  return /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host) ? host : null;
+  let host = domains.get(raw);
+  if (host !== undefined) return host;
+  const bare = raw.toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/^www\./, '').split(/[/?#]/)[0]!;
+  host = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(bare) ? bare : null;
+  if (domains.size >= MAX_DOMAINS) domains.clear();
+  domains.set(raw, host);
+  return host;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -153,6 +163,8 @@ export function looseDate(value: unknown): string | null {
   }
   if (typeof value !== 'string') return null;
   const s = value.trim();
+  // Nearly every date a record carries is YYYY-MM-DD already: kept as it is, without the regexes.
+  if (s.length === 10 && isIsoDay(s)) return inRange(s);
   let m = /^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[T ].*)?$/.exec(s);
   if (m) return inRange(m[3] ? `${m[1]}-${pad(m[2]!)}-${pad(m[3])}` : `${m[1]}-${pad(m[2]!)}`);
   if ((m = /^(\d{4})$/.exec(s))) return inRange(m[1]!);
@@ -162,6 +174,15 @@ export function looseDate(value: unknown): string | null {
     return month === -1 ? null : inRange(`${m[2]}-${pad(String(month + 1))}`);
   }
   return null;
+}
+
+/** Digits at YYYY, MM and DD and a '-' at each separator. */
+function isIsoDay(s: string): boolean {
+  for (let i = 0; i < 10; i++) {
+    const c = s.charCodeAt(i);
+    if (i === 4 || i === 7 ? c !== 45 : c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 function pad(n: string): string {
