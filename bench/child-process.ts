@@ -3,9 +3,16 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs one of bench/'s TypeScript entry scripts in its own Node process (the same Node 24), through tsx. */
+/**
+ * The V8 flags the app's Node processes start with, as users start them (bin/matchdesk.mjs's first line, package.json's
+ * scripts, Electron's --js-flags in `npm start`): the young generation capped at 8 MB semi-spaces, so the bench
+ * measures the memory users get.
+ */
+export const APP_NODE_FLAGS = ['--max-semi-space-size=8'];
+
+/** Runs one of bench/'s TypeScript entry scripts in its own Node process (the same Node 24, the app's flags), through tsx. */
 export function spawnBenchScript(script: string, args: string[], stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
+  return spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     cwd: REPO,
     stdio,
     env: { ...process.env, NODE_OPTIONS: '' },

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APP_NODE_FLAGS } from './child-process';
 import { BenchFailure } from './engine-bench';
 import { lowerBoundSeconds, roundsOfRun, type RoundQueries } from './lower-bound';
 import type { SimulatorReady } from './simulator-process';
@@ -29,7 +30,9 @@ export async function runCliMatch(sheet: string, workDir: string, service: Simul
   await mkdir(home, { recursive: true });
   const usageFile = join(workDir, 'cli-usage.json');
   const out = join(workDir, 'cli-matched.csv');
+  // As `npx matchdesk` starts it (the bin's first line gives node these flags).
   const args = [
+    ...APP_NODE_FLAGS,
     '--import',
     fileURLToPath(new URL('./exit-usage.mjs', import.meta.url)),
     join(REPO, 'bin', 'matchdesk.mjs'),

@@ -4,8 +4,11 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
 //
 // Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
-// i.e. the cached re-run), export-csv, export-xlsx, review. Each prints its wall time, the process's CPU time and
-// its peak RSS; steps that add a project delete it again, so the folder stays as prepare left it.
+// i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
+// keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, review. Each prints its wall time, the process's CPU time and
+// its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as prepare left it. The step
+// runs in this process: for the memory users get, start it with the app's V8 flags (bench/child-process.ts'
+// APP_NODE_FLAGS): npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -14,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EngineBench } from './engine-bench';
+import { MemorySampler } from './memory-sampler';
 import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
@@ -54,17 +58,20 @@ const bytesWritten = async (): Promise<number | null> => {
   const match = io && /^wchar: (\d+)$/m.exec(io);
   return match ? Number(match[1]) : null;
 };
+const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+  memory.enter(what);
   const cpu = process.cpuUsage();
   const writtenBefore = await bytesWritten();
   const started = performance.now();
   const value = await work();
+  memory.sample();
   const used = process.cpuUsage(cpu);
   const writtenAfter = await bytesWritten();
   const written = writtenBefore === null || writtenAfter === null ? '' : `, wrote ${num((writtenAfter - writtenBefore) / 1e6)} MB`;
   log(
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s${written}, ` +
-      `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB; load ${num(loadavg()[0]!, 1)}`,
+      `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
   return value;
 };
@@ -90,6 +97,13 @@ try {
       await measure(step === 'plan' ? 'plan' : 'plan (before the run)', () => bench.saveMapping(imported.project));
       if (step === 'run') await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
       await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      break;
+    }
+    case 'refresh': {
+      const world = await simulator.moveOn();
+      const preview = await measure('refresh.preview', () => bench.call('refresh.preview', { projectId: main!.id }));
+      const refreshed = await measure('refresh', () => bench.refreshToEnd(main!.id));
+      log(`  ${num(world.moved)} moved, ${num(world.left)} left; ${num(preview.people)} people, ${num(refreshed.progress.rowsChanged)} rows changed`);
       break;
     }
     case 'export-csv':

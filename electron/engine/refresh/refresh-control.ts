@@ -55,9 +55,7 @@ export class RefreshControl {
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
     return this.launch(project, scope, () => {
-      const now = this.deps.clock.now();
-      const plan = planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, now);
-      createRefresh(this.deps.db, projectId, scopeId(scope), plan, olderThanDays, new Date(now).toISOString());
+      createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now());
       return latestRefresh(this.deps.db, projectId);
     });
   }

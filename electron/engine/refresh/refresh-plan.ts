@@ -10,60 +10,58 @@ export interface RefreshPlan {
   rowsWithoutProfile: number;
   /** People left out because their record is younger than olderThanDays. */
   recentPeople: number;
-  /** Profile slug -> the matched rows that chose that person, in row order. */
-  people: Map<string, number[]>;
+  /** People asked for: distinct profile slugs of the matched rows, less the recent ones. */
+  people: number;
 }
 
 const DAY_MS = 86_400_000;
 
+// The plan is counted and recorded in SQL, never held: at 1M rows the matched rows as JavaScript arrays and the map of
+// people to their rows were 110 MB of live heap in a preview (a collection during it kept 149 MB), held again while a
+// refresh was recorded.
+
+/** The project's matched rows and the profile slug of the person each chose (NULL or not text: no profile). */
+const MATCHED_ROWS = `SELECT rs.row_index, json_extract(rs.chosen, '$.summary.social') AS slug, rs.fetched_at
+  FROM row_status AS rs INDEXED BY row_status_by_state
+  WHERE rs.project_id = @projectId AND rs.state IN ('auto', 'accepted')`;
+const HAS_PROFILE = "typeof(slug) = 'text' AND slug <> ''";
+/** The people with a profile among the matched rows and their freshest record: a refresh's, else the answer their rows were settled by. */
+const PEOPLE = `SELECT m.slug, max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshed_at, m.fetched)) AS freshest
+  FROM (SELECT slug, max(fetched_at) AS fetched FROM (${MATCHED_ROWS}) WHERE ${HAS_PROFILE} GROUP BY slug) AS m
+  LEFT JOIN refreshed_people AS rp ON rp.scope = @scope AND rp.slug = m.slug`;
+/** People whose freshest record is younger than the cutoff (none without one). */
+const RECENT_PEOPLE = `SELECT slug FROM (${PEOPLE}) WHERE @cutoff IS NOT NULL AND freshest >= @cutoff`;
+
+interface PlanParams {
+  projectId: number;
+  scope: string;
+  cutoff: number | null;
+}
+
+function planParams(projectId: number, scope: string, olderThanDays: number | null, nowMs: number): PlanParams {
+  return { projectId, scope, cutoff: olderThanDays === null ? null : nowMs - olderThanDays * DAY_MS };
+}
+
 /**
- * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`). With `olderThanDays`
- * only people whose freshest record (a refresh's, else the answer their rows were settled by) is older than that.
+ * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`), counted. With
+ * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
+ * older than that.
  */
 export function planRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number): RefreshPlan {
-  const withAge = olderThanDays !== null;
-  const rows = db
-    .prepare(
-      `SELECT rs.row_index, json_extract(rs.chosen, '$.summary.social') AS slug${withAge ? ', rs.fetched_at' : ''}
-       FROM row_status AS rs INDEXED BY row_status_by_state
-       WHERE rs.project_id = ? AND rs.state IN ('auto', 'accepted') ORDER BY rs.row_index`,
-    )
+  const params = planParams(projectId, scope, olderThanDays, nowMs);
+  const [matchedRows, rowsWithoutProfile, distinctPeople] = db
+    .prepare(`SELECT count(*), count(*) - count(CASE WHEN ${HAS_PROFILE} THEN 1 END), count(DISTINCT CASE WHEN ${HAS_PROFILE} THEN slug END) FROM (${MATCHED_ROWS})`)
     .raw()
-    .all(projectId) as [number, string | null, (number | null)?][];
-  const people = new Map<string, number[]>();
-  const fetchedAt = new Map<string, number>();
-  let rowsWithoutProfile = 0;
-  for (const [rowIndex, slug, fetched] of rows) {
-    if (typeof slug !== 'string' || slug === '') {
-      rowsWithoutProfile++;
-      continue;
-    }
-    const list = people.get(slug);
-    if (list) list.push(rowIndex);
-    else people.set(slug, [rowIndex]);
-    if (typeof fetched === 'number') fetchedAt.set(slug, Math.max(fetched, fetchedAt.get(slug) ?? fetched));
-  }
-  let recentPeople = 0;
-  if (withAge) {
-    const refreshed = db.prepare('SELECT slug, refreshed_at FROM refreshed_people WHERE scope = ?').raw().all(scope) as [string, number][];
-    for (const [slug, at] of refreshed) if (people.has(slug)) fetchedAt.set(slug, Math.max(at, fetchedAt.get(slug) ?? at));
-    const cutoff = nowMs - olderThanDays * DAY_MS;
-    for (const slug of [...people.keys()]) {
-      const at = fetchedAt.get(slug);
-      if (at !== undefined && at >= cutoff) {
-        people.delete(slug);
-        recentPeople++;
-      }
-    }
-  }
-  return { matchedRows: rows.length, rowsWithoutProfile, recentPeople, people };
+    .get({ projectId }) as [number, number, number];
+  const recentPeople = params.cutoff === null ? 0 : (db.prepare(`SELECT count(*) FROM (${RECENT_PEOPLE})`).pluck().get(params) as number);
+  return { matchedRows, rowsWithoutProfile, recentPeople, people: distinctPeople - recentPeople };
 }
 
 export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, opts: { concurrency: number; secondsPerCall: number }): RefreshPreview {
-  const calls = Math.ceil(plan.people.size / MAX_QUERIES_PER_FIND);
+  const calls = Math.ceil(plan.people / MAX_QUERIES_PER_FIND);
   return {
     matchedRows: plan.matchedRows,
-    people: plan.people.size,
+    people: plan.people,
     rowsWithoutProfile: plan.rowsWithoutProfile,
     recentPeople: plan.recentPeople,
     calls,
@@ -73,25 +71,26 @@ export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, 
 }
 
 /**
- * Records a new refresh with the people it asks for (all pending) and the rows that chose them, in one transaction.
- * Earlier refreshes of the project keep their record and counters; their lists of people and rows are let go, and
- * one still waiting to be resumed is cancelled (the new one asks for everyone it would have).
+ * Records a new refresh with the people it asks for (all pending) and the rows that chose them, in one transaction,
+ * straight from the project's rows; returns the refresh's id and its plan. Earlier refreshes of the project keep
+ * their record and counters; their lists of people and rows are let go, and one still waiting to be resumed is
+ * cancelled (the new one asks for everyone it would have).
  */
-export function createRefresh(db: Database, projectId: number, scope: string, plan: RefreshPlan, olderThanDays: number | null, at: string): number {
+export function createRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number): { refreshId: number; plan: RefreshPlan } {
+  const at = new Date(nowMs).toISOString();
   return db.transaction(() => {
     db.prepare(
       "UPDATE refreshes SET status = 'cancelled', message = 'Replaced by a newer refresh.', updated_at = ?, finished_at = ? WHERE project_id = ? AND status IN ('paused', 'failed', 'out_of_credits')",
     ).run(at, at, projectId);
     db.prepare('DELETE FROM refresh_people WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)').run(projectId);
     db.prepare('DELETE FROM refresh_rows WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)').run(projectId);
-    const counters = { ...zeroRefreshCounters(), peopleTotal: plan.people.size, rowsWithoutProfile: plan.rowsWithoutProfile };
+    const plan = planRefresh(db, projectId, scope, olderThanDays, nowMs);
+    const counters = { ...zeroRefreshCounters(), peopleTotal: plan.people, rowsWithoutProfile: plan.rowsWithoutProfile };
     const refreshId = insertRefresh(db, projectId, scope, olderThanDays, counters, at);
-    const person = db.prepare("INSERT INTO refresh_people (refresh_id, slug, state) VALUES (?, ?, 'pending')");
-    const row = db.prepare('INSERT INTO refresh_rows (refresh_id, slug, row_index) VALUES (?, ?, ?)');
-    for (const [slug, rows] of plan.people) {
-      person.run(refreshId, slug);
-      for (const rowIndex of rows) row.run(refreshId, slug, rowIndex);
-    }
-    return refreshId;
+    const params = { ...planParams(projectId, scope, olderThanDays, nowMs), refreshId };
+    const recent = params.cutoff === null ? '' : ` AND slug NOT IN (${RECENT_PEOPLE})`;
+    db.prepare(`INSERT INTO refresh_rows (refresh_id, slug, row_index) SELECT @refreshId, slug, row_index FROM (${MATCHED_ROWS}) WHERE ${HAS_PROFILE}${recent} ORDER BY slug, row_index`).run(params);
+    db.prepare("INSERT INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = ?").run(refreshId);
+    return { refreshId, plan };
   })();
 }

@@ -140,11 +140,19 @@ export class RefreshRun {
         this.persist();
       })();
       this.emit(true);
+      // The pending people are read a call's worth at a time, in slug order after the last one sent (they stay
+      // pending in the table while their call is in flight), so nothing held grows with the project.
+      const pendingAfter = db.prepare(`SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' AND slug > ? ORDER BY slug LIMIT ${MAX_QUERIES_PER_FIND}`).pluck();
       while (!this.stop) {
-        const pending = db.prepare("SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' ORDER BY slug").pluck().all(this.refreshId) as string[];
-        if (pending.length === 0) break;
+        let last = '';
+        const nextBatch = (): string[] => {
+          const batch = pendingAfter.all(this.refreshId, last) as string[];
+          if (batch.length > 0) last = batch[batch.length - 1]!;
+          return batch;
+        };
         const before = peopleDone(this.counters);
-        await this.askAll(pending);
+        const asked = await this.askAll(nextBatch);
+        if (asked === 0) break;
         // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
         // nobody would loop forever.
         if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
@@ -156,14 +164,20 @@ export class RefreshRun {
     return this.progress();
   }
 
-  private async askAll(slugs: string[]): Promise<void> {
+  /** One pass: asks the batches `nextBatch` gives until it gives none; returns how many people were sent. */
+  private async askAll(nextBatch: () => string[]): Promise<number> {
     const inFlight = new Set<Promise<void>>();
     const commitErrors: unknown[] = [];
-    let next = 0;
+    let sent = 0;
+    let more = true;
     while (true) {
-      while (!this.stop && commitErrors.length === 0 && inFlight.size < Math.max(1, this.deps.concurrency) && next < slugs.length) {
-        const batch = slugs.slice(next, next + MAX_QUERIES_PER_FIND);
-        next += MAX_QUERIES_PER_FIND;
+      while (more && !this.stop && commitErrors.length === 0 && inFlight.size < Math.max(1, this.deps.concurrency)) {
+        const batch = nextBatch();
+        if (batch.length === 0) {
+          more = false;
+          break;
+        }
+        sent += batch.length;
         const call: Promise<void> = this.ask(batch)
           .catch((error: unknown) => void commitErrors.push(error))
           .finally(() => inFlight.delete(call));
@@ -173,6 +187,7 @@ export class RefreshRun {
       await Promise.race(inFlight);
     }
     if (commitErrors.length > 0) throw commitErrors[0];
+    return sent;
   }
 
   private async ask(slugs: string[]): Promise<void> {
