@@ -5,7 +5,8 @@
 //
 // Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
 // i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
-// keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, review. Each prints its wall time, the process's CPU time and
+// keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, run-then-export (the cached re-run, then
+// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), review. Each prints its wall time, the process's CPU time and
 // its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as prepare left it. The step
 // runs in this process: for the memory users get, start it with the app's V8 flags (bench/child-process.ts'
 // APP_NODE_FLAGS): npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
@@ -97,6 +98,16 @@ try {
       await measure(step === 'plan' ? 'plan' : 'plan (before the run)', () => bench.saveMapping(imported.project));
       if (step === 'run') await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
       await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      break;
+    }
+    case 'run-then-export': {
+      const imported = await bench.importSheet(sheet.csv, 'Profile again');
+      await measure('plan (before the run)', () => bench.saveMapping(imported.project));
+      await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
+      await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      const destination = join(dataDir, 'profile-export.csv');
+      await measure('export-csv after the run', () => bench.call('export.run', { projectId: main!.id, format: 'csv', scope: 'all', destination }));
+      await rm(destination, { force: true });
       break;
     }
     case 'refresh': {
