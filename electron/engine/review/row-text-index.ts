@@ -72,6 +72,8 @@ export function isRowTextIndexReady(db: Database, projectId: number): boolean {
 interface FillJob {
   done: Promise<void>;
   hurry: boolean;
+  /** Ends the background fill's wait for an idle engine at once (set while it waits). */
+  wake: (() => void) | null;
 }
 
 /** Rows a background slice indexes: ~5-10 ms at 1M rows, so a page asked for meanwhile waits at most that long. */
@@ -93,6 +95,7 @@ export function fillRowTextIndex(db: Database, projectId: number): Promise<void>
   const running = filling.get(db)?.get(projectId);
   if (running) {
     running.hurry = true;
+    running.wake?.();
     return running.done;
   }
   return startFill(db, projectId, true, () => true).done;
@@ -112,10 +115,20 @@ export function prefillRowTextIndex(db: Database, projectId: number, isIdle: () 
 function startFill(db: Database, projectId: number, hurry: boolean, isIdle: () => boolean): FillJob {
   let jobs = filling.get(db);
   if (!jobs) filling.set(db, (jobs = new Map()));
-  const job: FillJob = { hurry, done: Promise.resolve() };
+  const job: FillJob = { hurry, done: Promise.resolve(), wake: null };
   const waitTurn = async (): Promise<boolean> => {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!job.hurry && db.open && !isIdle()) await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    while (!job.hurry && db.open && !isIdle()) {
+      // A text filter that takes the fill over must not wait out the rest of a poll.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_POLL_MS);
+        job.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      job.wake = null;
+    }
     return db.open;
   };
   job.done = fillInSlices(db, projectId, job, waitTurn).finally(() => jobs.delete(projectId));
