@@ -1,15 +1,16 @@
 // One step of the benchmark, alone, on a kept data folder: for profiling a step at 1M rows without the whole bench.
 //
 //   npx tsx bench/profile-step.ts --rows 1000000 prepare            # sheet, then import + plan + run into bench/tmp/profile-1000000
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
+//   npx node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
 //
 // Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
 // i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
 // keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, run-then-export (the cached re-run, then
-// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), review. Each prints its wall time, the process's CPU time and
-// its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as prepare left it. The step
-// runs in this process: for the memory users get, start it with the app's V8 flags (bench/child-process.ts'
-// APP_NODE_FLAGS): npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
+// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), review. Each
+// prints its wall time, the process's CPU time and its peak RSS and JS heap; steps that add a project delete it
+// again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it
+// with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
+//   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
