@@ -29,6 +29,7 @@ import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, Demo
 import { dispatch, type Handlers } from './dispatch';
 import { EngineError, notFound, toContractError, type ErrorMapper } from './engine-errors';
 import { ExportError } from './export';
+import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
 import { requireProject, type ProjectRecord } from './projects/project-record';
@@ -108,6 +109,7 @@ const CLOSE_GRACE_MS = 30_000;
 const IDLE_AFTER_MS = 250;
 
 export async function createEngine(opts: EngineOptions): Promise<Engine> {
+  applyHeapPolicy();
   const clock = opts.clock ?? systemClock;
   const dbPath = join(opts.dataDir, DATABASE_FILE);
   const db = openDatabase(dbPath);
