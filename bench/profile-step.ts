@@ -6,7 +6,8 @@
 // Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
 // i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
 // keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, run-then-export (the cached re-run, then
-// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), review. Each
+// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), accept-all
+// ("accept all at or above" the lowest threshold offered, then undo), review. Each
 // prints its wall time, the process's CPU time and its peak RSS and JS heap; steps that add a project delete it
 // again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it
 // with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
@@ -124,6 +125,17 @@ try {
       const destination = join(dataDir, `profile-export.${format}`);
       await measure(step, () => bench.call('export.run', { projectId: main!.id, format, scope: 'all', destination }));
       await rm(destination, { force: true });
+      break;
+    }
+    case 'accept-all': {
+      // "Accept all at or above" at the lowest threshold it offers, then undo: one action over every confident row.
+      const projectId = main!.id;
+      const preview = await bench.call('decisions.acceptPreview', { projectId });
+      const lowest = preview.thresholds[preview.thresholds.length - 1]!;
+      log(`  ${num(lowest.rows)} rows waiting for review at or above ${lowest.minConfidence}`);
+      const accepted = await measure('accept all', () => bench.call('decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }));
+      const undone = await measure('undo', () => bench.call('decisions.undo', { projectId }));
+      log(`  ${num(accepted.changed)} accepted, ${num(undone.changed)} undone`);
       break;
     }
     case 'review': {
