@@ -66,8 +66,8 @@ export class RowResolution {
          job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?
        WHERE ${row}`,
     );
-    // A row-value subquery, not UPDATE ... FROM row_queries: the same change at ~9 µs a row instead of ~35 µs
-    // (20,000 rows moving on at 100k rows, bench/profile-step.ts).
+    // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at 8-10 µs a row instead of
+    // 32-52 µs (20,000 rows of a 100k project moved on; docs/performance.md, Phase 4).
     const nextStep = 'FROM row_queries AS rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1';
     this.advance = db.prepare(
       `UPDATE row_status SET (step, query_key, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_key, rq.query_id, rq.strategy, NULL ${nextStep})
