@@ -66,11 +66,12 @@ export class RowResolution {
          job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?
        WHERE ${row}`,
     );
+    // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at 8-10 µs a row instead of
+    // 32-52 µs (20,000 rows of a 100k project moved on; docs/performance.md, Phase 4).
+    const nextStep = 'FROM row_queries AS rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1';
     this.advance = db.prepare(
-      `UPDATE row_status SET step = rq.step, query_key = rq.query_key, query_id = rq.query_id, strategy = rq.strategy, fetched_at = NULL
-       FROM row_queries AS rq
-       WHERE row_status.project_id = ? AND row_status.row_index = ? AND row_status.state = 'pending'
-         AND rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1`,
+      `UPDATE row_status SET (step, query_key, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_key, rq.query_id, rq.strategy, NULL ${nextStep})
+       WHERE ${row} AND EXISTS (SELECT 1 ${nextStep})`,
     );
     this.exhausted = db.prepare(
       `UPDATE row_status SET outcome = 'no_candidates', state = 'no_candidates', fetched_at = ?, candidate_count = 0,

@@ -1,0 +1,114 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Candidate, Mapping } from '../../../shared/model';
+import { rankedFacts } from '../../../electron/engine/matching';
+import { RowResolution, type WaitingRow } from '../../../electron/engine/runs/row-resolution';
+import { openDatabase, type Database } from '../../../electron/engine/store';
+import { tempDir } from './helpers';
+
+const MAPPING: Mapping = { fullName: 0, email: 1, company: 2 };
+const RULE = { enabled: true, minConfidence: 0.95, minLead: 0.5 };
+const AT = '2026-01-02T03:04:05.000Z';
+const FETCHED_AT = 1_700_000_000_000;
+
+function person(name: string, company: string, ended: string | null = null) {
+  return { name, jobs: [{ company: { name: company }, title: 'Engineer', started_at: '2020-01-01', ended_at: ended }] };
+}
+
+const ANSWER: Candidate[] = [
+  { rank: 1, score: 0.9, person: person('Jane Doe', 'Globex') },
+  { rank: 2, score: 0.7, person: person('Jane Doe', 'Initech', '2022-05-01') },
+  { rank: 3, score: 0.4, person: person('Janet Dow', 'Umbrella') },
+];
+
+/** A project whose rows all wait on step 0; `steps` per row: the strategies of its planned steps. */
+function addProject(db: Database, rows: string[][], steps: (row: number) => string[] = () => ['name+company']): number {
+  const now = new Date(0).toISOString();
+  const id = Number(
+    db.prepare("INSERT INTO projects (name, status, mapping, created_at, updated_at) VALUES ('test', 'ready', ?, ?, ?)").run(JSON.stringify(MAPPING), now, now).lastInsertRowid,
+  );
+  rows.forEach((cells, rowIndex) => {
+    db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)').run(id, rowIndex, JSON.stringify(cells));
+    steps(rowIndex).forEach((strategy, step) => {
+      db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        id, rowIndex, step, strategy, `key-${rowIndex}-${step}`, '[]', rowIndex * 10 + step,
+      );
+    });
+    db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, query_id) VALUES (?, ?, 'pending', 'pending', 0, ?, ?, ?)").run(
+      id, rowIndex, steps(rowIndex)[0], `key-${rowIndex}-0`, rowIndex * 10,
+    );
+  });
+  return id;
+}
+
+function stored(db: Database, projectId: number) {
+  return db
+    .prepare(
+      `SELECT row_index, state, outcome, step, strategy, query_key, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, decided_at,
+         job_change, confidence, runner_up, best_rank, reason, guard
+       FROM row_status WHERE project_id = ? ORDER BY row_index`,
+    )
+    .all(projectId) as Record<string, unknown>[];
+}
+
+function waiting(rows: string[][]): WaitingRow[] {
+  return rows.map((cells, rowIndex) => ({ rowIndex, cells: JSON.stringify(cells) }));
+}
+
+describe('settling the rows waiting on one answer', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let db: Database;
+  beforeEach(() => {
+    dir = tempDir('matchdesk-resolution-');
+    db = openDatabase(join(dir.dir, 'matchdesk.sqlite'));
+  });
+  afterEach(() => {
+    db.close();
+    dir.remove();
+  });
+
+  it('stores for rows sharing a verdict what each row gets assessed alone, and never shares one across different evidence', () => {
+    const sheet = [
+      ['Jane Doe', '', 'Globex'],
+      ['Jane Doe', '', 'Globex'],
+      // The same query's answer, but another company: the model must judge it on its own.
+      ['Jane Doe', '', 'Initech'],
+      ['Jane Doe', '', 'Globex'],
+    ];
+    const facts = rankedFacts(ANSWER);
+    const together = addProject(db, sheet);
+    const apart = addProject(db, sheet);
+    const answer = { strategy: 'name+company' as const, facts, fetchedAt: FETCHED_AT };
+
+    const shared = db.transaction(() => new RowResolution(db, together, MAPPING, RULE).answer(waiting(sheet), answer, AT))();
+    const alone = new RowResolution(db, apart, MAPPING, RULE);
+    for (const row of waiting(sheet)) db.transaction(() => alone.answer([row], answer, AT))();
+
+    expect(shared).toEqual({ resolved: 4, advanced: 0 });
+    const sharedRows = stored(db, together);
+    expect(sharedRows).toEqual(stored(db, apart));
+    // Initech is the second candidate's past employer: that row is settled with another person.
+    expect(sharedRows.map((r) => r.best_rank)).toEqual([1, 1, 2, 1]);
+    expect(sharedRows[2]!.reason).not.toEqual(sharedRows[0]!.reason);
+    expect(sharedRows[0]!.chosen).toEqual(sharedRows[3]!.chosen);
+  });
+
+  it('moves a row that found nobody on to its next planned step, ends one at its last step, and leaves a decided row alone', () => {
+    const sheet = [
+      ['Jane Doe', 'jane@globex.com', 'Globex'],
+      ['Jane Doe', '', 'Globex'],
+      ['Jane Doe', 'jane@globex.com', 'Globex'],
+    ];
+    const projectId = addProject(db, sheet, (row) => (row === 1 ? ['name+company'] : ['email', 'name+company']));
+    db.prepare("UPDATE row_status SET state = 'to_review', outcome = 'to_review', source = 'manual' WHERE project_id = ? AND row_index = 2").run(projectId);
+    const before = stored(db, projectId);
+
+    const count = db.transaction(() => new RowResolution(db, projectId, MAPPING, RULE).answer(waiting(sheet), { strategy: 'email', facts: [], fetchedAt: FETCHED_AT }, AT))();
+
+    expect(count).toEqual({ resolved: 1, advanced: 1 });
+    const [moved, ended, decided] = stored(db, projectId);
+    expect(moved).toEqual({ ...before[0], step: 1, strategy: 'name+company', query_key: 'key-0-1', query_id: 1, fetched_at: null });
+    expect(ended).toEqual({ ...before[1], state: 'no_candidates', outcome: 'no_candidates', fetched_at: FETCHED_AT, candidate_count: 0 });
+    expect(decided).toEqual(before[2]);
+  });
+});
