@@ -10,7 +10,7 @@ import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-resolution';
-import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
+import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord, type StateMove } from '../runs/row-status';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
@@ -37,6 +37,7 @@ interface Picked {
 
 const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
 const KEYS_PER_READ = 500;
+const ENTRIES_PER_READ = 500;
 /** The thresholds "accept all at or above" shows counts for, besides the setting's. */
 const PREVIEW_THRESHOLDS = [0.99, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5];
 // Confidences are floats: a threshold of 0.95 must take a row at 0.9499999999.
@@ -116,82 +117,99 @@ export class Decisions {
   /**
    * Every row waiting for review whose best candidate is at or above `minConfidence` (and leads the runner-up by the
    * rule's minLead, with no guard) becomes 'auto', as one action that undo reverts. Counted by acceptPreview first.
+   * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
+   * written KEYS_PER_READ rows at a time inside the action's one transaction, so a review queue of a million
+   * confident rows needs no more memory than a few hundred.
    */
   acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): DecisionResult {
-    const rows = this.db
+    const qualifying = this.db
       .prepare(
-        `SELECT row_index, query_key FROM row_status INDEXED BY row_status_to_review_by_confidence
+        `SELECT row_index FROM row_status INDEXED BY row_status_to_review_by_confidence
          WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
       )
-      .raw()
-      .all(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as [number, string][];
-    const changes: Change[] = [];
-    const picked: Picked[] = [];
+      .pluck()
+      .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
+    const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    for (let i = 0; i < rows.length; i += KEYS_PER_READ) {
-      const chunk = rows.slice(i, i + KEYS_PER_READ);
-      const facts = answerFacts(
-        this.db,
-        chunk.map(([, key]) => key),
-        Number.MIN_SAFE_INTEGER,
-      );
-      for (const [rowIndex, key] of chunk) {
-        const row = readRowStatus(this.db, project.id, rowIndex);
-        const candidates = facts.get(key);
-        if (!row?.verdict || !candidates) continue;
-        const person = candidates.find((c) => c.rank === row.verdict!.bestRank);
-        if (!person) continue;
-        const sheetCompany = rowInput(rowCells(this.db, project.id, rowIndex) ?? [], project.mapping).company;
-        const chosen: ChosenPerson = {
-          rank: person.rank,
-          score: person.score,
-          summary: person.summary,
-          confidence: row.verdict.confidence,
-          reason: row.verdict.reason,
-          jobChange: jobChange(sheetCompany, person.jobs),
-        };
-        picked.push({ chosen, queryKey: key, sheetCompany });
-        changes.push({ rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
-      }
-      const fresh = this.freshest(project, picked);
-      changes.slice(changes.length - picked.length).forEach((c, i) => (c.after.chosen = fresh[i]!));
-      picked.length = 0;
-    }
-    return this.commit(project, null, changes);
+    const changed = this.logBatch(project, (write) => {
+      for (let i = 0; i < indexes.length; i += KEYS_PER_READ) write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at));
+    });
+    return { changed, row: null, counts: stateCounts(this.db, project.id) };
   }
 
-  /** Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. */
+  /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
+  private autoAccepted(project: ProjectRecord, rowIndexes: Int32Array, at: string): Change[] {
+    const rows = [...rowIndexes].map((i) => readRowStatus(this.db, project.id, i)).filter((r) => r?.verdict && r.queryKey !== null) as RowStatusRecord[];
+    const facts = answerFacts(
+      this.db,
+      rows.map((r) => r.queryKey!),
+      Number.MIN_SAFE_INTEGER,
+    );
+    const changes: Change[] = [];
+    const picked: Picked[] = [];
+    for (const row of rows) {
+      const person = facts.get(row.queryKey!)?.find((c) => c.rank === row.verdict!.bestRank);
+      if (!person) continue;
+      const sheetCompany = rowInput(rowCells(this.db, project.id, row.rowIndex) ?? [], project.mapping).company;
+      const chosen: ChosenPerson = {
+        rank: person.rank,
+        score: person.score,
+        summary: person.summary,
+        confidence: row.verdict!.confidence,
+        reason: row.verdict!.reason,
+        jobChange: jobChange(sheetCompany, person.jobs),
+      };
+      picked.push({ chosen, queryKey: row.queryKey, sheetCompany });
+      changes.push({ rowIndex: row.rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
+    }
+    const fresh = this.freshest(project, picked);
+    changes.forEach((c, i) => (c.after.chosen = fresh[i]!));
+    return changes;
+  }
+
+  /**
+   * Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. The
+   * action's log is read ENTRIES_PER_READ entries at a time: an "accept all" over a million rows is undone in the
+   * memory of a few hundred.
+   */
   undo(project: ProjectRecord): DecisionResult {
     const db = this.db;
     const batch = db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return { changed: 0, row: null, counts: stateCounts(db, project.id) };
-    const entries = db
-      .prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? ORDER BY id')
-      .all(project.id, batch) as { id: number; row_index: number; before: string; after: string }[];
+    const entriesAfter = db.prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
     const at = this.now();
-    const moves: { from: RowState; to: RowState }[] = [];
+    const moves: StateMove[] = [];
+    let changed = 0;
+    let first: number | null = null;
     withStateMoves(db, project.id, moves, () =>
       db.transaction(() => {
-        for (const e of entries) {
-          const current = readRowStatus(db, project.id, e.row_index);
-          const after = JSON.parse(e.after) as DecisionFields;
-          // A run or another decision may have changed the row since: then the old state no longer applies to it. A
-          // refresh (or a new mapping) only brought the same person's record up to date: that is the same decision.
-          if (!current || !sameDecision(fieldsOf(current), after)) continue;
-          const before = JSON.parse(e.before) as DecisionFields;
-          if (before.chosen) {
-            const sheetCompany = rowInput(rowCells(db, project.id, e.row_index) ?? [], project.mapping).company;
-            before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
+        const tally = new MoveTally();
+        for (let lastId = 0; ; ) {
+          const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
+          if (entries.length === 0) break;
+          lastId = entries[entries.length - 1]!.id;
+          first ??= entries[0]!.row_index;
+          for (const e of entries) {
+            const current = readRowStatus(db, project.id, e.row_index);
+            const after = JSON.parse(e.after) as DecisionFields;
+            // A run or another decision may have changed the row since: then the old state no longer applies to it. A
+            // refresh (or a new mapping) only brought the same person's record up to date: that is the same decision.
+            if (!current || !sameDecision(fieldsOf(current), after)) continue;
+            const before = JSON.parse(e.before) as DecisionFields;
+            if (before.chosen) {
+              const sheetCompany = rowInput(rowCells(db, project.id, e.row_index) ?? [], project.mapping).company;
+              before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
+            }
+            this.write(project.id, e.row_index, before);
+            tally.add(current.state, before.state);
+            changed++;
           }
-          this.write(project.id, e.row_index, before);
-          moves.push({ from: current.state, to: before.state });
         }
         db.prepare('UPDATE decision_log SET undone_at = ? WHERE project_id = ? AND batch_id = ?').run(at, project.id, batch);
         touchProject(db, project.id, at);
+        moves.push(...tally.moves());
       })(),
     );
-    const changed = moves.length;
-    const first = entries[0]?.row_index ?? null;
     return { changed, row: first === null ? null : rowDetail(db, project, first), counts: stateCounts(db, project.id) };
   }
 
@@ -232,29 +250,43 @@ export class Decisions {
   }
 
   private commit(project: ProjectRecord, rowIndex: number | null, changes: Change[]): DecisionResult {
+    const changed = this.logBatch(project, (write) => write(changes));
+    return {
+      changed,
+      row: rowIndex === null ? null : rowDetail(this.db, project, rowIndex),
+      counts: stateCounts(this.db, project.id),
+    };
+  }
+
+  /**
+   * One user action: the changes `produce` hands to `write` (in as many parts as it likes) are written with their
+   * log entries as one batch, in one transaction, leaving out those that change nothing. Returns how many changed.
+   */
+  private logBatch(project: ProjectRecord, produce: (write: (changes: readonly Change[]) => void) => void): number {
     const db = this.db;
-    const real = changes.filter((c) => !sameFields(c.before, c.after, true));
-    if (real.length > 0) {
-      const at = this.now();
-      const log = db.prepare('INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
-      // The counts follow the decision instead of being counted again: a million rows take ~60 ms to count.
-      const moves = real.map((c) => ({ from: c.before.state, to: c.after.state }));
-      withStateMoves(db, project.id, moves, () =>
-        db.transaction(() => {
-          const batch = ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
-          for (const c of real) {
+    const log = db.prepare('INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
+    // The counts follow the decision instead of being counted again: a million rows take ~60 ms to count.
+    const moves: StateMove[] = [];
+    let changed = 0;
+    withStateMoves(db, project.id, moves, () =>
+      db.transaction(() => {
+        const at = this.now();
+        const batch = ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
+        const tally = new MoveTally();
+        produce((changes) => {
+          for (const c of changes) {
+            if (sameFields(c.before, c.after, true)) continue;
             this.write(project.id, c.rowIndex, c.after);
             log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
+            tally.add(c.before.state, c.after.state);
+            changed++;
           }
-          touchProject(db, project.id, at);
-        })(),
-      );
-    }
-    return {
-      changed: real.length,
-      row: rowIndex === null ? null : rowDetail(db, project, rowIndex),
-      counts: stateCounts(db, project.id),
-    };
+        });
+        if (changed > 0) touchProject(db, project.id, at);
+        moves.push(...tally.moves());
+      })(),
+    );
+    return changed;
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
@@ -293,4 +325,20 @@ function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): b
     (ignoreTime || a.decidedAt === b.decidedAt) &&
     JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
   );
+}
+
+/** How many rows moved between each pair of states: a few entries whatever the number of rows. */
+class MoveTally {
+  private readonly counts = new Map<string, StateMove & { rows: number }>();
+
+  add(from: RowState, to: RowState): void {
+    const key = `${from} ${to}`;
+    const move = this.counts.get(key);
+    if (move) move.rows++;
+    else this.counts.set(key, { from, to, rows: 1 });
+  }
+
+  moves(): StateMove[] {
+    return [...this.counts.values()];
+  }
 }

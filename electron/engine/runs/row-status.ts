@@ -72,13 +72,23 @@ export function stateCounts(db: Database, projectId: number): Record<RowState, n
   return { ...countsCache.get(db, String(projectId), () => countStates(db, projectId)) };
 }
 
-/** Runs `write`, which moves rows between states as `moves` says, keeping the counts without counting again. */
-export function withStateMoves<R>(db: Database, projectId: number, moves: readonly { from: RowState; to: RowState }[], write: () => R): R {
+/** `rows` rows (one when not given) moved from one state to another. */
+export interface StateMove {
+  from: RowState;
+  to: RowState;
+  rows?: number;
+}
+
+/**
+ * Runs `write`, which moves rows between states as `moves` says, keeping the counts without counting again. The
+ * moves are read once `write` has returned, so `write` may fill them in as it goes.
+ */
+export function withStateMoves<R>(db: Database, projectId: number, moves: readonly StateMove[], write: () => R): R {
   return countsCache.through(db, String(projectId), write, (before) => {
     const after = { ...before };
-    for (const { from, to } of moves) {
-      after[from]--;
-      after[to]++;
+    for (const { from, to, rows = 1 } of moves) {
+      after[from] -= rows;
+      after[to] += rows;
     }
     return after;
   });

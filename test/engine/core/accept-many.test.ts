@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import type { ReviewRow } from '../../../shared/contract';
+import type { RowState } from '../../../shared/model';
+import type { Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let engine: Engine;
+let projectId: number;
+const dataDir = () => join(tmp.dir, 'data');
+
+/**
+ * "Accept all at or above" and its undo work through the rows a few hundred at a time (review/decisions.ts): this
+ * sheet leaves more than two such pages of rows to review (name + company under a threshold nothing reaches), so
+ * the pages' seams, the counts kept through them and the undo's paging are all crossed.
+ */
+beforeAll(async () => {
+  tmp = tempDir();
+  sim = await startSim({ scores: true });
+  engine = await openEngine(dataDir());
+  await connect(engine, sim);
+  await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0 } });
+  const rows = findablePeople(sim)
+    .slice(0, 1300)
+    .map((p) => [p.name, currentCompany(p)]);
+  const file = writeCsv(join(tmp.dir, 'many.csv'), ['Name', 'Company'], rows);
+  projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+  expect((await runToEnd(engine, projectId)).status).toBe('done');
+});
+afterAll(async () => {
+  await engine.close();
+  await sim.close();
+  tmp.remove();
+});
+
+/** Every row of the review list (in its pages of at most 500), optionally in the given states only. */
+async function reviewRows(states?: RowState[]): Promise<ReviewRow[]> {
+  const rows: ReviewRow[] = [];
+  for (;;) {
+    const page = await ok(engine, 'review.page', { projectId, states, offset: rows.length, limit: 500 });
+    rows.push(...page.rows);
+    if (page.rows.length === 0 || rows.length >= page.total) return rows;
+  }
+}
+
+async function stateOfEveryRow(): Promise<string[]> {
+  return (await reviewRows()).map((r) => `${r.rowIndex} ${r.state} ${r.chosenRank ?? '-'} ${r.top?.id ?? '-'}`);
+}
+
+describe('accepting many rows at once', () => {
+  it('accepts exactly what the preview counted, across pages, and one undo puts every row back', async () => {
+    const before = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });
+    const rowsBefore = await stateOfEveryRow();
+    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
+    const lowest = preview.thresholds[preview.thresholds.length - 1]!;
+    expect(lowest.rows).toBeGreaterThan(1000);
+
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence });
+    expect(accepted.changed).toBe(lowest.rows);
+    expect(accepted.counts.auto).toBe(before.counts.auto + lowest.rows);
+    expect(accepted.counts.to_review).toBe(before.counts.to_review - lowest.rows);
+    const autoRows = await reviewRows(['auto']);
+    expect(autoRows).toHaveLength(accepted.counts.auto);
+    expect(autoRows.every((r) => r.chosenRank !== null && r.chosenRank === r.bestRank && r.top !== null)).toBe(true);
+
+    // Counted afresh by a new engine, the kept counts were right.
+    await engine.close();
+    engine = await openEngine(dataDir());
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts).toEqual(accepted.counts);
+
+    const undone = await ok(engine, 'decisions.undo', { projectId });
+    expect(undone.changed).toBe(lowest.rows);
+    expect(undone.counts).toEqual(before.counts);
+    expect(await stateOfEveryRow()).toEqual(rowsBefore);
+    expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);
+  });
+});
