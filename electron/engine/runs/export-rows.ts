@@ -66,7 +66,8 @@ const PAGE_ROWS = 2000;
  * it, and the old generation filled with dead pages for mark-compacts to clear. 100 rows are written before a
  * scavenge comes. CSV export of the 1M bench folder (fresh process, load 3-5): CPU 16.6 s -> 13.2-13.4 s,
  * scavenges 3.9-4.3 s -> 0.8 s, mark-compacts 30 -> 0; 200 rows still had 23 mark-compacts and 2.3-2.8 s of
- * scavenges. XLSX keeps 2,000: with 100 its 1M export took 51.8-53.1 s of CPU against 43.8-45.1 s, with less GC
+ * scavenges. After a cached re-run in the same process (the bench's order): CPU 23.4 -> 16.6 s, mark-compacts
+ * 94 -> 3. XLSX keeps 2,000: with 100 its 1M export took 51.8-53.1 s of CPU against 43.8-45.1 s, with less GC
  * (docs/performance.md, "Phase 4: export pages").
  */
 export const CSV_PAGE_ROWS = 100;
