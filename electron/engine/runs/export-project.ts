@@ -5,7 +5,7 @@ import type { ExportResult } from '../../../shared/contract';
 import { PartFiles, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
-import { candidatesExport, matchExport, type ExportScope } from './export-rows';
+import { CSV_PAGE_ROWS, candidatesExport, matchExport, type ExportScope } from './export-rows';
 
 export interface ExportRequest {
   format: 'csv' | 'xlsx';
@@ -40,7 +40,7 @@ export async function exportProject(db: Database, project: ProjectRecord, req: E
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
-    const matches = matchExport(db, project, req.scope);
+    const matches = matchExport(db, project, req.scope, req.format === 'csv' ? CSV_PAGE_ROWS : undefined);
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
     if (req.candidates) {
       const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);

@@ -57,7 +57,20 @@ export interface ExportTable {
   rows: AsyncGenerator<ExportCell[]>;
 }
 
+/** Rows per read from SQLite, unless the caller asks for other: the candidates' answers are read a page at a time too. */
 const PAGE_ROWS = 2000;
+/**
+ * A CSV export's page. A page stays alive until its last row is written, and the app's Node processes run with V8's
+ * young generation capped at 8 MB semi-spaces (bin/matchdesk.mjs): a page of 2,000 rows (the rows as read plus
+ * their parsed cells and status, a few MB) outlived one or two scavenges, so scavenges kept copying it, promoted
+ * it, and the old generation filled with dead pages for mark-compacts to clear. 100 rows are written before a
+ * scavenge comes. CSV export of the 1M bench folder (fresh process, load 3-5): CPU 16.6 s -> 13.2-13.4 s,
+ * scavenges 3.9-4.3 s -> 0.8 s, mark-compacts 30 -> 0; 200 rows still had 23 mark-compacts and 2.3-2.8 s of
+ * scavenges. After a cached re-run in the same process (the bench's order): CPU 23.4 -> 16.6 s, mark-compacts
+ * 94 -> 3. XLSX keeps 2,000: with 100 its 1M export took 51.8-53.1 s of CPU against 43.8-45.1 s, with less GC
+ * (docs/performance.md, "Phase 4: export pages").
+ */
+export const CSV_PAGE_ROWS = 100;
 /** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */
 const UNEXPLAINED_ERROR = 'The lookup failed without a message from the service.';
 const MATCHED: readonly RowState[] = ['auto', 'accepted'];
@@ -69,14 +82,14 @@ const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
  * the header row (ragged files) get "Column N" headers so no cell is dropped and the match columns line up.
  * Read a page at a time from SQLite: the sheet is never in memory as a whole.
  */
-export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope): ExportTable {
+export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, pageRows = PAGE_ROWS): ExportTable {
   const width = originalWidth(db, project);
   const headers = [...project.headers];
   for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
   headers.push(...MATCH_COLUMNS);
 
   async function* rows(): AsyncGenerator<ExportCell[]> {
-    for (const page of pages(db, project.id, scope)) {
+    for (const page of pages(db, project.id, scope, pageRows)) {
       for (const { cells, status, fetchedAt, error, refresh } of page) {
         const padded: ExportCell[] = cells.slice(0, width);
         while (padded.length < width) padded.push('');
@@ -161,7 +174,7 @@ interface ExportRow {
   refresh: { changed: boolean; previousCompany: string | null } | null;
 }
 
-function* pages(db: Database, projectId: number, scope: ExportScope): Generator<ExportRow[]> {
+function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
   const lastRefresh = (db.prepare('SELECT max(id) FROM refreshes WHERE project_id = ?').pluck().get(projectId) as number | null) ?? -1;
   const filter =
     scope === 'matched'
@@ -186,7 +199,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope): Generator<
   );
   type PageRow = RowStatusRow & { cells: string; fetched_at: number | null; error_message: string | null; refresh_changed: number | null; refresh_previous_company: string | null };
   for (let from = 0; ; ) {
-    const rows = page.all({ projectId, from, limit: PAGE_ROWS, lastRefresh }) as PageRow[];
+    const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
     yield rows.map((r) => ({
       cells: parseCells(r.cells),

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import { CANDIDATE_COLUMNS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
+import { CANDIDATE_COLUMNS, CSV_PAGE_ROWS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
@@ -171,6 +171,28 @@ describe('export', () => {
     const ws = book.worksheets[0]!;
     expect(ws.getRow(1).values).toEqual([undefined, ...CANDIDATE_COLUMNS]);
     expect(ws.rowCount - 1).toBe(result.candidates!.rows);
+  });
+
+  it('reads a CSV export page by page: every row once, in order, the matched ones across pages too', async () => {
+    // More rows than three CSV pages hold in part, the matched ones on the first, second and last page.
+    const count = 2 * CSV_PAGE_ROWS + CSV_PAGE_ROWS / 2;
+    const matchedAt = new Map([[0, people[0]!], [CSV_PAGE_ROWS + 20, people[1]!], [count - 1, people[2]!]]);
+    const big = Array.from({ length: count }, (_, i) => {
+      const person = matchedAt.get(i);
+      return person ? [person.name, person.email_address, currentCompany(person), `row ${i}`] : ['', '', '', `row ${i}`];
+    });
+    const bigProject = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'paged.csv'), HEADERS, big) })).summary.id;
+    await runToEnd(engine, bigProject);
+
+    const all = await ok(engine, 'export.run', { projectId: bigProject, format: 'csv', scope: 'all', destination: join(tmp.dir, 'paged-all.csv') });
+    expect(all.rows).toBe(count);
+    const [headers, ...rows] = readCsv(all.path!);
+    expect(rows.map((r) => r[3])).toEqual(big.map((r) => r[3]));
+    const status = headers!.indexOf('match_status');
+    expect(rows.filter((r) => r[status] === 'auto').map((r) => r[3])).toEqual([...matchedAt.keys()].map((i) => `row ${i}`));
+
+    const matched = await ok(engine, 'export.run', { projectId: bigProject, format: 'csv', scope: 'matched', destination: join(tmp.dir, 'paged-matched.csv') });
+    expect(readCsv(matched.path!).slice(1).map((r) => r[0])).toEqual([...matchedAt.values()].map((p) => p.name));
   });
 
   it('writes XLSX too, and never overwrites an earlier download', async () => {
