@@ -91,6 +91,11 @@ export interface Engine {
   /** The same calls without the envelope, for hosts and tests: parsed with the contract, typed errors thrown. */
   invoke<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>>;
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /**
+   * Holds background work (filling a text index) back while a host serves the user something that is not a call,
+   * a download or an upload; returns the release. Background work gives the event loop back only between slices.
+   */
+  holdBackground(): () => void;
   /** Resolves when the project's current run has stopped (at once when none runs), with its final progress. */
   runSettled(projectId: number): Promise<RunProgress | null>;
   /** Resolves when the project's current refresh has stopped (at once when none runs), with its final progress. */
@@ -160,6 +165,8 @@ class MatchdeskEngine implements Engine {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** When the last call ended (performance.now()): background work waits for a quiet moment. */
   private lastCallEnded = 0;
+  /** Hosts' transfers under way (holdBackground): background work waits for them as for calls. */
+  private held = 0;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -221,6 +228,17 @@ class MatchdeskEngine implements Engine {
     const handler = this.handlers[name] as ((input: CallParsedInput<K>) => Promise<CallOutput<K>>) | undefined;
     if (!handler) throw new EngineError('invalid_input', `"${name}" is not available in this host.`);
     return this.tracked(handler(parsed.data as CallParsedInput<K>));
+  }
+
+  holdBackground(): () => void {
+    this.held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held--;
+      this.lastCallEnded = performance.now();
+    };
   }
 
   /** A call under way: closing waits for it, and background work for its end. */
@@ -582,6 +600,7 @@ class MatchdeskEngine implements Engine {
     return (
       this.closing === null &&
       this.inFlight.size === 0 &&
+      this.held === 0 &&
       performance.now() - this.lastCallEnded >= IDLE_AFTER_MS &&
       this.planning.size === 0 &&
       !this.runs.anyBusy() &&

@@ -17,6 +17,8 @@ import { toContractError } from '../engine/engine-errors';
 export interface ContractEngine {
   call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>>;
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void;
+  /** Holds the engine's background work back during a host's own transfer (a download, an upload). */
+  holdBackground?(): () => void;
 }
 
 export type HostCallName = (typeof HOST_CALLS)[number];

@@ -6,7 +6,7 @@ import { openDatabase } from '../../../electron/engine/store';
 import { ok, openEngine, tempDir, writeCsv } from './helpers';
 
 // The review screen fills a project's text index while the engine is idle, so a user's first text filter need not
-// wait for all of it; the fill never takes a turn while calls keep coming.
+// wait for all of it; the fill never takes a turn while calls keep coming or a host holds it back (a download).
 
 let tmp: ReturnType<typeof tempDir>;
 let engine: Engine;
@@ -72,4 +72,25 @@ describe('the text index filled in the background', () => {
     expect(page.total).toBe(1 + 10 + 100);
     expect(indexState(projectId).ready).toBe(true);
   }, 30_000);
+
+  it('takes no turn while a host holds it back (a download under way), and fills once released', async () => {
+    const projectId = await importRows('held');
+    const release = engine.holdBackground();
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 50 });
+    // Three idle waits and more, with no call: only the hold keeps the fill back.
+    await sleep(1_000);
+    expect(indexState(projectId)).toEqual({ ready: false, nextRow: 0 });
+    release();
+    release(); // a second release changes nothing: the hold was counted once
+    const deadline = performance.now() + 20_000;
+    while (!indexState(projectId).ready && performance.now() < deadline) await sleep(100);
+    expect(indexState(projectId)).toEqual({ ready: true, nextRow: ROWS });
+    // Released twice, counted once: a new hold still holds.
+    const again = await importRows('held-again');
+    const hold = engine.holdBackground();
+    await ok(engine, 'review.page', { projectId: again, offset: 0, limit: 50 });
+    await sleep(1_000);
+    expect(indexState(again).nextRow).toBe(0);
+    hold();
+  }, 40_000);
 });
