@@ -178,12 +178,11 @@ export class Decisions {
     if (batch === null) return { changed: 0, row: null, counts: stateCounts(db, project.id) };
     const entriesAfter = db.prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
     const at = this.now();
-    const moves: StateMove[] = [];
+    const moves = new MoveTally();
     let changed = 0;
     let first: number | null = null;
     withStateMoves(db, project.id, moves, () =>
       db.transaction(() => {
-        const tally = new MoveTally();
         for (let lastId = 0; ; ) {
           const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
           if (entries.length === 0) break;
@@ -201,13 +200,12 @@ export class Decisions {
               before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
             }
             this.write(project.id, e.row_index, before);
-            tally.add(current.state, before.state);
+            moves.add(current.state, before.state);
             changed++;
           }
         }
         db.prepare('UPDATE decision_log SET undone_at = ? WHERE project_id = ? AND batch_id = ?').run(at, project.id, batch);
         touchProject(db, project.id, at);
-        moves.push(...tally.moves());
       })(),
     );
     return { changed, row: first === null ? null : rowDetail(db, project, first), counts: stateCounts(db, project.id) };
@@ -266,24 +264,22 @@ export class Decisions {
     const db = this.db;
     const log = db.prepare('INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
     // The counts follow the decision instead of being counted again: a million rows take ~60 ms to count.
-    const moves: StateMove[] = [];
+    const moves = new MoveTally();
     let changed = 0;
     withStateMoves(db, project.id, moves, () =>
       db.transaction(() => {
         const at = this.now();
         const batch = ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
-        const tally = new MoveTally();
         produce((changes) => {
           for (const c of changes) {
             if (sameFields(c.before, c.after, true)) continue;
             this.write(project.id, c.rowIndex, c.after);
             log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
-            tally.add(c.before.state, c.after.state);
+            moves.add(c.before.state, c.after.state);
             changed++;
           }
         });
         if (changed > 0) touchProject(db, project.id, at);
-        moves.push(...tally.moves());
       })(),
     );
     return changed;
@@ -328,7 +324,7 @@ function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): b
 }
 
 /** How many rows moved between each pair of states: a few entries whatever the number of rows. */
-class MoveTally {
+class MoveTally implements Iterable<StateMove> {
   private readonly counts = new Map<string, StateMove & { rows: number }>();
 
   add(from: RowState, to: RowState): void {
@@ -338,7 +334,7 @@ class MoveTally {
     else this.counts.set(key, { from, to, rows: 1 });
   }
 
-  moves(): StateMove[] {
-    return [...this.counts.values()];
+  [Symbol.iterator](): Iterator<StateMove> {
+    return this.counts.values();
   }
 }

@@ -83,7 +83,7 @@ export interface StateMove {
  * Runs `write`, which moves rows between states as `moves` says, keeping the counts without counting again. The
  * moves are read once `write` has returned, so `write` may fill them in as it goes.
  */
-export function withStateMoves<R>(db: Database, projectId: number, moves: readonly StateMove[], write: () => R): R {
+export function withStateMoves<R>(db: Database, projectId: number, moves: Iterable<StateMove>, write: () => R): R {
   return countsCache.through(db, String(projectId), write, (before) => {
     const after = { ...before };
     for (const { from, to, rows = 1 } of moves) {
