@@ -121,6 +121,24 @@ describe('lookups cache', () => {
     }
   });
 
+  it('reads exactly the keys asked, at every length a key list is padded to and around it', () => {
+    const db = open();
+    try {
+      const rows = Array.from({ length: 1004 }, (_, i) => ok(`p${i}@example.com`, now));
+      putLookups(db, rows);
+      for (const length of [1, 2, 9, 10, 11, 49, 51, 199, 201, 499, 500, 501]) {
+        // Every other stored key, so a list padded with any key but its own would read one it was not asked for.
+        const asked = rows.filter((_, i) => i % 2 === 0).slice(0, length).map((r) => r.queryKey);
+        const expected = [...asked].sort();
+        expect(asked).toHaveLength(length);
+        expect([...getLookups(db, asked, 0).keys()].sort(), `getLookups, ${length} keys`).toEqual(expected);
+        expect([...getAnswerFacts(db, asked, 0).keys()].sort(), `getAnswerFacts, ${length} keys`).toEqual(expected);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('lets an ok row replace an error row, but never an error row replace an ok row', () => {
     const db = open();
     try {
