@@ -129,6 +129,9 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000,
     // and once a run wrote less per call, 17.3 s at 10,000 and 15.2 s at 30,000 (a checkpoint then takes ~0.3 s).
     db.pragma('wal_autocheckpoint = 30000');
+    // One large transaction (deleting a project of a million rows) grows the WAL file past 800 MB, and SQLite keeps
+    // the file at its largest size: once checkpointed it is cut back to what the checkpoints above keep it within.
+    db.pragma(`journal_size_limit = ${30_000 * 4096}`);
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
   } catch (error) {
