@@ -99,7 +99,7 @@ try {
       const imported = await bench.importSheet(sheet.csv, 'Profile again');
       await measure(step === 'plan' ? 'plan' : 'plan (before the run)', () => bench.saveMapping(imported.project));
       if (step === 'run') await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
-      await bench.call('projects.delete', { projectId: imported.project.summary.id });
+      await measure('delete the project', () => bench.call('projects.delete', { projectId: imported.project.summary.id }));
       break;
     }
     case 'run-then-export': {
