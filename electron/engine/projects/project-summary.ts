@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../shared/model';
 import { changedAtRefresh, jobChangeCountsOf, noJobChanges } from '../review/review-page';
-import { parseCells } from '../runs/plan-queries';
+import { parseCells } from '../runs/row-cells';
 import { emptyCounts, stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
 

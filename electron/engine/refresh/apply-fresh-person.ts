@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
 import { rowInput, type CandidateFacts } from '../matching';
-import { parseCells } from '../runs/plan-queries';
+import { parseCells } from '../runs/row-cells';
 import { jobChangeOf, type ChosenPerson } from '../runs/row-status';
 import { chosenWithFacts, jobChanged, rowBefore } from './refreshed-choice';
 

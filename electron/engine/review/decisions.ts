@@ -9,7 +9,7 @@ import { jobChange, rowInput } from '../matching';
 import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
-import { chosenFrom } from '../runs/row-resolution';
+import { chosenFrom } from '../runs/row-verdict';
 import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord, type StateMove } from '../runs/row-status';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 

@@ -6,7 +6,7 @@ import { FreshestFacts } from '../refresh/freshest-facts';
 import { notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { factsOf } from '../runs/answer-facts';
-import { parseCells } from '../runs/plan-queries';
+import { parseCells } from '../runs/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
 import { getLookups, type Lookup } from '../store';
 

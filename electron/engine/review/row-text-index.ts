@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
 import { rowInput } from '../matching';
-import { parseCells, rowLabel } from '../runs/plan-queries';
+import { rowLabel } from '../runs/plan-queries';
+import { parseCells } from '../runs/row-cells';
 
 /**
  * The review filter's text index (table row_text, migration 4): one trigram document per row holding its label and

@@ -4,7 +4,7 @@ import type { ExportCell } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
 import type { ProjectRecord } from '../projects/project-record';
 import { answerFacts } from './answer-facts';
-import { parseCells } from './plan-queries';
+import { parseCells } from './row-cells';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */

@@ -3,7 +3,7 @@ import type { MappingPreview, MappingSample } from '../../../shared/contract';
 import { MAPPED_FIELDS, type MappedField, type Mapping, type Strategy } from '../../../shared/model';
 import { foldWhitespace, normalizeEmail, plannedQueries, profileSlugFromUrl, rowInput, type RowInput } from '../matching';
 import type { ProjectRecord } from '../projects/project-record';
-import { parseCells } from './plan-queries';
+import { parseCells } from './row-cells';
 
 const SAMPLES_PER_FIELD = 5;
 const SAMPLE_SCAN_ROWS = 200;

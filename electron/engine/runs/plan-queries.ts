@@ -5,6 +5,7 @@ import { queryKeys } from '../store';
 import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
+import { parseCells } from './row-cells';
 import { ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
@@ -161,17 +162,6 @@ export function rowLabel(input: RowInput, cells: string[]): string {
     cells.find((c) => typeof c === 'string' && c.trim() !== '') ??
     '';
   return label.trim().slice(0, 200);
-}
-
-export function parseCells(text: string): string[] {
-  try {
-    const cells = JSON.parse(text) as unknown;
-    if (!Array.isArray(cells)) return [];
-    // Imports store strings only: the array is used as parsed unless an older or hand-made row holds others.
-    return cells.every((c) => typeof c === 'string') ? (cells as string[]) : cells.map((c) => (typeof c === 'string' ? c : c == null ? '' : String(c)));
-  } catch {
-    return [];
-  }
 }
 
 function commonPrefix(oldTexts: readonly string[], plan: readonly PlannedStep[]): number {

@@ -4,7 +4,7 @@ import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
 import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from './answer-facts';
-import { parseCells } from './plan-queries';
+import { parseCells } from './row-cells';
 import { jobChangeOf, type ChosenPerson } from './row-status';
 
 const PAGE_ROWS = 2000;

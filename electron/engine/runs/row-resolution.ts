@@ -1,8 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
-import { assessRow, autoAccepts, jobChange, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
-import { parseCells } from './plan-queries';
-import type { ChosenPerson } from './row-status';
+import type { CandidateFacts } from '../matching';
+import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
 
 /** One query's answer: its candidates' facts (none when the service found nobody). */
 export interface Answer {
@@ -26,21 +25,6 @@ export interface ResolutionCount {
   advanced: number;
 }
 
-/** A candidate as a decision keeps it: who, how sure the model was and why, and where they are now against the sheet's company. */
-export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateFacts[], rank: number, sheetCompany: string | null): ChosenPerson | null {
-  const judged = assessment.candidates.find((c) => c.rank === rank);
-  const person = facts.find((f) => f.rank === rank);
-  if (!judged || !person) return null;
-  return {
-    rank,
-    score: person.score,
-    summary: person.summary,
-    confidence: judged.confidence,
-    reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason,
-    jobChange: jobChange(sheetCompany, person.jobs),
-  };
-}
-
 /**
  * Settles the rows of one project that wait on a query (state 'pending'), row by row as the run hands them over: the
  * rows of a page it walked, or those that waited on a call that landed. Every row is compared with the answer's
@@ -49,7 +33,7 @@ export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateF
  * decided it meanwhile) is left as it is.
  */
 export class RowResolution {
-  private readonly found: Statement;
+  private readonly foundRow: Statement;
   private readonly advance: Statement;
   private readonly exhausted: Statement;
   private readonly settle: Statement;
@@ -61,7 +45,7 @@ export class RowResolution {
     private readonly rule: AutoAcceptRule,
   ) {
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
-    this.found = db.prepare(
+    this.foundRow = db.prepare(
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
          job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?
        WHERE ${row}`,
@@ -83,24 +67,30 @@ export class RowResolution {
 
   /** An answer from the service or the cache: candidates settle each row (auto-accepted when the rule allows), nobody moves it on. */
   answer(rows: readonly WaitingRow[], { strategy, facts, fetchedAt }: Answer, at: string): ResolutionCount {
+    if (facts.length === 0) return this.foundNobody(rows, fetchedAt);
+    const cells = rows.map((r) => r.cells);
+    return this.found(rows, verdictsFor(cells, strategy, facts, this.verdictContext(at)), fetchedAt);
+  }
+
+  /** What the rows' verdicts go by, for rows settled at `at`. */
+  verdictContext(at: string): VerdictContext {
+    return { mapping: this.mapping, rule: this.rule, at };
+  }
+
+  /** Rows an answer with candidates settles, with each row's values as row-verdict.ts works them out (in this order). */
+  found(rows: readonly WaitingRow[], values: readonly VerdictValues[], fetchedAt: number): ResolutionCount {
+    let resolved = 0;
+    for (let i = 0; i < rows.length; i++) resolved += this.foundRow.run(fetchedAt, ...values[i]!, this.projectId, rows[i]!.rowIndex).changes;
+    return { resolved, advanced: 0 };
+  }
+
+  /** Rows an answer that found nobody moves on to their next step, or ends. */
+  foundNobody(rows: readonly WaitingRow[], fetchedAt: number): ResolutionCount {
     const count: ResolutionCount = { resolved: 0, advanced: 0 };
-    if (facts.length === 0) {
-      for (const { rowIndex } of rows) {
-        const moved = this.advance.run(this.projectId, rowIndex).changes;
-        count.advanced += moved;
-        if (moved === 0) count.resolved += this.exhausted.run(fetchedAt, this.projectId, rowIndex).changes;
-      }
-      return count;
-    }
-    // Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once.
-    let lastCells: string | null = null;
-    let values: unknown[] = [];
-    for (const { rowIndex, cells } of rows) {
-      if (cells !== lastCells) {
-        values = this.verdict(cells, strategy, facts, at);
-        lastCells = cells;
-      }
-      count.resolved += this.found.run(fetchedAt, ...values, this.projectId, rowIndex).changes;
+    for (const { rowIndex } of rows) {
+      const moved = this.advance.run(this.projectId, rowIndex).changes;
+      count.advanced += moved;
+      if (moved === 0) count.resolved += this.exhausted.run(fetchedAt, this.projectId, rowIndex).changes;
     }
     return count;
   }
@@ -112,18 +102,6 @@ export class RowResolution {
 
   notFetched(rows: readonly WaitingRow[]): ResolutionCount {
     return this.settleAs(rows, 'offline', null);
-  }
-
-  /** The found statement's values before the row's key: the model's verdict, and the decision when it accepts. */
-  private verdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], at: string): unknown[] {
-    const input = rowInput(parseCells(cells), this.mapping);
-    const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
-    const bestRank = assessment.candidates[0]!.rank;
-    const verdict = [assessment.confidence, assessment.runnerUp, bestRank, assessment.reason, assessment.guard];
-    const count = Math.min(facts.length, 5);
-    if (!autoAccepts(assessment, this.rule)) return ['to_review', count, null, null, null, null, null, ...verdict];
-    const chosen = chosenFrom(assessment, facts, bestRank, input.company);
-    return ['auto', count, bestRank, chosen ? JSON.stringify(chosen) : null, 'auto', at, chosen?.jobChange?.status ?? null, ...verdict];
   }
 
   private settleAs(rows: readonly WaitingRow[], state: 'error' | 'offline', at: number | null): ResolutionCount {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { assessRow, autoAccepts, rankedFacts, rowFacts, rowInput } from '../../../electron/engine/matching';
-import { chosenFrom } from '../../../electron/engine/runs/row-resolution';
+import { chosenFrom } from '../../../electron/engine/runs/row-verdict';
 import { getLookups } from '../../../electron/engine/store';
 import type { Person, Simulator } from '../../../electron/simulator';
 import type { AutoAcceptRule } from '../../../shared/model';

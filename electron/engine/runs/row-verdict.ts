@@ -1,0 +1,81 @@
+import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
+import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import { parseCells } from './row-cells';
+import type { ChosenPerson } from './row-status';
+
+// What a row's answer makes of it, with nothing but the row and the answer: pure, so the verdict worker
+// (verdict-worker.ts) runs it beside the engine, and the engine itself when there is no worker.
+
+/** What every verdict of one run shares: the sheet's columns, the rule for accepting alone, and when the run settles. */
+export interface VerdictContext {
+  mapping: Mapping;
+  rule: AutoAcceptRule;
+  /** ISO time an accepted row is decided at. */
+  at: string;
+}
+
+/**
+ * The values row-resolution.ts's found statement writes before the row's key: outcome state, candidate count,
+ * the decision when the model accepts alone (chosen rank, chosen person, source, decided at, job change), then the
+ * verdict (confidence, runner-up, best rank, reason, guard).
+ */
+export type VerdictValues = unknown[];
+
+/** A candidate as a decision keeps it: who, how sure the model was and why, and where they are now against the sheet's company. */
+export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateFacts[], rank: number, sheetCompany: string | null): ChosenPerson | null {
+  const judged = assessment.candidates.find((c) => c.rank === rank);
+  const person = facts.find((f) => f.rank === rank);
+  if (!judged || !person) return null;
+  return {
+    rank,
+    score: person.score,
+    summary: person.summary,
+    confidence: judged.confidence,
+    reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason,
+    jobChange: jobChange(sheetCompany, person.jobs),
+  };
+}
+
+/** One row against its answer's candidates (at least one): the model's verdict, and the decision when it accepts. */
+export function rowVerdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], { mapping, rule, at }: VerdictContext): VerdictValues {
+  const input = rowInput(parseCells(cells), mapping);
+  const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
+  const bestRank = assessment.candidates[0]!.rank;
+  const verdict = [assessment.confidence, assessment.runnerUp, bestRank, assessment.reason, assessment.guard];
+  const count = Math.min(facts.length, MAX_CANDIDATES);
+  if (!autoAccepts(assessment, rule)) return ['to_review', count, null, null, null, null, null, ...verdict];
+  const chosen = chosenFrom(assessment, facts, bestRank, input.company);
+  return ['auto', count, bestRank, chosen ? JSON.stringify(chosen) : null, 'auto', at, chosen?.jobChange?.status ?? null, ...verdict];
+}
+
+/** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */
+export function verdictsFor(cells: readonly string[], strategy: Strategy, facts: readonly CandidateFacts[], context: VerdictContext): VerdictValues[] {
+  const values: VerdictValues[] = [];
+  let lastCells: string | null = null;
+  let last: VerdictValues = [];
+  for (const rowCells of cells) {
+    if (rowCells !== lastCells) {
+      last = rowVerdict(rowCells, strategy, facts, context);
+      lastCells = rowCells;
+    }
+    values.push(last);
+  }
+  return values;
+}
+
+/** A cached answer as stored (its facts' JSON, store/lookups.ts) and the cells of the rows waiting on it. */
+export interface VerdictJob {
+  strategy: Strategy;
+  facts: string;
+  cells: string[];
+}
+
+/**
+ * The values for each row of the job, reading the stored facts first; null when they do not read (made by another
+ * version, or damaged) or hold nobody: the engine then reads the answer whole itself.
+ */
+export function jobVerdicts(job: VerdictJob, context: VerdictContext): VerdictValues[] | null {
+  const facts = readStoredFacts(job.facts)?.slice(0, MAX_CANDIDATES);
+  if (!facts || facts.length === 0) return null;
+  return verdictsFor(job.cells, job.strategy, facts, context);
+}
