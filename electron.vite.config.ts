@@ -7,7 +7,13 @@ import { rendererBundleSize } from './scripts/renderer-bundle-size';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // A worker thread's own entry, started beside the bundle as ./verdict-worker.js (runs/verdict-thread.ts).
+          'verdict-worker': resolve(__dirname, 'electron/engine/runs/verdict-worker.ts'),
+        },
+      },
     },
   },
   preload: {

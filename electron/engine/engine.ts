@@ -50,6 +50,7 @@ import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
+import { VerdictThread } from './runs/verdict-thread';
 import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
 import { SheetError, listSheets } from './sheets';
 import {
@@ -83,6 +84,8 @@ export interface EngineOptions {
   exportDir?: string;
   /** The folder holding demo/sample-people.csv; found beside the app or the repo when absent. */
   resourcesDir?: string;
+  /** False: a run works out rows' verdicts on the engine's own thread instead of the verdict worker's (runs/verdict-thread.ts). */
+  verdictWorker?: boolean;
 }
 
 export interface Engine {
@@ -170,6 +173,8 @@ class MatchdeskEngine implements Engine {
   private lastCallEnded = 0;
   /** Hosts' transfers under way (holdBackground): background work waits for them as for calls. */
   private held = 0;
+  /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
+  private verdictThread: VerdictThread | null | undefined;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -188,6 +193,7 @@ class MatchdeskEngine implements Engine {
       db,
       clock,
       timing: this.timing,
+      verdicts: () => this.verdicts(),
       settings: () => getSettings(db),
       client: (concurrency) => this.activeClient(concurrency),
       ensurePlan: (projectId) => this.ensurePlan(projectId),
@@ -280,9 +286,16 @@ class MatchdeskEngine implements Engine {
       await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
       clearTimeout(timer);
       await this.demo.close().catch(() => undefined);
+      await this.verdictThread?.close();
       this.db.close();
     })();
     return this.closing;
+  }
+
+  /** The verdict worker, started on first use; null when it is turned off, could not start or failed. */
+  private verdicts(): VerdictThread | null {
+    if (this.verdictThread === undefined) this.verdictThread = this.opts.verdictWorker === false || this.closing ? null : VerdictThread.start();
+    return this.verdictThread?.usable ? this.verdictThread : null;
   }
 
   // ---------- the calls ----------

@@ -35,6 +35,31 @@ export function answersOnFile(db: Database, keys: readonly string[], freshAfterM
   return answers;
 }
 
+/** A stored 'ok' answer as a run's page reads it: its facts' JSON as stored, or made here for an answer stored without them. */
+export interface StoredAnswer {
+  count: number;
+  /** The JSON for the verdict worker to read (row-verdict.ts jobVerdicts), or the facts made from the candidates. */
+  facts: string | CandidateFacts[];
+  fetchedAt: number;
+}
+
+/** As answersOnFile, leaving the stored facts' JSON unread: the verdict worker reads it, on its own thread. */
+export function storedAnswers(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, StoredAnswer> {
+  const answers = new Map<string, StoredAnswer>();
+  const unread: string[] = [];
+  for (const [key, stored] of getAnswerFacts(db, keys, freshAfterMs)) {
+    if (stored?.facts != null) answers.set(key, { count: stored.count, facts: stored.facts, fetchedAt: stored.fetchedAt });
+    else unread.push(key);
+  }
+  if (unread.length === 0) return answers;
+  for (const [key, lookup] of getLookups(db, unread, freshAfterMs)) {
+    if (lookup.status !== 'ok') continue;
+    const facts = rankedFacts(lookup.candidates ?? []);
+    answers.set(key, { count: facts.length, facts, fetchedAt: lookup.fetchedAt });
+  }
+  return answers;
+}
+
 /** The facts of one stored answer, any age (the row was settled by it); null when there is none. */
 export function factsOf(db: Database, queryKey: string | null): CandidateFacts[] | null {
   if (!queryKey) return null;

@@ -5,12 +5,14 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
-import { answersOnFile } from './answer-facts';
+import { answersOnFile, storedAnswers } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
-import { RowResolution, pendingRowCount, reopenAskable, type ResolutionCount, type WaitingRow } from './row-resolution';
+import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
+import { jobVerdicts, type VerdictContext, type VerdictJob } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
+import type { VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -26,6 +28,8 @@ export interface MatchingRunDeps {
   settings: Settings;
   mapping: Mapping;
   timing: CallTiming;
+  /** The verdict worker, or null to work verdicts out on the run's own thread. */
+  verdicts: () => VerdictThread | null;
   rowCount: number;
   onProgress: (progress: RunProgress) => void;
 }
@@ -46,6 +50,27 @@ interface LandedCall {
   answers: Candidate[][];
 }
 
+/** A cached answer with candidates, and the rows of a page it settles once their verdicts are worked out. */
+interface FoundAnswer {
+  key: string;
+  rows: WaitingRow[];
+  strategy: Strategy;
+  fetchedAt: number;
+}
+
+/** What a page's rows wait on before they are written: everything but the calls it queued. */
+interface PageWork {
+  failed: [WaitingRow, number][];
+  notFetched: WaitingRow[];
+  /** Answers that found nobody: their rows move on. */
+  nobody: { rows: WaitingRow[]; fetchedAt: number }[];
+  /** Answers with candidates, each with its job for the verdict worker at the same index of `jobs`. */
+  found: FoundAnswer[];
+  jobs: VerdictJob[];
+  /** Answers stored without facts, whose facts were made from their candidates here. */
+  foundFacts: { rows: WaitingRow[]; answer: Answer }[];
+}
+
 /** Failures that will fail every call the same way: marking each query as failed would only hide the cause. */
 const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
 /** Calls in a row that could not reach the service before the run gives up for now. */
@@ -57,6 +82,8 @@ const WALK_ROWS = 1000;
 /** Queries waiting to be sent before the walk waits for a call to land: enough to keep every call slot busy. */
 const QUEUED_CALLS = 2;
 const PROGRESS_INTERVAL_MS = 100;
+/** Pages read while earlier ones wait on their verdicts: enough to keep the worker busy, memory a few pages. */
+const PAGES_AHEAD = 2;
 
 /**
  * One matching run of a project, walk by walk through the rows' waterfall of queries. Each walk reads the rows
@@ -97,6 +124,8 @@ export class MatchingRun {
   private landed: LandedCall[] = [];
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
+  /** Pages whose rows wait on their verdicts before they are written, oldest first. */
+  private readonly settling: Promise<void>[] = [];
 
   constructor(
     private readonly deps: MatchingRunDeps,
@@ -194,37 +223,46 @@ export class MatchingRun {
     return this.progress();
   }
 
-  /** One pass over the rows waiting now, in row order; returns once every page is read (calls may still be out). */
+  /**
+   * One pass over the rows waiting now, in row order; returns once every page is read and settled (calls may still
+   * be out). While the verdict worker works out one page's verdicts, the next page is read.
+   */
   private async walk(): Promise<void> {
     const seen = new DistinctQueries();
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
-    for (let after = -1; !this.stop && this.commitError === null; ) {
-      // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
-      while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
-      const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
-      if (page.length === 0) return;
-      after = page[page.length - 1]!.rowIndex;
-      this.takePage(page, seen);
-      this.sendQueued(false);
-      this.emit(false);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      for (let after = -1; !this.stop && this.commitError === null; ) {
+        // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
+        while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
+        while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
+        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
+        if (page.length === 0) return;
+        after = page[page.length - 1]!.rowIndex;
+        this.takePage(page, seen);
+        this.sendQueued(false);
+        this.emit(false);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      while (this.settling.length > 0) await this.settling[0];
     }
   }
 
   /**
-   * A page of waiting rows: those whose query has a fresh answer on file are settled now, in one transaction; the
-   * first to ask a query the cache lacks queues it for a call, and rows asking a query on its way wait with it.
+   * A page of waiting rows: those whose query has a fresh answer on file are settled in one transaction, once their
+   * verdicts are worked out (by the verdict worker when there is one); the first to ask a query the cache lacks
+   * queues it for a call now, and rows asking a query on its way wait with it.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { db, clock, settings } = this.deps;
-    const failed: [WaitingRow, number][] = [];
+    const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
     const lookUp = new Map<string, PendingRow[]>();
     for (const row of page) {
       const waiting = { rowIndex: row.rowIndex, cells: row.cells };
       const failedAt = this.failedKeys.get(row.key);
       if (failedAt !== undefined) {
         if (seen.add(row.queryId, row.key)) this.counters.queriesDone++;
-        failed.push([waiting, failedAt]);
+        work.failed.push([waiting, failedAt]);
         continue;
       }
       const onItsWay = this.asked.get(row.key);
@@ -238,37 +276,75 @@ export class MatchingRun {
     }
     // Offline, any answer on file will do, however old; online only fresh ones count (the cache TTL).
     const freshAfter = this.offline ? Number.MIN_SAFE_INTEGER : clock.now() - settings.cacheTtlDays * 86_400_000;
-    const cached = lookUp.size > 0 ? answersOnFile(db, [...lookUp.keys()], freshAfter) : new Map<string, never>();
-    const at = new Date(clock.now()).toISOString();
-    let changed = failed.length > 0;
-    const settle = () => {
-      for (const [row, failedAt] of failed) this.count(this.resolution.failed([row], failedAt));
-      for (const [key, rows] of lookUp) {
-        const first = rows[0]!;
-        const firstSight = seen.add(first.queryId, key);
-        const waiting = rows.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
-        const answer = cached.get(key);
-        if (answer) {
-          if (firstSight) {
-            this.counters.cacheHits++;
-            this.counters.queriesDone++;
-          }
-          this.count(this.resolution.answer(waiting, { strategy: first.strategy, ...answer }, at));
-          changed = true;
-        } else if (this.offline) {
-          if (firstSight) this.counters.queriesDone++;
-          this.count(this.resolution.notFetched(waiting));
-          changed = true;
-        } else if (firstSight) {
-          const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
-          this.asked.set(key, asked);
-          this.queue.push(asked);
+    const cached = lookUp.size > 0 ? storedAnswers(db, [...lookUp.keys()], freshAfter) : new Map<string, never>();
+    for (const [key, rows] of lookUp) {
+      const first = rows[0]!;
+      const firstSight = seen.add(first.queryId, key);
+      const waiting = rows.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
+      const answer = cached.get(key);
+      if (answer) {
+        if (firstSight) {
+          this.counters.cacheHits++;
+          this.counters.queriesDone++;
         }
-        // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
+        const { fetchedAt } = answer;
+        if (answer.count === 0) work.nobody.push({ rows: waiting, fetchedAt });
+        else if (typeof answer.facts === 'string') {
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt });
+          work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
+        } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
+      } else if (this.offline) {
+        if (firstSight) this.counters.queriesDone++;
+        work.notFetched.push(...waiting);
+      } else if (firstSight) {
+        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
+        this.asked.set(key, asked);
+        this.queue.push(asked);
       }
-      if (changed) this.persist();
-    };
-    db.transaction(settle)();
+      // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
+    }
+    const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
+    const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
+    const before = this.settling[this.settling.length - 1];
+    if (!thread && !before) {
+      this.settlePage(work, context, null);
+      return;
+    }
+    // Pages are written in the order they were read. A worker that fails leaves its pages to this thread.
+    const results = thread ? thread.verdicts(work.jobs, context).catch(() => null) : Promise.resolve(null);
+    const settled: Promise<void> = Promise.all([results, before])
+      .then(([verdicts]) => this.settlePage(work, context, verdicts))
+      .catch((error: unknown) => {
+        this.commitError ??= error;
+      })
+      .finally(() => this.settling.splice(this.settling.indexOf(settled), 1));
+    this.settling.push(settled);
+  }
+
+  /**
+   * Writes what a page's answers did to its rows, in one transaction. `results`: the worker's verdicts for
+   * `work.jobs`, null to work them out here (no worker, or it failed).
+   */
+  private settlePage(work: PageWork, context: VerdictContext, results: VerdictResults | null): void {
+    const { db } = this.deps;
+    db.transaction(() => {
+      for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
+      if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
+      for (const { rows, fetchedAt } of work.nobody) this.count(this.resolution.foundNobody(rows, fetchedAt));
+      for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
+      for (const [i, found] of work.found.entries()) {
+        const values = results ? results[i] : jobVerdicts(work.jobs[i]!, context);
+        if (values) this.count(this.resolution.found(found.rows, values, found.fetchedAt));
+        else this.settleUnread(found, context.at);
+      }
+      if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
+    })();
+  }
+
+  /** An answer whose stored facts do not read: made again from its candidates, as answersOnFile does. Missing now, its rows wait for the next walk. */
+  private settleUnread({ key, rows, strategy, fetchedAt }: FoundAnswer, at: string): void {
+    const answer = answersOnFile(this.deps.db, [key], fetchedAt).get(key);
+    if (answer) this.count(this.resolution.answer(rows, { strategy, ...answer }, at));
   }
 
   /** Sends the queued queries in calls of up to 100 while a call slot is free; `all`: a last, shorter call too. */

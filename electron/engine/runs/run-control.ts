@@ -8,11 +8,14 @@ import { requireProject } from '../projects/project-record';
 import type { CallTiming } from './call-timing';
 import { MatchingRun } from './matching-run';
 import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
+import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
   db: Database;
   clock: Clock;
   timing: CallTiming;
+  /** The verdict worker (started on first use), or null to work verdicts out on the engine's thread. */
+  verdicts(): VerdictThread | null;
   settings(): Settings;
   /** The active profile's client (with this many calls in flight at most); throws an EngineError the user can act on when there is none. */
   client(concurrency: number): Promise<ServiceClient>;
@@ -122,7 +125,7 @@ export class RunControl {
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
       const run = new MatchingRun(
-        { db, clock, client, settings, mapping, timing: this.deps.timing, rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
+        { db, clock, client, settings, mapping, timing: this.deps.timing, verdicts: () => this.deps.verdicts(), rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
         projectId,
         runId,
         offline,

@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
+import { jobVerdicts, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
+import type { Candidate } from '../../../shared/model';
+import type { Person, Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let people: Person[];
+
+beforeAll(async () => {
+  tmp = tempDir('matchdesk-verdicts-');
+  sim = await startSim();
+  people = findablePeople(sim);
+});
+afterAll(async () => {
+  await sim.close();
+  tmp.remove();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const HEADERS = ['Name', 'Email', 'Company'];
+
+/** More rows than two pages of a walk (1,000 each), so pages are read while earlier ones wait on their verdicts. */
+function sheetRows(count: number): string[][] {
+  return Array.from({ length: count }, (_, i) => {
+    const p = people[i % 700]!;
+    if (i % 5 === 0) return ['', p.email_address, ''];
+    if (i % 5 === 1) return [p.name, '', currentCompany(p)];
+    // Several candidates, left for review; and the same query with other evidence (no company).
+    if (i % 5 === 2) return [p.name.split(' ')[0]!, '', currentCompany(p)];
+    if (i % 5 === 3) return [p.name, '', ''];
+    return [`Nobody ${i % 50}`, `nobody${i % 50}@unknown.example`, ''];
+  });
+}
+
+function settledRows(engine: Engine, projectId: number): Record<string, unknown>[] {
+  const db = new Database(engine.dbPath, { readonly: true });
+  try {
+    return db
+      .prepare(
+        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, job_change, confidence, runner_up,
+           best_rank, reason, guard
+         FROM row_status WHERE project_id = ? ORDER BY row_index`,
+      )
+      .all(projectId) as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
+}
+
+/** A sheet run once (every answer fetched), then imported again and answered from the cache. */
+async function cachedRerun(engine: Engine, name: string): Promise<{ first: Record<string, unknown>[]; cached: Record<string, unknown>[] }> {
+  await connect(engine, sim);
+  const file = writeCsv(join(tmp.dir, `${name}.csv`), HEADERS, sheetRows(2600));
+  const first = (await ok(engine, 'projects.import', { file })).summary;
+  expect((await runToEnd(engine, first.id)).status).toBe('done');
+  const again = (await ok(engine, 'projects.import', { file, name: `${name} again` })).summary;
+  expect(await runToEnd(engine, again.id)).toMatchObject({ status: 'done', calls: 0 });
+  return { first: settledRows(engine, first.id), cached: settledRows(engine, again.id) };
+}
+
+describe('the verdict worker', () => {
+  it("settles a cached re-run on its own thread exactly as the engine's thread does", async () => {
+    const started = vi.spyOn(VerdictThread, 'start');
+    const asked = vi.spyOn(VerdictThread.prototype, 'verdicts');
+    const withWorker = await openEngine(join(tmp.dir, 'worker'));
+    const without = await openEngine(join(tmp.dir, 'no-worker'), { verdictWorker: false });
+    try {
+      const threaded = await cachedRerun(withWorker, 'worker');
+      expect(started).toHaveBeenCalledTimes(1);
+      expect(started.mock.results[0]!.value).toBeInstanceOf(VerdictThread);
+      // Every page of the re-run went to the worker, and it answered (a failure would have been settled here instead).
+      expect(asked.mock.calls.length).toBeGreaterThanOrEqual(3);
+      const answered = await Promise.all(asked.mock.results.map((r) => r.value as Promise<unknown>));
+      expect(answered.every((results) => Array.isArray(results) && results.length > 0)).toBe(true);
+
+      const local = await cachedRerun(without, 'no-worker');
+      expect(started).toHaveBeenCalledTimes(1);
+      expect(threaded.cached).toEqual(local.cached);
+      expect(threaded.cached).toEqual(threaded.first);
+      const states = new Set(threaded.cached.map((r) => r.state));
+      for (const state of ['auto', 'to_review', 'no_candidates']) expect(states).toContain(state);
+    } finally {
+      await withWorker.close();
+      await without.close();
+    }
+  }, 60_000);
+
+  it("leaves its pages to the engine's thread when it fails, and the rows come out the same", async () => {
+    const engine = await openEngine(join(tmp.dir, 'failing'));
+    const failing = vi.spyOn(VerdictThread.prototype, 'verdicts').mockRejectedValue(new Error('the worker is gone'));
+    try {
+      const { first, cached } = await cachedRerun(engine, 'failing');
+      expect(failing).toHaveBeenCalled();
+      expect(cached).toEqual(first);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
+  it('works out the same values as a row assessed alone, and nothing from facts that do not read', () => {
+    const answer: Candidate[] = [
+      { rank: 1, score: null, person: { name: 'Jane Doe', jobs: [{ company: { name: 'Globex' }, title: 'Engineer', started_at: '2020-01-01', ended_at: null }] } },
+      { rank: 2, score: null, person: { name: 'Jane Doe', jobs: [{ company: { name: 'Initech' }, title: 'Engineer', started_at: '2019-01-01', ended_at: null }] } },
+    ];
+    const facts = rankedFacts(answer);
+    const context: VerdictContext = { mapping: { fullName: 0, company: 1 }, rule: { enabled: true, minConfidence: 0.9, minLead: 0.3 }, at: '2026-01-02T03:04:05.000Z' };
+    const cells = [JSON.stringify(['Jane Doe', 'Globex']), JSON.stringify(['Jane Doe', 'Globex']), JSON.stringify(['Jane Doe', 'Initech']), JSON.stringify(['Jane Doe', ''])];
+    const expected = cells.map((c) => verdictsFor([c], 'name', facts, context)[0]);
+    expect(jobVerdicts({ strategy: 'name', facts: storedFacts(facts), cells }, context)).toEqual(expected);
+    // Other evidence, another verdict: the rows were not given one another's.
+    expect(expected[0]).not.toEqual(expected[2]);
+    expect(jobVerdicts({ strategy: 'name', facts: storedFacts([]), cells }, context)).toBeNull();
+    expect(jobVerdicts({ strategy: 'name', facts: '{"v":2,"c":[{broken', cells }, context)).toBeNull();
+  });
+});
