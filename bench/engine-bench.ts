@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { CallInput, CallName, CallOutput, ProjectDetail, RefreshProgress, ReviewPage, RunProgress } from '../shared/contract';
 import type { RowState } from '../shared/model';
-import { createEngine, type Engine } from '../electron/engine/engine';
+import { createEngine, type Engine, type EngineOptions } from '../electron/engine/engine';
 import { SessionSecretStore } from '../electron/engine/secrets';
 import { SHEET_MAPPING } from './sheet-generator';
 import type { SimulatorReady } from './simulator-process';
@@ -19,9 +19,10 @@ export class EngineBench {
     private readonly log: Log,
   ) {}
 
-  static async open(dataDir: string, service: SimulatorReady, concurrency: number, log: Log): Promise<EngineBench> {
-    const engine = await createEngine({ dataDir, host: 'cli', secrets: new SessionSecretStore(), exportDir: join(dataDir, 'exports') });
-    const bench = new EngineBench(engine, log);
+  /** `engine`: options beyond the bench's (profile-step turns the verdict worker off with them). */
+  static async open(dataDir: string, service: SimulatorReady, concurrency: number, log: Log, engine: Partial<EngineOptions> = {}): Promise<EngineBench> {
+    const opened = await createEngine({ dataDir, host: 'cli', secrets: new SessionSecretStore(), exportDir: join(dataDir, 'exports'), ...engine });
+    const bench = new EngineBench(opened, log);
     // The profile first, so saving the mapping plans the queries for this service at once (no re-plan before the run).
     const profile = await bench.call('profiles.save', {
       name: 'Bench simulator',

@@ -12,6 +12,7 @@
 // again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it
 // with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
+// --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -27,7 +28,7 @@ import { SimulatorProcess } from './simulator-process';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values, positionals } = parseArgs({
-  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' } },
+  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' } },
   allowPositionals: true,
 });
 const rows = Number(values.rows ?? 100_000);
@@ -54,7 +55,7 @@ function preparedPort(): number {
 // Query keys include the service's address: later steps start the simulator on the port prepare used, or the "run"
 // step's answers would not come from the cache.
 const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' ? 0 : preparedPort() });
-const bench = await EngineBench.open(dataDir, simulator.info, 4, log);
+const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /** Bytes this process has handed to write() so far (Linux), WAL and checkpoints included; null elsewhere. */
 const bytesWritten = async (): Promise<number | null> => {
   const io = await readFile('/proc/self/io', 'utf8').catch(() => null);
