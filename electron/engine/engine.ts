@@ -113,6 +113,8 @@ export const DATABASE_FILE = 'matchdesk.sqlite';
 const ABANDONED_IMPORT_MS = 10 * 60_000;
 /** How long closing waits for calls still working (an import, a plan) before it closes the database anyway. */
 const CLOSE_GRACE_MS = 30_000;
+/** WAL pages a commit may leave before it copies them into the database file (see createEngine). */
+const WAL_CHECKPOINT_PAGES = 30_000;
 /** How long the engine must have had no call before background work (filling a text index) takes a turn. */
 const IDLE_AFTER_MS = 250;
 
@@ -131,10 +133,10 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // and the rows they settle (hundreds of scattered pages), so at SQLite's default of 1,000 pages it checkpointed
     // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000,
     // and once a run wrote less per call, 17.3 s at 10,000 and 15.2 s at 30,000 (a checkpoint then takes ~0.3 s).
-    db.pragma('wal_autocheckpoint = 30000');
+    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     // One large transaction (deleting a project of a million rows) grows the WAL file past 800 MB, and SQLite keeps
     // the file at its largest size: once checkpointed it is cut back to what the checkpoints above keep it within.
-    db.pragma(`journal_size_limit = ${30_000 * 4096}`);
+    db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
   } catch (error) {

@@ -87,11 +87,12 @@ const PAGES_AHEAD = 2;
 
 /**
  * One matching run of a project, walk by walk through the rows' waterfall of queries. Each walk reads the rows
- * waiting on a query in row order, a page at a time: a fresh cached answer settles a row at once, the first row to
- * ask a query the cache lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a
- * query on its way wait with it. Landed calls are committed together with the rows they settle. Rows that found
- * nobody wait on their next query in the next walk. Memory holds a page and the calls on their way, never the
- * sheet's queries; a crash loses at most the calls in flight.
+ * waiting on a query in row order, a page at a time: a fresh cached answer settles a row as soon as its verdict is
+ * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
+ * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
+ * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
+ * query in the next walk. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
+ * loses at most the calls in flight (and the verdicts of pages not written yet, worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer (150 ms) wrote ~20% less at 100k rows, but
