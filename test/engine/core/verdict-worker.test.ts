@@ -106,6 +106,26 @@ describe('the verdict worker', () => {
     }
   }, 60_000);
 
+  it('refuses one request its worker cannot work out, and every request once it is closed', async () => {
+    const thread = VerdictThread.start()!;
+    const context: VerdictContext = { mapping: { fullName: 0 }, rule: { enabled: true, minConfidence: 0.9, minLead: 0.3 }, at: '2026-01-02T03:04:05.000Z' };
+    const facts = storedFacts(rankedFacts([{ rank: 1, score: null, person: { name: 'Jane Doe' } }]));
+    try {
+      // Rows' cells that are not a list throw in the worker: that request fails, with the worker's reason.
+      await expect(thread.verdicts([{ strategy: 'name', facts, cells: 7 as never }], context)).rejects.toThrow(/The verdict worker failed: TypeError/);
+      expect(thread.usable).toBe(true);
+      const [values] = await thread.verdicts([{ strategy: 'name', facts, cells: [JSON.stringify(['Jane Doe'])] }], context);
+      expect(values).toEqual(verdictsFor([JSON.stringify(['Jane Doe'])], 'name', rankedFacts([{ rank: 1, score: null, person: { name: 'Jane Doe' } }]), context));
+      const pending = expect(thread.verdicts([{ strategy: 'name', facts, cells: [JSON.stringify(['Jane Doe'])] }], context)).rejects.toThrow('The engine closed.');
+      await thread.close();
+      await pending;
+      expect(thread.usable).toBe(false);
+      await expect(thread.verdicts([], context)).rejects.toThrow('The engine closed.');
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('works out the same values as a row assessed alone, and nothing from facts that do not read', () => {
     const answer: Candidate[] = [
       { rank: 1, score: null, person: { name: 'Jane Doe', jobs: [{ company: { name: 'Globex' }, title: 'Engineer', started_at: '2020-01-01', ended_at: null }] } },
