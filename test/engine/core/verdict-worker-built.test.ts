@@ -1,0 +1,53 @@
+// The built app's verdict worker: electron-vite bundles it as a second entry beside the main bundle, and the engine
+// code in the bundle starts it by a path relative to itself (runs/verdict-thread.ts). Electron's main process is
+// Node, so the bundle is checked here with Node: where the bundle looks, the worker is, and it answers as the source
+// does. Skipped, saying why, where the app is not built (CI builds it before the tests).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
+import { verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import type { VerdictReply, VerdictRequest } from '../../../electron/engine/runs/verdict-thread';
+import type { Candidate } from '../../../shared/model';
+import { skipBecause } from '../../support/skips';
+
+const OUT_MAIN = join(import.meta.dirname, '..', '..', '..', 'out', 'main');
+const STARTS_WORKER = 'new URL("./verdict-worker.js"';
+
+/** The bundle files under out/main/, chunks included. */
+function bundleFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? bundleFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+}
+
+const built = existsSync(join(OUT_MAIN, 'index.js'));
+const skipped = skipBecause('the built verdict worker test', built ? null : 'the app is not built (out/main/index.js is missing): run "npm run build" first');
+
+describe.skipIf(skipped)('the built verdict worker', () => {
+  it('sits where the bundle starts it, and answers as the source does', async () => {
+    const starters = bundleFiles(OUT_MAIN).filter((file) => readFileSync(file, 'utf8').includes(STARTS_WORKER));
+    expect(starters).toHaveLength(1);
+    const workerFile = join(dirname(starters[0]!), 'verdict-worker.js');
+    expect(existsSync(workerFile), `${workerFile} is where the bundle starts the worker`).toBe(true);
+
+    const answer: Candidate[] = [
+      { rank: 1, score: null, person: { name: 'Jane Doe', jobs: [{ company: { name: 'Globex' }, title: 'Engineer', started_at: '2020-01-01', ended_at: null }] } },
+      { rank: 2, score: null, person: { name: 'Jane Doe', jobs: [{ company: { name: 'Initech' }, title: 'Engineer', started_at: '2019-01-01', ended_at: null }] } },
+    ];
+    const facts = rankedFacts(answer);
+    const context: VerdictContext = { mapping: { fullName: 0, company: 1 }, rule: { enabled: true, minConfidence: 0.9, minLead: 0.3 }, at: '2026-01-02T03:04:05.000Z' };
+    const cells = [JSON.stringify(['Jane Doe', 'Globex']), JSON.stringify(['Jane Doe', ''])];
+    const worker = new Worker(pathToFileURL(workerFile));
+    try {
+      const reply = await new Promise<VerdictReply>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({ id: 1, context, jobs: [{ strategy: 'name', facts: storedFacts(facts), cells }] } satisfies VerdictRequest);
+      });
+      expect(reply).toEqual({ id: 1, results: [verdictsFor(cells, 'name', facts, context)] });
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
