@@ -23,15 +23,12 @@ export interface AnswerOnFile {
 export function answersOnFile(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerOnFile> {
   const answers = new Map<string, AnswerOnFile>();
   const unread: string[] = [];
-  for (const [key, stored] of getAnswerFacts(db, keys, freshAfterMs)) {
-    const parsed = stored ? readStoredFacts(stored.facts) : null;
-    if (parsed && stored) answers.set(key, { facts: parsed.slice(0, MAX_CANDIDATES), fetchedAt: stored.fetchedAt });
+  for (const [key, { facts, fetchedAt }] of storedAnswers(db, keys, freshAfterMs)) {
+    const parsed = typeof facts === 'string' ? readStoredFacts(facts)?.slice(0, MAX_CANDIDATES) : facts;
+    if (parsed) answers.set(key, { facts: parsed, fetchedAt });
     else unread.push(key);
   }
-  if (unread.length === 0) return answers;
-  for (const [key, lookup] of getLookups(db, unread, freshAfterMs)) {
-    if (lookup.status === 'ok') answers.set(key, { facts: rankedFacts(lookup.candidates ?? []), fetchedAt: lookup.fetchedAt });
-  }
+  for (const [key, answer] of madeFromCandidates(db, unread, freshAfterMs)) answers.set(key, answer);
   return answers;
 }
 
@@ -51,11 +48,16 @@ export function storedAnswers(db: Database, keys: readonly string[], freshAfterM
     if (stored?.facts != null) answers.set(key, { count: stored.count, facts: stored.facts, fetchedAt: stored.fetchedAt });
     else unread.push(key);
   }
-  if (unread.length === 0) return answers;
-  for (const [key, lookup] of getLookups(db, unread, freshAfterMs)) {
-    if (lookup.status !== 'ok') continue;
-    const facts = rankedFacts(lookup.candidates ?? []);
-    answers.set(key, { count: facts.length, facts, fetchedAt: lookup.fetchedAt });
+  for (const [key, { facts, fetchedAt }] of madeFromCandidates(db, unread, freshAfterMs)) answers.set(key, { count: facts.length, facts, fetchedAt });
+  return answers;
+}
+
+/** The 'ok' answers among `keys` with their facts made from their candidates: stored without facts, or by another version. */
+function madeFromCandidates(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerOnFile> {
+  const answers = new Map<string, AnswerOnFile>();
+  if (keys.length === 0) return answers;
+  for (const [key, lookup] of getLookups(db, keys, freshAfterMs)) {
+    if (lookup.status === 'ok') answers.set(key, { facts: rankedFacts(lookup.candidates ?? []), fetchedAt: lookup.fetchedAt });
   }
   return answers;
 }
