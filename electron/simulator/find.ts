@@ -131,9 +131,6 @@ export class PeopleIndex {
   private readonly companyPeople: Int32Array[];
   private readonly json: (string | undefined)[];
   // Scratch space for one query at a time (the server answers queries one after another).
-  private readonly weight: Float32Array;
-  private readonly matched: Uint8Array;
-  private readonly tokenStamp: Int32Array;
   private readonly queryStamp: Int32Array;
   private stamp = 0;
 
@@ -205,9 +202,6 @@ export class PeopleIndex {
       }
     }
     this.json = new Array(n);
-    this.weight = new Float32Array(n);
-    this.matched = new Uint8Array(n);
-    this.tokenStamp = new Int32Array(n);
     this.queryStamp = new Int32Array(n);
   }
 
@@ -344,46 +338,78 @@ export class PeopleIndex {
    * best similarity to the people in the postings of the tokens it matches (exact, one typo away, a spelling
    * variant or a nickname). Initials ("J. Smith") find nobody by themselves; they must agree with a word of each
    * candidate's name.
+   *
+   * With two words or more a person must match two of them, so they are among the postings of any all-but-one of
+   * the words: only the cheapest such words' postings are walked, and each person found there is checked against
+   * every word through their own few name tokens (a common first name's thousands of postings are never read).
    */
   private findByName(queryTokens: readonly string[], visit: (person: number, score: number) => void): void {
-    const { weight, matched, tokenStamp, queryStamp } = this;
+    const { queryStamp } = this;
     const words = queryTokens.filter((t) => t.length > 1);
     const initials = queryTokens.filter((t) => t.length === 1);
+    if (words.length === 0) return;
+    const needed = Math.min(2, words.length);
+    const matches = words.map((token) => this.tokenMatches(token));
+    // Per word, the ids of the tokens it matches, best first (a person's best is the first of their tokens listed).
+    const ids = matches.map((list) => Int32Array.from(list, (match) => match.id));
+    const postingsOf = (w: number) => matches[w]!.reduce((sum, match) => sum + this.namePostings[match.id]!.length, 0);
+    const seeds = words
+      .map((_, w) => ({ w, cost: postingsOf(w) }))
+      .sort((a, b) => a.cost - b.cost)
+      .slice(0, words.length - needed + 1);
     const query = ++this.stamp;
-    const touched: number[] = [];
-    for (const token of words) {
-      const stamp = ++this.stamp;
-      // The exact token comes first, so a person gets the best similarity for this query token.
-      for (const match of this.tokenMatches(token)) {
-        const list = this.namePostings[match.id];
+    for (const { w } of seeds) {
+      for (const match of matches[w]!) {
+        const list = this.namePostings[match.id]!;
         for (let k = 0; k < list.length; k++) {
-          const person = list[k];
-          if (tokenStamp[person] === stamp) continue;
-          tokenStamp[person] = stamp;
-          if (queryStamp[person] !== query) {
-            queryStamp[person] = query;
-            weight[person] = 0;
-            matched[person] = 0;
-            touched.push(person);
-          }
-          weight[person] += match.similarity;
-          matched[person]++;
+          const person = list[k]!;
+          if (queryStamp[person] === query) continue;
+          queryStamp[person] = query;
+          this.offerByName(person, matches, ids, needed, initials, queryTokens.length, visit);
         }
       }
     }
-    const needed = Math.min(2, words.length);
-    for (const person of touched) {
-      if (matched[person] < needed) continue;
-      let total = weight[person];
-      if (initials.length > 0) {
-        const own = this.nameTokensOf(person);
-        if (!initials.every((initial) => own.some((t) => t.startsWith(initial)))) continue;
-        total += initials.length * INITIAL_SIMILARITY;
+  }
+
+  /** One person against every query word, in query order (a float32 sum, as the scores were always made). */
+  private offerByName(
+    person: number,
+    matches: readonly (readonly TokenMatch[])[],
+    ids: readonly Int32Array[],
+    needed: number,
+    initials: readonly string[],
+    queryTokenCount: number,
+    visit: (person: number, score: number) => void,
+  ): void {
+    const from = this.nameTokenStart[person]!;
+    const to = this.nameTokenStart[person + 1]!;
+    let total = 0;
+    let matched = 0;
+    for (let w = 0; w < ids.length; w++) {
+      const wordIds = ids[w]!;
+      let best = -1;
+      for (let k = from; k < to; k++) {
+        const id = this.nameTokenIds[k]!;
+        const end = best < 0 ? wordIds.length : best;
+        for (let place = 0; place < end; place++) {
+          if (wordIds[place] === id) {
+            best = place;
+            break;
+          }
+        }
       }
-      const own = this.nameTokenStart[person + 1] - this.nameTokenStart[person];
-      const score = coverageScore(total, queryTokens.length, own);
-      if (score >= MIN_NAME_SCORE) visit(person, score);
+      if (best < 0) continue;
+      total = Math.fround(total + matches[w]![best]!.similarity);
+      matched++;
     }
+    if (matched < needed) return;
+    if (initials.length > 0) {
+      const own = this.nameTokensOf(person);
+      if (!initials.every((initial) => own.some((t) => t.startsWith(initial)))) return;
+      total += initials.length * INITIAL_SIMILARITY;
+    }
+    const score = coverageScore(total, queryTokenCount, to - from);
+    if (score >= MIN_NAME_SCORE) visit(person, score);
   }
 }
 
