@@ -10,9 +10,18 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
  */
 export const APP_NODE_FLAGS = ['--max-semi-space-size=8'];
 
+export interface BenchScriptOptions {
+  stdio?: StdioOptions;
+  /** More Node flags (a profiler's, say). */
+  nodeArgs?: string[];
+  /** False for a process that stands for something else than the app (the simulator: the service's own servers): Node's defaults. */
+  appFlags?: boolean;
+}
+
 /** Runs one of bench/'s TypeScript entry scripts in its own Node process (the same Node 24, the app's flags), through tsx. */
-export function spawnBenchScript(script: string, args: string[], stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
+export function spawnBenchScript(script: string, args: string[], { stdio = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs = [], appFlags = true }: BenchScriptOptions = {}): ChildProcess {
+  const flags = appFlags ? APP_NODE_FLAGS : [];
+  return spawn(process.execPath, [...flags, ...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     cwd: REPO,
     stdio,
     env: { ...process.env, NODE_OPTIONS: '' },

@@ -54,7 +54,7 @@ export class EngineProcess {
   /** `cpuProfileDir`: the engine process writes a V8 CPU profile there when it exits (bench/profile-summary.ts reads it). */
   static async start(dataDir: string, service: SimulatorReady, concurrency: number, log: Log, cpuProfileDir: string | null = null): Promise<EngineProcess> {
     const profiling = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`, '--cpu-prof-interval=4000'] : [];
-    const child = spawnBenchScript('./engine-child.ts', [dataDir], ['ignore', 'pipe', 'pipe', 'ipc'], profiling);
+    const child = spawnBenchScript('./engine-child.ts', [dataDir], { nodeArgs: profiling });
     child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     await new Promise<void>((resolve, reject) => {

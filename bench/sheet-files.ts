@@ -27,7 +27,7 @@ export async function ensureSheetFiles(dir: string, p: { rows: number; people: n
   if (reused.every(Boolean)) {
     log(`  reusing ${csv} (and .xlsx)`);
   } else {
-    const child = spawnBenchScript('./sheet-child.ts', [csv, xlsx, metaPath, String(p.rows), String(p.people), String(p.seed)], ['ignore', 'pipe', 'pipe']);
+    const child = spawnBenchScript('./sheet-child.ts', [csv, xlsx, metaPath, String(p.rows), String(p.people), String(p.seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
     child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));

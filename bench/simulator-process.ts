@@ -42,7 +42,11 @@ export class SimulatorProcess {
 
   /** `port`: 0 (the default) for any free one; a kept data folder asks for the one its query keys were made with. */
   static async start(p: { people: number; seed: number; latencyMs: number; port?: number }): Promise<SimulatorProcess> {
-    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs), String(p.port ?? 0)]);
+    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs), String(p.port ?? 0)], {
+      // The simulator stands for the service's own servers, not the app: Node's defaults, not the app's memory flags.
+      appFlags: false,
+      nodeArgs: (process.env.BENCH_SIMULATOR_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout!.resume();
