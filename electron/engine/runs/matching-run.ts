@@ -7,7 +7,7 @@ import { rankedFacts, storedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
 import { answersOnFile, storedAnswers } from './answer-facts';
 import type { CallTiming } from './call-timing';
-import { DistinctQueries, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
+import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, type VerdictContext, type VerdictJob } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
@@ -252,57 +252,19 @@ export class MatchingRun {
   /**
    * A page of waiting rows: those whose query has a fresh answer on file are settled in one transaction, once their
    * verdicts are worked out (by the verdict worker when there is one); the first to ask a query the cache lacks
-   * queues it for a call now, and rows asking a query on its way wait with it.
+   * queues it for a call now, and rows asking a query on its way wait with it. A row whose answer on file found
+   * nobody follows its next steps while the cache answers them, so a sheet answered from the cache is settled in
+   * one walk and each of its pages written once, not again by the next walk.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { db, clock, settings } = this.deps;
     const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
-    const lookUp = new Map<string, PendingRow[]>();
-    for (const row of page) {
-      const waiting = { rowIndex: row.rowIndex, cells: row.cells };
-      const failedAt = this.failedKeys.get(row.key);
-      if (failedAt !== undefined) {
-        if (seen.add(row.queryId, row.key)) this.counters.queriesDone++;
-        work.failed.push([waiting, failedAt]);
-        continue;
-      }
-      const onItsWay = this.asked.get(row.key);
-      if (onItsWay) {
-        onItsWay.rows.push(waiting);
-        continue;
-      }
-      const rows = lookUp.get(row.key);
-      if (rows) rows.push(row);
-      else lookUp.set(row.key, [row]);
-    }
     // Offline, any answer on file will do, however old; online only fresh ones count (the cache TTL).
     const freshAfter = this.offline ? Number.MIN_SAFE_INTEGER : clock.now() - settings.cacheTtlDays * 86_400_000;
-    const cached = lookUp.size > 0 ? storedAnswers(db, [...lookUp.keys()], freshAfter) : new Map<string, never>();
-    for (const [key, rows] of lookUp) {
-      const first = rows[0]!;
-      const firstSight = seen.add(first.queryId, key);
-      const waiting = rows.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
-      const answer = cached.get(key);
-      if (answer) {
-        if (firstSight) {
-          this.counters.cacheHits++;
-          this.counters.queriesDone++;
-        }
-        const { fetchedAt } = answer;
-        if (answer.count === 0) work.nobody.push({ rows: waiting, fetchedAt });
-        else if (typeof answer.facts === 'string') {
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt });
-          work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
-        } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
-      } else if (this.offline) {
-        if (firstSight) this.counters.queriesDone++;
-        work.notFetched.push(...waiting);
-      } else if (firstSight) {
-        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
-        this.asked.set(key, asked);
-        this.queue.push(asked);
-      }
-      // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
+    let foundNobody = this.lookUp(page, seen, work, freshAfter, false);
+    while (foundNobody.length > 0) {
+      const next = nextSteps(db, this.projectId, foundNobody);
+      foundNobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
     }
     const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
     const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
@@ -320,6 +282,68 @@ export class MatchingRun {
       })
       .finally(() => this.settling.splice(this.settling.indexOf(settled), 1));
     this.settling.push(settled);
+  }
+
+  /**
+   * Sorts rows into the page's work by what their query has: a failure in this run, a call on its way, an answer on
+   * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody and that have a next
+   * step. `following`: the rows are such rows at their next step, which only an answer on file settles now (the rest
+   * wait for the next walk, as rows moved on always did).
+   */
+  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean): PendingRow[] {
+    const byKey = new Map<string, PendingRow[]>();
+    for (const row of rows) {
+      const waiting = { rowIndex: row.rowIndex, cells: row.cells };
+      const failedAt = this.failedKeys.get(row.key);
+      const onItsWay = this.asked.get(row.key);
+      if (following && (failedAt !== undefined || onItsWay)) continue;
+      if (failedAt !== undefined) {
+        if (seen.add(row.queryId, row.key)) this.counters.queriesDone++;
+        work.failed.push([waiting, failedAt]);
+        continue;
+      }
+      if (onItsWay) {
+        onItsWay.rows.push(waiting);
+        continue;
+      }
+      const same = byKey.get(row.key);
+      if (same) same.push(row);
+      else byKey.set(row.key, [row]);
+    }
+    const foundNobody: PendingRow[] = [];
+    const cached = byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map<string, never>();
+    for (const [key, same] of byKey) {
+      const first = same[0]!;
+      const answer = cached.get(key);
+      if (following && !answer) continue;
+      const firstSight = seen.add(first.queryId, key);
+      const waiting = same.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
+      if (answer) {
+        if (firstSight) {
+          this.counters.cacheHits++;
+          this.counters.queriesDone++;
+          // A next step's query was not among those the walk counted when it started.
+          if (following) this.counters.queriesTotal = Math.max(this.counters.queriesTotal, this.counters.queriesDone);
+        }
+        const { fetchedAt } = answer;
+        if (answer.count === 0) {
+          work.nobody.push({ rows: waiting, fetchedAt });
+          foundNobody.push(...same);
+        } else if (typeof answer.facts === 'string') {
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt });
+          work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
+        } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
+      } else if (this.offline) {
+        if (firstSight) this.counters.queriesDone++;
+        work.notFetched.push(...waiting);
+      } else if (firstSight) {
+        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
+        this.asked.set(key, asked);
+        this.queue.push(asked);
+      }
+      // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
+    }
+    return foundNobody;
   }
 
   /**

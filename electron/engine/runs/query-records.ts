@@ -31,6 +31,8 @@ export function storedForm(text: string): string {
 /** A row waiting on a query (state 'pending'), as a run walks them: the query of its current step, and its cells. */
 export interface PendingRow {
   rowIndex: number;
+  /** The step of the row's waterfall this query is (row_queries.step). */
+  step: number;
   key: string;
   /** The query's id within the project; null only for a plan made before ids (then the key stands in). */
   queryId: number | null;
@@ -46,8 +48,30 @@ export interface PendingRow {
  * each table, and what a run settles from it is written in row order too.
  */
 export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number): PendingRow[] {
-  const rows = pendingPage(db).all(projectId, afterRow, limit) as [number, string, number | null, string, Strategy, string][];
-  return rows.map(([rowIndex, key, queryId, query, strategy, cells]) => ({ rowIndex, key, queryId, query, strategy, cells }));
+  const rows = pendingPage(db).all(projectId, afterRow, limit) as [number, number, string, number | null, string, Strategy, string][];
+  return rows.map(([rowIndex, step, key, queryId, query, strategy, cells]) => ({ rowIndex, step, key, queryId, query, strategy, cells }));
+}
+
+/** Each row at its next step, for rows that have one (as the run would walk them once moved on). */
+export function nextSteps(db: Database, projectId: number, rows: readonly PendingRow[]): PendingRow[] {
+  const statement = nextStepStatement(db);
+  const next: PendingRow[] = [];
+  for (const row of rows) {
+    const found = statement.get(projectId, row.rowIndex, row.step + 1) as [string, number | null, string, Strategy] | undefined;
+    if (found) next.push({ rowIndex: row.rowIndex, step: row.step + 1, key: found[0], queryId: found[1], query: found[2], strategy: found[3], cells: row.cells });
+  }
+  return next;
+}
+
+const nextStepStatements = new WeakMap<Database, Statement>();
+
+function nextStepStatement(db: Database): Statement {
+  let statement = nextStepStatements.get(db);
+  if (!statement) {
+    statement = db.prepare('SELECT query_key, query_id, query, strategy FROM row_queries WHERE project_id = ? AND row_index = ? AND step = ?').raw();
+    nextStepStatements.set(db, statement);
+  }
+  return statement;
 }
 
 const pendingPages = new WeakMap<Database, Statement>();
@@ -57,7 +81,7 @@ function pendingPage(db: Database): Statement {
   if (!statement) {
     statement = db
       .prepare(
-        `SELECT rs.row_index, rq.query_key, rq.query_id, rq.query, rq.strategy, r.cells
+        `SELECT rs.row_index, rs.step, rq.query_key, rq.query_id, rq.query, rq.strategy, r.cells
          FROM row_status AS rs INDEXED BY row_status_by_state
          JOIN row_queries AS rq ON rq.project_id = rs.project_id AND rq.row_index = rs.row_index AND rq.step = rs.step
          JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
