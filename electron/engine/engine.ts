@@ -296,7 +296,7 @@ class MatchdeskEngine implements Engine {
 
   /** The verdict worker, started on first use; null when it is turned off, could not start or failed. */
   private verdicts(): VerdictThread | null {
-    if (this.verdictThread === undefined) this.verdictThread = this.opts.verdictWorker === false || this.closing ? null : VerdictThread.start();
+    if (this.verdictThread === undefined) this.verdictThread = this.opts.verdictWorker === false || this.closing ? null : VerdictThread.start(this.dbPath);
     return this.verdictThread?.usable ? this.verdictThread : null;
   }
 

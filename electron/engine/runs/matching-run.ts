@@ -5,14 +5,14 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
-import { answersOnFile, storedAnswers } from './answer-facts';
+import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
-import { jobVerdicts, type VerdictContext, type VerdictJob } from './row-verdict';
+import { jobVerdicts, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
-import type { VerdictResults, VerdictThread } from './verdict-thread';
+import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -56,7 +56,13 @@ interface FoundAnswer {
   rows: WaitingRow[];
   strategy: Strategy;
   fetchedAt: number;
+  /** The rows' values when the worker read the answer and worked them out already; else its job's index in `jobs`. */
+  values: VerdictValues[] | null;
+  job: number;
 }
+
+/** A page's answers as the verdict worker read them, by key: with each row's values when it found candidates. */
+type ReadAnswers = Map<string, StoredAnswer & { values?: VerdictValues[] }>;
 
 /** What a page's rows wait on before they are written: everything but the calls it queued. */
 interface PageWork {
@@ -64,7 +70,7 @@ interface PageWork {
   notFetched: WaitingRow[];
   /** Answers that found nobody: their rows move on. */
   nobody: { rows: WaitingRow[]; fetchedAt: number }[];
-  /** Answers with candidates, each with its job for the verdict worker at the same index of `jobs`. */
+  /** Answers with candidates; those whose rows' values are still to work out have a job in `jobs`. */
   found: FoundAnswer[];
   jobs: VerdictJob[];
   /** Answers stored without facts, whose facts were made from their candidates here. */
@@ -82,8 +88,18 @@ const WALK_ROWS = 1000;
 /** Queries waiting to be sent before the walk waits for a call to land: enough to keep every call slot busy. */
 const QUEUED_CALLS = 2;
 const PROGRESS_INTERVAL_MS = 100;
-/** Pages read while earlier ones wait on their verdicts: enough to keep the worker busy, memory a few pages. */
-const PAGES_AHEAD = 2;
+/**
+ * Pages read while earlier ones wait on their verdicts: enough to keep the worker busy, memory a few pages. With
+ * two, a page the worker read held up the pages behind it (a million-row re-run: the run's thread idle 14 s).
+ */
+const PAGES_AHEAD = 4;
+/**
+ * Of pages whose queries the cache mostly answers, every this many the verdict worker reads the answers itself:
+ * the run's thread then reads one page while the worker reads the other, and each thread has about as much to do
+ * (a million-row re-run: ~12 s of reading answers beside ~20 s of writing rows on the run's thread, ~22 s of
+ * verdicts on the worker's; docs/performance.md).
+ */
+const PAGES_PER_WORKER_READ = 2;
 
 /**
  * One matching run of a project, walk by walk through the rows' waterfall of queries. Each walk reads the rows
@@ -127,6 +143,9 @@ export class MatchingRun {
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
   private readonly settling: Promise<void>[] = [];
+  private pagesTaken = 0;
+  /** Whether the cache answered most of the last page's queries (then the worker may read some pages' answers). */
+  private mostlyCached = false;
 
   constructor(
     private readonly deps: MatchingRunDeps,
@@ -257,26 +276,71 @@ export class MatchingRun {
    * one walk and each of its pages written once, not again by the next walk.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
-    const { db, clock, settings } = this.deps;
-    const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
+    const { clock, settings } = this.deps;
     // Offline, any answer on file will do, however old; online only fresh ones count (the cache TTL).
     const freshAfter = this.offline ? Number.MIN_SAFE_INTEGER : clock.now() - settings.cacheTtlDays * 86_400_000;
-    let foundNobody = this.lookUp(page, seen, work, freshAfter, false);
-    while (foundNobody.length > 0) {
-      const next = nextSteps(db, this.projectId, foundNobody);
-      foundNobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
-    }
     const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
-    const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
     const before = this.settling[this.settling.length - 1];
+    const reader = this.pagesTaken++ % PAGES_PER_WORKER_READ === 1 && this.mostlyCached ? this.deps.verdicts() : null;
+    if (reader?.readsAnswers) {
+      // The worker reads this page's answers and works out their verdicts; the page is sorted once it has, in turn.
+      const asking = rowsByKey(page);
+      const keys = [...asking.keys()];
+      const answers = reader
+        .answers({ context, freshAfter, keys, strategies: keys.map((key) => asking.get(key)![0]!.strategy), cells: keys.map((key) => asking.get(key)!.map((r) => r.cells)) })
+        .then((results) => this.readAnswers(keys, results, freshAfter))
+        .catch(() => undefined);
+      this.settleLater(
+        // The few jobs left (rows followed to their next step) are worked out here, not queued behind later pages.
+        Promise.all([answers, before]).then(([read]) => ({ work: this.pageWork(page, seen, freshAfter, read), results: null })),
+        context,
+      );
+      return;
+    }
+    const work = this.pageWork(page, seen, freshAfter);
+    const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
     if (!thread && !before) {
       this.settlePage(work, context, null);
       return;
     }
     // Pages are written in the order they were read. A worker that fails leaves its pages to this thread.
     const results = thread ? thread.verdicts(work.jobs, context).catch(() => null) : Promise.resolve(null);
-    const settled: Promise<void> = Promise.all([results, before])
-      .then(([verdicts]) => this.settlePage(work, context, verdicts))
+    this.settleLater(
+      Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
+      context,
+    );
+  }
+
+  /** A page's rows sorted into work, following rows whose answer on file found nobody to their next steps. */
+  private pageWork(page: PendingRow[], seen: DistinctQueries, freshAfter: number, read?: ReadAnswers): PageWork {
+    const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
+    let foundNobody = this.lookUp(page, seen, work, freshAfter, false, read);
+    while (foundNobody.length > 0) {
+      const next = nextSteps(this.deps.db, this.projectId, foundNobody);
+      foundNobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
+    }
+    return work;
+  }
+
+  /** The worker's answers by key; those whose facts it could not read are read here, as a page of this thread's would be. */
+  private readAnswers(keys: readonly string[], results: AnswerResults, freshAfter: number): ReadAnswers {
+    const read: ReadAnswers = new Map();
+    const unread: string[] = [];
+    keys.forEach((key, i) => {
+      const result = results[i];
+      if (!result) return;
+      if (result.kind === 'unread') unread.push(key);
+      else if (result.kind === 'nobody') read.set(key, { count: 0, facts: [], fetchedAt: result.fetchedAt });
+      else read.set(key, { count: result.count, facts: [], fetchedAt: result.fetchedAt, values: result.values });
+    });
+    if (unread.length > 0) for (const [key, answer] of storedAnswers(this.deps.db, unread, freshAfter)) read.set(key, answer);
+    return read;
+  }
+
+  /** Writes a page once its work is ready and every page read before it is written. */
+  private settleLater(ready: Promise<{ work: PageWork; results: VerdictResults | null }>, context: VerdictContext): void {
+    const settled: Promise<void> = ready
+      .then(({ work, results }) => this.settlePage(work, context, results))
       .catch((error: unknown) => {
         this.commitError ??= error;
       })
@@ -290,28 +354,21 @@ export class MatchingRun {
    * step. `following`: the rows are such rows at their next step, which only an answer on file settles now (the rest
    * wait for the next walk, as rows moved on always did).
    */
-  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean): PendingRow[] {
+  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): PendingRow[] {
     const byKey = new Map<string, PendingRow[]>();
-    for (const row of rows) {
-      const waiting = { rowIndex: row.rowIndex, cells: row.cells };
-      const failedAt = this.failedKeys.get(row.key);
-      const onItsWay = this.asked.get(row.key);
+    for (const [key, same] of rowsByKey(rows)) {
+      const failedAt = this.failedKeys.get(key);
+      const onItsWay = this.asked.get(key);
       if (following && (failedAt !== undefined || onItsWay)) continue;
       if (failedAt !== undefined) {
-        if (seen.add(row.queryId, row.key)) this.counters.queriesDone++;
-        work.failed.push([waiting, failedAt]);
-        continue;
-      }
-      if (onItsWay) {
-        onItsWay.rows.push(waiting);
-        continue;
-      }
-      const same = byKey.get(row.key);
-      if (same) same.push(row);
-      else byKey.set(row.key, [row]);
+        if (seen.add(same[0]!.queryId, key)) this.counters.queriesDone++;
+        for (const row of same) work.failed.push([{ rowIndex: row.rowIndex, cells: row.cells }, failedAt]);
+      } else if (onItsWay) onItsWay.rows.push(...same.map((row) => ({ rowIndex: row.rowIndex, cells: row.cells })));
+      else byKey.set(key, same);
     }
     const foundNobody: PendingRow[] = [];
-    const cached = byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map<string, never>();
+    const cached: ReadAnswers = read ?? (byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map());
+    if (!following) this.mostlyCached = countCached(byKey, cached) * 2 > byKey.size;
     for (const [key, same] of byKey) {
       const first = same[0]!;
       const answer = cached.get(key);
@@ -329,8 +386,11 @@ export class MatchingRun {
         if (answer.count === 0) {
           work.nobody.push({ rows: waiting, fetchedAt });
           foundNobody.push(...same);
+        } else if (answer.values) {
+          // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1 });
         } else if (typeof answer.facts === 'string') {
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length });
           work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
         } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
       } else if (this.offline) {
@@ -357,8 +417,8 @@ export class MatchingRun {
       if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
       for (const { rows, fetchedAt } of work.nobody) this.count(this.resolution.foundNobody(rows, fetchedAt));
       for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
-      for (const [i, found] of work.found.entries()) {
-        const values = results ? results[i] : jobVerdicts(work.jobs[i]!, context);
+      for (const found of work.found) {
+        const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
         if (values) this.count(this.resolution.found(found.rows, values, found.fetchedAt));
         else this.settleUnread(found, context.at);
       }
@@ -571,4 +631,21 @@ export class MatchingRun {
       }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
     }
   }
+}
+
+/** A page's rows by the query they ask, in the page's order. */
+function rowsByKey(rows: readonly PendingRow[]): Map<string, PendingRow[]> {
+  const byKey = new Map<string, PendingRow[]>();
+  for (const row of rows) {
+    const same = byKey.get(row.key);
+    if (same) same.push(row);
+    else byKey.set(row.key, [row]);
+  }
+  return byKey;
+}
+
+function countCached(byKey: ReadonlyMap<string, unknown>, cached: ReadonlyMap<string, unknown>): number {
+  let count = 0;
+  for (const key of byKey.keys()) if (cached.has(key)) count++;
+  return count;
 }

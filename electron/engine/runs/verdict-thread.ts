@@ -1,9 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import type { Strategy } from '../../../shared/model';
 import type { VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
-/** One page's answers for the worker (verdict-worker.ts). */
+/** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
   id: number;
+  kind: 'verdicts';
   context: VerdictContext;
   jobs: VerdictJob[];
 }
@@ -11,7 +13,33 @@ export interface VerdictRequest {
 /** For each job, its rows' values, or null when its stored facts do not read or hold nobody (row-verdict.ts jobVerdicts). */
 export type VerdictResults = (VerdictValues[] | null)[];
 
-export type VerdictReply = { id: number; results: VerdictResults } | { id: number; error: string };
+/** A page's queries for the worker to look up in the cache itself, with the cells of the rows asking each. */
+export interface AnswersRequest {
+  id: number;
+  kind: 'answers';
+  context: VerdictContext;
+  /** Answers fetched before this (ms) do not count: the cache's time to live. */
+  freshAfter: number;
+  keys: string[];
+  strategies: Strategy[];
+  cells: string[][];
+}
+
+/**
+ * What the cache holds for one key of an AnswersRequest: nothing fresh (null), an answer that found nobody, one with
+ * candidates and its rows' values, or one whose stored facts do not read (the engine reads that answer itself).
+ */
+export type AnswerResult = null | { kind: 'nobody'; fetchedAt: number } | { kind: 'found'; count: number; fetchedAt: number; values: VerdictValues[] } | { kind: 'unread' };
+
+export type AnswerResults = AnswerResult[];
+
+export type VerdictReply = { id: number; results: VerdictResults | AnswerResults } | { id: number; error: string };
+
+/** What the worker is started with: where the database is, for the answers it reads itself (null: it reads none). */
+export interface VerdictWorkerData {
+  entry?: string;
+  dbPath: string | null;
+}
 
 /**
  * The worker's young generation, in MB: the engine's hosts cap theirs with --max-semi-space-size=8 (three 8 MB
@@ -23,8 +51,10 @@ const YOUNG_GENERATION_MB = 24;
 /**
  * The engine's handle on the verdict worker: a thread of its own that works out rows' verdicts while a run's
  * thread reads the next page and writes the last. In a cached re-run of a million rows that is about a third of
- * the work (parsing the stored facts, assessing each row; docs/performance.md). Started on the first page a run
- * settles from the cache, kept while the engine is open.
+ * the work (parsing the stored facts, assessing each row; docs/performance.md). Given the database's path, the
+ * worker can also read a page's answers itself, through a read-only connection of its own, so the run's thread
+ * hands it some of the reading too. Started on the first page a run settles from the cache, kept while the engine
+ * is open.
  *
  * From the source tree (tsx: the CLI, the browser host, the tests, the bench) the thread starts through
  * verdict-worker.dev.mjs, which registers tsx in it first; a built app starts the bundled verdict-worker.js beside
@@ -32,11 +62,15 @@ const YOUNG_GENERATION_MB = 24;
  */
 export class VerdictThread {
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (results: VerdictResults) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (results: VerdictResults | AnswerResults) => void; reject: (error: Error) => void }>();
   /** Set once the thread failed or exited: every request after it is refused at once. */
   private failure: Error | null = null;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    /** Whether the worker can read answers from the database itself. */
+    readonly readsAnswers: boolean,
+  ) {
     // The thread must not hold a process open when nothing waits on it (the CLI exits once its work is done).
     worker.unref();
     worker.on('message', (reply: VerdictReply) => {
@@ -51,15 +85,18 @@ export class VerdictThread {
     worker.on('exit', (code) => this.fail(new Error(`The verdict worker stopped (exit code ${code}).`)));
   }
 
-  /** Starts the worker; null where a thread cannot start (then the engine works the verdicts out itself). */
-  static start(): VerdictThread | null {
+  /**
+   * Starts the worker; null where a thread cannot start (then the engine works the verdicts out itself). `dbPath`:
+   * the engine's database, which the worker then reads answers from when asked (null: it is only sent facts).
+   */
+  static start(dbPath: string | null = null): VerdictThread | null {
     const here = import.meta.url;
     try {
       const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
       const worker = here.endsWith('.ts')
-        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./verdict-worker.ts', here).href }, resourceLimits })
-        : new Worker(new URL('./verdict-worker.js', here), { resourceLimits });
-      return new VerdictThread(worker);
+        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./verdict-worker.ts', here).href, dbPath } satisfies VerdictWorkerData, resourceLimits })
+        : new Worker(new URL('./verdict-worker.js', here), { workerData: { dbPath } satisfies VerdictWorkerData, resourceLimits });
+      return new VerdictThread(worker, dbPath !== null);
     } catch {
       return null;
     }
@@ -71,18 +108,30 @@ export class VerdictThread {
 
   /** The verdicts of one page's jobs; rejects when the worker fails (the caller then works them out itself). */
   verdicts(jobs: VerdictJob[], context: VerdictContext): Promise<VerdictResults> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise<VerdictResults>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, context, jobs } satisfies VerdictRequest);
-    });
+    return this.ask({ id: this.nextId++, kind: 'verdicts', context, jobs }) as Promise<VerdictResults>;
+  }
+
+  /**
+   * The cache's answers to a page's queries, read by the worker, with the verdicts of the rows asking each (one
+   * result a key, in order); rejects when the worker fails or cannot read answers (the caller reads them itself).
+   */
+  answers(request: Omit<AnswersRequest, 'id' | 'kind'>): Promise<AnswerResults> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ ...request, id: this.nextId++, kind: 'answers' }) as Promise<AnswerResults>;
   }
 
   async close(): Promise<void> {
     this.fail(new Error('The engine closed.'));
     await this.worker.terminate();
+  }
+
+  private ask(request: VerdictRequest | AnswersRequest): Promise<VerdictResults | AnswerResults> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(request.id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage(request);
+    });
   }
 
   private fail(error: Error): void {

@@ -1,17 +1,46 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
-// the database meanwhile. Started by verdict-thread.ts; pure, so it needs nothing but the messages it is sent.
-import { parentPort } from 'node:worker_threads';
+// the database meanwhile. Started by verdict-thread.ts. Sent stored facts, it needs nothing but the message; asked
+// for a page's answers, it reads them through a read-only connection of its own (WAL lets it read beside the engine's
+// writes, and it sees only what the engine committed).
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { getAnswerFacts } from '../store/lookups';
 import { jobVerdicts } from './row-verdict';
-import type { VerdictReply, VerdictRequest } from './verdict-thread';
+import type { AnswerResult, AnswersRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
-port.on('message', ({ id, context, jobs }: VerdictRequest) => {
+const { dbPath } = (workerData ?? { dbPath: null }) as VerdictWorkerData;
+let db: Database.Database | null = null;
+
+function database(): Database.Database {
+  if (!dbPath) throw new Error('the worker was started without the database');
+  if (!db) {
+    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    // Its reads are random pages of the cache: a small page cache of its own, the rest from the OS.
+    db.pragma('cache_size = -4096');
+  }
+  return db;
+}
+
+function answers({ context, freshAfter, keys, strategies, cells }: AnswersRequest): AnswerResult[] {
+  const stored = getAnswerFacts(database(), keys, freshAfter);
+  return keys.map((key, i): AnswerResult => {
+    const answer = stored.get(key);
+    if (answer === undefined) return null;
+    if (answer === null) return { kind: 'unread' };
+    if (answer.count === 0) return { kind: 'nobody', fetchedAt: answer.fetchedAt };
+    const values = answer.facts === null ? null : jobVerdicts({ strategy: strategies[i]!, facts: answer.facts, cells: cells[i]! }, context);
+    return values ? { kind: 'found', count: answer.count, fetchedAt: answer.fetchedAt, values } : { kind: 'unread' };
+  });
+}
+
+port.on('message', (request: VerdictRequest | AnswersRequest) => {
   let reply: VerdictReply;
   try {
-    reply = { id, results: jobs.map((job) => jobVerdicts(job, context)) };
+    reply = { id: request.id, results: request.kind === 'answers' ? answers(request) : request.jobs.map((job) => jobVerdicts(job, request.context)) };
   } catch (error) {
-    reply = { id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    reply = { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
   port.postMessage(reply);
 });

@@ -1,7 +1,7 @@
 // The built app's verdict worker: electron-vite bundles it as a second entry beside the main bundle, and the engine
 // code in the bundle starts it by a path relative to itself (runs/verdict-thread.ts). Electron's main process is
 // Node, so the bundle is checked here with Node: where the bundle looks, the worker is, and it answers as the source
-// does. Skipped, saying why, where the app is not built (CI builds it before the tests).
+// does, from the facts it is sent and from the answers it reads itself. Skipped, saying why, where the app is not built (CI builds it before the tests).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,9 +9,11 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
 import { verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
-import type { VerdictReply, VerdictRequest } from '../../../electron/engine/runs/verdict-thread';
+import type { AnswersRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
+import { openDatabase, putLookups } from '../../../electron/engine/store';
 import type { Candidate } from '../../../shared/model';
 import { skipBecause } from '../../support/skips';
+import { tempDir } from './helpers';
 
 const OUT_MAIN = join(import.meta.dirname, '..', '..', '..', 'out', 'main');
 const STARTS_WORKER = 'new URL("./verdict-worker.js"';
@@ -38,16 +40,33 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     const facts = rankedFacts(answer);
     const context: VerdictContext = { mapping: { fullName: 0, company: 1 }, rule: { enabled: true, minConfidence: 0.9, minLead: 0.3 }, at: '2026-01-02T03:04:05.000Z' };
     const cells = [JSON.stringify(['Jane Doe', 'Globex']), JSON.stringify(['Jane Doe', ''])];
-    const worker = new Worker(pathToFileURL(workerFile));
-    try {
-      const reply = await new Promise<VerdictReply>((resolve, reject) => {
+    // The answers it reads itself come from a database of the engine's making (better-sqlite3 loads in its thread).
+    const tmp = tempDir('matchdesk-built-worker-');
+    const dbPath = join(tmp.dir, 'matchdesk.sqlite');
+    const db = openDatabase(dbPath);
+    putLookups(db, [
+      { queryKey: 'found', query: { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] }, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, facts: storedFacts(facts) },
+      { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, facts: storedFacts([]) },
+    ]);
+    db.close();
+    const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath } satisfies VerdictWorkerData });
+    const ask = (request: VerdictRequest | AnswersRequest) =>
+      new Promise<VerdictReply>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
-        worker.postMessage({ id: 1, context, jobs: [{ strategy: 'name', facts: storedFacts(facts), cells }] } satisfies VerdictRequest);
+        worker.postMessage(request);
       });
-      expect(reply).toEqual({ id: 1, results: [verdictsFor(cells, 'name', facts, context)] });
+    try {
+      const values = verdictsFor(cells, 'name', facts, context);
+      expect(await ask({ id: 1, kind: 'verdicts', context, jobs: [{ strategy: 'name', facts: storedFacts(facts), cells }] })).toEqual({ id: 1, results: [values] });
+      const keys = ['found', 'nobody', 'missing'];
+      expect(await ask({ id: 2, kind: 'answers', context, freshAfter: 0, keys, strategies: ['name', 'name', 'name'], cells: [cells, cells, cells] })).toEqual({
+        id: 2,
+        results: [{ kind: 'found', count: 2, fetchedAt: 1000, values }, { kind: 'nobody', fetchedAt: 2000 }, null],
+      });
     } finally {
       await worker.terminate();
+      tmp.remove();
     }
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Engine } from '../../../electron/engine/engine';
 import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
 import { jobVerdicts, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
-import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
+import { VerdictThread, type AnswerResults } from '../../../electron/engine/runs/verdict-thread';
 import type { Candidate } from '../../../shared/model';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
@@ -71,16 +71,22 @@ describe('the verdict worker', () => {
   it("settles a cached re-run on its own thread exactly as the engine's thread does", async () => {
     const started = vi.spyOn(VerdictThread, 'start');
     const asked = vi.spyOn(VerdictThread.prototype, 'verdicts');
+    const read = vi.spyOn(VerdictThread.prototype, 'answers');
     const withWorker = await openEngine(join(tmp.dir, 'worker'));
     const without = await openEngine(join(tmp.dir, 'no-worker'), { verdictWorker: false });
     try {
       const threaded = await cachedRerun(withWorker, 'worker');
       expect(started).toHaveBeenCalledTimes(1);
       expect(started.mock.results[0]!.value).toBeInstanceOf(VerdictThread);
-      // Every page of the re-run went to the worker, and it answered (a failure would have been settled here instead).
-      expect(asked.mock.calls.length).toBeGreaterThanOrEqual(3);
-      const answered = await Promise.all(asked.mock.results.map((r) => r.value as Promise<unknown>));
+      // Every page of the re-run went to the worker, and it answered (a failure would have been settled here instead):
+      // the run's thread read the first and third pages' answers, the worker the second's itself.
+      expect(asked.mock.calls.length).toBeGreaterThanOrEqual(2);
+      expect(read).toHaveBeenCalledTimes(1);
+      const answered = await Promise.all([...asked.mock.results, ...read.mock.results].map((r) => r.value as Promise<unknown>));
       expect(answered.every((results) => Array.isArray(results) && results.length > 0)).toBe(true);
+      // Its answers were the cache's, with verdicts: a page of them found candidates for most queries.
+      const readAnswers = (await read.mock.results[0]!.value) as AnswerResults;
+      expect(readAnswers.filter((a) => a?.kind === 'found').length).toBeGreaterThan(readAnswers.length / 2);
 
       const local = await cachedRerun(without, 'no-worker');
       expect(started).toHaveBeenCalledTimes(1);
@@ -97,9 +103,11 @@ describe('the verdict worker', () => {
   it("leaves its pages to the engine's thread when it fails, and the rows come out the same", async () => {
     const engine = await openEngine(join(tmp.dir, 'failing'));
     const failing = vi.spyOn(VerdictThread.prototype, 'verdicts').mockRejectedValue(new Error('the worker is gone'));
+    const failingReads = vi.spyOn(VerdictThread.prototype, 'answers').mockRejectedValue(new Error('the worker is gone'));
     try {
       const { first, cached } = await cachedRerun(engine, 'failing');
       expect(failing).toHaveBeenCalled();
+      expect(failingReads).toHaveBeenCalled();
       expect(cached).toEqual(first);
     } finally {
       await engine.close();
