@@ -9,10 +9,10 @@ import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts'
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
-import { jobVerdicts, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
+import { jobVerdicts, verdictsFor, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
-import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
+import type { AnswerResults, LandedResults, VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -48,6 +48,10 @@ interface Asked {
 interface LandedCall {
   asked: Asked[];
   answers: Candidate[][];
+  /** When it landed (ms): when the service gave its answers, and when the rows they settle are decided. */
+  fetchedAt: number;
+  /** Its answers made ready to store, with the verdicts of the rows waiting when it landed (null: made at the commit). */
+  prepared: LandedResults | null;
 }
 
 /** A cached answer with candidates, and the rows of a page it settles once their verdicts are worked out. */
@@ -481,11 +485,28 @@ export class MatchingRun {
       this.emit(false);
       return;
     }
-    timing.record(clock.now() - started);
+    const fetchedAt = clock.now();
+    timing.record(fetchedAt - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
-    this.landed.push({ asked, answers });
+    // The call keeps its slot while the worker prepares its answers, so a crash meanwhile loses no more than the calls
+    // in flight. Awaited before the push: every commit starts a new list.
+    const prepared = await this.prepare(asked, answers, fetchedAt);
+    this.landed.push({ asked, answers, fetchedAt, prepared });
     this.commitScheduled ??= setImmediate(() => this.commitLanded());
+  }
+
+  /** The worker's work on a landed call (the facts, the JSON, the waiting rows' verdicts); null without a worker or when it fails. */
+  private async prepare(asked: Asked[], answers: Candidate[][], fetchedAt: number): Promise<LandedResults | null> {
+    const thread = this.deps.verdicts();
+    if (!thread) return null;
+    const request = {
+      context: this.resolution.verdictContext(new Date(fetchedAt).toISOString()),
+      strategies: asked.map((q) => q.strategy),
+      cells: asked.map((q) => q.rows.map((r) => r.cells)),
+      answers: asked.map((_, i) => answers[i] ?? []),
+    };
+    return thread.landed(request).catch(() => null);
   }
 
   /**
@@ -498,21 +519,15 @@ export class MatchingRun {
     const calls = this.landed;
     this.landed = [];
     if (calls.length === 0) return;
-    const { db, clock } = this.deps;
-    const fetchedAt = clock.now();
-    const at = new Date(fetchedAt).toISOString();
+    const { db } = this.deps;
     try {
       db.transaction(() => {
-        for (const { asked, answers } of calls) {
-          const facts = asked.map((_, i) => rankedFacts(answers[i] ?? []));
-          putLookups(
-            db,
-            asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
-          );
-          for (const [i, q] of asked.entries()) this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: facts[i]!, fetchedAt }, at));
+        for (const call of calls) {
+          if (call.prepared) this.commitPrepared(call, call.prepared);
+          else this.commitAsLanded(call);
           this.counters.calls++;
-          this.counters.fetched += asked.length;
-          this.counters.queriesDone += asked.length;
+          this.counters.fetched += call.asked.length;
+          this.counters.queriesDone += call.asked.length;
         }
         this.persist();
       })();
@@ -523,6 +538,37 @@ export class MatchingRun {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
     this.emit(false);
+  }
+
+  /** A landed call's answers and rows, worked out here. */
+  private commitAsLanded({ asked, answers, fetchedAt }: LandedCall): void {
+    const at = new Date(fetchedAt).toISOString();
+    const facts = asked.map((_, i) => rankedFacts(answers[i] ?? []));
+    putLookups(
+      this.deps.db,
+      asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
+    );
+    for (const [i, q] of asked.entries()) this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: facts[i]!, fetchedAt }, at));
+  }
+
+  /** A landed call's answers and rows as the worker prepared them; rows that came to wait on it since are assessed here. */
+  private commitPrepared({ asked, answers, fetchedAt }: LandedCall, prepared: LandedResults): void {
+    putLookups(
+      this.deps.db,
+      asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], candidatesJson: prepared.candidates[i], error: null, facts: prepared.facts[i] })),
+    );
+    for (const [i, q] of asked.entries()) {
+      if (prepared.counts[i] === 0) {
+        this.count(this.resolution.foundNobody(q.rows, fetchedAt));
+        continue;
+      }
+      let values = prepared.values[i]!;
+      if (q.rows.length > values.length) {
+        const later = q.rows.slice(values.length).map((r) => r.cells);
+        values = [...values, ...verdictsFor(later, q.strategy, rankedFacts(answers[i] ?? []), this.resolution.verdictContext(new Date(fetchedAt).toISOString()))];
+      }
+      this.count(this.resolution.found(q.rows, values, fetchedAt));
+    }
   }
 
   private callFailed(asked: Asked[], error: unknown): void {

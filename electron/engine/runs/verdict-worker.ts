@@ -1,12 +1,14 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
-// the database meanwhile. Started by verdict-thread.ts. Sent stored facts, it needs nothing but the message; asked
+// the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a landed call's answers (whose facts
+// and JSON it makes for the engine to store), it needs nothing but the message; asked
 // for a page's answers, it reads them through a read-only connection of its own (WAL lets it read beside the engine's
 // writes, and it sees only what the engine committed).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
-import { jobVerdicts } from './row-verdict';
-import type { AnswerResult, AnswersRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from './verdict-thread';
+import { rankedFacts, storedFacts } from '../matching';
+import { jobVerdicts, verdictsFor } from './row-verdict';
+import type { AnswerResult, AnswersRequest, LandedRequest, LandedResults, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
@@ -35,10 +37,26 @@ function answers({ context, freshAfter, keys, strategies, cells }: AnswersReques
   });
 }
 
-port.on('message', (request: VerdictRequest | AnswersRequest) => {
+function landed({ context, strategies, cells, answers }: LandedRequest): LandedResults {
+  const facts = answers.map((candidates) => rankedFacts(candidates));
+  return {
+    candidates: answers.map((candidates) => JSON.stringify(candidates)),
+    facts: facts.map((f) => storedFacts(f)),
+    counts: facts.map((f) => f.length),
+    values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
+  };
+}
+
+function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | AnswerResult[] | LandedResults {
+  if (request.kind === 'answers') return answers(request);
+  if (request.kind === 'landed') return landed(request);
+  return request.jobs.map((job) => jobVerdicts(job, request.context));
+}
+
+port.on('message', (request: VerdictRequest | AnswersRequest | LandedRequest) => {
   let reply: VerdictReply;
   try {
-    reply = { id: request.id, results: request.kind === 'answers' ? answers(request) : request.jobs.map((job) => jobVerdicts(job, request.context)) };
+    reply = { id: request.id, results: results(request) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -23,6 +23,8 @@ export interface Lookup {
    * settling rows from the cache never parses whole person records.
    */
   facts?: string;
+  /** `candidates` as JSON when it was made already (off the engine's thread): stored as it is. */
+  candidatesJson?: string;
 }
 
 /** What settling rows needs from an 'ok' answer: how many were found, and their facts (null for an answer stored without). */
@@ -107,7 +109,7 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
         r.status,
         ok ? (r.candidates?.length ?? 0) : null,
         ok ? (r.facts ?? null) : null,
-        ok ? JSON.stringify(r.candidates ?? []) : null,
+        ok ? (r.candidatesJson ?? JSON.stringify(r.candidates ?? [])) : null,
         ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
         keepOkAfterMs,
       );

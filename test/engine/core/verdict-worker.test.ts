@@ -59,6 +59,8 @@ function settledRows(engine: Engine, projectId: number): Record<string, unknown>
 /** A sheet run once (every answer fetched), then imported again and answered from the cache. */
 async function cachedRerun(engine: Engine, name: string): Promise<{ first: Record<string, unknown>[]; cached: Record<string, unknown>[] }> {
   await connect(engine, sim);
+  // One call at a time: the walk waits for each, so the next page's rows come to wait on calls that landed already.
+  await ok(engine, 'settings.update', { concurrency: 1 });
   const file = writeCsv(join(tmp.dir, `${name}.csv`), HEADERS, sheetRows(2600));
   const first = (await ok(engine, 'projects.import', { file })).summary;
   expect((await runToEnd(engine, first.id)).status).toBe('done');
@@ -72,6 +74,12 @@ describe('the verdict worker', () => {
     const started = vi.spyOn(VerdictThread, 'start');
     const asked = vi.spyOn(VerdictThread.prototype, 'verdicts');
     const read = vi.spyOn(VerdictThread.prototype, 'answers');
+    // Each landed call is prepared a little late, so later pages' rows come to wait on it meanwhile (assessed at the commit).
+    const landed = VerdictThread.prototype.landed;
+    const prepared = vi.spyOn(VerdictThread.prototype, 'landed').mockImplementation(async function (this: VerdictThread, request) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return landed.call(this, request);
+    });
     const withWorker = await openEngine(join(tmp.dir, 'worker'));
     const without = await openEngine(join(tmp.dir, 'no-worker'), { verdictWorker: false });
     try {
@@ -88,8 +96,14 @@ describe('the verdict worker', () => {
       const readAnswers = (await read.mock.results[0]!.value) as AnswerResults;
       expect(readAnswers.filter((a) => a?.kind === 'found').length).toBeGreaterThan(readAnswers.length / 2);
 
+      // The first run's calls were prepared there too (their answers' facts and JSON, their rows' verdicts).
+      expect(prepared).toHaveBeenCalled();
+      const results = await Promise.all(prepared.mock.results.map((r) => r.value as Promise<{ values: unknown[] }>));
+      expect(results.every((call) => call.values.some((values) => values !== null))).toBe(true);
+
       const local = await cachedRerun(without, 'no-worker');
       expect(started).toHaveBeenCalledTimes(1);
+      expect(threaded.first).toEqual(local.first);
       expect(threaded.cached).toEqual(local.cached);
       expect(threaded.cached).toEqual(threaded.first);
       const states = new Set(threaded.cached.map((r) => r.state));
@@ -104,13 +118,18 @@ describe('the verdict worker', () => {
     const engine = await openEngine(join(tmp.dir, 'failing'));
     const failing = vi.spyOn(VerdictThread.prototype, 'verdicts').mockRejectedValue(new Error('the worker is gone'));
     const failingReads = vi.spyOn(VerdictThread.prototype, 'answers').mockRejectedValue(new Error('the worker is gone'));
+    const failingCalls = vi.spyOn(VerdictThread.prototype, 'landed').mockRejectedValue(new Error('the worker is gone'));
+    const local = await openEngine(join(tmp.dir, 'failing-local'), { verdictWorker: false });
     try {
       const { first, cached } = await cachedRerun(engine, 'failing');
       expect(failing).toHaveBeenCalled();
       expect(failingReads).toHaveBeenCalled();
+      expect(failingCalls).toHaveBeenCalled();
       expect(cached).toEqual(first);
+      expect(first).toEqual((await cachedRerun(local, 'failing-local')).first);
     } finally {
       await engine.close();
+      await local.close();
     }
   }, 60_000);
 
