@@ -132,6 +132,8 @@ export class PeopleIndex {
   private readonly json: (string | undefined)[];
   // Scratch space for one query at a time (the server answers queries one after another).
   private readonly queryStamp: Int32Array;
+  /** Marks the people who hold or held one of a query's companies (stamped like queryStamp). */
+  private readonly companyStamp: Int32Array;
   private stamp = 0;
 
   constructor(dataset: Dataset) {
@@ -203,6 +205,7 @@ export class PeopleIndex {
     }
     this.json = new Array(n);
     this.queryStamp = new Int32Array(n);
+    this.companyStamp = new Int32Array(n);
   }
 
   /** Whether the person's jobs before `job` include one at `company` (people list each employer once). */
@@ -262,7 +265,9 @@ export class PeopleIndex {
     // Someone found by name whose e-mail or slug was asked for but differs is a weaker candidate.
     const identifierPenalty = emails.length + slugs.length > 0 ? 0.8 : 1;
     if (queryNames.length > 0) {
-      this.findByName(queryNames, (person, nameScore) => {
+      // Name + company asks only for people who hold or held that company: only they are scored by name.
+      const company = companySimilarity ? this.markCompanyPeople(companySimilarity) : 0;
+      this.findByName(queryNames, company, (person, nameScore) => {
         if (identified.has(person)) return;
         if (!companySimilarity) return best.offer(person, nameScore * identifierPenalty);
         // Name + company asks for people who hold or held that company: namesakes elsewhere are not answers.
@@ -342,9 +347,11 @@ export class PeopleIndex {
    * With two words or more a person must match two of them, so they are among the postings of any all-but-one of
    * the words: only the cheapest such words' postings are walked, and each person found there is checked against
    * every word through their own few name tokens (a common first name's thousands of postings are never read).
+   * `company`: a stamp from markCompanyPeople when the query names a company (only the people it marks are
+   * scored: the others would not be answers), 0 when it names none.
    */
-  private findByName(queryTokens: readonly string[], visit: (person: number, score: number) => void): void {
-    const { queryStamp } = this;
+  private findByName(queryTokens: readonly string[], company: number, visit: (person: number, score: number) => void): void {
+    const { queryStamp, companyStamp } = this;
     const words = queryTokens.filter((t) => t.length > 1);
     const initials = queryTokens.filter((t) => t.length === 1);
     if (words.length === 0) return;
@@ -363,12 +370,22 @@ export class PeopleIndex {
         const list = this.namePostings[match.id]!;
         for (let k = 0; k < list.length; k++) {
           const person = list[k]!;
-          if (queryStamp[person] === query) continue;
+          if (queryStamp[person] === query || (company !== 0 && companyStamp[person] !== company)) continue;
           queryStamp[person] = query;
           this.offerByName(person, matches, ids, needed, initials, queryTokens.length, visit);
         }
       }
     }
+  }
+
+  /** Stamps everyone who holds or held one of the companies (each a stamp of its own); returns the stamp. */
+  private markCompanyPeople(similarity: ReadonlyMap<number, number>): number {
+    const stamp = ++this.stamp;
+    for (const company of similarity.keys()) {
+      const people = this.companyPeople[company]!;
+      for (let k = 0; k < people.length; k++) this.companyStamp[people[k]!] = stamp;
+    }
+    return stamp;
   }
 
   /** One person against every query word, in query order (a float32 sum, as the scores were always made). */
