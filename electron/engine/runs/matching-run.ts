@@ -226,7 +226,11 @@ export class MatchingRun {
       this.emit(true);
       while (!this.stop) {
         const queries = pendingQueryCount(db, this.projectId);
-        if (queries === 0) break;
+        if (queries === 0) {
+          // Every query is answered (a query counted both as a row's next step and as another row's first is one).
+          this.counters.queriesTotal = this.counters.queriesDone;
+          break;
+        }
         this.counters.queriesTotal = this.counters.queriesDone + queries;
         const movedBefore = this.moved;
         const abandonedBefore = this.abandoned;
@@ -333,6 +337,7 @@ export class MatchingRun {
     keys.forEach((key, i) => {
       const result = results[i];
       if (!result) return;
+      // No facts are kept for these: an answer that found nobody has none, and the worker read the others' already.
       if (result.kind === 'unread') unread.push(key);
       else if (result.kind === 'nobody') read.set(key, { count: 0, facts: [], fetchedAt: result.fetchedAt });
       else read.set(key, { count: result.count, facts: [], fetchedAt: result.fetchedAt, values: result.values });
@@ -383,8 +388,8 @@ export class MatchingRun {
         if (firstSight) {
           this.counters.cacheHits++;
           this.counters.queriesDone++;
-          // A next step's query was not among those the walk counted when it started.
-          if (following) this.counters.queriesTotal = Math.max(this.counters.queriesTotal, this.counters.queriesDone);
+          // A next step's query was not among those the walk counted when it started (unless another row asks it first).
+          if (following) this.counters.queriesTotal++;
         }
         const { fetchedAt } = answer;
         if (answer.count === 0) {
