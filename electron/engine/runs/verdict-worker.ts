@@ -3,7 +3,7 @@
 // and JSON it makes for the engine to store), it needs nothing but the message. Asked for a page's answers, it reads
 // them through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what
 // the engine committed.
-import Database from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
 import { rankedFacts, storedFacts } from '../matching';
@@ -13,20 +13,25 @@ import type { AnswerResult, AnswersRequest, LandedRequest, LandedResults, Verdic
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
 const { dbPath } = (workerData ?? { dbPath: null }) as VerdictWorkerData;
-let db: Database.Database | null = null;
+let db: Promise<Database> | null = null;
 
-function database(): Database.Database {
-  if (!dbPath) throw new Error('the worker was started without the database');
-  if (!db) {
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+/**
+ * The worker's own connection, opened on the first page it reads. SQLite's native module is loaded only then: where
+ * it cannot load in a thread, only these reads fail (the engine reads those pages itself), not the verdicts.
+ */
+function database(): Promise<Database> {
+  if (!dbPath) return Promise.reject(new Error('the worker was started without the database'));
+  db ??= import('better-sqlite3').then(({ default: Sqlite }) => {
+    const connection = new Sqlite(dbPath, { readonly: true, fileMustExist: true });
     // Its reads are random pages of the cache: a small page cache of its own, the rest from the OS.
-    db.pragma('cache_size = -4096');
-  }
+    connection.pragma('cache_size = -4096');
+    return connection;
+  });
   return db;
 }
 
-function answers({ context, freshAfter, keys, strategies, cells }: AnswersRequest): AnswerResult[] {
-  const stored = getAnswerFacts(database(), keys, freshAfter);
+async function answers({ context, freshAfter, keys, strategies, cells }: AnswersRequest): Promise<AnswerResult[]> {
+  const stored = getAnswerFacts(await database(), keys, freshAfter);
   return keys.map((key, i): AnswerResult => {
     const answer = stored.get(key);
     if (answer === undefined) return null;
@@ -47,18 +52,20 @@ function landed({ context, strategies, cells, answers }: LandedRequest): LandedR
   };
 }
 
-function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | AnswerResult[] | LandedResults {
+function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | Promise<AnswerResult[]> | LandedResults {
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'landed') return landed(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }
 
 port.on('message', (request: VerdictRequest | AnswersRequest | LandedRequest) => {
-  let reply: VerdictReply;
+  const failed = (error: unknown): VerdictReply => ({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  let reply: VerdictReply | Promise<VerdictReply>;
   try {
-    reply = { id: request.id, results: results(request) };
+    const made = results(request);
+    reply = made instanceof Promise ? made.then((answered) => ({ id: request.id, results: answered }), failed) : { id: request.id, results: made };
   } catch (error) {
-    reply = { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    reply = failed(error);
   }
-  port.postMessage(reply);
+  void Promise.resolve(reply).then((message) => port.postMessage(message));
 });
