@@ -3,16 +3,16 @@ import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { rankedFacts, storedFacts } from '../matching';
+import { rankedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
-import { jobVerdicts, verdictsFor, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
+import { jobVerdicts, preparedAnswers, verdictsFor, type LandedAnswers, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
-import type { AnswerResults, LandedResults, VerdictResults, VerdictThread } from './verdict-thread';
+import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -50,8 +50,8 @@ interface LandedCall {
   answers: Candidate[][];
   /** When it landed (ms): when the service gave its answers, and when the rows they settle are decided. */
   fetchedAt: number;
-  /** Its answers made ready to store, with the verdicts of the rows waiting when it landed (null: made at the commit). */
-  prepared: LandedResults | null;
+  /** Its answers made ready to store by the worker, with the verdicts of the rows waiting when it landed (null: made at the commit). */
+  prepared: PreparedAnswers | null;
 }
 
 /** A cached answer with candidates, and the rows of a page it settles once their verdicts are worked out. */
@@ -502,16 +502,19 @@ export class MatchingRun {
   }
 
   /** The worker's work on a landed call (the facts, the JSON, the waiting rows' verdicts); null without a worker or when it fails. */
-  private async prepare(asked: Asked[], answers: Candidate[][], fetchedAt: number): Promise<LandedResults | null> {
+  private async prepare(asked: Asked[], answers: Candidate[][], fetchedAt: number): Promise<PreparedAnswers | null> {
     const thread = this.deps.verdicts();
-    if (!thread) return null;
-    const request = {
-      context: this.resolution.verdictContext(new Date(fetchedAt).toISOString()),
+    return thread ? thread.landed(this.landedAnswers(asked, answers, fetchedAt)).catch(() => null) : null;
+  }
+
+  /** What preparing a landed call's answers takes: them, and the strategy and rows' cells of the queries they answer. */
+  private landedAnswers(asked: Asked[], answers: Candidate[][], fetchedAt: number): LandedAnswers {
+    return {
+      answers: asked.map((_, i) => answers[i] ?? []),
       strategies: asked.map((q) => q.strategy),
       cells: asked.map((q) => q.rows.map((r) => r.cells)),
-      answers: asked.map((_, i) => answers[i] ?? []),
+      context: this.resolution.verdictContext(new Date(fetchedAt).toISOString()),
     };
-    return thread.landed(request).catch(() => null);
   }
 
   /**
@@ -528,8 +531,7 @@ export class MatchingRun {
     try {
       db.transaction(() => {
         for (const call of calls) {
-          if (call.prepared) this.commitPrepared(call, call.prepared);
-          else this.commitAsLanded(call);
+          this.commitCall(call);
           this.counters.calls++;
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
@@ -545,19 +547,12 @@ export class MatchingRun {
     this.emit(false);
   }
 
-  /** A landed call's answers and rows, worked out here. */
-  private commitAsLanded({ asked, answers, fetchedAt }: LandedCall): void {
-    const at = new Date(fetchedAt).toISOString();
-    const facts = asked.map((_, i) => rankedFacts(answers[i] ?? []));
-    putLookups(
-      this.deps.db,
-      asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], error: null, facts: storedFacts(facts[i]!) })),
-    );
-    for (const [i, q] of asked.entries()) this.count(this.resolution.answer(q.rows, { strategy: q.strategy, facts: facts[i]!, fetchedAt }, at));
-  }
-
-  /** A landed call's answers and rows as the worker prepared them; rows that came to wait on it since are assessed here. */
-  private commitPrepared({ asked, answers, fetchedAt }: LandedCall, prepared: LandedResults): void {
+  /**
+   * A landed call's answers and the rows waiting on them, as the worker prepared them (made here when it did not);
+   * rows that came to wait on the call since it landed are assessed here.
+   */
+  private commitCall({ asked, answers, fetchedAt, prepared: fromWorker }: LandedCall): void {
+    const prepared = fromWorker ?? preparedAnswers(this.landedAnswers(asked, answers, fetchedAt));
     putLookups(
       this.deps.db,
       asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], candidatesJson: prepared.candidates[i], error: null, facts: prepared.facts[i] })),

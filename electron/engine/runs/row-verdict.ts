@@ -1,5 +1,5 @@
-import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
-import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import type { AutoAcceptRule, Candidate, Mapping, Strategy } from '../../../shared/model';
+import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readStoredFacts, rowFacts, rowInput, storedFacts, type CandidateFacts, type RowAssessment } from '../matching';
 import { parseCells } from './row-cells';
 import type { ChosenPerson } from './row-status';
 
@@ -78,4 +78,34 @@ export function jobVerdicts(job: VerdictJob, context: VerdictContext): VerdictVa
   const facts = readStoredFacts(job.facts)?.slice(0, MAX_CANDIDATES);
   if (!facts || facts.length === 0) return null;
   return verdictsFor(job.cells, job.strategy, facts, context);
+}
+
+/** A landed call's answers as the engine stores them, and the values of the rows that waited on each. */
+export interface PreparedAnswers {
+  /** Each answer's candidates as JSON, and their facts as stored (matching/candidate-facts.ts storedFacts). */
+  candidates: string[];
+  facts: string[];
+  /** How many candidates each answer's facts hold (0: it found nobody). */
+  counts: number[];
+  /** For each answer with candidates, the values of the rows given, in order; null for one without. */
+  values: (VerdictValues[] | null)[];
+}
+
+/** A landed call's answers, with the strategy of the query each answers and the cells of the rows waiting on it. */
+export interface LandedAnswers {
+  answers: Candidate[][];
+  strategies: Strategy[];
+  cells: string[][];
+  context: VerdictContext;
+}
+
+/** A landed call's answers made ready to store: on the verdict worker's thread, or the run's own when there is no worker. */
+export function preparedAnswers({ answers, strategies, cells, context }: LandedAnswers): PreparedAnswers {
+  const facts = answers.map((candidates) => rankedFacts(candidates));
+  return {
+    candidates: answers.map((candidates) => JSON.stringify(candidates)),
+    facts: facts.map((f) => storedFacts(f)),
+    counts: facts.map((f) => f.length),
+    values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
+  };
 }

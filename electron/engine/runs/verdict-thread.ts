@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { Candidate, Strategy } from '../../../shared/model';
-import type { VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
+import type { Strategy } from '../../../shared/model';
+import type { LandedAnswers, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
@@ -34,27 +34,12 @@ export type AnswerResult = null | { kind: 'nobody'; fetchedAt: number } | { kind
 export type AnswerResults = AnswerResult[];
 
 /** A landed call's answers, with the cells of the rows waiting on each query when it landed. */
-export interface LandedRequest {
+export interface LandedRequest extends LandedAnswers {
   id: number;
   kind: 'landed';
-  context: VerdictContext;
-  strategies: Strategy[];
-  cells: string[][];
-  answers: Candidate[][];
 }
 
-/** A landed call's answers as the engine stores them, and the values of the rows that waited on each. */
-export interface LandedResults {
-  /** Each answer's candidates as JSON, and their facts as stored (matching/candidate-facts.ts storedFacts). */
-  candidates: string[];
-  facts: string[];
-  /** How many candidates each answer's facts hold (0: it found nobody). */
-  counts: number[];
-  /** For each answer with candidates, the values of the rows in the request, in order; null for one without. */
-  values: (VerdictValues[] | null)[];
-}
-
-export type VerdictReply = { id: number; results: VerdictResults | AnswerResults | LandedResults } | { id: number; error: string };
+export type VerdictReply = { id: number; results: VerdictResults | AnswerResults | PreparedAnswers } | { id: number; error: string };
 
 /** What the worker is started with: where the database is, for the answers it reads itself (null: it reads none). */
 export interface VerdictWorkerData {
@@ -83,7 +68,7 @@ const YOUNG_GENERATION_MB = 24;
  */
 export class VerdictThread {
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (results: VerdictResults | AnswerResults | LandedResults) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (results: VerdictResults | AnswerResults | PreparedAnswers) => void; reject: (error: Error) => void }>();
   /** Set once the thread failed or exited: every request after it is refused at once. */
   private failure: Error | null = null;
 
@@ -145,8 +130,8 @@ export class VerdictThread {
    * A landed call's answers made ready to store (the facts, the JSON), with the verdicts of the rows waiting on them;
    * rejects when the worker fails (the caller then does it all itself).
    */
-  landed(request: Omit<LandedRequest, 'id' | 'kind'>): Promise<LandedResults> {
-    return this.ask({ ...request, id: this.nextId++, kind: 'landed' }) as Promise<LandedResults>;
+  landed(request: LandedAnswers): Promise<PreparedAnswers> {
+    return this.ask({ ...request, id: this.nextId++, kind: 'landed' }) as Promise<PreparedAnswers>;
   }
 
   async close(): Promise<void> {
@@ -154,7 +139,7 @@ export class VerdictThread {
     await this.worker.terminate();
   }
 
-  private ask(request: VerdictRequest | AnswersRequest | LandedRequest): Promise<VerdictResults | AnswerResults | LandedResults> {
+  private ask(request: VerdictRequest | AnswersRequest | LandedRequest): Promise<VerdictResults | AnswerResults | PreparedAnswers> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });

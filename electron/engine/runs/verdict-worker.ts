@@ -6,9 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
-import { rankedFacts, storedFacts } from '../matching';
-import { jobVerdicts, verdictsFor } from './row-verdict';
-import type { AnswerResult, AnswersRequest, LandedRequest, LandedResults, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
+import { jobVerdicts, preparedAnswers, type PreparedAnswers } from './row-verdict';
+import type { AnswerResult, AnswersRequest, LandedRequest, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
@@ -42,19 +41,9 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function landed({ context, strategies, cells, answers }: LandedRequest): LandedResults {
-  const facts = answers.map((candidates) => rankedFacts(candidates));
-  return {
-    candidates: answers.map((candidates) => JSON.stringify(candidates)),
-    facts: facts.map((f) => storedFacts(f)),
-    counts: facts.map((f) => f.length),
-    values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
-  };
-}
-
-function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | Promise<AnswerResult[]> | LandedResults {
+function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | Promise<AnswerResult[]> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
-  if (request.kind === 'landed') return landed(request);
+  if (request.kind === 'landed') return preparedAnswers(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }
 
