@@ -8,7 +8,7 @@ import type { Clock } from '../engine/clock';
 import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
-import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindShape } from './find';
+import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindHit, type FindShape, type FindTerm } from './find';
 import { moveOn, type MoveOnOptions, type MoveOnReport } from './move-on';
 import { SearchResults, parseSearchRequest, renderSearchReply } from './search';
 
@@ -320,8 +320,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     throw new HttpReply(400, `Unsupported content type "${contentType || '(none)'}": send JSON client credentials (application/json) or a username and password (application/x-www-form-urlencoded).`);
   }
 
+  /** A find call's queries, the people found for each and the reply's text. */
+  function answerFind(input: unknown): { queries: FindTerm[][]; results: FindHit[][]; reply: string } {
+    const queries = parseFindRequest(input);
+    const results = queries.map((terms) => index.find(terms));
+    return { queries, results, reply: renderFindReply(index, results, findShape, withScores) };
+  }
+
   async function handlePeople(req: IncomingMessage, res: ServerResponse, org: string, operation: 'find' | 'search', body: Buffer): Promise<void> {
-    if (latencyMs > 0) await delay(latencyMs);
+    // latencyMs is how long the service takes to answer, its own work included: a find's people are looked up while
+    // the call waits out its latency, as the real service works while the network carries the call (a call whose
+    // work takes longer than that takes as long as the work). Tokens, faults and credits are still decided after the
+    // wait, and a body that does not read is refused then too.
+    const due = performance.now() + latencyMs;
+    let early: ReturnType<typeof answerFind> | null = null;
+    if (latencyMs > 0 && operation === 'find') {
+      try {
+        early = answerFind(JSON.parse(body.toString('utf8')));
+      } catch {
+        early = null;
+      }
+    }
+    if (latencyMs > 0) await delay(Math.max(0, due - performance.now()));
     const caller = authenticate(req);
     checkOrg(org);
     peopleCalls++;
@@ -336,15 +356,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       counters.faults['402']++;
       throw new HttpReply(402, `Out of credits: all ${credits.budget} credits are spent.`, credits.headers());
     }
-    const input = parseJson(body);
-
     let reply: string;
     let returned: number[];
     let onSuccess: () => void;
     if (operation === 'find') {
-      const queries = parseFindRequest(input);
-      const results = queries.map((terms) => index.find(terms));
-      reply = renderFindReply(index, results, findShape, withScores);
+      const found = early ?? answerFind(parseJson(body));
+      const { queries, results } = found;
+      reply = found.reply;
       returned = results.flatMap((hits) => hits.map((hit) => hit.person));
       onSuccess = () => {
         counters.queries += queries.length;
@@ -354,7 +372,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         }
       };
     } else {
-      const request = parseSearchRequest(input, index);
+      const request = parseSearchRequest(parseJson(body), index);
       const page = searches.run(request);
       reply = renderSearchReply(index, page.people, page.count, page.nextToken);
       returned = page.people;
