@@ -18,6 +18,7 @@ import { parseFindReply } from './find-reply';
 import { Limiter } from './limiter';
 import { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
+import { ReplyNotJson, replyJson } from './reply-json';
 import { RetryLater, parseRetryAfter, retrying } from './retry';
 import { parseSearchReply, type SearchReplyPage } from './search-reply';
 import { Session } from './session';
@@ -126,11 +127,24 @@ export class ServiceClient {
       throw new RangeError(`A find call carries at most ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}); use find() to split them.`);
     }
     if (queries.length === 0) return [];
+    return this.findBatchReading(queries, (text) => parseFindReply(replyJson(text), queries.length), opts);
+  }
+
+  /**
+   * One find call of 1 to 100 queries, whose reply text `read` turns into the result: parseFindReply(replyJson(text))
+   * or work that starts with it, on this thread or another (the matching run reads replies on its verdict worker).
+   * `read` is called again for each attempt the call takes; a ReplyNotJson it throws (a cut-off reply) sends the
+   * call again, any other error fails it.
+   */
+  async findBatchReading<T>(queries: FindQuery[], read: (text: string) => T | Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+    if (queries.length === 0 || queries.length > MAX_QUERIES_PER_FIND) {
+      throw new RangeError(`A find call carries 1 to ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}).`);
+    }
     // Strict in what we send: only the spec's fields, whatever else the caller's objects carry.
     const body = JSON.stringify({
       matches: queries.map((q) => ({ fields: q.fields.map((f) => ({ field_name: f.field_name, search_term: f.search_term })) })),
     });
-    return this.limiter.run(() => this.callPeople('find', body, (json) => parseFindReply(json, queries.length), opts.signal), opts.signal);
+    return this.limiter.run(() => this.callPeople('find', body, read, opts.signal), opts.signal);
   }
 
   /** Any number of queries: split into calls of <= 100 (sent concurrently through the limiter), results in order. */
@@ -171,7 +185,7 @@ export class ServiceClient {
     if (token !== null) sent.add(token);
     for (let page = opts.startPage ?? 1; page <= maxPages; page++) {
       const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
-      const reply: SearchReplyPage = await this.limiter.run(() => this.callPeople('search', body, parseSearchReply, opts.signal), opts.signal);
+      const reply: SearchReplyPage = await this.limiter.run(() => this.callPeople('search', body, (text) => parseSearchReply(replyJson(text)), opts.signal), opts.signal);
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
       for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
       yield { people: reply.people, count: reply.count, page, token: reply.token };
@@ -193,7 +207,7 @@ export class ServiceClient {
     await this.session.loginNow(opts.signal);
   }
 
-  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (json: unknown) => T, signal?: AbortSignal): Promise<T> {
+  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (text: string) => T | Promise<T>, signal?: AbortSignal): Promise<T> {
     const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
     // A 401 logs in again once and retries at once; a fresh token refused right away means logging in does not
     // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
@@ -232,17 +246,16 @@ export class ServiceClient {
     return reply;
   }
 
-  private read<T>(reply: HttpReply, path: string, attempt: number, read: (json: unknown) => T): T {
+  private async read<T>(reply: HttpReply, path: string, attempt: number, read: (text: string) => T | Promise<T>): Promise<T> {
     const { status } = reply;
     if (status >= 200 && status < 300) {
-      let json: unknown;
       try {
-        json = JSON.parse(reply.text);
-      } catch {
+        return await read(reply.text);
+      } catch (error) {
+        if (!(error instanceof ReplyNotJson)) throw error;
         // On the real network a cut-off body is a passing fault: sending again is the cure.
         throw new RetryLater(new MalformedReplyError(`the ${path.split('/').pop()} reply is not valid JSON`, { transient: true, body: this.redactor.apply(reply.text) }));
       }
-      return read(json);
     }
     const text = this.redactor.apply(reply.text);
     const detail = replyDetail(text);

@@ -3,13 +3,12 @@ import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { rankedFacts } from '../matching';
 import { putLookups, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
-import { jobVerdicts, preparedAnswers, verdictsFor, type LandedAnswers, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
+import { jobVerdicts, preparedReply, verdictsFor, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
@@ -47,11 +46,10 @@ interface Asked {
 /** A call's answers, kept until the next commit. */
 interface LandedCall {
   asked: Asked[];
-  answers: Candidate[][];
   /** When it landed (ms): when the service gave its answers, and when the rows they settle are decided. */
   fetchedAt: number;
-  /** Its answers made ready to store by the worker, with the verdicts of the rows waiting when it landed (null: made at the commit). */
-  prepared: PreparedAnswers | null;
+  /** Its answers made ready to store, with the verdicts of the rows waiting when it landed. */
+  prepared: PreparedAnswers;
 }
 
 /** A cached answer with candidates, and the rows of a page it settles once their verdicts are worked out. */
@@ -474,10 +472,17 @@ export class MatchingRun {
     const { clock, client, timing } = this.deps;
     if (asked.length === 0 || !client) return;
     const started = clock.now();
-    let answers: Candidate[][];
+    let fetchedAt = started;
+    let prepared: PreparedAnswers;
     try {
-      answers = await client.findBatch(
+      // The reply is read where its answers are prepared, so the call keeps its slot meanwhile: a crash then loses no
+      // more than the calls in flight.
+      prepared = await client.findBatchReading(
         asked.map((q) => q.query),
+        (text) => {
+          fetchedAt = clock.now();
+          return this.prepare(asked, text, fetchedAt);
+        },
         { signal: this.abort.signal },
       );
     } catch (error) {
@@ -490,31 +495,31 @@ export class MatchingRun {
       this.emit(false);
       return;
     }
-    const fetchedAt = clock.now();
     timing.record(fetchedAt - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
-    // The call keeps its slot while the worker prepares its answers, so a crash meanwhile loses no more than the calls
-    // in flight. Awaited before the push: every commit starts a new list.
-    const prepared = await this.prepare(asked, answers, fetchedAt);
-    this.landed.push({ asked, answers, fetchedAt, prepared });
+    this.landed.push({ asked, fetchedAt, prepared });
     this.commitScheduled ??= setImmediate(() => this.commitLanded());
   }
 
-  /** The worker's work on a landed call (the facts, the JSON, the waiting rows' verdicts); null without a worker or when it fails. */
-  private async prepare(asked: Asked[], answers: Candidate[][], fetchedAt: number): Promise<PreparedAnswers | null> {
-    const thread = this.deps.verdicts();
-    return thread ? thread.landed(this.landedAnswers(asked, answers, fetchedAt)).catch(() => null) : null;
-  }
-
-  /** What preparing a landed call's answers takes: them, and the strategy and rows' cells of the queries they answer. */
-  private landedAnswers(asked: Asked[], answers: Candidate[][], fetchedAt: number): LandedAnswers {
-    return {
-      answers: asked.map((_, i) => answers[i] ?? []),
+  /**
+   * A call's reply read and made ready to store (its answers' facts and JSON, the waiting rows' verdicts): by the
+   * worker, or here without one or when it fails. A reply that does not read fails here as the client's own reading
+   * would (row-verdict.ts preparedReply).
+   */
+  private async prepare(asked: Asked[], text: string, fetchedAt: number): Promise<PreparedAnswers> {
+    const reply: LandedReply = {
+      text,
       strategies: asked.map((q) => q.strategy),
       cells: asked.map((q) => q.rows.map((r) => r.cells)),
       context: this.resolution.verdictContext(new Date(fetchedAt).toISOString()),
     };
+    const thread = this.deps.verdicts();
+    if (thread) {
+      const prepared = await thread.reply(reply).catch(() => null);
+      if (prepared) return prepared;
+    }
+    return preparedReply(reply);
   }
 
   /**
@@ -551,11 +556,22 @@ export class MatchingRun {
    * A landed call's answers and the rows waiting on them, as the worker prepared them (made here when it did not);
    * rows that came to wait on the call since it landed are assessed here.
    */
-  private commitCall({ asked, answers, fetchedAt, prepared: fromWorker }: LandedCall): void {
-    const prepared = fromWorker ?? preparedAnswers(this.landedAnswers(asked, answers, fetchedAt));
+  private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
     putLookups(
       this.deps.db,
-      asked.map((q, i): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'ok', candidates: answers[i] ?? [], candidatesJson: prepared.candidates[i], error: null, facts: prepared.facts[i] })),
+      asked.map(
+        (q, i): Lookup => ({
+          queryKey: q.key,
+          query: q.query,
+          fetchedAt,
+          status: 'ok',
+          candidates: null,
+          candidateCount: prepared.counts[i],
+          candidatesJson: prepared.candidates[i],
+          error: null,
+          facts: prepared.facts[i],
+        }),
+      ),
     );
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
@@ -564,8 +580,10 @@ export class MatchingRun {
       }
       let values = prepared.values[i]!;
       if (q.rows.length > values.length) {
-        const later = q.rows.slice(values.length).map((r) => r.cells);
-        values = [...values, ...verdictsFor(later, q.strategy, rankedFacts(answers[i] ?? []), this.resolution.verdictContext(new Date(fetchedAt).toISOString()))];
+        const later = { strategy: q.strategy, facts: prepared.facts[i]!, cells: q.rows.slice(values.length).map((r) => r.cells) };
+        const laterValues = jobVerdicts(later, this.resolution.verdictContext(new Date(fetchedAt).toISOString()));
+        if (!laterValues) throw new Error(`The facts this run made of an answer do not read back (query ${q.key}).`);
+        values = [...values, ...laterValues];
       }
       this.count(this.resolution.found(q.rows, values, fetchedAt));
     }

@@ -1,5 +1,7 @@
 import type { AutoAcceptRule, Candidate, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readStoredFacts, rowFacts, rowInput, storedFacts, type CandidateFacts, type RowAssessment } from '../matching';
+import { parseFindReply } from '../api/find-reply';
+import { replyJson } from '../api/reply-json';
 import { parseCells } from './row-cells';
 import type { ChosenPerson } from './row-status';
 
@@ -85,7 +87,7 @@ export interface PreparedAnswers {
   /** Each answer's candidates as JSON, and their facts as stored (matching/candidate-facts.ts storedFacts). */
   candidates: string[];
   facts: string[];
-  /** How many candidates each answer's facts hold (0: it found nobody). */
+  /** How many candidates each answer holds (0: it found nobody). */
   counts: number[];
   /** For each answer with candidates, the values of the rows given, in order; null for one without. */
   values: (VerdictValues[] | null)[];
@@ -99,13 +101,25 @@ export interface LandedAnswers {
   context: VerdictContext;
 }
 
-/** A landed call's answers made ready to store: on the verdict worker's thread, or the run's own when there is no worker. */
+/** A landed call's answers made ready to store. */
 export function preparedAnswers({ answers, strategies, cells, context }: LandedAnswers): PreparedAnswers {
   const facts = answers.map((candidates) => rankedFacts(candidates));
   return {
     candidates: answers.map((candidates) => JSON.stringify(candidates)),
     facts: facts.map((f) => storedFacts(f)),
-    counts: facts.map((f) => f.length),
+    counts: answers.map((candidates) => candidates.length),
     values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
   };
+}
+
+/** A find call's reply as the service sent it (its text), with what preparedAnswers needs beside its answers. */
+export type LandedReply = Omit<LandedAnswers, 'answers'> & { text: string };
+
+/**
+ * A find reply read and made ready to store: on the verdict worker's thread, or the run's own when there is no
+ * worker. Throws as the service client's own reading does: ReplyNotJson for a cut-off reply (the client sends the
+ * call again), MalformedReplyError for a shape that is not a find reply's.
+ */
+export function preparedReply({ text, strategies, ...rest }: LandedReply): PreparedAnswers {
+  return preparedAnswers({ answers: parseFindReply(replyJson(text), strategies.length), strategies, ...rest });
 }

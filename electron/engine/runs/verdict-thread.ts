@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
-import type { LandedAnswers, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
+import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
@@ -33,10 +33,10 @@ export type AnswerResult = null | { kind: 'nobody'; fetchedAt: number } | { kind
 
 export type AnswerResults = AnswerResult[];
 
-/** A landed call's answers, with the cells of the rows waiting on each query when it landed. */
-export interface LandedRequest extends LandedAnswers {
+/** A find call's reply, with the cells of the rows waiting on each query when it landed. */
+export interface ReplyRequest extends LandedReply {
   id: number;
-  kind: 'landed';
+  kind: 'reply';
 }
 
 export type VerdictReply = { id: number; results: VerdictResults | AnswerResults | PreparedAnswers } | { id: number; error: string };
@@ -127,11 +127,12 @@ export class VerdictThread {
   }
 
   /**
-   * A landed call's answers made ready to store (the facts, the JSON), with the verdicts of the rows waiting on them;
-   * rejects when the worker fails (the caller then does it all itself).
+   * A find call's reply read and made ready to store (row-verdict.ts preparedReply: the answers, their facts and JSON),
+   * with the verdicts of the rows waiting on them. Rejects when the worker fails, or when the reply does not read: the
+   * caller then does it all itself, and meets the reply's own fault if it has one.
    */
-  landed(request: LandedAnswers): Promise<PreparedAnswers> {
-    return this.ask({ ...request, id: this.nextId++, kind: 'landed' }) as Promise<PreparedAnswers>;
+  reply(request: LandedReply): Promise<PreparedAnswers> {
+    return this.ask({ ...request, id: this.nextId++, kind: 'reply' }) as Promise<PreparedAnswers>;
   }
 
   async close(): Promise<void> {
@@ -139,7 +140,7 @@ export class VerdictThread {
     await this.worker.terminate();
   }
 
-  private ask(request: VerdictRequest | AnswersRequest | LandedRequest): Promise<VerdictResults | AnswerResults | PreparedAnswers> {
+  private ask(request: VerdictRequest | AnswersRequest | ReplyRequest): Promise<VerdictResults | AnswerResults | PreparedAnswers> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });

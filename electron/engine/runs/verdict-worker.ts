@@ -1,13 +1,13 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
-// the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a landed call's answers (whose facts
-// and JSON it makes for the engine to store), it needs nothing but the message. Asked for a page's answers, it reads
+// the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a find call's reply (which it reads, and
+// whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a page's answers, it reads
 // them through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what
 // the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
-import { jobVerdicts, preparedAnswers, type PreparedAnswers } from './row-verdict';
-import type { AnswerResult, AnswersRequest, LandedRequest, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
+import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
+import type { AnswerResult, AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
@@ -41,13 +41,13 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: VerdictRequest | AnswersRequest | LandedRequest): VerdictResults | Promise<AnswerResult[]> | PreparedAnswers {
+function results(request: VerdictRequest | AnswersRequest | ReplyRequest): VerdictResults | Promise<AnswerResult[]> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
-  if (request.kind === 'landed') return preparedAnswers(request);
+  if (request.kind === 'reply') return preparedReply(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }
 
-port.on('message', (request: VerdictRequest | AnswersRequest | LandedRequest) => {
+port.on('message', (request: VerdictRequest | AnswersRequest | ReplyRequest) => {
   const failed = (error: unknown): VerdictReply => ({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   let reply: VerdictReply | Promise<VerdictReply>;
   try {

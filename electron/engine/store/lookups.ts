@@ -23,8 +23,10 @@ export interface Lookup {
    * settling rows from the cache never parses whole person records.
    */
   facts?: string;
-  /** `candidates` as JSON when it was made already (off the engine's thread): stored as it is. */
+  /** `candidates` as JSON when it was made already (off the engine's thread): stored as it is, with candidateCount. */
   candidatesJson?: string;
+  /** How many candidates candidatesJson holds, when `candidates` is not given. */
+  candidateCount?: number;
 }
 
 /** What settling rows needs from an 'ok' answer: how many were found, and their facts (null for an answer stored without). */
@@ -107,7 +109,7 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
         JSON.stringify(r.query),
         Math.trunc(r.fetchedAt),
         r.status,
-        ok ? (r.candidates?.length ?? 0) : null,
+        ok ? (r.candidates?.length ?? r.candidateCount ?? 0) : null,
         ok ? (r.facts ?? null) : null,
         ok ? (r.candidatesJson ?? JSON.stringify(r.candidates ?? [])) : null,
         ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),

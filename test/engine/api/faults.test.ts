@@ -14,6 +14,8 @@ import {
   UnauthorizedError,
   UnexpectedStatusError,
   isRetryable,
+  parseFindReply,
+  replyJson,
   toErrorInfo,
   type CreditsReport,
   type Credentials,
@@ -202,6 +204,27 @@ describe('malformed replies', () => {
     expect(err).toBeInstanceOf(MalformedReplyError);
     expect(err.transient).toBe(true);
     expect(s.count('/find')).toBe(4);
+  });
+
+  it('hands a reply\'s text to the reader it is given, and sends the call again when that reader finds it cut off', async () => {
+    const s = await serve(failing(1, (_req, res) => reply(res, 200, '[[{"id": "p0"}, ')));
+    const texts: string[] = [];
+    // The matching run reads replies on its verdict worker: a reader that reads elsewhere, asynchronously.
+    const read = async (text: string) => {
+      texts.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return parseFindReply(replyJson(text), 1).map((candidates) => candidates.length);
+    };
+    await expect(clientFor(s).findBatchReading(one, read)).resolves.toEqual([1]);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toBe('[[{"id": "p0"}, ');
+    expect(s.count('/find')).toBe(2);
+
+    // Any other failure of the reader fails the call at once, as it is.
+    const refused = new MalformedReplyError('a shape the reader refuses');
+    const err = await failure(clientFor(s).findBatchReading(one, () => Promise.reject(refused)));
+    expect(err).toBe(refused);
+    expect(s.count('/find')).toBe(3);
   });
 
   it('fails a call whose reply has fewer items than queries, without retrying or shifting', async () => {

@@ -75,10 +75,10 @@ describe('the verdict worker', () => {
     const asked = vi.spyOn(VerdictThread.prototype, 'verdicts');
     const read = vi.spyOn(VerdictThread.prototype, 'answers');
     // Each landed call is prepared a little late, so later pages' rows come to wait on it meanwhile (assessed at the commit).
-    const landed = VerdictThread.prototype.landed;
-    const prepared = vi.spyOn(VerdictThread.prototype, 'landed').mockImplementation(async function (this: VerdictThread, request) {
+    const reply = VerdictThread.prototype.reply;
+    const prepared = vi.spyOn(VerdictThread.prototype, 'reply').mockImplementation(async function (this: VerdictThread, request) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return landed.call(this, request);
+      return reply.call(this, request);
     });
     const withWorker = await openEngine(join(tmp.dir, 'worker'));
     const without = await openEngine(join(tmp.dir, 'no-worker'), { verdictWorker: false });
@@ -96,7 +96,7 @@ describe('the verdict worker', () => {
       const readAnswers = (await read.mock.results[0]!.value) as AnswerResults;
       expect(readAnswers.filter((a) => a?.kind === 'found').length).toBeGreaterThan(readAnswers.length / 2);
 
-      // The first run's calls were prepared there too (their answers' facts and JSON, their rows' verdicts).
+      // The first run's replies were read and prepared there too (their answers' facts and JSON, their rows' verdicts).
       expect(prepared).toHaveBeenCalled();
       const results = await Promise.all(prepared.mock.results.map((r) => r.value as Promise<{ values: unknown[] }>));
       expect(results.every((call) => call.values.some((values) => values !== null))).toBe(true);
@@ -118,7 +118,7 @@ describe('the verdict worker', () => {
     const engine = await openEngine(join(tmp.dir, 'failing'));
     const failing = vi.spyOn(VerdictThread.prototype, 'verdicts').mockRejectedValue(new Error('the worker is gone'));
     const failingReads = vi.spyOn(VerdictThread.prototype, 'answers').mockRejectedValue(new Error('the worker is gone'));
-    const failingCalls = vi.spyOn(VerdictThread.prototype, 'landed').mockRejectedValue(new Error('the worker is gone'));
+    const failingCalls = vi.spyOn(VerdictThread.prototype, 'reply').mockRejectedValue(new Error('the worker is gone'));
     const local = await openEngine(join(tmp.dir, 'failing-local'), { verdictWorker: false });
     try {
       const { first, cached } = await cachedRerun(engine, 'failing');
