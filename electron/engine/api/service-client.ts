@@ -144,7 +144,7 @@ export class ServiceClient {
     const body = JSON.stringify({
       matches: queries.map((q) => ({ fields: q.fields.map((f) => ({ field_name: f.field_name, search_term: f.search_term })) })),
     });
-    return this.limiter.run(() => this.callPeople('find', body, read, opts.signal), opts.signal);
+    return this.callPeople('find', body, read, opts.signal);
   }
 
   /** Any number of queries: split into calls of <= 100 (sent concurrently through the limiter), results in order. */
@@ -185,7 +185,7 @@ export class ServiceClient {
     if (token !== null) sent.add(token);
     for (let page = opts.startPage ?? 1; page <= maxPages; page++) {
       const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
-      const reply: SearchReplyPage = await this.limiter.run(() => this.callPeople('search', body, (text) => parseSearchReply(replyJson(text)), opts.signal), opts.signal);
+      const reply: SearchReplyPage = await this.callPeople('search', body, (text) => parseSearchReply(replyJson(text)), opts.signal);
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
       for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
       yield { people: reply.people, count: reply.count, page, token: reply.token };
@@ -211,17 +211,25 @@ export class ServiceClient {
     const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
     // A 401 logs in again once and retries at once; a fresh token refused right away means logging in does not
     // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
+    // The limiter counts calls on the wire: an attempt holds a place from its login to its reply, and gives it up to
+    // wait before the next attempt and while the reply is read (which the matching run does on another thread).
     return retrying({ clock: this.clock, random: this.random, maxAttempts: this.maxAttempts, signal }, async (attempt) => {
-      const token = await this.session.current(signal);
-      let reply = await this.post(path, body, token, attempt, signal);
-      if (reply.status === 401) {
-        if (this.session.usesApiKey) throw this.unauthorized(reply, 'The service refused the API key (HTTP 401). Check that the key in this profile is complete and has not been revoked.');
-        const fresh = await this.session.replace(token, signal);
-        reply = await this.post(path, body, fresh, attempt, signal);
-        if (reply.status === 401) throw this.unauthorized(reply, 'The service refused a fresh access token (HTTP 401) right after logging in. Check that the account of this profile is still active, then test the connection.');
-      }
+      const reply = await this.limiter.run(() => this.exchangeOnce(path, body, attempt, signal), signal);
       return this.read(reply, path, attempt, read);
     });
+  }
+
+  /** One attempt's request and reply; a 401 logs in again and sends once more. */
+  private async exchangeOnce(path: string, body: string, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
+    const token = await this.session.current(signal);
+    let reply = await this.post(path, body, token, attempt, signal);
+    if (reply.status === 401) {
+      if (this.session.usesApiKey) throw this.unauthorized(reply, 'The service refused the API key (HTTP 401). Check that the key in this profile is complete and has not been revoked.');
+      const fresh = await this.session.replace(token, signal);
+      reply = await this.post(path, body, fresh, attempt, signal);
+      if (reply.status === 401) throw this.unauthorized(reply, 'The service refused a fresh access token (HTTP 401) right after logging in. Check that the account of this profile is still active, then test the connection.');
+    }
+    return reply;
   }
 
   private async post(path: string, body: string, token: string, attempt: number, signal?: AbortSignal): Promise<HttpReply> {

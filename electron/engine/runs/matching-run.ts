@@ -140,6 +140,8 @@ export class MatchingRun {
   private readonly asked = new Map<string, Asked>();
   private queue: Asked[] = [];
   private readonly calls = new Set<Promise<void>>();
+  /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
+  private onWire = 0;
   private landed: LandedCall[] = [];
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
@@ -439,15 +441,33 @@ export class MatchingRun {
     if (answer) this.count(this.resolution.answer(rows, { strategy, ...answer }, at));
   }
 
-  /** Sends the queued queries in calls of up to 100 while a call slot is free; `all`: a last, shorter call too. */
+  /**
+   * Sends the queued queries in calls of up to 100 while a call slot is free; `all`: a last, shorter call too. A call
+   * gives up its slot as soon as its reply arrives, so the next one is on its way while the reply is read and its
+   * answers wait for their commit. One call at most may be read beside the calls on the wire: a crash loses no
+   * more than those, and what landed since the last commit.
+   */
   private sendQueued(all: boolean): void {
     const concurrency = Math.max(1, this.deps.settings.concurrency);
-    while (!this.stop && this.commitError === null && this.calls.size < concurrency && (this.queue.length >= MAX_QUERIES_PER_FIND || (all && this.queue.length > 0))) {
+    while (
+      !this.stop &&
+      this.commitError === null &&
+      this.onWire < concurrency &&
+      this.calls.size <= concurrency &&
+      (this.queue.length >= MAX_QUERIES_PER_FIND || (all && this.queue.length > 0))
+    ) {
       const batch = this.queue.splice(0, MAX_QUERIES_PER_FIND);
-      // A call gives up its place as soon as it lands, so the next one is on its way while the landed answers wait
-      // for their commit.
-      const call: Promise<void> = this.sendCall(batch).finally(() => {
+      this.onWire++;
+      let onWire = true;
+      const offWire = () => {
+        if (!onWire) return;
+        onWire = false;
+        this.onWire--;
+        this.sendQueued(all);
+      };
+      const call: Promise<void> = this.sendCall(batch, offWire).finally(() => {
         this.calls.delete(call);
+        offWire();
         this.sendQueued(all);
       });
       this.calls.add(call);
@@ -467,20 +487,20 @@ export class MatchingRun {
     this.asked.clear();
   }
 
-  /** Sends one call; its answers wait for the next commit, a failure is dealt with at once. */
-  private async sendCall(asked: Asked[]): Promise<void> {
+  /** Sends one call; its answers wait for the next commit, a failure is dealt with at once. `arrived`: its reply is in. */
+  private async sendCall(asked: Asked[], arrived: () => void): Promise<void> {
     const { clock, client, timing } = this.deps;
     if (asked.length === 0 || !client) return;
     const started = clock.now();
     let fetchedAt = started;
     let prepared: PreparedAnswers;
     try {
-      // The reply is read where its answers are prepared, so the call keeps its slot meanwhile: a crash then loses no
-      // more than the calls in flight.
+      // The reply is read where its answers are prepared (on the worker), while the next call is on its way.
       prepared = await client.findBatchReading(
         asked.map((q) => q.query),
         (text) => {
           fetchedAt = clock.now();
+          arrived();
           return this.prepare(asked, text, fetchedAt);
         },
         { signal: this.abort.signal },

@@ -114,6 +114,33 @@ describe('the verdict worker', () => {
     }
   }, 60_000);
 
+  it('reads a reply while the next call is on its way', async () => {
+    const engine = await openEngine(join(tmp.dir, 'overlap'));
+    const reply = VerdictThread.prototype.reply;
+    const callsWhileReading: number[] = [];
+    const reading = vi.spyOn(VerdictThread.prototype, 'reply').mockImplementation(async function (this: VerdictThread, request) {
+      // Held until the service has seen another call (or for at most a second): the next call does not wait on this one's reading.
+      const before = sim.counters().findCalls;
+      for (let waited = 0; sim.counters().findCalls === before && waited < 1000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      callsWhileReading.push(sim.counters().findCalls - before);
+      return reply.call(this, request);
+    });
+    try {
+      await connect(engine, sim);
+      await ok(engine, 'settings.update', { concurrency: 1 });
+      const file = writeCsv(join(tmp.dir, 'overlap.csv'), HEADERS, sheetRows(2600));
+      const project = (await ok(engine, 'projects.import', { file })).summary;
+      sim.resetCounters();
+      expect((await runToEnd(engine, project.id)).status).toBe('done');
+      expect(reading.mock.calls.length).toBeGreaterThanOrEqual(3);
+      // Every reply but the last of a walk (there are three here) was read while the next call went out.
+      console.log(`replies read while the next call went out: ${callsWhileReading.filter((n) => n > 0).length} of ${callsWhileReading.length}`);
+      expect(callsWhileReading.filter((n) => n === 0).length).toBeLessThanOrEqual(3);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it("leaves its pages to the engine's thread when it fails, and the rows come out the same", async () => {
     const engine = await openEngine(join(tmp.dir, 'failing'));
     const failing = vi.spyOn(VerdictThread.prototype, 'verdicts').mockRejectedValue(new Error('the worker is gone'));
