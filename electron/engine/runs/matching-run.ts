@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { RunProgress, RunStatus } from '../../../shared/contract';
-import type { Candidate, FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
+import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { putLookups, type Lookup } from '../store';
@@ -8,7 +8,7 @@ import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts'
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
-import { jobVerdicts, preparedReply, verdictsFor, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
+import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
