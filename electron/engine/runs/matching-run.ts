@@ -110,7 +110,8 @@ const PAGES_PER_WORKER_READ = 2;
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
  * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
  * query in the next walk. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
- * loses at most the calls in flight (and the verdicts of pages not written yet, worked out again from the cache).
+ * loses at most the calls in flight and the one whose reply is being read (and the verdicts of pages not written yet,
+ * worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer (150 ms) wrote ~20% less at 100k rows, but
@@ -573,8 +574,8 @@ export class MatchingRun {
   }
 
   /**
-   * A landed call's answers and the rows waiting on them, as the worker prepared them (made here when it did not);
-   * rows that came to wait on the call since it landed are assessed here.
+   * A landed call's answers and the rows waiting on them, as its reply's reading prepared them; rows that came to wait
+   * on the call since it landed are assessed here, from the facts stored with its answers.
    */
   private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
     putLookups(
