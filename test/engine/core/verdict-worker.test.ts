@@ -133,7 +133,8 @@ describe('the verdict worker', () => {
       sim.resetCounters();
       expect((await runToEnd(engine, project.id)).status).toBe('done');
       expect(reading.mock.calls.length).toBeGreaterThanOrEqual(3);
-      // Every reply but the last of a walk (there are three here) was read while the next call went out.
+      // Every reply but a walk's last (no call comes after it; this sheet takes at most three walks) was read while the
+      // next call went out.
       console.log(`replies read while the next call went out: ${callsWhileReading.filter((n) => n > 0).length} of ${callsWhileReading.length}`);
       expect(callsWhileReading.filter((n) => n === 0).length).toBeLessThanOrEqual(3);
     } finally {
