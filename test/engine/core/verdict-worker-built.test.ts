@@ -1,15 +1,15 @@
 // The built app's verdict worker: electron-vite bundles it as a second entry beside the main bundle, and the engine
 // code in the bundle starts it by a path relative to itself (runs/verdict-thread.ts). Electron's main process is
 // Node, so the bundle is checked here with Node: where the bundle looks, the worker is, and it answers as the source
-// does, from the facts it is sent and from the answers it reads itself. Skipped, saying why, where the app is not built (CI builds it before the tests).
+// does, from the facts it is sent, from the answers it reads itself and from a find reply's text. Skipped, saying why, where the app is not built (CI builds it before the tests).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
-import { verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
-import type { AnswersRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
+import { preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
 import { openDatabase, putLookups } from '../../../electron/engine/store';
 import type { Candidate } from '../../../shared/model';
 import { skipBecause } from '../../support/skips';
@@ -50,7 +50,7 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     ]);
     db.close();
     const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath } satisfies VerdictWorkerData });
-    const ask = (request: VerdictRequest | AnswersRequest) =>
+    const ask = (request: VerdictRequest | AnswersRequest | ReplyRequest) =>
       new Promise<VerdictReply>((resolve, reject) => {
         worker.once('message', resolve);
         worker.once('error', reject);
@@ -64,6 +64,12 @@ describe.skipIf(skipped)('the built verdict worker', () => {
         id: 2,
         results: [{ kind: 'found', count: 2, fetchedAt: 1000, values }, { kind: 'nobody', fetchedAt: 2000 }, null],
       });
+      // A find reply as the service sends it: read there and made ready to store, as the source makes it; one that
+      // does not read fails there (the engine then reads it itself).
+      const reply = { text: JSON.stringify([answer.map((c) => c.person), []]), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
+      expect(await ask({ id: 3, kind: 'reply', ...reply })).toEqual({ id: 3, results: preparedReply(reply) });
+      expect(preparedReply(reply).values[0]).toEqual(values);
+      expect(await ask({ id: 4, kind: 'reply', ...reply, text: '[[{"name": "Jane' })).toMatchObject({ id: 4, error: expect.stringMatching(/ReplyNotJson/) });
     } finally {
       await worker.terminate();
       tmp.remove();
