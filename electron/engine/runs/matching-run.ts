@@ -461,15 +461,17 @@ export class MatchingRun {
       this.onWire++;
       let onWire = true;
       const offWire = () => {
-        if (!onWire) return;
+        if (onWire) this.onWire--;
         onWire = false;
-        this.onWire--;
-        this.sendQueued(all);
       };
-      const call: Promise<void> = this.sendCall(batch, offWire).finally(() => {
+      const next = () => this.sendQueued(all);
+      const call: Promise<void> = this.sendCall(batch, () => {
+        offWire();
+        next();
+      }).finally(() => {
         this.calls.delete(call);
         offWire();
-        this.sendQueued(all);
+        next();
       });
       this.calls.add(call);
     }

@@ -1,4 +1,4 @@
-import type { AutoAcceptRule, Candidate, Mapping, Strategy } from '../../../shared/model';
+import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readStoredFacts, rowFacts, rowInput, storedFacts, type CandidateFacts, type RowAssessment } from '../matching';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
@@ -93,16 +93,21 @@ export interface PreparedAnswers {
   values: (VerdictValues[] | null)[];
 }
 
-/** A landed call's answers, with the strategy of the query each answers and the cells of the rows waiting on it. */
-export interface LandedAnswers {
-  answers: Candidate[][];
+/** A find call's reply as the service sent it (its text), with each of its queries' strategy and the cells of the rows waiting on it. */
+export interface LandedReply {
+  text: string;
   strategies: Strategy[];
   cells: string[][];
   context: VerdictContext;
 }
 
-/** A landed call's answers made ready to store. */
-export function preparedAnswers({ answers, strategies, cells, context }: LandedAnswers): PreparedAnswers {
+/**
+ * A find reply read and made ready to store: on the verdict worker's thread, or the run's own when there is no
+ * worker. Throws as the service client's own reading does: ReplyNotJson for a cut-off reply (the client sends the
+ * call again), MalformedReplyError for a shape that is not a find reply's.
+ */
+export function preparedReply({ text, strategies, cells, context }: LandedReply): PreparedAnswers {
+  const answers = parseFindReply(replyJson(text), strategies.length);
   const facts = answers.map((candidates) => rankedFacts(candidates));
   return {
     candidates: answers.map((candidates) => JSON.stringify(candidates)),
@@ -110,16 +115,4 @@ export function preparedAnswers({ answers, strategies, cells, context }: LandedA
     counts: answers.map((candidates) => candidates.length),
     values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
   };
-}
-
-/** A find call's reply as the service sent it (its text), with what preparedAnswers needs beside its answers. */
-export type LandedReply = Omit<LandedAnswers, 'answers'> & { text: string };
-
-/**
- * A find reply read and made ready to store: on the verdict worker's thread, or the run's own when there is no
- * worker. Throws as the service client's own reading does: ReplyNotJson for a cut-off reply (the client sends the
- * call again), MalformedReplyError for a shape that is not a find reply's.
- */
-export function preparedReply({ text, strategies, ...rest }: LandedReply): PreparedAnswers {
-  return preparedAnswers({ answers: parseFindReply(replyJson(text), strategies.length), strategies, ...rest });
 }
