@@ -32,6 +32,7 @@ import { ExportError } from './export';
 import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
+import { ProjectCleanup } from './projects/project-cleanup';
 import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { Decisions } from './review/decisions';
@@ -175,6 +176,8 @@ class MatchdeskEngine implements Engine {
   private lastCallEnded = 0;
   /** Hosts' transfers under way (holdBackground): background work waits for them as for calls. */
   private held = 0;
+  /** Removes what deleted projects left behind, while the engine is idle. */
+  private readonly cleanup: ProjectCleanup;
   /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
 
@@ -226,6 +229,9 @@ class MatchdeskEngine implements Engine {
       exportDir: this.exportDir(),
     });
     this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
+    // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
+    this.cleanup = new ProjectCleanup(db, () => this.isIdle());
+    void this.cleanup.wake();
   }
 
   async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
@@ -280,6 +286,7 @@ class MatchdeskEngine implements Engine {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await this.cleanup.stop();
       await this.runs.closeAll();
       await this.refreshes.closeAll();
       await this.search.close();
@@ -340,6 +347,9 @@ class MatchdeskEngine implements Engine {
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
+        // The CLI may exit as soon as the call returns: there, nobody waits on the engine, so the rows go now.
+        if (this.opts.host === 'cli') await this.cleanup.finishNow();
+        else void this.cleanup.wake();
       },
 
       'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),

@@ -4,6 +4,7 @@ import { DEFAULT_STRATEGIES } from '../../../shared/model';
 import type { Clock } from '../clock';
 import { detectMapping } from '../matching';
 import { openSheet } from '../sheets';
+import { removeProject } from './project-cleanup';
 
 export interface ImportRequest {
   file: string;
@@ -100,22 +101,20 @@ export async function importProject(
     );
     return id;
   } catch (error) {
-    if (projectId !== null) deleteProjectRows(db, projectId);
+    // At once and whole, rows and all by cascade: a refused sheet leaves nothing behind, not even for a moment.
+    if (projectId !== null) db.prepare('DELETE FROM projects WHERE id = ?').run(projectId);
     throw error;
   } finally {
     await sheet.close().catch(() => undefined);
   }
 }
 
-/** Deletes a project and, by cascade, everything that belongs to it. */
-export function deleteProjectRows(db: Database, projectId: number): boolean {
-  return db.prepare('DELETE FROM projects WHERE id = ?').run(projectId).changes > 0;
-}
-
 /**
  * A project left 'importing' by a crash or a kill is half-made: nothing may be built on it. Another process
  * (the CLI beside the app) may be importing right now, so only imports silent for a while count as abandoned.
+ * Their rows are left to ProjectCleanup, as a deleted project's are.
  */
 export function deleteAbandonedImports(db: Database, silentSinceIso: string): number {
-  return db.prepare("DELETE FROM projects WHERE status = 'importing' AND updated_at < ?").run(silentSinceIso).changes;
+  const abandoned = db.prepare("SELECT id FROM projects WHERE status = 'importing' AND updated_at < ?").pluck().all(silentSinceIso) as number[];
+  return abandoned.filter((id) => removeProject(db, id)).length;
 }

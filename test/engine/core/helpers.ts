@@ -76,3 +76,12 @@ export function findablePeople(sim: Simulator): Person[] {
 export function timesAsked(sim: Simulator): number[] {
   return [...sim.counters().queryKeys.values()];
 }
+
+/** Waits until `condition` holds (polling every 10 ms); throws after `ms`. For work the engine does in the background. */
+export async function eventually(condition: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`still not so after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -10,6 +10,7 @@ import { storedJobChange } from './008-stored-job-change';
 import { refreshes } from './009-refreshes';
 import { queryIds } from './010-query-ids';
 import { rowFetchedAt } from './011-row-fetched-at';
+import { projectCleanup } from './012-project-cleanup';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   refreshes,
   queryIds,
   rowFetchedAt,
+  projectCleanup,
 ];

@@ -1,0 +1,180 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * Row indexes removed per slice, from every table keyed by row (its rows, plan, statuses, refresh marks and text
+ * index documents): ~50 ms at a million rows, so a call that comes in meanwhile waits no longer than that.
+ */
+const ROWS_PER_SLICE = 5_000;
+/** Entries of the other tables (decisions, a refresh's people and rows) removed per slice. */
+const ENTRIES_PER_SLICE = 20_000;
+/** How often a cleanup waiting for the engine to be idle looks again. */
+const IDLE_POLL_MS = 100;
+
+/**
+ * Takes a project out of the engine at once: it leaves `projects` (so every call on it finds no such project, and no
+ * list shows it) and is listed in `project_cleanup`, in one transaction. Its rows, plan, statuses, decisions, runs,
+ * refreshes and text index stay behind, belonging to no project, until ProjectCleanup removes them a slice at a
+ * time: deleting them all by cascade held the engine (and the app's window) ~10 s for a million rows. Returns false
+ * when there is no such project. Must not run inside a transaction: it turns the cascade off for its own.
+ */
+export function removeProject(db: Database, projectId: number): boolean {
+  if (db.inTransaction) throw new Error('removeProject runs outside a transaction: foreign keys cannot be switched inside one');
+  // Ids are never reused (AUTOINCREMENT), so nothing new can come to belong to the rows left behind.
+  db.pragma('foreign_keys = OFF');
+  try {
+    return db.transaction(() => {
+      if (db.prepare('DELETE FROM projects WHERE id = ?').run(projectId).changes === 0) return false;
+      db.prepare('INSERT OR IGNORE INTO project_cleanup (project_id) VALUES (?)').run(projectId);
+      return true;
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+/** One step of a cleanup: removes up to a slice of what a removed project left in one table (or set of tables); returns whether any is left. */
+type Step = (projectId: number) => boolean;
+
+/**
+ * Removes what removed projects left behind (removeProject), a slice per transaction, while `isIdle` says nothing
+ * else is going on. Started with the engine, so a cleanup cut off by a quit or a crash goes on at the next start;
+ * `wake` after each removal. Idempotent: two processes on one database (the app and the CLI) may both clean.
+ */
+export class ProjectCleanup {
+  private running: Promise<void> | null = null;
+  /** A removal woke the cleanup while it was running. */
+  private again = false;
+  /** finishNow: slices follow one another without waiting for the engine to be idle. */
+  private hurry = false;
+  private stopped = false;
+  private readonly steps: Step[];
+  private readonly pending;
+  private readonly done;
+
+  constructor(
+    private readonly db: Database,
+    private readonly isIdle: () => boolean,
+  ) {
+    this.pending = db.prepare('SELECT project_id FROM project_cleanup ORDER BY project_id LIMIT 1').pluck();
+    this.done = db.prepare('DELETE FROM project_cleanup WHERE project_id = ?');
+    this.steps = [rowsStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
+  }
+
+  /** Starts cleaning when there is anything to clean; resolves once nothing is left (or it stopped). */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      // The cleanup under way may be past its last look for work: it looks once more when it ends.
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.cleanAll().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        void this.wake();
+      }
+    });
+    return this.running;
+  }
+
+  /**
+   * Cleans everything pending without waiting for the engine to be idle, slice after slice: for a host nobody waits
+   * on meanwhile (the CLI, which may exit right after), where leaving rows for the next start would only leave them.
+   */
+  async finishNow(): Promise<void> {
+    this.hurry = true;
+    try {
+      await this.wake();
+    } finally {
+      this.hurry = false;
+    }
+  }
+
+  /** Stops after the slice under way (the engine is closing); what is left is cleaned at the next start. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.running ?? Promise.resolve();
+  }
+
+  private async cleanAll(): Promise<void> {
+    try {
+      for (let projectId = this.next(); projectId !== null; projectId = this.next()) {
+        for (const step of this.steps) {
+          for (;;) {
+            if (!(await this.turn())) return;
+            if (!this.db.transaction(step)(projectId)) break;
+          }
+        }
+        this.done.run(projectId);
+      }
+    } catch {
+      // The database closed under it, or another process holds the write lock: the next start (or removal) goes on.
+    }
+  }
+
+  private next(): number | null {
+    return this.stopped || !this.db.open ? null : ((this.pending.get() as number | undefined) ?? null);
+  }
+
+  /** Waits until the engine is idle; false once the cleanup should stop. */
+  private async turn(): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!this.hurry && !this.stopped && this.db.open && !this.isIdle()) await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));
+    return !this.stopped && this.db.open;
+  }
+}
+
+/** The tables keyed by (project_id, row_index): the lowest ROWS_PER_SLICE row indexes left, from each, and their text index documents. */
+function rowsStep(db: Database): Step {
+  const tables = ['rows', 'row_queries', 'row_status', 'row_refreshes'];
+  const lowest = db
+    .prepare(`SELECT min(m) FROM (${tables.map((t) => `SELECT min(row_index) AS m FROM ${t} WHERE project_id = ?`).join(' UNION ALL ')})`)
+    .pluck();
+  const deletes = tables.map((t) => db.prepare(`DELETE FROM ${t} WHERE project_id = ? AND row_index < ?`));
+  // The text index's documents: rowid = (project_id << 32) | row_index (review/row-text-index.ts).
+  const documents = db.prepare('DELETE FROM row_text WHERE rowid >= (? << 32) AND rowid < (? << 32) + ?');
+  return (projectId) => {
+    const from = lowest.get(...tables.map(() => projectId)) as number | null;
+    if (from === null) return false;
+    const below = from + ROWS_PER_SLICE;
+    for (const statement of deletes) statement.run(projectId, below);
+    documents.run(projectId, projectId, below);
+    return true;
+  };
+}
+
+/** The decision log: it may hold a decision for every row (accepting all confident rows at once). */
+function decisionsStep(db: Database): Step {
+  const slice = db.prepare('DELETE FROM decision_log WHERE id IN (SELECT id FROM decision_log WHERE project_id = ? LIMIT ?)');
+  return (projectId) => slice.run(projectId, ENTRIES_PER_SLICE).changes > 0;
+}
+
+/** Each refresh of the project: its people and rows a slice at a time, then the refresh itself. */
+function refreshesStep(db: Database): Step {
+  const refresh = db.prepare('SELECT id FROM refreshes WHERE project_id = ? ORDER BY id LIMIT 1').pluck();
+  const people = db.prepare('DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
+  const rows = db.prepare(
+    'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)',
+  );
+  const drop = db.prepare('DELETE FROM refreshes WHERE id = ?');
+  return (projectId) => {
+    const id = refresh.get(projectId) as number | undefined;
+    if (id === undefined) return false;
+    // A person's rows go with them: a slice of people is a few rows each.
+    const removed = rows.run(id, id, ROWS_PER_SLICE).changes + people.run(id, id, ENTRIES_PER_SLICE).changes;
+    if (removed === 0) drop.run(id);
+    return true;
+  };
+}
+
+/** What is left is small: the runs and the text index's state (whose trigger finds no documents left to drop). */
+function lastStep(db: Database): Step {
+  const runs = db.prepare('DELETE FROM runs WHERE project_id = ?');
+  const textState = db.prepare('DELETE FROM row_text_state WHERE project_id = ?');
+  return (projectId) => {
+    runs.run(projectId);
+    textState.run(projectId);
+    return false;
+  };
+}

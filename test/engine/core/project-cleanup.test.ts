@@ -1,0 +1,159 @@
+// Deleting a project: it is gone at once, and what it leaves behind (rows, plan, statuses, decisions, runs,
+// refreshes, text index) is removed a slice at a time while the engine is idle, so a large one never holds the engine
+// for seconds; a removal cut off by a quit goes on at the next start, and other projects are never touched.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import type { Simulator } from '../../../electron/simulator';
+import { removeProject } from '../../../electron/engine/projects/project-cleanup';
+import { openDatabase } from '../../../electron/engine/store';
+import { connect, eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+import { HEADERS, truthSheet } from '../refresh/refresh-fixture';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator | null = null;
+let engine: Engine | null = null;
+const dataDir = () => join(tmp.dir, 'data');
+
+beforeEach(() => {
+  tmp = tempDir('matchdesk-cleanup-');
+});
+afterEach(async () => {
+  await engine?.close();
+  await sim?.close();
+  engine = null;
+  sim = null;
+  tmp.remove();
+});
+
+/** Everything a project may own, by table: what is left of project `id`. */
+function leftOf(dbPath: string, id: number): Record<string, number> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const count = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
+    const left: Record<string, number> = {};
+    for (const table of ['rows', 'row_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'row_text_state']) {
+      left[table] = count(`SELECT count(*) FROM ${table} WHERE project_id = ?`, id);
+    }
+    // A refresh's people and rows belong to it (and go with it by cascade), so to the project through it.
+    left.refresh_people = count('SELECT count(*) FROM refresh_people WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)', id);
+    left.refresh_rows = count('SELECT count(*) FROM refresh_rows WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)', id);
+    left.row_text = count('SELECT count(*) FROM row_text WHERE rowid BETWEEN (? << 32) AND (? << 32) + 4294967295', id, id);
+    left.project_cleanup = count('SELECT count(*) FROM project_cleanup WHERE project_id = ?', id);
+    return left;
+  } finally {
+    db.close();
+  }
+}
+
+const total = (left: Record<string, number>) => Object.values(left).reduce((a, b) => a + b, 0);
+
+/** A project with something in every table a project owns: planned, run, decided, refreshed, text-filtered. */
+async function fullProject(rows: number, host: 'web' | 'cli' = 'web'): Promise<{ engine: Engine; projectId: number; file: string }> {
+  sim = await startSim({ people: 6000, seed: 5 });
+  engine = await openEngine(dataDir(), { host });
+  await connect(engine, sim);
+  const sheet = truthSheet(sim.dataset.people, { still: 400, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
+  // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for.
+  const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: rows - sheet.length }, (_, i) => [`Filler ${i}`, `filler${i}@nowhere.example`, 'Nowhere'])];
+  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, cells);
+  const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+  expect((await runToEnd(engine, projectId)).status).toBe('done');
+  await ok(engine, 'decisions.reject', { projectId, rowIndex: 0 });
+  await ok(engine, 'refresh.start', { projectId });
+  await engine.refreshSettled(projectId);
+  await ok(engine, 'review.page', { projectId, text: 'filler', offset: 0, limit: 10 });
+  return { engine, projectId, file };
+}
+
+describe('deleting a project', () => {
+  it('is gone at once, and everything it owned is removed while the engine is idle; other projects stay whole', async () => {
+    const { engine, projectId, file } = await fullProject(12_000);
+    const other = (await ok(engine, 'projects.import', { file })).summary.id;
+    const before = leftOf(engine.dbPath, projectId);
+    // (A finished refresh keeps its people but has let go of its rows: refresh_rows only counts if something is left.)
+    for (const table of ['rows', 'row_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'refresh_people', 'row_text', 'row_text_state']) {
+      expect(before[table], `the project has ${table} to remove`).toBeGreaterThan(0);
+    }
+    const otherBefore = leftOf(engine.dbPath, other);
+
+    await ok(engine, 'projects.delete', { projectId });
+    expect((await ok(engine, 'projects.list')).map((p) => p.id)).toEqual([other]);
+    expect((await fails(engine, 'projects.get', { projectId })).kind).toBe('not_found');
+    await eventually(() => total(leftOf(engine.dbPath, projectId)) === 0);
+    expect(leftOf(engine.dbPath, other)).toEqual(otherBefore);
+    expect((await ok(engine, 'projects.get', { projectId: other })).summary.rowCount).toBe(12_000);
+    const db = new Database(engine.dbPath, { readonly: true });
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    db.close();
+  });
+
+  it('answers calls while a large project is removed: the removal goes in slices between them', async () => {
+    engine = await openEngine(dataDir(), { host: 'web' });
+    const file = writeCsv(
+      join(tmp.dir, 'big.csv'),
+      ['Name', 'Email'],
+      Array.from({ length: 60_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`]),
+    );
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    const rowsLeft = () => leftOf(engine!.dbPath, projectId).rows;
+    expect(rowsLeft()).toBe(60_000);
+
+    await ok(engine, 'projects.delete', { projectId });
+    // Once the removal is under way, a call is answered before it is done.
+    await eventually(() => rowsLeft() < 60_000);
+    await ok(engine, 'projects.list');
+    expect(rowsLeft()).toBeGreaterThan(0);
+    await eventually(() => total(leftOf(engine!.dbPath, projectId)) === 0);
+  });
+
+  it('in the CLI, which may exit right after, is done when the call returns', async () => {
+    const { engine, projectId } = await fullProject(6_000, 'cli');
+    expect(total(leftOf(engine.dbPath, projectId))).toBeGreaterThan(6_000);
+    await ok(engine, 'projects.delete', { projectId });
+    expect(leftOf(engine.dbPath, projectId)).toEqual(Object.fromEntries(Object.keys(leftOf(engine.dbPath, projectId)).map((k) => [k, 0])));
+  });
+
+  it('goes on at the next start when it was cut off', async () => {
+    engine = await openEngine(dataDir());
+    const file = writeCsv(join(tmp.dir, 'a.csv'), ['Name', 'Email'], Array.from({ length: 8_000 }, (_, i) => [`P ${i}`, `p${i}@example.com`]));
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    const dbPath = engine.dbPath;
+    await engine.close();
+    engine = null;
+    // The project removed as a delete does, then the app quits before any slice of its rows is removed.
+    const db = openDatabase(dbPath);
+    expect(removeProject(db, projectId)).toBe(true);
+    expect(removeProject(db, projectId)).toBe(false);
+    db.close();
+    expect(leftOf(dbPath, projectId).rows).toBe(8_000);
+
+    engine = await openEngine(dataDir());
+    expect(await ok(engine, 'projects.list')).toEqual([]);
+    await eventually(() => total(leftOf(dbPath, projectId)) === 0);
+  });
+
+  it('removes an import a crash left half-made, at the next start', async () => {
+    engine = await openEngine(dataDir());
+    const dbPath = engine.dbPath;
+    await engine.close();
+    engine = null;
+    const db = openDatabase(dbPath);
+    const id = Number(
+      db
+        .prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('cut off', 'importing', ?, ?)")
+        .run('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z').lastInsertRowid,
+    );
+    const insert = db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)');
+    db.transaction(() => Array.from({ length: 7_500 }, (_, i) => insert.run(id, i, JSON.stringify([`P ${i}`]))))();
+    db.close();
+
+    engine = await openEngine(dataDir());
+    expect(await ok(engine, 'projects.list')).toEqual([]);
+    await eventually(() => total(leftOf(dbPath, id)) === 0);
+  });
+});
