@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 /**
  * Row indexes removed per slice, from every table keyed by row (its rows, plan, statuses, refresh marks and text
@@ -32,7 +32,10 @@ export function removeProject(db: Database, projectId: number): boolean {
   }
 }
 
-/** One step of a cleanup: removes up to a slice of what a removed project left in one table (or set of tables); returns whether any is left. */
+/**
+ * One step of a cleanup, in one transaction: removes a slice of what a removed project left in one table (or set of
+ * tables); false once it found nothing left to remove there.
+ */
 type Step = (projectId: number) => boolean;
 
 /**
@@ -48,8 +51,8 @@ export class ProjectCleanup {
   private hurry = false;
   private stopped = false;
   private readonly steps: Step[];
-  private readonly pending;
-  private readonly done;
+  private readonly pending: Statement;
+  private readonly done: Statement;
 
   constructor(
     private readonly db: Database,
