@@ -629,6 +629,17 @@ export interface ImportProgress {
   rowsRead: number;
 }
 
+/**
+ * How far a project's text index for the review filter is (review/row-text-index.ts): filled once per project and
+ * mapping, ~20 s at a million rows, and a text filter waits for it. 'filling' counts rows; 'merging' is its last part.
+ */
+export interface TextIndexProgress {
+  projectId: number;
+  phase: 'filling' | 'merging' | 'ready';
+  rowsIndexed: number;
+  rowsTotal: number;
+}
+
 /** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
@@ -637,12 +648,20 @@ export interface Events {
   'refresh.progress': RefreshProgress;
   'search.progress': SearchProgress;
   'import.progress': ImportProgress;
+  'review.textIndex': TextIndexProgress;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
 
 // A Record, so adding an event to Events without listing it here fails to compile.
-const eventNames: Record<EventName, true> = { 'run.progress': true, 'refresh.progress': true, 'search.progress': true, 'import.progress': true, 'app.command': true };
+const eventNames: Record<EventName, true> = {
+  'run.progress': true,
+  'refresh.progress': true,
+  'search.progress': true,
+  'import.progress': true,
+  'review.textIndex': true,
+  'app.command': true,
+};
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
 
 export function isEventName(name: unknown): name is EventName {

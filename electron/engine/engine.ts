@@ -38,7 +38,7 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
-import { prefillRowTextIndex } from './review/row-text-index';
+import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
@@ -229,6 +229,8 @@ class MatchdeskEngine implements Engine {
       exportDir: this.exportDir(),
     });
     this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
+    // A text filter waits for its project's index to fill (~20 s at a million rows): the review says how far it is.
+    onRowTextIndexProgress(db, (progress) => this.emit('review.textIndex', progress));
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
     void this.cleanup.wake();

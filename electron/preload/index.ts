@@ -5,7 +5,14 @@ import type { CallInput, CallName, CallResult, EventName, Events, MatchdeskBridg
 import { CALL_CHANNEL, EVENT_CHANNEL } from '../main/ipc-channels';
 
 // A Record keyed by EventName: a new event in the contract fails to compile until it is listed here.
-const KNOWN_EVENTS: Record<EventName, true> = { 'run.progress': true, 'refresh.progress': true, 'search.progress': true, 'import.progress': true, 'app.command': true };
+const KNOWN_EVENTS: Record<EventName, true> = {
+  'run.progress': true,
+  'refresh.progress': true,
+  'search.progress': true,
+  'import.progress': true,
+  'review.textIndex': true,
+  'app.command': true,
+};
 
 function isKnownEvent(name: unknown): name is EventName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(KNOWN_EVENTS, name);

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { TextIndexProgress } from '../../../shared/contract';
 import type { Mapping } from '../../../shared/model';
 import { rowInput } from '../matching';
 import { rowLabel } from '../runs/plan-queries';
@@ -83,6 +84,15 @@ const BACKGROUND_ROWS_PER_SLICE = 250;
 const IDLE_POLL_MS = 100;
 
 const filling = new WeakMap<Database, Map<number, FillJob>>();
+/** Who hears how far fills get (the engine, which passes it on as the review.textIndex event). */
+const progressListeners = new WeakMap<Database, (progress: TextIndexProgress) => void>();
+/** How often a fill says how far it got: a million rows take ~20 s, and a text filter waits for them. */
+const PROGRESS_INTERVAL_MS = 250;
+
+/** Sets who hears how far the text index fills of `db` get (one listener; the engine's). */
+export function onRowTextIndexProgress(db: Database, listener: (progress: TextIndexProgress) => void): void {
+  progressListeners.set(db, listener);
+}
 
 /**
  * Fills the project's text index, or refills it after the mapping changed, and resolves once it is complete.
@@ -147,6 +157,9 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
   const rowsFrom = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?');
   // REPLACE: after a change of mapping the rows are indexed again over their old documents.
   const putDocument = db.prepare('INSERT OR REPLACE INTO row_text (rowid, text) VALUES ((? << 32) | ?, ?)');
+  const rowCount = db.prepare('SELECT row_count FROM projects WHERE id = ?').pluck();
+  /** The row the last slice got to (rows are numbered densely from 0 at import); null until a slice indexed any. */
+  let indexedTo: number | null = null;
 
   /** One transaction: the next rows of the project, and how far that got. False when there is nothing left. */
   const slice = db.transaction((limit: number): boolean => {
@@ -167,18 +180,47 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
       putDocument.run(projectId, row.row_index, rowDocument(rowLabel(rowInput(cells, mapping), cells), cells));
     }
     const done = rows.length < limit;
-    advance.run(rows.length > 0 ? rows[rows.length - 1]!.row_index + 1 : state.next_row, done ? 1 : 0, projectId);
+    const next = rows.length > 0 ? rows[rows.length - 1]!.row_index + 1 : state.next_row;
+    advance.run(next, done ? 1 : 0, projectId);
+    if (rows.length > 0) indexedTo = next;
     return !done;
   });
 
+  const report = progressReport(db, projectId, () => (rowCount.get(projectId) as number | undefined) ?? 0);
   let filled = false;
   // The first slice of a hurried fill at once, as before: a filter on a small project is answered in the same turn.
   while ((job.hurry || (await waitTurn())) && slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE)) {
     filled = true;
+    if (indexedTo !== null) report('filling', indexedTo);
     if (job.hurry) await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  // Nothing was indexed (the index was ready, or the project is gone), or the database closed: nothing to tell.
+  if (indexedTo === null || !db.open) return;
   // Part of the fill, so the filter that waits for it is answered from the merged index.
-  if (filled) await mergeSegments(db, waitTurn);
+  if (filled) {
+    report('merging', indexedTo);
+    await mergeSegments(db, waitTurn);
+  }
+  if (db.open && isRowTextIndexReady(db, projectId)) report('ready', indexedTo);
+}
+
+/**
+ * Tells the listener of `db` (if any) how far a fill got: each change of phase, and the rows indexed at most every
+ * PROGRESS_INTERVAL_MS while filling.
+ */
+function progressReport(db: Database, projectId: number, rowsTotal: () => number): (phase: TextIndexProgress['phase'], rowsIndexed: number) => void {
+  let lastPhase: TextIndexProgress['phase'] | null = null;
+  let lastAt = 0;
+  let total: number | null = null;
+  return (phase, rowsIndexed) => {
+    const listener = progressListeners.get(db);
+    const now = performance.now();
+    if (!listener || (phase === lastPhase && now - lastAt < PROGRESS_INTERVAL_MS)) return;
+    lastPhase = phase;
+    lastAt = now;
+    total ??= rowsTotal();
+    listener({ projectId, phase, rowsIndexed: phase === 'filling' ? Math.min(rowsIndexed, total) : total, rowsTotal: total });
+  };
 }
 
 /** Pages of the index written per merge step: ~20 ms each, so other calls get in between. */

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReviewPage } from '../../../shared/contract';
+import type { ReviewPage, TextIndexProgress } from '../../../shared/contract';
 import type { RowState } from '../../../shared/model';
 import type { Engine } from '../../../electron/engine/engine';
 import { reviewPage } from '../../../electron/engine/review/review-page';
@@ -183,6 +183,31 @@ describe('the text index follows its project', () => {
     await eventually(() => documents(id) === 0);
     expect(documents(again)).toBe(sheet.length);
     expect(await texts(again, 'ada lovelace')).toEqual([0]);
+  });
+
+  it('says how far the index is while a text filter waits for it, then that it is ready', async () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `Filler${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
+    const id = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'progress.csv'), headers, rows) })).summary.id;
+    const heard: TextIndexProgress[] = [];
+    const off = engine.on('review.textIndex', (p) => heard.push(p));
+    try {
+      expect(await texts(id, 'needle')).toEqual([4_321]);
+      const phases = heard.map((p) => p.phase);
+      // The first slice is told at once (a filter on a large project then shows how far it is), the rest at most 4 a second.
+      expect(phases[0]).toBe('filling');
+      expect(phases.slice(-2)).toEqual(['merging', 'ready']);
+      expect(heard.every((p) => p.projectId === id && p.rowsTotal === 5_000)).toBe(true);
+      expect(heard[0]!.rowsIndexed).toBeGreaterThan(0);
+      expect(heard[0]!.rowsIndexed).toBeLessThan(5_000);
+      expect(heard.map((p) => p.rowsIndexed)).toEqual([...heard.map((p) => p.rowsIndexed)].sort((a, b) => a - b));
+      expect(heard.at(-1)!.rowsIndexed).toBe(5_000);
+      // A ready index has nothing more to say.
+      const told = heard.length;
+      expect(await texts(id, 'filler42')).toContain(42);
+      expect(heard).toHaveLength(told);
+    } finally {
+      off();
+    }
   });
 
   it('turns a filter into one literal phrase, and leaves short ones to the scan', () => {

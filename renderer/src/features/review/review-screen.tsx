@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
+import type { CallResult, ContractError, DecisionResult, TextIndexProgress } from '../../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
@@ -22,6 +22,7 @@ import { movedPosition, reviewActionForKey } from './review-keys';
 import { ReviewTable } from './review-table';
 import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
+import { textIndexDetail, textIndexStatus } from './text-index-status';
 import { useReviewList } from './use-review-list';
 
 type Decision =
@@ -49,6 +50,16 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const listKey = `${fKey}#${generation}`;
   const view = useReviewList(projectId, filter, listKey);
   const total = view.list.total ?? 0;
+  // A text filter on a large project waits for its text index: how far that is, while the list loads.
+  const [textIndex, setTextIndex] = useState<TextIndexProgress | null>(null);
+  useEffect(
+    () =>
+      api.on('review.textIndex', (progress) => {
+        if (progress.projectId === projectId) setTextIndex(progress);
+      }),
+    [projectId],
+  );
+  const indexing = view.list.total === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
 
   const [selection, setSelection] = useState({ key: fKey, position: 0 });
   const selected = selection.key === fKey ? Math.min(selection.position, Math.max(0, total - 1)) : 0;
@@ -235,8 +246,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       )}
       <div className="review-toolbar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
-        <span className="muted" aria-live="polite" data-testid="review-total">
-          {view.list.total === null ? 'Loading…' : plural(total, 'row')}
+        <span className="muted" aria-live="polite" data-testid="review-total" title={indexing ? textIndexDetail(textIndex) : undefined}>
+          {view.list.total === null ? (indexing ?? 'Loading…') : plural(total, 'row')}
         </span>
         <label className="review-order">
           <span className="sr-only">Order</span>
