@@ -246,7 +246,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       )}
       <div className="review-toolbar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
-        <span className="muted" aria-live="polite" data-testid="review-total" title={indexing ? textIndexDetail(textIndex) : undefined}>
+        {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
+        <span className="muted" aria-live="polite" aria-busy={indexing !== null || undefined} data-testid="review-total" title={indexing ? textIndexDetail(textIndex) : undefined}>
           {view.list.total === null ? (indexing ?? 'Loading…') : plural(total, 'row')}
         </span>
         <label className="review-order">
