@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { applyMapOverrides } from '../map-overrides';
-import type { ProjectDetail, RunProgress } from '../../../shared/contract';
+import type { ProjectDetail, RunPreview, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
@@ -132,9 +132,16 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
   let started = false;
   try {
     const mapping = applyMapOverrides(detail, choices.overrides);
-    await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+    // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
+    if (process.stderr.isTTY) process.stderr.write(`Planning the queries of ${detail.summary.rowCount} rows...`);
+    let preview: RunPreview;
+    try {
+      await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+      preview = await cli.call('run.preview', { projectId, offline: choices.offline });
+    } finally {
+      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    }
     describeMapping(detail.headers, mapping);
-    const preview = await cli.call('run.preview', { projectId, offline: choices.offline });
     process.stderr.write(formatPreview(preview));
     if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
       process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
