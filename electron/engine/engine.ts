@@ -158,7 +158,7 @@ class MatchdeskEngine implements Engine {
   /** Secrets the user chose to keep for this session only, and the demo's: never written anywhere. */
   private readonly sessionSecrets = new SessionSecretStore();
   private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
-  private readonly timing = new CallTiming();
+  private readonly timing: CallTiming;
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
@@ -189,6 +189,7 @@ class MatchdeskEngine implements Engine {
     private readonly secrets: SecretStore,
     private readonly keychainProblem: string | null,
   ) {
+    this.timing = new CallTiming(db, () => this.activeScope());
     const now = this.now();
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
@@ -298,6 +299,7 @@ class MatchdeskEngine implements Engine {
       clearTimeout(timer);
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
+      this.timing.save();
       this.db.close();
     })();
     return this.closing;

@@ -1,16 +1,60 @@
-/** What a find call of up to 100 queries takes on the real service, until this session has measured it. */
-export const ASSUMED_SECONDS_PER_CALL = 1.5;
+import type { Database } from 'better-sqlite3';
+import { scopeId, type ServiceScope } from './service-scope';
 
-/** A running average of find-call durations, so the cost preview estimates from what this machine saw. */
+/** What a find call of up to 100 queries takes on the real service, until a call to it has been measured. */
+export const ASSUMED_SECONDS_PER_CALL = 1.5;
+/** How often a changing average is written down (and once more when the engine closes). */
+const SAVE_INTERVAL_MS = 5_000;
+
+/**
+ * A running average of find-call durations for each service, so the cost preview estimates from what this machine
+ * saw: kept in the database (call_timings, migration 13), so a new session (every CLI command is one) starts from the
+ * last one's figure instead of the assumption. A call is counted for the service active when it is timed.
+ */
 export class CallTiming {
-  private averageMs: number | null = null;
+  private readonly averageMs = new Map<string, number>();
+  private readonly unsaved = new Set<string>();
+  private savedAt = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly activeScope: () => ServiceScope | null,
+  ) {}
 
   record(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) return;
-    this.averageMs = this.averageMs === null ? ms : this.averageMs * 0.8 + ms * 0.2;
+    const scope = this.activeScope();
+    if (!scope || !Number.isFinite(ms) || ms < 0) return;
+    const key = scopeId(scope);
+    const before = this.averageMs.get(key) ?? this.stored(key);
+    this.averageMs.set(key, before === null ? ms : before * 0.8 + ms * 0.2);
+    this.unsaved.add(key);
+    if (performance.now() - this.savedAt >= SAVE_INTERVAL_MS) this.save();
   }
 
   get secondsPerCall(): number {
-    return this.averageMs === null ? ASSUMED_SECONDS_PER_CALL : this.averageMs / 1000;
+    const scope = this.activeScope();
+    if (!scope) return ASSUMED_SECONDS_PER_CALL;
+    const key = scopeId(scope);
+    const ms = this.averageMs.get(key) ?? this.stored(key);
+    return ms === null ? ASSUMED_SECONDS_PER_CALL : ms / 1000;
+  }
+
+  /** Writes down the averages that changed since the last save (the engine calls it once more as it closes). */
+  save(): void {
+    this.savedAt = performance.now();
+    if (this.unsaved.size === 0 || !this.db.open) return;
+    const upsert = this.db.prepare(
+      `INSERT INTO call_timings (scope, seconds_per_call, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (scope) DO UPDATE SET seconds_per_call = excluded.seconds_per_call, updated_at = excluded.updated_at`,
+    );
+    const at = new Date().toISOString();
+    for (const key of this.unsaved) upsert.run(key, this.averageMs.get(key)! / 1000, at);
+    this.unsaved.clear();
+  }
+
+  /** The last session's average for a service, in ms; null when none was kept. */
+  private stored(key: string): number | null {
+    const seconds = this.db.prepare('SELECT seconds_per_call FROM call_timings WHERE scope = ?').pluck().get(key) as number | undefined;
+    return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
   }
 }

@@ -11,6 +11,7 @@ import { refreshes } from './009-refreshes';
 import { queryIds } from './010-query-ids';
 import { rowFetchedAt } from './011-row-fetched-at';
 import { projectCleanup } from './012-project-cleanup';
+import { callTimings } from './013-call-timings';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   queryIds,
   rowFetchedAt,
   projectCleanup,
+  callTimings,
 ];
