@@ -36,9 +36,10 @@ function leftOf(dbPath: string, id: number): Record<string, number> {
     for (const table of ['rows', 'row_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'row_text_state']) {
       left[table] = count(`SELECT count(*) FROM ${table} WHERE project_id = ?`, id);
     }
-    // A refresh's people and rows belong to it (and go with it by cascade), so to the project through it.
-    left.refresh_people = count('SELECT count(*) FROM refresh_people WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)', id);
-    left.refresh_rows = count('SELECT count(*) FROM refresh_rows WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)', id);
+    // A refresh's people and rows belong to it, so to the project through it; any whose refresh is gone count too.
+    const ofRefreshes = 'refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?) OR refresh_id NOT IN (SELECT id FROM refreshes)';
+    left.refresh_people = count(`SELECT count(*) FROM refresh_people WHERE ${ofRefreshes}`, id);
+    left.refresh_rows = count(`SELECT count(*) FROM refresh_rows WHERE ${ofRefreshes}`, id);
     left.row_text = count('SELECT count(*) FROM row_text WHERE rowid BETWEEN (? << 32) AND (? << 32) + 4294967295', id, id);
     left.project_cleanup = count('SELECT count(*) FROM project_cleanup WHERE project_id = ?', id);
     return left;
