@@ -189,7 +189,7 @@ class MatchdeskEngine implements Engine {
     private readonly secrets: SecretStore,
     private readonly keychainProblem: string | null,
   ) {
-    this.timing = new CallTiming(db, () => this.activeScope());
+    this.timing = new CallTiming(db);
     const now = this.now();
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
@@ -377,7 +377,7 @@ class MatchdeskEngine implements Engine {
           offline: input.offline,
           freshAfterMs: this.freshAfter(settings),
           concurrency: settings.concurrency,
-          secondsPerCall: this.timing.secondsPerCall,
+          secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
         });
       },
       'run.start': (input) => {

@@ -82,8 +82,11 @@ export class ServiceClient {
   private readonly limiter: Limiter;
   private readonly redactor = new Redactor();
   private readonly session: Session;
+  /** The service and organization asked, as the client was given them (runs/service-scope.ts ServiceScope). */
+  readonly scope: { baseUrl: string; orgId: string };
 
   constructor(opts: ServiceClientOptions) {
+    this.scope = { baseUrl: opts.baseUrl, orgId: opts.orgId };
     this.base = opts.baseUrl.trim().replace(/\/+$/, '');
     let url: URL;
     try {

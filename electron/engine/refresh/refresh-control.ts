@@ -47,7 +47,7 @@ export class RefreshControl {
     const project = requireProject(this.deps.db, projectId);
     const scope = this.scopeFor(project);
     const plan = planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now());
-    return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall });
+    return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall(this.deps.service()) });
   }
 
   async start(projectId: number, olderThanDays: number | null): Promise<RefreshProgress> {

@@ -201,7 +201,7 @@ export class RefreshRun {
       this.emit(false);
       return;
     }
-    timing.record(clock.now() - started);
+    timing.record(client.scope, clock.now() - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
     this.commit(slugs, answers);

@@ -9,21 +9,19 @@ const SAVE_INTERVAL_MS = 5_000;
 /**
  * A running average of find-call durations for each service, so the cost preview estimates from what this machine
  * saw: kept in the database (call_timings, migration 13), so a new session (every CLI command is one) starts from the
- * last one's figure instead of the assumption. A call is counted for the service active when it is timed.
+ * last one's figure instead of the assumption. Callers name the service: a run times its own client's calls without
+ * looking up the active profile on every call.
  */
 export class CallTiming {
   private readonly averageMs = new Map<string, number>();
   private readonly unsaved = new Set<string>();
   private savedAt = 0;
 
-  constructor(
-    private readonly db: Database,
-    private readonly activeScope: () => ServiceScope | null,
-  ) {}
+  constructor(private readonly db: Database) {}
 
-  record(ms: number): void {
-    const scope = this.activeScope();
-    if (!scope || !Number.isFinite(ms) || ms < 0) return;
+  /** One find call to `scope` took `ms`. */
+  record(scope: ServiceScope, ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
     const key = scopeId(scope);
     const before = this.averageMs.get(key) ?? this.stored(key);
     this.averageMs.set(key, before === null ? ms : before * 0.8 + ms * 0.2);
@@ -31,8 +29,8 @@ export class CallTiming {
     if (performance.now() - this.savedAt >= SAVE_INTERVAL_MS) this.save();
   }
 
-  get secondsPerCall(): number {
-    const scope = this.activeScope();
+  /** What a find call to `scope` takes, as measured, else assumed (also with no service chosen). */
+  secondsPerCall(scope: ServiceScope | null): number {
     if (!scope) return ASSUMED_SECONDS_PER_CALL;
     const key = scopeId(scope);
     const ms = this.averageMs.get(key) ?? this.stored(key);

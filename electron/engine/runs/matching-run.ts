@@ -518,7 +518,7 @@ export class MatchingRun {
       this.emit(false);
       return;
     }
-    timing.record(fetchedAt - started);
+    timing.record(client.scope, fetchedAt - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
     this.landed.push({ asked, fetchedAt, prepared });
