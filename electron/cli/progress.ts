@@ -1,4 +1,5 @@
 import type { RunPreview, RunProgress } from '../../shared/contract';
+import { runPercent } from '../../shared/progress';
 
 /** A one-line bar redrawn in place on a terminal; plain lines at most every few seconds otherwise. */
 export class ProgressReporter {
@@ -12,8 +13,7 @@ export class ProgressReporter {
   update(p: RunProgress): void {
     if (this.out.isTTY) {
       const width = 28;
-      const ratio = p.queriesTotal > 0 ? Math.min(1, p.queriesDone / p.queriesTotal) : 0;
-      const bar = '#'.repeat(Math.round(ratio * width)).padEnd(width, '.');
+      const bar = '#'.repeat(Math.round((runPercent(p) / 100) * width)).padEnd(width, '.');
       this.out.write(`\r[${bar}] ${formatLine(p)}\x1b[K`);
       return;
     }
@@ -32,12 +32,13 @@ export class ProgressReporter {
 
 export function formatLine(p: RunProgress): string {
   if (p.status === 'running' && p.queriesTotal === 0) return 'running: planning the first round...';
-  const pct = p.queriesTotal > 0 ? Math.floor((100 * p.queriesDone) / p.queriesTotal) : 100;
+  // The share is of rows settled, as the bar's: lookups can step back when a later round adds its queries.
+  const share = p.status === 'running' ? ` (${runPercent(p)}%)` : '';
   const speed = p.status === 'running' ? `, ${p.ratePerSec.toFixed(0)} q/s${p.etaSeconds !== null ? `, ETA ${formatDuration(p.etaSeconds)}` : ''}` : '';
   // "done" alone over a run whose lookups failed reads as success in a log.
   const status = p.status === 'done' && p.errors > 0 ? 'done with errors' : p.status;
   return (
-    `${status}: ${p.queriesDone}/${p.queriesTotal} queries (${pct}%), ${p.rowsResolved}/${p.rowsTotal} rows, ` +
+    `${status}: ${p.rowsResolved}/${p.rowsTotal} rows${share}, ${p.queriesDone}/${p.queriesTotal} queries, ` +
     `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors${speed}`
   );
 }

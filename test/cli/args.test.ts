@@ -62,8 +62,8 @@ describe('progress lines', () => {
   };
 
   it('shows counts, rate and ETA while running, and no rate once done', () => {
-    expect(formatLine(base)).toBe('running: 50/200 queries (25%), 40/300 rows, 1 calls, 10 cached, 0 errors, 120 q/s, ETA 2 s');
-    expect(formatLine({ ...base, status: 'done', queriesDone: 200 })).toBe('done: 200/200 queries (100%), 40/300 rows, 1 calls, 10 cached, 0 errors');
+    expect(formatLine(base)).toBe('running: 40/300 rows (13%), 50/200 queries, 1 calls, 10 cached, 0 errors, 120 q/s, ETA 2 s');
+    expect(formatLine({ ...base, status: 'done', queriesDone: 200, rowsResolved: 300 })).toBe('done: 300/300 rows, 200/200 queries, 1 calls, 10 cached, 0 errors');
   });
 
   it('does not claim 100% before the first round is planned', () => {

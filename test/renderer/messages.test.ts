@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../shared/contract';
 import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
 import { evidenceSentence, weightText } from '../../renderer/src/features/review/evidence';
-import { isRunActive, runControls, runOutcome, runPercent, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
+import { isRunActive, runControls, runOutcome, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
+import { runPercent } from '../../shared/progress';
 import { projectOpenScreen } from '../../renderer/src/features/projects/open-screen';
 import { errorHint, toContractError } from '../../renderer/src/ui/contract-error';
 import { MAX_TOASTS, toastQueue } from '../../renderer/src/ui/toast-queue';
@@ -43,10 +44,15 @@ describe('run text', () => {
     expect(isRunActive('done')).toBe(false);
   });
 
-  it('measures progress by lookups, and is full only when done', () => {
-    expect(runPercent(progress({}))).toBe(25);
-    expect(runPercent(progress({ queriesDone: 200 }))).toBe(100);
+  it('measures a run by rows settled until it is done, and is full only when done', () => {
+    expect(runPercent(progress({}))).toBe(20);
+    expect(runPercent(progress({ queriesDone: 200 }))).toBe(20);
+    // A second round joins the lookups' total (100% to 80% of them): the rows settled hold their share.
+    expect(runPercent(progress({ queriesDone: 200, queriesTotal: 250, rowsResolved: 255 }))).toBe(85);
     expect(runPercent(progress({ queriesTotal: 0, rowsResolved: 150 }))).toBe(50);
+    expect(runPercent(progress({ rowsResolved: 300 }))).toBe(100);
+    expect(runPercent(progress({ rowsResolved: 299 }))).toBe(99);
+    expect(runPercent(progress({ status: 'paused', rowsResolved: 90 }))).toBe(30);
     expect(runPercent(progress({ status: 'done', queriesDone: 10 }))).toBe(100);
   });
 

@@ -1,5 +1,8 @@
 // Numbers and durations in the user's words; one place so every screen says them the same way.
 
+/** Whole percent (the command line shows the same: shared/progress.ts). */
+export { percent } from '../../../shared/progress';
+
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 export function formatCount(value: number): string {
@@ -39,13 +42,6 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
-
-/** Whole percent, never 100 before the work is really done. */
-export function percent(done: number, total: number): number {
-  if (total <= 0) return 0;
-  const value = Math.floor((done / total) * 100);
-  return Math.min(done >= total ? 100 : 99, Math.max(0, value));
 }
 
 /** Scores from the service are 0..1 in the simulator; other scales are shown as sent. */

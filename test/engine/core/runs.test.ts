@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunProgress } from '../../../shared/contract';
+import { runPercent } from '../../../shared/progress';
 import type { Engine } from '../../../electron/engine/engine';
 import { MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
@@ -176,6 +177,39 @@ describe('a matching run', () => {
     // The simulator, like the real service, sends no scores unless asked.
     expect(row.scored).toBe(false);
     expect(row.fetchedAt).not.toBeNull();
+  });
+
+  it("shows a run's progress without stepping back when a later round adds its queries", async () => {
+    // Half the rows ask an e-mail nobody has first, then name + company: the second round adds 300 queries to the 600
+    // of the first. One call at a time, each 150 ms, so the events (at most ten a second) see both rounds. The people
+    // are from the end of the list, which the other tests do not ask for: nothing is cached.
+    const rows: string[][] = [];
+    for (let i = 0; i < 300; i++) {
+      const known = people.at(-1 - i)!;
+      const moved = people.at(-301 - i)!;
+      rows.push([known.name, known.email_address, '', '']);
+      rows.push([moved.name, `left-${i}@nowhere.example`, '', currentCompany(moved)]);
+    }
+    const project = await importRows('two-rounds', rows);
+    const progress: RunProgress[] = [];
+    const off = engine.on('run.progress', (p) => p.projectId === project.id && progress.push(p));
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(150);
+    try {
+      expect(await runToEnd(engine, project.id)).toMatchObject({ status: 'done', errors: 0, rowsResolved: 600, cacheHits: 0 });
+    } finally {
+      sim.setLatency(0);
+      await ok(engine, 'settings.update', { concurrency: 4 });
+      off();
+    }
+    // The share of lookups answered steps back as the second round's queries join the total...
+    const lookups = progress.filter((p) => p.queriesTotal > 0).map((p) => p.queriesDone / p.queriesTotal);
+    expect(lookups.some((share, i) => i > 0 && share < lookups[i - 1]!)).toBe(true);
+    // ...the bar, which counts rows settled, only moves forward, and is full at the end.
+    const shown = progress.map(runPercent);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(new Set(shown).size).toBeGreaterThan(3);
+    expect(shown.at(-1)).toBe(100);
   });
 
   it('offline answers from the cache alone and marks the rest not fetched; a later online run fetches them', async () => {

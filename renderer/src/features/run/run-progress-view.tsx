@@ -1,5 +1,6 @@
 import type { RunProgress } from '../../../../shared/contract';
-import { runCountsText, runOutcome, runPercent, runStatusLabel, runStatusSentence, runTone } from './run-text';
+import { runPercent } from '../../../../shared/progress';
+import { runCountsText, runOutcome, runStatusLabel, runStatusSentence, runTone } from './run-text';
 
 /** `cause`: the commonest reason lookups failed, once the run has finished with failures. */
 export function RunProgressView({ progress, cause = null }: { progress: RunProgress; cause?: string | null }) {
@@ -22,7 +23,7 @@ export function RunProgressView({ progress, cause = null }: { progress: RunProgr
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
-        aria-valuetext={`${value}% answered, ${label.toLowerCase()}`}
+        aria-valuetext={`${value}%, ${label.toLowerCase()}`}
         data-testid="run-progress"
       >
         <div className="progress__bar" style={{ width: `${value}%` }} />

@@ -1,5 +1,5 @@
 import type { RunProgress, RunStatus } from '../../../../shared/contract';
-import { formatCount, formatDuration, formatRate, percent, plural } from '../../ui/format';
+import { formatCount, formatDuration, formatRate, plural } from '../../ui/format';
 
 export interface RunControls {
   start: boolean;
@@ -54,14 +54,6 @@ export function runTone(outcome: RunOutcome): RunTone {
   }
 }
 
-/** Lookups answered, as a share of all: a finished run whose lookups failed is not shown full. */
-export function runPercent(progress: RunProgress): number {
-  if (progress.status === 'done' && progress.errors === 0) return 100;
-  const answered = progress.status === 'done' ? progress.queriesDone - progress.errors : progress.queriesDone;
-  if (progress.queriesTotal > 0) return percent(Math.max(0, answered), progress.queriesTotal);
-  return percent(progress.rowsResolved, progress.rowsTotal);
-}
-
 export function runStatusLabel(status: RunOutcome): string {
   switch (status) {
     case 'running':
@@ -107,10 +99,11 @@ export function runStatusSentence(progress: RunProgress, cause: string | null = 
   }
 }
 
+/** The run's counts, rows first: they are what the bar measures (shared/progress.ts). */
 export function runCountsText(progress: RunProgress): string[] {
   return [
-    `${formatCount(progress.queriesDone)} of ${plural(progress.queriesTotal, 'lookup')}`,
     `${formatCount(progress.rowsResolved)} of ${plural(progress.rowsTotal, 'row')} resolved`,
+    `${formatCount(progress.queriesDone)} of ${plural(progress.queriesTotal, 'lookup')}`,
     `${plural(progress.calls, 'call')} to the service`,
     `${formatCount(progress.cacheHits)} from the cache`,
     `${plural(progress.errors, 'error')}`,

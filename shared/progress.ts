@@ -1,0 +1,21 @@
+// How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
+import type { RunProgress } from './contract';
+
+/** Whole percent, never 100 before the work is really done. */
+export function percent(done: number, total: number): number {
+  if (total <= 0) return 0;
+  const value = Math.floor((done / total) * 100);
+  return Math.min(done >= total ? 100 : 99, Math.max(0, value));
+}
+
+/**
+ * How far a matching run is. Until it is done: the rows settled, of the project's rows. Rows only ever settle, so the
+ * bar never steps back. Lookups would: a row whose answer found nobody moves on to its next query, and the run can
+ * count that query only once it gets there, so a share of lookups fell from 98% to 93% when the second round began.
+ * A done run is full, unless lookups failed: then it shows those answered, so it never looks like a clean finish.
+ */
+export function runPercent(progress: RunProgress): number {
+  if (progress.status !== 'done') return percent(progress.rowsResolved, progress.rowsTotal);
+  if (progress.errors === 0) return 100;
+  return percent(Math.max(0, progress.queriesDone - progress.errors), progress.queriesTotal);
+}
