@@ -128,6 +128,8 @@ export class MatchingRun {
   private readonly failedKeys = new Map<string, number>();
   private readonly activeSince: number;
   private readonly doneAtStart: number;
+  /** Rows settled when this run began (by earlier runs, or with nothing to ask). */
+  private rowsAtStart = 0;
   private pendingRows = 0;
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
@@ -170,7 +172,9 @@ export class MatchingRun {
     const now = this.deps.clock.now();
     const seconds = (now - this.activeSince) / 1000;
     const rate = seconds > 0.5 ? (this.counters.queriesDone - this.doneAtStart) / seconds : 0;
-    const remaining = Math.max(0, this.counters.queriesTotal - this.counters.queriesDone);
+    // The time left goes by rows, as the bar does (shared/progress.ts): the lookups left grow when a round adds some.
+    const rowRate = seconds > 0.5 ? (this.counters.rowsResolved - this.rowsAtStart) / seconds : 0;
+    const rowsLeft = Math.max(0, this.deps.rowCount - this.counters.rowsResolved);
     return {
       projectId: this.projectId,
       runId: this.runId,
@@ -184,7 +188,7 @@ export class MatchingRun {
       cacheHits: this.counters.cacheHits,
       errors: this.counters.errors,
       ratePerSec: Math.round(rate * 10) / 10,
-      etaSeconds: this.status === 'running' && rate > 0 ? Math.ceil(remaining / rate) : null,
+      etaSeconds: this.status === 'running' && rowRate > 0 ? Math.ceil(rowsLeft / rowRate) : null,
       message: this.message,
       startedAt: this.startedAt,
       updatedAt: new Date(now).toISOString(),
@@ -223,6 +227,7 @@ export class MatchingRun {
       db.transaction(() => reopenAskable(db, this.projectId))();
       this.pendingRows = pendingRowCount(db, this.projectId);
       this.counters.rowsResolved = this.deps.rowCount - this.pendingRows;
+      this.rowsAtStart = this.counters.rowsResolved;
       this.persist();
       this.emit(true);
       while (!this.stop) {
