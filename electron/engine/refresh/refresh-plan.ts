@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
+import { estimatedSeconds, type CallPace } from '../runs/call-timing';
 import { insertRefresh, zeroRefreshCounters } from './refresh-records';
 
 /** Who a refresh of a project asks for: every chosen person with a profile slug, once, and the rows that chose them. */
@@ -57,7 +58,7 @@ export function planRefresh(db: Database, projectId: number, scope: string, olde
   return { matchedRows, rowsWithoutProfile, recentPeople, people: distinctPeople - recentPeople };
 }
 
-export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, opts: { concurrency: number; secondsPerCall: number }): RefreshPreview {
+export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: CallPace): RefreshPreview {
   const calls = Math.ceil(plan.people / MAX_QUERIES_PER_FIND);
   return {
     matchedRows: plan.matchedRows,
@@ -65,7 +66,7 @@ export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, 
     rowsWithoutProfile: plan.rowsWithoutProfile,
     recentPeople: plan.recentPeople,
     calls,
-    estimatedSeconds: Math.ceil(Math.ceil(calls / Math.max(1, opts.concurrency)) * opts.secondsPerCall),
+    estimatedSeconds: estimatedSeconds(calls, pace),
     olderThanDays,
   };
 }

@@ -3,6 +3,17 @@ import { scopeId, type ServiceScope } from './service-scope';
 
 /** What a find call of up to 100 queries takes on the real service, until a call to it has been measured. */
 export const ASSUMED_SECONDS_PER_CALL = 1.5;
+/** How calls are sent and what each takes: what a preview's time is worked out from. */
+export interface CallPace {
+  concurrency: number;
+  secondsPerCall: number;
+}
+
+/** The time `calls` find calls take, sent `concurrency` at a time (a run's preview, a refresh's). */
+export function estimatedSeconds(calls: number, { concurrency, secondsPerCall }: CallPace): number {
+  return Math.ceil(Math.ceil(calls / Math.max(1, concurrency)) * secondsPerCall);
+}
+
 /** How often a changing average is written down (and once more when the engine closes). */
 const SAVE_INTERVAL_MS = 5_000;
 

@@ -2,13 +2,12 @@ import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND } from '../api';
+import { estimatedSeconds, type CallPace } from './call-timing';
 
-export interface RunPreviewOptions {
+export interface RunPreviewOptions extends CallPace {
   offline: boolean;
   /** Lookups fetched at or after this instant are fresh (the cache TTL). */
   freshAfterMs: number;
-  concurrency: number;
-  secondsPerCall: number;
 }
 
 /**
@@ -52,7 +51,7 @@ export function runPreview(db: Database, projectId: number, rowCount: number, op
     cachedFresh: cached,
     toFetch,
     calls,
-    estimatedSeconds: Math.ceil(Math.ceil(calls / Math.max(1, opts.concurrency)) * opts.secondsPerCall),
+    estimatedSeconds: estimatedSeconds(calls, opts),
     byStrategy,
     offline: opts.offline,
   };
