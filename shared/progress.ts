@@ -1,5 +1,5 @@
 // How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
-import type { RunProgress } from './contract';
+import type { ExportProgress, RunProgress } from './contract';
 
 /** Whole percent, never 100 before the work is really done. */
 export function percent(done: number, total: number): number {
@@ -18,4 +18,15 @@ export function runPercent(progress: RunProgress): number {
   if (progress.status !== 'done') return percent(progress.rowsResolved, progress.rowsTotal);
   if (progress.errors === 0) return 100;
   return percent(Math.max(0, progress.queriesDone - progress.errors), progress.queriesTotal);
+}
+
+/**
+ * What an export says while it writes: which file, and how far through the project's rows it is
+ * (engine/runs/export-project.ts tells a few times a second). `progress` is null until the first word comes.
+ */
+export function exportProgressText(progress: ExportProgress | null): string {
+  if (!progress) return 'Exporting…';
+  const what = progress.part === 'matches' ? 'the rows' : 'the candidates';
+  if (progress.rowsDone >= progress.rowsTotal) return `Saving ${what}…`;
+  return `Writing ${what}… ${percent(progress.rowsDone, progress.rowsTotal)}%`;
 }

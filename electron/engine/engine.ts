@@ -438,7 +438,7 @@ class MatchdeskEngine implements Engine {
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
       'export.run': async (input) =>
-        exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir()),
+        exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir(), (progress) => this.emit('export.progress', progress)),
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {

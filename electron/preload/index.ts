@@ -11,6 +11,7 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'search.progress': true,
   'import.progress': true,
   'review.textIndex': true,
+  'export.progress': true,
   'app.command': true,
 };
 

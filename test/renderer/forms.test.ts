@@ -3,6 +3,7 @@ import { emptyProfileForm, profileFormToInput } from '../../renderer/src/feature
 import { defaultExportName, exportInputFor } from '../../renderer/src/features/export/export-choice';
 import { settingsFromForm, settingsToForm } from '../../renderer/src/features/settings/settings-form';
 import { DEFAULT_SETTINGS } from '../../shared/model';
+import { exportProgressText } from '../../shared/progress';
 
 describe('profile form', () => {
   const valid = { ...emptyProfileForm(false), name: 'Work', baseUrl: 'https://gotlivedata.io', orgId: 'o_acme', login: 'client-1', secret: 's3cret' };
@@ -61,6 +62,16 @@ describe('settings form', () => {
 });
 
 describe('export', () => {
+  it('says which file is being written and how far, then that it is saved', () => {
+    const at = (part: 'matches' | 'candidates', rowsDone: number) => exportProgressText({ projectId: 1, part, rowsDone, rowsTotal: 1_000_000 });
+    expect(exportProgressText(null)).toBe('Exporting…');
+    expect(at('matches', 0)).toBe('Writing the rows… 0%');
+    expect(at('matches', 412_000)).toBe('Writing the rows… 41%');
+    expect(at('matches', 999_999)).toBe('Writing the rows… 99%');
+    expect(at('matches', 1_000_000)).toBe('Saving the rows…');
+    expect(at('candidates', 120_000)).toBe('Writing the candidates… 12%');
+  });
+
   it('suggests a file name safe on every OS', () => {
     expect(defaultExportName('people.csv', { format: 'xlsx', scope: 'matched' })).toBe('people - matched.xlsx');
     expect(defaultExportName('a/b:c*?', { format: 'csv', scope: 'all' })).toBe('a b c - all rows.csv');

@@ -7,6 +7,7 @@ import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
 import { failedRowsLine, unreachable } from '../failed-rows';
+import { exportWithProgress } from '../export-with-progress';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
 import { confirm } from '../prompt';
@@ -91,7 +92,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       );
       return final.status === 'failed' && unreachable(failures) ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
     }
-    const exported = await cli.call('export.run', {
+    const exported = await exportWithProgress(cli, {
       projectId,
       format,
       scope: values['matched-only'] ? 'matched' : 'all',

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
+import { exportWithProgress } from '../export-with-progress';
 import { printCounts } from './run-wait';
 
 export async function importCommand(argv: string[]): Promise<number> {
@@ -36,7 +37,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   if (!values.out) throw CliError.usage('Say where to write with --out <file.csv|xlsx>.');
   const cli = await openCliSession();
   try {
-    const result = await cli.call('export.run', {
+    const result = await exportWithProgress(cli, {
       projectId,
       format: exportFormat(values.out),
       // The rows that changed at the last refresh are matched rows: --changes-only narrows --matched-only further.

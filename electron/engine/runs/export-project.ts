@@ -1,11 +1,14 @@
 import type { Database } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import type { ExportResult } from '../../../shared/contract';
+import type { ExportProgress, ExportResult } from '../../../shared/contract';
 import { PartFiles, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
-import { CSV_PAGE_ROWS, candidatesExport, matchExport, type ExportScope } from './export-rows';
+import { CSV_PAGE_ROWS, candidatesExport, matchExport, type ExportPaging, type ExportScope } from './export-rows';
+
+/** At most this often an export says how far it is (and always as each part starts and ends). */
+const PROGRESS_INTERVAL_MS = 250;
 
 export interface ExportRequest {
   format: 'csv' | 'xlsx';
@@ -21,9 +24,15 @@ export interface ExportRequest {
 /**
  * Writes the project's matches (and, when asked, its candidates in long form to `<name>-candidates.<ext>` beside
  * them). Without a destination the file goes into `exportDir` under a fresh name, and its name is the reference
- * the browser host turns into a download.
+ * the browser host turns into a download. `onProgress` hears how far it is, a few times a second.
  */
-export async function exportProject(db: Database, project: ProjectRecord, req: ExportRequest, exportDir: string): Promise<ExportResult> {
+export async function exportProject(
+  db: Database,
+  project: ProjectRecord,
+  req: ExportRequest,
+  exportDir: string,
+  onProgress: (progress: ExportProgress) => void = () => undefined,
+): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
   if (req.destination) {
@@ -34,20 +43,35 @@ export async function exportProject(db: Database, project: ProjectRecord, req: E
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
+  /** Tells the part's start at once, then its pages at most every PROGRESS_INTERVAL_MS. */
+  const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
+    const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
+    let toldAt = performance.now();
+    tell(0);
+    return {
+      onPage: (rowsDone) => {
+        if (performance.now() - toldAt < PROGRESS_INTERVAL_MS) return;
+        toldAt = performance.now();
+        tell(rowsDone);
+      },
+    };
+  };
   // The matches and their candidates replace the files there only once both are whole.
   const together = new PartFiles();
   const target = { format: req.format, bom: req.bom, delimiter: req.delimiter, together };
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
-    const matches = matchExport(db, project, req.scope, req.format === 'csv' ? CSV_PAGE_ROWS : undefined);
+    const matches = matchExport(db, project, req.scope, { pageRows: req.format === 'csv' ? CSV_PAGE_ROWS : undefined, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
+    onProgress({ projectId: project.id, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
     if (req.candidates) {
       const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);
       // A named candidates file keeps the format its name says, whatever the matches file's is.
       const format = req.candidatesDestination ? (extname(candidatesPath).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv') : req.format;
-      const table = candidatesExport(db, project, req.scope);
+      const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
       const result = await writeTable({ ...target, format, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
+      onProgress({ projectId: project.id, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
       const fileName = basename(candidatesPath);
       candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }

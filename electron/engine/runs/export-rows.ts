@@ -57,6 +57,13 @@ export interface ExportTable {
   rows: AsyncGenerator<ExportCell[]>;
 }
 
+export interface ExportPaging {
+  /** Rows per read from SQLite (PAGE_ROWS when not given). */
+  pageRows?: number;
+  /** Told after each page is written: the project's rows gone through so far (filtered out ones included). */
+  onPage?: (rowsDone: number) => void;
+}
+
 /** Rows per read from SQLite, unless the caller asks for other: the candidates' answers are read a page at a time too. */
 const PAGE_ROWS = 2000;
 /**
@@ -82,7 +89,7 @@ const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
  * the header row (ragged files) get "Column N" headers so no cell is dropped and the match columns line up.
  * Read a page at a time from SQLite: the sheet is never in memory as a whole.
  */
-export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, pageRows = PAGE_ROWS): ExportTable {
+export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   const width = originalWidth(db, project);
   const headers = [...project.headers];
   for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
@@ -123,6 +130,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
         );
         yield padded;
       }
+      onPage?.(page.at(-1)!.status.rowIndex + 1);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
@@ -130,9 +138,9 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
 }
 
 /** Every candidate of every exported row that has candidates, one line each, with the evidence per input field. */
-export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope): ExportTable {
+export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   async function* rows(): AsyncGenerator<ExportCell[]> {
-    for (const page of pages(db, project.id, scope)) {
+    for (const page of pages(db, project.id, scope, pageRows)) {
       const withCandidates = page.filter((r) => r.status.outcome === 'to_review' && r.status.queryKey);
       const facts = answerFacts(
         db,
@@ -154,6 +162,7 @@ export function candidatesExport(db: Database, project: ProjectRecord, scope: Ex
           ];
         }
       }
+      onPage?.(page.at(-1)!.status.rowIndex + 1);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

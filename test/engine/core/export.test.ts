@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { CANDIDATE_COLUMNS, CSV_PAGE_ROWS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
@@ -208,4 +209,32 @@ describe('export', () => {
     expect(ws.getRow(1).getCell(HEADERS.length + 2).value).toBe('match_status');
     expect(ws.getRow(2).getCell(HEADERS.length + 2).value).toBe('auto');
   });
+
+  it('says how far a long export is, the matches and then the candidates, a few times a second', async () => {
+    // 60,000 rows, never run: an Excel export of their matches takes one to two seconds.
+    const rows = Array.from({ length: 60_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 500}`, '']);
+    const big = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'big.csv'), HEADERS, rows) })).summary;
+    const events: ExportProgress[] = [];
+    const off = engine.on('export.progress', (p) => p.projectId === big.id && events.push(p));
+    const started = performance.now();
+    try {
+      await ok(engine, 'export.run', { projectId: big.id, format: 'xlsx', scope: 'all', candidates: true });
+    } finally {
+      off();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const matches = events.filter((e) => e.part === 'matches');
+    const candidates = events.filter((e) => e.part === 'candidates');
+    // The matches come first, then the candidates; each part starts at 0 and ends with every row.
+    expect(events.findIndex((e) => e.part === 'candidates')).toBe(matches.length);
+    for (const part of [matches, candidates]) {
+      expect(part.every((e) => e.rowsTotal === 60_000)).toBe(true);
+      expect(part[0]!.rowsDone).toBe(0);
+      expect(part.at(-1)!.rowsDone).toBe(60_000);
+      expect(part.map((e) => e.rowsDone)).toEqual(part.map((e) => e.rowsDone).sort((a, b) => a - b));
+    }
+    // Some in between, though never more than four a second and a part's start and end.
+    expect(matches.length).toBeGreaterThan(2);
+    expect(events.length).toBeLessThanOrEqual(seconds * 4 + 4);
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import type { ContractError, ExportResult } from '../../../../shared/contract';
+import { useEffect, useState } from 'react';
+import type { ContractError, ExportProgress, ExportResult } from '../../../../shared/contract';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { ProjectHeader } from '../projects/project-header';
+import { exportProgressText } from '../../../../shared/progress';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
 
@@ -20,17 +21,29 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ContractError | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  /** Set once the file is being written (after the save dialog, where there is one), with how far it is. */
+  const [writing, setWriting] = useState(false);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
   const summary = project.value?.summary;
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
+
+  useEffect(() => {
+    if (!writing) return;
+    return api.on('export.progress', (p) => {
+      if (p.projectId === projectId) setProgress(p);
+    });
+  }, [writing, projectId]);
 
   const run = async () => {
     setBusy(true);
     setError(null);
     setOutcome(null);
+    setProgress(null);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
       if (dialog.supported && dialog.path === null) return;
+      setWriting(true);
       const result = await api.callOrThrow('export.run', exportInputFor(projectId, choice, dialog.supported ? dialog.path : null));
       if (!dialog.supported) {
         api.downloadExport(result);
@@ -41,6 +54,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
       setError(toContractError(thrown));
     } finally {
       setBusy(false);
+      setWriting(false);
     }
   };
 
@@ -113,6 +127,11 @@ export function ExportScreen({ projectId }: { projectId: number }) {
           <Button variant="primary" busy={busy} onClick={run} data-testid="export-button">
             {data.info?.host === 'electron' ? 'Export…' : 'Export'}
           </Button>
+          {writing && (
+            <span className="muted" role="status" data-testid="export-progress">
+              {exportProgressText(progress)}
+            </span>
+          )}
         </div>
         {outcome && (
           <div className="banner banner--success" role="status" data-testid="export-result">
