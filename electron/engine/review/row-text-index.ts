@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { TextIndexProgress } from '../../../shared/contract';
 import type { Mapping } from '../../../shared/model';
 import { rowInput } from '../matching';
+import { progressPace } from '../progress-pace';
 import { rowLabel } from '../runs/plan-queries';
 import { parseCells } from '../runs/row-cells';
 
@@ -86,8 +87,6 @@ const IDLE_POLL_MS = 100;
 const filling = new WeakMap<Database, Map<number, FillJob>>();
 /** Who hears how far fills get (the engine, which passes it on as the review.textIndex event). */
 const progressListeners = new WeakMap<Database, (progress: TextIndexProgress) => void>();
-/** How often a fill says how far it got: a million rows take ~20 s, and a text filter waits for them. */
-const PROGRESS_INTERVAL_MS = 250;
 
 /** Sets who hears how far the text index fills of `db` get (one listener; the engine's). */
 export function onRowTextIndexProgress(db: Database, listener: (progress: TextIndexProgress) => void): void {
@@ -205,19 +204,15 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
 }
 
 /**
- * Tells the listener of `db` (if any) how far a fill got: each change of phase, and the rows indexed at most every
- * PROGRESS_INTERVAL_MS while filling.
+ * Tells the listener of `db` (if any) how far a fill got (a million rows take ~20 s, and a text filter waits for
+ * them): each change of phase, and the rows indexed a few times a second while filling.
  */
 function progressReport(db: Database, projectId: number, rowsTotal: () => number): (phase: TextIndexProgress['phase'], rowsIndexed: number) => void {
-  let lastPhase: TextIndexProgress['phase'] | null = null;
-  let lastAt = 0;
+  const pace = progressPace();
   let total: number | null = null;
   return (phase, rowsIndexed) => {
     const listener = progressListeners.get(db);
-    const now = performance.now();
-    if (!listener || (phase === lastPhase && now - lastAt < PROGRESS_INTERVAL_MS)) return;
-    lastPhase = phase;
-    lastAt = now;
+    if (!listener || !pace(phase)) return;
     total ??= rowsTotal();
     listener({ projectId, phase, rowsIndexed: phase === 'filling' ? Math.min(rowsIndexed, total) : total, rowsTotal: total });
   };

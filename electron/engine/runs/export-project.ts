@@ -5,10 +5,8 @@ import type { ExportProgress, ExportResult } from '../../../shared/contract';
 import { PartFiles, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
+import { progressPace } from '../progress-pace';
 import { CSV_PAGE_ROWS, candidatesExport, matchExport, type ExportPaging, type ExportScope } from './export-rows';
-
-/** At most this often an export says how far it is (and always as each part starts and ends). */
-const PROGRESS_INTERVAL_MS = 250;
 
 export interface ExportRequest {
   format: 'csv' | 'xlsx';
@@ -43,16 +41,14 @@ export async function exportProject(
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
-  /** Tells the part's start at once, then its pages at most every PROGRESS_INTERVAL_MS. */
+  /** Tells the part's start at once, then its pages a few times a second (and its end, below). */
+  const pace = progressPace();
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
     const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
-    let toldAt = performance.now();
-    tell(0);
+    if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
-        if (performance.now() - toldAt < PROGRESS_INTERVAL_MS) return;
-        toldAt = performance.now();
-        tell(rowsDone);
+        if (pace(part)) tell(rowsDone);
       },
     };
   };
