@@ -641,6 +641,16 @@ export interface TextIndexProgress {
 }
 
 /**
+ * How far planning a project's queries is: when its mapping is saved, or when a run or a screen needs it planned for
+ * another service. A million rows take ~15 s.
+ */
+export interface PlanProgress {
+  projectId: number;
+  rowsPlanned: number;
+  rowsTotal: number;
+}
+
+/**
  * How far an export (export.run) is: the project's rows gone through, of all of them, for the matches and then, when
  * asked for, the candidates. A million rows take ~10 s to CSV and ~40 s to Excel.
  */
@@ -661,6 +671,7 @@ export interface Events {
   'import.progress': ImportProgress;
   'review.textIndex': TextIndexProgress;
   'export.progress': ExportProgress;
+  'plan.progress': PlanProgress;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
@@ -673,6 +684,7 @@ const eventNames: Record<EventName, true> = {
   'import.progress': true,
   'review.textIndex': true,
   'export.progress': true,
+  'plan.progress': true,
   'app.command': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];

@@ -1,5 +1,5 @@
 // How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
-import type { ExportProgress, RunProgress } from './contract';
+import type { ExportProgress, PlanProgress, RunProgress } from './contract';
 
 /** Whole percent, never 100 before the work is really done. */
 export function percent(done: number, total: number): number {
@@ -29,4 +29,9 @@ export function exportProgressText(progress: ExportProgress | null): string {
   const what = progress.part === 'matches' ? 'the rows' : 'the candidates';
   if (progress.rowsDone >= progress.rowsTotal) return `Saving ${what}…`;
   return `Writing ${what}… ${percent(progress.rowsDone, progress.rowsTotal)}%`;
+}
+
+/** What saving a mapping says while the rows' queries are planned (~15 s at a million rows); null before the first word. */
+export function planProgressText(progress: PlanProgress | null): string {
+  return progress ? `Planning the queries… ${percent(progress.rowsPlanned, progress.rowsTotal)}%` : 'Planning the queries…';
 }

@@ -35,6 +35,7 @@ import { deleteProject, renameProject } from './projects/manage-projects';
 import { ProjectCleanup } from './projects/project-cleanup';
 import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
+import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
@@ -43,7 +44,7 @@ import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
 import { mappingPreview } from './runs/mapping-preview';
-import { planProject } from './runs/plan-queries';
+import { planProject, type PlanRequest } from './runs/plan-queries';
 import { describeQuery, plannedQuery } from './runs/query-records';
 import { reassessRows } from './runs/reassess-rows';
 import { RunControl } from './runs/run-control';
@@ -361,7 +362,7 @@ class MatchdeskEngine implements Engine {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);
         await this.withPlanLock(project.id, async () => {
-          await planProject(db, project.id, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE });
+          await this.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE });
           // Rows that keep their candidates are compared with them again: another column is other evidence.
           if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
         });
@@ -602,7 +603,18 @@ class MatchdeskEngine implements Engine {
     const scope = this.activeScope();
     const wanted = scope ?? NO_SCOPE;
     if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
-    await this.withPlanLock(projectId, () => planProject(this.db, projectId, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
+    await this.withPlanLock(projectId, () => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
+  }
+
+  /** Plans the project's queries, telling how far it is (plan.progress): at the start, a few times a second, at the end. */
+  private async plan(project: ProjectRecord, req: PlanRequest): Promise<void> {
+    const pace = progressPace();
+    const tell = (rowsPlanned: number) => this.emit('plan.progress', { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
+    tell(0);
+    await planProject(this.db, project.id, req, (rowsPlanned) => {
+      if (pace()) tell(rowsPlanned);
+    });
+    tell(project.rowCount);
   }
 
   /**

@@ -12,6 +12,7 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'import.progress': true,
   'review.textIndex': true,
   'export.progress': true,
+  'plan.progress': true,
   'app.command': true,
 };
 

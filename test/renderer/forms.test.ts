@@ -3,7 +3,7 @@ import { emptyProfileForm, profileFormToInput } from '../../renderer/src/feature
 import { defaultExportName, exportInputFor } from '../../renderer/src/features/export/export-choice';
 import { settingsFromForm, settingsToForm } from '../../renderer/src/features/settings/settings-form';
 import { DEFAULT_SETTINGS } from '../../shared/model';
-import { exportProgressText } from '../../shared/progress';
+import { exportProgressText, planProgressText } from '../../shared/progress';
 
 describe('profile form', () => {
   const valid = { ...emptyProfileForm(false), name: 'Work', baseUrl: 'https://gotlivedata.io', orgId: 'o_acme', login: 'client-1', secret: 's3cret' };
@@ -58,6 +58,14 @@ describe('settings form', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(Object.keys(result.errors).sort()).toEqual(['cacheTtlDays', 'concurrency', 'minConfidencePercent', 'minLeadPercent']);
+  });
+});
+
+describe('saving a mapping', () => {
+  it('says how far the planning of the queries is', () => {
+    expect(planProgressText(null)).toBe('Planning the queries…');
+    expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000 })).toBe('Planning the queries… 41%');
+    expect(planProgressText({ projectId: 1, rowsPlanned: 1_000_000, rowsTotal: 1_000_000 })).toBe('Planning the queries… 100%');
   });
 });
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
+import { percent } from '../../../shared/progress';
 import { applyMapOverrides } from '../map-overrides';
 import type { ProjectDetail, RunPreview, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
@@ -134,13 +135,19 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
   try {
     const mapping = applyMapOverrides(detail, choices.overrides);
     // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
-    if (process.stderr.isTTY) process.stderr.write(`Planning the queries of ${detail.summary.rowCount} rows...`);
+    const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
+    const terminal = process.stderr.isTTY;
+    if (terminal) process.stderr.write(planning);
+    const off = cli.engine.on('plan.progress', (p) => {
+      if (terminal && p.projectId === projectId) process.stderr.write(`\r${planning} ${percent(p.rowsPlanned, p.rowsTotal)}%\x1b[K`);
+    });
     let preview: RunPreview;
     try {
       await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
       preview = await cli.call('run.preview', { projectId, offline: choices.offline });
     } finally {
-      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+      off();
+      if (terminal) process.stderr.write('\r\x1b[K');
     }
     describeMapping(detail.headers, mapping);
     process.stderr.write(formatPreview(preview));

@@ -41,9 +41,10 @@ const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
  * status and labels, page by page; only rows whose plan or status changed are written. Never holds
  * more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
- * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile.
+ * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
+ * told the rows planned so far after each page.
  */
-export async function planProject(db: Database, projectId: number, req: PlanRequest): Promise<PlanOutcome> {
+export async function planProject(db: Database, projectId: number, req: PlanRequest, onPage: (rowsPlanned: number) => void = () => undefined): Promise<PlanOutcome> {
   const scope = scopeId(req.scope);
   const previous = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
   // Same service as the old plan: an unchanged query keeps its key (no hashing), and untouched steps stay put.
@@ -145,6 +146,7 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
 
   for (let from: number | null = 0; from !== null; ) {
     from = planPage(from);
+    if (from !== null) onPage(from);
     // Let other calls (the review list, progress events) in between pages of a large sheet.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PlanProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { systemClock } from '../../../electron/engine/clock';
 import { writeTable } from '../../../electron/engine/export';
@@ -130,6 +131,25 @@ describe('importing a sheet', () => {
     expect(detail.input.name).toBe(expected[0]);
     const preview = await ok(engine, 'run.preview', { projectId: summary.id, offline: true });
     expect(preview.distinctQueries).toBe(names.length);
+  });
+
+  it('says how far planning is while a mapping is saved, from none of the rows to all of them', async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
+    const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'plan.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
+    const events: PlanProgress[] = [];
+    const off = engine.on('plan.progress', (p) => p.projectId === project.id && events.push(p));
+    try {
+      await ok(engine, 'mapping.save', { projectId: project.id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email', 'name+company'] });
+    } finally {
+      off();
+    }
+    const planned = events.map((e) => e.rowsPlanned);
+    expect(events.every((e) => e.rowsTotal === 50_000)).toBe(true);
+    // The start, the first page of 10,000 rows at once, a few more at most four a second, and the end.
+    expect(planned[0]).toBe(0);
+    expect(planned[1]).toBe(10_000);
+    expect(planned.at(-1)).toBe(50_000);
+    expect(planned).toEqual([...planned].sort((a, b) => a - b));
   });
 
   it('detects the mapping and defaults the strategies', async () => {

@@ -1,6 +1,7 @@
-import { useMemo, useState } from 'react';
-import type { ContractError, ProjectDetail } from '../../../../shared/contract';
+import { useEffect, useMemo, useState } from 'react';
+import type { ContractError, PlanProgress, ProjectDetail } from '../../../../shared/contract';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
+import { planProgressText } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useRoute } from '../../navigation/use-route';
 import { Button } from '../../ui/button';
@@ -37,6 +38,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [mapping, setMapping] = useState(() => initialMapping(detail));
   const [choice, setChoice] = useState(() => initialStrategyChoice(detail.strategies));
   const [saving, setSaving] = useState(false);
+  const [planned, setPlanned] = useState<PlanProgress | null>(null);
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
@@ -48,8 +50,16 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies });
   });
 
+  useEffect(() => {
+    if (!saving) return;
+    return api.on('plan.progress', (p) => {
+      if (p.projectId === projectId) setPlanned(p);
+    });
+  }, [saving, projectId]);
+
   const save = async () => {
     setSaving(true);
+    setPlanned(null);
     setSaveError(null);
     try {
       await api.callOrThrow('mapping.save', { projectId, mapping, strategies });
@@ -122,7 +132,13 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       </div>
       <div className="action-bar">
         <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
-        {preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>}
+        {saving ? (
+          <span className="muted" role="status" data-testid="mapping-planning">
+            {planProgressText(planned)}
+          </span>
+        ) : (
+          preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>
+        )}
         <Button variant="primary" busy={saving} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
           Continue to preview
         </Button>
