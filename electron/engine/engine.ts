@@ -612,7 +612,7 @@ class MatchdeskEngine implements Engine {
     const tell = (rowsPlanned: number) => this.emit('plan.progress', { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
     tell(0);
     await planProject(this.db, project.id, req, (rowsPlanned) => {
-      if (pace()) tell(rowsPlanned);
+      if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
     });
     tell(project.rowCount);
   }
