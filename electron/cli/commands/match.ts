@@ -7,8 +7,8 @@ import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
-import { failedRowsLine, unreachable } from '../failed-rows';
 import { exportWithProgress } from '../export-with-progress';
+import { failedRowsLine, unreachable } from '../failed-rows';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
 import { confirm } from '../prompt';

@@ -41,8 +41,8 @@ export async function exportProject(
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
-  /** Tells the part's start at once, then its pages a few times a second (and its end, below). */
   const pace = progressPace();
+  /** Tells the part's start at once, then its pages a few times a second (and its end, below). */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
     const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
     if (pace(part)) tell(0);
