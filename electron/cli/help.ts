@@ -121,8 +121,16 @@ ${EXIT_CODE_HELP}`,
     run: async (argv) => (await import('./commands/projects')).exportCommand(argv),
   },
   projects: {
-    summary: 'list projects with their row, matched and to-review counts',
-    usage: `matchdesk projects [--json]\n`,
+    summary: 'list projects with their row, matched and to-review counts, or delete one',
+    usage: `matchdesk projects [--json]
+matchdesk projects delete <project-id> [--yes]
+
+  --json                        the list as JSON
+  --yes                         delete without asking (required when not on a terminal)
+
+  A deleted project's rows, plan, decisions and runs go with it; the cached answers stay (a sheet matched again is
+  answered from them, "matchdesk cache clear" removes them), and so do files exported from it.
+`,
     run: async (argv) => (await import('./commands/projects')).projectsCommand(argv),
   },
   cache: {

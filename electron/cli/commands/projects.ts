@@ -3,6 +3,7 @@ import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
 import { exportWithProgress } from '../export-with-progress';
+import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
 
 export async function importCommand(argv: string[]): Promise<number> {
@@ -60,7 +61,10 @@ export async function exportCommand(argv: string[]): Promise<number> {
 }
 
 export async function projectsCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs(argv, { json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, yes: { type: 'boolean' } }, 2);
+  const [action = 'list', id] = positionals;
+  if (action === 'delete') return deleteProjectCommand(id, Boolean(values.yes));
+  if (action !== 'list') throw CliError.usage(`Say "matchdesk projects" to list them, or "matchdesk projects delete <project-id>"; "${action}" is neither.`);
   const cli = await openCliSession();
   try {
     const projects = await cli.call('projects.list', {});
@@ -77,6 +81,30 @@ export async function projectsCommand(argv: string[]): Promise<number> {
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
     process.stdout.write([line(head), ...rows.map(line)].join('\n') + '\n');
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}
+
+/**
+ * Deletes a project, after asking on a terminal (--yes for scripts): its rows, plan, decisions and runs go with it;
+ * the cached answers stay, so a sheet matched again is answered from them. Files exported from it stay too.
+ */
+async function deleteProjectCommand(id: string | undefined, yes: boolean): Promise<number> {
+  const projectId = positiveInt(id, 'The project id');
+  if (!projectId) throw CliError.usage('Name the project: matchdesk projects delete <project-id> (its number from "matchdesk projects").');
+  if (!yes && !process.stdin.isTTY) throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to delete the project.');
+  const cli = await openCliSession();
+  try {
+    const { summary } = await cli.call('projects.get', { projectId });
+    const what = `project ${summary.id} (${summary.name}, ${summary.rowCount} rows, ${summary.matched} matched)`;
+    if (!yes && !(await confirm(`Delete ${what} with its decisions? Cached answers and exported files stay.`))) {
+      process.stderr.write('Nothing deleted.\n');
+      return 0;
+    }
+    await cli.call('projects.delete', { projectId });
+    process.stdout.write(`Deleted ${what}.\n`);
     return 0;
   } finally {
     await cli.close();
