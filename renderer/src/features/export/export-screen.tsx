@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ContractError, ExportProgress, ExportResult } from '../../../../shared/contract';
+import { exportProgressText } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
@@ -8,7 +9,6 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { ProjectHeader } from '../projects/project-header';
-import { exportProgressText } from '../../../../shared/progress';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
 
