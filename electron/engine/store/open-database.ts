@@ -65,8 +65,8 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
  * its first write. The desktop app, the browser host and the CLI may share one data folder (README), so another
  * process can commit between a transaction's first read and its first write. A deferred transaction then fails at
  * once with "database is locked" (its snapshot is stale, and SQLite does not wait for that), where an immediate one
- * waits for its turn (busy_timeout). Two `matchdesk match` side by side on one folder, 20,000 or 100,000 rows each:
- * one of them failed so every time before (test/cli/shared-folder.test.ts). Transactions inside one stay savepoints.
+ * waits for its turn (busy_timeout). Before this, of two `matchdesk match` run side by side on one folder (20,000 or
+ * 100,000 rows each), one failed every time (test/cli/shared-folder.test.ts). Nested transactions stay savepoints.
  */
 function beginTransactionsWithTheWriteLock(db: SqliteDatabase): void {
   const transaction = db.transaction.bind(db);
