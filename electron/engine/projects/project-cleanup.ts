@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { idleTurn } from '../idle-turn';
 
 /**
  * Row indexes removed per slice, from every table keyed by row (its rows, plan, statuses, refresh marks and text
@@ -7,8 +8,6 @@ import type { Database, Statement } from 'better-sqlite3';
 const ROWS_PER_SLICE = 5_000;
 /** Entries of the other tables (decisions, a refresh's people and rows) removed per slice. */
 const ENTRIES_PER_SLICE = 20_000;
-/** How often a cleanup waiting for the engine to be idle looks again. */
-const IDLE_POLL_MS = 100;
 
 /**
  * Takes a project out of the engine at once: it leaves `projects` (so every call on it finds no such project, and no
@@ -121,10 +120,8 @@ export class ProjectCleanup {
   }
 
   /** Waits until the engine is idle; false once the cleanup should stop. */
-  private async turn(): Promise<boolean> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!this.hurry && !this.stopped && this.db.open && !this.isIdle()) await new Promise<void>((resolve) => setTimeout(resolve, IDLE_POLL_MS));
-    return !this.stopped && this.db.open;
+  private turn(): Promise<boolean> {
+    return idleTurn({ isIdle: this.isIdle, goOn: () => !this.stopped && this.db.open, hurry: () => this.hurry });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { TextIndexProgress } from '../../../shared/contract';
 import type { Mapping } from '../../../shared/model';
+import { idleTurn } from '../idle-turn';
 import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
 import { rowLabel } from '../runs/plan-queries';
@@ -81,8 +82,6 @@ interface FillJob {
 
 /** Rows a background slice indexes: ~5-10 ms at 1M rows, so a page asked for meanwhile waits at most that long. */
 const BACKGROUND_ROWS_PER_SLICE = 250;
-/** How often a background fill looks again whether the engine has gone idle. */
-const IDLE_POLL_MS = 100;
 
 const filling = new WeakMap<Database, Map<number, FillJob>>();
 /** Who hears how far fills get (the engine, which passes it on as the review.textIndex event). */
@@ -126,21 +125,14 @@ function startFill(db: Database, projectId: number, hurry: boolean, isIdle: () =
   let jobs = filling.get(db);
   if (!jobs) filling.set(db, (jobs = new Map()));
   const job: FillJob = { hurry, done: Promise.resolve(), wake: null };
-  const waitTurn = async (): Promise<boolean> => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (!job.hurry && db.open && !isIdle()) {
+  const waitTurn = () =>
+    idleTurn({
+      isIdle,
+      goOn: () => db.open,
+      hurry: () => job.hurry,
       // A text filter that takes the fill over must not wait out the rest of a poll.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, IDLE_POLL_MS);
-        job.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      job.wake = null;
-    }
-    return db.open;
-  };
+      onPoll: (wake) => (job.wake = wake),
+    });
   job.done = fillInSlices(db, projectId, job, waitTurn).finally(() => jobs.delete(projectId));
   jobs.set(projectId, job);
   return job;
