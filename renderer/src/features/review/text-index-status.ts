@@ -1,7 +1,7 @@
 // What the review toolbar says while a text filter waits for the project's text index to fill (the engine's
 // review.textIndex event): ~20 s at a million rows, where "Loading…" alone would look stuck.
 import type { TextIndexProgress } from '../../../../shared/contract';
-import { formatCount } from '../../ui/format';
+import { formatCount, percent } from '../../ui/format';
 
 /**
  * The toolbar's words for a fill under way, short enough to leave the toolbar's layout as it is; null when there is
@@ -10,8 +10,7 @@ import { formatCount } from '../../ui/format';
 export function textIndexStatus(progress: TextIndexProgress | null): string | null {
   if (!progress || progress.phase === 'ready') return null;
   if (progress.phase === 'merging') return 'Searching… almost done';
-  const percent = progress.rowsTotal > 0 ? Math.floor((progress.rowsIndexed / progress.rowsTotal) * 100) : 0;
-  return `Searching… ${percent}%`;
+  return `Searching… ${percent(progress.rowsIndexed, progress.rowsTotal)}%`;
 }
 
 /** The same fill in full, for the status's tooltip: why the filter waits, and how many rows are indexed so far. */
