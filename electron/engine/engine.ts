@@ -352,9 +352,7 @@ class MatchdeskEngine implements Engine {
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
-        // The CLI may exit as soon as the call returns: there, nobody waits on the engine, so the rows go now.
-        if (this.opts.host === 'cli') await this.cleanup.finishNow();
-        else void this.cleanup.wake();
+        await this.cleanUp();
       },
 
       'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),
@@ -450,7 +448,11 @@ class MatchdeskEngine implements Engine {
         return after;
       },
       'cache.stats': () => cacheStats(db, this.freshAfter(getSettings(db))),
-      'cache.clear': () => this.clearCache(),
+      'cache.clear': async () => {
+        const cleared = this.clearCache();
+        await this.cleanUp();
+        return cleared;
+      },
     };
   }
 
@@ -702,6 +704,16 @@ class MatchdeskEngine implements Engine {
         rows: g.n,
       };
     });
+  }
+
+  /**
+   * Removes what a deleted project left and gives freed pages back to the disk (ProjectCleanup): while the engine is
+   * idle, or before returning in the CLI, which may exit as soon as the call returns and where nobody waits on the
+   * engine meanwhile.
+   */
+  private async cleanUp(): Promise<void> {
+    if (this.opts.host === 'cli') await this.cleanup.finishNow();
+    else void this.cleanup.wake();
   }
 
   /**

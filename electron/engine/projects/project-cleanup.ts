@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { idleTurn } from '../idle-turn';
+import { freeSpace, giveBackFreePages } from '../store/free-space';
 
 /**
  * Row indexes removed per slice, from every table keyed by row (its rows, plan, statuses, refresh marks and text
@@ -8,6 +9,10 @@ import { idleTurn } from '../idle-turn';
 const ROWS_PER_SLICE = 5_000;
 /** Entries of the other tables (decisions, a refresh's people and rows) removed per slice. */
 const ENTRIES_PER_SLICE = 20_000;
+/** Free pages given back to the disk per slice (16 MB of 4 KB pages). */
+const FREE_PAGES_PER_SLICE = 4_096;
+/** Free pages below which the file keeps them for SQLite to reuse: giving back a few only to grow again is churn. */
+const FREE_PAGES_KEPT = 2_560;
 
 /**
  * Takes a project out of the engine at once: it leaves `projects` (so every call on it finds no such project, and no
@@ -39,8 +44,10 @@ type Step = (projectId: number) => boolean;
 
 /**
  * Removes what removed projects left behind (removeProject), a slice per transaction, while `isIdle` says nothing
- * else is going on. Started with the engine, so a cleanup cut off by a quit or a crash goes on at the next start;
- * `wake` after each removal. Idempotent: two processes on one database (the app and the CLI) may both clean.
+ * else is going on; then gives the pages that freed back to the disk, a slice at a time too (a file made with
+ * incremental auto-vacuum; older files keep them for SQLite to reuse). Started with the engine, so a cleanup cut off
+ * by a quit or a crash goes on at the next start; `wake` after each removal, and after anything else that frees many
+ * pages (clearing the cache). Idempotent: two processes on one database (the app and the CLI) may both clean.
  */
 export class ProjectCleanup {
   private running: Promise<void> | null = null;
@@ -110,9 +117,18 @@ export class ProjectCleanup {
         }
         this.done.run(projectId);
       }
+      await this.giveBackFreeSpace();
     } catch {
       // The database closed under it, or another process holds the write lock: the next start (or removal) goes on.
     }
+  }
+
+  /** Gives the file's free pages back to the disk, a slice per idle turn, once there are enough to be worth it. */
+  private async giveBackFreeSpace(): Promise<void> {
+    if (this.stopped || !this.db.open) return;
+    const free = freeSpace(this.db);
+    if (!free.canGiveBack || free.pages < FREE_PAGES_KEPT) return;
+    while ((await this.turn()) && giveBackFreePages(this.db, FREE_PAGES_PER_SLICE) === FREE_PAGES_PER_SLICE);
   }
 
   private next(): number | null {

@@ -44,6 +44,11 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     if (version > latest) throw new DatabaseTooNew(file, version, latest);
     if (readonly && version < latest) throw new DatabaseNeedsUpgrade(file, version, latest);
 
+    // A new file gives the pages a deleted project or a cleared cache leaves free back to the disk (free-space.ts), a
+    // slice at a time while the engine is idle. Only a file with no tables yet can take this; older files keep what
+    // they freed for SQLite to reuse. Measured (100k first run, alternated): 9.39, 9.38, 9.29 s against 9.93, 9.19,
+    // 9.04 s without, writing 7% more (the pointer map).
+    if (!readonly && !inMemory && version === 0) db.pragma('auto_vacuum = INCREMENTAL');
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // NORMAL is durable in WAL mode except for the last transactions before a power cut, never corrupting.

@@ -1,7 +1,9 @@
 // Deleting a project: it is gone at once, and what it leaves behind (rows, plan, statuses, decisions, runs,
 // refreshes, text index) is removed a slice at a time while the engine is idle, so a large one never holds the engine
-// for seconds; a removal cut off by a quit goes on at the next start, and other projects are never touched.
+// for seconds; a removal cut off by a quit goes on at the next start, and other projects are never touched. Then
+// the pages that freed go back to the disk, so deleting a large project (or clearing the cache) shrinks the data file.
 import Database from 'better-sqlite3';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
@@ -156,5 +158,96 @@ describe('deleting a project', () => {
     engine = await openEngine(dataDir());
     expect(await ok(engine, 'projects.list')).toEqual([]);
     await eventually(() => total(leftOf(dbPath, id)) === 0);
+  });
+});
+
+/** The data file's pages, free and in all, and its size on disk once the WAL is copied into it. */
+function fileSpace(dbPath: string): { free: number; pages: number; bytes: number; autoVacuum: number } {
+  const db = new Database(dbPath);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const pragma = (name: string) => Number(db.pragma(name, { simple: true }));
+    return { free: pragma('freelist_count'), pages: pragma('page_count'), bytes: statSync(dbPath).size, autoVacuum: pragma('auto_vacuum') };
+  } finally {
+    db.close();
+  }
+}
+
+/** A 40,000-row sheet with long notes: ~30 MB of rows, plan and statuses once planned. */
+function bigSheet(name: string): string {
+  const note = 'x'.repeat(400);
+  return writeCsv(join(tmp.dir, name), ['Name', 'Email', 'Notes'], Array.from({ length: 40_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `${note} ${i}`]));
+}
+
+describe('giving the space back', () => {
+  it('a deleted project leaves the data file as small as before it was imported (a new data file)', async () => {
+    engine = await openEngine(dataDir(), { host: 'web' });
+    const keep = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'small.csv'), ['Name'], [['Ada Lovelace']]) })).summary.id;
+    const before = fileSpace(engine.dbPath);
+    expect(before.autoVacuum, 'a new file is made with incremental auto-vacuum').toBe(2);
+
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    const full = fileSpace(engine.dbPath);
+    expect(full.bytes).toBeGreaterThan(before.bytes + 20e6);
+
+    await ok(engine, 'projects.delete', { projectId });
+    await eventually(() => total(leftOf(engine!.dbPath, projectId)) === 0 && fileSpace(engine!.dbPath).free === 0);
+    const after = fileSpace(engine.dbPath);
+    // Within a few pages of where it was: SQLite keeps what its own tables grew by (the cleanup's queue, the WAL).
+    expect(after.bytes).toBeLessThan(before.bytes + 2e6);
+    expect((await ok(engine, 'projects.get', { projectId: keep })).summary.rowCount).toBe(1);
+    const db = new Database(engine.dbPath, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('in the CLI, the space is back when the delete returns; so is a cleared cache\'s', async () => {
+    sim = await startSim({ people: 6000, seed: 5 });
+    engine = await openEngine(dataDir(), { host: 'cli' });
+    await connect(engine, sim);
+    const emails = sim.dataset.people.map((p) => [p.email_address]);
+    const matched = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'people.csv'), ['Email'], emails) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId: matched, mapping: { email: 0 }, strategies: ['email'] });
+    expect((await runToEnd(engine, matched)).status).toBe('done');
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    const full = fileSpace(engine.dbPath);
+
+    await ok(engine, 'projects.delete', { projectId });
+    const deleted = fileSpace(engine.dbPath);
+    expect(deleted.free).toBe(0);
+    expect(deleted.bytes).toBeLessThan(full.bytes - 20e6);
+
+    // 6,000 answers with their people: ~10 MB of the file.
+    expect((await ok(engine, 'cache.clear', {})).removed).toBe(6000);
+    const cleared = fileSpace(engine.dbPath);
+    expect(cleared.free).toBe(0);
+    expect(cleared.bytes).toBeLessThan(deleted.bytes - 8e6);
+    expect((await ok(engine, 'projects.get', { projectId: matched })).summary.rowCount).toBe(6000);
+  });
+
+  it('a data file made before keeps its free pages for SQLite to reuse, and deleting works as before', async () => {
+    // A file whose first table came before incremental auto-vacuum was asked for cannot take it without a VACUUM.
+    mkdirSync(dataDir(), { recursive: true });
+    const made = new Database(join(dataDir(), 'matchdesk.sqlite'));
+    made.exec('CREATE TABLE t (x); DROP TABLE t');
+    made.close();
+    engine = await openEngine(dataDir(), { host: 'cli' });
+    expect(fileSpace(engine.dbPath).autoVacuum).toBe(0);
+
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    const full = fileSpace(engine.dbPath);
+    await ok(engine, 'projects.delete', { projectId });
+    expect(total(leftOf(engine.dbPath, projectId))).toBe(0);
+    const deleted = fileSpace(engine.dbPath);
+    expect(deleted.free).toBeGreaterThan(5000);
+    expect(deleted.bytes).toBe(full.bytes);
+
+    // The next import of the same sheet fills the free pages instead of growing the file.
+    const again = (await ok(engine, 'projects.import', { file: join(tmp.dir, 'big.csv') })).summary.id;
+    await ok(engine, 'mapping.save', { projectId: again, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
+    expect(fileSpace(engine.dbPath).bytes).toBeLessThan(full.bytes * 1.1);
   });
 });
