@@ -131,7 +131,11 @@ export class ProjectCleanup {
     if (this.stopped || !this.db.open) return;
     const free = freeSpace(this.db);
     if (!free.canGiveBack || free.pages < FREE_PAGES_KEPT) return;
-    while ((await this.turn()) && giveBackFreePages(this.db, FREE_PAGES_PER_SLICE) === FREE_PAGES_PER_SLICE);
+    for (;;) {
+      if (!(await this.turn())) return;
+      // A slice that gave back fewer than it could has found the end of the free pages.
+      if (giveBackFreePages(this.db, FREE_PAGES_PER_SLICE) < FREE_PAGES_PER_SLICE) return;
+    }
   }
 
   private next(): number | null {
