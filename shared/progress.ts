@@ -21,17 +21,39 @@ export function runPercent(progress: RunProgress): number {
 }
 
 /**
+ * A long step's progress in two parts: words that change when the step does ("Writing the rows…"), and the percent
+ * that changes a few times a second, when it is known. The window announces the words and leaves the percent to be
+ * read on demand (ui/progress-line.tsx); the command line writes both on one line.
+ */
+export interface ProgressParts {
+  words: string;
+  percent: number | null;
+}
+
+export function progressText({ words, percent }: ProgressParts): string {
+  return percent === null ? words : `${words} ${percent}%`;
+}
+
+/**
  * What an export says while it writes: which file, and how far through the project's rows it is
  * (engine/runs/export-project.ts tells a few times a second). `progress` is null until the first word comes.
  */
-export function exportProgressText(progress: ExportProgress | null): string {
-  if (!progress) return 'Exporting…';
+export function exportProgressParts(progress: ExportProgress | null): ProgressParts {
+  if (!progress) return { words: 'Exporting…', percent: null };
   const what = progress.part === 'matches' ? 'the rows' : 'the candidates';
-  if (progress.rowsDone >= progress.rowsTotal) return `Saving ${what}…`;
-  return `Writing ${what}… ${percent(progress.rowsDone, progress.rowsTotal)}%`;
+  if (progress.rowsDone >= progress.rowsTotal) return { words: `Saving ${what}…`, percent: null };
+  return { words: `Writing ${what}…`, percent: percent(progress.rowsDone, progress.rowsTotal) };
+}
+
+export function exportProgressText(progress: ExportProgress | null): string {
+  return progressText(exportProgressParts(progress));
 }
 
 /** What saving a mapping says while the rows' queries are planned (~15 s at a million rows); null before the first word. */
+export function planProgressParts(progress: PlanProgress | null): ProgressParts {
+  return { words: 'Planning the queries…', percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
+}
+
 export function planProgressText(progress: PlanProgress | null): string {
-  return progress ? `Planning the queries… ${percent(progress.rowsPlanned, progress.rowsTotal)}%` : 'Planning the queries…';
+  return progressText(planProgressParts(progress));
 }

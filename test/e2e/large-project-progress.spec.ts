@@ -10,11 +10,17 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   const lines = ['Name,Email,Company'];
   for (let i = 0; i < 100_000; i++) lines.push(`Person ${i},p${i}@example.com,Company ${i % 700}`);
   await pickFile(page, { name: 'large.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  // While it imports, a screen reader is told which file, not every count of rows read.
+  await expect(page.getByTestId('import-status').getByRole('status')).toHaveText('Importing large.csv');
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
   const projectId = projectIdFromUrl(page);
 
   await page.getByTestId('mapping-continue').click();
-  await expect(page.getByTestId('mapping-planning')).toHaveText(/^Planning the queries… \d+%$/, { timeout: 30_000 });
+  const planning = page.getByTestId('mapping-planning');
+  await expect(planning).toHaveText(/^Planning the queries… \d+%$/, { timeout: 30_000 });
+  // A screen reader is told the words; the percent, which changes up to four times a second, is a bar it reads when asked.
+  await expect(planning.getByRole('status')).toHaveText('Planning the queries…');
+  await expect(planning.getByRole('progressbar', { name: 'Planning progress' })).toHaveAttribute('aria-valuenow', /^\d+$/);
   await screenshot(page, 'mapping-planning');
   await expect(page).toHaveURL(/\/run$/, { timeout: 60_000 });
 
@@ -25,6 +31,8 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   await page.getByTestId('export-button').click();
   const progress = page.getByTestId('export-progress');
   await expect(progress).toHaveText(/^Writing the rows… ([1-9]\d?)%$/, { timeout: 60_000 });
+  await expect(progress.getByRole('status')).toHaveText('Writing the rows…');
+  await expect(progress.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('aria-valuenow', /^[1-9]\d?$/);
   await screenshot(page, 'export-progress');
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/\.xlsx$/);

@@ -3,7 +3,7 @@ import { emptyProfileForm, profileFormToInput } from '../../renderer/src/feature
 import { defaultExportName, exportInputFor } from '../../renderer/src/features/export/export-choice';
 import { settingsFromForm, settingsToForm } from '../../renderer/src/features/settings/settings-form';
 import { DEFAULT_SETTINGS } from '../../shared/model';
-import { exportProgressText, planProgressText } from '../../shared/progress';
+import { exportProgressParts, exportProgressText, planProgressParts, planProgressText } from '../../shared/progress';
 
 describe('profile form', () => {
   const valid = { ...emptyProfileForm(false), name: 'Work', baseUrl: 'https://gotlivedata.io', orgId: 'o_acme', login: 'client-1', secret: 's3cret' };
@@ -78,6 +78,16 @@ describe('export', () => {
     expect(at('matches', 999_999)).toBe('Writing the rows… 99%');
     expect(at('matches', 1_000_000)).toBe('Saving the rows…');
     expect(at('candidates', 120_000)).toBe('Writing the candidates… 12%');
+  });
+
+  it('keeps the words apart from the percent, so the window announces only the words when they change', () => {
+    const parts = (rowsDone: number) => exportProgressParts({ projectId: 1, part: 'matches', rowsDone, rowsTotal: 1_000_000 });
+    expect(parts(412_000)).toEqual({ words: 'Writing the rows…', percent: 41 });
+    expect(parts(413_000).words).toBe(parts(412_000).words);
+    expect(parts(1_000_000)).toEqual({ words: 'Saving the rows…', percent: null });
+    expect(exportProgressParts(null)).toEqual({ words: 'Exporting…', percent: null });
+    expect(planProgressParts({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000 })).toEqual({ words: 'Planning the queries…', percent: 41 });
+    expect(planProgressParts(null)).toEqual({ words: 'Planning the queries…', percent: null });
   });
 
   it('suggests a file name safe on every OS', () => {

@@ -10,11 +10,21 @@ export function ImportStatus() {
     return <ErrorBanner error={state.error} title={`Could not import ${state.fileName}`} onDismiss={dismiss} />;
   }
   return (
-    <div className="banner banner--info import-status" role="status" data-testid="import-status">
+    // Only the words are a live region: the rows read change several times a second, and a screen reader would
+    // say each count (ui/progress-line.tsx does the same for planning and exports).
+    <div className="banner banner--info import-status" data-testid="import-status">
       <span className="spinner" aria-hidden="true" />
       <span>
-        Importing <strong>{state.fileName}</strong>
-        {state.rowsRead > 0 ? ` — ${formatCount(state.rowsRead)} rows read` : '…'}
+        <span role="status">
+          Importing <strong>{state.fileName}</strong>
+        </span>
+        {state.rowsRead > 0 ? (
+          <span role="progressbar" aria-label="Rows read" aria-valuetext={`${formatCount(state.rowsRead)} rows read`}>
+            {` — ${formatCount(state.rowsRead)} rows read`}
+          </span>
+        ) : (
+          '…'
+        )}
       </span>
     </div>
   );

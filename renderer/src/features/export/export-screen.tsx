@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { ContractError, ExportProgress, ExportResult } from '../../../../shared/contract';
-import { exportProgressText } from '../../../../shared/progress';
+import { exportProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
+import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { ProjectHeader } from '../projects/project-header';
@@ -128,9 +129,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             {data.info?.host === 'electron' ? 'Export…' : 'Export'}
           </Button>
           {writing && (
-            <span className="muted" role="status" data-testid="export-progress">
-              {exportProgressText(progress)}
-            </span>
+            <ProgressLine parts={exportProgressParts(progress)} label="Export progress" testId="export-progress" />
           )}
         </div>
         {outcome && (

@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ContractError, PlanProgress, ProjectDetail } from '../../../../shared/contract';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
-import { planProgressText } from '../../../../shared/progress';
+import { planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useRoute } from '../../navigation/use-route';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { plural } from '../../ui/format';
+import { ProgressLine } from '../../ui/progress-line';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
 import { ProjectHeader } from '../projects/project-header';
@@ -133,9 +134,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       <div className="action-bar">
         <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
         {saving ? (
-          <span className="muted" role="status" data-testid="mapping-planning">
-            {planProgressText(planned)}
-          </span>
+          <ProgressLine parts={planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
         ) : (
           preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>
         )}
