@@ -1,5 +1,5 @@
 // `matchdesk projects` lists and deletes projects, as a script runs it: the real CLI in a child process, no terminal.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,5 +44,21 @@ describe('matchdesk projects', () => {
     const unknown = await runMatchdesk(['projects', 'remove', '1'], opts);
     expect(unknown.code).toBe(EXIT_CODES.usage);
     expect(unknown.stderr).toContain('"remove" is neither');
+  }, 60_000);
+
+  it('gives the space a large project took back to the disk, and says how much', async () => {
+    const opts = { cwd: dir, home: join(dir, 'home-large'), connection: {} };
+    const large = join(dir, 'large.csv');
+    const note = 'n'.repeat(400);
+    writeFileSync(large, ['Name,Email,Notes', ...Array.from({ length: 40_000 }, (_, i) => `Person ${i},p${i}@example.com,${note} ${i}`)].join('\n') + '\n');
+    expect((await runMatchdesk(['import', large, '--name', 'large'], opts)).code).toBe(0);
+    const [project] = JSON.parse((await runMatchdesk(['projects', '--json'], opts)).stdout) as { id: number }[];
+
+    const deleted = await runMatchdesk(['projects', 'delete', String(project!.id), '--yes'], opts);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const given = /The data file gave ([\d.]+) MB back to the disk \(now ([\d.]+) (KB|MB)\)\./.exec(deleted.stdout);
+    expect(given, deleted.stdout).not.toBeNull();
+    expect(Number(given![1])).toBeGreaterThan(15);
+    expect(statSync(join(opts.home, 'matchdesk.sqlite')).size).toBeLessThan(2 * 1024 * 1024);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
+import { dataFileBytes, givenBackLine } from '../given-back';
 
 export async function cacheCommand(argv: string[]): Promise<number> {
   const { positionals } = parseCommandArgs(argv, {}, 1);
@@ -9,8 +10,11 @@ export async function cacheCommand(argv: string[]): Promise<number> {
   const cli = await openCliSession();
   try {
     if (action === 'clear') {
+      const before = dataFileBytes(cli.engine.dbPath);
       const { removed } = await cli.call('cache.clear', {});
       process.stdout.write(`Removed ${removed} cached answers.\n`);
+      const givenBack = givenBackLine(before, dataFileBytes(cli.engine.dbPath));
+      if (givenBack) process.stdout.write(`${givenBack}\n`);
       return 0;
     }
     const stats = await cli.call('cache.stats', {});

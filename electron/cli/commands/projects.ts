@@ -3,6 +3,7 @@ import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
 import { exportWithProgress } from '../export-with-progress';
+import { dataFileBytes, givenBackLine } from '../given-back';
 import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
 
@@ -103,8 +104,11 @@ async function deleteProjectCommand(id: string | undefined, yes: boolean): Promi
       process.stderr.write('Nothing deleted.\n');
       return 0;
     }
+    const before = dataFileBytes(cli.engine.dbPath);
     await cli.call('projects.delete', { projectId });
     process.stdout.write(`Deleted ${what}.\n`);
+    const givenBack = givenBackLine(before, dataFileBytes(cli.engine.dbPath));
+    if (givenBack) process.stdout.write(`${givenBack}\n`);
     return 0;
   } finally {
     await cli.close();

@@ -134,8 +134,11 @@ export class ProjectCleanup {
     for (;;) {
       if (!(await this.turn())) return;
       // A slice that gave back fewer than it could has found the end of the free pages.
-      if (giveBackFreePages(this.db, FREE_PAGES_PER_SLICE) < FREE_PAGES_PER_SLICE) return;
+      if (giveBackFreePages(this.db, FREE_PAGES_PER_SLICE) < FREE_PAGES_PER_SLICE) break;
     }
+    // The file is cut shorter on disk once the WAL is copied into it: now, rather than at the next commit that
+    // checkpoints, so that the space shows as given back (PASSIVE: a reader keeps its pages, and it is done later).
+    if (await this.turn()) this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   private next(): number | null {

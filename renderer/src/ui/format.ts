@@ -2,6 +2,7 @@
 
 /** Whole percent (the command line shows the same: shared/progress.ts). */
 export { percent } from '../../../shared/progress';
+export { formatBytes } from '../../../shared/sizes';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -30,18 +31,6 @@ export function formatRate(perSecond: number): string {
   if (!Number.isFinite(perSecond) || perSecond <= 0) return '0/s';
   if (perSecond < 10) return `${perSecond.toFixed(1)}/s`;
   return `${formatCount(perSecond)}/s`;
-}
-
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
 /** Scores from the service are 0..1 in the simulator; other scales are shown as sent. */
