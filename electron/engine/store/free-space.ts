@@ -4,8 +4,6 @@ import type { Database } from 'better-sqlite3';
 export interface FreeSpace {
   /** Free pages in the file. */
   pages: number;
-  /** Bytes they take. */
-  bytes: number;
   /** Whether this file can give them back to the disk (it was made with incremental auto-vacuum). */
   canGiveBack: boolean;
 }
@@ -14,9 +12,7 @@ export interface FreeSpace {
 const INCREMENTAL = 2;
 
 export function freeSpace(db: Database): FreeSpace {
-  const pages = Number(db.pragma('freelist_count', { simple: true }));
-  const pageSize = Number(db.pragma('page_size', { simple: true }));
-  return { pages, bytes: pages * pageSize, canGiveBack: Number(db.pragma('auto_vacuum', { simple: true })) === INCREMENTAL };
+  return { pages: Number(db.pragma('freelist_count', { simple: true })), canGiveBack: Number(db.pragma('auto_vacuum', { simple: true })) === INCREMENTAL };
 }
 
 /**
