@@ -67,6 +67,7 @@ import {
   getLookups,
   getProfile,
   getSettings,
+  isDiskFull,
   listProfiles,
   openDatabase,
   saveProfile,
@@ -170,7 +171,7 @@ class MatchdeskEngine implements Engine {
   private readonly assessed = new Set<number>();
   private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
-  private readonly mappers: ErrorMapper[] = [mapKnownErrors];
+  private readonly mappers: ErrorMapper[] = [mapKnownErrors, (err) => this.diskFull(err)];
   private closing: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<unknown>>();
   /** When the last call ended (performance.now()): background work waits for a quiet moment. */
@@ -704,6 +705,13 @@ class MatchdeskEngine implements Engine {
         rows: g.n,
       };
     });
+  }
+
+  /** A write the disk had no room for: which folder, and that what was saved before stays (each write is a transaction). */
+  private diskFull(err: unknown): ContractError | null {
+    if (!isDiskFull(err)) return null;
+    const message = `The disk holding Matchdesk's data (${this.opts.dataDir}) is full. Free some space on it, then try again: nothing saved before is lost.`;
+    return { kind: 'database', message, code: 'disk_full' };
   }
 
   /**

@@ -6,7 +6,7 @@ import type { Clock } from '../clock';
 import { rankedFacts, storedFacts } from '../matching';
 import type { CallTiming } from '../runs/call-timing';
 import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
-import { putLookups, queryKeys, type Lookup } from '../store';
+import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { putRefreshedPerson } from './refreshed-people';
@@ -159,7 +159,7 @@ export class RefreshRun {
       }
       this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
     } catch (error) {
-      this.finish('failed', `The refresh stopped: ${error instanceof Error ? error.message : String(error)}`);
+      this.finish('failed', `The refresh stopped: ${stopReason(error)}`);
     }
     return this.progress();
   }

@@ -3,7 +3,7 @@ import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { putLookups, type Lookup } from '../store';
+import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
@@ -252,7 +252,7 @@ export class MatchingRun {
       }
       this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
     } catch (error) {
-      this.finish('failed', `The run stopped: ${error instanceof Error ? error.message : String(error)}`);
+      this.finish('failed', `The run stopped: ${stopReason(error)}`);
     }
     return this.progress();
   }

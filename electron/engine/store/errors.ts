@@ -81,3 +81,17 @@ export class InvalidSetting extends Error {
 function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
+
+/** SQLite refused a write because the disk holding the data file is full (it maps ENOSPC to SQLITE_FULL). */
+export function isDiskFull(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_FULL';
+}
+
+/**
+ * Why long work (a run, a refresh) stopped, in words the user can act on: a full disk says so and what to do; any
+ * other failure says what it said. Everything the work stored before is kept either way (each write is a transaction).
+ */
+export function stopReason(error: unknown): string {
+  if (isDiskFull(error)) return "the disk holding Matchdesk's data is full. Free some space on it, then resume: everything found so far is kept.";
+  return error instanceof Error ? error.message : String(error);
+}
