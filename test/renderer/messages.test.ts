@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunProgress } from '../../shared/contract';
+import type { RefreshProgress, RunProgress } from '../../shared/contract';
+import { refreshSentence } from '../../renderer/src/features/refresh/refresh-text';
 import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
 import { evidenceSentence, weightText } from '../../renderer/src/features/review/evidence';
 import { isRunActive, runControls, runOutcome, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
@@ -85,6 +86,14 @@ describe('run text', () => {
     expect(text).toContain('Credit limit reached.');
     expect(text).not.toContain('..');
     expect(runStatusSentence(progress({ status: 'failed', message: 'Service unavailable.' }))).toBe('The run stopped: Service unavailable.');
+    // The engine's own words for a failure already say the run stopped: said once.
+    expect(runStatusSentence(progress({ status: 'failed', message: 'The run stopped: database is locked' }))).toBe('The run stopped: database is locked.');
+    const refresh = (message: string): RefreshProgress => ({
+      projectId: 1, refreshId: 1, status: 'failed', peopleTotal: 10, peopleDone: 4, found: 4, notFound: 0, failed: 0, rowsWithoutProfile: 0,
+      rowsUpdated: 4, rowsChanged: 1, rowsNotFound: 0, calls: 1, ratePerSec: 0, etaSeconds: null, message, startedAt: '', updatedAt: '',
+    });
+    expect(refreshSentence(refresh('The refresh stopped: database is locked'))).toBe('The refresh stopped: database is locked. Everything that arrived is kept; resume to go on.');
+    expect(refreshSentence(refresh('Service unavailable.'))).toBe('The refresh stopped: Service unavailable. Everything that arrived is kept; resume to go on.');
   });
 });
 

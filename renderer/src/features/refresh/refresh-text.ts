@@ -37,7 +37,8 @@ export function refreshSentence(p: RefreshProgress): string {
     case 'done':
       return `Done. ${plural(p.rowsUpdated, 'matched row')} brought up to date; ${plural(p.rowsChanged, 'row')} with a job change since.`;
     case 'failed':
-      return `The refresh stopped: ${(p.message ?? 'an error the service did not explain').replace(/\.+$/, '')}. Everything that arrived is kept; resume to go on.`;
+      // The engine's message may say it stopped already ("The refresh stopped: …"): said once.
+      return `The refresh stopped: ${(p.message ?? 'an error the service did not explain').replace(/^The refresh stopped: /, '').replace(/\.+$/, '')}. Everything that arrived is kept; resume to go on.`;
     case 'out_of_credits':
       return 'The service says the organization is out of credits (402). Everything that arrived is kept; add credits, then resume.';
   }

@@ -93,7 +93,8 @@ export function runStatusSentence(progress: RunProgress, cause: string | null = 
       // The service's reason says what to check; without one, the connection is the likely culprit.
       return cause ? `Every lookup failed, so no row was matched${because}` : 'Every lookup failed, so no row was matched. Check the connection, then retry.';
     case 'failed':
-      return `The run stopped: ${withoutFullStop(progress.message ?? 'an error the service did not explain')}.`;
+      // The engine's message may say it stopped already ("The run stopped: the disk … is full"): said once.
+      return `The run stopped: ${withoutFullStop((progress.message ?? 'an error the service did not explain').replace(/^The run stopped: /, ''))}.`;
     case 'out_of_credits':
       return `The service says the organization is out of credits (402)${progress.message ? `: ${withoutFullStop(progress.message)}` : ''}. Everything fetched so far is kept; add credits, then start again to continue.`;
   }
