@@ -6,7 +6,7 @@ import { evidenceSentence, weightText } from '../../renderer/src/features/review
 import { isRunActive, runControls, runOutcome, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
 import { runPercent } from '../../shared/progress';
 import { projectOpenScreen } from '../../renderer/src/features/projects/open-screen';
-import { errorHint, toContractError } from '../../renderer/src/ui/contract-error';
+import { errorHint, errorTitle, toContractError } from '../../renderer/src/ui/contract-error';
 import { MAX_TOASTS, toastQueue } from '../../renderer/src/ui/toast-queue';
 import { nextTheme, parseTheme } from '../../renderer/src/ui/theme';
 import { ROW_STATES, type RowState } from '../../shared/model';
@@ -138,6 +138,11 @@ describe('small pieces', () => {
     expect(toContractError('x')).toEqual({ kind: 'internal', message: 'x' });
     expect(errorHint({ kind: 'payment_required', message: '' })).toMatch(/credits/);
     expect(errorHint({ kind: 'sheet', message: '' })).toBeNull();
+    // A full disk's message says which folder and what to do: no generic hint beside it, and a title that says it.
+    const full = { kind: 'database' as const, code: 'disk_full', message: "The disk holding Matchdesk's data (/data) is full." };
+    expect(errorHint(full)).toBeNull();
+    expect(errorTitle(full)).toBe('The disk is full');
+    expect(errorHint({ kind: 'database', message: '' })).toMatch(/data file/);
   });
 
   it('keeps a short toast queue without repeats', () => {

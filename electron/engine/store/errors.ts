@@ -92,6 +92,6 @@ export function isDiskFull(error: unknown): boolean {
  * other failure says what it said. Everything the work stored before is kept either way (each write is a transaction).
  */
 export function stopReason(error: unknown): string {
-  if (isDiskFull(error)) return "the disk holding Matchdesk's data is full. Free some space on it, then resume: everything found so far is kept.";
+  if (isDiskFull(error)) return "the disk holding Matchdesk's data is full. Free some space on it, then go on from where it stopped: everything found so far is kept.";
   return error instanceof Error ? error.message : String(error);
 }

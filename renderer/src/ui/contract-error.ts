@@ -36,13 +36,15 @@ export function errorHint(error: ContractError): string | null {
     case 'not_found':
       return 'It may have been deleted. Go back to Projects to pick another.';
     case 'database':
-      return 'The local data file could not be used. See Settings for where it lives.';
+      // A full disk's message names the folder and what to do already.
+      return error.code === 'disk_full' ? null : 'The local data file could not be used. See Settings for where it lives.';
     default:
       return null;
   }
 }
 
 export function errorTitle(error: ContractError): string {
+  if (error.code === 'disk_full') return 'The disk is full';
   switch (error.kind) {
     case 'sheet':
       return 'The file could not be read';
