@@ -30,8 +30,8 @@ export interface ProgressParts {
   percent: number | null;
 }
 
-export function progressText({ words, percent }: ProgressParts): string {
-  return percent === null ? words : `${words} ${percent}%`;
+export function progressText({ words, percent: done }: ProgressParts): string {
+  return done === null ? words : `${words} ${done}%`;
 }
 
 /**
@@ -49,7 +49,7 @@ export function exportProgressText(progress: ExportProgress | null): string {
   return progressText(exportProgressParts(progress));
 }
 
-/** What saving a mapping says while the rows' queries are planned (~15 s at a million rows); null before the first word. */
+/** What saving a mapping says while the rows' queries are planned (~15 s at a million rows); `progress` is null until the first word comes. */
 export function planProgressParts(progress: PlanProgress | null): ProgressParts {
   return { words: 'Planning the queries…', percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
 }
