@@ -85,9 +85,9 @@ describe('run text', () => {
     expect(text).toContain('out of credits (402)');
     expect(text).toContain('Credit limit reached.');
     expect(text).not.toContain('..');
-    expect(runStatusSentence(progress({ status: 'failed', message: 'Service unavailable.' }))).toBe('The run stopped: Service unavailable.');
+    expect(runStatusSentence(progress({ status: 'failed', message: 'Service unavailable.' }))).toBe('The run stopped: Service unavailable. Everything fetched so far is kept.');
     // The engine's own words for a failure already say the run stopped: said once.
-    expect(runStatusSentence(progress({ status: 'failed', message: 'The run stopped: database is locked' }))).toBe('The run stopped: database is locked.');
+    expect(runStatusSentence(progress({ status: 'failed', message: 'The run stopped: database is locked' }))).toBe('The run stopped: database is locked. Everything fetched so far is kept.');
     const refresh = (message: string): RefreshProgress => ({
       projectId: 1, refreshId: 1, status: 'failed', peopleTotal: 10, peopleDone: 4, found: 4, notFound: 0, failed: 0, rowsWithoutProfile: 0,
       rowsUpdated: 4, rowsChanged: 1, rowsNotFound: 0, calls: 1, ratePerSec: 0, etaSeconds: null, message, startedAt: '', updatedAt: '',

@@ -83,7 +83,7 @@ describe.skipIf(skipped)('a full disk', () => {
     for (const filler of fillers.splice(0, 8)) rmSync(filler);
     const stopped = await runToEnd(engine, projectId);
     expect(stopped.status).toBe('failed');
-    expect(stopped.message).toBe("The run stopped: the disk holding Matchdesk's data is full. Free some space on it, then go on from where it stopped: everything found so far is kept.");
+    expect(stopped.message).toBe("The run stopped: the disk holding Matchdesk's data is full; free some space on it first");
     expect(stopped.rowsResolved).toBeGreaterThan(0);
     expect(stopped.rowsResolved).toBeLessThan(3000);
     const kept = (await ok(engine, 'projects.get', { projectId })).summary.counts;

@@ -88,10 +88,10 @@ export function isDiskFull(error: unknown): boolean {
 }
 
 /**
- * Why long work (a run, a refresh) stopped, in words the user can act on: a full disk says so and what to do; any
- * other failure says what it said. Everything the work stored before is kept either way (each write is a transaction).
+ * Why long work (a run, a refresh) stopped, in words the user can act on: a full disk says so and what to do first;
+ * any other failure says what it said. The window adds that what the work stored is kept (each write is a transaction).
  */
 export function stopReason(error: unknown): string {
-  if (isDiskFull(error)) return "the disk holding Matchdesk's data is full. Free some space on it, then go on from where it stopped: everything found so far is kept.";
+  if (isDiskFull(error)) return "the disk holding Matchdesk's data is full; free some space on it first";
   return error instanceof Error ? error.message : String(error);
 }

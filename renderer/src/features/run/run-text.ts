@@ -94,7 +94,7 @@ export function runStatusSentence(progress: RunProgress, cause: string | null = 
       return cause ? `Every lookup failed, so no row was matched${because}` : 'Every lookup failed, so no row was matched. Check the connection, then retry.';
     case 'failed':
       // The engine's message may say it stopped already ("The run stopped: the disk … is full"): said once.
-      return `The run stopped: ${withoutFullStop((progress.message ?? 'an error the service did not explain').replace(/^The run stopped: /, ''))}.`;
+      return `The run stopped: ${withoutFullStop((progress.message ?? 'an error the service did not explain').replace(/^The run stopped: /, ''))}. Everything fetched so far is kept.`;
     case 'out_of_credits':
       return `The service says the organization is out of credits (402)${progress.message ? `: ${withoutFullStop(progress.message)}` : ''}. Everything fetched so far is kept; add credits, then start again to continue.`;
   }
