@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { percent } from '../../../shared/progress';
 import { applyMapOverrides } from '../map-overrides';
-import type { ProjectDetail, RunPreview, RunProgress } from '../../../shared/contract';
+import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
@@ -11,6 +11,7 @@ import { exportWithProgress } from '../export-with-progress';
 import { failedRowsLine, unreachable } from '../failed-rows';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
+import { withProgressLine } from '../progress-line';
 import { confirm } from '../prompt';
 import { printThresholds } from './accept';
 import { printCounts, waitForRun } from './run-wait';
@@ -136,19 +137,16 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const mapping = applyMapOverrides(detail, choices.overrides);
     // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
-    const terminal = process.stderr.isTTY;
-    if (terminal) process.stderr.write(planning);
-    const off = cli.engine.on('plan.progress', (p) => {
-      if (terminal && p.projectId === projectId) process.stderr.write(`\r${planning} ${percent(p.rowsPlanned, p.rowsTotal)}%\x1b[K`);
-    });
-    let preview: RunPreview;
-    try {
-      await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
-      preview = await cli.call('run.preview', { projectId, offline: choices.offline });
-    } finally {
-      off();
-      if (terminal) process.stderr.write('\r\x1b[K');
-    }
+    const preview = await withProgressLine(
+      cli,
+      'plan.progress',
+      (p) => (p.projectId === projectId ? `${planning} ${percent(p.rowsPlanned, p.rowsTotal)}%` : null),
+      async () => {
+        await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+        return cli.call('run.preview', { projectId, offline: choices.offline });
+      },
+      planning,
+    );
     describeMapping(detail.headers, mapping);
     process.stderr.write(formatPreview(preview));
     if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
