@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { ContractError, ExportProgress, ExportResult } from '../../../../shared/contract';
+import { useState } from 'react';
+import type { ContractError, ExportResult } from '../../../../shared/contract';
 import { exportProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useProjectEvent } from '../../ui/use-project-event';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
@@ -24,22 +25,14 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** Set once the file is being written (after the save dialog, where there is one), with how far it is. */
   const [writing, setWriting] = useState(false);
-  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const progress = useProjectEvent('export.progress', projectId, writing);
   const summary = project.value?.summary;
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
-
-  useEffect(() => {
-    if (!writing) return;
-    return api.on('export.progress', (p) => {
-      if (p.projectId === projectId) setProgress(p);
-    });
-  }, [writing, projectId]);
 
   const run = async () => {
     setBusy(true);
     setError(null);
     setOutcome(null);
-    setProgress(null);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { ContractError, PlanProgress, ProjectDetail } from '../../../../shared/contract';
+import { useMemo, useState } from 'react';
+import type { ContractError, ProjectDetail } from '../../../../shared/contract';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
 import { planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
@@ -11,6 +11,7 @@ import { plural } from '../../ui/format';
 import { ProgressLine } from '../../ui/progress-line';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useProjectEvent } from '../../ui/use-project-event';
 import { ProjectHeader } from '../projects/project-header';
 import { FieldMappingRow } from './field-mapping-row';
 import { withField } from './field-labels';
@@ -39,7 +40,6 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [mapping, setMapping] = useState(() => initialMapping(detail));
   const [choice, setChoice] = useState(() => initialStrategyChoice(detail.strategies));
   const [saving, setSaving] = useState(false);
-  const [planned, setPlanned] = useState<PlanProgress | null>(null);
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
@@ -51,16 +51,10 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies });
   });
 
-  useEffect(() => {
-    if (!saving) return;
-    return api.on('plan.progress', (p) => {
-      if (p.projectId === projectId) setPlanned(p);
-    });
-  }, [saving, projectId]);
+  const planned = useProjectEvent('plan.progress', projectId, saving);
 
   const save = async () => {
     setSaving(true);
-    setPlanned(null);
     setSaveError(null);
     try {
       await api.callOrThrow('mapping.save', { projectId, mapping, strategies });

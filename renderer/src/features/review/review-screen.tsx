@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CallResult, ContractError, DecisionResult, TextIndexProgress } from '../../../../shared/contract';
+import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useProjectEvent } from '../../ui/use-project-event';
 import { useShortcuts } from '../../ui/use-shortcuts';
 import { useToast } from '../../ui/toasts';
 import type { ListWindow } from '../../ui/virtual-list';
@@ -51,14 +52,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const view = useReviewList(projectId, filter, listKey);
   const total = view.list.total ?? 0;
   // A text filter on a large project waits for its text index: how far that is, while the list loads.
-  const [textIndex, setTextIndex] = useState<TextIndexProgress | null>(null);
-  useEffect(
-    () =>
-      api.on('review.textIndex', (progress) => {
-        if (progress.projectId === projectId) setTextIndex(progress);
-      }),
-    [projectId],
-  );
+  const textIndex = useProjectEvent('review.textIndex', projectId);
   const indexing = view.list.total === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
 
   const [selection, setSelection] = useState({ key: fKey, position: 0 });
