@@ -522,6 +522,11 @@ export const calls = {
   'projects.import': call<ProjectDetail>()(
     z.object({ file: fileRef, sheet: z.string().max(300).optional(), name: z.string().trim().min(1).max(300).optional() }),
   ),
+  /**
+   * Stops the imports of this file under way: each fails as `cancelled` and keeps nothing (its rows follow in the
+   * background). `cancelled` is false when none was under way, say because it had just finished.
+   */
+  'projects.cancelImport': call<{ cancelled: boolean }>()(z.object({ file: fileRef })),
   'projects.get': call<ProjectDetail>()(z.object({ projectId: id })),
   'projects.rename': call<ProjectSummary>()(z.object({ projectId: id, name: z.string().trim().min(1).max(300) })),
   'projects.delete': call<void>()(z.object({ projectId: id })),
@@ -586,6 +591,8 @@ export const calls = {
   'refresh.status': call<RefreshProgress | null>()(z.object({ projectId: id })),
 
   'export.run': call<ExportResult>()(exportInput),
+  /** Stops the project's exports under way: each fails as `cancelled`, removes its part files and leaves the files there as they were. */
+  'export.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
 
   /** Starts a criteria search (or answers it from the cache) and returns at once; `search.progress` follows it. */
   'search.run': call<SearchProgress>()(searchRunInput),

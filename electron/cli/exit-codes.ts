@@ -19,7 +19,7 @@ export const EXIT_CODES = {
   unreachable: 5,
   /** The work finished, but some rows ended in error: the output is written, each such row's reason in match_error. */
   rowsFailed: 6,
-  /** Stopped by Ctrl-C (or SIGTERM); everything that landed is kept. */
+  /** Stopped by Ctrl-C (or SIGTERM): everything that landed is kept; an import or export cancelled so leaves nothing half-made. */
   interrupted: 130,
 } as const;
 
@@ -33,7 +33,7 @@ const EXIT_CODE_LINES: [ExitCode, string][] = [
   [EXIT_CODES.credentials, 'no connection set up, credentials refused, or no access to the organization'],
   [EXIT_CODES.unreachable, 'the service could not be reached (connection refused, unknown host, no answer)'],
   [EXIT_CODES.rowsFailed, 'finished, but some rows ended in error (their reasons are in the match_error column)'],
-  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept'],
+  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept; an import or export stopped so leaves nothing half-made'],
 ];
 
 /** The exit codes as `--help` shows them. */
@@ -53,6 +53,8 @@ export function exitCodeFor(error: Pick<ContractError, 'kind' | 'code'>): ExitCo
       return EXIT_CODES.serviceFailed;
     case 'service':
       return error.code === 'network_error' ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
+    case 'cancelled':
+      return EXIT_CODES.interrupted;
     default:
       return EXIT_CODES.failed;
   }

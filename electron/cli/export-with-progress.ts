@@ -1,14 +1,18 @@
 import type { CallInput, ExportResult } from '../../shared/contract';
 import { exportProgressText } from '../../shared/progress';
+import { cancelOnSignal } from './cancel-on-signal';
 import type { CliSession } from './connect';
 import { withProgressLine } from './progress-line';
 
-/** Runs an export, saying on a terminal how far it is ("Writing the rows… 41%": a million rows take ~10 s to CSV and ~40 s to Excel). */
+/**
+ * Runs an export, saying on a terminal how far it is ("Writing the rows… 41%": a million rows take ~10 s to CSV and
+ * ~40 s to Excel); Ctrl-C cancels it, leaving the files there as they were.
+ */
 export function exportWithProgress(cli: CliSession, input: CallInput<'export.run'>): Promise<ExportResult> {
   return withProgressLine(
     cli,
     'export.progress',
     (progress) => (progress.projectId === input.projectId ? exportProgressText(progress) : null),
-    () => cli.call('export.run', input),
+    () => cancelOnSignal(() => cli.call('export.cancel', { projectId: input.projectId }), () => cli.call('export.run', input)),
   );
 }

@@ -36,6 +36,7 @@ import { ProjectCleanup } from './projects/project-cleanup';
 import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { progressPace } from './progress-pace';
+import { CancellableCalls } from './cancellable-calls';
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
@@ -169,6 +170,9 @@ class MatchdeskEngine implements Engine {
   private readonly planning = new Set<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
   private readonly assessed = new Set<number>();
+  /** Imports under way by file, and exports by project: the user may cancel either part-way. */
+  private readonly imports = new CancellableCalls<string>();
+  private readonly exports = new CancellableCalls<number>();
   private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
   private readonly mappers: ErrorMapper[] = [mapKnownErrors, (err) => this.diskFull(err)];
@@ -291,6 +295,9 @@ class MatchdeskEngine implements Engine {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      // An import or an export part-way is cancelled: it undoes what it began rather than meet a closed database.
+      this.imports.cancelAll();
+      this.exports.cancelAll();
       await this.cleanup.stop();
       await this.runs.closeAll();
       await this.refreshes.closeAll();
@@ -336,12 +343,17 @@ class MatchdeskEngine implements Engine {
 
       'projects.list': () => listProjectSummaries(db),
       'projects.sheets': (input) => listSheets(input.file),
-      'projects.import': async (input) => {
-        const id = await importProject(db, this.clock, input, (rowsRead) =>
-          this.emit('import.progress', { file: input.file, rowsRead }),
-        );
-        return projectDetail(db, id);
-      },
+      'projects.import': (input) =>
+        this.imports.run(input.file, async (signal) => {
+          try {
+            const id = await importProject(db, this.clock, input, (rowsRead) => this.emit('import.progress', { file: input.file, rowsRead }), { signal });
+            return projectDetail(db, id);
+          } finally {
+            // A cancelled import left its rows to the cleanup.
+            if (signal.aborted) await this.cleanUp();
+          }
+        }),
+      'projects.cancelImport': (input) => ({ cancelled: this.imports.cancel(input.file) }),
       'projects.get': (input) => projectDetail(db, input.projectId),
       'projects.rename': (input) => {
         renameProject(db, input.projectId, input.name, this.now());
@@ -437,8 +449,11 @@ class MatchdeskEngine implements Engine {
       'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
-      'export.run': async (input) =>
-        exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir(), (progress) => this.emit('export.progress', progress)),
+      'export.run': (input) =>
+        this.exports.run(input.projectId, async (signal) =>
+          exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir(), (progress) => this.emit('export.progress', progress), signal),
+        ),
+      'export.cancel': (input) => ({ cancelled: this.exports.cancel(input.projectId) }),
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {

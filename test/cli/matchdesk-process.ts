@@ -1,6 +1,6 @@
 // The real CLI in a child process, as a script runs it: no terminal, stdin closed, no keychain (the secret stays
 // in the child's memory), its data in the MATCHDESK_HOME given.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
@@ -14,7 +14,8 @@ export interface CliOutcome {
 /** The MATCHDESK_* variables of a connection; an absent key is removed from the child's environment. */
 export type Connection = Partial<Record<'MATCHDESK_BASE_URL' | 'MATCHDESK_ORG_ID' | 'MATCHDESK_CLIENT_ID' | 'MATCHDESK_CLIENT_SECRET', string>>;
 
-export function runMatchdesk(args: string[], opts: { cwd: string; home: string; connection: Connection }): Promise<CliOutcome> {
+/** `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. */
+export function runMatchdesk(args: string[], opts: { cwd: string; home: string; connection: Connection; whileRunning?: (child: ChildProcess) => void }): Promise<CliOutcome> {
   const env: NodeJS.ProcessEnv = { ...process.env, MATCHDESK_HOME: opts.home, DBUS_SESSION_BUS_ADDRESS: 'disabled:' };
   for (const key of ['MATCHDESK_BASE_URL', 'MATCHDESK_ORG_ID', 'MATCHDESK_CLIENT_ID', 'MATCHDESK_CLIENT_SECRET', 'MATCHDESK_USERNAME', 'MATCHDESK_PASSWORD', 'MATCHDESK_API_KEY']) {
     delete env[key];
@@ -29,5 +30,6 @@ export function runMatchdesk(args: string[], opts: { cwd: string; home: string; 
     child.stdin.end();
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
+    opts.whileRunning?.(child);
   });
 }

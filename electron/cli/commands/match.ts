@@ -4,6 +4,7 @@ import { percent } from '../../../shared/progress';
 import { applyMapOverrides } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
+import { cancelOnSignal } from '../cancel-on-signal';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
@@ -101,6 +102,9 @@ export async function matchCommand(argv: string[]): Promise<number> {
       candidates: Boolean(values.candidates),
       destination: out,
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
+    }).catch((err: unknown) => {
+      if (!(err instanceof CliError) || err.exitCode !== EXIT_CODES.interrupted) throw err;
+      throw new CliError(`${err.message}\nThe matches are kept: write them with "matchdesk export ${projectId} --out ${values.out}".`, err.exitCode);
     });
     process.stderr.write(`Wrote ${exported.rows} rows to ${exported.path}\n`);
     const counts = await printCounts(cli, projectId);
@@ -190,13 +194,16 @@ async function importSheet(cli: CliSession, path: string, sheet: string | undefi
     if (process.stderr.isTTY) process.stderr.write(`\rImporting: ${p.rowsRead} rows\x1b[K`);
   });
   try {
-    const detail = await cli.call('projects.import', { file: path, ...(sheet ? { sheet } : {}) });
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+    const detail = await cancelOnSignal(
+      () => cli.call('projects.cancelImport', { file: path }),
+      () => cli.call('projects.import', { file: path, ...(sheet ? { sheet } : {}) }),
+    );
     process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
     for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
     return detail;
   } finally {
     unsubscribe();
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
   }
 }
 

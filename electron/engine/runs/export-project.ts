@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportProgress, ExportResult } from '../../../shared/contract';
+import { EngineError } from '../engine-errors';
 import { PartFiles, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
@@ -22,7 +23,8 @@ export interface ExportRequest {
 /**
  * Writes the project's matches (and, when asked, its candidates in long form to `<name>-candidates.<ext>` beside
  * them). Without a destination the file goes into `exportDir` under a fresh name, and its name is the reference
- * the browser host turns into a download. `onProgress` hears how far it is, a few times a second.
+ * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Stopped by
+ * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  */
 export async function exportProject(
   db: Database,
@@ -30,6 +32,7 @@ export async function exportProject(
   req: ExportRequest,
   exportDir: string,
   onProgress: (progress: ExportProgress) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -41,13 +44,18 @@ export async function exportProject(
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
+  const stopped = () => {
+    const name = basename(path);
+    return new EngineError('cancelled', `The export was stopped: ${existsSync(path) ? `${name} was left as it was` : `${name} was not written`}.`);
+  };
   const pace = progressPace();
-  /** Tells the part's start at once, then its pages a few times a second (and its end, below). */
+  /** Tells the part's start at once, then its pages a few times a second (and its end, below); stops between pages. */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
     const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
     if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
+        if (signal?.aborted) throw stopped();
         if (pace(part)) tell(rowsDone);
       },
     };
@@ -71,6 +79,7 @@ export async function exportProject(
       const fileName = basename(candidatesPath);
       candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }
+    if (signal?.aborted) throw stopped();
     await together.commit();
   } catch (err) {
     await together.discard();

@@ -1,0 +1,85 @@
+// Ctrl-C while `matchdesk import` or `matchdesk export` works on a large sheet: the real CLI in a child process,
+// signalled part-way. It cancels the call instead of dying in the middle of it: no half-made project, no part file.
+import Database from 'better-sqlite3';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../../electron/cli/exit-codes';
+import { runMatchdesk } from './matchdesk-process';
+
+let dir: string;
+let sheet: string;
+const ROWS = 200_000;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-cancel-'));
+  sheet = join(dir, 'people.csv');
+  writeFileSync(sheet, ['Name,Email,Company', ...Array.from({ length: ROWS }, (_, i) => `Person ${i},p${i}@example.com,Company ${i % 700}`)].join('\n') + '\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Sends the child SIGINT once `underWay` holds (looked at every 20 ms), as a user's Ctrl-C part-way. */
+function interruptWhen(underWay: () => boolean): { whileRunning: (child: ChildProcess) => void; interrupted: () => boolean } {
+  let sent = false;
+  return {
+    interrupted: () => sent,
+    whileRunning: (child) => {
+      const timer = setInterval(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return clearInterval(timer);
+        if (!underWay()) return;
+        sent = child.kill('SIGINT');
+        clearInterval(timer);
+      }, 20);
+    },
+  };
+}
+
+/** The data file's projects by status, read beside the CLI (nothing yet when it has not made the file). */
+function projectStatuses(home: string): string[] {
+  const path = join(home, 'matchdesk.sqlite');
+  if (!existsSync(path)) return [];
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT status FROM projects ORDER BY id').pluck().all() as string[];
+    } finally {
+      db.close();
+    }
+  } catch {
+    return []; // made but not migrated yet
+  }
+}
+
+describe('Ctrl-C while a large sheet is imported or exported', () => {
+  it('cancels the import: exit 130, the reason in one line, and no project', async () => {
+    const home = join(dir, 'home-import');
+    const signal = interruptWhen(() => projectStatuses(home).includes('importing'));
+    const outcome = await runMatchdesk(['import', sheet], { cwd: dir, home, connection: {}, ...signal });
+    expect(signal.interrupted(), 'the import ended before it could be interrupted').toBe(true);
+    expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
+    expect(outcome.stderr).toBe('matchdesk import: The import of people.csv was stopped: nothing of it was kept.\n');
+    expect(projectStatuses(home)).toEqual([]);
+    const listed = await runMatchdesk(['projects', '--json'], { cwd: dir, home, connection: {} });
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  }, 60_000);
+
+  it('cancels the export: exit 130, the file there as it was, and no part file beside it', async () => {
+    const home = join(dir, 'home-export');
+    const opts = { cwd: dir, home, connection: {} };
+    expect((await runMatchdesk(['import', sheet], opts)).code).toBe(0);
+    const outDir = join(dir, 'out');
+    mkdirSync(outDir);
+    const out = join(outDir, 'matches.xlsx');
+    writeFileSync(out, 'the export of last week');
+
+    const signal = interruptWhen(() => existsSync(`${out}.part`));
+    const outcome = await runMatchdesk(['export', '1', '--out', out], { ...opts, ...signal });
+    expect(signal.interrupted(), 'the export ended before it could be interrupted').toBe(true);
+    expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
+    expect(outcome.stderr).toBe('matchdesk export: The export was stopped: matches.xlsx was left as it was.\n');
+    expect(readFileSync(out, 'utf8')).toBe('the export of last week');
+    expect(readdirSync(outDir)).toEqual(['matches.xlsx']);
+  }, 90_000);
+});

@@ -1,0 +1,163 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { fails, ok, openEngine, tempDir, writeCsv } from './helpers';
+
+// A million rows take ~20 s to import from Excel and ~40 s to export to it: a user who picked the wrong file or
+// format cancels, and nothing half-made is left behind.
+
+const HEADERS = ['Name', 'Email', 'Company'];
+const ROWS = 60_000;
+const sheetRows = (n: number) => Array.from({ length: n }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 500}`]);
+
+let tmp: ReturnType<typeof tempDir>;
+let engine: Engine;
+let bigSheet: string;
+let kept: number;
+
+beforeAll(async () => {
+  tmp = tempDir();
+  engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'downloads') });
+  bigSheet = writeCsv(join(tmp.dir, 'big.csv'), HEADERS, sheetRows(ROWS));
+  kept = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'kept.csv'), HEADERS, sheetRows(50)) })).summary.id;
+});
+afterAll(async () => {
+  await engine.close();
+  tmp.remove();
+});
+
+/** Rows stored in the data file by project (a cancelled import's rows are gone once its cleanup has run). */
+function storedRows(): Map<number, number> {
+  const db = new Database(engine.dbPath, { readonly: true });
+  try {
+    const counts = db.prepare('SELECT project_id, count(*) FROM rows GROUP BY project_id').raw().all() as [number, number][];
+    return new Map(counts);
+  } finally {
+    db.close();
+  }
+}
+
+describe('cancelling an import', () => {
+  it('keeps nothing of it: the call fails as cancelled, no project appears and its rows are removed', async () => {
+    let rowsReadWhenCancelled = 0;
+    let answer: { cancelled: boolean } | null = null;
+    const off = engine.on('import.progress', (p) => {
+      if (p.file !== bigSheet || answer !== null || p.rowsRead === 0) return;
+      rowsReadWhenCancelled = p.rowsRead;
+      void ok(engine, 'projects.cancelImport', { file: bigSheet }).then((a) => (answer = a));
+    });
+    try {
+      const error = await fails(engine, 'projects.import', { file: bigSheet });
+      expect(error.kind).toBe('cancelled');
+      expect(error.message).toBe('The import of big.csv was stopped: nothing of it was kept.');
+    } finally {
+      off();
+    }
+    expect(answer).toEqual({ cancelled: true });
+    // Part-way: some rows were in when it was cancelled, not all of them.
+    expect(rowsReadWhenCancelled).toBeGreaterThan(0);
+    expect(rowsReadWhenCancelled).toBeLessThan(ROWS);
+
+    expect((await ok(engine, 'projects.list')).map((p) => p.id)).toEqual([kept]);
+    // The command line's engine removes the rows before the call returns; the other project keeps all of its own.
+    expect(storedRows()).toEqual(new Map([[kept, 50]]));
+  });
+
+  it('says there was nothing to cancel once the import is done, and the same file imports whole afterwards', async () => {
+    expect(await ok(engine, 'projects.cancelImport', { file: bigSheet })).toEqual({ cancelled: false });
+    const detail = await ok(engine, 'projects.import', { file: bigSheet });
+    expect(detail.summary.rowCount).toBe(ROWS);
+    expect(await ok(engine, 'projects.cancelImport', { file: bigSheet })).toEqual({ cancelled: false });
+    await ok(engine, 'projects.delete', { projectId: detail.summary.id });
+  });
+});
+
+describe('cancelling an export', () => {
+  let projectId: number;
+  beforeAll(async () => {
+    projectId = (await ok(engine, 'projects.import', { file: bigSheet, name: 'Export me' })).summary.id;
+  });
+
+  /** Starts an export and cancels it once its rows are under way; the call's error, and what export.cancel answered. */
+  async function cancelPartWay(input: Record<string, unknown>) {
+    let answer: { cancelled: boolean } | null = null;
+    let rowsDoneWhenCancelled = 0;
+    const off = engine.on('export.progress', (p) => {
+      if (p.projectId !== projectId || answer !== null || p.rowsDone === 0) return;
+      rowsDoneWhenCancelled = p.rowsDone;
+      void ok(engine, 'export.cancel', { projectId }).then((a) => (answer = a));
+    });
+    try {
+      const error = await fails(engine, 'export.run', { projectId, scope: 'all', ...input });
+      return { error, answer, rowsDoneWhenCancelled };
+    } finally {
+      off();
+    }
+  }
+
+  it('leaves the files already there as they were, and no part file beside them', async () => {
+    const dir = join(tmp.dir, 'out-existing');
+    mkdirSync(dir);
+    const destination = join(dir, 'matches.xlsx');
+    const candidatesDestination = join(dir, 'candidates.xlsx');
+    await ok(engine, 'export.run', { projectId: kept, format: 'xlsx', scope: 'all', destination, candidatesDestination, candidates: true });
+    const before = [readFileSync(destination), readFileSync(candidatesDestination)];
+
+    const { error, answer, rowsDoneWhenCancelled } = await cancelPartWay({ format: 'xlsx', destination, candidatesDestination, candidates: true });
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toBe('The export was stopped: matches.xlsx was left as it was.');
+    expect(answer).toEqual({ cancelled: true });
+    expect(rowsDoneWhenCancelled).toBeLessThan(ROWS);
+    expect([readFileSync(destination), readFileSync(candidatesDestination)]).toEqual(before);
+    expect(readdirSync(dir).sort()).toEqual(['candidates.xlsx', 'matches.xlsx']);
+  }, 30_000);
+
+  it('writes no file where there was none, in CSV as in Excel, and exports whole afterwards', async () => {
+    const dir = join(tmp.dir, 'out-new');
+    mkdirSync(dir);
+    const destination = join(dir, 'matches.csv');
+    const { error } = await cancelPartWay({ format: 'csv', destination, candidates: true });
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toBe('The export was stopped: matches.csv was not written.');
+    expect(readdirSync(dir)).toEqual([]);
+
+    expect(await ok(engine, 'export.cancel', { projectId })).toEqual({ cancelled: false });
+    const whole = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination });
+    expect(whole.rows).toBe(ROWS);
+    expect(readdirSync(dir)).toEqual(['matches.csv']);
+  }, 30_000);
+
+  it('leaves no download behind in the browser host either (no destination: the engine names the file)', async () => {
+    const downloads = join(tmp.dir, 'downloads');
+    mkdirSync(downloads, { recursive: true });
+    const before = readdirSync(downloads);
+    const { error } = await cancelPartWay({ format: 'xlsx' });
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toBe('The export was stopped: Export me-matches.xlsx was not written.');
+    expect(readdirSync(downloads)).toEqual(before);
+  }, 30_000);
+});
+
+describe('closing the engine', () => {
+  it('cancels an import under way, and the next start finds nothing of it', async () => {
+    const dataDir = join(tmp.dir, 'closing');
+    const closing = await openEngine(dataDir);
+    let closed: Promise<void> | null = null;
+    const off = closing.on('import.progress', (p) => {
+      if (p.rowsRead > 0) closed ??= closing.close();
+    });
+    const error = await fails(closing, 'projects.import', { file: bigSheet });
+    off();
+    await closed;
+    expect(error.kind).toBe('cancelled');
+
+    const reopened = await openEngine(dataDir);
+    try {
+      expect(await ok(reopened, 'projects.list')).toEqual([]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
