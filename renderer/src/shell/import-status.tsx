@@ -1,22 +1,39 @@
 import { useImport } from '../features/import-mapping/import-context';
+import { Button } from '../ui/button';
 import { ErrorBanner } from '../ui/error-banner';
 import { formatCount } from '../ui/format';
 
-/** Where a dropped or picked file's import shows its progress, or why it failed. */
+/** Where a dropped or picked file's import shows its progress (with a way to cancel it), why it failed, or that it was cancelled. */
 export function ImportStatus() {
-  const { state, dismiss } = useImport();
+  const { state, cancel, dismiss } = useImport();
   if (state.status === 'idle') return null;
   if (state.status === 'failed') {
     return <ErrorBanner error={state.error} title={`Could not import ${state.fileName}`} onDismiss={dismiss} />;
+  }
+  if (state.status === 'cancelled') {
+    return (
+      <div className="banner banner--info import-status" data-testid="import-status">
+        <div className="banner__text">
+          <strong role="status">Import cancelled</strong>
+          <p>{state.message}</p>
+        </div>
+        <div className="banner__actions">
+          <Button variant="quiet" small onClick={dismiss} aria-label="Dismiss this message">
+            Dismiss
+          </Button>
+        </div>
+      </div>
+    );
   }
   return (
     // Only the words are a live region: the rows read change several times a second, and a screen reader would
     // say each count (ui/progress-line.tsx does the same for planning and exports).
     <div className="banner banner--info import-status" data-testid="import-status">
       <span className="spinner" aria-hidden="true" />
-      <span>
+      <span className="import-status__text">
         <span role="status">
-          Importing <strong>{state.fileName}</strong>
+          {state.cancelling ? 'Cancelling the import of ' : 'Importing '}
+          <strong>{state.fileName}</strong>
         </span>
         {state.rowsRead > 0 ? (
           <span role="progressbar" aria-label="Rows read" aria-valuetext={`${formatCount(state.rowsRead)} rows read`}>
@@ -26,6 +43,11 @@ export function ImportStatus() {
           '…'
         )}
       </span>
+      <div className="banner__actions">
+        <Button small onClick={cancel} disabled={state.cancelling} data-testid="import-cancel">
+          Cancel
+        </Button>
+      </div>
     </div>
   );
 }

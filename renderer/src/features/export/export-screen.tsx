@@ -23,6 +23,9 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ContractError | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  /** What a cancelled export left (the engine's words: the file there stays as it was). */
+  const [cancelled, setCancelled] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState(false);
   /** Set once the file is being written (after the save dialog, where there is one), with how far it is. */
   const [writing, setWriting] = useState(false);
   const progress = useProjectEvent('export.progress', projectId, writing);
@@ -33,6 +36,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     setBusy(true);
     setError(null);
     setOutcome(null);
+    setCancelled(null);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
@@ -45,11 +49,19 @@ export function ExportScreen({ projectId }: { projectId: number }) {
       }
       setOutcome({ result, downloaded: !dialog.supported });
     } catch (thrown) {
-      setError(toContractError(thrown));
+      const failure = toContractError(thrown);
+      if (failure.kind === 'cancelled') setCancelled(failure.message);
+      else setError(failure);
     } finally {
       setBusy(false);
       setWriting(false);
+      setCancelling(false);
     }
+  };
+
+  const cancel = () => {
+    setCancelling(true);
+    void api.call('export.cancel', { projectId });
   };
 
   return (
@@ -122,9 +134,22 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             {data.info?.host === 'electron' ? 'Export…' : 'Export'}
           </Button>
           {writing && (
-            <ProgressLine parts={exportProgressParts(progress)} label="Export progress" testId="export-progress" />
+            <>
+              <ProgressLine parts={cancelling ? { words: 'Cancelling…', percent: null } : exportProgressParts(progress)} label="Export progress" testId="export-progress" />
+              <Button variant="secondary" onClick={cancel} disabled={cancelling} data-testid="export-cancel">
+                Cancel
+              </Button>
+            </>
           )}
         </div>
+        {cancelled && (
+          <div className="banner banner--info" data-testid="export-cancelled">
+            <div className="banner__text">
+              <strong role="status">Export cancelled</strong>
+              <p>{cancelled}</p>
+            </div>
+          </div>
+        )}
         {outcome && (
           <div className="banner banner--success" role="status" data-testid="export-result">
             <div className="banner__text">

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
 import { api } from '../../api';
 import { useRoute } from '../../navigation/use-route';
@@ -7,8 +7,10 @@ import { fileNameOf, isSupportedSheetName, rememberSheetSource, sessionSources, 
 
 export type ImportState =
   | { status: 'idle' }
-  | { status: 'importing'; fileName: string; rowsRead: number }
-  | { status: 'failed'; fileName: string; error: ContractError };
+  | { status: 'importing'; fileName: string; rowsRead: number; cancelling: boolean }
+  | { status: 'failed'; fileName: string; error: ContractError }
+  /** The user cancelled it: `message` says what was kept (nothing). */
+  | { status: 'cancelled'; fileName: string; message: string };
 
 interface ImportContextValue {
   state: ImportState;
@@ -16,8 +18,13 @@ interface ImportContextValue {
   importFile(file: File): Promise<void>;
   /** Import a file the host already knows (a path from the native open dialog). */
   importReference(fileRef: string, options?: { sheet?: string; fileName?: string }): Promise<ProjectDetail | null>;
+  /** Cancels the import under way (a large sheet takes a while): nothing of it is kept. */
+  cancel(): void;
   dismiss(): void;
 }
+
+/** What a cancelled import says when it was cancelled before the engine had it (while a browser uploaded it). */
+const cancelledBeforeImport = (fileName: string) => `The import of ${fileName} was stopped: nothing of it was kept.`;
 
 const ImportContext = createContext<ImportContextValue | null>(null);
 
@@ -25,6 +32,8 @@ export function ImportProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<ImportState>({ status: 'idle' });
   const { navigate } = useRoute();
   const importing = state.status === 'importing';
+  /** The import under way: its file reference once the host has one (a browser uploads the file first), and whether it was cancelled. */
+  const current = useRef<{ fileRef: string | null; cancelled: boolean } | null>(null);
 
   useEffect(() => {
     if (!importing) return;
@@ -36,7 +45,14 @@ export function ImportProvider({ children }: { children: ReactNode }) {
   const importReference = useCallback(
     async (fileRef: string, options: { sheet?: string; fileName?: string } = {}) => {
       const fileName = options.fileName ?? fileNameOf(fileRef);
-      setState({ status: 'importing', fileName, rowsRead: 0 });
+      const mine = current.current?.fileRef === null ? current.current : { fileRef, cancelled: false };
+      if (mine.cancelled) {
+        setState({ status: 'cancelled', fileName, message: cancelledBeforeImport(fileName) });
+        return null;
+      }
+      mine.fileRef = fileRef;
+      current.current = mine;
+      setState({ status: 'importing', fileName, rowsRead: 0, cancelling: false });
       try {
         const detail = await api.callOrThrow('projects.import', options.sheet ? { file: fileRef, sheet: options.sheet } : { file: fileRef });
         rememberSheetSource(sessionSources(), detail.summary.id, fileRef);
@@ -44,8 +60,11 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         navigate({ screen: 'mapping', projectId: detail.summary.id });
         return detail;
       } catch (thrown) {
-        setState({ status: 'failed', fileName, error: toContractError(thrown) });
+        const error = toContractError(thrown);
+        setState(error.kind === 'cancelled' ? { status: 'cancelled', fileName, message: error.message } : { status: 'failed', fileName, error });
         return null;
+      } finally {
+        if (current.current === mine) current.current = null;
       }
     },
     [navigate],
@@ -57,11 +76,14 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         setState({ status: 'failed', fileName: file.name, error: { kind: 'sheet', message: unsupportedSheetMessage(file.name) } });
         return;
       }
-      setState({ status: 'importing', fileName: file.name, rowsRead: 0 });
+      const mine = { fileRef: null, cancelled: false };
+      current.current = mine;
+      setState({ status: 'importing', fileName: file.name, rowsRead: 0, cancelling: false });
       let fileRef: string;
       try {
         fileRef = await api.pathForFile(file);
       } catch (thrown) {
+        if (current.current === mine) current.current = null;
         setState({ status: 'failed', fileName: file.name, error: toContractError(thrown) });
         return;
       }
@@ -70,8 +92,17 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     [importReference],
   );
 
+  const cancel = useCallback(() => {
+    const under = current.current;
+    if (!under || under.cancelled) return;
+    under.cancelled = true;
+    setState((s) => (s.status === 'importing' ? { ...s, cancelling: true } : s));
+    // Still uploading: importReference sees the flag and imports nothing.
+    if (under.fileRef !== null) void api.call('projects.cancelImport', { file: under.fileRef });
+  }, []);
+
   const dismiss = useCallback(() => setState({ status: 'idle' }), []);
-  const value = useMemo(() => ({ state, importFile, importReference, dismiss }), [state, importFile, importReference, dismiss]);
+  const value = useMemo(() => ({ state, importFile, importReference, cancel, dismiss }), [state, importFile, importReference, cancel, dismiss]);
 
   return <ImportContext value={value}>{children}</ImportContext>;
 }

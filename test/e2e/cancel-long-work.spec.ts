@@ -1,0 +1,86 @@
+// A large sheet's import and its Excel export take a while (a million rows: ~20 s and ~40 s): a user who picked the
+// wrong file or format cancels either, and nothing half-made is left behind.
+import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
+
+const host = useHost('cancel-long-work');
+
+function sheet(rows: number): Buffer {
+  const lines = ['Name,Email,Company'];
+  for (let i = 0; i < rows; i++) lines.push(`Person ${i},p${i}@example.com,Company ${i % 700}`);
+  return Buffer.from(lines.join('\n'));
+}
+
+test('an import cancelled part-way leaves no project, and an export cancelled part-way no download', async ({ page }) => {
+  const app = host();
+  await openApp(page, app, '#/projects');
+
+  await pickFile(page, { name: 'wrong-file.csv', mimeType: 'text/csv', buffer: sheet(500_000) });
+  const status = page.getByTestId('import-status');
+  await expect(status.getByRole('progressbar', { name: 'Rows read' })).toBeVisible({ timeout: 60_000 });
+  await screenshot(page, 'import-under-way');
+  await page.getByTestId('import-cancel').click();
+  await expect(status.getByRole('status')).toHaveText('Import cancelled', { timeout: 30_000 });
+  await expect(status).toContainText('The import of wrong-file.csv was stopped: nothing of it was kept.');
+  await expect(page).toHaveURL(/#\/projects$/);
+  await expect(page.getByTestId('project-row')).toHaveCount(0);
+  await screenshot(page, 'import-cancelled');
+  await status.getByRole('button', { name: 'Dismiss this message' }).click();
+  await expect(status).toHaveCount(0);
+
+  await pickFile(page, { name: 'large.csv', mimeType: 'text/csv', buffer: sheet(100_000) });
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
+  const projectId = projectIdFromUrl(page);
+  await page.getByTestId('mapping-continue').click();
+  await expect(page).toHaveURL(/\/run$/, { timeout: 60_000 });
+
+  await page.goto(`${app.url}#/projects/${projectId}/export`);
+  await page.getByRole('radio', { name: 'Excel workbook (.xlsx)' }).check();
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByTestId('export-button').click();
+  await expect(page.getByTestId('export-progress')).toHaveText(/^Writing the rows… ([1-9]\d?)%$/, { timeout: 60_000 });
+  await screenshot(page, 'export-under-way');
+  await page.getByTestId('export-cancel').click();
+  const cancelled = page.getByTestId('export-cancelled');
+  await expect(cancelled.getByRole('status')).toHaveText('Export cancelled', { timeout: 30_000 });
+  await expect(cancelled).toContainText(/The export was stopped: large-matches\.xlsx was not written\./);
+  await expect(page.getByTestId('export-progress')).toHaveCount(0);
+  await expect(page.getByTestId('export-result')).toHaveCount(0);
+  await screenshot(page, 'export-cancelled');
+  expect(downloads).toBe(0);
+
+  // Exporting again goes to the end, and hands the file over.
+  await page.getByRole('radio', { name: 'CSV' }).check();
+  const downloading = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByTestId('export-button').click();
+  expect((await downloading).suggestedFilename()).toBe('large-matches.csv');
+  await expect(page.getByTestId('export-result')).toContainText('Exported 100,000 rows');
+  await expect(cancelled).toHaveCount(0);
+});
+
+test('an import cancelled while the browser still uploads the file is never started', async ({ page }) => {
+  const app = host();
+  await openApp(page, app, '#/projects');
+  // The upload is held until Cancel was pressed, as a large file on a slow disk would be.
+  let release!: () => void;
+  const cancelPressed = new Promise<void>((resolve) => (release = resolve));
+  const imports: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/call/projects.import')) imports.push(request.url());
+  });
+  await page.route('**/api/upload', async (route) => {
+    await cancelPressed;
+    await route.continue();
+  });
+
+  await pickFile(page, { name: 'slow.csv', mimeType: 'text/csv', buffer: sheet(10) });
+  const status = page.getByTestId('import-status');
+  await expect(status.getByRole('status')).toHaveText('Importing slow.csv');
+  await page.getByTestId('import-cancel').click();
+  await expect(status.getByRole('status')).toHaveText('Cancelling the import of slow.csv');
+  release();
+  await expect(status.getByRole('status')).toHaveText('Import cancelled');
+  await expect(status).toContainText('The import of slow.csv was stopped: nothing of it was kept.');
+  await expect(page.getByTestId('project-row').filter({ hasText: 'slow' })).toHaveCount(0);
+  expect(imports).toEqual([]);
+});
