@@ -33,7 +33,7 @@ const EXIT_CODE_LINES: [ExitCode, string][] = [
   [EXIT_CODES.credentials, 'no connection set up, credentials refused, or no access to the organization'],
   [EXIT_CODES.unreachable, 'the service could not be reached (connection refused, unknown host, no answer)'],
   [EXIT_CODES.rowsFailed, 'finished, but some rows ended in error (their reasons are in the match_error column)'],
-  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept; an import or export stopped so leaves nothing half-made'],
+  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept; an import or export cancelled so leaves nothing half-made'],
 ];
 
 /** The exit codes as `--help` shows them. */

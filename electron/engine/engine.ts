@@ -24,6 +24,7 @@ import {
 import type { Profile, Settings } from '../../shared/model';
 import { ServiceClient, ServiceError, type Credentials } from './api';
 import { appVersion } from './app-version';
+import { CancellableCalls } from './cancellable-calls';
 import { systemClock, type Clock } from './clock';
 import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, DemoService, findResourcesDir } from './demo/demo-service';
 import { dispatch, type Handlers } from './dispatch';
@@ -36,7 +37,6 @@ import { ProjectCleanup } from './projects/project-cleanup';
 import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { progressPace } from './progress-pace';
-import { CancellableCalls } from './cancellable-calls';
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';

@@ -59,7 +59,7 @@ describe('Ctrl-C while a large sheet is imported or exported', () => {
     const outcome = await runMatchdesk(['import', sheet], { cwd: dir, home, connection: {}, ...signal });
     expect(signal.interrupted(), 'the import ended before it could be interrupted').toBe(true);
     expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
-    expect(outcome.stderr).toBe('matchdesk import: The import of people.csv was stopped: nothing of it was kept.\n');
+    expect(outcome.stderr).toBe('matchdesk import: The import of people.csv was cancelled: nothing of it was kept.\n');
     expect(projectStatuses(home)).toEqual([]);
     const listed = await runMatchdesk(['projects', '--json'], { cwd: dir, home, connection: {} });
     expect(JSON.parse(listed.stdout)).toEqual([]);
@@ -78,7 +78,7 @@ describe('Ctrl-C while a large sheet is imported or exported', () => {
     const outcome = await runMatchdesk(['export', '1', '--out', out], { ...opts, ...signal });
     expect(signal.interrupted(), 'the export ended before it could be interrupted').toBe(true);
     expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
-    expect(outcome.stderr).toBe('matchdesk export: The export was stopped: matches.xlsx was left as it was.\n');
+    expect(outcome.stderr).toBe('matchdesk export: The export was cancelled: matches.xlsx was left as it was.\n');
     expect(readFileSync(out, 'utf8')).toBe('the export of last week');
     expect(readdirSync(outDir)).toEqual(['matches.xlsx']);
   }, 90_000);

@@ -20,7 +20,7 @@ test('an import cancelled part-way leaves no project, and an export cancelled pa
   await screenshot(page, 'import-under-way');
   await page.getByTestId('import-cancel').click();
   await expect(status.getByRole('status')).toHaveText('Import cancelled', { timeout: 30_000 });
-  await expect(status).toContainText('The import of wrong-file.csv was stopped: nothing of it was kept.');
+  await expect(status).toContainText('The import of wrong-file.csv was cancelled: nothing of it was kept.');
   await expect(page).toHaveURL(/#\/projects$/);
   await expect(page.getByTestId('project-row')).toHaveCount(0);
   await screenshot(page, 'import-cancelled');
@@ -43,7 +43,7 @@ test('an import cancelled part-way leaves no project, and an export cancelled pa
   await page.getByTestId('export-cancel').click();
   const cancelled = page.getByTestId('export-cancelled');
   await expect(cancelled.getByRole('status')).toHaveText('Export cancelled', { timeout: 30_000 });
-  await expect(cancelled).toContainText(/The export was stopped: large-matches\.xlsx was not written\./);
+  await expect(cancelled).toContainText(/The export was cancelled: large-matches\.xlsx was not written\./);
   await expect(page.getByTestId('export-progress')).toHaveCount(0);
   await expect(page.getByTestId('export-result')).toHaveCount(0);
   await screenshot(page, 'export-cancelled');
@@ -80,7 +80,7 @@ test('an import cancelled while the browser still uploads the file is never star
   await expect(status.getByRole('status')).toHaveText('Cancelling the import of slow.csv');
   release();
   await expect(status.getByRole('status')).toHaveText('Import cancelled');
-  await expect(status).toContainText('The import of slow.csv was stopped: nothing of it was kept.');
+  await expect(status).toContainText('The import of slow.csv was cancelled: nothing of it was kept.');
   await expect(page.getByTestId('project-row').filter({ hasText: 'slow' })).toHaveCount(0);
   expect(imports).toEqual([]);
 });

@@ -20,7 +20,7 @@ const DETECTION_ROWS = 200;
 
 export interface ImportOptions {
   maxRows?: number;
-  /** Aborted when the user stops the import (cancellable-calls.ts): looked at between batches. */
+  /** Aborted when the user cancels the import (cancellable-calls.ts): looked at between batches. */
   signal?: AbortSignal;
 }
 
@@ -28,9 +28,9 @@ export interface ImportOptions {
  * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions, and
  * the mapping guessed from the first rows. The project exists with status 'importing' until the last row is in;
  * on any failure it is deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made
- * project remains. Stopped by its signal, it leaves the project list at once too, and its rows follow in the
+ * project remains. Cancelled by its signal, it leaves the project list at once too, and its rows follow in the
  * background (project-cleanup.ts; `wake` the cleanup after): a cascade of 900,000 rows would hold the engine ~10 s
- * after the user asked it to stop. Its queries are not planned here: the user confirms the mapping first
+ * after the user cancelled it. Its queries are not planned here: the user confirms the mapping first
  * (mapping.save), and until then plan_scope stays NULL and every row counts as pending.
  */
 export async function importProject(
@@ -42,10 +42,10 @@ export async function importProject(
 ): Promise<number> {
   const sheet = await openSheet(req.file, { ...(req.sheet === undefined ? {} : { sheet: req.sheet }), ...limits });
   const sourceName = basename(req.file);
-  const stopped = () => new EngineError('cancelled', `The import of ${sourceName} was stopped: nothing of it was kept.`);
+  const cancelled = () => new EngineError('cancelled', `The import of ${sourceName} was cancelled: nothing of it was kept.`);
   let projectId: number | null = null;
   try {
-    if (signal?.aborted) throw stopped();
+    if (signal?.aborted) throw cancelled();
     const now = new Date(clock.now()).toISOString();
     const name = req.name?.trim() || basename(req.file, extname(req.file)) || sourceName;
     projectId = Number(
@@ -72,7 +72,7 @@ export async function importProject(
     const sampleRows: string[][] = [];
     const batches = sheet.rowBatches();
     for await (const read of batches) {
-      if (signal?.aborted) throw stopped();
+      if (signal?.aborted) throw cancelled();
       for (let i = 0; i < read.length; i++) {
         const cells = read[i]!;
         // A sheet whose size was not known before reading (an xlsx without its dimension) is refused at the first row
@@ -97,7 +97,7 @@ export async function importProject(
       rowCount += batch.length;
     }
     onProgress(rowCount);
-    if (signal?.aborted) throw stopped();
+    if (signal?.aborted) throw cancelled();
 
     const detected = detectMapping(sheet.headers, sampleRows);
     db.prepare(

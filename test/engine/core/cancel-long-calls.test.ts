@@ -51,7 +51,7 @@ describe('cancelling an import', () => {
     try {
       const error = await fails(engine, 'projects.import', { file: bigSheet });
       expect(error.kind).toBe('cancelled');
-      expect(error.message).toBe('The import of big.csv was stopped: nothing of it was kept.');
+      expect(error.message).toBe('The import of big.csv was cancelled: nothing of it was kept.');
     } finally {
       off();
     }
@@ -107,7 +107,7 @@ describe('cancelling an export', () => {
 
     const { error, answer, rowsDoneWhenCancelled } = await cancelPartWay({ format: 'xlsx', destination, candidatesDestination, candidates: true });
     expect(error.kind).toBe('cancelled');
-    expect(error.message).toBe('The export was stopped: matches.xlsx was left as it was.');
+    expect(error.message).toBe('The export was cancelled: matches.xlsx was left as it was.');
     expect(answer).toEqual({ cancelled: true });
     expect(rowsDoneWhenCancelled).toBeLessThan(ROWS);
     expect([readFileSync(destination), readFileSync(candidatesDestination)]).toEqual(before);
@@ -120,7 +120,7 @@ describe('cancelling an export', () => {
     const destination = join(dir, 'matches.csv');
     const { error } = await cancelPartWay({ format: 'csv', destination, candidates: true });
     expect(error.kind).toBe('cancelled');
-    expect(error.message).toBe('The export was stopped: matches.csv was not written.');
+    expect(error.message).toBe('The export was cancelled: matches.csv was not written.');
     expect(readdirSync(dir)).toEqual([]);
 
     expect(await ok(engine, 'export.cancel', { projectId })).toEqual({ cancelled: false });
@@ -135,7 +135,7 @@ describe('cancelling an export', () => {
     const before = readdirSync(downloads);
     const { error } = await cancelPartWay({ format: 'xlsx' });
     expect(error.kind).toBe('cancelled');
-    expect(error.message).toBe('The export was stopped: Export me-matches.xlsx was not written.');
+    expect(error.message).toBe('The export was cancelled: Export me-matches.xlsx was not written.');
     expect(readdirSync(downloads)).toEqual(before);
   }, 30_000);
 });

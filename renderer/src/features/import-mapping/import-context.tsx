@@ -24,7 +24,7 @@ interface ImportContextValue {
 }
 
 /** What a cancelled import says when it was cancelled before the engine had it (while a browser uploaded it). */
-const cancelledBeforeImport = (fileName: string) => `The import of ${fileName} was stopped: nothing of it was kept.`;
+const cancelledBeforeImport = (fileName: string) => `The import of ${fileName} was cancelled: nothing of it was kept.`;
 
 const ImportContext = createContext<ImportContextValue | null>(null);
 
