@@ -1,6 +1,7 @@
 export { writeTable } from './write-table';
 export { neutralizeFormula } from './neutralize-formula';
 export { csvEscape } from './csv-escape';
-export { ExportError, type ExportErrorCode } from './export-error';
+export { ExportError, exportLabel, type ExportErrorCode } from './export-error';
+export { XLSX_MAX_ROWS } from './xlsx-export';
 export type { ExportTarget, ExportCell, ExportRows, ExportResult } from './export-target';
 export { PartFiles } from './part-file';

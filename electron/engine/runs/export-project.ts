@@ -3,11 +3,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportProgress, ExportResult } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
-import { PartFiles, writeTable } from '../export';
+import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { progressPace } from '../progress-pace';
-import { CSV_PAGE_ROWS, candidatesExport, matchExport, type ExportPaging, type ExportScope } from './export-rows';
+import { CSV_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging, type ExportScope } from './export-rows';
 
 export interface ExportRequest {
   format: 'csv' | 'xlsx';
@@ -23,7 +23,7 @@ export interface ExportRequest {
 /**
  * Writes the project's matches (and, when asked, its candidates in long form to `<name>-candidates.<ext>` beside
  * them). Without a destination the file goes into `exportDir` under a fresh name, and its name is the reference
- * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Stopped by
+ * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Cancelled by
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  */
 export async function exportProject(
@@ -44,18 +44,25 @@ export async function exportProject(
     path = join(exportDir, fileName);
     downloadRef = fileName;
   }
-  const stopped = () => {
+  const candidatesFile = req.candidates ? candidatesTarget(path, req) : null;
+  // An Excel sheet holds 1,048,576 rows: the matches of the largest sheet Matchdesk imports always fit, but its
+  // candidates (up to five lines a row) may not, which writing would find out only a million lines in.
+  if (candidatesFile?.format === 'xlsx') {
+    const lines = candidateLineCount(db, project.id, req.scope);
+    if (lines >= XLSX_MAX_ROWS) throw tooManyCandidateLines(candidatesFile.path, lines);
+  }
+  const cancelled = () => {
     const name = basename(path);
-    return new EngineError('cancelled', `The export was stopped: ${existsSync(path) ? `${name} was left as it was` : `${name} was not written`}.`);
+    return new EngineError('cancelled', `The export was cancelled: ${existsSync(path) ? `${name} was left as it was` : `${name} was not written`}.`);
   };
   const pace = progressPace();
-  /** Tells the part's start at once, then its pages a few times a second (and its end, below); stops between pages. */
+  /** Tells the part's start at once, then its pages a few times a second (and its end, below); cancels between pages. */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
     const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
     if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
-        if (signal?.aborted) throw stopped();
+        if (signal?.aborted) throw cancelled();
         if (pace(part)) tell(rowsDone);
       },
     };
@@ -69,23 +76,35 @@ export async function exportProject(
     const matches = matchExport(db, project, req.scope, { pageRows: req.format === 'csv' ? CSV_PAGE_ROWS : undefined, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
     onProgress({ projectId: project.id, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
-    if (req.candidates) {
-      const candidatesPath = req.candidatesDestination ?? candidatesPathFor(path, req.format);
-      // A named candidates file keeps the format its name says, whatever the matches file's is.
-      const format = req.candidatesDestination ? (extname(candidatesPath).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv') : req.format;
+    if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
-      const result = await writeTable({ ...target, format, path: candidatesPath, sheetName: 'Candidates' }, table.headers, table.rows);
+      const result = await writeTable({ ...target, ...candidatesFile, sheetName: 'Candidates' }, table.headers, table.rows);
       onProgress({ projectId: project.id, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
-      const fileName = basename(candidatesPath);
-      candidates = { path: candidatesPath, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
+      const fileName = basename(candidatesFile.path);
+      candidates = { path: candidatesFile.path, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }
-    if (signal?.aborted) throw stopped();
+    if (signal?.aborted) throw cancelled();
     await together.commit();
   } catch (err) {
     await together.discard();
     throw err;
   }
   return { path, downloadRef, fileName: basename(path), rows: written.rows, candidates };
+}
+
+/** Where the candidates go, and as what: a named file keeps the format its name says, whatever the matches file's is. */
+function candidatesTarget(path: string, req: ExportRequest): { path: string; format: 'csv' | 'xlsx' } {
+  if (!req.candidatesDestination) return { path: candidatesPathFor(path, req.format), format: req.format };
+  return { path: req.candidatesDestination, format: extname(req.candidatesDestination).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv' };
+}
+
+function tooManyCandidateLines(path: string, lines: number): ExportError {
+  return new ExportError(
+    'too_many_rows',
+    path,
+    `Can't save ${exportLabel(path)}: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows, and the candidates of these rows take ` +
+      `${lines.toLocaleString('en-US')} lines (one per row and candidate). Save the candidates as CSV, or export the matches without them.`,
+  );
 }
 
 /** `<folder>/<name>-candidates.<ext>` beside the matches file. */

@@ -183,7 +183,27 @@ interface ExportRow {
   refresh: { changed: boolean; previousCompany: string | null } | null;
 }
 
-function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
+/**
+ * Lines the candidates' export of `scope` takes at most, one per row and candidate (a row whose answers were since
+ * cleared from the cache has fewer): counted before writing, since an Excel sheet holds only so many.
+ */
+export function candidateLineCount(db: Database, projectId: number, scope: ExportScope): number {
+  const { lastRefresh, filter } = scopeOf(db, projectId, scope);
+  return db
+    .prepare(
+      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${REFRESH_JOIN}
+       WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL ${filter}`,
+    )
+    .pluck()
+    .get({ projectId, lastRefresh }) as number;
+}
+
+/** A row's refresh state counts when it is the last refresh's and about the person the row still has. */
+const REFRESH_JOIN = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
+       AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+
+/** The project's last refresh (-1: none) and the condition on `rs` (row_status) and `rr` (REFRESH_JOIN) that picks the scope's rows. */
+function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; filter: string } {
   const lastRefresh = (db.prepare('SELECT max(id) FROM refreshes WHERE project_id = ?').pluck().get(projectId) as number | null) ?? -1;
   const filter =
     scope === 'matched'
@@ -191,9 +211,13 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
       : scope === 'changed'
         ? `AND rs.state IN ('auto', 'accepted') AND rr.changed = 1`
         : '';
+  return { lastRefresh, filter };
+}
+
+function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
+  const { lastRefresh, filter } = scopeOf(db, projectId, scope);
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
-  // A row's refresh state counts when it is the last refresh's and about the person the row still has.
   const page = db.prepare(
     `SELECT r.cells, rs.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.query_id, rs.candidate_count, rs.chosen_rank,
             rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
@@ -201,8 +225,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
             rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
      FROM rows r
      JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-     LEFT JOIN row_refreshes rr ON rr.project_id = r.project_id AND rr.row_index = r.row_index AND rr.refresh_id = @lastRefresh
-       AND rr.slug = json_extract(rs.chosen, '$.summary.social')
+     ${REFRESH_JOIN}
      WHERE r.project_id = @projectId AND r.row_index >= @from ${filter}
      ORDER BY r.row_index LIMIT @limit`,
   );

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import { CANDIDATE_COLUMNS, CSV_PAGE_ROWS, MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
+import { CANDIDATE_COLUMNS, CSV_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
@@ -208,6 +209,45 @@ describe('export', () => {
     expect(ws.rowCount).toBe(6);
     expect(ws.getRow(1).getCell(HEADERS.length + 2).value).toBe('match_status');
     expect(ws.getRow(2).getCell(HEADERS.length + 2).value).toBe('auto');
+  });
+
+  it('counts the candidates\' lines before writing them, as many as it writes', async () => {
+    const db = new Database(engine.dbPath, { readonly: true });
+    try {
+      for (const scope of ['all', 'matched'] as const) {
+        const result = await ok(engine, 'export.run', { projectId, format: 'csv', scope, candidates: true });
+        expect(candidateLineCount(db, projectId, scope), scope).toBe(result.candidates!.rows);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses, before writing anything, Excel candidates that would not fit one sheet, and says how many lines they take', async () => {
+    // A sheet of 1,048,575 rows with a candidate or more each: made here by one row's count, as a million-row run would.
+    const db = new Database(engine.dbPath);
+    const [rowIndex, count] = db.prepare("SELECT row_index, candidate_count FROM row_status WHERE project_id = ? AND outcome = 'to_review' ORDER BY row_index LIMIT 1").raw().get(projectId) as [number, number];
+    const others = candidateLineCount(db, projectId, 'all') - count;
+    db.prepare('UPDATE row_status SET candidate_count = ? WHERE project_id = ? AND row_index = ?').run(1_048_576 - others, projectId, rowIndex);
+    try {
+      const dir = join(tmp.dir, 'too-many');
+      mkdirSync(dir);
+      const error = await fails(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all', candidates: true, destination: join(dir, 'all.xlsx') });
+      expect(error).toMatchObject({ kind: 'invalid_input', code: 'export_too_many_rows' });
+      expect(error.message).toBe(
+        "Can't save “all-candidates.xlsx”: an Excel sheet holds at most 1,048,576 rows, and the candidates of these rows take 1,048,576 lines " +
+          '(one per row and candidate). Save the candidates as CSV, or export the matches without them.',
+      );
+      expect(readdirSync(dir)).toEqual([]);
+      // One line fewer fits (with the header, the sheet's every row): the check lets it through.
+      db.prepare('UPDATE row_status SET candidate_count = ? WHERE project_id = ? AND row_index = ?').run(1_048_575 - others, projectId, rowIndex);
+      expect(candidateLineCount(db, projectId, 'all')).toBe(1_048_575);
+      const fits = await ok(engine, 'export.run', { projectId, format: 'xlsx', scope: 'all', candidates: true, destination: join(dir, 'fits.xlsx') });
+      expect(fits.candidates!.rows).toBeLessThan(100);
+    } finally {
+      db.prepare('UPDATE row_status SET candidate_count = ? WHERE project_id = ? AND row_index = ?').run(count, projectId, rowIndex);
+      db.close();
+    }
   });
 
   it('says how far a long export is, the matches and then the candidates, a few times a second', async () => {

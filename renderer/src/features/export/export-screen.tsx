@@ -105,7 +105,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
           <legend>Candidates</legend>
           <label className="radio">
             <input type="checkbox" checked={choice.candidates} onChange={(event) => set('candidates', event.target.checked)} /> Also export every candidate in long form (one line per row
-            and candidate) {choice.format === 'xlsx' ? 'as a second sheet' : 'as a second file'}
+            and candidate) as a second file beside the matches
           </label>
         </fieldset>
 
