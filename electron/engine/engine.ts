@@ -170,8 +170,9 @@ class MatchdeskEngine implements Engine {
   private readonly planning = new Set<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
   private readonly assessed = new Set<number>();
-  /** Imports under way by file, and exports by project: the user may cancel either part-way. */
+  /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
   private readonly imports = new CancellableCalls<string>();
+  private readonly mappingSaves = new CancellableCalls<number>();
   private readonly exports = new CancellableCalls<number>();
   private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
@@ -295,8 +296,9 @@ class MatchdeskEngine implements Engine {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // An import or an export part-way is cancelled: it undoes what it began rather than meet a closed database.
+      // An import, a mapping's plan or an export part-way is cancelled: it undoes what it began rather than meet a closed database.
       this.imports.cancelAll();
+      this.mappingSaves.cancelAll();
       this.exports.cancelAll();
       await this.cleanup.stop();
       await this.runs.closeAll();
@@ -372,14 +374,17 @@ class MatchdeskEngine implements Engine {
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);
-        await this.withPlanLock(project.id, async () => {
-          await this.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE });
-          // Rows that keep their candidates are compared with them again: another column is other evidence.
-          if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
-        });
+        await this.withPlanLock(project.id, () =>
+          this.mappingSaves.run(project.id, async (signal) => {
+            await this.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE }, signal);
+            // Rows that keep their candidates are compared with them again: another column is other evidence.
+            if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
+          }),
+        );
         db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(this.now(), project.id);
         return projectDetail(db, project.id);
       },
+      'mapping.cancel': (input) => ({ cancelled: this.mappingSaves.cancel(input.projectId) }),
 
       'run.preview': async (input) => {
         const project = requireProject(db, input.projectId);
@@ -625,13 +630,19 @@ class MatchdeskEngine implements Engine {
   }
 
   /** Plans the project's queries, telling how far it is (plan.progress): at the start, a few times a second, at the end. */
-  private async plan(project: ProjectRecord, req: PlanRequest): Promise<void> {
+  private async plan(project: ProjectRecord, req: PlanRequest, signal?: AbortSignal): Promise<void> {
     const pace = progressPace();
     const tell = (rowsPlanned: number) => this.emit('plan.progress', { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
     tell(0);
-    await planProject(this.db, project.id, req, (rowsPlanned) => {
-      if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
-    });
+    await planProject(
+      this.db,
+      project.id,
+      req,
+      (rowsPlanned) => {
+        if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
+      },
+      signal,
+    );
     tell(project.rowCount);
   }
 

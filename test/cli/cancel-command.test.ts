@@ -1,5 +1,6 @@
-// Ctrl-C while `matchdesk import` or `matchdesk export` works on a large sheet: the real CLI in a child process,
-// signalled part-way. It cancels the call instead of dying in the middle of it: no half-made project, no part file.
+// Ctrl-C while `matchdesk import`, `matchdesk match` (planning) or `matchdesk export` works on a large sheet: the real
+// CLI in a child process, signalled part-way. It cancels the call instead of dying in the middle of it: no half-made
+// project, no part file.
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
+import { startSimulator } from '../../electron/simulator/server';
 import { runMatchdesk } from './matchdesk-process';
 
 let dir: string;
@@ -36,23 +38,38 @@ function interruptWhen(underWay: () => boolean): { whileRunning: (child: ChildPr
   };
 }
 
-/** The data file's projects by status, read beside the CLI (nothing yet when it has not made the file). */
-function projectStatuses(home: string): string[] {
+/** Reads the data file beside the CLI; null when it is not there, or not made yet. */
+function readData<T>(home: string, read: (db: Database.Database) => T): T | null {
   const path = join(home, 'matchdesk.sqlite');
-  if (!existsSync(path)) return [];
+  if (!existsSync(path)) return null;
   try {
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
-      return db.prepare('SELECT status FROM projects ORDER BY id').pluck().all() as string[];
+      return read(db);
     } finally {
       db.close();
     }
   } catch {
-    return []; // made but not migrated yet
+    return null; // made but not migrated yet
   }
 }
 
-describe('Ctrl-C while a large sheet is imported or exported', () => {
+/** The data file's projects by status. */
+function projectStatuses(home: string): string[] {
+  return readData(home, (db) => db.prepare('SELECT status FROM projects ORDER BY id').pluck().all() as string[]) ?? [];
+}
+
+/** True while a project's queries are being planned: some rows have a status, and the plan is not done. */
+function planning(home: string): boolean {
+  return (
+    readData(home, (db) => {
+      const project = db.prepare("SELECT id, plan_scope FROM projects WHERE status = 'ready'").get() as { id: number; plan_scope: string | null } | undefined;
+      return project !== undefined && project.plan_scope === null && db.prepare('SELECT 1 FROM row_status WHERE project_id = ? LIMIT 1').get(project.id) !== undefined;
+    }) ?? false
+  );
+}
+
+describe('Ctrl-C while a large sheet is imported, planned or exported', () => {
   it('cancels the import: exit 130, the reason in one line, and no project', async () => {
     const home = join(dir, 'home-import');
     const signal = interruptWhen(() => projectStatuses(home).includes('importing'));
@@ -64,6 +81,25 @@ describe('Ctrl-C while a large sheet is imported or exported', () => {
     const listed = await runMatchdesk(['projects', '--json'], { cwd: dir, home, connection: {} });
     expect(JSON.parse(listed.stdout)).toEqual([]);
   }, 60_000);
+
+  it('cancels the planning of `matchdesk match`: exit 130, nothing sent, and the project it imported removed again', async () => {
+    const sim = await startSimulator({ port: 0, people: 1000, seed: 3 });
+    try {
+      const home = join(dir, 'home-match');
+      const out = join(dir, 'never.csv');
+      const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+      const signal = interruptWhen(() => planning(home));
+      const outcome = await runMatchdesk(['match', sheet, '--out', out, '--yes'], { cwd: dir, home, connection, ...signal });
+      expect(signal.interrupted(), 'the planning ended before it could be interrupted').toBe(true);
+      expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
+      expect(outcome.stderr).toContain('matchdesk match: Cancelled while planning the queries: nothing was sent.\nThe project imported for this run was removed again.\n');
+      expect(projectStatuses(home)).toEqual([]);
+      expect(existsSync(out)).toBe(false);
+      expect(sim.counters().findCalls).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  }, 90_000);
 
   it('cancels the export: exit 130, the file there as it was, and no part file beside it', async () => {
     const home = join(dir, 'home-export');

@@ -1,5 +1,5 @@
-// A large sheet's import and its Excel export take a while (a million rows: ~20 s and ~40 s): a user who picked the
-// wrong file or format cancels either, and nothing half-made is left behind.
+// A large sheet's import, the planning of its queries and its Excel export take a while (a million rows: ~20 s, ~15 s
+// and ~40 s): a user who picked the wrong file, mapping or format cancels any of them, and nothing half-made is left.
 import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 
 const host = useHost('cancel-long-work');
@@ -10,7 +10,7 @@ function sheet(rows: number): Buffer {
   return Buffer.from(lines.join('\n'));
 }
 
-test('an import cancelled part-way leaves no project, and an export cancelled part-way no download', async ({ page }) => {
+test('an import cancelled part-way leaves no project, a plan cancelled part-way the mapping screen, and an export cancelled part-way no download', async ({ page }) => {
   const app = host();
   await openApp(page, app, '#/projects');
 
@@ -30,6 +30,15 @@ test('an import cancelled part-way leaves no project, and an export cancelled pa
   await pickFile(page, { name: 'large.csv', mimeType: 'text/csv', buffer: sheet(100_000) });
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
   const projectId = projectIdFromUrl(page);
+  // Planning its queries is cancelled too: the screen stays as it was, to change the mapping and go on.
+  await page.getByTestId('mapping-continue').click();
+  await expect(page.getByTestId('mapping-planning')).toHaveText(/^Planning the queries… \d+%$/, { timeout: 30_000 });
+  await screenshot(page, 'planning-under-way');
+  await page.getByTestId('mapping-cancel').click();
+  await expect(page.getByTestId('mapping-planning')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId('mapping-continue')).toBeEnabled();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
   await page.getByTestId('mapping-continue').click();
   await expect(page).toHaveURL(/\/run$/, { timeout: 60_000 });
 

@@ -146,7 +146,13 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       'plan.progress',
       (p) => (p.projectId === projectId ? `${planning} ${percent(p.rowsPlanned, p.rowsTotal)}%` : null),
       async () => {
-        await cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+        await cancelOnSignal(
+          () => cli.call('mapping.cancel', { projectId }),
+          () => cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies }),
+        ).catch((err: unknown) => {
+          if (err instanceof CliError && err.exitCode === EXIT_CODES.interrupted) throw new CliError('Cancelled while planning the queries: nothing was sent.', err.exitCode);
+          throw err;
+        });
         return cli.call('run.preview', { projectId, offline: choices.offline });
       },
       planning,

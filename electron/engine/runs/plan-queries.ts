@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Mapping, Strategy } from '../../../shared/model';
+import { EngineError } from '../engine-errors';
 import { plannedQueries, rowInput, type RowInput } from '../matching';
 import { queryKeys } from '../store';
 import { QueryIds } from './query-ids';
@@ -42,11 +43,20 @@ const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
  * status and labels, page by page; only rows whose plan or status changed are written. Never holds
  * more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
  * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
- * told the rows planned so far after each page.
+ * told the rows planned so far after each page. Cancelled by `signal` (looked at between pages), it puts the
+ * project's mapping before back and fails as `cancelled`.
  */
-export async function planProject(db: Database, projectId: number, req: PlanRequest, onPage: (rowsPlanned: number) => void = () => undefined): Promise<PlanOutcome> {
+export async function planProject(
+  db: Database,
+  projectId: number,
+  req: PlanRequest,
+  onPage: (rowsPlanned: number) => void = () => undefined,
+  signal?: AbortSignal,
+): Promise<PlanOutcome> {
   const scope = scopeId(req.scope);
-  const previous = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
+  const { plan_scope: previous, mapping: oldMapping, strategies: oldStrategies } = db
+    .prepare('SELECT plan_scope, mapping, strategies FROM projects WHERE id = ?')
+    .get(projectId) as { plan_scope: string | null; mapping: string; strategies: string };
   // Same service as the old plan: an unchanged query keeps its key (no hashing), and untouched steps stay put.
   const sameService = previous === scope;
   db.prepare('UPDATE projects SET plan_scope = NULL, mapping = ?, strategies = ? WHERE id = ?').run(
@@ -147,8 +157,13 @@ export async function planProject(db: Database, projectId: number, req: PlanRequ
   for (let from: number | null = 0; from !== null; ) {
     from = planPage(from);
     if (from !== null) onPage(from);
-    // Let other calls (the review list, progress events) in between pages of a large sheet.
+    // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (signal?.aborted && from !== null) {
+      // The mapping before stands again; its plan, part-rewritten, is redone when it is next needed (plan_scope NULL).
+      db.prepare('UPDATE projects SET mapping = ?, strategies = ? WHERE id = ?').run(oldMapping, oldStrategies, projectId);
+      throw new EngineError('cancelled', 'Saving the mapping was cancelled: the project keeps the mapping it had.');
+    }
   }
 
   db.prepare('UPDATE projects SET plan_scope = ? WHERE id = ?').run(scope, projectId);

@@ -140,6 +140,40 @@ describe('cancelling an export', () => {
   }, 30_000);
 });
 
+describe('cancelling the saving of a mapping (its plan)', () => {
+  it('keeps the mapping the project had, and plans it whole when next needed', async () => {
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet, name: 'Planned' })).summary.id;
+    const byEmail = { mapping: { email: 1 }, strategies: ['email'] };
+    await ok(engine, 'mapping.save', { projectId, ...byEmail });
+    const before = await ok(engine, 'run.preview', { projectId, offline: true });
+    expect(before.distinctQueries).toBe(ROWS);
+
+    let answer: { cancelled: boolean } | null = null;
+    let rowsPlannedWhenCancelled = 0;
+    const off = engine.on('plan.progress', (p) => {
+      if (p.projectId !== projectId || answer !== null || p.rowsPlanned === 0) return;
+      rowsPlannedWhenCancelled = p.rowsPlanned;
+      void ok(engine, 'mapping.cancel', { projectId }).then((a) => (answer = a));
+    });
+    try {
+      const error = await fails(engine, 'mapping.save', { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] });
+      expect(error.kind).toBe('cancelled');
+      expect(error.message).toBe('Saving the mapping was cancelled: the project keeps the mapping it had.');
+    } finally {
+      off();
+    }
+    expect(answer).toEqual({ cancelled: true });
+    expect(rowsPlannedWhenCancelled).toBeGreaterThan(0);
+    expect(rowsPlannedWhenCancelled).toBeLessThan(ROWS);
+
+    const detail = await ok(engine, 'projects.get', { projectId });
+    expect({ mapping: detail.mapping, strategies: detail.strategies }).toEqual(byEmail);
+    // The rows planned for the other mapping before the cancel are planned again for this one.
+    expect(await ok(engine, 'run.preview', { projectId, offline: true })).toEqual(before);
+    expect(await ok(engine, 'mapping.cancel', { projectId })).toEqual({ cancelled: false });
+  }, 30_000);
+});
+
 describe('closing the engine', () => {
   it('cancels an import under way, and the next start finds nothing of it', async () => {
     const dataDir = join(tmp.dir, 'closing');

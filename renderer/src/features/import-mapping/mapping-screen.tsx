@@ -40,6 +40,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [mapping, setMapping] = useState(() => initialMapping(detail));
   const [choice, setChoice] = useState(() => initialStrategyChoice(detail.strategies));
   const [saving, setSaving] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
@@ -60,9 +61,17 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       await api.callOrThrow('mapping.save', { projectId, mapping, strategies });
       navigate({ screen: 'run', projectId });
     } catch (thrown) {
-      setSaveError(toContractError(thrown));
+      const error = toContractError(thrown);
+      // Cancelled by the user: the screen stays as they left it, to change the mapping and go on.
+      if (error.kind !== 'cancelled') setSaveError(error);
       setSaving(false);
+      setCancelling(false);
     }
+  };
+
+  const cancel = () => {
+    setCancelling(true);
+    void api.call('mapping.cancel', { projectId });
   };
 
   return (
@@ -128,7 +137,12 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       <div className="action-bar">
         <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
         {saving ? (
-          <ProgressLine parts={planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
+          <>
+            <ProgressLine parts={cancelling ? { words: 'Cancelling…', percent: null } : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
+            <Button onClick={cancel} disabled={cancelling} data-testid="mapping-cancel">
+              Cancel
+            </Button>
+          </>
         ) : (
           preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>
         )}
