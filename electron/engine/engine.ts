@@ -296,9 +296,10 @@ class MatchdeskEngine implements Engine {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      // An import, a mapping's plan or an export part-way is cancelled: it undoes what it began rather than meet a closed database.
+      // An import or an export part-way is cancelled: it undoes what it began rather than meet a closed database. A
+      // mapping being planned is not: the user saved it, so its plan gets the wait below, and is redone when next needed
+      // if that cuts it off.
       this.imports.cancelAll();
-      this.mappingSaves.cancelAll();
       this.exports.cancelAll();
       await this.cleanup.stop();
       await this.runs.closeAll();

@@ -194,4 +194,27 @@ describe('closing the engine', () => {
       await reopened.close();
     }
   });
+
+  it('lets a mapping being planned finish: the user saved it', async () => {
+    const dataDir = join(tmp.dir, 'closing-while-planning');
+    const closing = await openEngine(dataDir);
+    const projectId = (await ok(closing, 'projects.import', { file: bigSheet })).summary.id;
+    let closed: Promise<void> | null = null;
+    const off = closing.on('plan.progress', (p) => {
+      if (p.rowsPlanned > 0) closed ??= closing.close();
+    });
+    const saved = await closing.call('mapping.save', { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] });
+    off();
+    await closed;
+    expect(closed).not.toBeNull();
+    expect(saved.ok).toBe(true);
+
+    const reopened = await openEngine(dataDir);
+    try {
+      const detail = await ok(reopened, 'projects.get', { projectId });
+      expect({ mapping: detail.mapping, strategies: detail.strategies }).toEqual({ mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] });
+    } finally {
+      await reopened.close();
+    }
+  });
 });
