@@ -636,6 +636,8 @@ export type CallOutput<K extends CallName> = (typeof calls)[K]['output'];
 export interface ImportProgress {
   file: string;
   rowsRead: number;
+  /** How far through the file, 0-100 (100 once every row is in). */
+  percent: number;
 }
 
 /**

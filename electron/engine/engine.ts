@@ -349,7 +349,7 @@ class MatchdeskEngine implements Engine {
       'projects.import': (input) =>
         this.imports.run(input.file, async (signal) => {
           try {
-            const id = await importProject(db, this.clock, input, (rowsRead) => this.emit('import.progress', { file: input.file, rowsRead }), { signal });
+            const id = await importProject(db, this.clock, input, (progress) => this.emit('import.progress', { file: input.file, ...progress }), { signal });
             return projectDetail(db, id);
           } finally {
             // A cancelled import left its rows to the cleanup.
@@ -612,9 +612,7 @@ class MatchdeskEngine implements Engine {
     const resources = findResourcesDir(this.opts.resourcesDir);
     if (!resources) throw new EngineError('not_found', 'The demo sheet (resources/demo/sample-people.csv) is missing from this installation.');
     const file = join(resources, DEMO_SHEET);
-    const id = await importProject(this.db, this.clock, { file, name: DEMO_PROJECT_NAME }, (rowsRead) =>
-      this.emit('import.progress', { file, rowsRead }),
-    );
+    const id = await importProject(this.db, this.clock, { file, name: DEMO_PROJECT_NAME }, (progress) => this.emit('import.progress', { file, ...progress }));
     return { profile, project: projectSummary(this.db, requireProject(this.db, id)) };
   }
 

@@ -185,13 +185,13 @@ describe('IPC', () => {
     let destroyed = false;
     const contents = { send: (...args: unknown[]) => void sent.push(args), isDestroyed: () => destroyed };
     const stop = forwardEvents(engine, () => contents, EVENT_CHANNEL);
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 500 });
+    engine.emit('import.progress', { file: 'people.csv', rowsRead: 500, percent: 50 });
     destroyed = true;
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 600 });
+    engine.emit('import.progress', { file: 'people.csv', rowsRead: 600, percent: 50 });
     destroyed = false;
     stop();
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 700 });
-    expect(sent).toEqual([[EVENT_CHANNEL, 'import.progress', { file: 'people.csv', rowsRead: 500 }]]);
+    engine.emit('import.progress', { file: 'people.csv', rowsRead: 700, percent: 50 });
+    expect(sent).toEqual([[EVENT_CHANNEL, 'import.progress', { file: 'people.csv', rowsRead: 500, percent: 50 }]]);
   });
 });
 

@@ -9,6 +9,7 @@ import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
 import { exportWithProgress } from '../export-with-progress';
+import { importWithProgress } from '../import-with-progress';
 import { failedRowsLine, unreachable } from '../failed-rows';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
@@ -196,21 +197,10 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
 }
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {
-  const unsubscribe = cli.engine.on('import.progress', (p) => {
-    if (process.stderr.isTTY) process.stderr.write(`\rImporting: ${p.rowsRead} rows\x1b[K`);
-  });
-  try {
-    const detail = await cancelOnSignal(
-      () => cli.call('projects.cancelImport', { file: path }),
-      () => cli.call('projects.import', { file: path, ...(sheet ? { sheet } : {}) }),
-    );
-    process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
-    for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
-    return detail;
-  } finally {
-    unsubscribe();
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-  }
+  const detail = await importWithProgress(cli, { file: path, ...(sheet ? { sheet } : {}) });
+  process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
+  for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
+  return detail;
 }
 
 function parseStrategies(value: string | undefined): Strategy[] | undefined {

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
-import { cancelOnSignal } from '../cancel-on-signal';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
 import { exportWithProgress } from '../export-with-progress';
+import { importWithProgress } from '../import-with-progress';
 import { dataFileBytes, givenBackLine } from '../given-back';
 import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
@@ -13,11 +13,11 @@ export async function importCommand(argv: string[]): Promise<number> {
   if (!positionals[0]) throw CliError.usage('Name the sheet to import: matchdesk import <input.csv|xlsx>.');
   const cli = await openCliSession();
   try {
-    const file = resolve(positionals[0]);
-    const detail = await cancelOnSignal(
-      () => cli.call('projects.cancelImport', { file }),
-      () => cli.call('projects.import', { file, ...(values.sheet ? { sheet: values.sheet } : {}), ...(values.name ? { name: values.name } : {}) }),
-    );
+    const detail = await importWithProgress(cli, {
+      file: resolve(positionals[0]),
+      ...(values.sheet ? { sheet: values.sheet } : {}),
+      ...(values.name ? { name: values.name } : {}),
+    });
     process.stdout.write(`Project ${detail.summary.id}: ${detail.summary.name}, ${detail.summary.rowCount} rows\n`);
     for (const warning of detail.warnings) process.stdout.write(`  note: ${warning.message}\n`);
     for (const guess of detail.guesses) {

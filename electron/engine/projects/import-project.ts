@@ -1,9 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { basename, extname } from 'node:path';
 import { DEFAULT_STRATEGIES } from '../../../shared/model';
+import type { ImportProgress } from '../../../shared/contract';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { detectMapping } from '../matching';
+import { progressPace } from '../progress-pace';
 import { openSheet } from '../sheets';
 import { removeProject } from './project-cleanup';
 
@@ -37,7 +39,8 @@ export async function importProject(
   db: Database,
   clock: Clock,
   req: ImportRequest,
-  onProgress: (rowsRead: number) => void,
+  /** Told the rows read after the first batch, at most four times a second after, and at the end (percent 100). */
+  onProgress: (progress: Omit<ImportProgress, 'file'>) => void,
   { signal, ...limits }: ImportOptions = {},
 ): Promise<number> {
   const sheet = await openSheet(req.file, { ...(req.sheet === undefined ? {} : { sheet: req.sheet }), ...limits });
@@ -68,6 +71,11 @@ export async function importProject(
       heartbeat.run(new Date(clock.now()).toISOString(), id);
     });
     let rowCount = 0;
+    const pace = progressPace();
+    const tell = () => {
+      if (!pace()) return;
+      onProgress({ rowsRead: rowCount, percent: Math.min(99, Math.floor(sheet.fractionRead(rowCount) * 100)) });
+    };
     let batch: string[][] = [];
     const sampleRows: string[][] = [];
     const batches = sheet.rowBatches();
@@ -88,7 +96,7 @@ export async function importProject(
           writeBatch(batch, rowCount);
           rowCount += batch.length;
           batch = [];
-          onProgress(rowCount);
+          tell();
         }
       }
     }
@@ -96,7 +104,7 @@ export async function importProject(
       writeBatch(batch, rowCount);
       rowCount += batch.length;
     }
-    onProgress(rowCount);
+    onProgress({ rowsRead: rowCount, percent: 100 });
     if (signal?.aborted) throw cancelled();
 
     const detected = detectMapping(sheet.headers, sampleRows);

@@ -27,6 +27,8 @@ export async function* csvRows(
   layout: CsvLayout,
   maxCellBytes: number,
   warn: (warning: SheetWarning) => void,
+  /** Told the bytes read so far after each chunk. */
+  onBytes: (bytesRead: number) => void = () => undefined,
 ): AsyncGenerator<RawRow[]> {
   const stream = createReadStream(path, { highWaterMark: READ_BYTES });
   const decoder = iconv.getDecoder(layout.encoding);
@@ -41,6 +43,7 @@ export async function* csvRows(
   let line = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      onBytes(stream.bytesRead);
       pending += decoder.write(chunk);
       if (pending.length < parseAt) continue;
       const result = parser.parse(pending, 0, true) as { data: string[][]; meta: { cursor: number } };

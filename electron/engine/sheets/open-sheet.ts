@@ -32,22 +32,29 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
   let info: SheetInfo;
   let where = '';
   let source: () => AsyncIterable<RawRow[]>;
+  let fractionRead: (rowsRead: number) => number;
   if (kind.kind === 'cfb') throw await explainOfficeContainer(path);
   if (kind.kind === 'zip') {
     const outline = await readWorkbookOutline(path);
     const sheet = chooseSheet(path, outline, opts.sheet);
     info = { format: 'xlsx', sheetName: sheet.name, sheetNames: visibleNames(outline) };
     where = `the sheet “${sheet.name}” in `;
-    source = () => xlsxRows(path, outline, sheet);
+    // How far the latest pass through the worksheet's stored bytes is: for an xlsx without its dimension.
+    let partRead = 0;
+    source = () => xlsxRows(path, outline, sheet, (fraction) => (partRead = fraction));
     const lastRow = await worksheetLastRow(path, outline, sheet);
     // The dimension Excel writes at the top of a worksheet gives its size before any row is read; the rows below
     // the header are the last row less the header's (usually row 1).
     if (lastRow !== null && lastRow - 1 > maxRows) throw tooManyRows(path, where, lastRow - 1, maxRows);
+    fractionRead = (rowsRead) => (lastRow !== null && lastRow > 1 ? Math.min(1, rowsRead / (lastRow - 1)) : partRead);
   } else {
     const sniffed = iconv.getDecoder(kind.encoding).write(start.subarray(0, SNIFF_BYTES));
     const layout = { encoding: kind.encoding, ...sniffLayout(sniffed, size <= SNIFF_BYTES) };
     info = { format: 'csv', delimiter: layout.delimiter, encoding: kind.encoding };
-    source = () => csvRows(path, layout, limits.maxCellBytes, (w) => warnings.push(w));
+    // The bytes read by the latest pass: the import's is the last one made.
+    let bytesRead = 0;
+    source = () => csvRows(path, layout, limits.maxCellBytes, (w) => warnings.push(w), (bytes) => (bytesRead = bytes));
+    fractionRead = () => Math.min(1, bytesRead / size);
     // A file whose first 256 KB put it well under the limit is not counted (the importer still stops at the limit);
     // others get a cheap bound (line breaks), and only one that may be over is parsed through to count its rows.
     const sampleLines = sniffed.split(layout.newline).length;
@@ -92,6 +99,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     rowBatches,
     maxRows,
     tooManyRows: (count) => tooManyRows(path, where, count, maxRows),
+    fractionRead,
     async close() {
       const pass = firstPass;
       firstPass = null;

@@ -32,6 +32,11 @@ export interface OpenedSheet {
   maxRows: number;
   /** The error for a sheet found to have more rows than maxRows while reading (null: the count is not known). */
   tooManyRows(rows: number | null): Error;
+  /**
+   * How far reading is, 0 to 1, once `rowsRead` data rows are read: an xlsx's rows of those its dimension gives, else
+   * the share of the file's (a CSV's) or the worksheet's (an xlsx's) bytes read.
+   */
+  fractionRead(rowsRead: number): number;
 }
 
 export interface OpenSheetOptions {

@@ -32,7 +32,13 @@ interface WorksheetRow {
  * shared strings and styles are fed to exceljs' part parsers first, then the one worksheet part is streamed
  * straight from its place in the file.
  */
-export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: WorkbookSheet): AsyncGenerator<RawRow[]> {
+export async function* xlsxRows(
+  path: string,
+  outline: WorkbookOutline,
+  sheet: WorkbookSheet,
+  /** Told the share of the worksheet's stored bytes read so far, as it is read. */
+  onRead?: (fraction: number) => void,
+): AsyncGenerator<RawRow[]> {
   const part = outline.parts.get(sheet.part);
   if (!part) throw corruptWorkbook(path, new Error(`${sheet.part} is missing`));
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
@@ -46,8 +52,8 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
   // exceljs reads the date system from here when it turns date-formatted numbers into Dates.
   reader.properties = { model: { date1904: outline.date1904 } };
   const open: Readable[] = [];
-  const stream = (location: PartLocation): Readable => {
-    const s = streamPart(path, location);
+  const stream = (location: PartLocation, onPartRead?: (fraction: number) => void): Readable => {
+    const s = streamPart(path, location, onPartRead);
     open.push(s);
     return s;
   };
@@ -55,7 +61,7 @@ export async function* xlsxRows(path: string, outline: WorkbookOutline, sheet: W
     const shared = new SharedStrings();
     if (outline.sharedStrings) for await (const entry of reader._parseSharedStrings(stream(outline.sharedStrings))) shared.add(sharedStringText(entry.text));
     if (outline.styles) await reader._parseStyles(stream(outline.styles));
-    const [emitted] = [...reader._parseWorksheet(stream(part), '1')];
+    const [emitted] = [...reader._parseWorksheet(stream(part, onRead), '1')];
     // A parsed chunk's rows at a time, like csvRows.
     for await (const events of emitted.value.parse()) {
       const rows: RawRow[] = [];

@@ -10,10 +10,14 @@ export interface PartLocation {
   deflated: boolean;
 }
 
-/** An entry's bytes, inflated as they are read: large worksheets never sit whole in memory. */
-export function streamPart(path: string, part: PartLocation): Readable {
+/**
+ * An entry's bytes, inflated as they are read: large worksheets never sit whole in memory. `onRead` is told the share
+ * of the entry's stored bytes read so far (0 to 1), as they are read.
+ */
+export function streamPart(path: string, part: PartLocation, onRead?: (fraction: number) => void): Readable {
   if (part.length === 0) return Readable.from([]);
   const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1 });
+  if (onRead) raw.on('data', () => onRead(raw.bytesRead / part.length));
   if (!part.deflated) return raw;
   const inflate = createInflateRaw();
   raw.on('error', (err) => inflate.destroy(err));

@@ -36,8 +36,15 @@ export function ImportStatus() {
           <strong>{state.fileName}</strong>
         </span>
         {state.rowsRead > 0 ? (
-          <span role="progressbar" aria-label="Rows read" aria-valuetext={`${formatCount(state.rowsRead)} rows read`}>
-            {` — ${formatCount(state.rowsRead)} rows read`}
+          <span
+            role="progressbar"
+            aria-label="Rows read"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={state.percent}
+            aria-valuetext={`${formatCount(state.rowsRead)} rows read, ${state.percent}%`}
+          >
+            {` — ${formatCount(state.rowsRead)} rows read · ${state.percent}%`}
           </span>
         ) : (
           '…'

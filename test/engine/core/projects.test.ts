@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PlanProgress } from '../../../shared/contract';
+import type { ImportProgress, PlanProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { systemClock } from '../../../electron/engine/clock';
 import { writeTable } from '../../../electron/engine/export';
@@ -151,6 +152,39 @@ describe('importing a sheet', () => {
     expect(planned.at(-1)).toBe(50_000);
     expect(planned).toEqual([...planned].sort((a, b) => a - b));
   });
+
+  it('says how far through the file an import is, a few times a second: a CSV and an xlsx with or without its dimension', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 300}`]);
+    const headers = ['Name', 'Email', 'Company'];
+    const csv = writeCsv(join(tmp.dir, 'progress.csv'), headers, rows);
+    // exceljs' streaming writer (as Matchdesk's own export) leaves the worksheet's dimension out; Excel writes it.
+    const streamed = join(tmp.dir, 'streamed.xlsx');
+    await writeTable({ path: streamed, format: 'xlsx' }, headers, rows);
+    const dimensioned = join(tmp.dir, 'dimensioned.xlsx');
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('People').addRows([headers, ...rows]);
+    await book.xlsx.writeFile(dimensioned);
+
+    for (const file of [csv, streamed, dimensioned]) {
+      const events: ImportProgress[] = [];
+      const off = engine.on('import.progress', (p) => p.file === file && events.push(p));
+      const started = performance.now();
+      try {
+        await ok(engine, 'projects.import', { file });
+      } finally {
+        off();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const percents = events.map((e) => e.percent);
+      expect(percents.at(-1), file).toBe(100);
+      expect(events.at(-1)!.rowsRead).toBe(40_000);
+      expect(percents, file).toEqual([...percents].sort((a, b) => a - b));
+      // Part-way: the first batch's share, neither nothing nor all of it; then never more than four a second and the end.
+      expect(percents[0], file).toBeGreaterThan(0);
+      expect(percents[0], file).toBeLessThan(100);
+      expect(events.length).toBeLessThanOrEqual(seconds * 4 + 2);
+    }
+  }, 60_000);
 
   it('detects the mapping and defaults the strategies', async () => {
     const file = writeCsv(join(tmp.dir, 'crm.csv'), ['First', 'Surname', 'Work Email', 'LinkedIn URL', 'Employer'], [

@@ -7,7 +7,7 @@ import { fileNameOf, isSupportedSheetName, rememberSheetSource, sessionSources, 
 
 export type ImportState =
   | { status: 'idle' }
-  | { status: 'importing'; fileName: string; rowsRead: number; cancelling: boolean }
+  | { status: 'importing'; fileName: string; rowsRead: number; percent: number; cancelling: boolean }
   | { status: 'failed'; fileName: string; error: ContractError }
   /** The user cancelled it: `message` says what was kept (nothing). */
   | { status: 'cancelled'; fileName: string; message: string };
@@ -38,7 +38,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!importing) return;
     return api.on('import.progress', (progress) => {
-      setState((current) => (current.status === 'importing' ? { ...current, rowsRead: progress.rowsRead } : current));
+      setState((current) => (current.status === 'importing' ? { ...current, rowsRead: progress.rowsRead, percent: progress.percent } : current));
     });
   }, [importing]);
 
@@ -52,7 +52,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
       }
       mine.fileRef = fileRef;
       current.current = mine;
-      setState({ status: 'importing', fileName, rowsRead: 0, cancelling: false });
+      setState({ status: 'importing', fileName, rowsRead: 0, percent: 0, cancelling: false });
       try {
         const detail = await api.callOrThrow('projects.import', options.sheet ? { file: fileRef, sheet: options.sheet } : { file: fileRef });
         rememberSheetSource(sessionSources(), detail.summary.id, fileRef);
@@ -78,7 +78,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
       }
       const mine = { fileRef: null, cancelled: false };
       current.current = mine;
-      setState({ status: 'importing', fileName: file.name, rowsRead: 0, cancelling: false });
+      setState({ status: 'importing', fileName: file.name, rowsRead: 0, percent: 0, cancelling: false });
       let fileRef: string;
       try {
         fileRef = await api.pathForFile(file);
