@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallInput, CallName, Events } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { fails, ok, openEngine, tempDir, writeCsv } from './helpers';
 
@@ -39,26 +40,47 @@ function storedRows(): Map<number, number> {
   }
 }
 
+/**
+ * Makes a long call and cancels it at its first progress event past nothing (`howFar`: rows done, or null for another
+ * call's event): the call's error, what the cancel answered, and how far the call was then.
+ */
+async function cancelAtFirstProgress<E extends 'import.progress' | 'plan.progress' | 'export.progress', K extends CallName>(
+  event: E,
+  howFar: (progress: Events[E]) => number | null,
+  cancel: () => Promise<{ cancelled: boolean }>,
+  name: K,
+  input: CallInput<K>,
+) {
+  let answer: { cancelled: boolean } | null = null;
+  let doneWhenCancelled = 0;
+  const off = engine.on(event, (progress) => {
+    const done = howFar(progress);
+    if (done === null || done === 0 || answer !== null) return;
+    doneWhenCancelled = done;
+    void cancel().then((a) => (answer = a));
+  });
+  try {
+    const error = await fails(engine, name, input);
+    return { error, answer, doneWhenCancelled };
+  } finally {
+    off();
+  }
+}
+
 describe('cancelling an import', () => {
   it('keeps nothing of it: the call fails as cancelled, no project appears and its rows are removed', async () => {
-    let rowsReadWhenCancelled = 0;
-    let answer: { cancelled: boolean } | null = null;
-    const off = engine.on('import.progress', (p) => {
-      if (p.file !== bigSheet || answer !== null || p.rowsRead === 0) return;
-      rowsReadWhenCancelled = p.rowsRead;
-      void ok(engine, 'projects.cancelImport', { file: bigSheet }).then((a) => (answer = a));
-    });
-    try {
-      const error = await fails(engine, 'projects.import', { file: bigSheet });
-      expect(error.kind).toBe('cancelled');
-      expect(error.message).toBe('The import of big.csv was cancelled: nothing of it was kept.');
-    } finally {
-      off();
-    }
+    const { error, answer, doneWhenCancelled } = await cancelAtFirstProgress(
+      'import.progress',
+      (p) => (p.file === bigSheet ? p.rowsRead : null),
+      () => ok(engine, 'projects.cancelImport', { file: bigSheet }),
+      'projects.import',
+      { file: bigSheet },
+    );
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toBe('The import of big.csv was cancelled: nothing of it was kept.');
     expect(answer).toEqual({ cancelled: true });
     // Part-way: some rows were in when it was cancelled, not all of them.
-    expect(rowsReadWhenCancelled).toBeGreaterThan(0);
-    expect(rowsReadWhenCancelled).toBeLessThan(ROWS);
+    expect(doneWhenCancelled).toBeLessThan(ROWS);
 
     expect((await ok(engine, 'projects.list')).map((p) => p.id)).toEqual([kept]);
     // The command line's engine removes the rows before the call returns; the other project keeps all of its own.
@@ -80,22 +102,15 @@ describe('cancelling an export', () => {
     projectId = (await ok(engine, 'projects.import', { file: bigSheet, name: 'Export me' })).summary.id;
   });
 
-  /** Starts an export and cancels it once its rows are under way; the call's error, and what export.cancel answered. */
-  async function cancelPartWay(input: Record<string, unknown>) {
-    let answer: { cancelled: boolean } | null = null;
-    let rowsDoneWhenCancelled = 0;
-    const off = engine.on('export.progress', (p) => {
-      if (p.projectId !== projectId || answer !== null || p.rowsDone === 0) return;
-      rowsDoneWhenCancelled = p.rowsDone;
-      void ok(engine, 'export.cancel', { projectId }).then((a) => (answer = a));
-    });
-    try {
-      const error = await fails(engine, 'export.run', { projectId, scope: 'all', ...input });
-      return { error, answer, rowsDoneWhenCancelled };
-    } finally {
-      off();
-    }
-  }
+  /** Starts an export and cancels it once its rows are under way. */
+  const cancelPartWay = (input: Partial<CallInput<'export.run'>>) =>
+    cancelAtFirstProgress(
+      'export.progress',
+      (p) => (p.projectId === projectId ? p.rowsDone : null),
+      () => ok(engine, 'export.cancel', { projectId }),
+      'export.run',
+      { projectId, scope: 'all', format: 'csv', ...input },
+    );
 
   it('leaves the files already there as they were, and no part file beside them', async () => {
     const dir = join(tmp.dir, 'out-existing');
@@ -105,11 +120,11 @@ describe('cancelling an export', () => {
     await ok(engine, 'export.run', { projectId: kept, format: 'xlsx', scope: 'all', destination, candidatesDestination, candidates: true });
     const before = [readFileSync(destination), readFileSync(candidatesDestination)];
 
-    const { error, answer, rowsDoneWhenCancelled } = await cancelPartWay({ format: 'xlsx', destination, candidatesDestination, candidates: true });
+    const { error, answer, doneWhenCancelled } = await cancelPartWay({ format: 'xlsx', destination, candidatesDestination, candidates: true });
     expect(error.kind).toBe('cancelled');
     expect(error.message).toBe('The export was cancelled: matches.xlsx was left as it was.');
     expect(answer).toEqual({ cancelled: true });
-    expect(rowsDoneWhenCancelled).toBeLessThan(ROWS);
+    expect(doneWhenCancelled).toBeLessThan(ROWS);
     expect([readFileSync(destination), readFileSync(candidatesDestination)]).toEqual(before);
     expect(readdirSync(dir).sort()).toEqual(['candidates.xlsx', 'matches.xlsx']);
   }, 30_000);
@@ -148,23 +163,17 @@ describe('cancelling the saving of a mapping (its plan)', () => {
     const before = await ok(engine, 'run.preview', { projectId, offline: true });
     expect(before.distinctQueries).toBe(ROWS);
 
-    let answer: { cancelled: boolean } | null = null;
-    let rowsPlannedWhenCancelled = 0;
-    const off = engine.on('plan.progress', (p) => {
-      if (p.projectId !== projectId || answer !== null || p.rowsPlanned === 0) return;
-      rowsPlannedWhenCancelled = p.rowsPlanned;
-      void ok(engine, 'mapping.cancel', { projectId }).then((a) => (answer = a));
-    });
-    try {
-      const error = await fails(engine, 'mapping.save', { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] });
-      expect(error.kind).toBe('cancelled');
-      expect(error.message).toBe('Saving the mapping was cancelled: the project keeps the mapping it had.');
-    } finally {
-      off();
-    }
+    const { error, answer, doneWhenCancelled } = await cancelAtFirstProgress(
+      'plan.progress',
+      (p) => (p.projectId === projectId ? p.rowsPlanned : null),
+      () => ok(engine, 'mapping.cancel', { projectId }),
+      'mapping.save',
+      { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] },
+    );
+    expect(error.kind).toBe('cancelled');
+    expect(error.message).toBe('Saving the mapping was cancelled: the project keeps the mapping it had.');
     expect(answer).toEqual({ cancelled: true });
-    expect(rowsPlannedWhenCancelled).toBeGreaterThan(0);
-    expect(rowsPlannedWhenCancelled).toBeLessThan(ROWS);
+    expect(doneWhenCancelled).toBeLessThan(ROWS);
 
     const detail = await ok(engine, 'projects.get', { projectId });
     expect({ mapping: detail.mapping, strategies: detail.strategies }).toEqual(byEmail);
