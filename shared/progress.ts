@@ -30,6 +30,9 @@ export interface ProgressParts {
   percent: number | null;
 }
 
+/** What a long step says once the user cancelled it, until it has undone what it began. */
+export const CANCELLING: ProgressParts = { words: 'Cancelling…', percent: null };
+
 export function progressText({ words, percent: done }: ProgressParts): string {
   return done === null ? words : `${words} ${done}%`;
 }

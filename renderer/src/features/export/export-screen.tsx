@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ContractError, ExportResult } from '../../../../shared/contract';
-import { exportProgressParts } from '../../../../shared/progress';
+import { CANCELLING, exportProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
@@ -135,7 +135,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
           </Button>
           {writing && (
             <>
-              <ProgressLine parts={cancelling ? { words: 'Cancelling…', percent: null } : exportProgressParts(progress)} label="Export progress" testId="export-progress" />
+              <ProgressLine parts={cancelling ? CANCELLING : exportProgressParts(progress)} label="Export progress" testId="export-progress" />
               <Button variant="secondary" onClick={cancel} disabled={cancelling} data-testid="export-cancel">
                 Cancel
               </Button>

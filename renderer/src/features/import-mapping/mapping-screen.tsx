@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
-import { planProgressParts } from '../../../../shared/progress';
+import { CANCELLING, planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { useRoute } from '../../navigation/use-route';
 import { Button } from '../../ui/button';
@@ -138,7 +138,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
         <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
         {saving ? (
           <>
-            <ProgressLine parts={cancelling ? { words: 'Cancelling…', percent: null } : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
+            <ProgressLine parts={cancelling ? CANCELLING : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
             <Button onClick={cancel} disabled={cancelling} data-testid="mapping-cancel">
               Cancel
             </Button>
