@@ -2,10 +2,12 @@ import { useImport } from '../features/import-mapping/import-context';
 import { Button } from '../ui/button';
 import { ErrorBanner } from '../ui/error-banner';
 import { formatCount } from '../ui/format';
+import { useEscapeToCancel } from '../ui/use-shortcuts';
 
 /** Where a dropped or picked file's import shows its progress (with a way to cancel it), why it failed, or that it was cancelled. */
 export function ImportStatus() {
   const { state, cancel, dismiss } = useImport();
+  useEscapeToCancel(cancel, state.status === 'importing' && !state.cancelling);
   if (state.status === 'idle') return null;
   if (state.status === 'failed') {
     return <ErrorBanner error={state.error} title={`Could not import ${state.fileName}`} onDismiss={dismiss} />;
@@ -51,7 +53,7 @@ export function ImportStatus() {
         )}
       </span>
       <div className="banner__actions">
-        <Button small onClick={cancel} disabled={state.cancelling} data-testid="import-cancel">
+        <Button small onClick={cancel} disabled={state.cancelling} title="Cancel the import (Esc)" aria-keyshortcuts="Escape" data-testid="import-cancel">
           Cancel
         </Button>
       </div>

@@ -25,3 +25,12 @@ export function useShortcuts(onKey: (event: KeyboardEvent) => boolean, enabled =
     return () => window.removeEventListener('keydown', listener);
   }, [enabled]);
 }
+
+/** Escape cancels a long step (an import, a plan, an export) while `active`: the key of the Cancel button beside it. */
+export function useEscapeToCancel(cancel: () => void, active: boolean): void {
+  useShortcuts((event) => {
+    if (event.key !== 'Escape') return false;
+    cancel();
+    return true;
+  }, active);
+}

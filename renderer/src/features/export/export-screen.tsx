@@ -10,6 +10,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
+import { useEscapeToCancel } from '../../ui/use-shortcuts';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
@@ -63,6 +64,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     setCancelling(true);
     void api.call('export.cancel', { projectId });
   };
+  useEscapeToCancel(cancel, writing && !cancelling);
 
   return (
     <div className="screen export-screen">
@@ -136,7 +138,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
           {writing && (
             <>
               <ProgressLine parts={cancelling ? CANCELLING : exportProgressParts(progress)} label="Export progress" testId="export-progress" />
-              <Button variant="secondary" onClick={cancel} disabled={cancelling} data-testid="export-cancel">
+              <Button variant="secondary" onClick={cancel} disabled={cancelling} title="Cancel the export (Esc)" aria-keyshortcuts="Escape" data-testid="export-cancel">
                 Cancel
               </Button>
             </>

@@ -12,6 +12,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
+import { useEscapeToCancel } from '../../ui/use-shortcuts';
 import { ProjectHeader } from '../projects/project-header';
 import { FieldMappingRow } from './field-mapping-row';
 import { withField } from './field-labels';
@@ -73,6 +74,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     setCancelling(true);
     void api.call('mapping.cancel', { projectId });
   };
+  useEscapeToCancel(cancel, saving && !cancelling);
 
   return (
     <>
@@ -139,7 +141,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
         {saving ? (
           <>
             <ProgressLine parts={cancelling ? CANCELLING : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
-            <Button onClick={cancel} disabled={cancelling} data-testid="mapping-cancel">
+            <Button onClick={cancel} disabled={cancelling} title="Cancel planning and keep the mapping the project had (Esc)" aria-keyshortcuts="Escape" data-testid="mapping-cancel">
               Cancel
             </Button>
           </>
