@@ -11,6 +11,7 @@ import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
 import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord, type StateMove } from '../runs/row-status';
+import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
@@ -286,8 +287,7 @@ export class Decisions {
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
-    this.db
-      .prepare('UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ? WHERE project_id = ? AND row_index = ?')
+    statement(this.db, 'UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ? WHERE project_id = ? AND row_index = ?')
       .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, jobChangeOf(f.state, f.chosen), projectId, rowIndex);
   }
 

@@ -8,10 +8,10 @@ import type { ProjectRecord } from '../projects/project-record';
 import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../runs/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
-import { getLookups, type Lookup } from '../store';
+import { getLookups, statement, type Lookup } from '../store';
 
 export function rowCells(db: Database, projectId: number, rowIndex: number): string[] | null {
-  const row = db.prepare('SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;
+  const row = statement(db, 'SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;
   return row ? parseCells(row.cells) : null;
 }
 

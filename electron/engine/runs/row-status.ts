@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 import { StampedCache } from '../store/data-stamp';
+import { statement } from '../store/statements';
 
 /** The person a decision picked, kept beside the decision so it outlives a cleared cache. */
 export interface ChosenPerson {
@@ -153,7 +154,7 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
 }
 
 export function readRowStatus(db: Database, projectId: number, rowIndex: number): RowStatusRecord | null {
-  const row = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index = ?`).get(projectId, rowIndex) as RowStatusRow | undefined;
+  const row = statement(db, `SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index = ?`).get(projectId, rowIndex) as RowStatusRow | undefined;
   return row ? toRowStatus(row) : null;
 }
 

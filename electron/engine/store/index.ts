@@ -7,3 +7,4 @@ export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFail
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
 export { getSettings, updateSettings } from './settings';
 export { queryKey, queryKeys, getLookups, getAnswerFacts, putLookups, cacheStats, clearCache, type Lookup, type LookupError, type AnswerFacts, type CacheStats } from './lookups';
+export { statement } from './statements';
