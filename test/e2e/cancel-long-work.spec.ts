@@ -94,4 +94,10 @@ test('an import cancelled while the browser still uploads the file is never star
   await expect(status).toContainText('The import of slow.csv was cancelled: nothing of it was kept.');
   await expect(page.getByTestId('project-row').filter({ hasText: 'slow' })).toHaveCount(0);
   expect(imports).toEqual([]);
+
+  // The next file imports as usual: nothing of the cancelled one is left to cancel it too.
+  await page.unroute('**/api/upload');
+  await pickFile(page, { name: 'next.csv', mimeType: 'text/csv', buffer: sheet(10) });
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  expect(imports).toHaveLength(1);
 });

@@ -23,6 +23,12 @@ interface ImportContextValue {
   dismiss(): void;
 }
 
+interface ImportUnderWay {
+  /** Null while a browser still uploads the file. */
+  fileRef: string | null;
+  cancelled: boolean;
+}
+
 /** What a cancelled import says when it was cancelled before the engine had it (while a browser uploaded it). */
 const cancelledBeforeImport = (fileName: string) => `The import of ${fileName} was cancelled: nothing of it was kept.`;
 
@@ -33,7 +39,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
   const { navigate } = useRoute();
   const importing = state.status === 'importing';
   /** The import under way: its file reference once the host has one (a browser uploads the file first), and whether it was cancelled. */
-  const current = useRef<{ fileRef: string | null; cancelled: boolean } | null>(null);
+  const current = useRef<ImportUnderWay | null>(null);
 
   useEffect(() => {
     if (!importing) return;
@@ -42,18 +48,17 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     });
   }, [importing]);
 
-  const importReference = useCallback(
-    async (fileRef: string, options: { sheet?: string; fileName?: string } = {}) => {
+  /** Imports `fileRef` as the import `mine` (the current one); nothing when it was cancelled before the host had the file. */
+  const runImport = useCallback(
+    async (mine: ImportUnderWay, fileRef: string, options: { sheet?: string; fileName?: string }) => {
       const fileName = options.fileName ?? fileNameOf(fileRef);
-      const mine = current.current?.fileRef === null ? current.current : { fileRef, cancelled: false };
-      if (mine.cancelled) {
-        setState({ status: 'cancelled', fileName, message: cancelledBeforeImport(fileName) });
-        return null;
-      }
-      mine.fileRef = fileRef;
-      current.current = mine;
-      setState({ status: 'importing', fileName, rowsRead: 0, percent: 0, cancelling: false });
       try {
+        if (mine.cancelled) {
+          setState({ status: 'cancelled', fileName, message: cancelledBeforeImport(fileName) });
+          return null;
+        }
+        mine.fileRef = fileRef;
+        setState({ status: 'importing', fileName, rowsRead: 0, percent: 0, cancelling: false });
         const detail = await api.callOrThrow('projects.import', options.sheet ? { file: fileRef, sheet: options.sheet } : { file: fileRef });
         rememberSheetSource(sessionSources(), detail.summary.id, fileRef);
         setState({ status: 'idle' });
@@ -70,13 +75,22 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     [navigate],
   );
 
+  const importReference = useCallback(
+    (fileRef: string, options: { sheet?: string; fileName?: string } = {}) => {
+      const mine: ImportUnderWay = { fileRef: null, cancelled: false };
+      current.current = mine;
+      return runImport(mine, fileRef, options);
+    },
+    [runImport],
+  );
+
   const importFile = useCallback(
     async (file: File) => {
       if (!isSupportedSheetName(file.name)) {
         setState({ status: 'failed', fileName: file.name, error: { kind: 'sheet', message: unsupportedSheetMessage(file.name) } });
         return;
       }
-      const mine = { fileRef: null, cancelled: false };
+      const mine: ImportUnderWay = { fileRef: null, cancelled: false };
       current.current = mine;
       setState({ status: 'importing', fileName: file.name, rowsRead: 0, percent: 0, cancelling: false });
       let fileRef: string;
@@ -87,9 +101,9 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         setState({ status: 'failed', fileName: file.name, error: toContractError(thrown) });
         return;
       }
-      await importReference(fileRef, { fileName: file.name });
+      await runImport(mine, fileRef, { fileName: file.name });
     },
-    [importReference],
+    [runImport],
   );
 
   const cancel = useCallback(() => {
