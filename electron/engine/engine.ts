@@ -221,6 +221,7 @@ class MatchdeskEngine implements Engine {
       client: (concurrency) => this.activeClient(concurrency),
       refuseWhileRunning: (projectId) => {
         this.refuseWhilePlanning(projectId);
+        this.refuseWhileAccepting(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
       onProgress: (p) => this.emit('refresh.progress', p),
@@ -365,6 +366,7 @@ class MatchdeskEngine implements Engine {
       'projects.delete': async (input) => {
         requireProject(db, input.projectId);
         this.refuseWhilePlanning(input.projectId);
+        this.refuseWhileAccepting(input.projectId);
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
@@ -400,6 +402,7 @@ class MatchdeskEngine implements Engine {
       },
       'run.start': (input) => {
         this.refuseWhilePlanning(input.projectId);
+        this.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.start(input.projectId, {
           offline: input.offline,
@@ -411,6 +414,7 @@ class MatchdeskEngine implements Engine {
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
         this.refuseWhilePlanning(input.projectId);
+        this.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.resume(input.projectId);
       },
@@ -696,8 +700,14 @@ class MatchdeskEngine implements Engine {
 
   private refuseWhileBusy(projectId: number, name: string): void {
     this.refuseWhilePlanning(projectId);
+    this.refuseWhileAccepting(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
     if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
+  }
+
+  /** Confident rows being accepted, a slice at a time (review/decisions.ts): nothing else may rewrite the project's rows meanwhile. */
+  private refuseWhileAccepting(projectId: number): void {
+    if (this.decisions.isAccepting(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
   }
 
   /** A run and a refresh would both write the project's rows: one at a time. */

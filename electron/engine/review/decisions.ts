@@ -51,12 +51,21 @@ const EPSILON = 1e-9;
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
+  /** Projects whose confident rows are being accepted (acceptAtOrAbove works through them a slice at a time). */
+  private readonly accepting = new Set<number>();
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
+  /** True while an "accept all at or above" of the project goes on: nothing else may decide or rewrite its rows. */
+  isAccepting(projectId: number): boolean {
+    return this.accepting.has(projectId);
+  }
+
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
+    this.refuseWhileAccepting(project.id);
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
@@ -76,6 +85,7 @@ export class Decisions {
   }
 
   reject(project: ProjectRecord, rowIndex: number, applyToIdentical: boolean): DecisionResult {
+    this.refuseWhileAccepting(project.id);
     const row = this.row(project, rowIndex);
     const after = this.decided('rejected', null);
     const rows = applyToIdentical ? [row, ...this.identical(project.id, row, false)] : [row];
@@ -83,12 +93,14 @@ export class Decisions {
   }
 
   skip(project: ProjectRecord, rowIndex: number): DecisionResult {
+    this.refuseWhileAccepting(project.id);
     const row = this.row(project, rowIndex);
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after: this.decided('skipped', null) }]);
   }
 
   /** Back to what the run found, as if nobody had decided. */
   clear(project: ProjectRecord, rowIndex: number): DecisionResult {
+    this.refuseWhileAccepting(project.id);
     const row = this.row(project, rowIndex);
     const after: DecisionFields = { state: row.outcome, chosenRank: null, chosen: null, source: null, decidedAt: null };
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after }]);
@@ -119,10 +131,13 @@ export class Decisions {
    * Every row waiting for review whose best candidate is at or above `minConfidence` (and leads the runner-up by the
    * rule's minLead, with no guard) becomes 'auto', as one action that undo reverts. Counted by acceptPreview first.
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
-   * written KEYS_PER_READ rows at a time inside the action's one transaction, so a review queue of a million
-   * confident rows needs no more memory than a few hundred.
+   * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
+   * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
+   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision (isAccepting). A
+   * crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    */
-  acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): DecisionResult {
+  async acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): Promise<DecisionResult> {
+    this.refuseWhileAccepting(project.id);
     const qualifying = this.db
       .prepare(
         `SELECT row_index FROM row_status INDEXED BY row_status_to_review_by_confidence
@@ -132,15 +147,25 @@ export class Decisions {
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
     const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    const changed = this.logBatch(project, (write) => {
-      for (let i = 0; i < indexes.length; i += KEYS_PER_READ) write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at));
-    });
-    return { changed, row: null, counts: stateCounts(this.db, project.id) };
+    this.accepting.add(project.id);
+    try {
+      let batch: number | null = null;
+      let changed = 0;
+      for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
+        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
+        changed += slice.changed;
+        batch = slice.batch;
+      }
+      return { changed, row: null, counts: stateCounts(this.db, project.id) };
+    } finally {
+      this.accepting.delete(project.id);
+    }
   }
 
   /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
   private autoAccepted(project: ProjectRecord, rowIndexes: Int32Array, at: string): Change[] {
-    const rows = [...rowIndexes].map((i) => readRowStatus(this.db, project.id, i)).filter((r) => r?.verdict && r.queryKey !== null) as RowStatusRecord[];
+    const rows = [...rowIndexes].map((i) => readRowStatus(this.db, project.id, i)).filter((r) => r?.state === 'to_review' && r.verdict && r.queryKey !== null) as RowStatusRecord[];
     const facts = answerFacts(
       this.db,
       rows.map((r) => r.queryKey!),
@@ -174,6 +199,7 @@ export class Decisions {
    * memory of a few hundred.
    */
   undo(project: ProjectRecord): DecisionResult {
+    this.refuseWhileAccepting(project.id);
     const db = this.db;
     const batch = db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return { changed: 0, row: null, counts: stateCounts(db, project.id) };
@@ -248,8 +274,12 @@ export class Decisions {
     return { state, chosenRank: chosen?.rank ?? null, chosen, source: 'manual', decidedAt: this.now() };
   }
 
+  private refuseWhileAccepting(projectId: number): void {
+    if (this.accepting.has(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
+  }
+
   private commit(project: ProjectRecord, rowIndex: number | null, changes: Change[]): DecisionResult {
-    const changed = this.logBatch(project, (write) => write(changes));
+    const { changed } = this.logBatch(project, (write) => write(changes));
     return {
       changed,
       row: rowIndex === null ? null : rowDetail(this.db, project, rowIndex),
@@ -258,19 +288,22 @@ export class Decisions {
   }
 
   /**
-   * One user action: the changes `produce` hands to `write` (in as many parts as it likes) are written with their
-   * log entries as one batch, in one transaction, leaving out those that change nothing. Returns how many changed.
+   * One user action, or one transaction of it: the changes `produce` hands to `write` (in as many parts as it likes)
+   * are written with their log entries in one transaction, leaving out those that change nothing, under `batch` (a
+   * new batch when null). Returns how many changed, and the batch (null while nothing was logged under it, so a
+   * later transaction of the same action takes a new number that no other action can have taken meanwhile).
    */
-  private logBatch(project: ProjectRecord, produce: (write: (changes: readonly Change[]) => void) => void): number {
+  private logBatch(project: ProjectRecord, produce: (write: (changes: readonly Change[]) => void) => void, batchOfAction: number | null = null): { changed: number; batch: number | null } {
     const db = this.db;
-    const log = db.prepare('INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
+    const log = statement(db, 'INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
     // The counts follow the decision instead of being counted again: a million rows take ~60 ms to count.
     const moves = new MoveTally();
     let changed = 0;
+    let batch = batchOfAction;
     withStateMoves(db, project.id, moves, () =>
       db.transaction(() => {
         const at = this.now();
-        const batch = ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
+        batch ??= ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
         produce((changes) => {
           for (const c of changes) {
             if (sameFields(c.before, c.after, true)) continue;
@@ -283,7 +316,7 @@ export class Decisions {
         if (changed > 0) touchProject(db, project.id, at);
       })(),
     );
-    return changed;
+    return { changed, batch: changed > 0 ? batch : batchOfAction };
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
