@@ -707,7 +707,7 @@ class MatchdeskEngine implements Engine {
 
   /** Confident rows being accepted, a slice at a time (review/decisions.ts): nothing else may rewrite the project's rows meanwhile. */
   private refuseWhileAccepting(projectId: number): void {
-    if (this.decisions.isAccepting(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
+    this.decisions.refuseWhileAccepting(projectId);
   }
 
   /** A run and a refresh would both write the project's rows: one at a time. */

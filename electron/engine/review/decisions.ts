@@ -59,9 +59,9 @@ export class Decisions {
     private readonly clock: Clock,
   ) {}
 
-  /** True while an "accept all at or above" of the project goes on: nothing else may decide or rewrite its rows. */
-  isAccepting(projectId: number): boolean {
-    return this.accepting.has(projectId);
+  /** Refuses while an "accept all at or above" of the project goes on: nothing else may decide or rewrite its rows. */
+  refuseWhileAccepting(projectId: number): void {
+    if (this.accepting.has(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
   }
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
@@ -133,7 +133,7 @@ export class Decisions {
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
-   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision (isAccepting). A
+   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision (refuseWhileAccepting). A
    * crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    */
   async acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): Promise<DecisionResult> {
@@ -272,10 +272,6 @@ export class Decisions {
 
   private decided(state: RowState, chosen: ChosenPerson | null): DecisionFields {
     return { state, chosenRank: chosen?.rank ?? null, chosen, source: 'manual', decidedAt: this.now() };
-  }
-
-  private refuseWhileAccepting(projectId: number): void {
-    if (this.accepting.has(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
   }
 
   private commit(project: ProjectRecord, rowIndex: number | null, changes: Change[]): DecisionResult {
