@@ -431,20 +431,24 @@ class MatchdeskEngine implements Engine {
         return page;
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
-      'decisions.choose': async (input) => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical),
-      'decisions.reject': async (input) => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical),
-      'decisions.skip': async (input) => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex),
-      'decisions.clear': async (input) => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex),
-      'decisions.undo': (input) => this.decisions.undo(requireProject(db, input.projectId)),
+      // A decision made while confident rows of the project are being accepted waits for that to end.
+      'decisions.choose': (input) =>
+        this.afterAccept(input.projectId, async () => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical)),
+      'decisions.reject': (input) =>
+        this.afterAccept(input.projectId, async () => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical)),
+      'decisions.skip': (input) => this.afterAccept(input.projectId, async () => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex)),
+      'decisions.clear': (input) => this.afterAccept(input.projectId, async () => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex)),
+      'decisions.undo': (input) => this.afterAccept(input.projectId, () => this.decisions.undo(requireProject(db, input.projectId))),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
         return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
       },
-      'decisions.acceptAtOrAbove': async (input) => {
-        const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
-        const rule = getSettings(db).autoAccept;
-        return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence);
-      },
+      'decisions.acceptAtOrAbove': (input) =>
+        this.afterAccept(input.projectId, async () => {
+          const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
+          const rule = getSettings(db).autoAccept;
+          return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence);
+        }),
 
       'refresh.preview': async (input) => {
         await this.plannedProject(input.projectId);
@@ -703,6 +707,12 @@ class MatchdeskEngine implements Engine {
     this.refuseWhileAccepting(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
     if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
+  }
+
+  /** Decides once no accept of the project's confident rows goes on (review/decisions.ts accepts a slice at a time). */
+  private async afterAccept<T>(projectId: number, decide: () => T | Promise<T>): Promise<T> {
+    await this.decisions.acceptSettled(projectId);
+    return decide();
   }
 
   /** Confident rows being accepted, a slice at a time (review/decisions.ts): nothing else may rewrite the project's rows meanwhile. */

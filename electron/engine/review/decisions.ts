@@ -51,8 +51,8 @@ const EPSILON = 1e-9;
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
-  /** Projects whose confident rows are being accepted (acceptAtOrAbove works through them a slice at a time). */
-  private readonly accepting = new Set<number>();
+  /** Projects whose confident rows are being accepted (acceptAtOrAbove works through them a slice at a time), and when that ends. */
+  private readonly accepting = new Map<number, Promise<unknown>>();
 
   constructor(
     private readonly db: Database,
@@ -62,6 +62,15 @@ export class Decisions {
   /** Refuses while an "accept all at or above" of the project goes on: nothing else may decide or rewrite its rows. */
   refuseWhileAccepting(projectId: number): void {
     if (this.accepting.has(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
+  }
+
+  /**
+   * Resolves once no "accept all at or above" of the project goes on (at once when none does). A decision made
+   * meanwhile (a reviewer's next key, an undo of the accept) waits for it, as it did when the accept was one
+   * transaction, instead of being refused.
+   */
+  async acceptSettled(projectId: number): Promise<void> {
+    for (let pending = this.accepting.get(projectId); pending; pending = this.accepting.get(projectId)) await pending.catch(() => undefined);
   }
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
@@ -133,7 +142,7 @@ export class Decisions {
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
-   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision (refuseWhileAccepting). A
+   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait (acceptSettled). A
    * crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    */
   async acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): Promise<DecisionResult> {
@@ -147,8 +156,7 @@ export class Decisions {
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
     const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    this.accepting.add(project.id);
-    try {
+    const accepting = (async () => {
       let batch: number | null = null;
       let changed = 0;
       for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
@@ -157,7 +165,11 @@ export class Decisions {
         changed += slice.changed;
         batch = slice.batch;
       }
-      return { changed, row: null, counts: stateCounts(this.db, project.id) };
+      return changed;
+    })();
+    this.accepting.set(project.id, accepting);
+    try {
+      return { changed: await accepting, row: null, counts: stateCounts(this.db, project.id) };
     } finally {
       this.accepting.delete(project.id);
     }
