@@ -51,7 +51,7 @@ const EPSILON = 1e-9;
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
-  /** Projects whose confident rows are being accepted (acceptAtOrAbove works through them a slice at a time), and when that ends. */
+  /** Projects whose confident rows are being accepted (acceptAtOrAbove, a slice at a time), and when that ends. */
   private readonly accepting = new Map<number, Promise<unknown>>();
 
   constructor(
@@ -142,8 +142,8 @@ export class Decisions {
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
-   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait (acceptSettled). A
-   * crash part-way leaves the slices written so far, logged as the action: undo reverts them.
+   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
+   * (acceptSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    */
   async acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): Promise<DecisionResult> {
     this.refuseWhileAccepting(project.id);
