@@ -8,9 +8,9 @@ import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
+import { useCancel } from '../../ui/use-cancel';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
-import { useEscapeToCancel } from '../../ui/use-shortcuts';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
@@ -26,7 +26,6 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** What a cancelled export left (the engine's words: the file there stays as it was). */
   const [cancelled, setCancelled] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState(false);
   /** Set once the file is being written (after the save dialog, where there is one), with how far it is. */
   const [writing, setWriting] = useState(false);
   const progress = useProjectEvent('export.progress', projectId, writing);
@@ -56,15 +55,10 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     } finally {
       setBusy(false);
       setWriting(false);
-      setCancelling(false);
     }
   };
 
-  const cancel = () => {
-    setCancelling(true);
-    void api.call('export.cancel', { projectId });
-  };
-  useEscapeToCancel(cancel, writing && !cancelling);
+  const { cancelling, cancel } = useCancel(writing, () => void api.call('export.cancel', { projectId }));
 
   return (
     <div className="screen export-screen">

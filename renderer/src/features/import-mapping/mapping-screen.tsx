@@ -9,10 +9,10 @@ import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { plural } from '../../ui/format';
 import { ProgressLine } from '../../ui/progress-line';
+import { useCancel } from '../../ui/use-cancel';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
-import { useEscapeToCancel } from '../../ui/use-shortcuts';
 import { ProjectHeader } from '../projects/project-header';
 import { FieldMappingRow } from './field-mapping-row';
 import { withField } from './field-labels';
@@ -41,7 +41,6 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [mapping, setMapping] = useState(() => initialMapping(detail));
   const [choice, setChoice] = useState(() => initialStrategyChoice(detail.strategies));
   const [saving, setSaving] = useState(false);
-  const [cancelling, setCancelling] = useState(false);
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
@@ -66,15 +65,10 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       // Cancelled by the user: the screen stays as they left it, to change the mapping and go on.
       if (error.kind !== 'cancelled') setSaveError(error);
       setSaving(false);
-      setCancelling(false);
     }
   };
 
-  const cancel = () => {
-    setCancelling(true);
-    void api.call('mapping.cancel', { projectId });
-  };
-  useEscapeToCancel(cancel, saving && !cancelling);
+  const { cancelling, cancel } = useCancel(saving, () => void api.call('mapping.cancel', { projectId }));
 
   return (
     <>
