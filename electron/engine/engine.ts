@@ -221,7 +221,7 @@ class MatchdeskEngine implements Engine {
       client: (concurrency) => this.activeClient(concurrency),
       refuseWhileRunning: (projectId) => {
         this.refuseWhilePlanning(projectId);
-        this.refuseWhileAccepting(projectId);
+        this.decisions.refuseWhileAccepting(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
       onProgress: (p) => this.emit('refresh.progress', p),
@@ -366,7 +366,7 @@ class MatchdeskEngine implements Engine {
       'projects.delete': async (input) => {
         requireProject(db, input.projectId);
         this.refuseWhilePlanning(input.projectId);
-        this.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileAccepting(input.projectId);
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
@@ -402,7 +402,7 @@ class MatchdeskEngine implements Engine {
       },
       'run.start': (input) => {
         this.refuseWhilePlanning(input.projectId);
-        this.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.start(input.projectId, {
           offline: input.offline,
@@ -414,7 +414,7 @@ class MatchdeskEngine implements Engine {
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
         this.refuseWhilePlanning(input.projectId);
-        this.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.resume(input.projectId);
       },
@@ -704,7 +704,7 @@ class MatchdeskEngine implements Engine {
 
   private refuseWhileBusy(projectId: number, name: string): void {
     this.refuseWhilePlanning(projectId);
-    this.refuseWhileAccepting(projectId);
+    this.decisions.refuseWhileAccepting(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
     if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
   }
@@ -713,11 +713,6 @@ class MatchdeskEngine implements Engine {
   private async afterAccept<T>(projectId: number, decide: () => T | Promise<T>): Promise<T> {
     await this.decisions.acceptSettled(projectId);
     return decide();
-  }
-
-  /** Confident rows being accepted, a slice at a time (review/decisions.ts): nothing else may rewrite the project's rows meanwhile. */
-  private refuseWhileAccepting(projectId: number): void {
-    this.decisions.refuseWhileAccepting(projectId);
   }
 
   /** A run and a refresh would both write the project's rows: one at a time. */

@@ -103,10 +103,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       candidates: Boolean(values.candidates),
       destination: out,
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
-    }).catch((err: unknown) => {
-      if (!(err instanceof CliError) || err.exitCode !== EXIT_CODES.interrupted) throw err;
-      throw new CliError(`${err.message}\nThe matches are kept: write them with "matchdesk export ${projectId} --out ${values.out}".`, err.exitCode);
-    });
+    }).catch(sayOnCancel((reason) => `${reason}\nThe matches are kept: write them with "matchdesk export ${projectId} --out ${values.out}".`));
     process.stderr.write(`Wrote ${exported.rows} rows to ${exported.path}\n`);
     const counts = await printCounts(cli, projectId);
     await printThresholds(cli, projectId);
@@ -150,10 +147,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
         await cancelOnSignal(
           () => cli.call('mapping.cancel', { projectId }),
           () => cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies }),
-        ).catch((err: unknown) => {
-          if (err instanceof CliError && err.exitCode === EXIT_CODES.interrupted) throw new CliError('Cancelled while planning the queries: nothing was sent.', err.exitCode);
-          throw err;
-        });
+        ).catch(sayOnCancel(() => 'Cancelled while planning the queries: nothing was sent.'));
         return cli.call('run.preview', { projectId, offline: choices.offline });
       },
       planning,
@@ -213,6 +207,14 @@ function parseStrategies(value: string | undefined): Strategy[] | undefined {
   }
   if (list.length === 0) throw CliError.usage('--strategy needs at least one strategy.');
   return list as Strategy[];
+}
+
+/** Rethrows a step's failure, a cancel (Ctrl-C) in the words `say` makes of the engine's reason. */
+function sayOnCancel(say: (reason: string) => string): (err: unknown) => never {
+  return (err) => {
+    if (err instanceof CliError && err.exitCode === EXIT_CODES.interrupted) throw new CliError(say(err.message), err.exitCode);
+    throw err;
+  };
 }
 
 function oneLine(text: string): string {
