@@ -672,6 +672,16 @@ export interface ExportProgress {
   rowsTotal: number;
 }
 
+/**
+ * How far "accept all at or above" (decisions.acceptAtOrAbove) is: the rows it went through, of those it counted
+ * when it began. It writes ~500 rows at a time, giving other calls their turn in between: 300,000 rows take ~30 s.
+ */
+export interface AcceptProgress {
+  projectId: number;
+  rowsDone: number;
+  rowsTotal: number;
+}
+
 /** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
@@ -683,6 +693,7 @@ export interface Events {
   'review.textIndex': TextIndexProgress;
   'export.progress': ExportProgress;
   'plan.progress': PlanProgress;
+  'accept.progress': AcceptProgress;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
@@ -696,6 +707,7 @@ const eventNames: Record<EventName, true> = {
   'review.textIndex': true,
   'export.progress': true,
   'plan.progress': true,
+  'accept.progress': true,
   'app.command': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];

@@ -1,5 +1,5 @@
 // How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
-import type { ExportProgress, PlanProgress, RunProgress } from './contract';
+import type { AcceptProgress, ExportProgress, PlanProgress, RunProgress } from './contract';
 
 /** Whole percent, never 100 before the work is really done. */
 export function percent(done: number, total: number): number {
@@ -59,4 +59,9 @@ export function planProgressParts(progress: PlanProgress | null): ProgressParts 
 
 export function planProgressText(progress: PlanProgress | null): string {
   return progressText(planProgressParts(progress));
+}
+
+/** What "accept all at or above" says while it writes its rows (~30 s at 300,000 rows); `progress` is null until the first word comes. */
+export function acceptProgressParts(progress: AcceptProgress | null): ProgressParts {
+  return { words: 'Accepting the confident rows…', percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };
 }

@@ -447,7 +447,12 @@ class MatchdeskEngine implements Engine {
         this.afterAccept(input.projectId, async () => {
           const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
           const rule = getSettings(db).autoAccept;
-          return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence);
+          const pace = progressPace();
+          // The start and the end always; a few times a second between (at 300,000 rows it takes ~30 s).
+          const tell = (rowsDone: number, rowsTotal: number) => {
+            if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('accept.progress', { projectId: project.id, rowsDone, rowsTotal });
+          };
+          return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell);
         }),
 
       'refresh.preview': async (input) => {

@@ -1,7 +1,7 @@
 // Deciding by confidence: the queue sorted by it, and "accept all at or above X" as one action that shows its count
 // before it is applied and that undo takes back whole.
 import type { Page } from '@playwright/test';
-import { expect, openApp, test, useHost } from './support/app';
+import { expect, openApp, screenshot, test, useHost } from './support/app';
 import { checkScreen } from './support/screen-check';
 import { waitForRun } from './support/demo';
 
@@ -40,8 +40,25 @@ test('the review queue sorts by confidence, and the confident rows are accepted 
   await page.getByTestId('threshold-0.95').check();
   await expect(page.getByTestId('accept-confident-confirm')).toHaveText(`Accept ${at95} rows`);
   await checkScreen(page, 'accept-confident', () => expect(page.getByTestId('accept-confident-confirm')).toBeVisible());
+  // The accept's answer is held, as a long accept (~30 s at 300,000 rows) would keep it: meanwhile its progress stands
+  // where the button was, from the engine's own events.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/call/decisions.acceptAtOrAbove', async (route) => {
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
   await page.getByTestId('accept-confident-confirm').click();
+  const progress = page.getByTestId('accept-progress');
+  await expect(progress.getByRole('status')).toHaveText('Accepting the confident rows…');
+  await expect(progress.getByRole('progressbar', { name: 'Accept progress' })).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByTestId('accept-all-auto')).toHaveCount(0);
+  await screenshot(page, 'accept-progress');
+  release();
   await expect(page.getByText(`Accepted ${at95} rows. Undo takes them all back.`)).toBeVisible();
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByTestId('accept-all-auto')).toBeVisible();
   await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', String(auto + at95));
   await expect(page.getByTestId('filter-chip-to_review')).toHaveAttribute('data-count', String(toReview - at95));
 

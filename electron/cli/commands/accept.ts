@@ -1,7 +1,9 @@
 import type { AcceptPreview } from '../../../shared/contract';
+import { acceptProgressParts, progressText } from '../../../shared/progress';
 import { confidenceThreshold, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession, type CliSession } from '../connect';
+import { withProgressLine } from '../progress-line';
 import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
 
@@ -27,7 +29,13 @@ export async function acceptCommand(argv: string[]): Promise<number> {
       process.stderr.write('Nothing changed.\n');
       return 1;
     }
-    const result = await cli.call('decisions.acceptAtOrAbove', { projectId, minConfidence: threshold });
+    // ~30 s at 300,000 rows: a terminal is told how far it is.
+    const result = await withProgressLine(
+      cli,
+      'accept.progress',
+      (progress) => (progress.projectId === projectId ? progressText(acceptProgressParts(progress)) : null),
+      () => cli.call('decisions.acceptAtOrAbove', { projectId, minConfidence: threshold }),
+    );
     process.stderr.write(`Accepted ${result.changed} row(s) at or above ${threshold} (one action: undo it in the review screen).\n`);
     await printCounts(cli, projectId);
     return 0;

@@ -144,8 +144,14 @@ export class Decisions {
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
    * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
    * (acceptSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
+   * `onProgress` hears the rows gone through, of those counted, at the start and after every slice.
    */
-  async acceptAtOrAbove(project: ProjectRecord, rule: AutoAcceptRule, minConfidence: number): Promise<DecisionResult> {
+  async acceptAtOrAbove(
+    project: ProjectRecord,
+    rule: AutoAcceptRule,
+    minConfidence: number,
+    onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined,
+  ): Promise<DecisionResult> {
     this.refuseWhileAccepting(project.id);
     const qualifying = this.db
       .prepare(
@@ -159,11 +165,13 @@ export class Decisions {
     const accepting = (async () => {
       let batch: number | null = null;
       let changed = 0;
+      onProgress(0, indexes.length);
       for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
         if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
         const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
         changed += slice.changed;
         batch = slice.batch;
+        onProgress(Math.min(i + KEYS_PER_READ, indexes.length), indexes.length);
       }
       return changed;
     })();

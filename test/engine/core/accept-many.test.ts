@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import type { ReviewRow } from '../../../shared/contract';
+import type { AcceptProgress, ReviewRow } from '../../../shared/contract';
 import type { RowState } from '../../../shared/model';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
@@ -58,9 +58,16 @@ describe('accepting many rows at once', () => {
     const lowest = preview.thresholds[preview.thresholds.length - 1]!;
     expect(lowest.rows).toBeGreaterThan(1000);
 
-    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence });
+    const told: AcceptProgress[] = [];
+    const off = engine.on('accept.progress', (p) => told.push(p));
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     expect(accepted.changed).toBe(lowest.rows);
     expect(accepted.counts.auto).toBe(before.counts.auto + lowest.rows);
+    // It said how far it was: from none to all of the rows it counted, never stepping back.
+    expect(told.every((p) => p.projectId === projectId && p.rowsTotal === lowest.rows)).toBe(true);
+    expect(told[0]!.rowsDone).toBe(0);
+    expect(told.at(-1)!.rowsDone).toBe(lowest.rows);
+    expect(told.map((p) => p.rowsDone)).toEqual([...told.map((p) => p.rowsDone)].sort((a, b) => a - b));
     expect(accepted.counts.to_review).toBe(before.counts.to_review - lowest.rows);
     const autoRows = await reviewRows(['auto']);
     expect(autoRows).toHaveLength(accepted.counts.auto);

@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../../shared/model';
+import { acceptProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
+import { ProgressLine } from '../../ui/progress-line';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
@@ -76,6 +78,9 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [actionError, setActionError] = useState<ContractError | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
+  // An accept of many confident rows takes a while (~30 s at 300,000): it says how far it is where its button was.
+  const [accepting, setAccepting] = useState(false);
+  const accepted = useProjectEvent('accept.progress', projectId, accepting);
   const [refreshOpen, setRefreshOpen] = useState(false);
   // A refresh changes rows' people and job changes (and their counts): the list is read again.
   const reloadProject = project.reload;
@@ -139,7 +144,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     if (decision.kind === 'choose' || decision.kind === 'reject' || decision.kind === 'skip') select(Math.min(Math.max(0, total - 1), selected + 1));
     // A button pressed in the panel would keep the focus on the next row's button; give the keys back to the table.
     if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.review-side')) gridRef.current?.focus();
+    const bulk = decision.kind === 'acceptAll';
+    if (bulk) setAccepting(true);
     const result = await pending;
+    if (bulk) setAccepting(false);
     if (!result.ok) {
       setActionError({ ...result.error, message: target && needsRow ? `Row ${formatCount(target.rowIndex + 1)}: ${result.error.message}` : result.error.message });
       return;
@@ -255,9 +263,13 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           </select>
         </label>
         <span className="review-toolbar__spacer" />
-        <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
-          Accept confident rows…
-        </Button>
+        {accepting ? (
+          <ProgressLine parts={acceptProgressParts(accepted)} label="Accept progress" testId="accept-progress" />
+        ) : (
+          <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
+            Accept confident rows…
+          </Button>
+        )}
         <Button variant="quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
           Keys <kbd>?</kbd>
         </Button>
