@@ -166,8 +166,8 @@ class MatchdeskEngine implements Engine {
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
   private readonly refreshes: RefreshControl;
-  /** Projects whose plan is being (re)computed: nothing else may touch their rows meanwhile. */
-  private readonly planning = new Set<number>();
+  /** Projects whose plan is being (re)computed, and when that ends: nothing else may touch their rows meanwhile. */
+  private readonly planning = new Map<number, Promise<unknown>>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
   private readonly assessed = new Set<number>();
   /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
@@ -633,7 +633,8 @@ class MatchdeskEngine implements Engine {
 
   /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
   private async ensurePlan(projectId: number): Promise<void> {
-    this.refuseWhilePlanning(projectId);
+    // A plan under way (a mapping being saved, a run or another screen's plan) is waited for, then looked at again.
+    for (let pending = this.planning.get(projectId); pending; pending = this.planning.get(projectId)) await pending.catch(() => undefined);
     const project = requireProject(this.db, projectId);
     const scope = this.activeScope();
     const wanted = scope ?? NO_SCOPE;
@@ -695,9 +696,10 @@ class MatchdeskEngine implements Engine {
 
   private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {
     this.refuseWhilePlanning(projectId);
-    this.planning.add(projectId);
+    const working = Promise.resolve().then(work);
+    this.planning.set(projectId, working);
     try {
-      return await work();
+      return await working;
     } finally {
       this.planning.delete(projectId);
     }

@@ -41,3 +41,32 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   await expect(page.getByTestId('export-result')).toContainText('Exported 100,000 rows');
   await expect(progress).toHaveCount(0);
 });
+
+test('the run screen of a project not planned yet says how far the planning is before it shows the cost', async ({ page }) => {
+  const app = host();
+  // A profile to run with (the demo's), so only the plan can hold the Start button back.
+  await app.value('demo.start', {});
+  await openApp(page, app, '#/projects');
+  const lines = ['Name,Email,Company'];
+  for (let i = 0; i < 100_000; i++) lines.push(`Person ${i},p${i}@example.com,Company ${i % 700}`);
+  await pickFile(page, { name: 'unplanned.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
+  const projectId = projectIdFromUrl(page);
+
+  // Straight to the run, its mapping never saved (as after a quit on the mapping screen, or for another service's
+  // profile): the cost can only be counted once the queries are planned with the mapping the import detected.
+  await page.goto(`${app.url}#/projects/${projectId}/run`);
+  const planning = page.getByTestId('run-planning');
+  await expect(planning).toHaveText(/^Planning the queries… \d+%$/, { timeout: 30_000 });
+  await expect(planning.getByRole('status')).toHaveText('Planning the queries…');
+  // Starting would be refused as busy until the plan is made: the button waits for it. Both read in one moment of the
+  // page, so a plan that ends in between cannot make this pass or fail by chance.
+  const shown = await page
+    .locator('[data-testid="run-planning"], [data-testid="run-start"]')
+    .evaluateAll((elements) => elements.map((element) => `${element.getAttribute('data-testid')}${element.hasAttribute('disabled') ? ' disabled' : ''}`));
+  if (shown.includes('run-planning')) expect(shown).toContain('run-start disabled');
+  await screenshot(page, 'run-planning');
+  await expect(page.getByTestId('cost-preview')).toBeVisible({ timeout: 60_000 });
+  await expect(planning).toHaveCount(0);
+  await expect(page.getByTestId('run-start')).toBeEnabled();
+});

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportProgress, PlanProgress } from '../../../shared/contract';
+import type { ImportProgress, PlanProgress, RunPreview } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { systemClock } from '../../../electron/engine/clock';
 import { writeTable } from '../../../electron/engine/export';
@@ -151,6 +151,24 @@ describe('importing a sheet', () => {
     expect(planned[1]).toBe(10_000);
     expect(planned.at(-1)).toBe(50_000);
     expect(planned).toEqual([...planned].sort((a, b) => a - b));
+  });
+
+  it('counts the cost asked for while a mapping is being saved once that plan is made, instead of refusing', async () => {
+    const rows = Array.from({ length: 50_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
+    const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'wait.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
+    let preview: Promise<RunPreview> | null = null;
+    // The run screen asks for the cost as the mapping screen's Continue plans (a screen reloaded, a second window).
+    const off = engine.on('plan.progress', (p) => {
+      if (p.projectId === project.id && preview === null) preview = ok(engine, 'run.preview', { projectId: project.id, offline: true });
+    });
+    try {
+      await ok(engine, 'mapping.save', { projectId: project.id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['name+company'] });
+    } finally {
+      off();
+    }
+    expect(preview).not.toBeNull();
+    // Counted with the mapping just saved: every row by name and company, none by e-mail.
+    expect(await preview!).toMatchObject({ rows: 50_000, rowsWithoutQuery: 0, byStrategy: { 'name+company': 50_000 } });
   });
 
   it('says how far through the file an import is, a few times a second: a CSV and an xlsx with or without its dimension', async () => {

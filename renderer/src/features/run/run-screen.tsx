@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ContractError, FailedQuery, RunProgress } from '../../../../shared/contract';
+import { planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { activeProfile, useAppData } from '../../app-data';
 import { routeToHash } from '../../navigation/route';
@@ -7,7 +8,9 @@ import { useRoute } from '../../navigation/use-route';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner, Notice } from '../../ui/error-banner';
+import { ProgressLine } from '../../ui/progress-line';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useProjectEvent } from '../../ui/use-project-event';
 import { ProjectHeader } from '../projects/project-header';
 import { CostPreview } from './cost-preview';
 import { FailedLookups } from './failed-lookups';
@@ -34,6 +37,9 @@ export function RunScreen({ projectId }: { projectId: number }) {
   const preview = useEngineData(active ? null : `run-preview:${projectId}:${offline}:${progress?.runId ?? 0}:${progress?.status ?? ''}`, () =>
     api.callOrThrow('run.preview', { projectId, offline }),
   );
+  // Counting a project planned for another service (or never planned) plans its queries first: ~15 s at a million rows.
+  const planned = useProjectEvent('plan.progress', projectId, preview.loading);
+  const planning = planned !== null && planned.rowsPlanned < planned.rowsTotal;
   const finished = progress && !active;
   const failures = useEngineData(finished && progress.errors > 0 ? `failures:${projectId}:${progress.runId}:${progress.updatedAt}` : null, () =>
     api.callOrThrow('run.failures', { projectId }),
@@ -83,7 +89,15 @@ export function RunScreen({ projectId }: { projectId: number }) {
             </label>
           </div>
           <ErrorBanner error={preview.error} title="Could not work out the cost" onRetry={preview.reload} />
-          {preview.value ? <CostPreview preview={preview.value} /> : !preview.error && <p className="muted">Counting…</p>}
+          {preview.value ? (
+            <CostPreview preview={preview.value} />
+          ) : (
+            !preview.error && (
+              <p className="muted">
+                {planning ? <ProgressLine parts={planProgressParts(planned)} label="Planning progress" testId="run-planning" /> : 'Counting…'}
+              </p>
+            )
+          )}
           {needsProfile && (
             <Notice tone="warning">
               No profile is selected. <a href={routeToHash({ screen: 'account' })}>Choose or add one in Account</a>, or run offline.
@@ -99,7 +113,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
         <ErrorBanner error={actionError} onDismiss={() => setActionError(null)} />
         <div className="form-actions">
           {controls.start && (
-            <Button variant={progress?.status === 'done' ? 'secondary' : 'primary'} busy={busy === 'start'} onClick={() => act('start')} disabled={needsProfile} data-testid="run-start">
+            <Button variant={progress?.status === 'done' ? 'secondary' : 'primary'} busy={busy === 'start'} onClick={() => act('start')} disabled={needsProfile || planning} data-testid="run-start">
               {progress ? 'Start again' : 'Start'}
             </Button>
           )}
