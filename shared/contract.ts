@@ -581,6 +581,8 @@ export const calls = {
   'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
   /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
   'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
+  /** Stops an accept of the project's confident rows before its next slice and takes back what it had written; false when none goes on. */
+  'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
 
   /** What refreshing the project's chosen people would ask (people, calls, time), sending nothing. */
   'refresh.preview': call<RefreshPreview>()(z.object({ projectId: id, olderThanDays })),

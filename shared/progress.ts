@@ -63,5 +63,5 @@ export function planProgressText(progress: PlanProgress | null): string {
 
 /** What "accept all at or above" says while it writes its rows (~30 s at 300,000 rows); `progress` is null until the first word comes. */
 export function acceptProgressParts(progress: AcceptProgress | null): ProgressParts {
-  return { words: 'Accepting the confident rows…', percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };
+  return { words: 'Accepting rows…', percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };
 }

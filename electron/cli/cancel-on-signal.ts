@@ -1,7 +1,8 @@
 /**
- * Runs `work` (one long call: an import, an export) so that Ctrl-C or SIGTERM meanwhile asks the engine to `cancel`
- * it rather than killing the process: the call then undoes what it began (no half-made project, no part file) and
- * fails as `cancelled`, which the command reports with exit code 130. A second Ctrl-C ends the process at once.
+ * Runs `work` (one long call: an import, an export, an accept of confident rows) so that Ctrl-C or SIGTERM meanwhile
+ * asks the engine to `cancel` it rather than killing the process: the call then undoes what it began (no half-made
+ * project, no part file, no row accepted) and fails as `cancelled`, which the command reports with exit code 130. A
+ * second Ctrl-C ends the process at once.
  */
 export async function cancelOnSignal<T>(cancel: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
   const onSignal = () => {

@@ -19,7 +19,7 @@ export const EXIT_CODES = {
   unreachable: 5,
   /** The work finished, but some rows ended in error: the output is written, each such row's reason in match_error. */
   rowsFailed: 6,
-  /** Stopped by Ctrl-C (or SIGTERM): everything that landed is kept; an import, plan or export cancelled so leaves nothing half-made. */
+  /** Stopped by Ctrl-C (or SIGTERM): everything that landed is kept; an import, plan, export or accept cancelled so leaves nothing half-made. */
   interrupted: 130,
 } as const;
 
@@ -33,7 +33,7 @@ const EXIT_CODE_LINES: [ExitCode, string][] = [
   [EXIT_CODES.credentials, 'no connection set up, credentials refused, or no access to the organization'],
   [EXIT_CODES.unreachable, 'the service could not be reached (connection refused, unknown host, no answer)'],
   [EXIT_CODES.rowsFailed, 'finished, but some rows ended in error (their reasons are in the match_error column)'],
-  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept; an import, plan or export cancelled so leaves nothing half-made'],
+  [EXIT_CODES.interrupted, 'stopped with Ctrl-C; what landed is kept; an import, plan, export or accept cancelled so leaves nothing half-made'],
 ];
 
 /** The exit codes as `--help` shows them. */

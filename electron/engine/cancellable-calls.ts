@@ -1,3 +1,6 @@
+/** The reason a closing engine cancels its calls with: a step that can stop and keep what it wrote may do so. */
+export const CLOSING: unique symbol = Symbol('the engine is closing');
+
 /**
  * Long calls a user may cancel part-way: an import (a million rows of Excel take ~20 s) and an export (~40 s to Excel).
  * Each holds a signal under a key while it works (the import's file, the export's project). `cancel` aborts every call
@@ -21,15 +24,15 @@ export class CancellableCalls<K> {
   }
 
   /** Cancels every call under `key`; false when none was working. */
-  cancel(key: K): boolean {
+  cancel(key: K, reason?: unknown): boolean {
     const set = this.working.get(key);
     if (!set) return false;
-    for (const controller of set) controller.abort();
+    for (const controller of set) controller.abort(reason);
     return true;
   }
 
-  /** Cancels every call (the engine is closing). */
-  cancelAll(): void {
-    for (const key of this.working.keys()) this.cancel(key);
+  /** Cancels every call (the engine is closing: CLOSING). */
+  cancelAll(reason?: unknown): void {
+    for (const key of this.working.keys()) this.cancel(key, reason);
   }
 }

@@ -1,6 +1,6 @@
-// Ctrl-C while `matchdesk import`, `matchdesk match` (planning) or `matchdesk export` works on a large sheet: the real
-// CLI in a child process, signalled part-way. It cancels the call instead of dying in the middle of it: no half-made
-// project, no part file.
+// Ctrl-C while `matchdesk import`, `matchdesk match` (planning), `matchdesk export` or `matchdesk accept` works on a large
+// sheet: the real CLI in a child process, signalled part-way. It cancels the call instead of dying in the middle of it:
+// no half-made project, no part file, no row accepted.
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator } from '../../electron/simulator/server';
+import { currentCompany, findablePeople } from '../engine/core/helpers';
 import { runMatchdesk } from './matchdesk-process';
 
 let dir: string;
@@ -69,7 +70,7 @@ function planning(home: string): boolean {
   );
 }
 
-describe('Ctrl-C while a large sheet is imported, planned or exported', () => {
+describe('Ctrl-C while a large sheet is imported, planned, exported or its confident rows accepted', () => {
   it('cancels the import: exit 130, the reason in one line, and no project', async () => {
     const home = join(dir, 'home-import');
     const signal = interruptWhen(() => projectStatuses(home).includes('importing'));
@@ -118,4 +119,33 @@ describe('Ctrl-C while a large sheet is imported, planned or exported', () => {
     expect(readFileSync(out, 'utf8')).toBe('the export of last week');
     expect(readdirSync(outDir)).toEqual(['matches.xlsx']);
   }, 90_000);
+  it('cancels `matchdesk accept`: exit 130, and every row it had accepted back in review', async () => {
+    const sim = await startSimulator({ port: 0, people: 2000, seed: 3 });
+    try {
+      const home = join(dir, 'home-accept');
+      const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+      // 30,000 rows of people that name and company find (each 60 times): left for review without --auto-accept, then
+      // accepted 500 at a time, several seconds in all.
+      const people = findablePeople(sim).slice(0, 500);
+      const confident = join(dir, 'confident.csv');
+      const lines = Array.from({ length: 60 }, () => people.map((p) => `${p.name},${currentCompany(p)}`)).flat();
+      writeFileSync(confident, ['Name,Company', ...lines].join('\n') + '\n');
+      const matched = await runMatchdesk(['match', confident, '--out', join(dir, 'confident-out.csv'), '--yes'], { cwd: dir, home, connection });
+      expect(matched.code, matched.stderr).toBe(0);
+      const toReview = () => readData(home, (db) => db.prepare("SELECT count(*) FROM row_status WHERE state = 'to_review'").pluck().get() as number);
+      const waiting = toReview();
+      expect(waiting).toBeGreaterThan(20_000);
+
+      // Interrupted once its first slices are written.
+      const signal = interruptWhen(() => (readData(home, (db) => db.prepare("SELECT count(*) FROM row_status WHERE state = 'auto'").pluck().get() as number) ?? 0) > 0);
+      const outcome = await runMatchdesk(['accept', '--project', '1', '--min-confidence', '0.5', '--yes'], { cwd: dir, home, connection, ...signal });
+      expect(signal.interrupted(), 'the accept ended before it could be interrupted').toBe(true);
+      expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
+      expect(outcome.stderr).toContain('matchdesk accept: Accepting the confident rows was cancelled: no row was changed.\n');
+      expect(toReview()).toBe(waiting);
+      expect(readData(home, (db) => db.prepare('SELECT count(*) FROM decision_log WHERE undone_at IS NULL').pluck().get())).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
 });

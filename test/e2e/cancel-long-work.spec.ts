@@ -1,6 +1,9 @@
-// A large sheet's import, the planning of its queries and its Excel export take a while (a million rows: ~20 s, ~15 s
-// and ~40 s): a user who picked the wrong file, mapping or format cancels any of them, and nothing half-made is left.
+// A large sheet's import, the planning of its queries, its Excel export and an accept of its confident rows take a while
+// (a million rows: ~20 s, ~15 s, ~40 s, ~30 s for 300,000 confident rows): a user who picked the wrong file, mapping,
+// format or threshold cancels any of them, and nothing half-made is left.
 import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
+import { waitForRun } from './support/demo';
+import { currentCompany, employedPeople } from './support/sheets';
 
 const host = useHost('cancel-long-work');
 
@@ -100,4 +103,43 @@ test('an import cancelled while the browser still uploads the file is never star
   await pickFile(page, { name: 'next.csv', mimeType: 'text/csv', buffer: sheet(10) });
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
   expect(imports).toHaveLength(1);
+});
+
+test('an accept of confident rows cancelled part-way takes back the rows it had accepted', async ({ page }) => {
+  const app = host();
+  // The demo's service and a threshold above what a name and an employer alone reach: the run leaves those rows for review.
+  await app.value('demo.start', {});
+  await app.value('settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });
+  // 20,000 rows (500 people, each 40 times): the accept writes them 500 at a time, a few seconds in all.
+  const people = employedPeople(500);
+  const lines = ['Name,Company'];
+  for (let copy = 0; copy < 40; copy++) for (const person of people) lines.push(`${person.name},${currentCompany(person)}`);
+  await openApp(page, app, '#/projects');
+  await pickFile(page, { name: 'confident.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
+  const projectId = projectIdFromUrl(page);
+  await page.getByTestId('mapping-continue').click();
+  await expect(page).toHaveURL(/\/run$/, { timeout: 60_000 });
+  await app.value('run.start', { projectId });
+  await waitForRun(app, projectId, (p) => p.status === 'done');
+
+  await page.goto(`${app.url}#/projects/${projectId}/review`);
+  const toReview = page.getByTestId('filter-chip-to_review');
+  // The counts once loaded (the chips read 0 until then): every row waits for review, none is accepted yet.
+  await expect(toReview).toHaveAttribute('data-count', /^[1-9]\d{3,}$/);
+  const before = { toReview: await toReview.getAttribute('data-count'), auto: await page.getByTestId('filter-chip-auto').getAttribute('data-count') };
+  await page.getByTestId('accept-all-auto').click();
+  await page.getByTestId('threshold-0.95').check();
+  await expect(page.getByTestId('accept-confident-confirm')).toHaveText(/^Accept \d{1,2},\d{3} rows$/);
+  await page.getByTestId('accept-confident-confirm').click();
+  const progress = page.getByTestId('accept-progress');
+  await expect(progress.getByRole('status')).toHaveText('Accepting rows…');
+  // Cancelled once rows were accepted (its first slice written), so there is something to take back.
+  await expect(progress.getByRole('progressbar', { name: 'Accept progress' })).toHaveAttribute('aria-valuenow', /^[1-9]\d?$/);
+  await screenshot(page, 'accept-under-way');
+  await page.getByTestId('accept-cancel').click();
+  await expect(page.getByText('Accepting the confident rows was cancelled: no row was changed.')).toBeVisible({ timeout: 30_000 });
+  await expect(progress).toHaveCount(0);
+  await expect(toReview).toHaveAttribute('data-count', before.toReview!);
+  await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', before.auto!);
 });

@@ -51,7 +51,7 @@ test('the review queue sorts by confidence, and the confident rows are accepted 
   });
   await page.getByTestId('accept-confident-confirm').click();
   const progress = page.getByTestId('accept-progress');
-  await expect(progress.getByRole('status')).toHaveText('Accepting the confident rows…');
+  await expect(progress.getByRole('status')).toHaveText('Accepting rows…');
   await expect(progress.getByRole('progressbar', { name: 'Accept progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByTestId('accept-all-auto')).toHaveCount(0);
   await screenshot(page, 'accept-progress');

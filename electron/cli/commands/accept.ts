@@ -1,6 +1,7 @@
 import type { AcceptPreview } from '../../../shared/contract';
 import { acceptProgressParts, progressText } from '../../../shared/progress';
 import { confidenceThreshold, parseCommandArgs, positiveInt } from '../args';
+import { cancelOnSignal } from '../cancel-on-signal';
 import { CliError } from '../cli-error';
 import { openCliSession, type CliSession } from '../connect';
 import { withProgressLine } from '../progress-line';
@@ -29,12 +30,16 @@ export async function acceptCommand(argv: string[]): Promise<number> {
       process.stderr.write('Nothing changed.\n');
       return 1;
     }
-    // ~30 s at 300,000 rows: a terminal is told how far it is.
+    // ~30 s at 300,000 rows: a terminal is told how far it is, and Ctrl-C takes back what it accepted so far.
     const result = await withProgressLine(
       cli,
       'accept.progress',
       (progress) => (progress.projectId === projectId ? progressText(acceptProgressParts(progress)) : null),
-      () => cli.call('decisions.acceptAtOrAbove', { projectId, minConfidence: threshold }),
+      () =>
+        cancelOnSignal(
+          () => cli.call('decisions.cancelAccept', { projectId }),
+          () => cli.call('decisions.acceptAtOrAbove', { projectId, minConfidence: threshold }),
+        ),
     );
     process.stderr.write(`Accepted ${result.changed} row(s) at or above ${threshold} (one action: undo it in the review screen).\n`);
     await printCounts(cli, projectId);

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { AcceptPreview, DecisionResult } from '../../../shared/contract';
 import type { AutoAcceptRule, RowState } from '../../../shared/model';
 import type { Clock } from '../clock';
+import { CLOSING } from '../cancellable-calls';
 import { EngineError, notFound } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
 import { touchProject } from '../projects/project-record';
@@ -144,13 +145,15 @@ export class Decisions {
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
    * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
    * (acceptSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
-   * `onProgress` hears the rows gone through, of those counted, at the start and after every slice.
+   * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
+   * stops it before its next slice: a user's cancel reverts the slices written, the engine closing keeps them.
    */
   async acceptAtOrAbove(
     project: ProjectRecord,
     rule: AutoAcceptRule,
     minConfidence: number,
     onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined,
+    signal?: AbortSignal,
   ): Promise<DecisionResult> {
     this.refuseWhileAccepting(project.id);
     const qualifying = this.db
@@ -168,10 +171,17 @@ export class Decisions {
       onProgress(0, indexes.length);
       for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
         if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal?.aborted) break;
         const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
         changed += slice.changed;
         batch = slice.batch;
         onProgress(Math.min(i + KEYS_PER_READ, indexes.length), indexes.length);
+      }
+      // The engine closing keeps the slices written: they are the action, as a crash would leave it, and undo reverts
+      // them. The user's cancel takes them back.
+      if (signal?.aborted && signal.reason !== CLOSING) {
+        if (batch !== null) this.revert(project, batch);
+        throw new EngineError('cancelled', 'Accepting the confident rows was cancelled: no row was changed.');
       }
       return changed;
     })();
@@ -220,9 +230,14 @@ export class Decisions {
    */
   undo(project: ProjectRecord): DecisionResult {
     this.refuseWhileAccepting(project.id);
+    const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
+    if (batch === null) return { changed: 0, row: null, counts: stateCounts(this.db, project.id) };
+    return this.revert(project, batch);
+  }
+
+  /** Reverts one action (`batch` of the decision log), in one transaction. */
+  private revert(project: ProjectRecord, batch: number): DecisionResult {
     const db = this.db;
-    const batch = db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
-    if (batch === null) return { changed: 0, row: null, counts: stateCounts(db, project.id) };
     const entriesAfter = db.prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
     const at = this.now();
     const moves = new MoveTally();

@@ -88,8 +88,10 @@ describe('accepting many rows at once', () => {
   it('lets other calls in between its slices, holds decisions on the project until it ends, and stays one undoable action', async () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
+    // When the accept wrote its last slice (its last progress event), and when the undo's answer came.
     const ended: string[] = [];
-    const accepting = ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(() => ended.push('accept'));
+    const off = engine.on('accept.progress', (p) => p.rowsDone === p.rowsTotal && ended.push('accept'));
+    const accepting = ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     // One turn of the event loop: the first slice is written, the rest wait their turn behind this test's calls.
     await new Promise((resolve) => setImmediate(resolve));
     const midway = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });
@@ -106,6 +108,50 @@ describe('accepting many rows at once', () => {
     expect(ended).toEqual(['accept', 'undo']);
     // Its slices are one action: the one undo took every row back.
     expect(undone.changed).toBe(lowest.rows);
+    expect(undone.counts).toEqual(before);
+  });
+  it('cancelled part-way, takes back the slices it wrote: the counts and every row are as before, and nothing is left to undo of it', async () => {
+    const rowsBefore = await stateOfEveryRow();
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
+    let cancelled: Promise<unknown> | null = null;
+    let writtenWhenCancelled = 0;
+    // Cancelled once its first slice is written, as a user's Cancel would find it.
+    const off = engine.on('accept.progress', (p) => {
+      if (p.rowsDone === 0 || cancelled) return;
+      writtenWhenCancelled = p.rowsDone;
+      cancelled = ok(engine, 'decisions.cancelAccept', { projectId });
+    });
+    const failure = await fails(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
+    expect(await cancelled).toEqual({ cancelled: true });
+    expect(writtenWhenCancelled).toBeGreaterThan(0);
+    expect(writtenWhenCancelled).toBeLessThan(lowest.rows);
+    expect(failure).toEqual({ kind: 'cancelled', message: 'Accepting the confident rows was cancelled: no row was changed.' });
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts).toEqual(before);
+    expect(await stateOfEveryRow()).toEqual(rowsBefore);
+    // The accept is marked undone in the log: an undo now has nothing of it to take back.
+    expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);
+    expect(await ok(engine, 'decisions.cancelAccept', { projectId })).toEqual({ cancelled: false });
+  });
+
+  it('stops before its next slice when the engine closes, keeping the slices written as one action that undo takes back', async () => {
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
+    let closing: Promise<void> | null = null;
+    const off = engine.on('accept.progress', (p) => {
+      if (p.rowsDone > 0 && !closing) closing = engine.close();
+    });
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
+    await closing;
+    // It ended at once with the rows of its written slices, not after every one of them (nor cut off by a closed database).
+    expect(accepted.changed).toBeGreaterThan(0);
+    expect(accepted.changed).toBeLessThan(lowest.rows);
+
+    engine = await openEngine(dataDir());
+    const reopened = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(reopened.auto).toBe(before.auto + accepted.changed);
+    const undone = await ok(engine, 'decisions.undo', { projectId });
+    expect(undone.changed).toBe(accepted.changed);
     expect(undone.counts).toEqual(before);
   });
 });

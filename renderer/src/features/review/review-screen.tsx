@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../../shared/model';
-import { acceptProgressParts } from '../../../../shared/progress';
+import { CANCELLING, acceptProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { ProgressLine } from '../../ui/progress-line';
+import { useCancel } from '../../ui/use-cancel';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
@@ -81,6 +82,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   // An accept of many confident rows takes a while (~30 s at 300,000): it says how far it is where its button was.
   const [accepting, setAccepting] = useState(false);
   const accepted = useProjectEvent('accept.progress', projectId, accepting);
+  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('decisions.cancelAccept', { projectId }));
   const [refreshOpen, setRefreshOpen] = useState(false);
   // A refresh changes rows' people and job changes (and their counts): the list is read again.
   const reloadProject = project.reload;
@@ -148,6 +150,12 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     if (bulk) setAccepting(true);
     const result = await pending;
     if (bulk) setAccepting(false);
+    if (!result.ok && result.error.kind === 'cancelled' && bulk) {
+      // The engine took back what it had accepted: the rows are as they were, read again.
+      toast(result.error.message);
+      setGeneration((g) => g + 1);
+      return;
+    }
     if (!result.ok) {
       setActionError({ ...result.error, message: target && needsRow ? `Row ${formatCount(target.rowIndex + 1)}: ${result.error.message}` : result.error.message });
       return;
@@ -264,7 +272,12 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         </label>
         <span className="review-toolbar__spacer" />
         {accepting ? (
-          <ProgressLine parts={acceptProgressParts(accepted)} label="Accept progress" testId="accept-progress" />
+          <>
+            <ProgressLine parts={cancelling ? CANCELLING : acceptProgressParts(accepted)} label="Accept progress" testId="accept-progress" />
+            <Button variant="secondary" onClick={cancelAccept} disabled={cancelling} title="Cancel the accept: every row stays as it was (Esc)" aria-keyshortcuts="Escape" data-testid="accept-cancel">
+              Cancel
+            </Button>
+          </>
         ) : (
           <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
             Accept confident rows…
