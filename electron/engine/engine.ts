@@ -42,6 +42,7 @@ import { reviewPage } from './review/review-page';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
+import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
 import { mappingPreview } from './runs/mapping-preview';
@@ -63,7 +64,6 @@ import {
   InvalidSetting,
   MigrationFailed,
   cacheStats,
-  clearCache,
   deleteProfile,
   getLookups,
   getProfile,
@@ -174,6 +174,8 @@ class MatchdeskEngine implements Engine {
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
   private readonly exports = new CancellableCalls<number>();
+  /** A clearing of the cache under way, and what it removed once done. */
+  private clearing: Promise<{ removed: number }> | null = null;
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
   private readonly search: SearchHandlers;
@@ -380,6 +382,7 @@ class MatchdeskEngine implements Engine {
       'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
+        this.refuseWhileClearing();
         this.refuseWhileBusy(project.id, project.name);
         await this.withPlanLock(project.id, () =>
           this.mappingSaves.run(project.id, async (signal) => {
@@ -405,6 +408,7 @@ class MatchdeskEngine implements Engine {
         });
       },
       'run.start': (input) => {
+        this.refuseWhileClearing();
         this.refuseWhilePlanning(input.projectId);
         this.decisions.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
@@ -417,6 +421,7 @@ class MatchdeskEngine implements Engine {
       },
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
+        this.refuseWhileClearing();
         this.refuseWhilePlanning(input.projectId);
         this.decisions.refuseWhileAccepting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
@@ -465,11 +470,15 @@ class MatchdeskEngine implements Engine {
         return this.refreshes.preview(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.start': async (input) => {
+        this.refuseWhileClearing();
         await this.plannedProject(input.projectId);
         return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.pause': (input) => this.refreshes.pause(input.projectId),
-      'refresh.resume': (input) => this.refreshes.resume(input.projectId),
+      'refresh.resume': (input) => {
+        this.refuseWhileClearing();
+        return this.refreshes.resume(input.projectId);
+      },
       'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
@@ -489,7 +498,7 @@ class MatchdeskEngine implements Engine {
       },
       'cache.stats': () => cacheStats(db, this.freshAfter(getSettings(db))),
       'cache.clear': async () => {
-        const cleared = this.clearCache();
+        const cleared = await this.clearCache();
         await this.cleanUp();
         return cleared;
       },
@@ -780,23 +789,20 @@ class MatchdeskEngine implements Engine {
    * Empties the cache. Rows settled from it go back to waiting on their first query (a decision is kept, with
    * the chosen person stored beside it), so the next run asks again instead of showing answers that are gone.
    */
-  private clearCache(): { removed: number } {
-    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id));
-    if (busy) throw new EngineError('busy', `A run or refresh of "${busy.name}" is going. Pause or cancel it before clearing the cache.`);
-    const first = 'FROM row_queries rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = 0';
-    return this.db.transaction(() => {
-      const removed = clearCache(this.db);
-      this.db
-        .prepare(
-          `UPDATE row_status SET
-             state = CASE WHEN state IN ('to_review', 'no_candidates', 'error', 'offline') THEN 'pending' ELSE state END,
-             outcome = 'pending', step = 0, candidate_count = 0,
-             query_key = (SELECT rq.query_key ${first}), query_id = (SELECT rq.query_id ${first}), strategy = (SELECT rq.strategy ${first})
-           WHERE outcome IN ('to_review', 'no_candidates', 'error', 'offline')`,
-        )
-        .run();
-      return { removed };
-    })();
+  /** Clears the cache a slice of rows at a time (runs/clear-answers.ts); a second ask while it works waits for the same. */
+  private clearCache(): Promise<{ removed: number }> {
+    if (this.clearing) return this.clearing;
+    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id) || this.planning.has(p.id));
+    if (busy) throw new EngineError('busy', `A run, refresh or plan of "${busy.name}" is going. Let it finish (or pause it) before clearing the cache.`);
+    this.clearing = clearAnswers(this.db)
+      .then((removed) => ({ removed }))
+      .finally(() => (this.clearing = null));
+    return this.clearing;
+  }
+
+  /** While the cache is cleared its rows are sent back to be asked again: nothing may settle or plan rows meanwhile. */
+  private refuseWhileClearing(): void {
+    if (this.clearing) throw new EngineError('busy', 'The cache is being cleared. Try again in a moment.');
   }
 
   private freshAfter(settings: Settings): number {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { ALL_MIGRATIONS, migrate } from '../../../electron/engine/store';
 import type { Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
 let sims: Simulator[] = [];
@@ -83,6 +83,38 @@ describe('clearing the cache', () => {
     const [headers, ...rows] = Papa.parse<string[]>(readFileSync(exported.path!, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     expect(rows).toHaveLength(16);
     expect(rows.every((r) => r[headers!.indexOf('match_person_id')] !== '')).toBe(true);
+  });
+});
+
+describe('clearing the cache of a large project', () => {
+  it('sends its rows back a slice at a time, answering other calls meanwhile and refusing a run until it is done', async () => {
+    const s = await startSim();
+    sims = [s];
+    engine = await openEngine(join(tmp.dir, 'data'));
+    await connect(engine, s);
+    await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });
+    // 30,000 rows of 1,000 people that name and company find: every row waits for review after the run.
+    const people = findablePeople(s).slice(0, 1000);
+    const rows = Array.from({ length: 30 }, () => people.map((p) => [p.name, currentCompany(p)])).flat();
+    const projectId = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'large.csv'), ['Name', 'Company'], rows) })).summary.id;
+    expect((await runToEnd(engine, projectId)).status).toBe('done');
+    const settled = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(settled.to_review).toBe(30_000);
+
+    const clearing = ok(engine, 'cache.clear');
+    // One turn of the event loop: the first slice of rows is back in the queue, the others still wait for review.
+    await new Promise((resolve) => setImmediate(resolve));
+    const midway = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(midway.pending).toBeGreaterThan(0);
+    expect(midway.to_review).toBeGreaterThan(0);
+    expect(await fails(engine, 'run.start', { projectId })).toMatchObject({ kind: 'busy', message: 'The cache is being cleared. Try again in a moment.' });
+    // A second ask (a double click) waits for the same clearing.
+    const again = ok(engine, 'cache.clear');
+
+    expect(await clearing).toEqual({ removed: 1000 });
+    expect(await again).toEqual({ removed: 1000 });
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts).toMatchObject({ pending: 30_000, to_review: 0 });
+    expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ toFetch: 1000 });
   });
 });
 
