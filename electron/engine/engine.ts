@@ -174,10 +174,10 @@ class MatchdeskEngine implements Engine {
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
   private readonly exports = new CancellableCalls<number>();
-  /** A clearing of the cache under way, and what it removed once done. */
-  private clearing: Promise<{ removed: number }> | null = null;
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
+  /** A clearing of the cache under way, and what it removed once done. */
+  private clearing: Promise<{ removed: number }> | null = null;
   private readonly search: SearchHandlers;
   private readonly handlers: Handlers;
   private readonly mappers: ErrorMapper[] = [mapKnownErrors, (err) => this.diskFull(err)];
@@ -452,17 +452,20 @@ class MatchdeskEngine implements Engine {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
         return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
       },
+      // Cancellable from the start: a cancel while the project's verdicts are made (ensureAssessed) accepts nothing.
       'decisions.acceptAtOrAbove': (input) =>
-        this.afterAccept(input.projectId, async () => {
-          const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
-          const rule = getSettings(db).autoAccept;
-          const pace = progressPace();
-          // The start and the end always; a few times a second between (at 300,000 rows it takes ~30 s).
-          const tell = (rowsDone: number, rowsTotal: number) => {
-            if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('accept.progress', { projectId: project.id, rowsDone, rowsTotal });
-          };
-          return this.accepts.run(project.id, (signal) => this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal));
-        }),
+        this.afterAccept(input.projectId, () =>
+          this.accepts.run(input.projectId, async (signal) => {
+            const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
+            const rule = getSettings(db).autoAccept;
+            const pace = progressPace();
+            // The start and the end always; a few times a second between (at 300,000 rows it takes ~30 s).
+            const tell = (rowsDone: number, rowsTotal: number) => {
+              if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('accept.progress', { projectId: project.id, rowsDone, rowsTotal });
+            };
+            return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal);
+          }),
+        ),
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),
 
       'refresh.preview': async (input) => {
@@ -787,9 +790,9 @@ class MatchdeskEngine implements Engine {
 
   /**
    * Empties the cache. Rows settled from it go back to waiting on their first query (a decision is kept, with
-   * the chosen person stored beside it), so the next run asks again instead of showing answers that are gone.
+   * the chosen person stored beside it), so the next run asks again instead of showing answers that are gone. A slice
+   * of rows at a time (runs/clear-answers.ts); a second ask while it works waits for the same.
    */
-  /** Clears the cache a slice of rows at a time (runs/clear-answers.ts); a second ask while it works waits for the same. */
   private clearCache(): Promise<{ removed: number }> {
     if (this.clearing) return this.clearing;
     const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id) || this.planning.has(p.id));
