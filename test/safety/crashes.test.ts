@@ -1,6 +1,7 @@
 // The CLI killed with SIGKILL at five points of a run and started again each time: the run finishes, no answer
 // is lost or asked for twice (beyond the calls in flight at a kill), every decision made between the kills is
-// intact, and the database passes its integrity check.
+// intact, and the database passes its integrity check. And killed while it clears the cache (a slice of rows at a
+// time): nothing is half-made, and the next run settles the rows again from the answers still on file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -260,3 +261,60 @@ async function referenceExport(): Promise<string[][]> {
     sim.setLatency(LATENCY_MS);
   }
 }
+
+describe('clearing the cache killed part-way', () => {
+  it('leaves every answer on file and the rows sent back so far pending: the next run settles them from the cache', async () => {
+    const clearHome = join(tmp.dir, 'clear-home');
+    const dbPath = join(clearHome, DATABASE_FILE);
+    // 60,000 rows (a 4,000-row sheet 15 times): the clearing sends them back in 12 slices, one transaction each.
+    const rows = Array.from({ length: 15 }, () => sheetRows(sim.dataset.people, 4_000)).flat();
+    const file = writeCsv(join(tmp.dir, 'clear.csv'), SHEET_HEADERS, rows);
+    let engine = await openTestEngine(clearHome);
+    let projectId: number;
+    let settled: Record<string, number>;
+    try {
+      await connectSimulator(engine, sim);
+      projectId = (await callOk(engine, 'projects.import', { file })).summary.id;
+      expect((await runToEnd(engine, projectId)).status).toBe('done');
+      settled = (await callOk(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    } finally {
+      await engine.close();
+    }
+    const read = <T>(sql: string): T => {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return db.prepare(sql).pluck().get() as T;
+      } finally {
+        db.close();
+      }
+    };
+    const answers = read<number>('SELECT count(*) FROM lookups');
+    expect(answers).toBeGreaterThan(1000);
+
+    const child = spawn(process.execPath, [join(ROOT, 'bin/matchdesk.mjs'), 'cache', 'clear'], { cwd: ROOT, env: { ...process.env, MATCHDESK_HOME: clearHome }, stdio: 'ignore' });
+    children.add(child);
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
+    let done = false;
+    void exited.then(() => (done = true));
+    await waitUntil(() => done || read<number>("SELECT count(*) FROM row_status WHERE outcome = 'pending'") > 0, 30_000, 'the first rows sent back', 5);
+    child.kill('SIGKILL');
+    expect(await exited, 'the clearing ended before it could be killed').toBe('SIGKILL');
+    expect(integrity(dbPath)).toBe('ok');
+    const pending = read<number>("SELECT count(*) FROM row_status WHERE outcome = 'pending'");
+    expect(pending).toBeGreaterThan(0);
+    expect(pending).toBeLessThan(rows.length);
+    expect(read<number>('SELECT count(*) FROM lookups')).toBe(answers);
+
+    sim.resetCounters();
+    engine = await openTestEngine(clearHome);
+    try {
+      // The test engine keeps secrets for its session only: the same service is connected again.
+      await connectSimulator(engine, sim);
+      expect((await runToEnd(engine, projectId)).status).toBe('done');
+      expect(sim.counters().findCalls).toBe(0);
+      expect((await callOk(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts).toEqual(settled);
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
+});
