@@ -225,7 +225,7 @@ class MatchdeskEngine implements Engine {
       client: (concurrency) => this.activeClient(concurrency),
       refuseWhileRunning: (projectId) => {
         this.refuseWhilePlanning(projectId);
-        this.decisions.refuseWhileAccepting(projectId);
+        this.decisions.refuseWhileBulk(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
       onProgress: (p) => this.emit('refresh.progress', p),
@@ -372,7 +372,7 @@ class MatchdeskEngine implements Engine {
       'projects.delete': async (input) => {
         requireProject(db, input.projectId);
         this.refuseWhilePlanning(input.projectId);
-        this.decisions.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileBulk(input.projectId);
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
@@ -410,7 +410,7 @@ class MatchdeskEngine implements Engine {
       'run.start': (input) => {
         this.refuseWhileClearing();
         this.refuseWhilePlanning(input.projectId);
-        this.decisions.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileBulk(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.start(input.projectId, {
           offline: input.offline,
@@ -423,7 +423,7 @@ class MatchdeskEngine implements Engine {
       'run.resume': (input) => {
         this.refuseWhileClearing();
         this.refuseWhilePlanning(input.projectId);
-        this.decisions.refuseWhileAccepting(input.projectId);
+        this.decisions.refuseWhileBulk(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.resume(input.projectId);
       },
@@ -440,21 +440,21 @@ class MatchdeskEngine implements Engine {
         return page;
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
-      // A decision made while confident rows of the project are being accepted waits for that to end.
+      // A decision made while the project's confident rows are accepted, or an action undone, waits for that to end.
       'decisions.choose': (input) =>
-        this.afterAccept(input.projectId, async () => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical)),
+        this.afterBulk(input.projectId, async () => this.decisions.choose(await this.plannedProject(input.projectId), input.rowIndex, input.rank, input.applyToIdentical)),
       'decisions.reject': (input) =>
-        this.afterAccept(input.projectId, async () => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical)),
-      'decisions.skip': (input) => this.afterAccept(input.projectId, async () => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex)),
-      'decisions.clear': (input) => this.afterAccept(input.projectId, async () => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex)),
-      'decisions.undo': (input) => this.afterAccept(input.projectId, () => this.decisions.undo(requireProject(db, input.projectId))),
+        this.afterBulk(input.projectId, async () => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical)),
+      'decisions.skip': (input) => this.afterBulk(input.projectId, async () => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex)),
+      'decisions.clear': (input) => this.afterBulk(input.projectId, async () => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex)),
+      'decisions.undo': (input) => this.afterBulk(input.projectId, () => this.decisions.undo(requireProject(db, input.projectId))),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
         return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
       },
       // Cancellable from the start: a cancel while the project's verdicts are made (ensureAssessed) accepts nothing.
       'decisions.acceptAtOrAbove': (input) =>
-        this.afterAccept(input.projectId, () =>
+        this.afterBulk(input.projectId, () =>
           this.accepts.run(input.projectId, async (signal) => {
             const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
             const rule = getSettings(db).autoAccept;
@@ -728,14 +728,14 @@ class MatchdeskEngine implements Engine {
 
   private refuseWhileBusy(projectId: number, name: string): void {
     this.refuseWhilePlanning(projectId);
-    this.decisions.refuseWhileAccepting(projectId);
+    this.decisions.refuseWhileBulk(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
     if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
   }
 
-  /** Decides once no accept of the project's confident rows goes on (review/decisions.ts accepts a slice at a time). */
-  private async afterAccept<T>(projectId: number, decide: () => T | Promise<T>): Promise<T> {
-    await this.decisions.acceptSettled(projectId);
+  /** Decides once no action changes the project's rows a slice at a time (review/decisions.ts: an accept, an undo). */
+  private async afterBulk<T>(projectId: number, decide: () => T | Promise<T>): Promise<T> {
+    await this.decisions.bulkSettled(projectId);
     return decide();
   }
 

@@ -52,30 +52,46 @@ const EPSILON = 1e-9;
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
-  /** Projects whose confident rows are being accepted (acceptAtOrAbove, a slice at a time), and when that ends. */
-  private readonly accepting = new Map<number, Promise<unknown>>();
+  /**
+   * Projects whose rows an action changes a slice at a time (an "accept all at or above", an undo), what it is, and
+   * when it ends.
+   */
+  private readonly bulk = new Map<number, { what: string; settled: Promise<unknown> }>();
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
-  /** Refuses while an "accept all at or above" of the project goes on: nothing else may decide or rewrite its rows. */
-  refuseWhileAccepting(projectId: number): void {
-    if (this.accepting.has(projectId)) throw new EngineError('busy', "This project's confident rows are being accepted. Try again in a moment.");
+  /** Refuses while an action changes the project's rows a slice at a time: nothing else may decide or rewrite them. */
+  refuseWhileBulk(projectId: number): void {
+    const working = this.bulk.get(projectId);
+    if (working) throw new EngineError('busy', `${working.what} Try again in a moment.`);
   }
 
   /**
-   * Resolves once no "accept all at or above" of the project goes on (at once when none does). A decision made
-   * meanwhile (a reviewer's next key, an undo of the accept) waits for it, as it did when the accept was one
+   * Resolves once no action changes the project's rows a slice at a time (at once when none does). A decision made
+   * meanwhile (a reviewer's next key, an undo of the accept) waits for it, as it did when such an action was one
    * transaction, instead of being refused.
    */
-  async acceptSettled(projectId: number): Promise<void> {
-    for (let pending = this.accepting.get(projectId); pending; pending = this.accepting.get(projectId)) await pending.catch(() => undefined);
+  async bulkSettled(projectId: number): Promise<void> {
+    for (let pending = this.bulk.get(projectId); pending; pending = this.bulk.get(projectId)) await pending.settled.catch(() => undefined);
+  }
+
+  /** Runs `work` as the project's action in slices (see refuseWhileBulk and bulkSettled). */
+  private async inBulk<T>(projectId: number, what: string, work: () => Promise<T>): Promise<T> {
+    this.refuseWhileBulk(projectId);
+    const settled = work();
+    this.bulk.set(projectId, { what, settled });
+    try {
+      return await settled;
+    } finally {
+      this.bulk.delete(projectId);
+    }
   }
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
-    this.refuseWhileAccepting(project.id);
+    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
@@ -95,7 +111,7 @@ export class Decisions {
   }
 
   reject(project: ProjectRecord, rowIndex: number, applyToIdentical: boolean): DecisionResult {
-    this.refuseWhileAccepting(project.id);
+    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const after = this.decided('rejected', null);
     const rows = applyToIdentical ? [row, ...this.identical(project.id, row, false)] : [row];
@@ -103,14 +119,14 @@ export class Decisions {
   }
 
   skip(project: ProjectRecord, rowIndex: number): DecisionResult {
-    this.refuseWhileAccepting(project.id);
+    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after: this.decided('skipped', null) }]);
   }
 
   /** Back to what the run found, as if nobody had decided. */
   clear(project: ProjectRecord, rowIndex: number): DecisionResult {
-    this.refuseWhileAccepting(project.id);
+    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const after: DecisionFields = { state: row.outcome, chosenRank: null, chosen: null, source: null, decidedAt: null };
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after }]);
@@ -144,7 +160,7 @@ export class Decisions {
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
    * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
    * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
-   * (acceptSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
+   * (bulkSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
    * stops it before its next slice: a user's cancel reverts the slices written, the engine closing keeps them.
    */
@@ -155,7 +171,7 @@ export class Decisions {
     onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined,
     signal?: AbortSignal,
   ): Promise<DecisionResult> {
-    this.refuseWhileAccepting(project.id);
+    this.refuseWhileBulk(project.id);
     const qualifying = this.db
       .prepare(
         `SELECT row_index FROM row_status INDEXED BY row_status_to_review_by_confidence
@@ -165,7 +181,7 @@ export class Decisions {
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
     const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    const accepting = (async () => {
+    const changed = await this.inBulk(project.id, "This project's confident rows are being accepted.", async () => {
       let batch: number | null = null;
       let changed = 0;
       onProgress(0, indexes.length);
@@ -180,17 +196,12 @@ export class Decisions {
       // The engine closing keeps the slices written: they are the action, as a crash would leave it, and undo reverts
       // them. The user's cancel takes them back.
       if (signal?.aborted && signal.reason !== CLOSING) {
-        if (batch !== null) this.revert(project, batch);
+        if (batch !== null) await this.revert(project, batch);
         throw new EngineError('cancelled', 'Accepting the confident rows was cancelled: no row was changed.');
       }
       return changed;
-    })();
-    this.accepting.set(project.id, accepting);
-    try {
-      return { changed: await accepting, row: null, counts: stateCounts(this.db, project.id) };
-    } finally {
-      this.accepting.delete(project.id);
-    }
+    });
+    return { changed, row: null, counts: stateCounts(this.db, project.id) };
   }
 
   /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
@@ -225,31 +236,36 @@ export class Decisions {
 
   /**
    * Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. The
-   * action's log is read ENTRIES_PER_READ entries at a time: an "accept all" over a million rows is undone in the
-   * memory of a few hundred.
+   * action's log is read and reverted ENTRIES_PER_READ entries a transaction, other calls taking their turn in between
+   * (~50 µs a row: the undo of an accept of 300,000 rows would hold the engine ~15 s in one), so an "accept all" over a
+   * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: callers
+   * wait (bulkSettled).
    */
-  undo(project: ProjectRecord): DecisionResult {
-    this.refuseWhileAccepting(project.id);
+  undo(project: ProjectRecord): Promise<DecisionResult> {
+    this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
-    if (batch === null) return { changed: 0, row: null, counts: stateCounts(this.db, project.id) };
-    return this.revert(project, batch);
+    if (batch === null) return Promise.resolve({ changed: 0, row: null, counts: stateCounts(this.db, project.id) });
+    return this.inBulk(project.id, "This project's last action is being undone.", () => this.revert(project, batch));
   }
 
-  /** Reverts one action (`batch` of the decision log), in one transaction. */
-  private revert(project: ProjectRecord, batch: number): DecisionResult {
+  /**
+   * Reverts one action (`batch` of the decision log) a slice at a time, and marks it undone with the last. A crash
+   * part-way leaves it not marked: the next undo takes back the rest, passing over the rows already reverted (they no
+   * longer hold what the action wrote).
+   */
+  private async revert(project: ProjectRecord, batch: number): Promise<DecisionResult> {
     const db = this.db;
-    const entriesAfter = db.prepare('SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
+    const entriesAfter = statement(db, 'SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
     const at = this.now();
-    const moves = new MoveTally();
     let changed = 0;
     let first: number | null = null;
-    withStateMoves(db, project.id, moves, () =>
-      db.transaction(() => {
-        for (let lastId = 0; ; ) {
-          const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
-          if (entries.length === 0) break;
-          lastId = entries[entries.length - 1]!.id;
-          first ??= entries[0]!.row_index;
+    for (let lastId = 0; ; ) {
+      if (lastId > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
+      first ??= entries[0]?.row_index ?? null;
+      const moves = new MoveTally();
+      withStateMoves(db, project.id, moves, () =>
+        db.transaction(() => {
           for (const e of entries) {
             const current = readRowStatus(db, project.id, e.row_index);
             const after = JSON.parse(e.after) as DecisionFields;
@@ -265,11 +281,15 @@ export class Decisions {
             moves.add(current.state, before.state);
             changed++;
           }
-        }
-        db.prepare('UPDATE decision_log SET undone_at = ? WHERE project_id = ? AND batch_id = ?').run(at, project.id, batch);
-        touchProject(db, project.id, at);
-      })(),
-    );
+          if (entries.length < ENTRIES_PER_READ) {
+            db.prepare('UPDATE decision_log SET undone_at = ? WHERE project_id = ? AND batch_id = ?').run(at, project.id, batch);
+            touchProject(db, project.id, at);
+          }
+        })(),
+      );
+      if (entries.length < ENTRIES_PER_READ) break;
+      lastId = entries[entries.length - 1]!.id;
+    }
     return { changed, row: first === null ? null : rowDetail(db, project, first), counts: stateCounts(db, project.id) };
   }
 

@@ -154,4 +154,22 @@ describe('accepting many rows at once', () => {
     expect(undone.changed).toBe(accepted.changed);
     expect(undone.counts).toEqual(before);
   });
+  it('undoes a large accept in slices too, answering other calls between them and refusing a run until it is done', async () => {
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
+    expect((await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence })).changed).toBe(lowest.rows);
+
+    const undoing = ok(engine, 'decisions.undo', { projectId });
+    // One turn of the event loop: the first slice is back in review, the rest still accepted.
+    await new Promise((resolve) => setImmediate(resolve));
+    const midway = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    expect(midway.to_review).toBeGreaterThan(before.to_review - lowest.rows);
+    expect(midway.to_review).toBeLessThan(before.to_review);
+    expect(await fails(engine, 'run.start', { projectId })).toMatchObject({ kind: 'busy', message: "This project's last action is being undone. Try again in a moment." });
+
+    const undone = await undoing;
+    expect(undone.changed).toBe(lowest.rows);
+    expect(undone.counts).toEqual(before);
+    expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);
+  });
 });
