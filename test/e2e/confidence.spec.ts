@@ -64,6 +64,9 @@ test('the review queue sorts by confidence, and the confident rows are accepted 
 
   await page.getByTestId('review-table').focus();
   await page.keyboard.press('u');
+  // Said as what it was: the whole action undone, not one row's decision (and nothing "applied").
+  await expect(page.getByText(`Undid the last action on ${at95} rows.`)).toBeVisible();
+  await expect(page.getByText(/^Applied to/)).toHaveCount(0);
   await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', String(auto));
   await expect(page.getByTestId('filter-chip-to_review')).toHaveAttribute('data-count', String(toReview));
 });

@@ -104,11 +104,12 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       else {
         const position = positionOfRow(view.list, result.row.rowIndex);
         if (position !== null) select(position);
-        toast(`Undid the decision on row ${formatCount(result.row.rowIndex + 1)}.`);
+        // An action over many rows (an accept of confident rows, "apply to identical") is undone whole.
+        toast(result.changed > 1 ? `Undid the last action on ${plural(result.changed, 'row')}.` : `Undid the decision on row ${formatCount(result.row.rowIndex + 1)}.`);
       }
     }
     if (decision.kind === 'acceptAll') toast(result.changed === 0 ? 'No rows were at or above that confidence.' : `Accepted ${plural(result.changed, 'row')}. Undo takes them all back.`, 'success');
-    else if (result.changed > 1) toast(`Applied to ${plural(result.changed, 'row')}.`, 'success');
+    else if (result.changed > 1 && decision.kind !== 'undo') toast(`Applied to ${plural(result.changed, 'row')}.`, 'success');
     if (result.changed > 1 || decision.kind === 'acceptAll') setGeneration((g) => g + 1);
   };
 
