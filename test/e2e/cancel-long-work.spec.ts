@@ -110,7 +110,8 @@ test('an accept of confident rows cancelled part-way takes back the rows it had 
   // The demo's service and a threshold above what a name and an employer alone reach: the run leaves those rows for review.
   await app.value('demo.start', {});
   await app.value('settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });
-  // 20,000 rows (500 people, each 40 times): the accept writes them 500 at a time, a few seconds in all.
+  // ~18,000 rows (the demo's employed people at a stride, 455 of them, each 40 times): the accept writes them 500 at
+  // a time, a few seconds in all.
   const people = employedPeople(500);
   const lines = ['Name,Company'];
   for (let copy = 0; copy < 40; copy++) for (const person of people) lines.push(`${person.name},${currentCompany(person)}`);
