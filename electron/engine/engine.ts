@@ -224,8 +224,7 @@ class MatchdeskEngine implements Engine {
       service: () => this.activeScope(),
       client: (concurrency) => this.activeClient(concurrency),
       refuseWhileRunning: (projectId) => {
-        this.refuseWhilePlanning(projectId);
-        this.decisions.refuseWhileBulk(projectId);
+        this.refuseWhileRewriting(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
       onProgress: (p) => this.emit('refresh.progress', p),
@@ -371,6 +370,7 @@ class MatchdeskEngine implements Engine {
       },
       'projects.delete': async (input) => {
         requireProject(db, input.projectId);
+        // Not refused while the cache is cleared (refuseWhileRewriting): that only sends rows back, gone or not.
         this.refuseWhilePlanning(input.projectId);
         this.decisions.refuseWhileBulk(input.projectId);
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
@@ -382,7 +382,6 @@ class MatchdeskEngine implements Engine {
       'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
-        this.refuseWhileClearing();
         this.refuseWhileBusy(project.id, project.name);
         await this.withPlanLock(project.id, () =>
           this.mappingSaves.run(project.id, async (signal) => {
@@ -408,9 +407,7 @@ class MatchdeskEngine implements Engine {
         });
       },
       'run.start': (input) => {
-        this.refuseWhileClearing();
-        this.refuseWhilePlanning(input.projectId);
-        this.decisions.refuseWhileBulk(input.projectId);
+        this.refuseWhileRewriting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.start(input.projectId, {
           offline: input.offline,
@@ -421,9 +418,7 @@ class MatchdeskEngine implements Engine {
       },
       'run.pause': (input) => this.runs.pause(input.projectId),
       'run.resume': (input) => {
-        this.refuseWhileClearing();
-        this.refuseWhilePlanning(input.projectId);
-        this.decisions.refuseWhileBulk(input.projectId);
+        this.refuseWhileRewriting(input.projectId);
         this.refuseWhileRefreshing(input.projectId);
         return this.runs.resume(input.projectId);
       },
@@ -473,15 +468,11 @@ class MatchdeskEngine implements Engine {
         return this.refreshes.preview(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.start': async (input) => {
-        this.refuseWhileClearing();
         await this.plannedProject(input.projectId);
         return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.pause': (input) => this.refreshes.pause(input.projectId),
-      'refresh.resume': (input) => {
-        this.refuseWhileClearing();
-        return this.refreshes.resume(input.projectId);
-      },
+      'refresh.resume': (input) => this.refreshes.resume(input.projectId),
       'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
@@ -726,9 +717,18 @@ class MatchdeskEngine implements Engine {
     if (this.planning.has(projectId)) throw new EngineError('busy', 'This project is being prepared (its queries are being planned). Try again in a moment.');
   }
 
-  private refuseWhileBusy(projectId: number, name: string): void {
+  /**
+   * Refuses while something rewrites the project's rows a piece at a time: a plan, an accept or an undo of many rows,
+   * or the clearing of the cache (every project's rows).
+   */
+  private refuseWhileRewriting(projectId: number): void {
+    this.refuseWhileClearing();
     this.refuseWhilePlanning(projectId);
     this.decisions.refuseWhileBulk(projectId);
+  }
+
+  private refuseWhileBusy(projectId: number, name: string): void {
+    this.refuseWhileRewriting(projectId);
     if (this.runs.isBusy(projectId)) throw new EngineError('busy', `A run of "${name}" is going. Pause or cancel it first.`);
     if (this.refreshes.isBusy(projectId)) throw new EngineError('busy', `A refresh of "${name}" is going. Pause or cancel it first.`);
   }
