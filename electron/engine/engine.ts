@@ -28,6 +28,7 @@ import { CLOSING, CancellableCalls } from './cancellable-calls';
 import { systemClock, type Clock } from './clock';
 import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, DemoService, findResourcesDir } from './demo/demo-service';
 import { dispatch, type Handlers } from './dispatch';
+import { KeyedWork } from './keyed-work';
 import { EngineError, notFound, toContractError, type ErrorMapper } from './engine-errors';
 import { ExportError } from './export';
 import { applyHeapPolicy } from './heap-policy';
@@ -167,7 +168,7 @@ class MatchdeskEngine implements Engine {
   private readonly runs: RunControl;
   private readonly refreshes: RefreshControl;
   /** Projects whose plan is being (re)computed, and when that ends: nothing else may touch their rows meanwhile. */
-  private readonly planning = new Map<number, Promise<unknown>>();
+  private readonly planning = new KeyedWork<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
   private readonly assessed = new Set<number>();
   /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
@@ -641,8 +642,10 @@ class MatchdeskEngine implements Engine {
 
   /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
   private async ensurePlan(projectId: number): Promise<void> {
-    // A plan under way (a mapping being saved, a run or another screen's plan) is waited for, then looked at again.
-    for (let pending = this.planning.get(projectId); pending; pending = this.planning.get(projectId)) await pending.catch(() => undefined);
+    // A plan under way (a mapping being saved, a run or another screen's plan) is waited for, then looked at again. In
+    // this loop, not planning.settled: with none under way it goes on in the same turn, so two callers cannot both
+    // find none and then both start one.
+    for (let pending = this.planning.current(projectId); pending; pending = this.planning.current(projectId)) await pending;
     const project = requireProject(this.db, projectId);
     const scope = this.activeScope();
     const wanted = scope ?? NO_SCOPE;
@@ -702,19 +705,12 @@ class MatchdeskEngine implements Engine {
     );
   }
 
-  private async withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {
-    this.refuseWhilePlanning(projectId);
-    const working = Promise.resolve().then(work);
-    this.planning.set(projectId, working);
-    try {
-      return await working;
-    } finally {
-      this.planning.delete(projectId);
-    }
+  private withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {
+    return this.planning.run(projectId, 'This project is being prepared (its queries are being planned).', work);
   }
 
   private refuseWhilePlanning(projectId: number): void {
-    if (this.planning.has(projectId)) throw new EngineError('busy', 'This project is being prepared (its queries are being planned). Try again in a moment.');
+    this.planning.refuse(projectId);
   }
 
   /**

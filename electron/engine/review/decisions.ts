@@ -4,6 +4,7 @@ import type { AutoAcceptRule, RowState } from '../../../shared/model';
 import type { Clock } from '../clock';
 import { CLOSING } from '../cancellable-calls';
 import { EngineError, notFound } from '../engine-errors';
+import { KeyedWork } from '../keyed-work';
 import type { ProjectRecord } from '../projects/project-record';
 import { touchProject } from '../projects/project-record';
 import { jobChange, rowInput } from '../matching';
@@ -52,11 +53,8 @@ const EPSILON = 1e-9;
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
-  /**
-   * Projects whose rows an action changes a slice at a time (an "accept all at or above", an undo), what it is, and
-   * when it ends.
-   */
-  private readonly bulk = new Map<number, { what: string; settled: Promise<unknown> }>();
+  /** Projects whose rows an action changes a slice at a time (an "accept all at or above", an undo), and when it ends. */
+  private readonly bulk = new KeyedWork<number>();
 
   constructor(
     private readonly db: Database,
@@ -65,8 +63,7 @@ export class Decisions {
 
   /** Refuses while an action changes the project's rows a slice at a time: nothing else may decide or rewrite them. */
   refuseWhileBulk(projectId: number): void {
-    const working = this.bulk.get(projectId);
-    if (working) throw new EngineError('busy', `${working.what} Try again in a moment.`);
+    this.bulk.refuse(projectId);
   }
 
   /**
@@ -74,20 +71,8 @@ export class Decisions {
    * meanwhile (a reviewer's next key, an undo of the accept) waits for it, as it did when such an action was one
    * transaction, instead of being refused.
    */
-  async bulkSettled(projectId: number): Promise<void> {
-    for (let pending = this.bulk.get(projectId); pending; pending = this.bulk.get(projectId)) await pending.settled.catch(() => undefined);
-  }
-
-  /** Runs `work` as the project's action in slices (see refuseWhileBulk and bulkSettled). */
-  private async inBulk<T>(projectId: number, what: string, work: () => Promise<T>): Promise<T> {
-    this.refuseWhileBulk(projectId);
-    const settled = work();
-    this.bulk.set(projectId, { what, settled });
-    try {
-      return await settled;
-    } finally {
-      this.bulk.delete(projectId);
-    }
+  bulkSettled(projectId: number): Promise<void> {
+    return this.bulk.settled(projectId);
   }
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
@@ -181,7 +166,7 @@ export class Decisions {
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
     const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    const changed = await this.inBulk(project.id, "This project's confident rows are being accepted.", async () => {
+    const changed = await this.bulk.run(project.id, "This project's confident rows are being accepted.", async () => {
       let batch: number | null = null;
       let changed = 0;
       onProgress(0, indexes.length);
@@ -245,7 +230,7 @@ export class Decisions {
     this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return Promise.resolve({ changed: 0, row: null, counts: stateCounts(this.db, project.id) });
-    return this.inBulk(project.id, "This project's last action is being undone.", () => this.revert(project, batch));
+    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch));
   }
 
   /**
