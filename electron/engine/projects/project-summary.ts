@@ -5,6 +5,7 @@ import { changedAtRefresh, jobChangeCountsOf, noJobChanges } from '../review/rev
 import { parseCells } from '../runs/row-cells';
 import { emptyCounts, stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
+import { lastRefreshOf } from '../refresh/refresh-records';
 
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;
@@ -16,7 +17,7 @@ export function projectSummary(
   jobChanges: Record<JobChangeStatus, number> = jobChangeCountsOf(db, project.id),
 ): ProjectSummary {
   const counts = withUnplannedRows(planned, project.rowCount);
-  const lastRefresh = db.prepare('SELECT id, started_at FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(project.id) as { id: number; started_at: string } | undefined;
+  const lastRefresh = lastRefreshOf(db, project.id);
   return {
     id: project.id,
     name: project.name,
@@ -27,7 +28,7 @@ export function projectSummary(
     matched: counts.auto + counts.accepted,
     jobChanges,
     changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, project.id, lastRefresh.id) : 0,
-    lastRefreshAt: lastRefresh?.started_at ?? null,
+    lastRefreshAt: lastRefresh?.startedAt ?? null,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   };

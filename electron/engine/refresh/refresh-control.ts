@@ -31,6 +31,9 @@ const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
 export class RefreshControl {
   private readonly active = new Map<number, RefreshRun>();
   private readonly starting = new Set<number>();
+  /** Projects whose refresh was cancelled (or deleted) while it was being listed: it stops before its next slice. */
+  private readonly abandoned = new Set<number>();
+  private closing = false;
 
   constructor(private readonly deps: RefreshControlDeps) {}
 
@@ -43,10 +46,10 @@ export class RefreshControl {
     return this.active.size > 0 || this.starting.size > 0;
   }
 
-  preview(projectId: number, olderThanDays: number | null): RefreshPreview {
+  async preview(projectId: number, olderThanDays: number | null): Promise<RefreshPreview> {
     const project = requireProject(this.deps.db, projectId);
     const scope = this.scopeFor(project);
-    const plan = planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now());
+    const plan = await planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn());
     return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall(this.deps.service()) });
   }
 
@@ -54,8 +57,8 @@ export class RefreshControl {
     const project = requireProject(this.deps.db, projectId);
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
-    return this.launch(project, scope, () => {
-      createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now());
+    return this.launch(project, scope, async () => {
+      await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(projectId));
       return latestRefresh(this.deps.db, projectId);
     });
   }
@@ -69,7 +72,7 @@ export class RefreshControl {
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
-    return this.launch(project, scope, () => last);
+    return this.launch(project, scope, async () => last);
   }
 
   async pause(projectId: number): Promise<RefreshProgress | null> {
@@ -83,6 +86,7 @@ export class RefreshControl {
     requireProject(this.deps.db, projectId);
     const run = this.active.get(projectId);
     if (run) return run.cancel();
+    if (this.starting.has(projectId)) this.abandoned.add(projectId);
     const last = latestRefresh(this.deps.db, projectId);
     if (last && RESUMABLE.has(last.status)) {
       const at = new Date(this.deps.clock.now()).toISOString();
@@ -110,7 +114,18 @@ export class RefreshControl {
   }
 
   async closeAll(graceMs = 10_000): Promise<void> {
+    this.closing = true;
     await Promise.all([...this.active.values()].map((run) => run.pauseWithin(graceMs, 'Paused when Matchdesk closed. Everything that had arrived is kept; resume to ask for the rest.')));
+  }
+
+  /**
+   * Between two slices of listing a refresh's people: other calls take their turn, and a refresh being started stops
+   * (its record left unlisted, refresh-records.ts LISTED) once it is cancelled or the engine closes.
+   */
+  private async turn(projectId?: number): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh was not started.');
+    if (projectId !== undefined && this.abandoned.has(projectId)) throw new EngineError('cancelled', 'The refresh was cancelled before it asked anyone.');
   }
 
   private refuseIfBusy(project: ProjectRecord): void {
@@ -131,14 +146,16 @@ export class RefreshControl {
     return scope;
   }
 
-  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => RefreshRecord | null): Promise<RefreshProgress> {
+  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => Promise<RefreshRecord | null>): Promise<RefreshProgress> {
     const { db, clock } = this.deps;
     this.starting.add(project.id);
     try {
       const concurrency = this.deps.settings().concurrency;
       const client = await this.deps.client(concurrency);
-      const refresh = record();
+      const refresh = await record();
       if (!refresh) throw new Error('the refresh was not recorded');
+      // Closing began while it was listed: it is recorded as running, and the next start finds it interrupted, to resume.
+      if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh will go on when it is resumed.');
       if (refresh.status !== 'running') {
         saveRefresh(db, refresh.id, { status: 'running', counters: refresh.counters, message: null, updatedAt: new Date(clock.now()).toISOString(), finishedAt: null });
       }
@@ -165,6 +182,7 @@ export class RefreshControl {
       return run.progress();
     } finally {
       this.starting.delete(project.id);
+      this.abandoned.delete(project.id);
     }
   }
 }

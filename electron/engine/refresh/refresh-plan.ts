@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { estimatedSeconds, type CallPace } from '../runs/call-timing';
-import { insertRefresh, zeroRefreshCounters } from './refresh-records';
+import { insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
 
 /** Who a refresh of a project asks for: every chosen person with a profile slug, once, and the rows that chose them. */
 export interface RefreshPlan {
@@ -15,32 +15,102 @@ export interface RefreshPlan {
   people: number;
 }
 
+/**
+ * Between two slices of the work: gives other calls their turn, and throws (an EngineError the caller chose) when the
+ * work must stop, the engine closing or the refresh cancelled before it began.
+ */
+export type Turn = () => Promise<void>;
+
 const DAY_MS = 86_400_000;
+
+/**
+ * Rows a transaction reads or writes. Listing reads each matched row's chosen person out of its JSON: at 100k rows
+ * the whole listing took ~1 s in one transaction, ~11 s at a million in which the engine (in Electron, the main
+ * process) answered nothing. A slice of 5,000 rows holds it a few tens of milliseconds.
+ */
+const ROWS_PER_SLICE = 5_000;
 
 // The plan is counted and recorded in SQL, never held: at 1M rows the matched rows as JavaScript arrays and the map of
 // people to their rows were 110 MB of live heap in a preview (a collection during it kept 149 MB), held again while a
-// refresh was recorded.
+// refresh was recorded. They are listed in a temporary table instead (the connection's own, never the data file).
 
-/** The project's matched rows and the profile slug of the person each chose (NULL or not text: no profile). */
-const MATCHED_ROWS = `SELECT rs.row_index, json_extract(rs.chosen, '$.summary.social') AS slug, rs.fetched_at
-  FROM row_status AS rs INDEXED BY row_status_by_state
-  WHERE rs.project_id = @projectId AND rs.state IN ('auto', 'accepted')`;
+const MATCHED = "state IN ('auto', 'accepted')";
+/** A slice of the project's matched rows and the profile slug of the person each chose (NULL or not text: no profile). */
+const MATCHED_IN_SLICE = `SELECT row_index, json_extract(chosen, '$.summary.social') AS slug, fetched_at FROM row_status
+  WHERE project_id = @projectId AND row_index >= @from AND row_index < @to AND ${MATCHED}`;
 const HAS_PROFILE = "typeof(slug) = 'text' AND slug <> ''";
-/** The people with a profile among the matched rows and their freshest record: a refresh's, else the answer their rows were settled by. */
-const PEOPLE = `SELECT m.slug, max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshed_at, m.fetched)) AS freshest
-  FROM (SELECT slug, max(fetched_at) AS fetched FROM (${MATCHED_ROWS}) WHERE ${HAS_PROFILE} GROUP BY slug) AS m
-  LEFT JOIN refreshed_people AS rp ON rp.scope = @scope AND rp.slug = m.slug`;
-/** People whose freshest record is younger than the cutoff (none without one). */
-const RECENT_PEOPLE = `SELECT slug FROM (${PEOPLE}) WHERE @cutoff IS NOT NULL AND freshest >= @cutoff`;
+
+let listings = 0;
+
+/**
+ * A project's matched rows whose chosen person has a profile, in slug order, with when the answer each was settled
+ * by was fetched; and how many matched rows have no profile. Listed a slice of row indexes at a time, other calls
+ * taking their turn in between. `drop` lets the table go.
+ */
+class MatchedRows {
+  readonly table = `refresh_listing_${++listings}`;
+  matched = 0;
+  withoutProfile = 0;
+
+  constructor(private readonly db: Database) {
+    db.exec(`CREATE TEMP TABLE ${this.table} (slug TEXT NOT NULL, row_index INTEGER NOT NULL, fetched_at INTEGER, PRIMARY KEY (slug, row_index)) WITHOUT ROWID`);
+  }
+
+  async fill(projectId: number, turn: Turn): Promise<void> {
+    const last = this.db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(projectId) as number | null;
+    const list = this.db.prepare(`INSERT INTO temp.${this.table} (slug, row_index, fetched_at) SELECT slug, row_index, fetched_at FROM (${MATCHED_IN_SLICE}) WHERE ${HAS_PROFILE}`);
+    const count = this.db.prepare(`SELECT count(*) FROM row_status WHERE project_id = @projectId AND row_index >= @from AND row_index < @to AND ${MATCHED}`).pluck();
+    for (let from = 0; last !== null && from <= last; from += ROWS_PER_SLICE) {
+      await turn();
+      const slice = { projectId, from, to: from + ROWS_PER_SLICE };
+      const matched = count.get(slice) as number;
+      const listed = list.run(slice).changes;
+      this.matched += matched;
+      this.withoutProfile += matched - listed;
+    }
+  }
+
+  /** The people with a profile and their freshest record: a refresh's, else the answer their rows were settled by. */
+  people(): string {
+    return `SELECT m.slug, max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshed_at, m.fetched)) AS freshest
+      FROM (SELECT slug, max(fetched_at) AS fetched FROM temp.${this.table} GROUP BY slug) AS m
+      LEFT JOIN refreshed_people AS rp ON rp.scope = @scope AND rp.slug = m.slug`;
+  }
+
+  /** People whose freshest record is younger than the cutoff (none without one). */
+  recentPeople(): string {
+    return `SELECT slug FROM (${this.people()}) WHERE @cutoff IS NOT NULL AND freshest >= @cutoff`;
+  }
+
+  drop(): void {
+    if (this.db.open) this.db.exec(`DROP TABLE IF EXISTS temp.${this.table}`);
+  }
+}
 
 interface PlanParams {
-  projectId: number;
   scope: string;
   cutoff: number | null;
 }
 
-function planParams(projectId: number, scope: string, olderThanDays: number | null, nowMs: number): PlanParams {
-  return { projectId, scope, cutoff: olderThanDays === null ? null : nowMs - olderThanDays * DAY_MS };
+function planParams(scope: string, olderThanDays: number | null, nowMs: number): PlanParams {
+  return { scope, cutoff: olderThanDays === null ? null : nowMs - olderThanDays * DAY_MS };
+}
+
+/** Lists the project's matched rows, then `use`s them; the listing is let go whatever happens. */
+async function withMatchedRows<T>(db: Database, projectId: number, turn: Turn, use: (rows: MatchedRows) => Promise<T> | T): Promise<T> {
+  const rows = new MatchedRows(db);
+  try {
+    await rows.fill(projectId, turn);
+    return await use(rows);
+  } finally {
+    rows.drop();
+  }
+}
+
+function countPlan(db: Database, rows: MatchedRows, params: PlanParams): RefreshPlan {
+  const distinctPeople = db.prepare(`SELECT count(DISTINCT slug) FROM temp.${rows.table}`).pluck().get() as number;
+  const recentPeople = params.cutoff === null ? 0 : (db.prepare(`SELECT count(*) FROM (${rows.recentPeople()})`).pluck().get(params) as number);
+  return { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, recentPeople, people: distinctPeople - recentPeople };
 }
 
 /**
@@ -48,14 +118,8 @@ function planParams(projectId: number, scope: string, olderThanDays: number | nu
  * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
  * older than that.
  */
-export function planRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number): RefreshPlan {
-  const params = planParams(projectId, scope, olderThanDays, nowMs);
-  const [matchedRows, rowsWithoutProfile, distinctPeople] = db
-    .prepare(`SELECT count(*), count(*) - count(CASE WHEN ${HAS_PROFILE} THEN 1 END), count(DISTINCT CASE WHEN ${HAS_PROFILE} THEN slug END) FROM (${MATCHED_ROWS})`)
-    .raw()
-    .get({ projectId }) as [number, number, number];
-  const recentPeople = params.cutoff === null ? 0 : (db.prepare(`SELECT count(*) FROM (${RECENT_PEOPLE})`).pluck().get(params) as number);
-  return { matchedRows, rowsWithoutProfile, recentPeople, people: distinctPeople - recentPeople };
+export function planRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number, turn: Turn): Promise<RefreshPlan> {
+  return withMatchedRows(db, projectId, turn, (rows) => countPlan(db, rows, planParams(scope, olderThanDays, nowMs)));
 }
 
 export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: CallPace): RefreshPreview {
@@ -72,26 +136,80 @@ export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, 
 }
 
 /**
- * Records a new refresh with the people it asks for (all pending) and the rows that chose them, in one transaction,
- * straight from the project's rows; returns the refresh's id and its plan. Earlier refreshes of the project keep
- * their record and counters; their lists of people and rows are let go, and one still waiting to be resumed is
- * cancelled (the new one asks for everyone it would have).
+ * Records a new refresh with the people it asks for (all pending) and the rows that chose them, straight from the
+ * project's rows; returns the refresh's id and its plan. The lists are made a slice at a time with other calls' turns
+ * between, under a record nothing counts until they are complete (refresh-records.ts LISTED); then, in one
+ * transaction, the refresh becomes the project's running one and an earlier one still waiting to be resumed is
+ * cancelled (the new one asks for everyone it would have). Earlier refreshes keep their record and counters; their
+ * lists of people and rows are let go last, also in slices.
  */
-export function createRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number): { refreshId: number; plan: RefreshPlan } {
+export async function createRefresh(
+  db: Database,
+  projectId: number,
+  scope: string,
+  olderThanDays: number | null,
+  nowMs: number,
+  turn: Turn,
+): Promise<{ refreshId: number; plan: RefreshPlan }> {
   const at = new Date(nowMs).toISOString();
-  return db.transaction(() => {
-    db.prepare(
-      "UPDATE refreshes SET status = 'cancelled', message = 'Replaced by a newer refresh.', updated_at = ?, finished_at = ? WHERE project_id = ? AND status IN ('paused', 'failed', 'out_of_credits')",
-    ).run(at, at, projectId);
-    db.prepare('DELETE FROM refresh_people WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)').run(projectId);
-    db.prepare('DELETE FROM refresh_rows WHERE refresh_id IN (SELECT id FROM refreshes WHERE project_id = ?)').run(projectId);
-    const plan = planRefresh(db, projectId, scope, olderThanDays, nowMs);
-    const counters = { ...zeroRefreshCounters(), peopleTotal: plan.people, rowsWithoutProfile: plan.rowsWithoutProfile };
-    const refreshId = insertRefresh(db, projectId, scope, olderThanDays, counters, at);
-    const params = { ...planParams(projectId, scope, olderThanDays, nowMs), refreshId };
-    const recent = params.cutoff === null ? '' : ` AND slug NOT IN (${RECENT_PEOPLE})`;
-    db.prepare(`INSERT INTO refresh_rows (refresh_id, slug, row_index) SELECT @refreshId, slug, row_index FROM (${MATCHED_ROWS}) WHERE ${HAS_PROFILE}${recent} ORDER BY slug, row_index`).run(params);
-    db.prepare("INSERT INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = ?").run(refreshId);
+  const params = planParams(scope, olderThanDays, nowMs);
+  return withMatchedRows(db, projectId, turn, async (rows) => {
+    const plan = countPlan(db, rows, params);
+    const refreshId = insertUnlistedRefresh(db, projectId, scope, olderThanDays, at);
+    const recent = `temp.${rows.table}_recent`;
+    db.exec(`CREATE TEMP TABLE ${rows.table}_recent (slug TEXT PRIMARY KEY) WITHOUT ROWID`);
+    try {
+      if (params.cutoff !== null) db.prepare(`INSERT INTO ${recent} ${rows.recentPeople()}`).run(params);
+      // In slug order, so each slice appends to the refresh's lists instead of writing their pages at random.
+      const record = db.transaction((after: { slug: string; rowIndex: number }) => {
+        const listed = db
+          .prepare(
+            `INSERT INTO refresh_rows (refresh_id, slug, row_index)
+             SELECT @refreshId, slug, row_index FROM temp.${rows.table}
+             WHERE (slug, row_index) > (@slug, @rowIndex) AND slug NOT IN (SELECT slug FROM ${recent})
+             ORDER BY slug, row_index LIMIT ${ROWS_PER_SLICE}`,
+          )
+          .run({ refreshId, ...after }).changes;
+        db.prepare(
+          "INSERT OR IGNORE INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = @refreshId AND slug >= @slug",
+        ).run({ refreshId, slug: after.slug });
+        return listed;
+      });
+      const lastListed = db.prepare('SELECT slug, row_index AS rowIndex FROM refresh_rows WHERE refresh_id = ? ORDER BY slug DESC, row_index DESC LIMIT 1');
+      let after = { slug: '', rowIndex: -1 };
+      for (;;) {
+        await turn();
+        if (record(after) < ROWS_PER_SLICE) break;
+        after = lastListed.get(refreshId) as typeof after;
+      }
+    } finally {
+      db.exec(`DROP TABLE IF EXISTS ${recent}`);
+    }
+    db.transaction(() => {
+      db.prepare(
+        "UPDATE refreshes SET status = 'cancelled', message = 'Replaced by a newer refresh.', updated_at = ?, finished_at = ? WHERE project_id = ? AND status IN ('paused', 'failed', 'out_of_credits')",
+      ).run(at, at, projectId);
+      markListed(db, refreshId, { ...zeroRefreshCounters(), peopleTotal: plan.people, rowsWithoutProfile: plan.rowsWithoutProfile }, at);
+    })();
+    await dropEarlierLists(db, projectId, refreshId);
     return { refreshId, plan };
-  })();
+  });
+}
+
+/**
+ * The lists of people and rows of the project's refreshes before `refreshId` (kept to resume one), let go a slice at
+ * a time. The new refresh is recorded by then, so nothing stops this part-way but a closed database: what is left is
+ * let go by the next refresh of the project.
+ */
+async function dropEarlierLists(db: Database, projectId: number, refreshId: number): Promise<void> {
+  const earlier = db.prepare('SELECT id FROM refreshes WHERE project_id = ? AND id < ?').pluck().all(projectId, refreshId) as number[];
+  const dropPeople = db.prepare(`DELETE FROM refresh_people WHERE refresh_id = @id AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = @id LIMIT ${ROWS_PER_SLICE})`);
+  const dropRows = db.prepare(
+    `DELETE FROM refresh_rows WHERE refresh_id = @id AND slug IN (SELECT slug FROM refresh_rows WHERE refresh_id = @id ORDER BY slug LIMIT ${ROWS_PER_SLICE})`,
+  );
+  for (const id of earlier) {
+    for (const drop of [dropPeople, dropRows]) {
+      while (db.open && drop.run({ id }).changes > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
 }

@@ -48,17 +48,38 @@ interface RefreshRow {
   finished_at: string | null;
 }
 
-export function insertRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, counters: RefreshCounters, at: string): number {
+/**
+ * A new refresh is recorded before its lists of people and rows are made, a slice at a time (refresh-plan.ts
+ * createRefresh). Until they are complete it is stored as cancelled with no finish time: nothing resumes it, no
+ * screen or export counts it as the last refresh, and one cut off by a crash stays that way (its lists are let go by
+ * the next refresh of the project). Every other refresh that stops has a finish time.
+ */
+export const LISTED = "NOT (status = 'cancelled' AND finished_at IS NULL)";
+
+/** Records a refresh whose lists are still to be made (see LISTED); `markListed` makes it the project's running refresh. */
+export function insertUnlistedRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, at: string): number {
   return Number(
     db
-      .prepare("INSERT INTO refreshes (project_id, scope, status, older_than_days, counters, started_at, updated_at) VALUES (?, ?, 'running', ?, ?, ?, ?)")
-      .run(projectId, scope, olderThanDays, JSON.stringify(counters), at, at).lastInsertRowid,
+      .prepare("INSERT INTO refreshes (project_id, scope, status, older_than_days, started_at, updated_at) VALUES (?, ?, 'cancelled', ?, ?, ?)")
+      .run(projectId, scope, olderThanDays, at, at).lastInsertRowid,
   );
 }
 
+/** The refresh's lists are complete: it becomes the project's running refresh, with its counters. */
+export function markListed(db: Database, refreshId: number, counters: RefreshCounters, at: string): void {
+  db.prepare("UPDATE refreshes SET status = 'running', counters = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(counters), at, refreshId);
+}
+
+/** The project's last refresh whose lists were made (see LISTED), whatever became of it. */
 export function latestRefresh(db: Database, projectId: number): RefreshRecord | null {
-  const row = db.prepare('SELECT * FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as RefreshRow | undefined;
+  const row = db.prepare(`SELECT * FROM refreshes WHERE project_id = ? AND ${LISTED} ORDER BY id DESC LIMIT 1`).get(projectId) as RefreshRow | undefined;
   return row ? toRecord(row) : null;
+}
+
+/** The id and start of the project's last refresh (see LISTED): what "changed at the last refresh" is about. */
+export function lastRefreshOf(db: Database, projectId: number): { id: number; startedAt: string } | null {
+  const row = db.prepare(`SELECT id, started_at FROM refreshes WHERE project_id = ? AND ${LISTED} ORDER BY id DESC LIMIT 1`).raw().get(projectId) as [number, string] | undefined;
+  return row ? { id: row[0], startedAt: row[1] } : null;
 }
 
 export function saveRefresh(

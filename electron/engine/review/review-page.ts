@@ -5,6 +5,7 @@ import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache } from '../store/data-stamp';
+import { lastRefreshOf } from '../refresh/refresh-records';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 
@@ -36,9 +37,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
   const counts = stateCounts(db, projectId);
   const jobChangesNow = jobChangeCountsOf(db, projectId);
-  const lastRefresh = db.prepare('SELECT id, started_at FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as
-    | { id: number; started_at: string }
-    | undefined;
+  const lastRefresh = lastRefreshOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
   const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
@@ -85,7 +84,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
     counts,
     jobChanges: jobChangesNow,
     changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
-    lastRefreshAt: lastRefresh?.started_at ?? null,
+    lastRefreshAt: lastRefresh?.startedAt ?? null,
   };
 }
 

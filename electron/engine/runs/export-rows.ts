@@ -6,6 +6,7 @@ import type { ProjectRecord } from '../projects/project-record';
 import { answerFacts } from './answer-facts';
 import { parseCells } from './row-cells';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
+import { lastRefreshOf } from '../refresh/refresh-records';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
 export type ExportScope = 'all' | 'matched' | 'changed';
@@ -204,7 +205,7 @@ const REFRESH_JOIN = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_i
 
 /** The project's last refresh (-1: none) and the condition on `rs` (row_status) and `rr` (REFRESH_JOIN) that picks the scope's rows. */
 function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; filter: string } {
-  const lastRefresh = (db.prepare('SELECT max(id) FROM refreshes WHERE project_id = ?').pluck().get(projectId) as number | null) ?? -1;
+  const lastRefresh = lastRefreshOf(db, projectId)?.id ?? -1;
   const filter =
     scope === 'matched'
       ? `AND rs.state IN ('auto', 'accepted')`

@@ -1,5 +1,6 @@
 // A refresh stopped part-way (paused, cancelled, the app closed), a service that fails or no longer knows a profile,
 // and records with ends that cannot be read: nothing landed is lost, nobody is asked twice, no move is invented.
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RefreshProgress } from '../../../shared/contract';
@@ -29,13 +30,16 @@ afterEach(async () => {
   tmp.remove();
 });
 
-/** A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end. */
-async function matchedProject(simOptions: Parameters<typeof startSim>[0], counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore()) {
+/**
+ * A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end; with `copies`, each
+ * row `copies` times over (one person chosen by that many rows).
+ */
+async function matchedProject(simOptions: Parameters<typeof startSim>[0], counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore(), copies = 1) {
   sim = await startSim({ people: 6000, seed: 5, ...simOptions });
   engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
   await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
-  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, sheet.map((r) => r.cells));
+  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, Array.from({ length: copies }, () => sheet.map((r) => r.cells)).flat());
   const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
   await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
   expect((await runToEnd(engine, projectId)).status).toBe('done');
@@ -134,6 +138,60 @@ describe('a refresh stopped part-way', () => {
     expect(end).toMatchObject({ status: 'done', found: end.peopleTotal });
     expect(slugsAsked(s).every((n) => n === 1)).toBe(true);
     expect(s.counters().queries).toBe(end.peopleTotal);
+  });
+
+  it('a new refresh is listed in slices, other calls answered meanwhile; cut off by the app closing, the paused one before it is still there to resume', async () => {
+    const secrets = new SessionSecretStore();
+    // ~1,600 people (as many as the simulator's 6,000 have with a name of their own) chosen by 4 rows each: over
+    // 6,000 matched rows, two slices of rows read and two of rows recorded.
+    const setup = await matchedProject({}, { still: 2000 }, secrets, 4);
+    const { projectId } = setup;
+    await ok(setup.engine, 'settings.update', { concurrency: 1 });
+    setup.sim.setLatency(150);
+    const landed = until(setup.engine, projectId, (p) => p.peopleDone >= 100);
+    await ok(setup.engine, 'refresh.start', { projectId });
+    await landed;
+    const paused = (await ok(setup.engine, 'refresh.pause', { projectId }))!;
+    expect(paused.status).toBe('paused');
+    const people = paused.peopleTotal;
+    expect(people * 4).toBeGreaterThan(5000);
+
+    // A second connection, as another process would read the file: the new refresh's record while it is listed.
+    const reader = new Database(setup.engine.dbPath, { readonly: true });
+    const unlisted = reader.prepare("SELECT count(*) FROM refreshes WHERE project_id = ? AND status = 'cancelled' AND finished_at IS NULL").pluck();
+    const starting = ok(setup.engine, 'refresh.start', { projectId }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    let seenMeanwhile: RefreshProgress | null = null;
+    for (let turns = 0; turns < 10_000 && !seenMeanwhile; turns++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (unlisted.get(projectId) === 1) seenMeanwhile = await ok(setup.engine, 'refresh.status', { projectId });
+    }
+    reader.close();
+    // Answered part-way through the listing, which nothing counts yet: the paused refresh is still the last one.
+    expect(seenMeanwhile).toMatchObject({ refreshId: paused.refreshId, status: 'paused', peopleDone: paused.peopleDone });
+    await setup.engine.close();
+    expect(await starting).toMatch(/closing/);
+
+    engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+    expect(await ok(engine, 'refresh.status', { projectId })).toMatchObject({ refreshId: paused.refreshId, status: 'paused' });
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).lastRefreshAt).toBe(paused.startedAt);
+
+    // A new refresh replaces it, asks each person once, and lets the lists before it go.
+    setup.sim.setLatency(0);
+    setup.sim.resetCounters();
+    const fresh = await ok(engine, 'refresh.start', { projectId });
+    expect(fresh.refreshId).toBeGreaterThan(paused.refreshId);
+    expect(fresh.peopleTotal).toBe(people);
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', found: people, rowsUpdated: people * 4 });
+    expect(slugsAsked(setup.sim).every((n) => n === 1)).toBe(true);
+    const check = new Database(engine.dbPath, { readonly: true });
+    expect(check.prepare('SELECT refresh_id, count(*) AS people FROM refresh_people GROUP BY refresh_id').all()).toEqual([{ refresh_id: fresh.refreshId, people }]);
+    expect(check.prepare('SELECT count(*) FROM refresh_rows').pluck().get()).toBe(0);
+    expect(check.prepare('SELECT status, message FROM refreshes WHERE id = ?').get(paused.refreshId)).toEqual({ status: 'cancelled', message: 'Replaced by a newer refresh.' });
+    check.close();
   });
 
   it('keeps a run and a refresh of one project apart', async () => {
