@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { idleTurn } from '../idle-turn';
+import { dropListsSlice } from '../refresh/refresh-records';
 import { freeSpace, giveBackFreePages } from '../store/free-space';
 
 /**
@@ -177,20 +178,14 @@ function decisionsStep(db: Database): Step {
   return (projectId) => slice.run(projectId, ENTRIES_PER_SLICE).changes > 0;
 }
 
-/** Each refresh of the project: its people and rows a slice at a time, then the refresh itself. */
+/** Each refresh of the project: its rows and people a slice at a time, then the refresh itself. */
 function refreshesStep(db: Database): Step {
   const refresh = db.prepare('SELECT id FROM refreshes WHERE project_id = ? ORDER BY id LIMIT 1').pluck();
-  const people = db.prepare('DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
-  const rows = db.prepare(
-    'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)',
-  );
   const drop = db.prepare('DELETE FROM refreshes WHERE id = ?');
   return (projectId) => {
     const id = refresh.get(projectId) as number | undefined;
     if (id === undefined) return false;
-    // A person's rows go with them: a slice of people is a few rows each.
-    const removed = rows.run(id, id, ROWS_PER_SLICE).changes + people.run(id, id, ENTRIES_PER_SLICE).changes;
-    if (removed === 0) drop.run(id);
+    if (dropListsSlice(db, id, 'people and rows') === 0) drop.run(id);
     return true;
   };
 }

@@ -8,7 +8,7 @@ import { requireProject, type ProjectRecord } from '../projects/project-record';
 import type { CallTiming } from '../runs/call-timing';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
-import { latestRefresh, saveRefresh, storedRefreshProgress, type RefreshRecord } from './refresh-records';
+import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshRecord } from './refresh-records';
 import { RefreshRun } from './refresh-run';
 
 export interface RefreshControlDeps {
@@ -91,7 +91,7 @@ export class RefreshControl {
     if (last && RESUMABLE.has(last.status)) {
       const at = new Date(this.deps.clock.now()).toISOString();
       saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
-      this.deps.db.prepare('DELETE FROM refresh_rows WHERE refresh_id = ?').run(last.id);
+      void dropLists(this.deps.db, last.id, 'rows');
       const progress = this.status(projectId);
       if (progress) this.deps.onProgress(progress);
       return progress;

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { estimatedSeconds, type CallPace } from '../runs/call-timing';
-import { insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
+import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
 
 /** Who a refresh of a project asks for: every chosen person with a profile slug, once, and the rows that chose them. */
 export interface RefreshPlan {
@@ -196,20 +196,8 @@ export async function createRefresh(
   });
 }
 
-/**
- * The lists of people and rows of the project's refreshes before `refreshId` (kept to resume one), let go a slice at
- * a time. The new refresh is recorded by then, so nothing stops this part-way but a closed database: what is left is
- * let go by the next refresh of the project.
- */
+/** The lists of the project's refreshes before `refreshId` (kept to resume one): nothing asks for them any more. */
 async function dropEarlierLists(db: Database, projectId: number, refreshId: number): Promise<void> {
   const earlier = db.prepare('SELECT id FROM refreshes WHERE project_id = ? AND id < ?').pluck().all(projectId, refreshId) as number[];
-  const dropPeople = db.prepare(`DELETE FROM refresh_people WHERE refresh_id = @id AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = @id LIMIT ${ROWS_PER_SLICE})`);
-  const dropRows = db.prepare(
-    `DELETE FROM refresh_rows WHERE refresh_id = @id AND slug IN (SELECT slug FROM refresh_rows WHERE refresh_id = @id ORDER BY slug LIMIT ${ROWS_PER_SLICE})`,
-  );
-  for (const id of earlier) {
-    for (const drop of [dropPeople, dropRows]) {
-      while (db.open && drop.run({ id }).changes > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
+  for (const id of earlier) await dropLists(db, id, 'people and rows');
 }

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
+import { statement } from '../store/statements';
 
 /** What a refresh has done so far; saved with every commit, so its progress survives a restart. */
 export interface RefreshCounters {
@@ -68,6 +69,35 @@ export function insertUnlistedRefresh(db: Database, projectId: number, scope: st
 /** The refresh's lists are complete: it becomes the project's running refresh, with its counters. */
 export function markListed(db: Database, refreshId: number, counters: RefreshCounters, at: string): void {
   db.prepare("UPDATE refreshes SET status = 'running', counters = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(counters), at, refreshId);
+}
+
+/** List entries deleted per transaction: a million rows' list deleted in one statement held the engine about a second. */
+const LIST_ENTRIES_PER_SLICE = 5_000;
+
+/**
+ * One slice of letting a refresh's lists go: the rows of a few thousand of its people (with 'people and rows', and
+ * when no rows are left, a few thousand of its people). Returns how many entries went; 0 when none is left.
+ */
+export function dropListsSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
+  const rows = statement(db, 'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)');
+  const dropped = rows.run(refreshId, refreshId, LIST_ENTRIES_PER_SLICE).changes;
+  if (dropped > 0 || what === 'rows') return dropped;
+  const people = statement(db, 'DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
+  return people.run(refreshId, refreshId, LIST_ENTRIES_PER_SLICE).changes;
+}
+
+/**
+ * Lets a refresh's list of rows per person go (once it ended, nothing resumes it), and with 'people and rows' its list
+ * of people too (once a newer refresh replaced it), a slice at a time with other calls' turns between. Never
+ * rejects: nothing depends on the lists being gone, and what a closed or failing database cuts off is let go by the
+ * project's next refresh (or its deletion).
+ */
+export async function dropLists(db: Database, refreshId: number, what: 'rows' | 'people and rows'): Promise<void> {
+  try {
+    while (db.open && dropListsSlice(db, refreshId, what) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  } catch {
+    // Left for the next refresh of the project, as above.
+  }
 }
 
 /** The project's last refresh whose lists were made (see LISTED), whatever became of it. */

@@ -8,7 +8,7 @@ import type { CallTiming } from '../runs/call-timing';
 import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
-import { peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
+import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { putRefreshedPerson } from './refreshed-people';
 
 export interface RefreshRunDeps {
@@ -288,7 +288,7 @@ export class RefreshRun {
       this.persist(status === 'paused' ? null : at);
       if (status === 'done' || status === 'cancelled') {
         // Nothing is left to resume: the list of rows per person has served its purpose.
-        this.deps.db.prepare('DELETE FROM refresh_rows WHERE refresh_id = ?').run(this.refreshId);
+        void dropLists(this.deps.db, this.refreshId, 'rows');
         this.deps.db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, this.projectId);
       }
     } catch {
