@@ -583,6 +583,8 @@ export const calls = {
   'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
   /** Stops an accept of the project's confident rows before its next slice and takes back what it had written; false when none goes on. */
   'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
+  /** The decision over many rows going on in the project (started from another screen or window), or null. */
+  'decisions.underWay': call<DecisionsProgress | null>()(z.object({ projectId: id })),
 
   /** What refreshing the project's chosen people would ask (people, calls, time), sending nothing. */
   'refresh.preview': call<RefreshPreview>()(z.object({ projectId: id, olderThanDays })),
@@ -674,12 +676,18 @@ export interface ExportProgress {
   rowsTotal: number;
 }
 
+/** The decisions that go over many rows a slice at a time: accepting the confident rows, and undoing an action. */
+export const BULK_DECISIONS = ['accept', 'undo'] as const;
+export type BulkDecision = (typeof BULK_DECISIONS)[number];
+
 /**
- * How far "accept all at or above" (decisions.acceptAtOrAbove) is: the rows it went through, of those it counted
- * when it began. It writes ~500 rows at a time, giving other calls their turn in between: 300,000 rows take ~30 s.
+ * How far a decision over many rows is: "accept all at or above" (decisions.acceptAtOrAbove), or an undo of an action
+ * over more rows than one slice. The rows it went through, of those it counted when it began. Each writes a few
+ * hundred rows at a time, giving other calls their turn in between: 300,000 rows take ~30 s to accept, ~15 s to undo.
  */
-export interface AcceptProgress {
+export interface DecisionsProgress {
   projectId: number;
+  action: BulkDecision;
   rowsDone: number;
   rowsTotal: number;
 }
@@ -695,7 +703,7 @@ export interface Events {
   'review.textIndex': TextIndexProgress;
   'export.progress': ExportProgress;
   'plan.progress': PlanProgress;
-  'accept.progress': AcceptProgress;
+  'decisions.progress': DecisionsProgress;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
@@ -709,7 +717,7 @@ const eventNames: Record<EventName, true> = {
   'review.textIndex': true,
   'export.progress': true,
   'plan.progress': true,
-  'accept.progress': true,
+  'decisions.progress': true,
   'app.command': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];

@@ -1,5 +1,5 @@
 // How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
-import type { AcceptProgress, ExportProgress, PlanProgress, RunProgress } from './contract';
+import type { BulkDecision, DecisionsProgress, ExportProgress, PlanProgress, RunProgress } from './contract';
 
 /** Whole percent, never 100 before the work is really done. */
 export function percent(done: number, total: number): number {
@@ -61,7 +61,12 @@ export function planProgressText(progress: PlanProgress | null): string {
   return progressText(planProgressParts(progress));
 }
 
-/** What "accept all at or above" says while it writes its rows (~30 s at 300,000 rows); `progress` is null until the first word comes. */
-export function acceptProgressParts(progress: AcceptProgress | null): ProgressParts {
-  return { words: 'Accepting rows…', percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };
+const BULK_WORDS: Record<BulkDecision, string> = { accept: 'Accepting rows…', undo: 'Undoing the last action…' };
+
+/**
+ * What a decision over many rows says while it writes them: "accept all at or above" (~30 s at 300,000 rows), an undo
+ * of such an action (~15 s). `progress` is null until the first word comes.
+ */
+export function decisionsProgressParts(action: BulkDecision, progress: DecisionsProgress | null): ProgressParts {
+  return { words: BULK_WORDS[action], percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };
 }

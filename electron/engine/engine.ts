@@ -11,7 +11,9 @@ import {
   type CallOutput,
   type CallParsedInput,
   type CallResult,
+  type BulkDecision,
   type ContractError,
+  type DecisionsProgress,
   type EventName,
   type Events,
   type FailedQuery,
@@ -177,6 +179,8 @@ class MatchdeskEngine implements Engine {
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
+  /** The last word of each decision over many rows going on, by project: what a screen opened meanwhile shows. */
+  private readonly bulkUnderWay = new Map<number, DecisionsProgress>();
   /** A clearing of the cache under way, and what it removed once done. */
   private clearing: Promise<{ removed: number }> | null = null;
   private readonly search: SearchHandlers;
@@ -443,7 +447,8 @@ class MatchdeskEngine implements Engine {
         this.afterBulk(input.projectId, async () => this.decisions.reject(await this.plannedProject(input.projectId), input.rowIndex, input.applyToIdentical)),
       'decisions.skip': (input) => this.afterBulk(input.projectId, async () => this.decisions.skip(await this.plannedProject(input.projectId), input.rowIndex)),
       'decisions.clear': (input) => this.afterBulk(input.projectId, async () => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex)),
-      'decisions.undo': (input) => this.afterBulk(input.projectId, () => this.decisions.undo(requireProject(db, input.projectId))),
+      'decisions.undo': (input) =>
+        this.afterBulk(input.projectId, () => this.tellingBulk(input.projectId, 'undo', (tell) => this.decisions.undo(requireProject(db, input.projectId), tell))),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
         return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
@@ -454,15 +459,14 @@ class MatchdeskEngine implements Engine {
           this.accepts.run(input.projectId, async (signal) => {
             const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
             const rule = getSettings(db).autoAccept;
-            const pace = progressPace();
-            // The start and the end always; a few times a second between (at 300,000 rows it takes ~30 s).
-            const tell = (rowsDone: number, rowsTotal: number) => {
-              if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('accept.progress', { projectId: project.id, rowsDone, rowsTotal });
-            };
-            return this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal);
+            return this.tellingBulk(project.id, 'accept', (tell) => this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal));
           }),
         ),
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),
+      'decisions.underWay': (input) => {
+        requireProject(db, input.projectId);
+        return this.bulkUnderWay.get(input.projectId) ?? null;
+      },
 
       'refresh.preview': async (input) => {
         await this.plannedProject(input.projectId);
@@ -733,6 +737,25 @@ class MatchdeskEngine implements Engine {
   private async afterBulk<T>(projectId: number, decide: () => T | Promise<T>): Promise<T> {
     await this.decisions.bulkSettled(projectId);
     return decide();
+  }
+
+  /**
+   * Runs a decision over many rows with a teller that sends how far it is (decisions.progress: the start and the end
+   * always, a few times a second between) and keeps the last word for decisions.underWay until the decision ends.
+   */
+  private async tellingBulk<T>(projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
+    const pace = progressPace();
+    let last: DecisionsProgress | null = null;
+    const tell = (rowsDone: number, rowsTotal: number) => {
+      last = { projectId, action, rowsDone, rowsTotal };
+      this.bulkUnderWay.set(projectId, last);
+      if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('decisions.progress', last);
+    };
+    try {
+      return await decide(tell);
+    } finally {
+      if (last && this.bulkUnderWay.get(projectId) === last) this.bulkUnderWay.delete(projectId);
+    }
   }
 
   /** A run and a refresh would both write the project's rows: one at a time. */

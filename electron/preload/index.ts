@@ -13,7 +13,7 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'review.textIndex': true,
   'export.progress': true,
   'plan.progress': true,
-  'accept.progress': true,
+  'decisions.progress': true,
   'app.command': true,
 };
 

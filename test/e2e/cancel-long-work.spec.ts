@@ -1,6 +1,7 @@
 // A large sheet's import, the planning of its queries, its Excel export and an accept of its confident rows take a while
 // (a million rows: ~20 s, ~15 s, ~40 s, ~30 s for 300,000 confident rows): a user who picked the wrong file, mapping,
 // format or threshold cancels any of them, and nothing half-made is left.
+import type { Page } from '@playwright/test';
 import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 import { waitForRun } from './support/demo';
 import { currentCompany, employedPeople } from './support/sheets';
@@ -105,8 +106,11 @@ test('an import cancelled while the browser still uploads the file is never star
   expect(imports).toHaveLength(1);
 });
 
-test('an accept of confident rows cancelled part-way takes back the rows it had accepted', async ({ page }) => {
-  const app = host();
+/**
+ * A project of ~18,000 rows waiting for review (the demo's employed people at a stride, 455 of them, each 40 times),
+ * opened on the review screen: accepting them writes 500 at a time, a few seconds in all. Returns the counts then.
+ */
+async function confidentRowsToReview(page: Page, app: ReturnType<typeof host>) {
   // The demo's service and a threshold above what a name and an employer alone reach: the run leaves those rows for review.
   await app.value('demo.start', {});
   await app.value('settings.update', { autoAccept: { enabled: true, minConfidence: 0.9999, minLead: 0.5 } });
@@ -129,6 +133,12 @@ test('an accept of confident rows cancelled part-way takes back the rows it had 
   // The counts once loaded (the chips read 0 until then): every row waits for review, none is accepted yet.
   await expect(toReview).toHaveAttribute('data-count', /^[1-9]\d{3,}$/);
   const before = { toReview: await toReview.getAttribute('data-count'), auto: await page.getByTestId('filter-chip-auto').getAttribute('data-count') };
+  return { projectId, toReview, before };
+}
+
+test('an accept of confident rows cancelled part-way takes back the rows it had accepted', async ({ page }) => {
+  const app = host();
+  const { toReview, before } = await confidentRowsToReview(page, app);
   await page.getByTestId('accept-all-auto').click();
   await page.getByTestId('threshold-0.95').check();
   await expect(page.getByTestId('accept-confident-confirm')).toHaveText(/^Accept \d{1,2},\d{3} rows$/);
@@ -143,4 +153,40 @@ test('an accept of confident rows cancelled part-way takes back the rows it had 
   await expect(progress).toHaveCount(0);
   await expect(toReview).toHaveAttribute('data-count', before.toReview!);
   await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', before.auto!);
+});
+
+test('an accept goes on while the user is elsewhere and shows again on the way back; undoing it says how far it is', async ({ page }) => {
+  const app = host();
+  const { projectId, toReview, before } = await confidentRowsToReview(page, app);
+  await page.getByTestId('accept-all-auto').click();
+  await page.getByTestId('threshold-0.95').check();
+  const confirm = page.getByTestId('accept-confident-confirm');
+  await expect(confirm).toHaveText(/^Accept \d{1,2},\d{3} rows$/);
+  const accepting = Number((await confirm.textContent())!.replace(/\D/g, ''));
+  await confirm.click();
+  await expect(page.getByTestId('accept-progress').getByRole('status')).toHaveText('Accepting rows…');
+
+  // Away to the settings and back while it goes on: the review finds it going on, says how far, and offers its Cancel.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`));
+  const progress = page.getByTestId('accept-progress');
+  await expect(progress.getByRole('progressbar', { name: 'Accept progress' })).toHaveAttribute('aria-valuenow', /^\d{1,2}$/);
+  await expect(page.getByTestId('accept-cancel')).toBeVisible();
+  await screenshot(page, 'accept-found-going-on');
+  // It ends without this screen's call: the line goes, and the rows and counts are read again.
+  await expect(progress).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.getByTestId('filter-chip-auto')).toHaveAttribute('data-count', String(Number(before.auto) + accepting));
+  await expect(page.getByTestId('accept-all-auto')).toBeVisible();
+
+  // Undoing all of it takes a moment too: its line says so, then every row is back in review.
+  await page.getByTestId('review-table').focus();
+  await page.keyboard.press('u');
+  const undoing = page.getByTestId('undo-progress');
+  await expect(undoing.getByRole('status')).toHaveText('Undoing the last action…');
+  await screenshot(page, 'undo-progress');
+  await expect(page.getByText(`Undid the last action on ${accepting.toLocaleString('en-US')} rows.`)).toBeVisible({ timeout: 60_000 });
+  await expect(undoing).toHaveCount(0);
+  await expect(toReview).toHaveAttribute('data-count', before.toReview!);
 });

@@ -1,5 +1,5 @@
 import type { AcceptPreview } from '../../../shared/contract';
-import { acceptProgressParts, progressText } from '../../../shared/progress';
+import { decisionsProgressParts, progressText } from '../../../shared/progress';
 import { confidenceThreshold, parseCommandArgs, positiveInt } from '../args';
 import { cancelOnSignal } from '../cancel-on-signal';
 import { CliError } from '../cli-error';
@@ -33,8 +33,8 @@ export async function acceptCommand(argv: string[]): Promise<number> {
     // ~30 s at 300,000 rows: a terminal is told how far it is, and Ctrl-C takes back what it accepted so far.
     const result = await withProgressLine(
       cli,
-      'accept.progress',
-      (progress) => (progress.projectId === projectId ? progressText(acceptProgressParts(progress)) : null),
+      'decisions.progress',
+      (progress) => (progress.projectId === projectId && progress.action === 'accept' ? progressText(decisionsProgressParts('accept', progress)) : null),
       () =>
         cancelOnSignal(
           () => cli.call('decisions.cancelAccept', { projectId }),

@@ -181,7 +181,7 @@ export class Decisions {
       // The engine closing keeps the slices written: they are the action, as a crash would leave it, and undo reverts
       // them. The user's cancel takes them back.
       if (signal?.aborted && signal.reason !== CLOSING) {
-        if (batch !== null) await this.revert(project, batch);
+        if (batch !== null) await this.revert(project, batch, () => undefined);
         throw new EngineError('cancelled', 'Accepting the confident rows was cancelled: no row was changed.');
       }
       return changed;
@@ -224,13 +224,14 @@ export class Decisions {
    * action's log is read and reverted ENTRIES_PER_READ entries a transaction, other calls taking their turn in between
    * (~50 µs a row: the undo of an accept of 300,000 rows would hold the engine ~15 s in one), so an "accept all" over a
    * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: callers
-   * wait (bulkSettled).
+   * wait (bulkSettled). An action over more than one slice of rows is told to `onProgress` as it goes: the log entries
+   * gone through, of the action's.
    */
-  undo(project: ProjectRecord): Promise<DecisionResult> {
+  undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return Promise.resolve({ changed: 0, row: null, counts: stateCounts(this.db, project.id) });
-    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch));
+    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress));
   }
 
   /**
@@ -238,12 +239,17 @@ export class Decisions {
    * part-way leaves it not marked: the next undo takes back the rest, passing over the rows already reverted (they no
    * longer hold what the action wrote).
    */
-  private async revert(project: ProjectRecord, batch: number): Promise<DecisionResult> {
+  private async revert(project: ProjectRecord, batch: number, onProgress: (rowsDone: number, rowsTotal: number) => void): Promise<DecisionResult> {
     const db = this.db;
     const entriesAfter = statement(db, 'SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
+    const entriesTotal = statement(db, 'SELECT count(*) AS n FROM decision_log WHERE project_id = ? AND batch_id = ? AND undone_at IS NULL').get(project.id, batch) as { n: number };
+    // A few rows are undone at once; only an action over more than a slice says how far it is.
+    const tell = entriesTotal.n > ENTRIES_PER_READ ? onProgress : () => undefined;
     const at = this.now();
     let changed = 0;
+    let done = 0;
     let first: number | null = null;
+    tell(0, entriesTotal.n);
     for (let lastId = 0; ; ) {
       if (lastId > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
@@ -272,6 +278,8 @@ export class Decisions {
           }
         })(),
       );
+      done += entries.length;
+      tell(Math.min(done, entriesTotal.n), entriesTotal.n);
       if (entries.length < ENTRIES_PER_READ) break;
       lastId = entries[entries.length - 1]!.id;
     }

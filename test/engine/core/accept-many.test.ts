@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import type { AcceptProgress, ReviewRow } from '../../../shared/contract';
+import type { DecisionsProgress, ReviewRow } from '../../../shared/contract';
 import type { RowState } from '../../../shared/model';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
@@ -58,13 +58,13 @@ describe('accepting many rows at once', () => {
     const lowest = preview.thresholds[preview.thresholds.length - 1]!;
     expect(lowest.rows).toBeGreaterThan(1000);
 
-    const told: AcceptProgress[] = [];
-    const off = engine.on('accept.progress', (p) => told.push(p));
+    const told: DecisionsProgress[] = [];
+    const off = engine.on('decisions.progress', (p) => told.push(p));
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     expect(accepted.changed).toBe(lowest.rows);
     expect(accepted.counts.auto).toBe(before.counts.auto + lowest.rows);
     // It said how far it was: from none to all of the rows it counted, never stepping back.
-    expect(told.every((p) => p.projectId === projectId && p.rowsTotal === lowest.rows)).toBe(true);
+    expect(told.every((p) => p.projectId === projectId && p.action === 'accept' && p.rowsTotal === lowest.rows)).toBe(true);
     expect(told[0]!.rowsDone).toBe(0);
     expect(told.at(-1)!.rowsDone).toBe(lowest.rows);
     expect(told.map((p) => p.rowsDone)).toEqual([...told.map((p) => p.rowsDone)].sort((a, b) => a - b));
@@ -90,7 +90,7 @@ describe('accepting many rows at once', () => {
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
     // When the accept wrote its last slice (its last progress event), and when the undo's answer came.
     const ended: string[] = [];
-    const off = engine.on('accept.progress', (p) => p.rowsDone === p.rowsTotal && ended.push('accept'));
+    const off = engine.on('decisions.progress', (p) => p.rowsDone === p.rowsTotal && ended.push('accept'));
     const accepting = ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     // One turn of the event loop: the first slice is written, the rest wait their turn behind this test's calls.
     await new Promise((resolve) => setImmediate(resolve));
@@ -117,7 +117,7 @@ describe('accepting many rows at once', () => {
     let cancelled: Promise<unknown> | null = null;
     let writtenWhenCancelled = 0;
     // Cancelled once its first slice is written, as a user's Cancel would find it.
-    const off = engine.on('accept.progress', (p) => {
+    const off = engine.on('decisions.progress', (p) => {
       if (p.rowsDone === 0 || cancelled) return;
       writtenWhenCancelled = p.rowsDone;
       cancelled = ok(engine, 'decisions.cancelAccept', { projectId });
@@ -138,7 +138,7 @@ describe('accepting many rows at once', () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
     let closing: Promise<void> | null = null;
-    const off = engine.on('accept.progress', (p) => {
+    const off = engine.on('decisions.progress', (p) => {
       if (p.rowsDone > 0 && !closing) closing = engine.close();
     });
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
@@ -154,22 +154,41 @@ describe('accepting many rows at once', () => {
     expect(undone.changed).toBe(accepted.changed);
     expect(undone.counts).toEqual(before);
   });
-  it('undoes a large accept in slices too, answering other calls between them and refusing a run until it is done', async () => {
+  it('undoes a large accept in slices too, saying how far it is, answering other calls between them and refusing a run until it is done', async () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
     expect((await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence })).changed).toBe(lowest.rows);
+    expect(await ok(engine, 'decisions.underWay', { projectId })).toBeNull();
 
-    const undoing = ok(engine, 'decisions.undo', { projectId });
+    const told: DecisionsProgress[] = [];
+    const off = engine.on('decisions.progress', (p) => told.push(p));
+    const undoing = ok(engine, 'decisions.undo', { projectId }).finally(off);
     // One turn of the event loop: the first slice is back in review, the rest still accepted.
     await new Promise((resolve) => setImmediate(resolve));
     const midway = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     expect(midway.to_review).toBeGreaterThan(before.to_review - lowest.rows);
     expect(midway.to_review).toBeLessThan(before.to_review);
     expect(await fails(engine, 'run.start', { projectId })).toMatchObject({ kind: 'busy', message: "This project's last action is being undone. Try again in a moment." });
+    // A screen opened now (another window, or the review after going elsewhere) learns what is going on, and how far.
+    const underWay = (await ok(engine, 'decisions.underWay', { projectId }))!;
+    expect(underWay).toMatchObject({ projectId, action: 'undo', rowsTotal: lowest.rows });
+    expect(underWay.rowsDone).toBeGreaterThan(0);
+    expect(underWay.rowsDone).toBeLessThan(lowest.rows);
 
     const undone = await undoing;
     expect(undone.changed).toBe(lowest.rows);
     expect(undone.counts).toEqual(before);
+    expect(told.every((p) => p.projectId === projectId && p.action === 'undo' && p.rowsTotal === lowest.rows)).toBe(true);
+    expect(told[0]!.rowsDone).toBe(0);
+    expect(told.at(-1)!.rowsDone).toBe(lowest.rows);
+    expect(await ok(engine, 'decisions.underWay', { projectId })).toBeNull();
+    // An undo of one row says nothing: it is over before a line could be read.
+    const row = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, states: ['to_review'] })).rows[0]!;
+    await ok(engine, 'decisions.choose', { projectId, rowIndex: row.rowIndex, rank: 1 });
+    const quiet: DecisionsProgress[] = [];
+    const offQuiet = engine.on('decisions.progress', (p) => quiet.push(p));
+    expect((await ok(engine, 'decisions.undo', { projectId }).finally(offQuiet)).changed).toBe(1);
+    expect(quiet).toEqual([]);
     expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);
   });
 });

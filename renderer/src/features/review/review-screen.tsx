@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../../shared/model';
-import { CANCELLING, acceptProgressParts } from '../../../../shared/progress';
+import { CANCELLING, decisionsProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { ErrorBanner } from '../../ui/error-banner';
@@ -27,6 +27,7 @@ import { ReviewTable } from './review-table';
 import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
 import { textIndexDetail, textIndexStatus } from './text-index-status';
+import { useBulkDecision } from './use-bulk-decision';
 import { useReviewList } from './use-review-list';
 
 type Decision =
@@ -79,10 +80,6 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [actionError, setActionError] = useState<ContractError | null>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
-  // An accept of many confident rows takes a while (~30 s at 300,000): it says how far it is where its button was.
-  const [accepting, setAccepting] = useState(false);
-  const accepted = useProjectEvent('accept.progress', projectId, accepting);
-  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('decisions.cancelAccept', { projectId }));
   const [refreshOpen, setRefreshOpen] = useState(false);
   // A refresh changes rows' people and job changes (and their counts): the list is read again.
   const reloadProject = project.reload;
@@ -90,6 +87,13 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     setGeneration((g) => g + 1);
     reloadProject();
   }, [reloadProject]);
+  // An accept of many confident rows takes a while (~30 s at 300,000), and so does undoing it (~15 s): it says how far
+  // it is where the accept's button was, also when the screen is opened again while it goes on.
+  const bulk = useBulkDecision(projectId, refreshed);
+  const accepting = bulk.action === 'accept';
+  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('decisions.cancelAccept', { projectId }));
+  // A small undo says nothing (it is over at once); a large one, or one found going on, shows its line.
+  const bulkShown = accepting || (bulk.action === 'undo' && (bulk.progress !== null || bulk.foundGoingOn));
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
 
@@ -147,11 +151,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     if (decision.kind === 'choose' || decision.kind === 'reject' || decision.kind === 'skip') select(Math.min(Math.max(0, total - 1), selected + 1));
     // A button pressed in the panel would keep the focus on the next row's button; give the keys back to the table.
     if (document.activeElement instanceof HTMLElement && document.activeElement.closest('.review-side')) gridRef.current?.focus();
-    const bulk = decision.kind === 'acceptAll';
-    if (bulk) setAccepting(true);
+    const many = decision.kind === 'acceptAll' ? 'accept' : decision.kind === 'undo' ? 'undo' : null;
+    if (many) bulk.setStarted(many);
     const result = await pending;
-    if (bulk) setAccepting(false);
-    if (!result.ok && result.error.kind === 'cancelled' && bulk) {
+    if (many) bulk.setStarted(null);
+    if (!result.ok && result.error.kind === 'cancelled' && many === 'accept') {
       // The engine took back what it had accepted: the rows are as they were, read again.
       toast(result.error.message);
       setGeneration((g) => g + 1);
@@ -272,12 +276,18 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           </select>
         </label>
         <span className="review-toolbar__spacer" />
-        {accepting ? (
+        {bulkShown && bulk.action ? (
           <>
-            <ProgressLine parts={cancelling ? CANCELLING : acceptProgressParts(accepted)} label="Accept progress" testId="accept-progress" />
-            <Button variant="secondary" onClick={cancelAccept} disabled={cancelling} title="Cancel the accept: every row stays as it was (Esc)" aria-keyshortcuts="Escape" data-testid="accept-cancel">
-              Cancel
-            </Button>
+            <ProgressLine
+              parts={cancelling ? CANCELLING : decisionsProgressParts(bulk.action, bulk.progress)}
+              label={accepting ? 'Accept progress' : 'Undo progress'}
+              testId={accepting ? 'accept-progress' : 'undo-progress'}
+            />
+            {accepting && (
+              <Button variant="secondary" onClick={cancelAccept} disabled={cancelling} title="Cancel the accept: every row stays as it was (Esc)" aria-keyshortcuts="Escape" data-testid="accept-cancel">
+                Cancel
+              </Button>
+            )}
           </>
         ) : (
           <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
