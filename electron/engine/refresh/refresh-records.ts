@@ -71,19 +71,20 @@ export function markListed(db: Database, refreshId: number, counters: RefreshCou
   db.prepare("UPDATE refreshes SET status = 'running', counters = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(counters), at, refreshId);
 }
 
-/** List entries deleted per transaction: a million rows' list deleted in one statement held the engine about a second. */
-const LIST_ENTRIES_PER_SLICE = 5_000;
+/** People whose list entries are deleted per transaction: a million rows' list deleted in one statement held the engine about a second. */
+const PEOPLE_PER_SLICE = 5_000;
 
 /**
- * One slice of letting a refresh's lists go: the rows of a few thousand of its people (with 'people and rows', and
- * when no rows are left, a few thousand of its people). Returns how many entries went; 0 when none is left.
+ * One slice of letting a refresh's lists go: the rows of PEOPLE_PER_SLICE of its people (~1.3 rows a person in the
+ * bench's sheets), and with 'people and rows', once no rows are left, PEOPLE_PER_SLICE of its people. Returns how many
+ * entries went; 0 when none is left.
  */
 export function dropListsSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
   const rows = statement(db, 'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)');
-  const dropped = rows.run(refreshId, refreshId, LIST_ENTRIES_PER_SLICE).changes;
+  const dropped = rows.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
   if (dropped > 0 || what === 'rows') return dropped;
   const people = statement(db, 'DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
-  return people.run(refreshId, refreshId, LIST_ENTRIES_PER_SLICE).changes;
+  return people.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
 }
 
 /**
