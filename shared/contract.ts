@@ -599,6 +599,8 @@ export const calls = {
   'export.run': call<ExportResult>()(exportInput),
   /** Stops the project's exports under way: each fails as `cancelled`, removes its part files and leaves the files there as they were. */
   'export.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
+  /** How far the export of the project going on is (started from another screen or window), or null. */
+  'export.underWay': call<ExportProgress | null>()(z.object({ projectId: id })),
 
   /** Starts a criteria search (or answers it from the cache) and returns at once; `search.progress` follows it. */
   'search.run': call<SearchProgress>()(searchRunInput),

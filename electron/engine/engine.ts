@@ -16,6 +16,7 @@ import {
   type DecisionsProgress,
   type EventName,
   type Events,
+  type ExportProgress,
   type FailedQuery,
   type ProfileInput,
   type ProfileTestResult,
@@ -39,6 +40,7 @@ import { deleteProject, renameProject } from './projects/manage-projects';
 import { ProjectCleanup } from './projects/project-cleanup';
 import { requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
+import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
 import { reviewPage } from './review/review-page';
@@ -179,8 +181,9 @@ class MatchdeskEngine implements Engine {
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
-  /** The last word of each decision over many rows going on, by project: what a screen opened meanwhile shows. */
-  private readonly bulkUnderWay = new Map<number, DecisionsProgress>();
+  /** The last word of each decision over many rows, and of each export, going on: what a screen opened meanwhile shows. */
+  private readonly bulkWords = new LastWords<DecisionsProgress>();
+  private readonly exportWords = new LastWords<ExportProgress>();
   /** A clearing of the cache under way, and what it removed once done. */
   private clearing: Promise<{ removed: number }> | null = null;
   private readonly search: SearchHandlers;
@@ -465,7 +468,7 @@ class MatchdeskEngine implements Engine {
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),
       'decisions.underWay': (input) => {
         requireProject(db, input.projectId);
-        return this.bulkUnderWay.get(input.projectId) ?? null;
+        return this.bulkWords.get(input.projectId);
       },
 
       'refresh.preview': async (input) => {
@@ -482,10 +485,27 @@ class MatchdeskEngine implements Engine {
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
       'export.run': (input) =>
-        this.exports.run(input.projectId, async (signal) =>
-          exportProject(db, await this.plannedProject(input.projectId), input, this.exportDir(), (progress) => this.emit('export.progress', progress), signal),
-        ),
+        this.exports.run(input.projectId, async (signal) => {
+          const project = await this.plannedProject(input.projectId);
+          return this.exportWords.keep(project.id, (say) =>
+            exportProject(
+              db,
+              project,
+              input,
+              this.exportDir(),
+              (progress) => {
+                say(progress);
+                this.emit('export.progress', progress);
+              },
+              signal,
+            ),
+          );
+        }),
       'export.cancel': (input) => ({ cancelled: this.exports.cancel(input.projectId) }),
+      'export.underWay': (input) => {
+        requireProject(db, input.projectId);
+        return this.exportWords.get(input.projectId);
+      },
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {
@@ -743,19 +763,15 @@ class MatchdeskEngine implements Engine {
    * Runs a decision over many rows with a teller that sends how far it is (decisions.progress: the start and the end
    * always, a few times a second between) and keeps the last word for decisions.underWay until the decision ends.
    */
-  private async tellingBulk<T>(projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
+  private tellingBulk<T>(projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
     const pace = progressPace();
-    let last: DecisionsProgress | null = null;
-    const tell = (rowsDone: number, rowsTotal: number) => {
-      last = { projectId, action, rowsDone, rowsTotal };
-      this.bulkUnderWay.set(projectId, last);
-      if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('decisions.progress', last);
-    };
-    try {
-      return await decide(tell);
-    } finally {
-      if (last && this.bulkUnderWay.get(projectId) === last) this.bulkUnderWay.delete(projectId);
-    }
+    return this.bulkWords.keep(projectId, (say) =>
+      decide((rowsDone, rowsTotal) => {
+        const progress = { projectId, action, rowsDone, rowsTotal };
+        say(progress);
+        if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) this.emit('decisions.progress', progress);
+      }),
+    );
   }
 
   /** A run and a refresh would both write the project's rows: one at a time. */

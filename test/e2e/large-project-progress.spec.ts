@@ -40,6 +40,24 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
   await expect(page.getByTestId('export-result')).toContainText('Exported 100,000 rows');
   await expect(progress).toHaveCount(0);
+
+  // Again, and away to the projects and back while it writes: the screen finds it going on, says how far, offers its
+  // Cancel and holds the Export button (a second export would write the same rows beside it); the file still comes.
+  const again = page.waitForEvent('download', { timeout: 120_000 });
+  await page.getByTestId('export-button').click();
+  await expect(progress).toHaveText(/^Writing the rows… ([1-9]\d?)%$/, { timeout: 60_000 });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
+  await expect(page).toHaveURL(/#\/projects$/);
+  await page.goBack();
+  await expect(page.getByRole('heading', { level: 1, name: 'Export' })).toBeVisible();
+  await expect(progress.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('aria-valuenow', /^\d{1,2}$/);
+  await expect(page.getByTestId('export-cancel')).toBeVisible();
+  await expect(page.getByTestId('export-button')).toBeDisabled();
+  await screenshot(page, 'export-found-going-on');
+  expect((await again).suggestedFilename()).toMatch(/\.xlsx$/);
+  await expect(page.getByTestId('export-ended-elsewhere')).toContainText('The export has ended', { timeout: 10_000 });
+  await expect(progress).toHaveCount(0);
+  await expect(page.getByTestId('export-button')).toBeEnabled();
 });
 
 test('the run screen of a project not planned yet says how far the planning is before it shows the cost', async ({ page }) => {

@@ -255,13 +255,24 @@ describe('export', () => {
     const rows = Array.from({ length: 60_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 500}`, '']);
     const big = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'big.csv'), HEADERS, rows) })).summary;
     const events: ExportProgress[] = [];
-    const off = engine.on('export.progress', (p) => p.projectId === big.id && events.push(p));
+    // What a screen opened part-way through would be told: the export's last word, then nothing once it has ended.
+    const underWay: (ExportProgress | null)[] = [];
+    const off = engine.on('export.progress', (p) => {
+      if (p.projectId !== big.id) return;
+      events.push(p);
+      if (p.rowsDone > 0 && p.rowsDone < p.rowsTotal && underWay.length === 0) void ok(engine, 'export.underWay', { projectId: big.id }).then((u) => underWay.push(u));
+    });
+    expect(await ok(engine, 'export.underWay', { projectId: big.id })).toBeNull();
     const started = performance.now();
     try {
       await ok(engine, 'export.run', { projectId: big.id, format: 'xlsx', scope: 'all', candidates: true });
     } finally {
       off();
     }
+    expect(underWay).toHaveLength(1);
+    expect(underWay[0]).toMatchObject({ projectId: big.id, rowsTotal: 60_000 });
+    expect(underWay[0]!.rowsDone).toBeGreaterThan(0);
+    expect(await ok(engine, 'export.underWay', { projectId: big.id })).toBeNull();
     const seconds = (performance.now() - started) / 1000;
     const matches = events.filter((e) => e.part === 'matches');
     const candidates = events.filter((e) => e.part === 'candidates');

@@ -10,6 +10,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
 import { useCancel } from '../../ui/use-cancel';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useFoundGoingOn } from '../../ui/use-found-going-on';
 import { useProjectEvent } from '../../ui/use-project-event';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
@@ -28,7 +29,13 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [cancelled, setCancelled] = useState<string | null>(null);
   /** Set once the file is being written (after the save dialog, where there is one), with how far it is. */
   const [writing, setWriting] = useState(false);
-  const progress = useProjectEvent('export.progress', projectId, writing);
+  /** An export found going on when the screen opened (started before the user went elsewhere, or in another window), and how it ended. */
+  const [endedElsewhere, setEndedElsewhere] = useState<'ended' | 'cancelled' | null>(null);
+  const [cancelledFound, setCancelledFound] = useState(false);
+  const found = useFoundGoingOn('export.underWay', projectId, () => setEndedElsewhere(cancelledFound ? 'cancelled' : 'ended'));
+  const going = writing || found !== null;
+  const event = useProjectEvent('export.progress', projectId, going);
+  const progress = event ?? found;
   const summary = project.value?.summary;
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
 
@@ -37,6 +44,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     setError(null);
     setOutcome(null);
     setCancelled(null);
+    setEndedElsewhere(null);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
@@ -58,7 +66,10 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     }
   };
 
-  const { cancelling, cancel } = useCancel(writing, () => void api.call('export.cancel', { projectId }));
+  const { cancelling, cancel } = useCancel(going, () => {
+    if (found !== null) setCancelledFound(true);
+    void api.call('export.cancel', { projectId });
+  });
 
   return (
     <div className="screen export-screen">
@@ -126,10 +137,10 @@ export function ExportScreen({ projectId }: { projectId: number }) {
 
         <ErrorBanner error={error} title="The export failed" onDismiss={() => setError(null)} />
         <div className="form-actions">
-          <Button variant="primary" busy={busy} onClick={run} data-testid="export-button">
+          <Button variant="primary" busy={busy} disabled={found !== null} onClick={run} data-testid="export-button">
             {data.info?.host === 'electron' ? 'Export…' : 'Export'}
           </Button>
-          {writing && (
+          {going && (
             <>
               <ProgressLine parts={cancelling ? CANCELLING : exportProgressParts(progress)} label="Export progress" testId="export-progress" />
               <Button variant="secondary" onClick={cancel} disabled={cancelling} title="Cancel the export (Esc)" aria-keyshortcuts="Escape" data-testid="export-cancel">
@@ -138,6 +149,18 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             </>
           )}
         </div>
+        {endedElsewhere && (
+          <div className="banner banner--info" data-testid="export-ended-elsewhere">
+            <div className="banner__text">
+              <strong role="status">{endedElsewhere === 'cancelled' ? 'Export cancelled' : 'The export has ended'}</strong>
+              <p>
+                {endedElsewhere === 'cancelled'
+                  ? 'The export that was going on was cancelled: the file there stays as it was.'
+                  : 'The export that was going on when this screen opened has ended: its file is where it was saved, or in your downloads.'}
+              </p>
+            </div>
+          </div>
+        )}
         {cancelled && (
           <div className="banner banner--info" data-testid="export-cancelled">
             <div className="banner__text">
