@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { idleTurn } from '../idle-turn';
-import { dropListsSlice } from '../refresh/refresh-records';
+import { dropListsSlice } from '../store/refresh-tables';
 import { freeSpace, giveBackFreePages } from '../store/free-space';
 
 /**

@@ -5,7 +5,7 @@ import { changedAtRefresh, jobChangeCountsOf, noJobChanges } from '../review/rev
 import { parseCells } from '../runs/row-cells';
 import { emptyCounts, stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
-import { lastRefreshOf } from '../refresh/refresh-records';
+import { lastRefreshOf } from '../store/refresh-tables';
 
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;

@@ -120,7 +120,7 @@ export class RefreshControl {
 
   /**
    * Between two slices of listing a refresh's people: other calls take their turn, and a refresh being started stops
-   * (its record left unlisted, refresh-records.ts LISTED) once it is cancelled or the engine closes.
+   * (its record left unlisted, store/refresh-tables.ts LISTED) once it is cancelled or the engine closes.
    */
   private async turn(projectId?: number): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));

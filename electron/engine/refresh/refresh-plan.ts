@@ -143,7 +143,7 @@ export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, 
 /**
  * Records a new refresh with the people it asks for (all pending) and the rows that chose them, straight from the
  * project's rows; returns the refresh's id and its plan. The lists are made a slice at a time with other calls' turns
- * between, under a record nothing counts until they are complete (refresh-records.ts LISTED); then, in one
+ * between, under a record nothing counts until they are complete (store/refresh-tables.ts LISTED); then, in one
  * transaction, the refresh becomes the project's running one and an earlier one still waiting to be resumed is
  * cancelled (the new one asks for everyone it would have). Earlier refreshes keep their record and counters; their
  * lists of people and rows are let go last, also in slices.

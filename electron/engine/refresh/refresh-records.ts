@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
-import { statement } from '../store/statements';
+import { LISTED, dropListsSlice } from '../store/refresh-tables';
 
 /** What a refresh has done so far; saved with every commit, so its progress survives a restart. */
 export interface RefreshCounters {
@@ -49,15 +49,7 @@ interface RefreshRow {
   finished_at: string | null;
 }
 
-/**
- * A new refresh is recorded before its lists of people and rows are made, a slice at a time (refresh-plan.ts
- * createRefresh). Until they are complete it is stored as cancelled with no finish time: nothing resumes it, no
- * screen or export counts it as the last refresh, and one cut off by a crash stays that way (its lists are let go by
- * the next refresh of the project). Every other refresh that stops has a finish time.
- */
-export const LISTED = "NOT (status = 'cancelled' AND finished_at IS NULL)";
-
-/** Records a refresh whose lists are still to be made (see LISTED); `markListed` makes it the project's running refresh. */
+/** Records a refresh whose lists are still to be made (store/refresh-tables.ts LISTED); `markListed` makes it the project's running refresh. */
 export function insertUnlistedRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, at: string): number {
   return Number(
     db
@@ -69,22 +61,6 @@ export function insertUnlistedRefresh(db: Database, projectId: number, scope: st
 /** The refresh's lists are complete: it becomes the project's running refresh, with its counters. */
 export function markListed(db: Database, refreshId: number, counters: RefreshCounters, at: string): void {
   db.prepare("UPDATE refreshes SET status = 'running', counters = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(counters), at, refreshId);
-}
-
-/** People whose list entries are deleted per transaction: a million rows' list deleted in one statement held the engine about a second. */
-const PEOPLE_PER_SLICE = 5_000;
-
-/**
- * One slice of letting a refresh's lists go: the rows of PEOPLE_PER_SLICE of its people (~1.3 rows a person in the
- * bench's sheets), and with 'people and rows', once no rows are left, PEOPLE_PER_SLICE of its people. Returns how many
- * entries went; 0 when none is left.
- */
-export function dropListsSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
-  const rows = statement(db, 'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)');
-  const dropped = rows.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
-  if (dropped > 0 || what === 'rows') return dropped;
-  const people = statement(db, 'DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
-  return people.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
 }
 
 /**
@@ -101,16 +77,10 @@ export async function dropLists(db: Database, refreshId: number, what: 'rows' | 
   }
 }
 
-/** The project's last refresh whose lists were made (see LISTED), whatever became of it. */
+/** The project's last refresh whose lists were made (store/refresh-tables.ts LISTED), whatever became of it. */
 export function latestRefresh(db: Database, projectId: number): RefreshRecord | null {
   const row = db.prepare(`SELECT * FROM refreshes WHERE project_id = ? AND ${LISTED} ORDER BY id DESC LIMIT 1`).get(projectId) as RefreshRow | undefined;
   return row ? toRecord(row) : null;
-}
-
-/** The id and start of the project's last refresh (see LISTED): what "changed at the last refresh" is about. */
-export function lastRefreshOf(db: Database, projectId: number): { id: number; startedAt: string } | null {
-  const row = db.prepare(`SELECT id, started_at FROM refreshes WHERE project_id = ? AND ${LISTED} ORDER BY id DESC LIMIT 1`).raw().get(projectId) as [number, string] | undefined;
-  return row ? { id: row[0], startedAt: row[1] } : null;
 }
 
 export function saveRefresh(

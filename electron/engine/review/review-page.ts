@@ -5,7 +5,7 @@ import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache } from '../store/data-stamp';
-import { lastRefreshOf } from '../refresh/refresh-records';
+import { lastRefreshOf } from '../store/refresh-tables';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 

@@ -9,7 +9,7 @@ import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../runs/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
 import { getLookups, statement, type Lookup } from '../store';
-import { LISTED } from '../refresh/refresh-records';
+import { LISTED } from '../store/refresh-tables';
 
 export function rowCells(db: Database, projectId: number, rowIndex: number): string[] | null {
   const row = statement(db, 'SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;

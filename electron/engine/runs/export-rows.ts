@@ -6,7 +6,7 @@ import type { ProjectRecord } from '../projects/project-record';
 import { answerFacts } from './answer-facts';
 import { parseCells } from './row-cells';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
-import { lastRefreshOf } from '../refresh/refresh-records';
+import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
 export type ExportScope = 'all' | 'matched' | 'changed';
