@@ -45,6 +45,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     setOutcome(null);
     setCancelled(null);
     setEndedElsewhere(null);
+    setCancelledFound(false);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
