@@ -535,6 +535,8 @@ export const calls = {
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
   /** Cancels the saving of the project's mapping under way (a million rows take ~15 s to plan): the project keeps the mapping it had. */
   'mapping.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
+  /** How far the saving of the project's mapping going on is (its plan; saved from another screen or window), or null. */
+  'mapping.underWay': call<PlanProgress | null>()(z.object({ projectId: id })),
 
   'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
   'run.start': call<RunProgress>()(

@@ -17,6 +17,7 @@ import {
   type EventName,
   type Events,
   type ExportProgress,
+  type PlanProgress,
   type FailedQuery,
   type ProfileInput,
   type ProfileTestResult,
@@ -181,9 +182,10 @@ class MatchdeskEngine implements Engine {
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
-  /** The last word of each decision over many rows, and of each export, going on: what a screen opened meanwhile shows. */
+  /** The last word of each decision over many rows, export and mapping saved going on: what a screen opened meanwhile shows. */
   private readonly bulkWords = new LastWords<DecisionsProgress>();
   private readonly exportWords = new LastWords<ExportProgress>();
+  private readonly mappingWords = new LastWords<PlanProgress>();
   /** A clearing of the cache under way, and what it removed once done. */
   private clearing: Promise<{ removed: number }> | null = null;
   private readonly search: SearchHandlers;
@@ -392,16 +394,22 @@ class MatchdeskEngine implements Engine {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);
         await this.withPlanLock(project.id, () =>
-          this.mappingSaves.run(project.id, async (signal) => {
-            await this.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE }, signal);
-            // Rows that keep their candidates are compared with them again: another column is other evidence.
-            if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
-          }),
+          this.mappingSaves.run(project.id, (signal) =>
+            this.mappingWords.keep(project.id, async (say) => {
+              await this.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: this.activeScope() ?? NO_SCOPE }, signal, say);
+              // Rows that keep their candidates are compared with them again: another column is other evidence.
+              if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
+            }),
+          ),
         );
         db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(this.now(), project.id);
         return projectDetail(db, project.id);
       },
       'mapping.cancel': (input) => ({ cancelled: this.mappingSaves.cancel(input.projectId) }),
+      'mapping.underWay': (input) => {
+        requireProject(db, input.projectId);
+        return this.mappingWords.get(input.projectId);
+      },
 
       'run.preview': async (input) => {
         const project = requireProject(db, input.projectId);
@@ -677,10 +685,17 @@ class MatchdeskEngine implements Engine {
     await this.withPlanLock(projectId, () => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
   }
 
-  /** Plans the project's queries, telling how far it is (plan.progress): at the start, a few times a second, at the end. */
-  private async plan(project: ProjectRecord, req: PlanRequest, signal?: AbortSignal): Promise<void> {
+  /**
+   * Plans the project's queries, telling how far it is (plan.progress): at the start, a few times a second, at the end;
+   * `say` is given every word told.
+   */
+  private async plan(project: ProjectRecord, req: PlanRequest, signal?: AbortSignal, say: (progress: PlanProgress) => void = () => undefined): Promise<void> {
     const pace = progressPace();
-    const tell = (rowsPlanned: number) => this.emit('plan.progress', { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
+    const tell = (rowsPlanned: number) => {
+      const progress = { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount };
+      say(progress);
+      this.emit('plan.progress', progress);
+    };
     tell(0);
     await planProject(
       this.db,

@@ -3,7 +3,7 @@ import type { CallOutput } from '../../../shared/contract';
 import { api } from '../api';
 
 /** The calls that say what long step of a project is going on: its last word, or null. */
-type GoingOnCall = 'decisions.underWay' | 'export.underWay';
+type GoingOnCall = 'decisions.underWay' | 'export.underWay' | 'mapping.underWay';
 
 /** While following a step this screen did not start, how often it asks whether it has ended. */
 const POLL_MS = 1_000;

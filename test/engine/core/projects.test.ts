@@ -138,12 +138,24 @@ describe('importing a sheet', () => {
     const rows = Array.from({ length: 50_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
     const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'plan.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
     const events: PlanProgress[] = [];
-    const off = engine.on('plan.progress', (p) => p.projectId === project.id && events.push(p));
+    // What a mapping screen opened part-way through would be told: the save's last word, then nothing once it has ended.
+    const underWay: Promise<PlanProgress | null>[] = [];
+    const off = engine.on('plan.progress', (p) => {
+      if (p.projectId !== project.id) return;
+      events.push(p);
+      if (p.rowsPlanned > 0 && p.rowsPlanned < p.rowsTotal && underWay.length === 0) underWay.push(ok(engine, 'mapping.underWay', { projectId: project.id }));
+    });
+    expect(await ok(engine, 'mapping.underWay', { projectId: project.id })).toBeNull();
     try {
       await ok(engine, 'mapping.save', { projectId: project.id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email', 'name+company'] });
     } finally {
       off();
     }
+    expect(underWay).toHaveLength(1);
+    const partWay = (await underWay[0])!;
+    expect(partWay).toMatchObject({ projectId: project.id, rowsTotal: 50_000 });
+    expect(partWay.rowsPlanned).toBeGreaterThan(0);
+    expect(await ok(engine, 'mapping.underWay', { projectId: project.id })).toBeNull();
     const planned = events.map((e) => e.rowsPlanned);
     expect(events.every((e) => e.rowsTotal === 50_000)).toBe(true);
     // The start, the first page of 10,000 rows at once, a few more at most four a second, and the end.

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
 import { CANCELLING, planProgressParts } from '../../../../shared/progress';
@@ -12,6 +12,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { useCancel } from '../../ui/use-cancel';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
+import { useFoundGoingOn } from '../../ui/use-found-going-on';
 import { useProjectEvent } from '../../ui/use-project-event';
 import { ProjectHeader } from '../projects/project-header';
 import { FieldMappingRow } from './field-mapping-row';
@@ -52,14 +53,31 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies });
   });
 
-  const planned = useProjectEvent('plan.progress', projectId, saving);
+  // Saving a million rows' mapping plans them (~15-20 s). The user may go elsewhere meanwhile: then the save's end
+  // leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in another
+  // window) shows how far it is, and goes on to the run when it ends, as its Continue would have.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+    };
+  }, []);
+  const [cancelledFound, setCancelledFound] = useState(false);
+  const found = useFoundGoingOn('mapping.underWay', projectId, () => {
+    if (!cancelledFound) navigate({ screen: 'run', projectId });
+  });
+  const planning = saving || found !== null;
+  const event = useProjectEvent('plan.progress', projectId, planning);
+  const planned = event ?? found;
 
   const save = async () => {
     setSaving(true);
     setSaveError(null);
+    setCancelledFound(false);
     try {
       await api.callOrThrow('mapping.save', { projectId, mapping, strategies });
-      navigate({ screen: 'run', projectId });
+      if (shown.current) navigate({ screen: 'run', projectId });
     } catch (thrown) {
       const error = toContractError(thrown);
       // Cancelled by the user: the screen stays as they left it, to change the mapping and go on.
@@ -68,7 +86,10 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     }
   };
 
-  const { cancelling, cancel } = useCancel(saving, () => void api.call('mapping.cancel', { projectId }));
+  const { cancelling, cancel } = useCancel(planning, () => {
+    if (found !== null) setCancelledFound(true);
+    void api.call('mapping.cancel', { projectId });
+  });
 
   return (
     <>
@@ -132,7 +153,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       </div>
       <div className="action-bar">
         <ErrorBanner error={saveError} title="Could not save the mapping" onDismiss={() => setSaveError(null)} />
-        {saving ? (
+        {planning ? (
           <>
             <ProgressLine parts={cancelling ? CANCELLING : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
             <Button onClick={cancel} disabled={cancelling} title="Cancel planning and keep the mapping the project had (Esc)" aria-keyshortcuts="Escape" data-testid="mapping-cancel">
@@ -142,7 +163,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
         ) : (
           preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>
         )}
-        <Button variant="primary" busy={saving} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
+        <Button variant="primary" busy={planning} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
           Continue to preview
         </Button>
       </div>
