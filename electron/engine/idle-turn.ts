@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /** How often background work waiting for the engine to be idle looks again. */
 const IDLE_POLL_MS = 100;
 
@@ -18,7 +20,7 @@ export interface IdleWait {
  * work may go on with its next slice, false once it should stop.
  */
 export async function idleTurn({ isIdle, goOn, hurry, onPoll }: IdleWait): Promise<boolean> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   while (!hurry() && goOn() && !isIdle()) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, IDLE_POLL_MS);

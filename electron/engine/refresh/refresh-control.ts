@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RefreshPreview, RefreshProgress } from '../../../shared/contract';
 import type { Settings } from '../../../shared/model';
@@ -123,7 +124,7 @@ export class RefreshControl {
    * (its record left unlisted, store/refresh-tables.ts LISTED) once it is cancelled or the engine closes.
    */
   private async turn(projectId?: number): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh was not started.');
     if (projectId !== undefined && this.abandoned.has(projectId)) throw new EngineError('cancelled', 'The refresh was cancelled before it asked anyone.');
   }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import { LISTED, dropListsSlice } from '../store/refresh-tables';
@@ -71,7 +72,7 @@ export function markListed(db: Database, refreshId: number, counters: RefreshCou
  */
 export async function dropLists(db: Database, refreshId: number, what: 'rows' | 'people and rows'): Promise<void> {
   try {
-    while (db.open && dropListsSlice(db, refreshId, what) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    while (db.open && dropListsSlice(db, refreshId, what) > 0) await nextTurn();
   } catch {
     // Left for the next refresh of the project, as above.
   }

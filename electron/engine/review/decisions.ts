@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { AcceptPreview, DecisionResult } from '../../../shared/contract';
 import type { AutoAcceptRule, RowState } from '../../../shared/model';
@@ -171,7 +172,7 @@ export class Decisions {
       let changed = 0;
       onProgress(0, indexes.length);
       for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
-        if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (i > 0) await nextTurn();
         if (signal?.aborted) break;
         const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
         changed += slice.changed;
@@ -251,7 +252,7 @@ export class Decisions {
     let first: number | null = null;
     tell(0, entriesTotal.n);
     for (let lastId = 0; ; ) {
-      if (lastId > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (lastId > 0) await nextTurn();
       const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
       first ??= entries[0]?.row_index ?? null;
       const moves = new MoveTally();

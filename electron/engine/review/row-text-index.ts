@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { TextIndexProgress } from '../../../shared/contract';
 import type { Mapping } from '../../../shared/model';
@@ -183,7 +184,7 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
   while ((job.hurry || (await waitTurn())) && slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE)) {
     filled = true;
     if (indexedTo !== null) report('filling', indexedTo);
-    if (job.hurry) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (job.hurry) await nextTurn();
   }
   // Nothing was indexed (the index was ready, or the project is gone), or the database closed: nothing to tell.
   if (indexedTo === null || !db.open) return;

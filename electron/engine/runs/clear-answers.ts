@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { clearCache } from '../store';
 
@@ -33,7 +34,7 @@ export async function clearAnswers(db: Database): Promise<number> {
   for (const { id, last } of projects) {
     for (let from = 0; last !== null && from <= last; from += ROWS_PER_SLICE) {
       db.transaction(() => sendBack.run(id, from, from + ROWS_PER_SLICE))();
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return db.transaction(() => clearCache(db))();

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState } from '../../../shared/model';
 import type { ExportCell } from '../export';
@@ -132,7 +133,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
         yield padded;
       }
       onPage?.(page.at(-1)!.status.rowIndex + 1);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return { headers, rows: rows() };
@@ -164,7 +165,7 @@ export function candidatesExport(db: Database, project: ProjectRecord, scope: Ex
         }
       }
       onPage?.(page.at(-1)!.status.rowIndex + 1);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
   return { headers: [...CANDIDATE_COLUMNS], rows: rows() };

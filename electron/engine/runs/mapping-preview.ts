@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { MappingPreview, MappingSample } from '../../../shared/contract';
 import { MAPPED_FIELDS, type MappedField, type Mapping, type Strategy } from '../../../shared/model';
@@ -39,7 +40,7 @@ export async function mappingPreview(db: Database, project: ProjectRecord, mappi
       if (scanned++ < SAMPLE_SCAN_ROWS) addSamples(fields, mapping, cells);
     }
     from = rows[rows.length - 1]!.row_index + 1;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 
   return {

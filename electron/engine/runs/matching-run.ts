@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
@@ -275,7 +276,7 @@ export class MatchingRun {
         this.takePage(page, seen);
         this.sendQueued(false);
         this.emit(false);
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     } finally {
       while (this.settling.length > 0) await this.settling[0];

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { Mapping, Strategy } from '../../../shared/model';
 import { EngineError } from '../engine-errors';
@@ -158,7 +159,7 @@ export async function planProject(
     from = planPage(from);
     if (from !== null) onPage(from);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     if (signal?.aborted && from !== null) {
       // The mapping before stands again; its plan, part-rewritten, is redone when it is next needed (plan_scope NULL).
       db.prepare('UPDATE projects SET mapping = ?, strategies = ? WHERE id = ?').run(oldMapping, oldStrategies, projectId);

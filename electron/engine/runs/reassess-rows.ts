@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { Mapping, RowState, Strategy } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
@@ -67,6 +68,6 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
       }
     })();
     from = rows[rows.length - 1]![0] + 1;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
