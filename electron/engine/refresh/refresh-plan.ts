@@ -166,18 +166,18 @@ export async function createRefresh(
     try {
       if (params.cutoff !== null) db.prepare(`INSERT INTO ${recent} ${rows.recentPeople()}`).run(params);
       // In slug order, so each slice appends to the refresh's lists instead of writing their pages at random.
+      const listRows = db.prepare(
+        `INSERT INTO refresh_rows (refresh_id, slug, row_index)
+         SELECT @refreshId, slug, row_index FROM temp.${rows.table}
+         WHERE (slug, row_index) > (@slug, @rowIndex) AND slug NOT IN (SELECT slug FROM ${recent})
+         ORDER BY slug, row_index LIMIT ${ROWS_PER_SLICE}`,
+      );
+      const listPeople = db.prepare(
+        "INSERT OR IGNORE INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = @refreshId AND slug >= @slug",
+      );
       const record = db.transaction((after: { slug: string; rowIndex: number }) => {
-        const listed = db
-          .prepare(
-            `INSERT INTO refresh_rows (refresh_id, slug, row_index)
-             SELECT @refreshId, slug, row_index FROM temp.${rows.table}
-             WHERE (slug, row_index) > (@slug, @rowIndex) AND slug NOT IN (SELECT slug FROM ${recent})
-             ORDER BY slug, row_index LIMIT ${ROWS_PER_SLICE}`,
-          )
-          .run({ refreshId, ...after }).changes;
-        db.prepare(
-          "INSERT OR IGNORE INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = @refreshId AND slug >= @slug",
-        ).run({ refreshId, slug: after.slug });
+        const listed = listRows.run({ refreshId, ...after }).changes;
+        listPeople.run({ refreshId, slug: after.slug });
         return listed;
       });
       const lastListed = db.prepare('SELECT slug, row_index AS rowIndex FROM refresh_rows WHERE refresh_id = ? ORDER BY slug DESC, row_index DESC LIMIT 1');
