@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CallOutput } from '../../../shared/contract';
 import { api } from '../api';
 
@@ -13,17 +13,29 @@ function askGoingOn(call: GoingOnCall, projectId: number) {
   return api.call(call, { projectId });
 }
 
+export interface FoundGoingOn<W> {
+  /** The step's last word as the engine had it; null when none goes on (or once it has ended). */
+  word: W | null;
+  /** The user cancelled it from this screen: `onEnded` is told so. */
+  cancelledHere: () => void;
+}
+
 /**
  * A long step found going on in the project when the screen opened: started before the user went elsewhere, or in
- * another window. Its last word as the engine had it (null when none goes on), asked again each second until the
- * step has ended; then `onEnded` (read the rows again, say so). The step's answer goes to the screen that started it.
+ * another window. Its last word, asked again each second until the step has ended; then `onEnded` (read the rows
+ * again, say so, go on), told whether it was cancelled from this screen. The step's answer goes to the screen that
+ * started it.
  */
-export function useFoundGoingOn<N extends GoingOnCall>(call: N, projectId: number, onEnded: () => void): CallOutput<N> | null {
+export function useFoundGoingOn<N extends GoingOnCall>(call: N, projectId: number, onEnded: (cancelledHere: boolean) => void): FoundGoingOn<CallOutput<N>> {
   const [found, setFound] = useState<CallOutput<N> | null>(null);
   const endedRef = useRef(onEnded);
   useEffect(() => {
     endedRef.current = onEnded;
   });
+  const cancelledRef = useRef(false);
+  const cancelledHere = useCallback(() => {
+    cancelledRef.current = true;
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -43,11 +55,12 @@ export function useFoundGoingOn<N extends GoingOnCall>(call: N, projectId: numbe
       void askGoingOn(call, projectId).then((result) => {
         if (!result.ok || result.value !== null) return;
         setFound(null);
-        endedRef.current();
+        endedRef.current(cancelledRef.current);
+        cancelledRef.current = false;
       });
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [call, following, projectId]);
 
-  return found;
+  return { word: found, cancelledHere };
 }

@@ -31,11 +31,10 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [writing, setWriting] = useState(false);
   /** An export found going on when the screen opened (started before the user went elsewhere, or in another window), and how it ended. */
   const [endedElsewhere, setEndedElsewhere] = useState<'ended' | 'cancelled' | null>(null);
-  const [cancelledFound, setCancelledFound] = useState(false);
-  const found = useFoundGoingOn('export.underWay', projectId, () => setEndedElsewhere(cancelledFound ? 'cancelled' : 'ended'));
-  const going = writing || found !== null;
+  const found = useFoundGoingOn('export.underWay', projectId, (cancelledHere) => setEndedElsewhere(cancelledHere ? 'cancelled' : 'ended'));
+  const going = writing || found.word !== null;
   const event = useProjectEvent('export.progress', projectId, going);
-  const progress = event ?? found;
+  const progress = event ?? found.word;
   const summary = project.value?.summary;
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
 
@@ -45,7 +44,6 @@ export function ExportScreen({ projectId }: { projectId: number }) {
     setOutcome(null);
     setCancelled(null);
     setEndedElsewhere(null);
-    setCancelledFound(false);
     try {
       const defaultName = defaultExportName(summary?.name ?? 'matchdesk', choice);
       const dialog = await api.callOrThrow('dialog.saveExport', { defaultName, format: choice.format });
@@ -68,7 +66,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   };
 
   const { cancelling, cancel } = useCancel(going, () => {
-    if (found !== null) setCancelledFound(true);
+    found.cancelledHere();
     void api.call('export.cancel', { projectId });
   });
 
@@ -138,7 +136,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
 
         <ErrorBanner error={error} title="The export failed" onDismiss={() => setError(null)} />
         <div className="form-actions">
-          <Button variant="primary" busy={busy} disabled={found !== null} onClick={run} data-testid="export-button">
+          <Button variant="primary" busy={busy} disabled={found.word !== null} onClick={run} data-testid="export-button">
             {data.info?.host === 'electron' ? 'Export…' : 'Export'}
           </Button>
           {going && (

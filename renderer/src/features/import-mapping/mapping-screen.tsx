@@ -63,18 +63,16 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       shown.current = false;
     };
   }, []);
-  const [cancelledFound, setCancelledFound] = useState(false);
-  const found = useFoundGoingOn('mapping.underWay', projectId, () => {
-    if (!cancelledFound) navigate({ screen: 'run', projectId });
+  const found = useFoundGoingOn('mapping.underWay', projectId, (cancelledHere) => {
+    if (!cancelledHere) navigate({ screen: 'run', projectId });
   });
-  const planning = saving || found !== null;
+  const planning = saving || found.word !== null;
   const event = useProjectEvent('plan.progress', projectId, planning);
-  const planned = event ?? found;
+  const planned = event ?? found.word;
 
   const save = async () => {
     setSaving(true);
     setSaveError(null);
-    setCancelledFound(false);
     try {
       await api.callOrThrow('mapping.save', { projectId, mapping, strategies });
       if (shown.current) navigate({ screen: 'run', projectId });
@@ -87,7 +85,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   };
 
   const { cancelling, cancel } = useCancel(planning, () => {
-    if (found !== null) setCancelledFound(true);
+    found.cancelledHere();
     void api.call('mapping.cancel', { projectId });
   });
 

@@ -21,7 +21,7 @@ export interface BulkDecisionState {
  */
 export function useBulkDecision(projectId: number, onEnded: () => void): BulkDecisionState {
   const [started, setStarted] = useState<BulkDecision | null>(null);
-  const found = useFoundGoingOn('decisions.underWay', projectId, onEnded);
+  const found = useFoundGoingOn('decisions.underWay', projectId, onEnded).word;
   // One found going on comes first: the screen's own (an undo pressed meanwhile) waits behind it in the engine.
   const action = found?.action ?? started;
   const event = useProjectEvent('decisions.progress', projectId, action !== null);
