@@ -406,10 +406,7 @@ class MatchdeskEngine implements Engine {
         return projectDetail(db, project.id);
       },
       'mapping.cancel': (input) => ({ cancelled: this.mappingSaves.cancel(input.projectId) }),
-      'mapping.underWay': (input) => {
-        requireProject(db, input.projectId);
-        return this.mappingWords.get(input.projectId);
-      },
+      'mapping.underWay': (input) => this.mappingWords.get(requireProject(db, input.projectId).id),
 
       'run.preview': async (input) => {
         const project = requireProject(db, input.projectId);
@@ -474,10 +471,7 @@ class MatchdeskEngine implements Engine {
           }),
         ),
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),
-      'decisions.underWay': (input) => {
-        requireProject(db, input.projectId);
-        return this.bulkWords.get(input.projectId);
-      },
+      'decisions.underWay': (input) => this.bulkWords.get(requireProject(db, input.projectId).id),
 
       'refresh.preview': async (input) => {
         await this.plannedProject(input.projectId);
@@ -510,10 +504,7 @@ class MatchdeskEngine implements Engine {
           );
         }),
       'export.cancel': (input) => ({ cancelled: this.exports.cancel(input.projectId) }),
-      'export.underWay': (input) => {
-        requireProject(db, input.projectId);
-        return this.exportWords.get(input.projectId);
-      },
+      'export.underWay': (input) => this.exportWords.get(requireProject(db, input.projectId).id),
 
       'settings.get': () => getSettings(db),
       'settings.update': (input) => {
