@@ -35,8 +35,14 @@ export interface CandidateFacts {
   country: string | null;
 }
 
-/** Bumped when what facts hold changes: facts stored by another version are made again from the candidates. */
-export const FACTS_VERSION = 2;
+/**
+ * Bumped when how facts are stored changes: facts stored by an unknown version are made again from the candidates.
+ * Version 2 stored each candidate's facts as an object, with the summary's name, profile and location twice; version 3
+ * stores them as a row of values (storedFacts below), half the bytes: what a run writes beside each answer, and what a
+ * cached re-run reads and parses for each (docs/performance.md, Phase 14). Version 2 facts still read as they are.
+ */
+export const FACTS_VERSION = 3;
+const OBJECT_FACTS_VERSION = 2;
 
 export function candidateFacts(candidate: Candidate): CandidateFacts {
   const person = candidate.person;
@@ -74,20 +80,82 @@ export function rankedFacts(candidates: readonly Candidate[]): CandidateFacts[] 
     .map(candidateFacts);
 }
 
-/** Facts as stored beside their answer. */
+/** Facts as stored beside their answer: `{"v":3,"c":[...]}`, a row of values a candidate (storedCandidate). */
 export function storedFacts(facts: readonly CandidateFacts[]): string {
-  return JSON.stringify({ v: FACTS_VERSION, c: facts });
+  return JSON.stringify({ v: FACTS_VERSION, c: facts.map(storedCandidate) });
 }
 
-/** Stored facts, or null when they were made by another version or do not parse (then make them again). */
+/** Stored facts, or null when they were made by an unknown version or do not read (then make them again). */
 export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
   if (stored === null) return null;
   try {
     const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown };
-    return parsed.v === FACTS_VERSION && Array.isArray(parsed.c) ? (parsed.c as CandidateFacts[]) : null;
+    if (!Array.isArray(parsed.c)) return null;
+    if (parsed.v === OBJECT_FACTS_VERSION) return parsed.c as CandidateFacts[];
+    return parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
   } catch {
     return null;
   }
+}
+
+/** One person's facts as stored on their own (a refresh's person): `{"v":3,"f":[...]}`. */
+export function storedPersonFacts(facts: CandidateFacts): string {
+  return JSON.stringify({ v: FACTS_VERSION, f: storedCandidate(facts) });
+}
+
+/** One person's stored facts, or null as readStoredFacts. */
+export function readStoredPersonFacts(stored: string): CandidateFacts | null {
+  try {
+    const parsed = JSON.parse(stored) as { v?: unknown; f?: unknown };
+    if (parsed.v === OBJECT_FACTS_VERSION) return typeof parsed.f === 'object' && parsed.f !== null ? (parsed.f as CandidateFacts) : null;
+    return parsed.v === FACTS_VERSION ? readCandidate(parsed.f) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A candidate's facts as one row of values, in this order: rank, score, the summary's id, name, title, company, profile
+ * and location, then first name, last name, name parts ([tokens, first, last] or null), e-mails, jobs (each [company,
+ * domain, title, started, ended, status]) and country. The name, profile slug and location are the summary's
+ * (candidateFacts reads them once): stored as 0 when they are the same, so they are not written twice.
+ */
+type StoredCandidate = [
+  rank: number, score: number | null,
+  id: string | null, name: string | null, title: string | null, company: string | null, social: string | null, location: string | null,
+  firstName: string | null, lastName: string | null, nameParts: [string[], string, string] | null, emails: string[],
+  jobs: [string | null, string | null, string | null, string | null, string | null, JobFact['status']][], country: string | null,
+  factsName: string | null | 0, slug: string | null | 0, factsLocation: string | null | 0,
+];
+
+function storedCandidate(f: CandidateFacts): StoredCandidate {
+  const { summary: s, nameParts: parts } = f;
+  return [
+    f.rank, f.score, s.id, s.name, s.title, s.company, s.social, s.location,
+    f.firstName, f.lastName, parts ? [parts.tokens, parts.first, parts.last] : null, f.emails,
+    f.jobs.map((j) => [j.company, j.domain, j.title, j.started, j.ended, j.status]), f.country,
+    f.name === s.name ? 0 : f.name, f.slug === s.social ? 0 : f.slug, f.location === s.location ? 0 : f.location,
+  ];
+}
+
+/** Throws on a row that is not one storedCandidate made: readStoredFacts then reads the answer as unreadable. */
+function readCandidate(row: unknown): CandidateFacts {
+  if (!Array.isArray(row) || row.length !== 17 || !Array.isArray(row[12])) throw new TypeError('stored facts of another shape');
+  const [rank, score, id, name, title, company, social, location, firstName, lastName, parts, emails, jobs, country, factsName, slug, factsLocation] = row as StoredCandidate;
+  return {
+    rank,
+    score,
+    summary: { id, name, title, company, social, location },
+    name: factsName === 0 ? name : factsName,
+    firstName,
+    lastName,
+    nameParts: parts ? { tokens: parts[0], first: parts[1], last: parts[2] } : null,
+    slug: slug === 0 ? social : slug,
+    emails,
+    jobs: jobs.map(([jobCompany, domain, jobTitle, started, ended, status]) => ({ company: jobCompany, domain, title: jobTitle, started, ended, status })),
+    location: factsLocation === 0 ? location : factsLocation,
+    country,
+  };
 }
 
 function personEmails(person: PersonJson): string[] {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { FACTS_VERSION, type CandidateFacts } from '../matching/candidate-facts';
+import { readStoredPersonFacts, storedPersonFacts, type CandidateFacts } from '../matching/candidate-facts';
 
 /** A person as the last refresh that asked for them found them (table refreshed_people, migration 8). */
 export interface RefreshedPerson {
@@ -32,8 +32,8 @@ export function refreshedPeople(db: Database, scope: string, slugs: Iterable<str
       .raw()
       .all(scope, JSON.stringify(chunk)) as [string, string | null, string, string | null, number][];
     for (const [slug, personId, facts, previous, refreshedAt] of rows) {
-      const read = readFacts(facts);
-      if (read) found.set(slug, { slug, personId, facts: read, previousFacts: previous === null ? null : readFacts(previous), refreshedAt });
+      const read = readStoredPersonFacts(facts);
+      if (read) found.set(slug, { slug, personId, facts: read, previousFacts: previous === null ? null : readStoredPersonFacts(previous), refreshedAt });
     }
   }
   return found;
@@ -53,14 +53,5 @@ export function putRefreshedPerson(db: Database, scope: string, slug: string, fa
     );
     upserts.set(db, upsert);
   }
-  upsert.run(scope, slug, facts.summary.id, JSON.stringify({ v: FACTS_VERSION, f: facts }), Math.trunc(refreshedAt));
-}
-
-function readFacts(text: string): CandidateFacts | null {
-  try {
-    const parsed = JSON.parse(text) as { v?: unknown; f?: unknown };
-    return parsed.v === FACTS_VERSION && typeof parsed.f === 'object' && parsed.f !== null ? (parsed.f as CandidateFacts) : null;
-  } catch {
-    return null;
-  }
+  upsert.run(scope, slug, facts.summary.id, storedPersonFacts(facts), Math.trunc(refreshedAt));
 }

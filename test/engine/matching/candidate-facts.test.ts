@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FACTS_VERSION } from '../../../electron/engine/matching/candidate-facts';
-import { candidateFacts, looseDate, readStoredFacts, rankedFacts, storedFacts } from '../../../electron/engine/matching';
+import { candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
 
 describe('looseDate', () => {
   it.each<[unknown, string | null]>([
@@ -63,5 +63,50 @@ describe('candidateFacts', () => {
     expect(readStoredFacts(storedFacts(facts))).toEqual(facts);
     expect(readStoredFacts(storedFacts(facts).replace(`"v":${FACTS_VERSION}`, '"v":99'))).toBeNull();
     expect(readStoredFacts('{broken')).toBeNull();
+  });
+
+  const record = {
+    rank: 1,
+    score: null,
+    person: {
+      id: 'p_1hgoqw0',
+      name: 'Søren Preswell',
+      first_name: 'Søren',
+      last_name: 'Preswell',
+      linkedin: 'søren-preswell',
+      location: 'Austin, Texas, United States',
+      location_details: { locality: 'Austin', region: 'Texas', country: 'United States' },
+      jobs: [
+        { title: 'Business Analyst', started_at: '2013-10-06', ended_at: null, company: { name: 'Summit Bridge Holdings', domain: 'summitbridgeholdings.com' } },
+        { title: 'Junior Program Manager', started_at: '2012-10-27', ended_at: '2013-10-28', company: { name: 'Maple Pharma LLC', domain: 'maplepharma.com' } },
+      ],
+    },
+  };
+
+  it('stores each candidate as a row of values, about half what the objects took, and reads back the same facts', () => {
+    const facts = rankedFacts([record, { rank: 2, score: 0.4, person: { name: 'Anna Smith', email: 'Anna@Example.com', position: { title: 'CTO', company: { name: 'Hooli' } } } }]);
+    const stored = storedFacts(facts);
+    expect(readStoredFacts(stored)).toEqual(facts);
+    const asObjects = JSON.stringify({ v: 2, c: facts });
+    expect(stored.length).toBeLessThan(asObjects.length * 0.6);
+    // Facts whose name, profile or location differ from the summary's keep their own.
+    const odd: CandidateFacts = { ...facts[0]!, name: 'S. Preswell', slug: null, location: 'Austin' };
+    expect(readStoredFacts(storedFacts([odd]))).toEqual([odd]);
+  });
+
+  it('reads facts stored as objects by version 2 as they are, and refuses rows of another shape', () => {
+    const facts = rankedFacts([record]);
+    expect(readStoredFacts(JSON.stringify({ v: 2, c: facts }))).toEqual(facts);
+    expect(readStoredPersonFacts(JSON.stringify({ v: 2, f: facts[0] }))).toEqual(facts[0]);
+    expect(readStoredFacts(`{"v":${FACTS_VERSION},"c":[[1,null,"p1"]]}`)).toBeNull();
+    expect(readStoredFacts(`{"v":${FACTS_VERSION},"c":[{"rank":1}]}`)).toBeNull();
+    expect(readStoredFacts(`{"v":${FACTS_VERSION},"c":7}`)).toBeNull();
+  });
+
+  it('stores one person on their own the same way (a refresh keeps people so)', () => {
+    const [facts] = rankedFacts([record]);
+    expect(readStoredPersonFacts(storedPersonFacts(facts!))).toEqual(facts);
+    expect(readStoredPersonFacts(storedPersonFacts(facts!).replace(`"v":${FACTS_VERSION}`, '"v":99'))).toBeNull();
+    expect(readStoredPersonFacts('{broken')).toBeNull();
   });
 });
