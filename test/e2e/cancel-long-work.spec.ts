@@ -106,6 +106,41 @@ test('an import cancelled while the browser still uploads the file is never star
   expect(imports).toHaveLength(1);
 });
 
+test('an import that ends while the user works on another screen leaves them there and offers its mapping', async ({ page }) => {
+  const app = host();
+  await openApp(page, app, '#/projects');
+  // The upload is held until the user has gone to Settings, as a large file would still be importing by then.
+  let release!: () => void;
+  const wentElsewhere = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/upload', async (route) => {
+    await wentElsewhere;
+    await route.continue();
+  });
+
+  await pickFile(page, { name: 'meanwhile.csv', mimeType: 'text/csv', buffer: sheet(25) });
+  const status = page.getByTestId('import-status');
+  await expect(status.getByRole('status')).toHaveText('Importing meanwhile.csv');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/#\/settings$/);
+  release();
+
+  await expect(status.getByRole('status')).toHaveText('meanwhile.csv is imported', { timeout: 30_000 });
+  await expect(status).toContainText('25 rows. Map its columns to see what a run will cost.');
+  await expect(page).toHaveURL(/#\/settings$/);
+  await screenshot(page, 'import-ended-elsewhere');
+  await status.getByRole('link', { name: 'Map its columns' }).click();
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  await expect(page.getByTestId('mapping-continue')).toBeVisible();
+  await expect(status).toHaveCount(0);
+
+  // Without leaving its screen, an import goes on to its mapping as before.
+  await page.unroute('**/api/upload');
+  await page.goto(`${app.url}#/projects`);
+  await pickFile(page, { name: 'stayed.csv', mimeType: 'text/csv', buffer: sheet(10) });
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  await expect(status).toHaveCount(0);
+});
+
 /**
  * A project of ~18,000 rows waiting for review (the demo's employed people at a stride, 455 of them, each 40 times),
  * opened on the review screen: accepting them writes 500 at a time, a few seconds in all. Returns the counts then.

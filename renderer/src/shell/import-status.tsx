@@ -1,7 +1,8 @@
 import { useImport } from '../features/import-mapping/import-context';
+import { routeToHash } from '../navigation/route';
 import { Button } from '../ui/button';
 import { ErrorBanner } from '../ui/error-banner';
-import { formatCount } from '../ui/format';
+import { formatCount, plural } from '../ui/format';
 import { useEscapeToCancel } from '../ui/use-shortcuts';
 
 /** Where a dropped or picked file's import shows its progress (with a way to cancel it), why it failed, or that it was cancelled. */
@@ -11,6 +12,24 @@ export function ImportStatus() {
   if (state.status === 'idle') return null;
   if (state.status === 'failed') {
     return <ErrorBanner error={state.error} title={`Could not import ${state.fileName}`} onDismiss={dismiss} />;
+  }
+  if (state.status === 'imported') {
+    return (
+      <div className="banner banner--info import-status" data-testid="import-status">
+        <div className="banner__text">
+          <strong role="status">{state.fileName} is imported</strong>
+          <p>{plural(state.rowCount, 'row')}. Map its columns to see what a run will cost.</p>
+        </div>
+        <div className="banner__actions">
+          <a className="button button--primary button--small" href={routeToHash({ screen: 'mapping', projectId: state.projectId })} onClick={dismiss}>
+            Map its columns
+          </a>
+          <Button variant="quiet" small onClick={dismiss} aria-label="Dismiss this message">
+            Dismiss
+          </Button>
+        </div>
+      </div>
+    );
   }
   if (state.status === 'cancelled') {
     return (

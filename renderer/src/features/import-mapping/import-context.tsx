@@ -10,7 +10,9 @@ export type ImportState =
   | { status: 'importing'; fileName: string; rowsRead: number; percent: number; cancelling: boolean }
   | { status: 'failed'; fileName: string; error: ContractError }
   /** The user cancelled it: `message` says what was kept (nothing). */
-  | { status: 'cancelled'; fileName: string; message: string };
+  | { status: 'cancelled'; fileName: string; message: string }
+  /** It ended while the user was on another screen than the one they started it from: they are left there, told. */
+  | { status: 'imported'; fileName: string; projectId: number; rowCount: number };
 
 interface ImportContextValue {
   state: ImportState;
@@ -27,10 +29,16 @@ interface ImportUnderWay {
   /** Null while a browser still uploads the file. */
   fileRef: string | null;
   cancelled: boolean;
+  /** The screen shown when it began (its hash). */
+  startedOn: string;
 }
 
 /** What a cancelled import says when it was cancelled before the engine had it (while a browser uploaded it). */
 const cancelledBeforeImport = (fileName: string) => `The import of ${fileName} was cancelled: nothing of it was kept.`;
+
+function importUnderWay(): ImportUnderWay {
+  return { fileRef: null, cancelled: false, startedOn: window.location.hash };
+}
 
 const ImportContext = createContext<ImportContextValue | null>(null);
 
@@ -61,8 +69,14 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         setState({ status: 'importing', fileName, rowsRead: 0, percent: 0, cancelling: false });
         const detail = await api.callOrThrow('projects.import', options.sheet ? { file: fileRef, sheet: options.sheet } : { file: fileRef });
         rememberSheetSource(sessionSources(), detail.summary.id, fileRef);
-        setState({ status: 'idle' });
-        navigate({ screen: 'mapping', projectId: detail.summary.id });
+        // Its next step is the mapping screen. A large sheet takes a while, and a user who went on working
+        // elsewhere meanwhile is not taken away from it: the banner offers the mapping instead.
+        if (window.location.hash === mine.startedOn) {
+          setState({ status: 'idle' });
+          navigate({ screen: 'mapping', projectId: detail.summary.id });
+        } else {
+          setState({ status: 'imported', fileName, projectId: detail.summary.id, rowCount: detail.summary.rowCount });
+        }
         return detail;
       } catch (thrown) {
         const error = toContractError(thrown);
@@ -77,7 +91,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
 
   const importReference = useCallback(
     (fileRef: string, options: { sheet?: string; fileName?: string } = {}) => {
-      const mine: ImportUnderWay = { fileRef: null, cancelled: false };
+      const mine = importUnderWay();
       current.current = mine;
       return runImport(mine, fileRef, options);
     },
@@ -90,7 +104,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         setState({ status: 'failed', fileName: file.name, error: { kind: 'sheet', message: unsupportedSheetMessage(file.name) } });
         return;
       }
-      const mine: ImportUnderWay = { fileRef: null, cancelled: false };
+      const mine = importUnderWay();
       current.current = mine;
       setState({ status: 'importing', fileName: file.name, rowsRead: 0, percent: 0, cancelling: false });
       let fileRef: string;
