@@ -464,6 +464,9 @@ export const exportInput = z.object({
   delimiter: z.enum([',', ';', '\t', '|']).default(','),
 });
 
+/** What an export writes: its format, rows, candidates and CSV options. */
+export type ExportChoice = Pick<z.infer<typeof exportInput>, 'format' | 'scope' | 'candidates' | 'bom' | 'delimiter'>;
+
 export const searchRunInput = z.object({
   filters: searchFilters,
   name: z.string().trim().min(1).max(300).optional(),
@@ -675,6 +678,8 @@ export interface PlanProgress {
  */
 export interface ExportProgress {
   projectId: number;
+  /** What it writes, as export.run was asked: a screen opened meanwhile shows these choices, not its own. */
+  choice: ExportChoice;
   part: 'matches' | 'candidates';
   rowsDone: number;
   rowsTotal: number;

@@ -60,11 +60,17 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   await expect(progress.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('aria-valuenow', /^\d{1,2}$/);
   await expect(page.getByTestId('export-cancel')).toBeVisible();
   await expect(page.getByTestId('export-button')).toBeDisabled();
+  // It shows what that export writes (Excel), not the screen's own default (CSV), held until it ends.
+  const excel = page.getByRole('radio', { name: 'Excel workbook (.xlsx)' });
+  await expect(excel).toBeChecked();
+  await expect(excel).toBeDisabled();
   await screenshot(page, 'export-found-going-on');
   expect((await again).suggestedFilename()).toMatch(/\.xlsx$/);
   await expect(page.getByTestId('export-ended-elsewhere')).toContainText('The export has ended', { timeout: 10_000 });
   await expect(progress).toHaveCount(0);
   await expect(page.getByTestId('export-button')).toBeEnabled();
+  await expect(excel).toBeChecked();
+  await expect(excel).toBeEnabled();
 });
 
 test('the run screen of a project not planned yet says how far the planning is before it shows the cost', async ({ page }) => {

@@ -70,8 +70,10 @@ describe('saving a mapping', () => {
 });
 
 describe('export', () => {
+  const choice = { format: 'xlsx', scope: 'all', candidates: true, bom: true, delimiter: ',' } as const;
+
   it('says which file is being written and how far, then that it is saved', () => {
-    const at = (part: 'matches' | 'candidates', rowsDone: number) => exportProgressText({ projectId: 1, part, rowsDone, rowsTotal: 1_000_000 });
+    const at = (part: 'matches' | 'candidates', rowsDone: number) => exportProgressText({ projectId: 1, choice, part, rowsDone, rowsTotal: 1_000_000 });
     expect(exportProgressText(null)).toBe('Exporting…');
     expect(at('matches', 0)).toBe('Writing the rows… 0%');
     expect(at('matches', 412_000)).toBe('Writing the rows… 41%');
@@ -81,7 +83,7 @@ describe('export', () => {
   });
 
   it('keeps the words apart from the percent, so the window announces only the words when they change', () => {
-    const parts = (rowsDone: number) => exportProgressParts({ projectId: 1, part: 'matches', rowsDone, rowsTotal: 1_000_000 });
+    const parts = (rowsDone: number) => exportProgressParts({ projectId: 1, choice, part: 'matches', rowsDone, rowsTotal: 1_000_000 });
     expect(parts(412_000)).toEqual({ words: 'Writing the rows…', percent: 41 });
     expect(parts(413_000).words).toBe(parts(412_000).words);
     expect(parts(1_000_000)).toEqual({ words: 'Saving the rows…', percent: null });

@@ -1,23 +1,18 @@
 import type { Database } from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import type { ExportProgress, ExportResult } from '../../../shared/contract';
+import type { ExportChoice, ExportProgress, ExportResult } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
 import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { progressPace } from '../progress-pace';
-import { CSV_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging, type ExportScope } from './export-rows';
+import { CSV_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
 
-export interface ExportRequest {
-  format: 'csv' | 'xlsx';
-  scope: ExportScope;
-  candidates: boolean;
+export interface ExportRequest extends ExportChoice {
   destination: string | null;
   /** Where the candidates go; null puts them beside the matches as `<name>-candidates.<ext>`. */
   candidatesDestination: string | null;
-  bom: boolean;
-  delimiter: string;
 }
 
 /**
@@ -55,10 +50,11 @@ export async function exportProject(
     const name = basename(path);
     return new EngineError('cancelled', `The export was cancelled: ${existsSync(path) ? `${name} was left as it was` : `${name} was not written`}.`);
   };
+  const choice: ExportChoice = { format: req.format, scope: req.scope, candidates: req.candidates, bom: req.bom, delimiter: req.delimiter };
   const pace = progressPace();
   /** Tells the part's start at once, then its pages a few times a second (and its end, below); cancels between pages. */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
-    const tell = (rowsDone: number) => onProgress({ projectId: project.id, part, rowsDone, rowsTotal: project.rowCount });
+    const tell = (rowsDone: number) => onProgress({ projectId: project.id, choice, part, rowsDone, rowsTotal: project.rowCount });
     if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
@@ -75,11 +71,11 @@ export async function exportProject(
   try {
     const matches = matchExport(db, project, req.scope, { pageRows: req.format === 'csv' ? CSV_PAGE_ROWS : undefined, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
-    onProgress({ projectId: project.id, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+    onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
       const result = await writeTable({ ...target, ...candidatesFile, sheetName: 'Candidates' }, table.headers, table.rows);
-      onProgress({ projectId: project.id, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+      onProgress({ projectId: project.id, choice, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
       const fileName = basename(candidatesFile.path);
       candidates = { path: candidatesFile.path, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }

@@ -270,7 +270,8 @@ describe('export', () => {
       off();
     }
     expect(underWay).toHaveLength(1);
-    expect(underWay[0]).toMatchObject({ projectId: big.id, rowsTotal: 60_000 });
+    // With what it writes, as asked (the defaults filled in): a screen opened meanwhile shows these choices.
+    expect(underWay[0]).toMatchObject({ projectId: big.id, rowsTotal: 60_000, choice: { format: 'xlsx', scope: 'all', candidates: true, bom: true, delimiter: ',' } });
     expect(underWay[0]!.rowsDone).toBeGreaterThan(0);
     expect(await ok(engine, 'export.underWay', { projectId: big.id })).toBeNull();
     const seconds = (performance.now() - started) / 1000;

@@ -1,17 +1,10 @@
-import type { CallInput } from '../../../../shared/contract';
+import type { CallInput, ExportChoice } from '../../../../shared/contract';
 
-export type ExportFormat = 'csv' | 'xlsx';
+export type { ExportChoice };
+export type ExportFormat = ExportChoice['format'];
 /** changed: the matched rows whose person's job changed at the last refresh. */
-export type ExportScope = 'all' | 'matched' | 'changed';
-export type Delimiter = ',' | ';' | '\t' | '|';
-
-export interface ExportChoice {
-  format: ExportFormat;
-  scope: ExportScope;
-  candidates: boolean;
-  bom: boolean;
-  delimiter: Delimiter;
-}
+export type ExportScope = ExportChoice['scope'];
+export type Delimiter = ExportChoice['delimiter'];
 
 export const DEFAULT_EXPORT_CHOICE: ExportChoice = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',' };
 

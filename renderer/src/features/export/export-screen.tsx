@@ -31,8 +31,14 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [writing, setWriting] = useState(false);
   /** An export found going on when the screen opened (started before the user went elsewhere, or in another window), and how it ended. */
   const [endedElsewhere, setEndedElsewhere] = useState<'ended' | 'cancelled' | null>(null);
-  const found = useFoundGoingOn('export.underWay', projectId, (cancelledHere) => setEndedElsewhere(cancelledHere ? 'cancelled' : 'ended'));
+  const found = useFoundGoingOn('export.underWay', projectId, (cancelledHere) => {
+    // Its choices stay on the screen once it has ended.
+    if (found.word) setChoice(found.word.choice);
+    setEndedElsewhere(cancelledHere ? 'cancelled' : 'ended');
+  });
   const going = writing || found.word !== null;
+  /** The choices shown: an export found going on shows what it writes, not this screen's own. */
+  const shown = found.word?.choice ?? choice;
   const event = useProjectEvent('export.progress', projectId, going);
   const progress = event ?? found.word;
   const summary = project.value?.summary;
@@ -78,52 +84,52 @@ export function ExportScreen({ projectId }: { projectId: number }) {
         <h2 id="export-heading">What to export</h2>
         <p className="muted">The original columns in their original order, followed by the match columns.</p>
 
-        <fieldset>
+        <fieldset disabled={going}>
           <legend>Format</legend>
           <label className="radio">
-            <input type="radio" name="format" checked={choice.format === 'csv'} onChange={() => set('format', 'csv')} /> CSV
+            <input type="radio" name="format" checked={shown.format === 'csv'} onChange={() => set('format', 'csv')} /> CSV
           </label>
           <label className="radio">
-            <input type="radio" name="format" checked={choice.format === 'xlsx'} onChange={() => set('format', 'xlsx')} /> Excel workbook (.xlsx)
+            <input type="radio" name="format" checked={shown.format === 'xlsx'} onChange={() => set('format', 'xlsx')} /> Excel workbook (.xlsx)
           </label>
         </fieldset>
 
-        <fieldset>
+        <fieldset disabled={going}>
           <legend>Rows</legend>
           <label className="radio">
-            <input type="radio" name="scope" checked={choice.scope === 'all'} onChange={() => set('scope', 'all')} /> All rows
+            <input type="radio" name="scope" checked={shown.scope === 'all'} onChange={() => set('scope', 'all')} /> All rows
             {summary && <span className="muted"> ({formatCount(summary.rowCount)})</span>}
           </label>
           <label className="radio">
-            <input type="radio" name="scope" checked={choice.scope === 'matched'} onChange={() => set('scope', 'matched')} /> Matched rows only
+            <input type="radio" name="scope" checked={shown.scope === 'matched'} onChange={() => set('scope', 'matched')} /> Matched rows only
             {summary && <span className="muted"> ({formatCount(summary.matched)})</span>}
           </label>
           {summary?.lastRefreshAt && (
             <label className="radio">
-              <input type="radio" name="scope" checked={choice.scope === 'changed'} onChange={() => set('scope', 'changed')} data-testid="export-scope-changed" /> Only rows whose
+              <input type="radio" name="scope" checked={shown.scope === 'changed'} onChange={() => set('scope', 'changed')} data-testid="export-scope-changed" /> Only rows whose
               person's job changed at the last refresh
               <span className="muted"> ({formatCount(summary.changedAtLastRefresh)})</span>
             </label>
           )}
         </fieldset>
 
-        <fieldset>
+        <fieldset disabled={going}>
           <legend>Candidates</legend>
           <label className="radio">
-            <input type="checkbox" checked={choice.candidates} onChange={(event) => set('candidates', event.target.checked)} /> Also export every candidate in long form (one line per row
+            <input type="checkbox" checked={shown.candidates} onChange={(event) => set('candidates', event.target.checked)} /> Also export every candidate in long form (one line per row
             and candidate) as a second file beside the matches
           </label>
         </fieldset>
 
-        {choice.format === 'csv' && (
-          <fieldset>
+        {shown.format === 'csv' && (
+          <fieldset disabled={going}>
             <legend>CSV options</legend>
             <label className="radio">
-              <input type="checkbox" checked={choice.bom} onChange={(event) => set('bom', event.target.checked)} /> Start with a byte order mark (lets Excel read accents correctly)
+              <input type="checkbox" checked={shown.bom} onChange={(event) => set('bom', event.target.checked)} /> Start with a byte order mark (lets Excel read accents correctly)
             </label>
             <div className="field field--inline">
               <label htmlFor="export-delimiter">Separator</label>
-              <select id="export-delimiter" value={choice.delimiter} onChange={(event) => set('delimiter', event.target.value as Delimiter)}>
+              <select id="export-delimiter" value={shown.delimiter} onChange={(event) => set('delimiter', event.target.value as Delimiter)}>
                 {DELIMITERS.map((delimiter) => (
                   <option key={delimiter.label} value={delimiter.value}>
                     {delimiter.label}
