@@ -8,6 +8,17 @@ import { currentCompany, employedPeople } from './support/sheets';
 
 const host = useHost('cancel-long-work');
 
+/** Holds the browser host's uploads until the function returned is called. */
+async function holdUploads(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/upload', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 function sheet(rows: number): Buffer {
   const lines = ['Name,Email,Company'];
   for (let i = 0; i < rows; i++) lines.push(`Person ${i},p${i}@example.com,Company ${i % 700}`);
@@ -77,15 +88,10 @@ test('an import cancelled while the browser still uploads the file is never star
   const app = host();
   await openApp(page, app, '#/projects');
   // The upload is held until Cancel was pressed, as a large file on a slow disk would be.
-  let release!: () => void;
-  const cancelPressed = new Promise<void>((resolve) => (release = resolve));
+  const release = await holdUploads(page);
   const imports: string[] = [];
   page.on('request', (request) => {
     if (request.url().endsWith('/api/call/projects.import')) imports.push(request.url());
-  });
-  await page.route('**/api/upload', async (route) => {
-    await cancelPressed;
-    await route.continue();
   });
 
   await pickFile(page, { name: 'slow.csv', mimeType: 'text/csv', buffer: sheet(10) });
@@ -110,12 +116,7 @@ test('an import that ends while the user works on another screen leaves them the
   const app = host();
   await openApp(page, app, '#/projects');
   // The upload is held until the user has gone to Settings, as a large file would still be importing by then.
-  let release!: () => void;
-  const wentElsewhere = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/upload', async (route) => {
-    await wentElsewhere;
-    await route.continue();
-  });
+  const release = await holdUploads(page);
 
   await pickFile(page, { name: 'meanwhile.csv', mimeType: 'text/csv', buffer: sheet(25) });
   const status = page.getByTestId('import-status');
