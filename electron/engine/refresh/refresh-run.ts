@@ -216,7 +216,9 @@ export class RefreshRun {
     const mark = this.markPerson;
     const answered: Lookup[] = [];
     db.transaction(() => {
+      const rowsOf = this.writer.rowsOfPeople(slugs);
       slugs.forEach((slug, i) => {
+        const rows = rowsOf.get(slug) ?? [];
         const candidates = answers[i] ?? [];
         const facts = rankedFacts(candidates);
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
@@ -225,13 +227,13 @@ export class RefreshRun {
           // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).
           mark.run('not_found', this.refreshId, slug);
           this.counters.notFound++;
-          this.counters.rowsNotFound += this.writer.rowCount(slug);
+          this.counters.rowsNotFound += rows.length;
           return;
         }
         const query = slugQuery(slug);
         answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) });
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt);
-        const applied = this.writer.apply(slug, person);
+        const applied = this.writer.apply(slug, person, rows);
         mark.run('found', this.refreshId, slug);
         this.counters.found++;
         this.counters.rowsUpdated += applied.updated;
