@@ -12,15 +12,15 @@ export interface AppliedPerson {
   changed: number;
 }
 
+/** A row that chose a person when the refresh began: its index, state, chosen person (JSON) and cells. */
+export type ChoosingRow = [rowIndex: number, state: string, chosen: string | null, cells: string];
+
 /**
  * Gives the rows of a refresh that chose a person the person's fresh record: their decision stays (state, rank,
  * confidence, who decided and when), the person's fields and the job change against each row's own company are
  * updated, and what the row said before is kept in row_refreshes. A row decided otherwise since the refresh began
  * (rejected, cleared, another person chosen) is left alone. Runs in the caller's transaction.
  */
-/** A row that chose a person when the refresh began: its index, state, chosen person (JSON) and cells. */
-export type ChoosingRow = [rowIndex: number, state: string, chosen: string | null, cells: string];
-
 export class FreshPersonWriter {
   private readonly rowsOf: Statement;
   private readonly writeChosen: Statement;
@@ -32,9 +32,8 @@ export class FreshPersonWriter {
     private readonly refreshId: number,
     private readonly mapping: Mapping,
   ) {
-    // One statement for a call's people, not one a person: SQLite (3.54) compiles a join whose parameters are bound
-    // anew again at every run, ~26 µs, and a statement a person took 1.7 s of a 100k refresh's 17 s in it
-    // (docs/performance.md, Phase 14).
+    // One statement for a call's people, not one a person: SQLite (3.54) compiles a join again each time its
+    // parameters are bound anew (~26 µs), which was 1.7 s of a 100k refresh's 17 s (docs/performance.md, Phase 14).
     this.rowsOf = db
       .prepare(
         `SELECT rr.slug, rr.row_index, rs.state, rs.chosen, r.cells FROM refresh_rows AS rr
