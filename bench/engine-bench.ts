@@ -135,33 +135,50 @@ export class EngineBench {
    * 200-row pages of the review table (the renderer's page): offsets spread over the whole table, then with a state filter, then with
    * a text filter, each spread over its own total. Milliseconds per fetch, by kind.
    */
-  async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; states: RowState[]; texts: string[] }> {
+  /**
+   * A reviewer's pages, `fetches` of them in five kinds: unfiltered, by state, by text, by what the last refresh found
+   * (a job change, changed at the refresh), and the queue's page again after each decision (a row skipped: the review
+   * keeps its counts and lists through it, review-page.ts withReviewMoves). The decisions are undone at the end.
+   */
+  async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; decisionsMs: number[]; states: RowState[]; texts: string[] }> {
     const limit = 200;
-    const perKind = Math.ceil(fetches / 3);
-    const byKind: Record<string, number[]> = { unfiltered: [], state: [], text: [] };
+    const perKind = Math.ceil(fetches / 5);
+    const byKind: Record<string, number[]> = { unfiltered: [], state: [], text: [], refresh: [], decided: [] };
     const first = await this.call('review.page', { projectId, offset: 0, limit });
     // The state with the most rows among those a reviewer filters on.
     const reviewStates: RowState[] = ['to_review', 'auto', 'no_candidates'];
     const state = reviewStates.reduce((a, b) => (first.counts[b] > first.counts[a] ? b : a));
     const texts = ['smith', 'gmail', 'engineer', 'linkedin.com/in/ma', 'García', 'manager'];
-    const spread = async (kind: string, count: number, filter: { states?: RowState[]; text?: string }[]) => {
-      const totals = new Map<string, number>([['{}', first.total]]);
-      for (let i = 0; i < count; i++) {
-        const f = filter[i % filter.length]!;
-        const fkey = JSON.stringify(f);
-        const total = totals.get(fkey);
-        // A filter's first page tells its total; later ones spread over it.
-        const offset = total === undefined ? 0 : Math.max(0, Math.floor(((total - limit) * i) / Math.max(1, count - 1)));
-        const started = performance.now();
-        const page: ReviewPage = await this.call('review.page', { projectId, offset, limit, ...f });
-        byKind[kind]!.push(performance.now() - started);
-        totals.set(fkey, page.total);
-      }
+    const totals = new Map<string, number>([['{}', first.total]]);
+    /** One page of `filter`, spread over its rows by `i` of `count` once its first page told its total. */
+    const page = async (kind: string, filter: Partial<CallInput<'review.page'>>, i: number, count: number) => {
+      const fkey = JSON.stringify(filter);
+      const total = totals.get(fkey);
+      const offset = total === undefined ? 0 : Math.max(0, Math.floor(((total - limit) * i) / Math.max(1, count - 1)));
+      const started = performance.now();
+      const got: ReviewPage = await this.call('review.page', { projectId, offset, limit, ...filter });
+      byKind[kind]!.push(performance.now() - started);
+      totals.set(fkey, got.total);
+    };
+    const spread = async (kind: string, count: number, filters: Partial<CallInput<'review.page'>>[]) => {
+      for (let i = 0; i < count; i++) await page(kind, filters[i % filters.length]!, i, count);
     };
     await spread('unfiltered', perKind, [{}]);
     await spread('state', perKind, [{ states: [state] }]);
-    await spread('text', fetches - 2 * perKind, texts.map((text) => ({ text })));
-    return { all: [...byKind.unfiltered!, ...byKind.state!, ...byKind.text!], byKind, states: [state], texts };
+    await spread('text', perKind, texts.map((text) => ({ text })));
+    await spread('refresh', perKind, [{ jobChanges: ['moved'] }, { changedAtLastRefresh: true }]);
+    // The queue of rows to review, a row skipped and its page read again each time, as a reviewer's keys do.
+    const queue = (await this.call('review.page', { projectId, states: ['to_review'], offset: 0, limit: 500 })).rows;
+    const decided = Math.min(fetches - 4 * perKind, queue.length);
+    const decisionsMs: number[] = [];
+    for (let i = 0; i < decided; i++) {
+      const started = performance.now();
+      await this.call('decisions.skip', { projectId, rowIndex: queue[i]!.rowIndex });
+      decisionsMs.push(performance.now() - started);
+      await page('decided', { states: ['to_review'] }, i, decided);
+    }
+    for (let i = 0; i < decided; i++) await this.call('decisions.undo', { projectId });
+    return { all: Object.values(byKind).flat(), byKind, decisionsMs, states: [state], texts };
   }
 
   close(): Promise<void> {

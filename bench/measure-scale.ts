@@ -64,6 +64,8 @@ export interface ScaleResult {
     p50Ms: number;
     p95Ms: number;
     byKind: Record<string, { fetches: number; p50Ms: number; p95Ms: number; maxMs: number }>;
+    /** The decisions between the pages of kind "decided" (a row of the queue skipped each time). */
+    decisionP95Ms: number;
     jumpRow: number;
     jumpMs: number;
     textIndexFirstFilterMs: number;
@@ -273,7 +275,7 @@ export async function measureScale(
 async function measureReview(engine: EngineProcess, projectId: number, rows: number, log: Log): Promise<ScaleResult['review']> {
   const first = await engine.timed('review.page', { projectId, text: FIRST_TEXT, offset: 0, limit: REVIEW_PAGE });
   log(`  review: the first text filter builds the text index: ${num(first.seconds, 2)} s`);
-  const pages = (await engine.ask<{ all: number[]; byKind: Record<string, number[]> }>('reviewPages', projectId, REVIEW_FETCHES)).value;
+  const pages = (await engine.ask<{ all: number[]; byKind: Record<string, number[]>; decisionsMs: number[] }>('reviewPages', projectId, REVIEW_FETCHES)).value;
   const jumpRow = Math.min(900_000, Math.floor(rows * 0.9));
   const jumpOffset = Math.floor(jumpRow / REVIEW_PAGE) * REVIEW_PAGE;
   const jump = await engine.timed('review.page', { projectId, offset: jumpOffset, limit: REVIEW_PAGE });
@@ -285,6 +287,8 @@ async function measureReview(engine: EngineProcess, projectId: number, rows: num
   const textFilterMaxMs = Math.max(...Object.values(textFilterMs));
   const p50 = percentile(pages.all, 50);
   const p95 = percentile(pages.all, 95);
+  const kinds = Object.entries(pages.byKind).map(([k, v]) => `${k} ${num(percentile(v, 95), 1)}`);
+  log(`  review pages p95 by kind: ${kinds.join(', ')} ms; the decisions between the queue's pages p95 ${num(percentile(pages.decisionsMs, 95), 1)} ms`);
   log(
     `  review pages p50 ${num(p50, 1)} / p95 ${num(p95, 1)} ms; jump to row ${num(jumpRow)} ${num(jump.seconds * 1000, 1)} ms; ` +
       `text filters (first page + total) ${Object.entries(textFilterMs).map(([t, ms]) => `${t} ${num(ms, 0)}`).join(', ')} ms`,
@@ -296,6 +300,7 @@ async function measureReview(engine: EngineProcess, projectId: number, rows: num
     byKind: Object.fromEntries(
       Object.entries(pages.byKind).map(([k, v]) => [k, { fetches: v.length, p50Ms: percentile(v, 50), p95Ms: percentile(v, 95), maxMs: Math.max(...v) }]),
     ),
+    decisionP95Ms: percentile(pages.decisionsMs, 95),
     jumpRow,
     jumpMs: jump.seconds * 1000,
     textIndexFirstFilterMs: first.seconds * 1000,

@@ -13,9 +13,10 @@ import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
-import { jobChangeOf, readRowStatus, stateCounts, withStateMoves, type ChosenPerson, type RowStatusRecord, type StateMove } from '../runs/row-status';
+import { jobChangeOf, readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
+import { ReviewMoves, withReviewMoves } from './review-page';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
 interface DecisionFields {
@@ -255,8 +256,8 @@ export class Decisions {
       if (lastId > 0) await nextTurn();
       const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
       first ??= entries[0]?.row_index ?? null;
-      const moves = new MoveTally();
-      withStateMoves(db, project.id, moves, () =>
+      const moves = new ReviewMoves(db, project.id);
+      withReviewMoves(db, moves, () =>
         db.transaction(() => {
           for (const e of entries) {
             const current = readRowStatus(db, project.id, e.row_index);
@@ -270,7 +271,7 @@ export class Decisions {
               before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
             }
             this.write(project.id, e.row_index, before);
-            moves.add(current.state, before.state);
+            moves.add(e.row_index, fieldsOf(current), before);
             changed++;
           }
           if (entries.length < ENTRIES_PER_READ) {
@@ -341,11 +342,11 @@ export class Decisions {
   private logBatch(project: ProjectRecord, produce: (write: (changes: readonly Change[]) => void) => void, batchOfAction: number | null = null): { changed: number; batch: number | null } {
     const db = this.db;
     const log = statement(db, 'INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
-    // The counts follow the decision instead of being counted again: a million rows take ~60 ms to count.
-    const moves = new MoveTally();
+    // The review's counts and lists follow the decision instead of being counted again (~1 s at a million rows).
+    const moves = new ReviewMoves(db, project.id);
     let changed = 0;
     let batch = batchOfAction;
-    withStateMoves(db, project.id, moves, () =>
+    withReviewMoves(db, moves, () =>
       db.transaction(() => {
         const at = this.now();
         batch ??= ((db.prepare('SELECT max(batch_id) FROM decision_log').pluck().get() as number | null) ?? 0) + 1;
@@ -354,7 +355,7 @@ export class Decisions {
             if (sameFields(c.before, c.after, true)) continue;
             this.write(project.id, c.rowIndex, c.after);
             log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
-            moves.add(c.before.state, c.after.state);
+            moves.add(c.rowIndex, c.before, c.after);
             changed++;
           }
         });
@@ -399,20 +400,4 @@ function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): b
     (ignoreTime || a.decidedAt === b.decidedAt) &&
     JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
   );
-}
-
-/** How many rows moved between each pair of states: a few entries whatever the number of rows. */
-class MoveTally implements Iterable<StateMove> {
-  private readonly counts = new Map<string, StateMove & { rows: number }>();
-
-  add(from: RowState, to: RowState): void {
-    const key = `${from} ${to}`;
-    const move = this.counts.get(key);
-    if (move) move.rows++;
-    else this.counts.set(key, { from, to, rows: 1 });
-  }
-
-  [Symbol.iterator](): Iterator<StateMove> {
-    return this.counts.values();
-  }
 }

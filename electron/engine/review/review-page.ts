@@ -2,10 +2,11 @@ import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { answerFacts } from '../runs/answer-facts';
-import { ROW_STATUS_COLUMNS, stateCounts, toRowStatus, type RowStatusRow } from '../runs/row-status';
+import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
+import { statement } from '../store/statements';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 
@@ -41,7 +42,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
   const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
-  const matching = jobChanges || changedIn !== null ? countMatching(db, filter) : states ? states.reduce((n, s) => n + counts[s], 0) : total;
+  const matching = jobChanges || changedIn !== null ? statusList(db, filter).rows.length : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
     : text
@@ -95,22 +96,21 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
   AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
 
+/** The rows changed at a refresh, walked from that refresh's index of changed rows (rr) with each one's status (rs). */
+const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
+  JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
+  WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
+    AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+
 const changedCounts = new StampedCache<number>();
 
 /**
- * Matched rows whose person's job changed at the refresh `refreshId`: kept until the data changes, as every review
- * page shows it (each changed row's chosen person is read from its JSON: ~90 ms a page at 100k rows, 14k changed).
+ * Matched rows whose person's job changed at the refresh `refreshId`: kept until the data changes, and brought
+ * through decisions (withReviewMoves), as every review page shows it. Counting reads each changed row's chosen person
+ * from its JSON: ~1 s at a million rows (144k changed), ~90 ms at 100k.
  */
 export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
-  return changedCounts.get(db, `${projectId}:${refreshId}`, () => db
-    .prepare(
-      `SELECT count(*) FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
-       JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
-       WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
-         AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`,
-    )
-    .pluck()
-    .get(projectId, refreshId) as number);
+  return changedCounts.get(db, `${projectId}:${refreshId}`, () => db.prepare(`SELECT count(*) ${CHANGED_ROWS}`).pluck().get(projectId, refreshId) as number);
 }
 
 export function noJobChanges(): Record<JobChangeStatus, number> {
@@ -133,71 +133,199 @@ export function jobChangeCountsOf(db: Database, projectId: number): Record<JobCh
   };
 }
 
-function countMatching(db: Database, f: StatusFilter): number {
-  const where = stateWhere(f);
-  return db.prepare(`SELECT count(*) FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`).pluck().get(f.projectId, ...where.params) as number;
-}
-
-interface StatusFilter {
+/**
+ * A filtered list of a project's rows, walked once and kept until the data changes: the index of every row it holds,
+ * in row order (4 bytes a row), so any page is a slice and its length the count. A state list of a million rows
+ * takes ~100 ms to walk, the rows changed at a refresh ~1 s, a text's ~50 ms; a decision brings the lists through
+ * (withReviewMoves) instead of having them walked again.
+ */
+interface RowList {
   projectId: number;
-  states: RowState[] | null;
-  jobChanges: JobChangeStatus[] | null;
-  /** Only rows changed at this refresh (the project's last); null without that filter. */
-  changedIn: number | null;
-  order: ReviewOrder;
-  offset: number;
-  limit: number;
+  rows: Uint32Array;
+  /** Whether one row is in the list now; null when a decision cannot change that (a text filter alone). */
+  holds: ((rowIndex: number) => boolean) | null;
 }
 
-const STATUS_COLUMNS = ROW_STATUS_COLUMNS.split(', ')
-  .map((c) => `rs.${c}`)
-  .join(', ');
+/**
+ * Twelve lists: the bench's six text filters and a state filter in turn each find their own kept. At most 48 MB for a
+ * 1M-row project whose twelve lists each hold every row.
+ */
+const rowLists = new StampedCache<RowList>(12);
 
-/** Every STRIDE-th match of a filtered list is remembered, so a page starts at most STRIDE - 1 rows from its own. */
+/** Rows per first pages read straight from the table, without walking the filter's whole list. */
 const STRIDE = 200;
 
-/** A filtered list, walked once: how many rows it has, and the sort key (row index or document id) of every STRIDE-th. */
-interface ListMarks {
-  total: number;
-  marks: number[];
-}
-const listMarks = new StampedCache<ListMarks>(16);
-
-/**
- * Walks the `ordered` query (its one column: the sort key) once in key order, keeping the count and every STRIDE-th
- * key, instead of stepping over every earlier row again for each page (OFFSET 900000 reads 900,000 index entries:
- * ~100 ms for a million rows). The keys come back in one array rather than through window functions, which sorted
- * them again in a temporary B-tree: at 1M rows, 826k "auto" rows took 747 ms that way and 95 ms this way.
- */
-function marksOf(db: Database, key: string, ordered: string, params: unknown[]): ListMarks {
-  return listMarks.get(db, key, () => {
-    const keys = db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[];
-    const marks: number[] = [];
-    for (let i = 0; i < keys.length; i += STRIDE) marks.push(keys[i]!);
-    return { total: keys.length, marks };
-  });
-}
-
-/**
- * The row indexes a text filter matches, in row order: 4 bytes a match, so at most 32 MB for eight lists of a 1M-row
- * project that each match every row. Four were too few: the bench's six filters in turn found none kept, and at 1M its
- * text pages took p50 20 ms / p95 113 ms walking their lists again.
- */
-const textMatches = new StampedCache<Uint32Array>(8);
-
-/**
- * Every row a text filter matches, walked once and kept until the data changes. FTS5 reads a phrase's position
- * lists from their start whatever rowid a query starts at, so at 1M rows a page of "engineer" 90% down took
- * 35 ms in the index query alone (4 ms 10% down); from the kept list any page is a slice.
- */
-function matchList(db: Database, key: string, ordered: string, params: unknown[], rowIndexOf: (k: number) => number): Uint32Array {
+function rowList(db: Database, key: string, projectId: number, ordered: string, params: unknown[], rowIndexOf: (k: number) => number, holds: RowList['holds']): RowList {
   // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
-  // and 44 ms at once, of which FTS5's own walk is ~34 ms.
-  return textMatches.get(db, key, () => Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf));
+  // and 44 ms at once, of which FTS5's own walk is ~34 ms. Sorted in one array rather than through window functions,
+  // which sorted them again in a temporary B-tree (826k "auto" rows: 747 ms that way, 95 ms this way).
+  return rowLists.get(db, key, () => ({ projectId, rows: Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf), holds }));
+}
+
+/** The rows a status filter (states, job changes, changed at a refresh) holds. */
+function statusList(db: Database, f: StatusFilter): RowList {
+  const key = `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`;
+  const holds = statusHolds(db, f);
+  if (f.changedIn === null) {
+    const where = stateWhere(f);
+    return rowList(db, key, f.projectId, `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, [f.projectId, ...where.params], (k) => k, holds);
+  }
+  // From the refresh's index of changed rows: walking every matched row of the project to look each up took ~1.5 s a
+  // page at a million rows.
+  const rest = stateWhere({ ...f, changedIn: null });
+  return rowList(db, key, f.projectId, `SELECT rr.row_index AS k ${CHANGED_ROWS}${rest.sql}`, [f.projectId, f.changedIn, ...rest.params], (k) => k, holds);
+}
+
+function hasStatusFilter(f: StatusFilter): boolean {
+  return !!f.states || !!f.jobChanges || f.changedIn !== null;
+}
+
+/** Whether one row passes the filter's status part now (a decision may have changed that); null without one. */
+function statusHolds(db: Database, f: StatusFilter): RowList['holds'] {
+  if (!hasStatusFilter(f)) return null;
+  const where = stateWhere(f);
+  const check = db.prepare(`SELECT 1 FROM row_status AS rs WHERE rs.project_id = ? AND rs.row_index = ?${where.sql}`).pluck();
+  return (rowIndex) => check.get(f.projectId, rowIndex, ...where.params) !== undefined;
+}
+
+/** What a decision about a row is to the review's figures: its state and the person it holds. */
+export interface Decided {
+  state: RowState;
+  chosen: ChosenPerson | null;
+}
+
+/** Rows one write of a decision may change and still have the kept lists brought through: more, they are walked again. */
+const ROWS_CARRIED = 100;
+
+/**
+ * What a decision (review/decisions.ts) does to the figures and lists the review keeps, tallied row by row as it
+ * writes them: every page shows the project's counts per state and job change and of rows changed at its last
+ * refresh, which at a million rows take ~1 s to count again. A reviewer's every key is a decision and then a page.
+ */
+export class ReviewMoves {
+  readonly states = new MoveTally();
+  private readonly jobChanges = new Map<JobChangeStatus, number>();
+  private changedDelta = 0;
+  private readonly rows: number[] = [];
+  readonly refreshId: number | null;
+
+  constructor(
+    private readonly db: Database,
+    readonly projectId: number,
+  ) {
+    this.refreshId = lastRefreshOf(db, projectId)?.id ?? null;
+  }
+
+  /** Row `rowIndex` goes from `before` to `after`: called as it is written, in the decision's transaction. */
+  add(rowIndex: number, before: Decided, after: Decided): void {
+    this.states.add(before.state, after.state);
+    const from = jobChangeOf(before.state, before.chosen);
+    const to = jobChangeOf(after.state, after.chosen);
+    if (from !== to) {
+      if (from) this.jobChanges.set(from, (this.jobChanges.get(from) ?? 0) - 1);
+      if (to) this.jobChanges.set(to, (this.jobChanges.get(to) ?? 0) + 1);
+    }
+    if (this.refreshId !== null && (isMatched(before.state) || isMatched(after.state))) {
+      const slug = statement(this.db, 'SELECT slug FROM row_refreshes WHERE project_id = ? AND row_index = ? AND refresh_id = ? AND changed = 1')
+        .pluck()
+        .get(this.projectId, rowIndex, this.refreshId) as string | undefined;
+      if (slug !== undefined) this.changedDelta += Number(holdsChanged(after, slug)) - Number(holdsChanged(before, slug));
+    }
+    if (this.rows.length <= ROWS_CARRIED) this.rows.push(rowIndex);
+  }
+
+  jobChangesAfter(counts: Record<JobChangeStatus, number>): Record<JobChangeStatus, number> {
+    const after = { ...counts };
+    for (const [j, n] of this.jobChanges) after[j] += n;
+    return after;
+  }
+
+  changedAfter(count: number): number {
+    return count + this.changedDelta;
+  }
+
+  /** A kept list as the decision left it: each row written looked up in it again, or null to walk it again. */
+  listAfter(list: RowList): RowList | undefined {
+    if (list.projectId !== this.projectId || !list.holds) return list;
+    if (this.rows.length > ROWS_CARRIED) return undefined;
+    let rows = list.rows;
+    for (const rowIndex of this.rows) {
+      const at = lowerBound(rows, rowIndex);
+      const held = rows[at] === rowIndex;
+      const holds = list.holds(rowIndex);
+      if (held && !holds) rows = without(rows, at);
+      else if (!held && holds) rows = spliced(rows, at, rowIndex);
+    }
+    return rows === list.rows ? list : { ...list, rows };
+  }
+}
+
+/**
+ * Runs a decision's `write`, which tallies what it does in `moves` as it goes, and brings the figures and lists the
+ * review keeps for the project through it instead of counting them again (data-stamp.ts StampedCache.through).
+ */
+export function withReviewMoves<R>(db: Database, moves: ReviewMoves, write: () => R): R {
+  const { projectId, refreshId } = moves;
+  const lists = () => rowLists.throughAll(db, write, (_key, list) => moves.listAfter(list));
+  const changed = () => (refreshId === null ? lists() : changedCounts.through(db, `${projectId}:${refreshId}`, lists, (n) => moves.changedAfter(n)));
+  const jobChanges = () => jobChangeCounts.through(db, String(projectId), changed, (counts) => moves.jobChangesAfter(counts));
+  return withStateMoves(db, projectId, moves.states, jobChanges);
+}
+
+function isMatched(state: RowState): boolean {
+  return state === 'auto' || state === 'accepted';
+}
+
+/** Whether a row with this decision counts as changed at a refresh that found the person `slug` elsewhere (CHANGED_ROWS). */
+function holdsChanged(d: Decided, slug: string): boolean {
+  return isMatched(d.state) && d.chosen?.summary.social === slug;
+}
+
+/** The first place in the sorted `rows` whose value is not below `value`. */
+function lowerBound(rows: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function without(rows: Uint32Array, at: number): Uint32Array {
+  const out = new Uint32Array(rows.length - 1);
+  out.set(rows.subarray(0, at));
+  out.set(rows.subarray(at + 1), at);
+  return out;
+}
+
+function spliced(rows: Uint32Array, at: number, value: number): Uint32Array {
+  const out = new Uint32Array(rows.length + 1);
+  out.set(rows.subarray(0, at));
+  out[at] = value;
+  out.set(rows.subarray(at), at + 1);
+  return out;
+}
+
+/** How many rows moved between each pair of states: a few entries whatever the number of rows. */
+class MoveTally implements Iterable<StateMove> {
+  private readonly counts = new Map<string, StateMove & { rows: number }>();
+
+  add(from: RowState, to: RowState): void {
+    const key = `${from} ${to}`;
+    const move = this.counts.get(key);
+    if (move) move.rows++;
+    else this.counts.set(key, { from, to, rows: 1 });
+  }
+
+  [Symbol.iterator](): Iterator<StateMove> {
+    return this.counts.values();
+  }
 }
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
-function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params: unknown[] } {
+function stateWhere(f: Pick<StatusFilter, 'states' | 'jobChanges' | 'changedIn'>, column = 'rs.state'): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.states) {
@@ -214,6 +342,21 @@ function stateWhere(f: StatusFilter, column = 'rs.state'): { sql: string; params
   }
   return { sql: parts.join(''), params };
 }
+
+interface StatusFilter {
+  projectId: number;
+  states: RowState[] | null;
+  jobChanges: JobChangeStatus[] | null;
+  /** Only rows changed at this refresh (the project's last); null without that filter. */
+  changedIn: number | null;
+  order: ReviewOrder;
+  offset: number;
+  limit: number;
+}
+
+const STATUS_COLUMNS = ROW_STATUS_COLUMNS.split(', ')
+  .map((c) => `rs.${c}`)
+  .join(', ');
 
 // A rare state is found fastest through the state index; a common one by walking rows in order until the page is
 // full. SQLite has no statistics to choose by, so the counts at hand decide.
@@ -235,17 +378,9 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
     const last = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(f.projectId) as number | null;
     if (last !== null && last + 1 === total) return select(f.offset, 0, '');
   }
-  if (f.offset < STRIDE) return select(0, f.offset, stateHint(f, matching, total));
-  const marks = marksOf(
-    db,
-    `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`,
-    `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`,
-    [f.projectId, ...where.params],
-  );
-  if (f.offset >= marks.total) return [];
-  const i = Math.floor(f.offset / STRIDE);
-  // Read from the mark on, a page is found by walking rows in order whatever the state: no index hint.
-  return select(marks.marks[i]!, f.offset - i * STRIDE, '');
+  // A state's first pages are read straight from the table; a filter by job change or refresh is counted by its list.
+  if (f.offset < STRIDE && !f.jobChanges && f.changedIn === null) return select(0, f.offset, stateHint(f, matching, total));
+  return statusesOf(db, f.projectId, Array.from(statusList(db, f).rows.subarray(f.offset, f.offset + f.limit)));
 }
 
 /**
@@ -290,7 +425,13 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
     ? `SELECT d.rowid AS k FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = d.rowid & 4294967295
        WHERE ${documents}${where.sql}`
     : `SELECT d.rowid AS k FROM row_text AS d WHERE ${documents}`;
-  const list = matchList(db, `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${join} ${match}`, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32);
+  const inStatus = statusHolds(db, f);
+  // The rowid bound as an integer (a BigInt): FTS5 (SQLite 3.54) takes `rowid = ?` with a number, which better-sqlite3
+  // binds as a real, as no condition at all and answers every match.
+  const document = db.prepare('SELECT 1 FROM row_text AS d WHERE d.row_text MATCH ? AND d.rowid = ?').pluck();
+  const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && document.get(match, (BigInt(f.projectId) << 32n) + BigInt(rowIndex)) !== undefined);
+  const key = `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${join} ${match}`;
+  const list = rowList(db, key, f.projectId, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32, holds).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
@@ -303,7 +444,14 @@ function scannedTextPage(db: Database, f: StatusFilter, text: string, matching: 
   const matches = `SELECT rs.row_index AS k FROM row_status AS rs ${stateHint(f, matching, total)}
        JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
        WHERE rs.project_id = ?${where.sql} AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')`;
-  const list = matchList(db, `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${text}`, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k);
+  const inStatus = statusHolds(db, f);
+  const cells = db
+    .prepare(`SELECT 1 FROM row_status AS rs JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+       WHERE rs.project_id = ? AND rs.row_index = ? AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')`)
+    .pluck();
+  const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && cells.get(f.projectId, rowIndex, pattern, cellPattern) !== undefined);
+  const key = `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${text}`;
+  const list = rowList(db, key, f.projectId, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k, holds).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 

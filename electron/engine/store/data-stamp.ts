@@ -33,12 +33,25 @@ export class StampedCache<T> {
    * data_version would have moved): otherwise the next get computes it afresh.
    */
   through<R>(db: Database, key: string, write: () => R, change: (value: T) => T): R {
+    return this.throughAll(db, write, (k, value) => (k === key ? change(value) : undefined));
+  }
+
+  /**
+   * Like through, for every value kept for `db`: `carry` gets each (its key, the value as it was) once the write is
+   * made, and returns it as it is now, or undefined to compute it afresh next time.
+   */
+  throughAll<R>(db: Database, write: () => R, carry: (key: string, value: T) => T | undefined): R {
     const before = db.inTransaction ? null : dataStamp(db);
-    const hit = this.entries.get(db)?.get(key);
+    const byKey = this.entries.get(db);
+    const kept = before === null || !byKey ? [] : [...byKey].filter(([, hit]) => hit.stamp === before);
     const result = write();
-    if (before === null || !hit || hit.stamp !== before || db.inTransaction) return result;
+    if (kept.length === 0 || db.inTransaction) return result;
     const after = dataStamp(db);
-    if (versionOf(after) === versionOf(before)) this.entries.get(db)!.set(key, { stamp: after, value: change(hit.value) });
+    if (versionOf(after) !== versionOf(before!)) return result;
+    for (const [key, hit] of kept) {
+      const value = carry(key, hit.value);
+      if (value !== undefined) byKey!.set(key, { stamp: after, value });
+    }
     return result;
   }
 }
