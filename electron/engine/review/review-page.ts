@@ -146,20 +146,22 @@ interface RowList {
   holds: ((rowIndex: number) => boolean) | null;
 }
 
+/** Lists of a status filter: at most 32 MB for a 1M-row project whose eight lists each hold every row. */
+const statusLists = new StampedCache<RowList>(8);
 /**
- * Twelve lists: the bench's six text filters and a state filter in turn each find their own kept. At most 48 MB for a
- * 1M-row project whose twelve lists each hold every row.
+ * Lists of a text filter, alone or with a status filter: the bench's six text filters in turn each find their own kept
+ * (with four, at 1M rows its text pages took p50 20 ms / p95 113 ms walking their lists again). At most 32 MB.
  */
-const rowLists = new StampedCache<RowList>(12);
+const textLists = new StampedCache<RowList>(8, true);
 
 /** Rows per first pages read straight from the table, without walking the filter's whole list. */
 const STRIDE = 200;
 
-function rowList(db: Database, key: string, projectId: number, ordered: string, params: unknown[], rowIndexOf: (k: number) => number, holds: RowList['holds']): RowList {
+function rowList(lists: StampedCache<RowList>, db: Database, key: string, projectId: number, ordered: string, params: unknown[], rowIndexOf: (k: number) => number, holds: RowList['holds']): RowList {
   // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
   // and 44 ms at once, of which FTS5's own walk is ~34 ms. Sorted in one array rather than through window functions,
   // which sorted them again in a temporary B-tree (826k "auto" rows: 747 ms that way, 95 ms this way).
-  return rowLists.get(db, key, () => ({ projectId, rows: Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf), holds }));
+  return lists.get(db, key, () => ({ projectId, rows: Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf), holds }));
 }
 
 /** The rows a status filter (states, job changes, changed at a refresh) holds. */
@@ -168,12 +170,12 @@ function statusList(db: Database, f: StatusFilter): RowList {
   const holds = statusHolds(db, f);
   if (f.changedIn === null) {
     const where = stateWhere(f);
-    return rowList(db, key, f.projectId, `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, [f.projectId, ...where.params], (k) => k, holds);
+    return rowList(statusLists, db, key, f.projectId, `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, [f.projectId, ...where.params], (k) => k, holds);
   }
   // From the refresh's index of changed rows: walking every matched row of the project to look each up took ~1.5 s a
   // page at a million rows.
   const rest = stateWhere({ ...f, changedIn: null });
-  return rowList(db, key, f.projectId, `SELECT rr.row_index AS k ${CHANGED_ROWS}${rest.sql}`, [f.projectId, f.changedIn, ...rest.params], (k) => k, holds);
+  return rowList(statusLists, db, key, f.projectId, `SELECT rr.row_index AS k ${CHANGED_ROWS}${rest.sql}`, [f.projectId, f.changedIn, ...rest.params], (k) => k, holds);
 }
 
 function hasStatusFilter(f: StatusFilter): boolean {
@@ -266,7 +268,7 @@ export class ReviewMoves {
  */
 export function withReviewMoves<R>(db: Database, moves: ReviewMoves, write: () => R): R {
   const { projectId, refreshId } = moves;
-  const lists = () => rowLists.throughAll(db, write, (_key, list) => moves.listAfter(list));
+  const lists = () => statusLists.throughAll(db, () => textLists.throughAll(db, write, (_key, list) => moves.listAfter(list)), (_key, list) => moves.listAfter(list));
   const changed = () => (refreshId === null ? lists() : changedCounts.through(db, `${projectId}:${refreshId}`, lists, (n) => moves.changedAfter(n)));
   const jobChanges = () => jobChangeCounts.through(db, String(projectId), changed, (counts) => moves.jobChangesAfter(counts));
   return withStateMoves(db, projectId, moves.states, jobChanges);
@@ -431,7 +433,7 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
   const document = db.prepare('SELECT 1 FROM row_text AS d WHERE d.row_text MATCH ? AND d.rowid = ?').pluck();
   const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && document.get(match, (BigInt(f.projectId) << 32n) + BigInt(rowIndex)) !== undefined);
   const key = `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${join} ${match}`;
-  const list = rowList(db, key, f.projectId, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32, holds).rows;
+  const list = rowList(textLists, db, key, f.projectId, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32, holds).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
@@ -451,7 +453,7 @@ function scannedTextPage(db: Database, f: StatusFilter, text: string, matching: 
     .pluck();
   const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && cells.get(f.projectId, rowIndex, pattern, cellPattern) !== undefined);
   const key = `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${text}`;
-  const list = rowList(db, key, f.projectId, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k, holds).rows;
+  const list = rowList(textLists, db, key, f.projectId, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k, holds).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 

@@ -7,6 +7,7 @@ import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
 import { rowLabel } from '../runs/plan-queries';
 import { parseCells } from '../runs/row-cells';
+import { writingTextIndexOnly } from '../store/data-stamp';
 
 /**
  * The review filter's text index (table row_text, migration 4): one trigram document per row holding its label and
@@ -181,7 +182,9 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
   const report = progressReport(db, projectId, () => (rowCount.get(projectId) as number | undefined) ?? 0);
   let filled = false;
   // The first slice of a hurried fill at once, as before: a filter on a small project is answered in the same turn.
-  while ((job.hurry || (await waitTurn())) && slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE)) {
+  // Each slice writes the text index alone: the review's counts and lists are kept through it (data-stamp.ts).
+  const next = () => writingTextIndexOnly(db, () => slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE));
+  while ((job.hurry || (await waitTurn())) && next()) {
     filled = true;
     if (indexedTo !== null) report('filling', indexedTo);
     if (job.hurry) await nextTurn();
@@ -224,13 +227,13 @@ const MERGE_PAGES = 200;
 async function mergeSegments(db: Database, waitTurn: () => Promise<boolean>): Promise<void> {
   try {
     // Merge whenever two segments share a level (the default waits for four), down to a single segment.
-    db.prepare("INSERT INTO row_text (row_text, rank) VALUES ('usermerge', 2)").run();
+    writingTextIndexOnly(db, () => db.prepare("INSERT INTO row_text (row_text, rank) VALUES ('usermerge', 2)").run());
     const changes = db.prepare('SELECT total_changes()').pluck();
     const merge = db.prepare(`INSERT INTO row_text (row_text, rank) VALUES ('merge', ${MERGE_PAGES})`);
     for (;;) {
       if (!(await waitTurn())) return;
       const before = changes.get() as number;
-      merge.run();
+      writingTextIndexOnly(db, () => merge.run());
       // FTS5's documented way to tell that a merge step found nothing left to do.
       if ((changes.get() as number) - before <= 1) return;
     }

@@ -2,12 +2,13 @@
 // counting again (review-page.ts withReviewMoves): at a million rows a recount took 0.5-2 s after every key a reviewer
 // pressed. Here every kind of decision is made on a refreshed project, and after each one every filter's page, total
 // and figures must equal what a connection that kept nothing works out from the file.
-import type { Database } from 'better-sqlite3';
+import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReviewPage } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { reviewPage, type ReviewPageRequest } from '../../../electron/engine/review/review-page';
+import { isRowTextIndexReady } from '../../../electron/engine/review/row-text-index';
 import { openDatabase } from '../../../electron/engine/store';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
@@ -26,7 +27,8 @@ beforeAll(async () => {
   engine = await openEngine(join(tmp.dir, 'data'));
   await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { still: 200, moved: 200, left: 100, again: 40, near_name: 60, nobody: 20 });
-  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, sheet.map((r) => r.cells));
+  // Each row eight times, as sheets repeat people: enough rows for the text index to fill in ~20 slices.
+  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, Array.from({ length: 8 }, () => sheet.map((r) => r.cells)).flat());
   const detail = await ok(engine, 'projects.import', { file });
   projectId = detail.summary.id;
   await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
@@ -62,13 +64,33 @@ afterAll(async () => {
   tmp?.remove();
 });
 
-/** Every filter's page from the engine (what it kept, brought through the decisions) and worked out afresh. */
-async function expectPagesAsOnFile(after: string): Promise<void> {
+/**
+ * The statements that count a project's figures or walk a filter's whole list, as the engine prepares them: a page
+ * that finds them kept prepares none. Counted on the engine's calls only (the fresh connection counts everything).
+ */
+const WALKS = [/^SELECT count\(\*\) FROM row_refreshes/, /^SELECT job_change AS j, count\(\*\)/, /^SELECT state, count\(\*\)/, /^SELECT r[rs]\.row_index AS k/, /^SELECT d\.rowid AS k/];
+const prepare = vi.spyOn(Sqlite.prototype, 'prepare');
+
+async function walksIn<T>(call: () => Promise<T>): Promise<{ value: T; walks: string[] }> {
+  const from = prepare.mock.calls.length;
+  const value = await call();
+  const walks = prepare.mock.calls.slice(from).map(([sql]) => String(sql).trim()).filter((sql) => WALKS.some((w) => w.test(sql)));
+  return { value, walks };
+}
+
+/**
+ * Every filter's page from the engine (what it kept, brought through the decisions) and worked out afresh. Returns
+ * the statements that walked a whole figure or list for the engine's pages.
+ */
+async function expectPagesAsOnFile(after: string): Promise<string[]> {
+  const walked: string[] = [];
   for (const req of filters) {
-    const kept = await ok(engine, 'review.page', { projectId, ...req });
+    const { value: kept, walks } = await walksIn(() => ok(engine, 'review.page', { projectId, ...req }));
+    walked.push(...walks);
     const onFile = await reviewPage(fresh, projectId, req);
     expect(summary(kept), `${after}: ${JSON.stringify(req)}`).toEqual(summary(onFile));
   }
+  return walked;
 }
 
 function summary(page: ReviewPage) {
@@ -79,37 +101,67 @@ async function rowsOf(req: Partial<ReviewPageRequest>, limit = 20): Promise<numb
   return (await ok(engine, 'review.page', { projectId, offset: 0, limit, ...req })).rows.map((r) => r.rowIndex);
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('the review after decisions', () => {
+  it('keeps its counts and lists while the text index fills in the background between pages', async () => {
+    // The first page counts the project's figures and starts the fill; a page read each time the fill tells how far it
+    // got (between two of its slices, each of which writes the text index alone) finds them kept.
+    const filling: number[] = [];
+    let slice: (() => void) | null = null;
+    const stop = engine.on('review.textIndex', (p) => {
+      if (p.projectId !== projectId || p.phase !== 'filling') return;
+      filling.push(p.rowsIndexed);
+      slice?.();
+    });
+    const nextSlice = () => new Promise<void>((resolve) => (slice = resolve));
+    try {
+      const first = await walksIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50 }));
+      expect(first.walks.length).toBeGreaterThan(0);
+      const deadline = performance.now() + 30_000;
+      let pages = 0;
+      while (!isRowTextIndexReady(fresh, projectId) && performance.now() < deadline) {
+        await Promise.race([nextSlice(), sleep(1000)]);
+        if (isRowTextIndexReady(fresh, projectId)) break;
+        const page = await walksIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50 }));
+        expect(page.walks, `a page read while the index filled (${filling.at(-1)} rows indexed)`).toEqual([]);
+        pages++;
+      }
+      expect(isRowTextIndexReady(fresh, projectId)).toBe(true);
+      expect(pages, 'pages read while the index filled').toBeGreaterThan(2);
+    } finally {
+      stop();
+    }
+  }, 40_000);
+
   it('keeps every count, total and page as the file has them through each kind of decision and its undo', async () => {
     const first = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });
     expect(first.changedAtLastRefresh, 'the refresh changed some matched rows').toBeGreaterThan(20);
     expect(first.counts.to_review).toBeGreaterThan(5);
     // Every list walked and kept before the first decision.
-    await expectPagesAsOnFile('before any decision');
+    expect(await expectPagesAsOnFile('before any decision')).not.toEqual([]);
 
     const changed = await rowsOf({ changedAtLastRefresh: true });
     const moved = await rowsOf({ jobChanges: ['moved'] });
     const toReview = await rowsOf({ states: ['to_review'] });
+    /** A decision of a few rows, then every filter's page: as on file, and nothing counted or walked again. */
+    const decide = async (what: string, decision: () => Promise<unknown>) => {
+      await decision();
+      expect(await expectPagesAsOnFile(what), `${what}: figures or lists walked again`).toEqual([]);
+    };
 
-    await ok(engine, 'decisions.reject', { projectId, rowIndex: changed[0]! });
-    await expectPagesAsOnFile('a changed row rejected');
-    const other = (await ok(engine, 'review.row', { projectId, rowIndex: changed[1]! })).candidates.find((c) => c.rank !== undefined && c.rank !== 1);
-    if (other) {
-      await ok(engine, 'decisions.choose', { projectId, rowIndex: changed[1]!, rank: other.rank });
-      await expectPagesAsOnFile('another person chosen for a changed row');
-    }
-    await ok(engine, 'decisions.clear', { projectId, rowIndex: moved[2]! });
-    await expectPagesAsOnFile('a moved row cleared');
-    await ok(engine, 'decisions.skip', { projectId, rowIndex: toReview[0]! });
-    await expectPagesAsOnFile('a row to review skipped');
-    await ok(engine, 'decisions.choose', { projectId, rowIndex: toReview[1]!, rank: 1, applyToIdentical: true });
-    await expectPagesAsOnFile('a row to review accepted with its identical rows');
-    await ok(engine, 'decisions.reject', { projectId, rowIndex: changed[3]!, applyToIdentical: true });
-    await expectPagesAsOnFile('a changed row rejected with its identical rows');
-    // The changed row chosen again: it counts as changed again.
-    await ok(engine, 'decisions.undo', { projectId });
-    await expectPagesAsOnFile('the last reject undone');
-    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
+    await decide('a changed row rejected', () => ok(engine, 'decisions.reject', { projectId, rowIndex: changed[0]! }));
+    const other = (await ok(engine, 'review.row', { projectId, rowIndex: changed[1]! })).candidates.find((c) => c.rank !== 1);
+    if (other) await decide('another person chosen for a changed row', () => ok(engine, 'decisions.choose', { projectId, rowIndex: changed[1]!, rank: other.rank }));
+    await decide('a moved row cleared', () => ok(engine, 'decisions.clear', { projectId, rowIndex: moved[2]! }));
+    await decide('a row to review skipped', () => ok(engine, 'decisions.skip', { projectId, rowIndex: toReview[0]! }));
+    await decide('a row to review accepted with its identical rows', () => ok(engine, 'decisions.choose', { projectId, rowIndex: toReview[1]!, rank: 1, applyToIdentical: true }));
+    await decide('a changed row rejected with its identical rows', () => ok(engine, 'decisions.reject', { projectId, rowIndex: changed[3]!, applyToIdentical: true }));
+    // The changed row matched again: it counts as changed again.
+    await decide('the last reject undone', () => ok(engine, 'decisions.undo', { projectId }));
+    // Over more rows than a decision brings the lists through: they are walked again, and still as on file.
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
+    expect(accepted.changed).toBeGreaterThan(0);
     await expectPagesAsOnFile('every confident row accepted');
     await ok(engine, 'decisions.undo', { projectId });
     await ok(engine, 'decisions.undo', { projectId });
