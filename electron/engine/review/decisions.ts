@@ -256,7 +256,7 @@ export class Decisions {
       if (lastId > 0) await nextTurn();
       const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
       first ??= entries[0]?.row_index ?? null;
-      const moves = new ReviewMoves(db, project.id);
+      const moves = new ReviewMoves(project.id);
       withReviewMoves(db, moves, () =>
         db.transaction(() => {
           for (const e of entries) {
@@ -343,7 +343,7 @@ export class Decisions {
     const db = this.db;
     const log = statement(db, 'INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
     // The review's counts and lists follow the decision instead of being counted again (~1 s at a million rows).
-    const moves = new ReviewMoves(db, project.id);
+    const moves = new ReviewMoves(project.id);
     let changed = 0;
     let batch = batchOfAction;
     withReviewMoves(db, moves, () =>

@@ -102,15 +102,14 @@ const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
   WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
     AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
 
-const changedCounts = new StampedCache<number>();
-
 /**
- * Matched rows whose person's job changed at the refresh `refreshId`: kept until the data changes, and brought
- * through decisions (withReviewMoves), as every review page shows it. Counting reads each changed row's chosen person
- * from its JSON: ~1 s at a million rows (144k changed), ~90 ms at 100k.
+ * Matched rows whose person's job changed at the refresh `refreshId`: the length of that filter's list, which is kept
+ * until the data changes and brought through decisions (withReviewMoves), as every review page shows the count and the
+ * filter's first page needs the list. Walking it reads each changed row's chosen person from its JSON: ~0.6-1 s at a
+ * million rows (144k changed, the file in the OS's cache; ~6 s when it is not), ~90 ms at 100k.
  */
 export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
-  return changedCounts.get(db, `${projectId}:${refreshId}`, () => db.prepare(`SELECT count(*) ${CHANGED_ROWS}`).pluck().get(projectId, refreshId) as number);
+  return statusList(db, { projectId, states: null, jobChanges: null, changedIn: refreshId }).rows.length;
 }
 
 export function noJobChanges(): Record<JobChangeStatus, number> {
@@ -167,7 +166,7 @@ function rowList(lists: StampedCache<RowList>, db: Database, key: string, projec
 }
 
 /** The rows a status filter (states, job changes, changed at a refresh) holds. */
-function statusList(db: Database, f: StatusFilter): RowList {
+function statusList(db: Database, f: ListFilter): RowList {
   const key = `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`;
   const holds = statusHolds(db, f);
   if (f.changedIn === null) {
@@ -180,12 +179,12 @@ function statusList(db: Database, f: StatusFilter): RowList {
   return rowList(statusLists, db, key, f.projectId, `SELECT rr.row_index AS k ${CHANGED_ROWS}${rest.sql}`, [f.projectId, f.changedIn, ...rest.params], (k) => k, holds);
 }
 
-function hasStatusFilter(f: StatusFilter): boolean {
+function hasStatusFilter(f: ListFilter): boolean {
   return !!f.states || !!f.jobChanges || f.changedIn !== null;
 }
 
 /** Whether one row passes the filter's status part now (a decision may have changed that); null without one. */
-function statusHolds(db: Database, f: StatusFilter): RowList['holds'] {
+function statusHolds(db: Database, f: ListFilter): RowList['holds'] {
   if (!hasStatusFilter(f)) return null;
   const where = stateWhere(f);
   const sql = `SELECT 1 FROM row_status AS rs WHERE rs.project_id = ? AND rs.row_index = ?${where.sql}`;
@@ -209,16 +208,9 @@ const ROWS_CARRIED = 100;
 export class ReviewMoves {
   readonly states = new MoveTally();
   private readonly jobChanges = new Map<JobChangeStatus, number>();
-  private changedDelta = 0;
   private readonly rows: number[] = [];
-  readonly refreshId: number | null;
 
-  constructor(
-    private readonly db: Database,
-    readonly projectId: number,
-  ) {
-    this.refreshId = lastRefreshOf(db, projectId)?.id ?? null;
-  }
+  constructor(readonly projectId: number) {}
 
   /** Row `rowIndex` goes from `before` to `after`: called as it is written, in the decision's transaction. */
   add(rowIndex: number, before: Decided, after: Decided): void {
@@ -229,12 +221,6 @@ export class ReviewMoves {
       if (from) this.jobChanges.set(from, (this.jobChanges.get(from) ?? 0) - 1);
       if (to) this.jobChanges.set(to, (this.jobChanges.get(to) ?? 0) + 1);
     }
-    if (this.refreshId !== null && (isMatched(before.state) || isMatched(after.state))) {
-      const slug = statement(this.db, 'SELECT slug FROM row_refreshes WHERE project_id = ? AND row_index = ? AND refresh_id = ? AND changed = 1')
-        .pluck()
-        .get(this.projectId, rowIndex, this.refreshId) as string | undefined;
-      if (slug !== undefined) this.changedDelta += Number(holdsChanged(after, slug)) - Number(holdsChanged(before, slug));
-    }
     if (this.rows.length <= ROWS_CARRIED) this.rows.push(rowIndex);
   }
 
@@ -242,10 +228,6 @@ export class ReviewMoves {
     const after = { ...counts };
     for (const [j, n] of this.jobChanges) after[j] += n;
     return after;
-  }
-
-  changedAfter(count: number): number {
-    return count + this.changedDelta;
   }
 
   /** A kept list as the decision left it: each row written looked up in it again, or null to walk it again. */
@@ -269,23 +251,13 @@ export class ReviewMoves {
  * review keeps for the project through it instead of counting them again (data-stamp.ts StampedCache.through).
  */
 export function withReviewMoves<R>(db: Database, moves: ReviewMoves, write: () => R): R {
-  const { projectId, refreshId } = moves;
+  const { projectId } = moves;
   // Each cache wraps the next, the write innermost: every one reads its stamp before the write and after it.
   const listAfter = (_key: string, list: RowList) => moves.listAfter(list);
   const texts = () => textLists.throughAll(db, write, listAfter);
   const lists = () => statusLists.throughAll(db, texts, listAfter);
-  const changed = () => (refreshId === null ? lists() : changedCounts.through(db, `${projectId}:${refreshId}`, lists, (n) => moves.changedAfter(n)));
-  const jobChanges = () => jobChangeCounts.through(db, String(projectId), changed, (counts) => moves.jobChangesAfter(counts));
+  const jobChanges = () => jobChangeCounts.through(db, String(projectId), lists, (counts) => moves.jobChangesAfter(counts));
   return withStateMoves(db, projectId, moves.states, jobChanges);
-}
-
-function isMatched(state: RowState): boolean {
-  return state === 'auto' || state === 'accepted';
-}
-
-/** Whether a row with this decision counts as changed at a refresh that found the person `slug` elsewhere (CHANGED_ROWS). */
-function holdsChanged(d: Decided, slug: string): boolean {
-  return isMatched(d.state) && d.chosen?.summary.social === slug;
 }
 
 /** The first place in the sorted `rows` whose value is not below `value`. */
@@ -332,7 +304,7 @@ class MoveTally implements Iterable<StateMove> {
 }
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
-function stateWhere(f: Pick<StatusFilter, 'states' | 'jobChanges' | 'changedIn'>, column = 'rs.state'): { sql: string; params: unknown[] } {
+function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.states) {
@@ -350,12 +322,16 @@ function stateWhere(f: Pick<StatusFilter, 'states' | 'jobChanges' | 'changedIn'>
   return { sql: parts.join(''), params };
 }
 
-interface StatusFilter {
+/** Which of a project's rows a list holds: by state, by job change, changed at a refresh. */
+interface ListFilter {
   projectId: number;
   states: RowState[] | null;
   jobChanges: JobChangeStatus[] | null;
   /** Only rows changed at this refresh (the project's last); null without that filter. */
   changedIn: number | null;
+}
+
+interface StatusFilter extends ListFilter {
   order: ReviewOrder;
   offset: number;
   limit: number;
