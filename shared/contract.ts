@@ -279,10 +279,10 @@ export interface RowDetail {
   refresh: RowRefresh | null;
 }
 
-export interface DecisionResult {
+/** What a decision changed, with the project's figures after it as a review page gives them (the review's chips follow). */
+export interface DecisionResult extends Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'> {
   changed: number;
   row: RowDetail | null;
-  counts: Record<RowState, number>;
 }
 
 /** How many rows waiting for review "accept all at or above" would accept, per threshold, before it is applied. */

@@ -77,6 +77,25 @@ test('Refresh people… asks again after the world moved on, and the counts by j
   await expect(page.getByTestId('job-chip-moved')).toHaveAttribute('data-count', String(movedRows));
   await expect(page.getByTestId('job-chip-left')).toHaveAttribute('data-count', String(changed - movedRows));
 
+  // A decision in the list of changed rows: the chips' counts follow it at once (the decision's answer gives them), and
+  // its undo brings them back. The list keeps the decided row in its place until it is read again.
+  const jobChips = async () => Number(await page.getByTestId('job-chip-moved').getAttribute('data-count')) + Number(await page.getByTestId('job-chip-left').getAttribute('data-count'));
+  await page.locator('#review-row-0').click();
+  await page.keyboard.press('n');
+  await expect(page.locator('#review-row-0')).toHaveAttribute('data-state', 'rejected');
+  await expect(changedChip).toHaveAttribute('data-count', String(changed - 1));
+  await expect.poll(jobChips).toBe(changed - 1);
+  await expect(page.getByTestId('filter-chip-rejected')).toHaveAttribute('data-count', '1');
+  // The keys moved on to the next row: the panel shows it once read.
+  const next = await page.locator('#review-row-1').getAttribute('data-row-index');
+  await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', next!);
+  await screenshot(page, 'refresh-review-decided');
+  await page.keyboard.press('u');
+  await expect(page.locator('#review-row-0')).not.toHaveAttribute('data-state', 'rejected');
+  await expect(changedChip).toHaveAttribute('data-count', String(changed));
+  await expect.poll(jobChips).toBe(changed);
+  await expect(page.getByTestId('review-total')).toHaveText(`${changed} rows`);
+
   // A row whose person moved: where they were, where they are, the sheet's company marked in the job history.
   await page.getByTestId('job-chip-moved').click();
   await page.locator('#review-row-0').click();

@@ -13,10 +13,10 @@ import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
-import { jobChangeOf, readRowStatus, stateCounts, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
+import { jobChangeOf, readRowStatus, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
-import { ReviewMoves, withReviewMoves } from './review-page';
+import { ReviewMoves, reviewFigures, withReviewMoves } from './review-page';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
 interface DecisionFields {
@@ -188,7 +188,7 @@ export class Decisions {
       }
       return changed;
     });
-    return { changed, row: null, counts: stateCounts(this.db, project.id) };
+    return { changed, row: null, ...reviewFigures(this.db, project.id) };
   }
 
   /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
@@ -232,7 +232,7 @@ export class Decisions {
   undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
-    if (batch === null) return Promise.resolve({ changed: 0, row: null, counts: stateCounts(this.db, project.id) });
+    if (batch === null) return Promise.resolve({ changed: 0, row: null, ...reviewFigures(this.db, project.id) });
     return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress));
   }
 
@@ -285,7 +285,7 @@ export class Decisions {
       if (entries.length < ENTRIES_PER_READ) break;
       lastId = entries[entries.length - 1]!.id;
     }
-    return { changed, row: first === null ? null : rowDetail(db, project, first), counts: stateCounts(db, project.id) };
+    return { changed, row: first === null ? null : rowDetail(db, project, first), ...reviewFigures(db, project.id) };
   }
 
   private row(project: ProjectRecord, rowIndex: number): RowStatusRecord {
@@ -329,7 +329,7 @@ export class Decisions {
     return {
       changed,
       row: rowIndex === null ? null : rowDetail(this.db, project, rowIndex),
-      counts: stateCounts(this.db, project.id),
+      ...reviewFigures(this.db, project.id),
     };
   }
 

@@ -36,8 +36,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const match = text ? rowTextMatch(text) : null;
   if (match) await fillRowTextIndex(db, projectId);
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
-  const counts = stateCounts(db, projectId);
-  const jobChangesNow = jobChangeCountsOf(db, projectId);
+  const { counts, jobChanges: jobChangesNow, changedAtLastRefresh } = reviewFigures(db, projectId);
   const lastRefresh = lastRefreshOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
@@ -84,8 +83,18 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
     total: found,
     counts,
     jobChanges: jobChangesNow,
-    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
+    changedAtLastRefresh,
     lastRefreshAt: lastRefresh?.startedAt ?? null,
+  };
+}
+
+/** The figures every review page shows for the whole project, as kept (and brought through decisions). */
+export function reviewFigures(db: Database, projectId: number): Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'> {
+  const lastRefresh = lastRefreshOf(db, projectId);
+  return {
+    counts: stateCounts(db, projectId),
+    jobChanges: jobChangeCountsOf(db, projectId),
+    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
   };
 }
 

@@ -5,7 +5,7 @@
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ReviewPage } from '../../../shared/contract';
+import type { DecisionResult, ReviewPage } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { reviewPage, type ReviewPageRequest } from '../../../electron/engine/review/review-page';
 import { isRowTextIndexReady } from '../../../electron/engine/review/row-text-index';
@@ -39,7 +39,7 @@ beforeAll(async () => {
   fresh = openDatabase(engine.dbPath, { readonly: true });
   // A word of a company many rows name: a text filter the index answers, alone and with a state.
   const company = sheet.find((r) => r.company && r.company.name.split(/\s+/)[0]!.length >= 4)!.company!.name.split(/\s+/)[0]!;
-  filters = [
+  const kinds: Omit<ReviewPageRequest, 'offset' | 'limit'>[] = [
     {},
     { states: ['to_review'] },
     { states: ['auto', 'accepted'] },
@@ -51,7 +51,8 @@ beforeAll(async () => {
     { text: company },
     { text: company, states: ['auto'] },
     { text: 'co', states: ['auto', 'to_review'] },
-  ].flatMap((f) => [
+  ];
+  filters = kinds.flatMap((f) => [
     { ...f, offset: 0, limit: 50 },
     { ...f, offset: 210, limit: 50 },
   ]);
@@ -144,9 +145,14 @@ describe('the review after decisions', () => {
     const changed = await rowsOf({ changedAtLastRefresh: true });
     const moved = await rowsOf({ jobChanges: ['moved'] });
     const toReview = await rowsOf({ states: ['to_review'] });
-    /** A decision of a few rows, then every filter's page: as on file, and nothing counted or walked again. */
-    const decide = async (what: string, decision: () => Promise<unknown>) => {
-      await decision();
+    /**
+     * A decision of a few rows: its answer gives the project's figures as the file has them, and every filter's page
+     * after it is as on file, with nothing counted or walked again.
+     */
+    const decide = async (what: string, decision: () => Promise<DecisionResult>) => {
+      const { counts, jobChanges, changedAtLastRefresh } = await decision();
+      const onFile = await reviewPage(fresh, projectId, { offset: 0, limit: 1 });
+      expect({ counts, jobChanges, changed: changedAtLastRefresh }, `${what}: the decision's figures`).toEqual({ counts: onFile.counts, jobChanges: onFile.jobChanges, changed: onFile.changedAtLastRefresh });
       expect(await expectPagesAsOnFile(what), `${what}: figures or lists walked again`).toEqual([]);
     };
 

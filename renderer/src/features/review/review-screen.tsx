@@ -98,7 +98,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const filterRef = useRef<HTMLInputElement>(null);
 
   const applyResult = (decision: Decision, result: DecisionResult) => {
-    view.setCounts(result.counts);
+    view.setFigures(result);
     if (result.row) {
       view.update({ type: 'rowChanged', row: result.row });
       if (result.row.rowIndex === latestRowIndex.current) detail.setValue(result.row);

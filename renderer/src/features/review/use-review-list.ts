@@ -16,7 +16,8 @@ export interface ReviewListView {
   /** Tell the list which positions are on screen; it fetches the pages they need. */
   showWindow(start: number, end: number): void;
   update(action: ReviewListAction): void;
-  setCounts(counts: Record<RowState, number>): void;
+  /** The project's figures as a decision left them (its answer gives them, as a page does). */
+  setFigures(figures: Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>): void;
 }
 
 /**
@@ -65,5 +66,10 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
     setShown((current) => (current.start === start && current.end === end ? current : { start, end }));
   }, []);
 
-  return { list, counts, jobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setCounts };
+  const setFigures = useCallback((figures: Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>) => {
+    setCounts(figures.counts);
+    setJobChanges((current) => ({ jobChanges: figures.jobChanges, changedAtLastRefresh: figures.changedAtLastRefresh, lastRefreshAt: current?.lastRefreshAt ?? null }));
+  }, []);
+
+  return { list, counts, jobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setFigures };
 }
