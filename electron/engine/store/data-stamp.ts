@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 /**
- * Figures worked out from a whole project (counts per state, where every 200th row of a filtered list is) cost a
- * scan of up to a million index entries: tens of milliseconds each time the review list asks for a page. They are
+ * Figures worked out from a whole project (counts per state, the rows a filter holds) cost a scan of up to a million
+ * index entries: tens of milliseconds or more each time the review list asks for a page. They are
  * kept until the database changes. A change by this connection moves total_changes(); one by another connection
  * (the CLI beside the app) moves PRAGMA data_version. Inside a transaction nothing is kept: it could still roll
  * back, and total_changes() would not move back with it.
@@ -47,18 +47,18 @@ export class StampedCache<T> {
    * made, and returns it as it is now, or undefined to compute it afresh next time.
    */
   throughAll<R>(db: Database, write: () => R, carry: (key: string, value: T) => T | undefined): R {
-    const before = db.inTransaction ? null : dataStamp(db);
+    return acrossWrite(db, write, (before, after) => this.carryEntries(db, before, after, carry));
+  }
+
+  /** Every value kept at stamp `before`, as `carry` makes it, is kept at stamp `after`; the others go stale. */
+  carryEntries(db: Database, before: string, after: string, carry: (key: string, value: T) => T | undefined): void {
     const byKey = this.entries.get(db);
-    const kept = before === null || !byKey ? [] : [...byKey].filter(([, hit]) => hit.stamp === before);
-    const result = write();
-    if (kept.length === 0 || db.inTransaction) return result;
-    const after = dataStamp(db);
-    if (versionOf(after) !== versionOf(before!)) return result;
-    for (const [key, hit] of kept) {
+    if (!byKey) return;
+    for (const [key, hit] of byKey) {
+      if (hit.stamp !== before) continue;
       const value = carry(key, hit.value);
-      if (value !== undefined) byKey!.set(key, { stamp: after, value });
+      if (value !== undefined) byKey.set(key, { stamp: after, value });
     }
-    return result;
   }
 }
 
@@ -71,9 +71,22 @@ const caches = new Set<StampedCache<unknown>>();
  * pages of a large project (~50 s at a million rows); each slice used to have the next page count everything again.
  */
 export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
-  let run = write;
-  for (const cache of caches) if (!cache.readsTextIndex) run = ((inner) => () => cache.throughAll(db, inner, (_key, value) => value))(run);
-  return run();
+  return acrossWrite(db, write, (before, after) => {
+    for (const cache of caches) if (!cache.readsTextIndex) cache.carryEntries(db, before, after, (_key, value) => value);
+  });
+}
+
+/**
+ * Runs `write` and hands `kept` the stamps before and after it, when they tell this write alone apart: it was made
+ * outside a transaction, and no other connection wrote meanwhile (data_version did not move).
+ */
+function acrossWrite<R>(db: Database, write: () => R, kept: (before: string, after: string) => void): R {
+  const before = db.inTransaction ? null : dataStamp(db);
+  const result = write();
+  if (before === null || db.inTransaction) return result;
+  const after = dataStamp(db);
+  if (versionOf(after) === versionOf(before)) kept(before, after);
+  return result;
 }
 
 function versionOf(stamp: string): string {

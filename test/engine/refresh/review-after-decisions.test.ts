@@ -69,7 +69,12 @@ afterAll(async () => {
  * The statements that count a project's figures or walk a filter's whole list, as the engine prepares them: a page
  * that finds them kept prepares none. Counted on the engine's calls only (the fresh connection counts everything).
  */
-const WALKS = [/^SELECT count\(\*\) FROM row_refreshes/, /^SELECT job_change AS j, count\(\*\)/, /^SELECT state, count\(\*\)/, /^SELECT r[rs]\.row_index AS k/, /^SELECT d\.rowid AS k/];
+const WALKS = [
+  /^SELECT state, count\(\*\)/, // the counts per state
+  /^SELECT job_change AS j, count\(\*\)/, // per job change
+  /^SELECT r[rs]\.row_index AS k/, // a status filter's list or a short text's (rr: the rows changed at a refresh, their count)
+  /^SELECT d\.rowid AS k/, // a text filter's list
+];
 const prepare = vi.spyOn(Sqlite.prototype, 'prepare');
 
 async function walksIn<T>(call: () => Promise<T>): Promise<{ value: T; walks: string[] }> {
