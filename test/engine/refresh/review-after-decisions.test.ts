@@ -1,7 +1,7 @@
 // The review keeps its counts and filtered lists between pages and brings them through each decision instead of
 // counting again (review-page.ts withReviewMoves): at a million rows a recount took 0.5-2 s after every key a reviewer
-// pressed. Here every kind of decision is made on a refreshed project, and after each one every filter's page, total
-// and figures must equal what a connection that kept nothing works out from the file.
+// pressed. Here every kind of decision is made on a refreshed project, and after each one every filter's page (in file order and by
+// confidence), total and figures must equal what a connection that kept nothing works out from the file.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -51,11 +51,23 @@ beforeAll(async () => {
     { text: company },
     { text: company, states: ['auto'] },
     { text: 'co', states: ['auto', 'to_review'] },
+    { order: 'confidence_desc' },
+    { order: 'confidence_asc', states: ['auto'] },
+    { order: 'confidence_desc', states: ['to_review'] },
+    { order: 'confidence_asc', jobChanges: ['moved'], states: ['auto', 'accepted', 'rejected'] },
+    // Rows without candidates (no confidence) last, the rows rejected before them.
+    { order: 'confidence_desc', states: ['no_candidates', 'rejected'] },
   ];
-  filters = kinds.flatMap((f) => [
-    { ...f, offset: 0, limit: 50 },
-    { ...f, offset: 210, limit: 50 },
-  ]);
+  // Two pages of each filter; every page of those by confidence, whose order a decision's changes must keep exactly.
+  const ROWS = 8 * sheet.length;
+  filters = kinds.flatMap((f) =>
+    f.order
+      ? Array.from({ length: Math.ceil(ROWS / 500) }, (_, i) => ({ ...f, offset: i * 500, limit: 500 }))
+      : [
+          { ...f, offset: 0, limit: 50 },
+          { ...f, offset: 210, limit: 50 },
+        ],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -170,6 +182,21 @@ describe('the review after decisions', () => {
     await decide('a changed row rejected with its identical rows', () => ok(engine, 'decisions.reject', { projectId, rowIndex: changed[3]!, applyToIdentical: true }));
     // The changed row matched again: it counts as changed again.
     await decide('the last reject undone', () => ok(engine, 'decisions.undo', { projectId }));
+    // The queue by confidence, its first rows read off its index and the rest from its kept list: one order, its index's.
+    for (const order of ['confidence_desc', 'confidence_asc'] as const) {
+      const shown: number[] = [];
+      for (let offset = 0; ; offset += 150) {
+        const page = await ok(engine, 'review.page', { projectId, states: ['to_review'], order, offset, limit: 150 });
+        shown.push(...page.rows.map((r) => r.rowIndex));
+        if (page.rows.length < 150) break;
+      }
+      const direction = order === 'confidence_asc' ? 'ASC' : 'DESC';
+      const indexOrder = fresh
+        .prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND state = 'to_review' ORDER BY confidence ${direction}, row_index ${direction}`)
+        .pluck()
+        .all(projectId);
+      expect(shown, `the queue by ${order}`).toEqual(indexOrder);
+    }
     // Over more rows than a decision brings the lists through: they are walked again, and still as on file.
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
     expect(accepted.changed).toBeGreaterThan(0);
