@@ -124,20 +124,26 @@ export class Decisions {
    * is at least that confident, leads the runner-up by the rule's minLead, and has no guard.
    */
   acceptPreview(project: ProjectRecord, rule: AutoAcceptRule): AcceptPreview {
-    const count = this.db
-      .prepare(
-        `SELECT count(*) FROM row_status INDEXED BY row_status_to_review_by_confidence
-         WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
-      )
-      .pluck();
     const thresholds = [...new Set([...PREVIEW_THRESHOLDS, rule.minConfidence])].sort((a, b) => b - a);
-    const guarded = this.db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND guard IS NOT NULL").pluck().get(project.id) as number;
-    return {
-      thresholds: thresholds.map((t) => ({ minConfidence: t, rows: count.get(project.id, t - EPSILON, rule.minLead - EPSILON) as number })),
-      minLead: rule.minLead,
-      setting: rule.minConfidence,
-      guarded,
-    };
+    const rows = thresholds.map(() => 0);
+    let guarded = 0;
+    // One walk of the queue, each row counted under every threshold it clears: a count a threshold read each row's
+    // runner-up and guard again, ten times over (1-2 s at a million rows, 34k rows to review).
+    const queue = this.db
+      .prepare(
+        `SELECT confidence, runner_up, guard IS NOT NULL FROM row_status INDEXED BY row_status_to_review_by_confidence
+         WHERE project_id = ? AND state = 'to_review'`,
+      )
+      .raw()
+      .iterate(project.id) as IterableIterator<[confidence: number | null, runnerUp: number | null, isGuarded: number]>;
+    for (const [confidence, runnerUp, isGuarded] of queue) {
+      if (isGuarded) guarded++;
+      // As acceptAtOrAbove selects them: no guard, a confidence, and the lead over the runner-up.
+      else if (confidence !== null && runnerUp !== null && confidence - runnerUp >= rule.minLead - EPSILON) {
+        for (let i = 0; i < thresholds.length; i++) if (confidence >= thresholds[i]! - EPSILON) rows[i]!++;
+      }
+    }
+    return { thresholds: thresholds.map((t, i) => ({ minConfidence: t, rows: rows[i]! })), minLead: rule.minLead, setting: rule.minConfidence, guarded };
   }
 
   /**

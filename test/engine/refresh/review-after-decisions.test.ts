@@ -197,6 +197,16 @@ describe('the review after decisions', () => {
         .all(projectId);
       expect(shown, `the queue by ${order}`).toEqual(indexOrder);
     }
+    // "Accept all at or above" counts, in one walk of the queue, what a count of each threshold finds.
+    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
+    const counted = fresh
+      .prepare(
+        `SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
+      )
+      .pluck();
+    expect(preview.thresholds.at(-1)!.rows, 'rows the lowest threshold takes').toBeGreaterThan(0);
+    for (const { minConfidence, rows } of preview.thresholds) expect(rows, `at ${minConfidence}`).toBe(counted.get(projectId, minConfidence - 1e-9, preview.minLead - 1e-9));
+    expect(preview.guarded).toBe(fresh.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND guard IS NOT NULL").pluck().get(projectId));
     // Over more rows than a decision brings the lists through: they are walked again, and still as on file.
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
     expect(accepted.changed).toBeGreaterThan(0);
