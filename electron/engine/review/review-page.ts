@@ -246,7 +246,7 @@ export class ReviewMoves {
     return after;
   }
 
-  /** A kept list as the decision left it: each row written looked up in it again, or null to walk it again. */
+  /** A kept list as the decision left it: each row written looked up in it again; undefined to walk it again. */
   listAfter(list: RowList): RowList | undefined {
     if (list.projectId !== this.projectId || !list.holds) return list;
     if (this.rows.length > ROWS_CARRIED) return undefined;
