@@ -102,6 +102,25 @@ describe('a matching run', () => {
     await ok(engine, 'settings.update', { cacheTtlDays: 0 });
     expect(await ok(engine, 'run.preview', { projectId: again.id })).toMatchObject({ cachedFresh: 0, toFetch: 2, calls: 1 });
     await ok(engine, 'settings.update', { cacheTtlDays: 30 });
+
+    // Run, nothing waits; a row without a query skipped by hand is still one.
+    await ok(engine, 'decisions.skip', { projectId: first.id, rowIndex: 5 });
+    expect(await ok(engine, 'run.preview', { projectId: first.id })).toMatchObject({ rows: 6, rowsWithoutQuery: 1, distinctQueries: 0, toFetch: 0, calls: 0 });
+
+    // A few rows left waiting among many settled (an offline run found no answer for them): counted through the state
+    // index, as many waiting are through the query index.
+    const c = people[2]!;
+    const mostly = await importRows('preview-mostly-run', [...rows, ...rows, ...rows, ...rows, [c.name, c.email_address, '', currentCompany(c)]]);
+    expect((await runToEnd(engine, mostly.id, true)).status).toBe('done');
+    expect(await ok(engine, 'run.preview', { projectId: mostly.id })).toMatchObject({
+      rows: 25,
+      rowsWithoutQuery: 4,
+      distinctQueries: 1,
+      cachedFresh: 0,
+      toFetch: 1,
+      calls: 1,
+      byStrategy: { email: 1 },
+    });
   });
 
   it('matches 10,000 mixed rows asking each identical query once; a second run sends nothing and exports the same', async () => {
