@@ -132,13 +132,11 @@ export class EngineBench {
   }
 
   /**
-   * 200-row pages of the review table (the renderer's page): offsets spread over the whole table, then with a state filter, then with
-   * a text filter, each spread over its own total. Milliseconds per fetch, by kind.
-   */
-  /**
-   * A reviewer's pages, `fetches` of them in five kinds: unfiltered, by state, by text, by what the last refresh found
-   * (a job change, changed at the refresh), and the queue's page again after each decision (a row skipped: the review
-   * keeps its counts and lists through it, review-page.ts withReviewMoves). The decisions are undone at the end.
+   * A reviewer's 200-row pages of the review table (the renderer's page), `fetches` of them in five kinds, each kind's
+   * offsets spread over its filter's total: unfiltered, by state, by text, by what the last refresh found (a job
+   * change, changed at the refresh), and the queue's page again after each decision (a row skipped: the review keeps
+   * its counts and lists through it, review-page.ts withReviewMoves). The decisions are undone at the end.
+   * Milliseconds per fetch by kind, and per decision.
    */
   async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; decisionsMs: number[]; states: RowState[]; texts: string[] }> {
     const limit = 200;
