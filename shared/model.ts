@@ -99,7 +99,9 @@ export interface JobChange {
  */
 export const ROW_STATES = ['to_review', 'auto', 'accepted', 'rejected', 'skipped', 'no_candidates', 'error', 'offline', 'pending', 'no_query'] as const;
 export type RowState = (typeof ROW_STATES)[number];
-export const DECIDED_STATES: readonly RowState[] = ['auto', 'accepted', 'rejected', 'skipped'];
+/** The states a person decides by hand. */
+export const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
+export const DECIDED_STATES: readonly RowState[] = ['auto', ...MANUAL_STATES];
 
 /**
  * When a run accepts a row without review: the best candidate's confidence (0..1, computed locally) is at least

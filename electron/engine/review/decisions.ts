@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { AcceptPreview, DecisionResult } from '../../../shared/contract';
-import type { AutoAcceptRule, RowState } from '../../../shared/model';
+import { MANUAL_STATES, type AutoAcceptRule, type RowState } from '../../../shared/model';
 import type { Clock } from '../clock';
 import { CLOSING } from '../cancellable-calls';
 import { EngineError, notFound } from '../engine-errors';
@@ -40,7 +40,6 @@ interface Picked {
   sheetCompany: string | null;
 }
 
-const MANUAL_STATES: readonly RowState[] = ['accepted', 'rejected', 'skipped'];
 const KEYS_PER_READ = 500;
 const ENTRIES_PER_READ = 500;
 /** The thresholds "accept all at or above" shows counts for, besides the setting's. */

@@ -1,5 +1,5 @@
 import type { Strategy } from '../../../shared/model';
-import type { RowStatusRecord } from './row-status';
+import { ASKABLE_STATES, type RowStatusRecord } from './row-status';
 
 /** One step of a row's plan: the cache key for the current service and its id in the project, and the query's terms (JSON) it is compared by. */
 export interface PlannedStep {
@@ -9,7 +9,7 @@ export interface PlannedStep {
   strategy: Strategy;
 }
 
-const ASKABLE = new Set(['pending', 'error', 'offline']);
+const ASKABLE = new Set(ASKABLE_STATES);
 
 /** A row's status before any run: its first query to ask, or nothing to ask at all. */
 export function freshStatus(rowIndex: number, plan: PlannedStep[], label: string): RowStatusRecord {

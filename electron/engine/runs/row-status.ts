@@ -55,6 +55,9 @@ export function jobChangeOf(state: RowState, chosen: ChosenPerson | null): JobCh
   return state === 'auto' || state === 'accepted' ? (chosen?.jobChange?.status ?? null) : null;
 }
 
+/** The states whose rows a run asks for (again): not looked up yet, or looked up without an answer. */
+export const ASKABLE_STATES: readonly RowState[] = ['pending', 'error', 'offline'];
+
 export function isDecided(state: RowState): boolean {
   return DECIDED_STATES.includes(state);
 }

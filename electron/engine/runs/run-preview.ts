@@ -1,12 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
-import type { Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { estimatedSeconds, type CallPace } from './call-timing';
-import { stateCounts } from './row-status';
+import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
+import { ASKABLE_STATES, stateCounts } from './row-status';
 
-/** The states whose rows a run asks for again. */
-const WAITING = ['pending', 'error', 'offline'] as const;
+/** States as an SQL list of literals (the planner sees them, as it would written out). */
+const sqlStates = (states: readonly RowState[]) => states.map((s) => `'${s}'`).join(', ');
 
 export interface RunPreviewOptions extends CallPace {
   offline: boolean;
@@ -21,7 +21,7 @@ export interface RunPreviewOptions extends CallPace {
  */
 export function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions): RunPreview {
   const counts = stateCounts(db, projectId);
-  const waiting = WAITING.reduce((n, s) => n + counts[s], 0);
+  const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): a walk of the (project_id,
   // query_id) index in row order, where a DISTINCT over the keys sorted every row's 64-character hash into a temporary
   // B-tree (15-22 s at 1M rows). A few waiting (a project run before): those rows through the state index, where the
@@ -34,7 +34,7 @@ export function runPreview(db: Database, projectId: number, rowCount: number, op
           .prepare(
             `WITH asked AS (
                SELECT query_id, query_key, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
-               WHERE project_id = ? AND state IN ('pending', 'error', 'offline') AND query_id IS NOT NULL
+               WHERE project_id = ? AND state IN (${sqlStates(ASKABLE_STATES)}) AND query_id IS NOT NULL
                GROUP BY query_id
              )
              SELECT a.strategy AS strategy, count(*) AS n,
@@ -50,7 +50,7 @@ export function runPreview(db: Database, projectId: number, rowCount: number, op
     db
       .prepare(
         `SELECT count(*) AS n FROM row_status INDEXED BY row_status_by_state
-         WHERE project_id = ? AND state IN ('no_query', 'accepted', 'rejected', 'skipped') AND outcome = 'no_query'`,
+         WHERE project_id = ? AND state IN ('no_query', ${sqlStates(MANUAL_STATES)}) AND outcome = 'no_query'`,
       )
       .get(projectId) as { n: number }
   ).n;
