@@ -54,8 +54,12 @@ export interface ProjectSummary {
   matched: number;
   /** Matched rows by where the person is now against the sheet's company. */
   jobChanges: Record<JobChangeStatus, number>;
-  /** Matched rows whose person's job changed at the last refresh, and when it began (null: never refreshed). */
-  changedAtLastRefresh: number;
+  /**
+   * Matched rows whose person's job changed at the last refresh (0 before any); null while they are being counted (a
+   * large project whose file is not in memory yet: the `project.changedCount` event gives the figure). And when that
+   * refresh began (null: never refreshed).
+   */
+  changedAtLastRefresh: number | null;
   lastRefreshAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -201,8 +205,8 @@ export interface ReviewPage {
   counts: Record<RowState, number>;
   /** Matched rows (auto or accepted) by where the person is now against the sheet's company, whole project. */
   jobChanges: Record<JobChangeStatus, number>;
-  /** Matched rows whose person's job changed at the project's last refresh (0 before any). */
-  changedAtLastRefresh: number;
+  /** Matched rows whose person's job changed at the project's last refresh (0 before any); null while counted (ProjectSummary). */
+  changedAtLastRefresh: number | null;
   /** When the last refresh began; null when the project was never refreshed. */
   lastRefreshAt: string | null;
 }
@@ -701,6 +705,16 @@ export interface DecisionsProgress {
   rowsTotal: number;
 }
 
+/**
+ * The rows changed at a project's last refresh, counted in the background (review/changed-count.ts): a figure given as
+ * null (still counting) by projects.list, projects.get or review.page is now this.
+ */
+export interface ChangedRowsCounted {
+  projectId: number;
+  refreshId: number;
+  changedAtLastRefresh: number;
+}
+
 /** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
@@ -713,6 +727,7 @@ export interface Events {
   'export.progress': ExportProgress;
   'plan.progress': PlanProgress;
   'decisions.progress': DecisionsProgress;
+  'project.changedCount': ChangedRowsCounted;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
@@ -727,6 +742,7 @@ const eventNames: Record<EventName, true> = {
   'export.progress': true,
   'plan.progress': true,
   'decisions.progress': true,
+  'project.changedCount': true,
   'app.command': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];

@@ -39,12 +39,13 @@ import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
 import { ProjectCleanup } from './projects/project-cleanup';
-import { requireProject, type ProjectRecord } from './projects/project-record';
+import { readyProjectIds, requireProject, type ProjectRecord } from './projects/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
-import { reviewPage } from './review/review-page';
+import { ChangedRowsCounter } from './review/changed-count';
+import { reviewPage, type ChangedCount } from './review/review-page';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
@@ -96,6 +97,12 @@ export interface EngineOptions {
   resourcesDir?: string;
   /** False: a run works out rows' verdicts on the engine's own thread instead of the verdict worker's (runs/verdict-thread.ts). */
   verdictWorker?: boolean;
+  /**
+   * Rows a refresh marked changed up to which the engine counts those still changed on its own thread (the figure of
+   * rows changed at a project's last refresh); a larger refresh's are counted by a worker (review/changed-count.ts).
+   * Default changed-rows.ts COUNTED_HERE. The CLI always counts them itself.
+   */
+  changedCountedHereUpTo?: number;
 }
 
 export interface Engine {
@@ -201,6 +208,10 @@ class MatchdeskEngine implements Engine {
   private readonly cleanup: ProjectCleanup;
   /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
+  /** Counts the rows changed at a large project's last refresh off the engine's thread; null in the CLI. */
+  private readonly changedRows: ChangedRowsCounter | null;
+  /** How the figures count them: the counter's, or walked on the spot (undefined). */
+  private readonly changed: ChangedCount | undefined;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -215,7 +226,10 @@ class MatchdeskEngine implements Engine {
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
-    this.decisions = new Decisions(db, clock);
+    // The CLI waits for its answers and shows no event: it counts the rows a refresh changed as it goes.
+    this.changedRows = opts.host === 'cli' ? null : new ChangedRowsCounter(db, () => VerdictThread.start(dbPath), (counted) => this.emit('project.changedCount', counted), opts.changedCountedHereUpTo);
+    this.changed = this.changedRows?.count;
+    this.decisions = new Decisions(db, clock, this.changed);
     this.runs = new RunControl({
       db,
       clock,
@@ -327,6 +341,7 @@ class MatchdeskEngine implements Engine {
       clearTimeout(timer);
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
+      await this.changedRows?.close();
       this.timing.save();
       this.db.close();
     })();
@@ -360,23 +375,23 @@ class MatchdeskEngine implements Engine {
       'profiles.select': (input) => this.selectProfile(input.id),
       'demo.start': () => this.startDemo(),
 
-      'projects.list': () => listProjectSummaries(db),
+      'projects.list': () => listProjectSummaries(db, this.changed),
       'projects.sheets': (input) => listSheets(input.file),
       'projects.import': (input) =>
         this.imports.run(input.file, async (signal) => {
           try {
             const id = await importProject(db, this.clock, input, (progress) => this.emit('import.progress', { file: input.file, ...progress }), { signal });
-            return projectDetail(db, id);
+            return projectDetail(db, id, this.changed);
           } finally {
             // A cancelled import left its rows to the cleanup.
             if (signal.aborted) await this.cleanUp();
           }
         }),
       'projects.cancelImport': (input) => ({ cancelled: this.imports.cancel(input.file) }),
-      'projects.get': (input) => projectDetail(db, input.projectId),
+      'projects.get': (input) => projectDetail(db, input.projectId, this.changed),
       'projects.rename': (input) => {
         renameProject(db, input.projectId, input.name, this.now());
-        return projectSummary(db, requireProject(db, input.projectId));
+        return projectSummary(db, requireProject(db, input.projectId), this.changed);
       },
       'projects.delete': async (input) => {
         requireProject(db, input.projectId);
@@ -403,7 +418,7 @@ class MatchdeskEngine implements Engine {
           ),
         );
         db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(this.now(), project.id);
-        return projectDetail(db, project.id);
+        return projectDetail(db, project.id, this.changed);
       },
       'mapping.cancel': (input) => ({ cancelled: this.mappingSaves.cancel(input.projectId) }),
       'mapping.underWay': (input) => this.mappingWords.get(requireProject(db, input.projectId).id),
@@ -442,7 +457,9 @@ class MatchdeskEngine implements Engine {
       'review.page': async (input) => {
         const project = await this.plannedProject(input.projectId);
         if (input.order !== 'file') await this.ensureAssessed(project);
-        const page = await reviewPage(db, input.projectId, input);
+        // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
+        if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
+        const page = await reviewPage(db, input.projectId, input, this.changed);
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
         return page;
@@ -653,12 +670,12 @@ class MatchdeskEngine implements Engine {
     updateSettings(this.db, { activeProfileId: DEMO_PROFILE_ID });
 
     const reuse = this.db.prepare("SELECT id FROM projects WHERE name = ? AND status = 'ready' ORDER BY id DESC LIMIT 1").pluck().get(DEMO_PROJECT_NAME) as number | undefined;
-    if (reuse !== undefined) return { profile, project: projectSummary(this.db, requireProject(this.db, reuse)) };
+    if (reuse !== undefined) return { profile, project: projectSummary(this.db, requireProject(this.db, reuse), this.changed) };
     const resources = findResourcesDir(this.opts.resourcesDir);
     if (!resources) throw new EngineError('not_found', 'The demo sheet (resources/demo/sample-people.csv) is missing from this installation.');
     const file = join(resources, DEMO_SHEET);
     const id = await importProject(this.db, this.clock, { file, name: DEMO_PROJECT_NAME }, (progress) => this.emit('import.progress', { file, ...progress }));
-    return { profile, project: projectSummary(this.db, requireProject(this.db, id)) };
+    return { profile, project: projectSummary(this.db, requireProject(this.db, id), this.changed) };
   }
 
   // ---------- plans, runs, cache ----------
@@ -836,7 +853,9 @@ class MatchdeskEngine implements Engine {
    */
   private clearCache(): Promise<{ removed: number }> {
     if (this.clearing) return this.clearing;
-    const busy = listProjectSummaries(this.db).find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id) || this.planning.has(p.id));
+    const busy = readyProjectIds(this.db)
+      .map((id) => requireProject(this.db, id))
+      .find((p) => this.runs.isBusy(p.id) || this.refreshes.isBusy(p.id) || this.planning.has(p.id));
     if (busy) throw new EngineError('busy', `A run, refresh or plan of "${busy.name}" is going. Let it finish (or pause it) before clearing the cache.`);
     this.clearing = clearAnswers(this.db)
       .then((removed) => ({ removed }))

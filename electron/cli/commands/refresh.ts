@@ -70,7 +70,7 @@ export async function refreshCommand(argv: string[]): Promise<number> {
     process.stderr.write(formatRefreshOutcome(final));
     const page = await cli.call('review.page', { projectId, offset: 0, limit: 1 });
     process.stderr.write(`Matched rows now: ${formatJobChanges(page.jobChanges)}.\n`);
-    if (page.changedAtLastRefresh > 0) process.stderr.write(`Write the rows that changed with "matchdesk export ${projectId} --changes-only --out <file>".\n`);
+    if (page.changedAtLastRefresh !== 0) process.stderr.write(`Write the rows that changed with "matchdesk export ${projectId} --changes-only --out <file>".\n`);
     if (final.failed > 0) {
       process.stderr.write(`matchdesk refresh: ${final.failed} ${final.failed === 1 ? 'person' : 'people'} could not be asked; their rows keep what they had. Refresh again to ask them.\n`);
       return EXIT_CODES.rowsFailed;

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
 import type { JobChangeStatus, RowState } from '../../../shared/model';
-import { changedAtRefresh, jobChangeCountsOf, noJobChanges } from '../review/review-page';
+import { changedAtLastRefresh, jobChangeCountsOf, noJobChanges, type ChangedCount } from '../review/review-page';
 import { parseCells } from '../runs/row-cells';
 import { emptyCounts, stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
@@ -10,9 +10,11 @@ import { lastRefreshOf } from '../store/refresh-tables';
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;
 
+/** `changed`: how the rows changed at its last refresh are counted (review-page.ts ChangedCount): walked here without it. */
 export function projectSummary(
   db: Database,
   project: ProjectRecord,
+  changed?: ChangedCount,
   planned: Record<RowState, number> = stateCounts(db, project.id),
   jobChanges: Record<JobChangeStatus, number> = jobChangeCountsOf(db, project.id),
 ): ProjectSummary {
@@ -27,7 +29,7 @@ export function projectSummary(
     counts,
     matched: counts.auto + counts.accepted,
     jobChanges,
-    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, project.id, lastRefresh.id) : 0,
+    changedAtLastRefresh: changedAtLastRefresh(db, project.id, changed),
     lastRefreshAt: lastRefresh?.startedAt ?? null,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
@@ -35,7 +37,7 @@ export function projectSummary(
 }
 
 /** Every ready project, most recently changed first; counts for all of them in one pass over the index. */
-export function listProjectSummaries(db: Database): ProjectSummary[] {
+export function listProjectSummaries(db: Database, changed?: ChangedCount): ProjectSummary[] {
   const counts = new Map<number, Record<RowState, number>>();
   const rows = db.prepare('SELECT project_id, state, count(*) AS n FROM row_status GROUP BY project_id, state').all() as { project_id: number; state: RowState; n: number }[];
   for (const r of rows) {
@@ -54,17 +56,17 @@ export function listProjectSummaries(db: Database): ProjectSummary[] {
   }
   return readyProjectIds(db).map((id) => {
     const project = requireProject(db, id);
-    return projectSummary(db, project, counts.get(id) ?? emptyCounts(), jobChanges.get(id) ?? noJobChanges());
+    return projectSummary(db, project, changed, counts.get(id) ?? emptyCounts(), jobChanges.get(id) ?? noJobChanges());
   });
 }
 
-export function projectDetail(db: Database, projectId: number): ProjectDetail {
+export function projectDetail(db: Database, projectId: number, changed?: ChangedCount): ProjectDetail {
   const project = requireProject(db, projectId);
   const sample = (db.prepare('SELECT cells FROM rows WHERE project_id = ? ORDER BY row_index LIMIT ?').all(projectId, SAMPLE_ROWS) as { cells: string }[]).map((r) =>
     parseCells(r.cells),
   );
   return {
-    summary: projectSummary(db, project),
+    summary: projectSummary(db, project, changed),
     headers: project.headers,
     format: project.format,
     sheetName: project.sheetName,

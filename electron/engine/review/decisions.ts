@@ -16,7 +16,7 @@ import { chosenFrom } from '../runs/row-verdict';
 import { jobChangeOf, readRowStatus, type ChosenPerson, type RowStatusRecord } from '../runs/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
-import { ReviewMoves, reviewFigures, withReviewMoves } from './review-page';
+import { ReviewMoves, reviewFigures, withReviewMoves, type ChangedCount } from './review-page';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
 interface DecisionFields {
@@ -60,6 +60,8 @@ export class Decisions {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    /** How a decision's figures count the rows changed at the last refresh (review-page.ts ChangedCount). */
+    private readonly changed?: ChangedCount,
   ) {}
 
   /** Refuses while an action changes the project's rows a slice at a time: nothing else may decide or rewrite them. */
@@ -193,7 +195,7 @@ export class Decisions {
       }
       return changed;
     });
-    return { changed, row: null, ...reviewFigures(this.db, project.id) };
+    return { changed, row: null, ...reviewFigures(this.db, project.id, this.changed) };
   }
 
   /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
@@ -237,7 +239,7 @@ export class Decisions {
   undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
-    if (batch === null) return Promise.resolve({ changed: 0, row: null, ...reviewFigures(this.db, project.id) });
+    if (batch === null) return Promise.resolve({ changed: 0, row: null, ...reviewFigures(this.db, project.id, this.changed) });
     return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress));
   }
 
@@ -290,7 +292,7 @@ export class Decisions {
       if (entries.length < ENTRIES_PER_READ) break;
       lastId = entries[entries.length - 1]!.id;
     }
-    return { changed, row: first === null ? null : rowDetail(db, project, first), ...reviewFigures(db, project.id) };
+    return { changed, row: first === null ? null : rowDetail(db, project, first), ...reviewFigures(db, project.id, this.changed) };
   }
 
   private row(project: ProjectRecord, rowIndex: number): RowStatusRecord {
@@ -334,7 +336,7 @@ export class Decisions {
     return {
       changed,
       row: rowIndex === null ? null : rowDetail(this.db, project, rowIndex),
-      ...reviewFigures(this.db, project.id),
+      ...reviewFigures(this.db, project.id, this.changed),
     };
   }
 

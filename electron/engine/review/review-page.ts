@@ -3,6 +3,7 @@ import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
+import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
@@ -30,13 +31,13 @@ export interface ReviewPageRequest {
  * looked up in the project's text index (filled on the first such filter: seconds for 100,000 rows, once), and
  * matches ignoring case and accents; a shorter one scans the rows with LIKE (letter case of a-z only, accents kept).
  */
-export async function reviewPage(db: Database, projectId: number, req: ReviewPageRequest): Promise<ReviewPage> {
+export async function reviewPage(db: Database, projectId: number, req: ReviewPageRequest, changed?: ChangedCount): Promise<ReviewPage> {
   const states = req.states && req.states.length > 0 ? [...new Set(req.states)].filter((s) => ROW_STATES.includes(s)) : null;
   const text = req.text?.trim() ?? '';
   const match = text ? rowTextMatch(text) : null;
   if (match) await fillRowTextIndex(db, projectId);
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
-  const { counts, jobChanges: jobChangesNow, changedAtLastRefresh } = reviewFigures(db, projectId);
+  const { counts, jobChanges: jobChangesNow, changedAtLastRefresh } = reviewFigures(db, projectId, changed);
   const lastRefresh = lastRefreshOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
@@ -88,28 +89,23 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   };
 }
 
+/**
+ * How a figure of rows changed at a refresh is had: walked on the spot (changedAtRefresh, the default), or null while
+ * the verdict worker walks it (changed-count.ts ChangedRowsCounter: the engine's).
+ */
+export type ChangedCount = (projectId: number, refreshId: number) => number | null;
+
 /** The figures every review page shows for the whole project, as kept (and brought through decisions). */
-export function reviewFigures(db: Database, projectId: number): Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'> {
-  const lastRefresh = lastRefreshOf(db, projectId);
-  return {
-    counts: stateCounts(db, projectId),
-    jobChanges: jobChangeCountsOf(db, projectId),
-    changedAtLastRefresh: lastRefresh ? changedAtRefresh(db, projectId, lastRefresh.id) : 0,
-  };
+export function reviewFigures(db: Database, projectId: number, changed?: ChangedCount): Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'> {
+  return { counts: stateCounts(db, projectId), jobChanges: jobChangeCountsOf(db, projectId), changedAtLastRefresh: changedAtLastRefresh(db, projectId, changed) };
 }
 
-/**
- * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
- * elsewhere (refresh/refreshed-choice.ts jobChanged). Over the index of changed rows, then each row's status.
- */
-const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
-  AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
-
-/** The rows changed at a refresh, walked from that refresh's index of changed rows (rr) with each one's status (rs). */
-const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
-  JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
-  WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
-    AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+/** Rows changed at the project's last refresh (0 when it was never refreshed), had the way `changed` says: walked here without it. */
+export function changedAtLastRefresh(db: Database, projectId: number, changed?: ChangedCount): number | null {
+  const lastRefresh = lastRefreshOf(db, projectId);
+  if (!lastRefresh) return 0;
+  return changed ? changed(projectId, lastRefresh.id) : changedAtRefresh(db, projectId, lastRefresh.id);
+}
 
 /**
  * Matched rows whose person's job changed at the refresh `refreshId`: the length of that filter's list, which is kept
@@ -118,7 +114,26 @@ const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
  * million rows (144k changed, the file in the OS's cache; ~6 s when it is not), ~90 ms at 100k.
  */
 export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
-  return statusList(db, { projectId, states: null, jobChanges: null, changedIn: refreshId }).rows.length;
+  return statusList(db, changedFilter(projectId, refreshId)).rows.length;
+}
+
+/** The count of rows changed at refresh `refreshId` if their list is kept (nothing written since it was walked), else null. */
+export function keptChangedAtRefresh(db: Database, projectId: number, refreshId: number): number | null {
+  return statusLists.peek(db, statusKey(changedFilter(projectId, refreshId)))?.rows.length ?? null;
+}
+
+/**
+ * Keeps the rows changed at refresh `refreshId` as walked elsewhere (changed-rows.ts changedRowList, on another
+ * connection) from the data as it was at `stamp` (data-stamp.ts dataStamp), as if walked here: true when nothing was
+ * written since, false when the list is out of date and was not kept.
+ */
+export function keepChangedRows(db: Database, projectId: number, refreshId: number, stamp: string, rows: Uint32Array): boolean {
+  const f = changedFilter(projectId, refreshId);
+  return statusLists.offer(db, statusKey(f), stamp, { projectId, rows, holds: statusHolds(db, f), place: lowerBound });
+}
+
+function changedFilter(projectId: number, refreshId: number): ListFilter {
+  return { projectId, states: null, jobChanges: null, changedIn: refreshId };
 }
 
 export function noJobChanges(): Record<JobChangeStatus, number> {
@@ -183,7 +198,7 @@ function rowList(lists: StampedCache<RowList>, db: Database, key: string, projec
 
 /** The rows a status filter (states, job changes, changed at a refresh) holds. */
 function statusList(db: Database, f: ListFilter): RowList {
-  const key = `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`;
+  const key = statusKey(f);
   const holds = statusHolds(db, f);
   if (f.changedIn === null) {
     const where = stateWhere(f);
@@ -191,8 +206,12 @@ function statusList(db: Database, f: ListFilter): RowList {
   }
   // From the refresh's index of changed rows: walking every matched row of the project to look each up took ~1.5 s a
   // page at a million rows.
-  const rest = stateWhere({ ...f, changedIn: null });
-  return rowList(statusLists, db, key, f.projectId, `SELECT rr.row_index AS k ${CHANGED_ROWS}${rest.sql}`, [f.projectId, f.changedIn, ...rest.params], (k) => k, holds);
+  const { sql, params } = changedRowsQuery(f.projectId, f.changedIn, stateWhere({ ...f, changedIn: null }));
+  return rowList(statusLists, db, key, f.projectId, sql, params, (k) => k, holds);
+}
+
+function statusKey(f: ListFilter): string {
+  return `state ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`;
 }
 
 function hasStatusFilter(f: ListFilter): boolean {

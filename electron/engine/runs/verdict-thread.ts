@@ -39,7 +39,18 @@ export interface ReplyRequest extends LandedReply {
   kind: 'reply';
 }
 
-export type VerdictReply = { id: number; results: VerdictResults | AnswerResults | PreparedAnswers } | { id: number; error: string };
+/** The rows changed at a refresh, for the worker to walk on its own connection (review/changed-rows.ts changedRowList). */
+export interface ChangedRowsRequest {
+  id: number;
+  kind: 'changedRows';
+  projectId: number;
+  refreshId: number;
+}
+
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | ChangedRowsRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array;
+
+export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
 /** What the worker is started with: where the database is, for the answers it reads itself (null: it reads none). */
 export interface VerdictWorkerData {
@@ -68,7 +79,7 @@ const YOUNG_GENERATION_MB = 24;
  */
 export class VerdictThread {
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (results: VerdictResults | AnswerResults | PreparedAnswers) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (results: WorkerResults) => void; reject: (error: Error) => void }>();
   /** Set once the thread failed or exited: every request after it is refused at once. */
   private failure: Error | null = null;
 
@@ -135,12 +146,21 @@ export class VerdictThread {
     return this.ask({ ...request, id: this.nextId++, kind: 'reply' }) as Promise<PreparedAnswers>;
   }
 
+  /**
+   * The rows changed at refresh `refreshId`, walked by the worker on its read-only connection (review/changed-rows.ts
+   * changedRowList) from the data as last committed; rejects when it cannot read the database.
+   */
+  changedRows(projectId: number, refreshId: number): Promise<Uint32Array> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ id: this.nextId++, kind: 'changedRows', projectId, refreshId }) as Promise<Uint32Array>;
+  }
+
   async close(): Promise<void> {
     this.fail(new Error('The engine closed.'));
     await this.worker.terminate();
   }
 
-  private ask(request: VerdictRequest | AnswersRequest | ReplyRequest): Promise<VerdictResults | AnswerResults | PreparedAnswers> {
+  private ask(request: WorkerRequest): Promise<WorkerResults> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });

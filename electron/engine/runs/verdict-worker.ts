@@ -5,9 +5,10 @@
 // writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { changedRowList } from '../review/changed-rows';
 import { getAnswerFacts } from '../store/lookups';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
-import type { AnswerResult, AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictResults, VerdictWorkerData } from './verdict-thread';
+import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
@@ -41,13 +42,14 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: VerdictRequest | AnswersRequest | ReplyRequest): VerdictResults | Promise<AnswerResult[]> | PreparedAnswers {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
+  if (request.kind === 'changedRows') return database().then((connection) => changedRowList(connection, request.projectId, request.refreshId));
   if (request.kind === 'reply') return preparedReply(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }
 
-port.on('message', (request: VerdictRequest | AnswersRequest | ReplyRequest) => {
+port.on('message', (request: WorkerRequest) => {
   const failed = (error: unknown): VerdictReply => ({ id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   let reply: VerdictReply | Promise<VerdictReply>;
   try {
@@ -56,5 +58,6 @@ port.on('message', (request: VerdictRequest | AnswersRequest | ReplyRequest) => 
   } catch (error) {
     reply = failed(error);
   }
-  void Promise.resolve(reply).then((message) => port.postMessage(message));
+  // A list of rows is handed over, not copied.
+  void Promise.resolve(reply).then((message) => port.postMessage(message, 'results' in message && message.results instanceof Uint32Array ? [message.results.buffer as ArrayBuffer] : []));
 });

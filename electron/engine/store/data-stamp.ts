@@ -26,11 +26,34 @@ export class StampedCache<T> {
     const hit = byKey.get(key);
     if (hit && hit.stamp === stamp) return hit.value;
     const value = compute();
+    this.keep(byKey, key, stamp, value);
+    return value;
+  }
+
+  /** The value kept for `key` if nothing changed since it was worked out; undefined otherwise (nothing is worked out). */
+  peek(db: Database, key: string): T | undefined {
+    if (db.inTransaction) return undefined;
+    const hit = this.entries.get(db)?.get(key);
+    return hit && hit.stamp === dataStamp(db) ? hit.value : undefined;
+  }
+
+  /**
+   * Keeps `value`, worked out elsewhere (another connection to the same file) from the data as it was at `stamp`, as if
+   * get had worked it out: only when nothing was written since. Returns whether it was kept.
+   */
+  offer(db: Database, key: string, stamp: string, value: T): boolean {
+    if (db.inTransaction || dataStamp(db) !== stamp) return false;
+    let byKey = this.entries.get(db);
+    if (!byKey) this.entries.set(db, (byKey = new Map()));
+    this.keep(byKey, key, stamp, value);
+    return true;
+  }
+
+  private keep(byKey: Map<string, { stamp: string; value: T }>, key: string, stamp: string, value: T): void {
     byKey.delete(key);
     // Oldest first in a Map's order: the filters a reviewer left long ago go first.
     if (byKey.size >= this.maxEntries) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, { stamp, value });
-    return value;
   }
 
   /**

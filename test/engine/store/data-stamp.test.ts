@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StampedCache, writingTextIndexOnly } from '../../../electron/engine/store/data-stamp';
+import { StampedCache, dataStamp, writingTextIndexOnly } from '../../../electron/engine/store/data-stamp';
 
 let dir: string;
 let db: SqliteDatabase;
@@ -84,5 +84,32 @@ describe('values kept until the file changes', () => {
       insert(db, 0);
     });
     expect([statuses.get(), statuses.computed()]).toEqual([5, 2]);
+  });
+
+  it('keeps a value worked out on another connection only when nothing was written since the stamp it was worked out at', () => {
+    const cache = new StampedCache<number>();
+    const sum = summing(cache);
+    const sumOn = (connection: SqliteDatabase) => connection.prepare('SELECT sum(v) FROM t').pluck().get() as number;
+    expect(cache.peek(db, 'sum')).toBeUndefined();
+    // Worked out on `other` from the file as it was at the stamp, nothing written since: kept as if got here.
+    let stamp = dataStamp(db);
+    expect(cache.offer(db, 'sum', stamp, sumOn(other))).toBe(true);
+    expect([cache.peek(db, 'sum'), sum.get(), sum.computed()]).toEqual([1, 1, 0]);
+    // A write by this connection, or by another, between the stamp and the offer: refused, and the old value goes stale.
+    stamp = dataStamp(db);
+    const value = sumOn(other);
+    insert(db, 2);
+    expect(cache.offer(db, 'sum', stamp, value)).toBe(false);
+    expect(cache.peek(db, 'sum')).toBeUndefined();
+    stamp = dataStamp(db);
+    insert(other, 4);
+    expect(cache.offer(db, 'sum', stamp, 3)).toBe(false);
+    expect([sum.get(), sum.computed()]).toEqual([7, 1]);
+    // Nothing is kept, nor read, inside a transaction.
+    db.transaction(() => {
+      expect(cache.peek(db, 'sum')).toBeUndefined();
+      expect(cache.offer(db, 'sum', dataStamp(db), 7)).toBe(false);
+    })();
+    expect(cache.peek(db, 'sum')).toBe(7);
   });
 });

@@ -12,6 +12,7 @@ import { useCancel } from '../../ui/use-cancel';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useFoundGoingOn } from '../../ui/use-found-going-on';
 import { useProjectEvent } from '../../ui/use-project-event';
+import { formatChanged, useChangedCount } from '../projects/changed-count';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
@@ -42,6 +43,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const event = useProjectEvent('export.progress', projectId, going);
   const progress = event ?? found.word;
   const summary = project.value?.summary;
+  const changed = useChangedCount(projectId, summary?.changedAtLastRefresh);
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
 
   const run = async () => {
@@ -108,7 +110,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             <label className="radio">
               <input type="radio" name="scope" checked={shown.scope === 'changed'} onChange={() => set('scope', 'changed')} data-testid="export-scope-changed" /> Only rows whose
               person's job changed at the last refresh
-              <span className="muted"> ({formatCount(summary.changedAtLastRefresh)})</span>
+              <span className="muted"> ({formatChanged(changed)})</span>
             </label>
           )}
         </fieldset>

@@ -4,6 +4,7 @@ import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
 import { formatCount, formatDateTime } from '../../ui/format';
 import { jobChangeSummary } from '../review/job-change-labels';
+import { useChangedCount } from './changed-count';
 import { projectOpenScreen, toReviewCount } from './open-screen';
 
 interface ProjectRowProps {
@@ -14,6 +15,7 @@ interface ProjectRowProps {
 
 export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
   const [renaming, setRenaming] = useState(false);
+  const changed = useChangedCount(project.id, project.changedAtLastRefresh);
   const [name, setName] = useState(project.name);
   const [saving, setSaving] = useState(false);
 
@@ -63,7 +65,7 @@ export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
         {project.matched > 0 && (
           <span className="project-name__jobs" data-testid="project-job-changes" title={project.lastRefreshAt ? `Last refreshed ${formatDateTime(project.lastRefreshAt)}` : undefined}>
             Now: {jobChangeSummary(project.jobChanges, formatCount)}
-            {project.lastRefreshAt && ` · ${formatCount(project.changedAtLastRefresh)} changed at last refresh`}
+            {project.lastRefreshAt && (changed === null ? ' · counting the rows changed at last refresh…' : ` · ${formatCount(changed)} changed at last refresh`)}
           </span>
         )}
       </th>

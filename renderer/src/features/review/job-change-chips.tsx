@@ -1,5 +1,6 @@
 import type { JobChangeStatus } from '../../../../shared/model';
 import { formatCount, formatDateTime } from '../../ui/format';
+import { formatChanged } from '../projects/changed-count';
 import { JOB_CHANGE_LABELS, JOB_CHANGE_ORDER } from './job-change-labels';
 import type { JobChangeSummary } from './use-review-list';
 
@@ -51,7 +52,7 @@ export function JobChangeChips({ summary, active, changedOnly, onChange, onChang
           <span className="chip__label">
             Changed<span className="chip__long"> at last refresh</span>
           </span>{' '}
-          <span className="chip__count">{formatCount(summary.changedAtLastRefresh)}</span>
+          <span className="chip__count">{formatChanged(summary.changedAtLastRefresh, '…')}</span>
         </button>
       )}
     </div>

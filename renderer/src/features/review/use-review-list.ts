@@ -3,6 +3,7 @@ import type { ContractError, ReviewPage } from '../../../../shared/contract';
 import type { RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { toContractError } from '../../ui/contract-error';
+import { useChangedCount } from '../projects/changed-count';
 import { emptyList, PAGE_SIZE, pageFilter, pagesForWindow, reviewListReducer, type ReviewFilter, type ReviewList, type ReviewListAction } from './review-list';
 
 /** Where the matched people are now, for the whole project, and what the last refresh changed. */
@@ -71,5 +72,9 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
     setJobChanges((current) => ({ jobChanges: figures.jobChanges, changedAtLastRefresh: figures.changedAtLastRefresh, lastRefreshAt: current?.lastRefreshAt ?? null }));
   }, []);
 
-  return { list, counts, jobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setFigures };
+  // A large project's changed rows may still be counted: the figure comes with the engine's event.
+  const changed = useChangedCount(projectId, jobChanges?.changedAtLastRefresh);
+  const shownJobChanges = jobChanges && jobChanges.changedAtLastRefresh !== changed ? { ...jobChanges, changedAtLastRefresh: changed } : jobChanges;
+
+  return { list, counts, jobChanges: shownJobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setFigures };
 }

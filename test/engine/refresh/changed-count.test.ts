@@ -1,0 +1,175 @@
+// The figure of rows changed at a project's last refresh, counted off the engine's thread (review/changed-count.ts):
+// at a million rows walking them held the projects list, the app's first screen, 7.9 s after a restart. Here a worker
+// counts every refresh (changedCountedHereUpTo: 0) of a real refreshed project; the figure must be null while it
+// counts, then equal what a connection that kept nothing counts on the file, and a list walked before a write must
+// never be kept.
+import Sqlite, { type Database } from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ChangedRowsCounted } from '../../../shared/contract';
+import type { Engine } from '../../../electron/engine/engine';
+import { ChangedRowsCounter } from '../../../electron/engine/review/changed-count';
+import { changedAtRefresh } from '../../../electron/engine/review/review-page';
+import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
+import { openDatabase } from '../../../electron/engine/store';
+import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
+import type { Simulator } from '../../../electron/simulator';
+import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { HEADERS, truthSheet } from './refresh-fixture';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let engine: Engine;
+let fresh: Database;
+let projectId: number;
+let refreshId: number;
+const counted: ChangedRowsCounted[] = [];
+
+beforeAll(async () => {
+  tmp = tempDir('matchdesk-changed-count-');
+  sim = await startSim({ people: 3000, seed: 7 });
+  engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', changedCountedHereUpTo: 0 });
+  engine.on('project.changedCount', (c) => counted.push(c));
+  await connect(engine, sim);
+  const sheet = truthSheet(sim.dataset.people, { still: 100, moved: 150, left: 60, again: 20, near_name: 20, nobody: 10 });
+  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, [...sheet, ...sheet].map((r) => r.cells));
+  const detail = await ok(engine, 'projects.import', { file });
+  projectId = detail.summary.id;
+  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
+  expect((await runToEnd(engine, projectId)).status).toBe('done');
+  sim.moveOn({ share: 0.5, seed: 3 });
+  await ok(engine, 'refresh.start', { projectId });
+  expect((await engine.refreshSettled(projectId))?.status).toBe('done');
+  fresh = openDatabase(engine.dbPath, { readonly: true });
+  refreshId = lastRefreshOf(fresh, projectId)!.id;
+}, 120_000);
+
+afterAll(async () => {
+  fresh?.close();
+  await engine?.close();
+  await sim?.close();
+  tmp?.remove();
+});
+
+/** The statements that walk the rows changed at a refresh, as the engine's own thread prepares them (the worker's are its own). */
+const prepare = vi.spyOn(Sqlite.prototype, 'prepare');
+async function walksIn<T>(call: () => Promise<T>): Promise<{ value: T; walks: number }> {
+  const from = prepare.mock.calls.length;
+  const value = await call();
+  return { value, walks: prepare.mock.calls.slice(from).filter(([sql]) => /^SELECT rr\.row_index AS k/.test(String(sql).trim())).length };
+}
+
+async function nextCount(): Promise<ChangedRowsCounted> {
+  const seen = counted.length;
+  await vi.waitFor(() => expect(counted.length).toBeGreaterThan(seen), { timeout: 20_000, interval: 20 });
+  return counted[counted.length - 1]!;
+}
+
+/** Something written that no kept figure is brought through: every figure is counted again. */
+const writeElsewhere = () => ok(engine, 'projects.rename', { projectId, name: `renamed ${Date.now()}` });
+
+describe('rows changed at the last refresh, counted by a worker', () => {
+  it('is null on the projects list while counted, then the event and every screen give what the file says, walked once', async () => {
+    const { value: list, walks } = await walksIn(() => ok(engine, 'projects.list', {}));
+    expect(list.find((p) => p.id === projectId)!.changedAtLastRefresh).toBeNull();
+    expect(walks).toBe(0);
+    const event = await nextCount();
+    const onFile = changedAtRefresh(fresh, projectId, refreshId);
+    expect(onFile).toBeGreaterThan(20);
+    expect(event).toEqual({ projectId, refreshId, changedAtLastRefresh: onFile });
+    // The worker's list is kept as if walked here: the list, the project, a page and the changed rows' filter read it.
+    const after = await walksIn(async () => ({
+      list: await ok(engine, 'projects.list', {}),
+      project: await ok(engine, 'projects.get', { projectId }),
+      page: await ok(engine, 'review.page', { projectId, offset: 0, limit: 50 }),
+      changed: await ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true }),
+    }));
+    expect(after.walks).toBe(0);
+    expect(after.value.list.find((p) => p.id === projectId)!.changedAtLastRefresh).toBe(onFile);
+    expect(after.value.project.summary.changedAtLastRefresh).toBe(onFile);
+    expect(after.value.page.changedAtLastRefresh).toBe(onFile);
+    expect(after.value.changed.total).toBe(onFile);
+  });
+
+  it('never keeps a list walked before a write: it is walked again, and the figure is the one after the write', async () => {
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, changedAtLastRefresh: true })).rows[0]!;
+    await writeElsewhere();
+    expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBeNull();
+    // The worker is starting (it stops once no walk is left) while one of the changed rows is rejected here.
+    const decided = await ok(engine, 'decisions.reject', { projectId, rowIndex: before.rowIndex });
+    expect(decided.changedAtLastRefresh).toBeNull();
+    const event = await nextCount();
+    const onFile = changedAtRefresh(fresh, projectId, refreshId);
+    expect(event.changedAtLastRefresh).toBe(onFile);
+    expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBe(onFile);
+    // Kept, the list is brought through decisions like every other: undoing gives the row back at once.
+    const undone = await ok(engine, 'decisions.undo', { projectId });
+    expect(undone.changedAtLastRefresh).toBe(onFile + 1);
+    expect(changedAtRefresh(fresh, projectId, refreshId)).toBe(onFile + 1);
+  });
+
+  it('never keeps a list the worker walked when a write landed before its answer was read', async () => {
+    // A counter of its own on a second connection, whose worker's answers are held until the engine has rejected a
+    // changed row: the data that list was walked from is gone by the time it arrives.
+    const mine = openDatabase(engine.dbPath);
+    const row = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, changedAtLastRefresh: true })).rows[0]!;
+    const before = changedAtRefresh(fresh, projectId, refreshId);
+    const seen: ChangedRowsCounted[] = [];
+    let walks = 0;
+    const counter = new ChangedRowsCounter(
+      mine,
+      () => {
+        const thread = VerdictThread.start(engine.dbPath)!;
+        const walk = thread.changedRows.bind(thread);
+        thread.changedRows = async (...args) => {
+          const rows = await walk(...args);
+          if (walks++ === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
+          return rows;
+        };
+        return thread;
+      },
+      (c) => seen.push(c),
+      0,
+    );
+    try {
+      expect(counter.count(projectId, refreshId)).toBeNull();
+      await counter.walked(projectId);
+      expect(walks).toBe(2);
+      expect(seen).toEqual([{ projectId, refreshId, changedAtLastRefresh: before - 1 }]);
+      expect(counter.count(projectId, refreshId)).toBe(before - 1);
+    } finally {
+      await counter.close();
+      mine.close();
+      await ok(engine, 'decisions.undo', { projectId });
+    }
+    expect(changedAtRefresh(fresh, projectId, refreshId)).toBe(before);
+  });
+
+  it('counts them here when no worker can start', () => {
+    const mine = openDatabase(engine.dbPath, { readonly: true });
+    const seen: ChangedRowsCounted[] = [];
+    const counter = new ChangedRowsCounter(mine, () => null, (c) => seen.push(c), 0);
+    expect(counter.count(projectId, refreshId)).toBe(changedAtRefresh(fresh, projectId, refreshId));
+    expect(seen).toEqual([]);
+    mine.close();
+  });
+
+  it("waits for the walk under way when the changed rows' filter is asked for, instead of walking them again", async () => {
+    await writeElsewhere();
+    expect((await ok(engine, 'projects.list', {})).find((p) => p.id === projectId)!.changedAtLastRefresh).toBeNull();
+    const { value: page, walks } = await walksIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true }));
+    expect(walks).toBe(0);
+    expect(page.total).toBe(changedAtRefresh(fresh, projectId, refreshId));
+    expect(page.changedAtLastRefresh).toBe(page.total);
+  });
+
+  it('closes while a walk goes, and the CLI counts them itself', async () => {
+    await writeElsewhere();
+    const seen = counted.length;
+    expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBeNull();
+    await engine.close();
+    expect(counted.length).toBe(seen);
+    engine = await openEngine(join(tmp.dir, 'data'), { changedCountedHereUpTo: 0 });
+    expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBe(changedAtRefresh(fresh, projectId, refreshId));
+  });
+});
