@@ -14,8 +14,8 @@ import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
 import { openDatabase } from '../../../electron/engine/store';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
 import type { Simulator } from '../../../electron/simulator';
-import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
-import { HEADERS, truthSheet } from './refresh-fixture';
+import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
+import { HEADERS, refreshedProject, truthSheet } from './refresh-fixture';
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -33,13 +33,7 @@ beforeAll(async () => {
   await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { still: 100, moved: 150, left: 60, again: 20, near_name: 20, nobody: 10 });
   const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, [...sheet, ...sheet].map((r) => r.cells));
-  const detail = await ok(engine, 'projects.import', { file });
-  projectId = detail.summary.id;
-  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
-  expect((await runToEnd(engine, projectId)).status).toBe('done');
-  sim.moveOn({ share: 0.5, seed: 3 });
-  await ok(engine, 'refresh.start', { projectId });
-  expect((await engine.refreshSettled(projectId))?.status).toBe('done');
+  projectId = await refreshedProject(engine, sim, file, { share: 0.5, seed: 3 });
   fresh = openDatabase(engine.dbPath, { readonly: true });
   refreshId = lastRefreshOf(fresh, projectId)!.id;
 }, 120_000);

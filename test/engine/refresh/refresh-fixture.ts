@@ -5,9 +5,10 @@ import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { readFileSync } from 'node:fs';
 import type { Engine } from '../../../electron/engine/engine';
-import type { Company, Person } from '../../../electron/simulator';
+import type { Company, Person, Simulator } from '../../../electron/simulator';
 import type { JobChangeStatus } from '../../../shared/model';
-import { ok } from '../core/helpers';
+import { expect } from 'vitest';
+import { ok, runToEnd } from '../core/helpers';
 
 export const HEADERS = ['Full Name', 'Work Email', 'Company', 'Notes'];
 
@@ -122,4 +123,19 @@ export function rowStatuses(dbPath: string, projectId: number): Map<number, Reco
 export function readCsv(path: string): Record<string, string>[] {
   const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   return Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }).data;
+}
+
+/**
+ * A project of the sheet in `file` (HEADERS' columns) matched to the end, then, once the simulator's world has moved on
+ * (`share` of its people, `seed`), refreshed to the end: what the review and its figures are tested on after a refresh.
+ */
+export async function refreshedProject(engine: Engine, sim: Simulator, file: string, moveOn: { share: number; seed: number }): Promise<number> {
+  const detail = await ok(engine, 'projects.import', { file });
+  const projectId = detail.summary.id;
+  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
+  expect((await runToEnd(engine, projectId)).status).toBe('done');
+  sim.moveOn(moveOn);
+  await ok(engine, 'refresh.start', { projectId });
+  expect((await engine.refreshSettled(projectId))?.status).toBe('done');
+  return projectId;
 }

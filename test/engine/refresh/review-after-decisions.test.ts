@@ -11,8 +11,8 @@ import { reviewPage, type ReviewPageRequest } from '../../../electron/engine/rev
 import { isRowTextIndexReady } from '../../../electron/engine/review/row-text-index';
 import { openDatabase } from '../../../electron/engine/store';
 import type { Simulator } from '../../../electron/simulator';
-import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
-import { HEADERS, truthSheet } from './refresh-fixture';
+import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
+import { HEADERS, refreshedProject, truthSheet } from './refresh-fixture';
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -29,13 +29,7 @@ beforeAll(async () => {
   const sheet = truthSheet(sim.dataset.people, { still: 200, moved: 200, left: 100, again: 40, near_name: 60, nobody: 20 });
   // Each row eight times, as sheets repeat people: enough rows for the text index to fill in ~20 slices.
   const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, Array.from({ length: 8 }, () => sheet.map((r) => r.cells)).flat());
-  const detail = await ok(engine, 'projects.import', { file });
-  projectId = detail.summary.id;
-  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
-  expect((await runToEnd(engine, projectId)).status).toBe('done');
-  sim.moveOn({ share: 0.4, seed: 9 });
-  await ok(engine, 'refresh.start', { projectId });
-  expect((await engine.refreshSettled(projectId))?.status).toBe('done');
+  projectId = await refreshedProject(engine, sim, file, { share: 0.4, seed: 9 });
   fresh = openDatabase(engine.dbPath, { readonly: true });
   // A word of a company many rows name: a text filter the index answers, alone and with a state.
   const company = sheet.find((r) => r.company && r.company.name.split(/\s+/)[0]!.length >= 4)!.company!.name.split(/\s+/)[0]!;
