@@ -2,11 +2,11 @@
 // at a million rows walking them held the projects list, the app's first screen, 7.9 s after a restart. Here a worker
 // counts every refresh (changedCountedHereUpTo: 0) of a real refreshed project; the figure must be null while it
 // counts, then equal what a connection that kept nothing counts on the file, and a list walked before a write must
-// never be kept.
+// never be kept. And the refresh preview's people, kept for any age asked while nothing changes.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChangedRowsCounted } from '../../../shared/contract';
+import type { ChangedRowsCounted, RefreshPreview } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { ChangedRowsCounter } from '../../../electron/engine/review/changed-count';
 import { changedAtRefresh } from '../../../electron/engine/review/review-page';
@@ -167,3 +167,44 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBe(changedAtRefresh(fresh, projectId, refreshId));
   });
 });
+
+describe("the refresh's preview", () => {
+  /** The statements that list the matched people for a preview, and that count or walk the review's figures. */
+  const LISTING = /^INSERT INTO temp\.refresh_listing_/;
+  const FIGURES = [/^SELECT state, count\(\*\)/, /^SELECT job_change AS j, count\(\*\)/, /^SELECT r[rs]\.row_index AS k/];
+  async function statementsIn<T>(call: () => Promise<T>): Promise<{ value: T; listings: number; figures: number }> {
+    const from = prepare.mock.calls.length;
+    const value = await call();
+    const made = prepare.mock.calls.slice(from).map(([sql]) => String(sql).trim());
+    return { value, listings: made.filter((sql) => LISTING.test(sql)).length, figures: made.filter((sql) => FIGURES.some((f) => f.test(sql))).length };
+  }
+  /** Previews one after another, as the dialog's "older than" field asks for them. */
+  async function previews(): Promise<RefreshPreview[]> {
+    const made: RefreshPreview[] = [];
+    for (const days of [null, 0, 1, 10_000]) made.push(await ok(engine, 'refresh.preview', { projectId, ...(days === null ? {} : { olderThanDays: days }) }));
+    return made;
+  }
+
+  it('lists the people once while nothing changes, for any age asked, and leaves the figures the review keeps', async () => {
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true });
+    const first = await statementsIn(previews);
+    expect(first.listings).toBe(1);
+    // The listing writes only the connection's temporary tables: the review's next page counts nothing again.
+    expect((await statementsIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true }))).figures).toBe(0);
+    const again = await statementsIn(previews);
+    expect(again.listings).toBe(0);
+    expect(again.value).toEqual(first.value);
+    // Listed again after a write, the same figures.
+    await writeElsewhere();
+    const relisted = await statementsIn(previews);
+    expect(relisted.listings).toBe(1);
+    expect(relisted.value).toEqual(first.value);
+    const [all, none, day, ages] = first.value;
+    expect(all!.people).toBeGreaterThan(100);
+    // Everyone was refreshed moments ago: every record is older than 0 days, none older than a day or 10,000 days.
+    expect(none).toMatchObject({ people: all!.people, recentPeople: 0 });
+    expect(day).toMatchObject({ people: 0, recentPeople: all!.people });
+    expect(ages).toMatchObject({ people: 0, recentPeople: all!.people });
+  });
+});
+
