@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
 
 // The rows a refresh changed, as the review's filter, its chip, the projects list and the export's "changed only" see
-// them: read by the engine (review-page.ts) and by the verdict worker on its own connection (changed-count.ts), so
-// both walk the same statement. Kept apart from review-page.ts, which the worker's bundle does not need.
+// them: walked by the engine (review-page.ts), and by a verdict worker started for it on its own read-only connection
+// (changed-count.ts, runs/verdict-worker.ts), so both walk the same statement. Kept apart from review-page.ts, which
+// the worker's bundle does not need.
 
 /**
  * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
@@ -32,7 +33,7 @@ export function changedRowList(db: Database, projectId: number, refreshId: numbe
   return Uint32Array.from(db.prepare(`${sql} ORDER BY k`).pluck().all(...params) as number[]);
 }
 
-/** Rows changed at the refresh that keep the engine counting them on its own thread: more go to the verdict worker. */
+/** Rows marked changed at a refresh that the engine counts on its own thread: more are counted by a worker (changed-count.ts). */
 export const COUNTED_HERE = 5_000;
 
 /** How many of the refresh's rows it marked changed, whatever they hold now: an upper bound, from its index alone. */

@@ -1,8 +1,9 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
 // the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a find call's reply (which it reads,
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
-// page's answers, it reads them through a read-only connection of its own: WAL lets it read beside the engine's
-// writes, and it sees only what the engine committed.
+// page's answers, or for the rows a refresh changed (review/changed-count.ts starts one for that alone), it reads them
+// through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what the
+// engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { changedRowList } from '../review/changed-rows';
