@@ -61,6 +61,7 @@ import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
+import { ReadingThread } from './runs/reading-thread';
 import { VerdictThread } from './runs/verdict-thread';
 import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
 import { SheetError, listSheets } from './sheets';
@@ -70,7 +71,10 @@ import {
   DatabaseUnreadable,
   InvalidSetting,
   MigrationFailed,
+  CACHE_COUNTED_HERE,
+  cacheEntriesBound,
   cacheStats,
+  type CacheStats,
   deleteProfile,
   getLookups,
   getProfile,
@@ -98,11 +102,11 @@ export interface EngineOptions {
   /** False: a run works out rows' verdicts on the engine's own thread instead of the verdict worker's (runs/verdict-thread.ts). */
   verdictWorker?: boolean;
   /**
-   * Rows a refresh marked changed up to which the engine counts those still changed on its own thread (the figure of
-   * rows changed at a project's last refresh); a larger refresh's are counted by a worker (review/changed-count.ts).
-   * Default changed-rows.ts COUNTED_HERE. The CLI always counts them itself.
+   * Rows up to which the engine reads a figure that reads them all on its own thread: a refresh's changed rows
+   * (default review/changed-rows.ts COUNTED_HERE), the cache's answers (store/lookups.ts CACHE_COUNTED_HERE). More are
+   * read by a worker (runs/reading-thread.ts) while the engine answers other calls. The CLI reads them all itself.
    */
-  changedCountedHereUpTo?: number;
+  readHereUpTo?: number;
 }
 
 export interface Engine {
@@ -208,6 +212,8 @@ class MatchdeskEngine implements Engine {
   private readonly cleanup: ProjectCleanup;
   /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
+  /** A worker for reads that would hold the engine's thread for seconds on a large file; started when one is asked. */
+  private readonly reading: ReadingThread;
   /** Counts the rows changed at a large project's last refresh off the engine's thread; null in the CLI. */
   private readonly changedRows: ChangedRowsCounter | null;
   /** How the figures count them: the counter's, or walked on the spot (undefined). */
@@ -226,8 +232,9 @@ class MatchdeskEngine implements Engine {
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
+    this.reading = new ReadingThread(() => VerdictThread.start(dbPath));
     // The CLI waits for its answers and shows no event: it counts the rows a refresh changed as it goes.
-    this.changedRows = opts.host === 'cli' ? null : new ChangedRowsCounter(db, () => VerdictThread.start(dbPath), (counted) => this.emit('project.changedCount', counted), opts.changedCountedHereUpTo);
+    this.changedRows = opts.host === 'cli' ? null : new ChangedRowsCounter(db, this.reading, (counted) => this.emit('project.changedCount', counted), opts.readHereUpTo);
     this.changed = this.changedRows?.count;
     this.decisions = new Decisions(db, clock, this.changed);
     this.runs = new RunControl({
@@ -331,6 +338,9 @@ class MatchdeskEngine implements Engine {
       this.exports.cancelAll();
       // An accept of confident rows stops before its next slice and keeps those written: they are one action undo reverts.
       this.accepts.cancelAll(CLOSING);
+      // A long read on the worker (a cold walk takes seconds) is not waited for: its figure is not needed any more.
+      this.reading.close();
+      const counting = this.changedRows?.close();
       await this.cleanup.stop();
       await this.runs.closeAll();
       await this.refreshes.closeAll();
@@ -341,7 +351,7 @@ class MatchdeskEngine implements Engine {
       clearTimeout(timer);
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
-      await this.changedRows?.close();
+      await counting;
       this.timing.save();
       this.db.close();
     })();
@@ -531,7 +541,7 @@ class MatchdeskEngine implements Engine {
         if (after.concurrency !== before.concurrency) this.clients.clear();
         return after;
       },
-      'cache.stats': () => cacheStats(db, this.freshAfter(getSettings(db))),
+      'cache.stats': () => this.cacheFigures(),
       'cache.clear': async () => {
         const cleared = await this.clearCache();
         await this.cleanUp();
@@ -866,6 +876,18 @@ class MatchdeskEngine implements Engine {
   /** While the cache is cleared its rows are sent back to be asked again: nothing may settle or plan rows meanwhile. */
   private refuseWhileClearing(): void {
     if (this.clearing) throw new EngineError('busy', 'The cache is being cleared. Try again in a moment.');
+  }
+
+  /**
+   * The cache's figures. Counting them reads every answer (the bytes of its JSON): ~1 s at a million answers with the
+   * file in the OS's cache, far longer after a restart, in which the engine (in Electron the main process, and its
+   * window) answered nothing. A large cache is counted by the reading worker meanwhile, except in the CLI, which waits.
+   */
+  private async cacheFigures(): Promise<CacheStats> {
+    const freshAfter = this.freshAfter(getSettings(this.db));
+    const offThread =
+      this.opts.host !== 'cli' && cacheEntriesBound(this.db) > (this.opts.readHereUpTo ?? CACHE_COUNTED_HERE) ? this.reading.read((thread) => thread.cacheStats(freshAfter)) : null;
+    return offThread ? offThread.catch(() => cacheStats(this.db, freshAfter)) : cacheStats(this.db, freshAfter);
   }
 
   private freshAfter(settings: Settings): number {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ChangedRowsCounted } from '../../../shared/contract';
-import type { VerdictThread } from '../runs/verdict-thread';
+import type { ReadingThread } from '../runs/reading-thread';
 import { dataStamp } from '../store/data-stamp';
 import { COUNTED_HERE, markedChanged } from './changed-rows';
 import { changedAtRefresh, keepChangedRows, keptChangedAtRefresh, type ChangedCount } from './review-page';
@@ -15,22 +15,21 @@ const WALKS = 3;
  * and once over two minutes while the disk was busy. That held the projects list, the first screen, for as long.
  *
  * So when the list of those rows is not kept (review-page.ts keeps it until the data changes, and decisions bring it
- * through), a refresh that marked more than COUNTED_HERE rows changed is walked by a worker of its own, on a
+ * through), a refresh that marked more than COUNTED_HERE rows changed is walked by a worker, on its own
  * read-only connection, and the figure is null ("counting") meanwhile. Its list is then kept as if walked here, if
  * nothing was written since it began (else it is walked again, up to WALKS times), and `counted` says so: the
- * 'project.changedCount' event, with which the screens fill the figure in. The worker is not the runs' verdict
- * worker, which a cold walk would hold up for seconds; it stops once no walk is left.
+ * 'project.changedCount' event, with which the screens fill the figure in. The worker is the engine's for long reads
+ * (runs/reading-thread.ts), not the runs' verdict worker, which a cold walk would hold up for seconds.
  */
 export class ChangedRowsCounter {
   private readonly walking = new Map<string, Promise<void>>();
-  private thread: VerdictThread | null = null;
-  /** Set once a worker could not start or failed, or the engine is closing: every count is walked here. */
-  private here = false;
+  /** Set once the engine is closing: walks under way end without a figure. */
+  private closed = false;
 
   constructor(
     private readonly db: Database,
-    /** Starts a worker on the same file (VerdictThread.start with its path); null where none can start. */
-    private readonly startWorker: () => VerdictThread | null,
+    /** Where the walks are made: a worker the engine starts for long reads. */
+    private readonly reading: ReadingThread,
     private readonly counted: (counted: ChangedRowsCounted) => void,
     private readonly countedHere: number = COUNTED_HERE,
   ) {}
@@ -41,13 +40,12 @@ export class ChangedRowsCounter {
     if (kept !== null) return kept;
     const key = `${projectId} ${refreshId}`;
     if (this.walking.has(key)) return null;
-    const thread = this.here || this.db.inTransaction || markedChanged(this.db, projectId, refreshId) <= this.countedHere ? null : this.worker();
-    if (!thread) return changedAtRefresh(this.db, projectId, refreshId);
-    const walk = this.walk(thread, projectId, refreshId).finally(() => {
-      this.walking.delete(key);
-      if (this.walking.size === 0) this.stopWorker();
-    });
-    this.walking.set(key, walk);
+    const walked = this.closed || this.db.inTransaction || markedChanged(this.db, projectId, refreshId) <= this.countedHere ? null : this.walk(projectId, refreshId);
+    if (!walked) return changedAtRefresh(this.db, projectId, refreshId);
+    this.walking.set(
+      key,
+      walked.finally(() => this.walking.delete(key)),
+    );
     return null;
   };
 
@@ -56,39 +54,36 @@ export class ChangedRowsCounter {
     await Promise.all([...this.walking].filter(([key]) => key.startsWith(`${projectId} `)).map(([, walk]) => walk));
   }
 
-  /** Walks under way end without a figure; counts from now on are walked here. */
+  /** Walks under way end without a figure (the engine closes the worker); counts from now on are walked here. */
   async close(): Promise<void> {
-    this.here = true;
-    this.stopWorker();
+    this.closed = true;
     await Promise.all(this.walking.values());
   }
 
-  private async walk(thread: VerdictThread, projectId: number, refreshId: number): Promise<void> {
-    for (let walks = 0; walks < WALKS && !this.here && !this.db.inTransaction; walks++) {
-      const stamp = dataStamp(this.db);
-      let rows: Uint32Array;
-      try {
-        rows = await thread.changedRows(projectId, refreshId);
-      } catch {
-        // The worker failed (or stopped as the engine closes): the next ask walks it here.
-        this.here = true;
-        return;
+  /** A walk on the worker, made again while rows were written meanwhile; null when no worker can make it. */
+  private walk(projectId: number, refreshId: number): Promise<void> | null {
+    let stamp = dataStamp(this.db);
+    const walkOnce = () => this.reading.read((thread) => thread.changedRows(projectId, refreshId));
+    let rows = walkOnce();
+    if (!rows) return null;
+    return (async () => {
+      for (let walks = 1; rows; walks++) {
+        let list: Uint32Array;
+        try {
+          list = await rows;
+        } catch {
+          // The worker failed, or stopped as the engine closes: the next ask walks them here.
+          return;
+        }
+        if (this.closed) return;
+        if (keepChangedRows(this.db, projectId, refreshId, stamp, list)) {
+          this.counted({ projectId, refreshId, changedAtLastRefresh: list.length });
+          return;
+        }
+        if (walks === WALKS || this.db.inTransaction) return;
+        stamp = dataStamp(this.db);
+        rows = walkOnce();
       }
-      if (keepChangedRows(this.db, projectId, refreshId, stamp, rows)) {
-        this.counted({ projectId, refreshId, changedAtLastRefresh: rows.length });
-        return;
-      }
-    }
-  }
-
-  private worker(): VerdictThread | null {
-    this.thread ??= this.startWorker();
-    if (!this.thread?.usable) this.here = true;
-    return this.here ? null : this.thread;
-  }
-
-  private stopWorker(): void {
-    void this.thread?.close();
-    this.thread = null;
+    })();
   }
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { CacheStats } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/model';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
@@ -47,8 +48,15 @@ export interface ChangedRowsRequest {
   refreshId: number;
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | ChangedRowsRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array;
+/** The cache's figures, for the worker to count on its own connection (store/lookups.ts cacheStats). */
+export interface CacheStatsRequest {
+  id: number;
+  kind: 'cacheStats';
+  freshAfterMs: number;
+}
+
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | ChangedRowsRequest | CacheStatsRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | CacheStats;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -153,6 +161,12 @@ export class VerdictThread {
   changedRows(projectId: number, refreshId: number): Promise<Uint32Array> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'changedRows', projectId, refreshId }) as Promise<Uint32Array>;
+  }
+
+  /** The cache's figures, counted by the worker on its read-only connection (store/lookups.ts cacheStats). */
+  cacheStats(freshAfterMs: number): Promise<CacheStats> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ id: this.nextId++, kind: 'cacheStats', freshAfterMs }) as Promise<CacheStats>;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 // The figure of rows changed at a project's last refresh, counted off the engine's thread (review/changed-count.ts):
 // at a million rows walking them held the projects list, the app's first screen, 7.9 s after a restart. Here a worker
-// counts every refresh (changedCountedHereUpTo: 0) of a real refreshed project; the figure must be null while it
+// counts every refresh (readHereUpTo: 0) of a real refreshed project; the figure must be null while it
 // counts, then equal what a connection that kept nothing counts on the file, and a list walked before a write must
 // never be kept. And the refresh preview's people, kept for any age asked while nothing changes.
 import Sqlite, { type Database } from 'better-sqlite3';
@@ -10,8 +10,9 @@ import type { ChangedRowsCounted, RefreshPreview } from '../../../shared/contrac
 import type { Engine } from '../../../electron/engine/engine';
 import { ChangedRowsCounter } from '../../../electron/engine/review/changed-count';
 import { changedAtRefresh } from '../../../electron/engine/review/review-page';
+import { ReadingThread } from '../../../electron/engine/runs/reading-thread';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
-import { openDatabase } from '../../../electron/engine/store';
+import { cacheStats, openDatabase } from '../../../electron/engine/store';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
@@ -28,7 +29,7 @@ const counted: ChangedRowsCounted[] = [];
 beforeAll(async () => {
   tmp = tempDir('matchdesk-changed-count-');
   sim = await startSim({ people: 3000, seed: 7 });
-  engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', changedCountedHereUpTo: 0 });
+  engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', readHereUpTo: 0 });
   engine.on('project.changedCount', (c) => counted.push(c));
   await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { still: 100, moved: 150, left: 60, again: 20, near_name: 20, nobody: 10 });
@@ -110,21 +111,17 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     const before = changedAtRefresh(fresh, projectId, refreshId);
     const seen: ChangedRowsCounted[] = [];
     let walks = 0;
-    const counter = new ChangedRowsCounter(
-      mine,
-      () => {
-        const thread = VerdictThread.start(engine.dbPath)!;
-        const walk = thread.changedRows.bind(thread);
-        thread.changedRows = async (...args) => {
-          const rows = await walk(...args);
-          if (walks++ === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
-          return rows;
-        };
-        return thread;
-      },
-      (c) => seen.push(c),
-      0,
-    );
+    const reading = new ReadingThread(() => {
+      const thread = VerdictThread.start(engine.dbPath)!;
+      const walk = thread.changedRows.bind(thread);
+      thread.changedRows = async (...args) => {
+        const rows = await walk(...args);
+        if (walks++ === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
+        return rows;
+      };
+      return thread;
+    });
+    const counter = new ChangedRowsCounter(mine, reading, (c) => seen.push(c), 0);
     try {
       expect(counter.count(projectId, refreshId)).toBeNull();
       await counter.walked(projectId);
@@ -132,6 +129,7 @@ describe('rows changed at the last refresh, counted by a worker', () => {
       expect(seen).toEqual([{ projectId, refreshId, changedAtLastRefresh: before - 1 }]);
       expect(counter.count(projectId, refreshId)).toBe(before - 1);
     } finally {
+      reading.close();
       await counter.close();
       mine.close();
       await ok(engine, 'decisions.undo', { projectId });
@@ -142,7 +140,7 @@ describe('rows changed at the last refresh, counted by a worker', () => {
   it('counts them here when no worker can start', () => {
     const mine = openDatabase(engine.dbPath, { readonly: true });
     const seen: ChangedRowsCounted[] = [];
-    const counter = new ChangedRowsCounter(mine, () => null, (c) => seen.push(c), 0);
+    const counter = new ChangedRowsCounter(mine, new ReadingThread(() => null), (c) => seen.push(c), 0);
     expect(counter.count(projectId, refreshId)).toBe(changedAtRefresh(fresh, projectId, refreshId));
     expect(seen).toEqual([]);
     mine.close();
@@ -157,13 +155,21 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     expect(page.changedAtLastRefresh).toBe(page.total);
   });
 
+  it("counts the cache's figures on the worker, as the engine's thread would", async () => {
+    const from = prepare.mock.calls.length;
+    const stats = await ok(engine, 'cache.stats', {});
+    expect(prepare.mock.calls.slice(from).filter(([sql]) => /count\(\*\) AS entries/.test(String(sql)))).toEqual([]);
+    expect(stats).toEqual(cacheStats(fresh, Date.now() - 30 * 86_400_000));
+    expect(stats.entries).toBeGreaterThan(100);
+  });
+
   it('closes while a walk goes, and the CLI counts them itself', async () => {
     await writeElsewhere();
     const seen = counted.length;
     expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBeNull();
     await engine.close();
     expect(counted.length).toBe(seen);
-    engine = await openEngine(join(tmp.dir, 'data'), { changedCountedHereUpTo: 0 });
+    engine = await openEngine(join(tmp.dir, 'data'), { readHereUpTo: 0 });
     expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBe(changedAtRefresh(fresh, projectId, refreshId));
   });
 });
