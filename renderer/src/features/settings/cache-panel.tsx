@@ -44,6 +44,12 @@ export function CachePanel() {
         </Button>
       </div>
       <ErrorBanner error={stats.error} onRetry={stats.reload} />
+      {/* A large cache takes seconds to count (every answer is read), more after a restart. */}
+      {!value && stats.loading && (
+        <p className="muted" data-testid="cache-stats-counting">
+          Counting the answers…
+        </p>
+      )}
       {value && (
         <dl className="stats" data-testid="cache-stats">
           <div className="stats__item">
