@@ -190,6 +190,8 @@ class MatchdeskEngine implements Engine {
   /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
+  /** Previews of a mapping going on, by project: a newer one lets the older go. */
+  private readonly mappingPreviews = new CancellableCalls<number>();
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
@@ -336,6 +338,7 @@ class MatchdeskEngine implements Engine {
       // if that cuts it off.
       this.imports.cancelAll();
       this.exports.cancelAll();
+      this.mappingPreviews.cancelAll();
       // An accept of confident rows stops before its next slice and keeps those written: they are one action undo reverts.
       this.accepts.cancelAll(CLOSING);
       // A long read on the worker (a cold walk takes seconds) is not waited for: its figure is not needed any more.
@@ -414,7 +417,13 @@ class MatchdeskEngine implements Engine {
         await this.cleanUp();
       },
 
-      'mapping.preview': (input) => mappingPreview(db, requireProject(db, input.projectId), input.mapping, input.strategies),
+      'mapping.preview': (input) => {
+        const project = requireProject(db, input.projectId);
+        // The screen asks again as the mapping changes (each walks the sheet, ~2.5 s at a million rows): the preview asked
+        // before for the project is let go, so the last one answers in its own time instead of after every earlier one.
+        this.mappingPreviews.cancel(project.id);
+        return this.mappingPreviews.run(project.id, (signal) => mappingPreview(db, project, input.mapping, input.strategies, signal));
+      },
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);

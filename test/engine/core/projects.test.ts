@@ -325,6 +325,21 @@ describe('mapping', () => {
     expect(preview.problems.map((p) => p.count)).toEqual([1, 1]);
   });
 
+  it('lets a preview go when a newer one of the same project is asked for, so the last answers in its own time', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, i % 3 === 0 ? 'not-an-email' : `p${i}@acme.com`]);
+    const { summary } = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'big.csv'), ['Name', 'Email'], rows) });
+    const other = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'other.csv'), ['Name', 'Email'], rows.slice(0, 6_000)) });
+    const ask = (projectId: number, email: number | undefined) =>
+      engine.call('mapping.preview', { projectId, mapping: { fullName: 0, ...(email === undefined ? {} : { email }) }, strategies: ['email'] });
+    // Asked one after another before any answers: the first of the project is let go; another project's goes on.
+    const [first, otherProject, last] = await Promise.all([ask(summary.id, undefined), ask(other.summary.id, 1), ask(summary.id, 1)]);
+    expect(first.ok ? null : first.error).toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/newer mapping/) });
+    expect(otherProject.ok && otherProject.value.unusableRows).toBe(2_000);
+    expect(last.ok && last.value.unusableRows).toBe(4_000);
+    // One asked alone answers.
+    expect((await ok(engine, 'mapping.preview', { projectId: summary.id, mapping: { fullName: 0 }, strategies: ['email'] })).unusableRows).toBe(12_000);
+  });
+
   it('saving recomputes every row, and keeps decisions of rows whose queries did not change', async () => {
     const file = writeCsv(join(tmp.dir, 's.csv'), ['Name', 'Email', 'Company'], [
       ['Jane Doe', 'jane@acme.com', 'Acme'],
