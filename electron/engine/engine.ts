@@ -45,7 +45,7 @@ import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
 import { ChangedRowsCounter } from './review/changed-count';
-import { reviewPage, type ChangedCount } from './review/review-page';
+import { LISTS_WALKED_HERE, reviewPage, type ChangedCount, type ListWalker } from './review/review-page';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
@@ -55,7 +55,7 @@ import { exportProject } from './runs/export-project';
 import { mappingPreview } from './runs/mapping-preview';
 import { planProject, type PlanRequest } from './runs/plan-queries';
 import { describeQuery, plannedQuery } from './runs/query-records';
-import { reassessRows } from './runs/reassess-rows';
+import { reassessRows, unassessedProbe } from './runs/reassess-rows';
 import { RunControl } from './runs/run-control';
 import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
@@ -102,9 +102,10 @@ export interface EngineOptions {
   /** False: a run works out rows' verdicts on the engine's own thread instead of the verdict worker's (runs/verdict-thread.ts). */
   verdictWorker?: boolean;
   /**
-   * Rows up to which the engine reads a figure that reads them all on its own thread: a refresh's changed rows
-   * (default review/changed-rows.ts COUNTED_HERE), the cache's answers (store/lookups.ts CACHE_COUNTED_HERE). More are
-   * read by a worker (runs/reading-thread.ts) while the engine answers other calls. The CLI reads them all itself.
+   * Rows up to which the engine reads a figure or list that reads them all on its own thread: a refresh's changed rows
+   * (default review/changed-rows.ts COUNTED_HERE), the cache's answers (store/lookups.ts CACHE_COUNTED_HERE), a
+   * project's rows for the review's lists (review-page.ts LISTS_WALKED_HERE). More are read by a worker
+   * (runs/reading-thread.ts) while the engine answers other calls. The CLI reads them all itself.
    */
   readHereUpTo?: number;
 }
@@ -478,7 +479,10 @@ class MatchdeskEngine implements Engine {
         if (input.order !== 'file') await this.ensureAssessed(project);
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
-        const page = await reviewPage(db, input.projectId, input, this.changed);
+        // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.
+        const walk: ListWalker | undefined =
+          this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE) ? (sql, params) => this.reading.read((thread) => thread.rowList(sql, params)) : undefined;
+        const page = await reviewPage(db, input.projectId, input, { changed: this.changed, walk });
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
         return page;
@@ -753,6 +757,13 @@ class MatchdeskEngine implements Engine {
    */
   private async ensureAssessed(project: ProjectRecord): Promise<ProjectRecord> {
     if (this.assessed.has(project.id)) return project;
+    // Finding that no row needs it reads the whole project: in a large one a worker looks first.
+    const { sql, params } = unassessedProbe(project.id);
+    const probe = this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE) ? this.reading.read((thread) => thread.rowList(sql, params)) : null;
+    if (probe && (await probe.catch(() => null))?.length === 0) {
+      this.assessed.add(project.id);
+      return project;
+    }
     await reassessRows(this.db, project.id, project.mapping, 'unassessed');
     this.assessed.add(project.id);
     return project;

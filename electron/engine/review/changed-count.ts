@@ -3,7 +3,7 @@ import type { ChangedRowsCounted } from '../../../shared/contract';
 import type { ReadingThread } from '../runs/reading-thread';
 import { dataStamp } from '../store/data-stamp';
 import { COUNTED_HERE, markedChanged } from './changed-rows';
-import { changedAtRefresh, keepChangedRows, keptChangedAtRefresh, type ChangedCount } from './review-page';
+import { changedAtRefresh, changedRowsWalk, keepChangedRows, keptChangedAtRefresh, type ChangedCount } from './review-page';
 
 /** Walks of one refresh's rows made again because rows were written while one went, before it waits to be asked again. */
 const WALKS = 3;
@@ -63,7 +63,8 @@ export class ChangedRowsCounter {
   /** A walk on the worker, made again while rows were written meanwhile; null when no worker can make it. */
   private walk(projectId: number, refreshId: number): Promise<void> | null {
     let stamp = dataStamp(this.db);
-    const walkOnce = () => this.reading.read((thread) => thread.changedRows(projectId, refreshId));
+    const { sql, params } = changedRowsWalk(this.db, projectId, refreshId);
+    const walkOnce = () => this.reading.read((thread) => thread.rowList(sql, params));
     let rows = walkOnce();
     if (!rows) return null;
     return (async () => {

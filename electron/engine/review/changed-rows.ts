@@ -1,9 +1,8 @@
 import type { Database } from 'better-sqlite3';
 
 // The rows a refresh changed, as the review's filter, its chip, the projects list and the export's "changed only" see
-// them: walked by the engine (review-page.ts), and by a verdict worker started for it on its own read-only connection
-// (changed-count.ts, runs/verdict-worker.ts), so both walk the same statement. Kept apart from review-page.ts, which
-// the worker's bundle does not need.
+// them: the statement review-page.ts walks, here or on a worker (changed-count.ts), and the count of rows a refresh
+// marked changed that decides which.
 
 /**
  * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
@@ -25,12 +24,6 @@ export const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_c
  */
 export function changedRowsQuery(projectId: number, refreshId: number, extra: { sql: string; params: unknown[] } = { sql: '', params: [] }): { sql: string; params: unknown[] } {
   return { sql: `SELECT rr.row_index AS k ${CHANGED_ROWS}${extra.sql}`, params: [projectId, refreshId, ...extra.params] };
-}
-
-/** Every row changed at refresh `refreshId`, in row order, as the review keeps a list (review-page.ts rowList): 4 bytes a row. */
-export function changedRowList(db: Database, projectId: number, refreshId: number): Uint32Array {
-  const { sql, params } = changedRowsQuery(projectId, refreshId);
-  return Uint32Array.from(db.prepare(`${sql} ORDER BY k`).pluck().all(...params) as number[]);
 }
 
 /** Rows marked changed at a refresh that the engine counts on its own thread: more are counted by a worker (changed-count.ts). */

@@ -5,7 +5,7 @@ import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
-import { StampedCache } from '../store/data-stamp';
+import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { statement } from '../store/statements';
 
@@ -31,17 +31,19 @@ export interface ReviewPageRequest {
  * looked up in the project's text index (filled on the first such filter: seconds for 100,000 rows, once), and
  * matches ignoring case and accents; a shorter one scans the rows with LIKE (letter case of a-z only, accents kept).
  */
-export async function reviewPage(db: Database, projectId: number, req: ReviewPageRequest, changed?: ChangedCount): Promise<ReviewPage> {
+export async function reviewPage(db: Database, projectId: number, req: ReviewPageRequest, elsewhere: { changed?: ChangedCount; walk?: ListWalker } = {}): Promise<ReviewPage> {
   const states = req.states && req.states.length > 0 ? [...new Set(req.states)].filter((s) => ROW_STATES.includes(s)) : null;
   const text = req.text?.trim() ?? '';
   const match = text ? rowTextMatch(text) : null;
   if (match) await fillRowTextIndex(db, projectId);
   const jobChanges = req.jobChanges && req.jobChanges.length > 0 ? [...new Set(req.jobChanges)].filter((j) => JOB_CHANGES.includes(j)) : null;
-  const { counts, jobChanges: jobChangesNow, changedAtLastRefresh } = reviewFigures(db, projectId, changed);
+  const { counts, jobChanges: jobChangesNow, changedAtLastRefresh } = reviewFigures(db, projectId, elsewhere.changed);
   const lastRefresh = lastRefreshOf(db, projectId);
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
   const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
+  // A list sorted by confidence took 1.4-1.7 s to walk at a million rows, in which the engine answered nothing.
+  if (elsewhere.walk && !text) await walkedElsewhere(db, filter, elsewhere.walk);
   const matching = jobChanges || changedIn !== null ? statusList(db, filter).rows.length : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
     ? indexedTextPage(db, filter, match, total)
@@ -122,14 +124,50 @@ export function keptChangedAtRefresh(db: Database, projectId: number, refreshId:
   return statusLists.peek(db, statusKey(changedFilter(projectId, refreshId)))?.rows.length ?? null;
 }
 
+/** The statement that walks the rows changed at refresh `refreshId`, for a worker to walk it (keepChangedRows keeps what it finds). */
+export function changedRowsWalk(db: Database, projectId: number, refreshId: number): { sql: string; params: unknown[] } {
+  const { sql, params } = statusListWalk(db, changedFilter(projectId, refreshId));
+  return { sql, params };
+}
+
 /**
- * Keeps the rows changed at refresh `refreshId` as walked elsewhere (changed-rows.ts changedRowList, on another
+ * Keeps the rows changed at refresh `refreshId` as walked elsewhere (changedRowsWalk, on another
  * connection) from the data as it was at `stamp` (data-stamp.ts dataStamp), as if walked here: true when nothing was
  * written since, false when the list is out of date and was not kept.
  */
 export function keepChangedRows(db: Database, projectId: number, refreshId: number, stamp: string, rows: Uint32Array): boolean {
-  const f = changedFilter(projectId, refreshId);
-  return statusLists.offer(db, statusKey(f), stamp, { projectId, rows, holds: statusHolds(db, f), place: lowerBound });
+  return offerList(db, statusListWalk(db, changedFilter(projectId, refreshId)), stamp, rows);
+}
+
+/** Keeps a list walked elsewhere from the data as it was at `stamp`, as if walked here: only when nothing was written since. */
+function offerList(db: Database, w: ListWalk, stamp: string, rows: Uint32Array): boolean {
+  return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows, holds: w.holds, place: w.place });
+}
+
+/**
+ * Walks a list of rows elsewhere: on a worker's connection, given the statement (runs/reading-thread.ts); null to
+ * walk it here.
+ */
+export type ListWalker = (sql: string, params: unknown[]) => Promise<Uint32Array> | null;
+
+/** Projects of up to this many rows have their lists walked on the engine's thread: a sort of 100k rows takes ~0.15 s. */
+export const LISTS_WALKED_HERE = 100_000;
+
+/**
+ * The lists a page of `f` reads (a filter by job change or refresh counts its rows by its list), walked by `walker`
+ * and kept, those not kept already. A list walked while the data changed is not kept: the page then walks it here.
+ */
+async function walkedElsewhere(db: Database, f: StatusFilter, walker: ListWalker): Promise<void> {
+  const needed: ListWalk[] = [];
+  if (f.jobChanges || f.changedIn !== null || (f.order === 'file' && f.states && f.offset >= FIRST_ROWS)) needed.push(statusListWalk(db, f));
+  const byConfidence = f.order === 'file' ? null : confidenceListWalk(db, f);
+  if (byConfidence) needed.push(byConfidence);
+  for (const w of needed) {
+    if (w.lists.peek(db, w.key)) continue;
+    const stamp = dataStamp(db);
+    const rows = await walker(w.sql, w.params)?.catch(() => null);
+    if (rows) offerList(db, w, stamp, rows);
+  }
 }
 
 function changedFilter(projectId: number, refreshId: number): ListFilter {
@@ -196,18 +234,37 @@ function rowList(lists: StampedCache<RowList>, db: Database, key: string, projec
   return lists.get(db, key, () => ({ projectId, rows: Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf), holds, place }));
 }
 
-/** The rows a status filter (states, job changes, changed at a refresh) holds. */
+/**
+ * A list the review keeps, and how it is walked: the statement giving its rows' indexes (`k`) in the list's order, with
+ * where it is kept and how a decision's rows are checked and placed in it. A page walks it here (keptList) unless it is
+ * kept; in a large project the engine walks it on a worker first (reviewPage's `walk`).
+ */
+interface ListWalk extends Omit<RowList, 'rows'> {
+  lists: StampedCache<RowList>;
+  key: string;
+  sql: string;
+  params: unknown[];
+}
+
+function keptList(db: Database, w: ListWalk): RowList {
+  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]), holds: w.holds, place: w.place }));
+}
+
+/** How the rows a status filter (states, job changes, changed at a refresh) holds are walked, in row order. */
+function statusListWalk(db: Database, f: ListFilter): ListWalk {
+  const where = stateWhere(f);
+  // The rows changed at a refresh from its index of changed rows: walking every matched row of the project to look
+  // each up took ~1.5 s a page at a million rows.
+  const { sql, params } =
+    f.changedIn === null
+      ? { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, params: [f.projectId, ...where.params] }
+      : changedRowsQuery(f.projectId, f.changedIn, stateWhere({ ...f, changedIn: null }));
+  return { lists: statusLists, key: statusKey(f), projectId: f.projectId, sql: `${sql} ORDER BY k`, params, holds: statusHolds(db, f), place: lowerBound };
+}
+
+/** The rows a status filter holds, kept. */
 function statusList(db: Database, f: ListFilter): RowList {
-  const key = statusKey(f);
-  const holds = statusHolds(db, f);
-  if (f.changedIn === null) {
-    const where = stateWhere(f);
-    return rowList(statusLists, db, key, f.projectId, `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, [f.projectId, ...where.params], (k) => k, holds);
-  }
-  // From the refresh's index of changed rows: walking every matched row of the project to look each up took ~1.5 s a
-  // page at a million rows.
-  const { sql, params } = changedRowsQuery(f.projectId, f.changedIn, stateWhere({ ...f, changedIn: null }));
-  return rowList(statusLists, db, key, f.projectId, sql, params, (k) => k, holds);
+  return keptList(db, statusListWalk(db, f));
 }
 
 function statusKey(f: ListFilter): string {
@@ -410,11 +467,9 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
  * state holds.
  */
 function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
-  const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
-  const queue = f.states?.length === 1 && f.states[0] === 'to_review' && !f.jobChanges && f.changedIn === null;
-  // The queue's equals go in file order going up, the other way going down, as its index reads them.
-  const rowOrder = queue ? direction : 'ASC';
-  if (queue && f.offset < FIRST_ROWS) {
+  const w = confidenceListWalk(db, f);
+  if (!w) {
+    const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
     return db
       .prepare(
         `SELECT ${STATUS_COLUMNS} FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
@@ -422,23 +477,35 @@ function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
       )
       .all(f.projectId, f.limit, f.offset) as RowStatusRow[];
   }
-  // Deeper in the queue, OFFSET stepped over every earlier entry of the index: ~100 ms a page 20,000 rows down.
-  const where = stateWhere(f);
-  const key = `confidence ${direction} ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`;
-  // The queue's list straight off its index too (34k rows at 1M: sorted from the table, 384 ms).
-  const sorted = queue
-    ? `SELECT rs.row_index AS k FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
-       WHERE rs.project_id = ? AND rs.state = 'to_review' ORDER BY rs.confidence ${direction}, rs.row_index ${direction}`
-    : `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql} ORDER BY (rs.confidence IS NULL), rs.confidence ${direction}, rs.row_index`;
-  const list = confidenceLists.get(db, key, () => ({
-    projectId: f.projectId,
-    rows: Uint32Array.from(db.prepare(sorted).pluck().all(f.projectId, ...(queue ? [] : where.params)) as number[]),
-    holds: statusHolds(db, f),
-    place: confidencePlace(db, f.projectId, direction, rowOrder),
-  }));
-  const page = Array.from(list.rows.subarray(f.offset, f.offset + f.limit));
+  const page = Array.from(keptList(db, w).rows.subarray(f.offset, f.offset + f.limit));
   const byRow = new Map(statusesOf(db, f.projectId, page).map((r) => [r.row_index, r]));
   return page.map((rowIndex) => byRow.get(rowIndex)).filter((r): r is RowStatusRow => r !== undefined);
+}
+
+/**
+ * How the list of a filter by confidence is walked; null for the queue's first pages, read straight off its index.
+ * Deeper in the queue, OFFSET stepped over every earlier entry of the index: ~100 ms a page 20,000 rows down.
+ */
+function confidenceListWalk(db: Database, f: StatusFilter): ListWalk | null {
+  const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
+  const queue = f.states?.length === 1 && f.states[0] === 'to_review' && !f.jobChanges && f.changedIn === null;
+  if (queue && f.offset < FIRST_ROWS) return null;
+  // The queue's equals go in file order going up, the other way going down, as its index reads them.
+  const rowOrder = queue ? direction : 'ASC';
+  const where = stateWhere(f);
+  return {
+    lists: confidenceLists,
+    key: `confidence ${direction} ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`,
+    projectId: f.projectId,
+    // The queue's list straight off its index too (34k rows at 1M: sorted from the table, 384 ms).
+    sql: queue
+      ? `SELECT rs.row_index AS k FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
+         WHERE rs.project_id = ? AND rs.state = 'to_review' ORDER BY rs.confidence ${direction}, rs.row_index ${direction}`
+      : `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql} ORDER BY (rs.confidence IS NULL), rs.confidence ${direction}, rs.row_index`,
+    params: [f.projectId, ...(queue ? [] : where.params)],
+    holds: statusHolds(db, f),
+    place: confidencePlace(db, f.projectId, direction, rowOrder),
+  };
 }
 
 /**

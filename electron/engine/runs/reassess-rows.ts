@@ -9,6 +9,19 @@ import { parseCells } from './row-cells';
 import { jobChangeOf, type ChosenPerson } from './row-status';
 
 const PAGE_ROWS = 2000;
+/** Rows with candidates the model assesses (row_status as rs). */
+const TO_ASSESS = "rs.outcome = 'to_review' AND rs.query_key IS NOT NULL";
+/** Of those, rows settled before the model existed. */
+const UNASSESSED = 'rs.confidence IS NULL';
+
+/**
+ * Whether the project has rows settled before the confidence model existed (reassessRows 'unassessed' has work), as a
+ * statement giving the first such row's index (`k`): it reads the whole project when there is none (~0.36 s at a
+ * million rows with the file in the OS's cache), so the engine may have a worker run it (runs/reading-thread.ts).
+ */
+export function unassessedProbe(projectId: number): { sql: string; params: unknown[] } {
+  return { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ? AND ${TO_ASSESS} AND ${UNASSESSED} LIMIT 1`, params: [projectId] };
+}
 
 /**
  * Works out the confidence model's verdict again for the rows of a project that have candidates, without asking
@@ -22,8 +35,7 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
     .prepare(
       `SELECT rs.row_index, rs.query_key, rs.strategy, rs.state, rs.chosen, r.cells FROM row_status AS rs
        JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
-       WHERE rs.project_id = ? AND rs.row_index >= ? AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL
-       ${which === 'unassessed' ? 'AND rs.confidence IS NULL' : ''}
+       WHERE rs.project_id = ? AND rs.row_index >= ? AND ${TO_ASSESS} ${which === 'unassessed' ? `AND ${UNASSESSED}` : ''}
        ORDER BY rs.row_index LIMIT ?`,
     )
     .raw();

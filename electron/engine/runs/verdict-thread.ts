@@ -40,12 +40,12 @@ export interface ReplyRequest extends LandedReply {
   kind: 'reply';
 }
 
-/** The rows changed at a refresh, for the worker to walk on its own connection (review/changed-rows.ts changedRowList). */
-export interface ChangedRowsRequest {
+/** A list of rows for the worker to walk on its own connection: a statement giving each row's index, in order (review-page.ts ListWalker). */
+export interface RowListRequest {
   id: number;
-  kind: 'changedRows';
-  projectId: number;
-  refreshId: number;
+  kind: 'rowList';
+  sql: string;
+  params: unknown[];
 }
 
 /** The cache's figures, for the worker to count on its own connection (store/lookups.ts cacheStats). */
@@ -55,7 +55,7 @@ export interface CacheStatsRequest {
   freshAfterMs: number;
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | ChangedRowsRequest | CacheStatsRequest;
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | CacheStatsRequest;
 type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | CacheStats;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
@@ -155,12 +155,13 @@ export class VerdictThread {
   }
 
   /**
-   * The rows changed at refresh `refreshId`, walked by the worker on its read-only connection (review/changed-rows.ts
-   * changedRowList) from the data as last committed; rejects when it cannot read the database.
+   * The row indexes `sql` gives (its one column, in its order), walked by the worker on its read-only connection from
+   * the data as last committed: a list the review keeps (review-page.ts ListWalker). Rejects when it cannot read the
+   * database.
    */
-  changedRows(projectId: number, refreshId: number): Promise<Uint32Array> {
+  rowList(sql: string, params: unknown[]): Promise<Uint32Array> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
-    return this.ask({ id: this.nextId++, kind: 'changedRows', projectId, refreshId }) as Promise<Uint32Array>;
+    return this.ask({ id: this.nextId++, kind: 'rowList', sql, params }) as Promise<Uint32Array>;
   }
 
   /** The cache's figures, counted by the worker on its read-only connection (store/lookups.ts cacheStats). */

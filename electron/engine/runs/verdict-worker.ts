@@ -1,14 +1,13 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
 // the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a find call's reply (which it reads,
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
-// page's answers, or for the rows a refresh changed or the cache's figures (runs/reading-thread.ts starts one for such
-// long reads alone), it reads them
+// page's answers, or for a list of rows the review keeps or the cache's figures (runs/reading-thread.ts starts one for
+// such long reads alone), it reads them
 // through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what the
 // engine committed.
 import type { Database } from 'better-sqlite3';
 import type { CacheStats } from '../../../shared/contract';
 import { parentPort, workerData } from 'node:worker_threads';
-import { changedRowList } from '../review/changed-rows';
 import { cacheStats, getAnswerFacts } from '../store/lookups';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
@@ -48,7 +47,7 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
 function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | CacheStats> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'cacheStats') return database().then((connection) => cacheStats(connection, request.freshAfterMs));
-  if (request.kind === 'changedRows') return database().then((connection) => changedRowList(connection, request.projectId, request.refreshId));
+  if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
   if (request.kind === 'reply') return preparedReply(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }

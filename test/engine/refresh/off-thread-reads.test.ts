@@ -1,15 +1,16 @@
-// The figure of rows changed at a project's last refresh, counted off the engine's thread (review/changed-count.ts):
-// at a million rows walking them held the projects list, the app's first screen, 7.9 s after a restart. Here a worker
-// counts every refresh (readHereUpTo: 0) of a real refreshed project; the figure must be null while it
-// counts, then equal what a connection that kept nothing counts on the file, and a list walked before a write must
-// never be kept. And the refresh preview's people, kept for any age asked while nothing changes.
+// Reads that held the engine's thread for seconds on a large project, made on a worker (runs/reading-thread.ts): the
+// figure of rows changed at the last refresh (review/changed-count.ts; at a million rows it held the projects list,
+// the app's first screen, 7.9 s after a restart), the review's lists, the cache's figures. Here every such read goes
+// to the worker (readHereUpTo: 0) on a real refreshed project: a figure is null while counted, then what a connection
+// that kept nothing counts on the file, and a list walked before a write is never kept. And the refresh preview's
+// people, kept for any age asked while nothing changes.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChangedRowsCounted, RefreshPreview } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { ChangedRowsCounter } from '../../../electron/engine/review/changed-count';
-import { changedAtRefresh } from '../../../electron/engine/review/review-page';
+import { changedAtRefresh, reviewPage, type ReviewPageRequest } from '../../../electron/engine/review/review-page';
 import { ReadingThread } from '../../../electron/engine/runs/reading-thread';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
 import { cacheStats, openDatabase } from '../../../electron/engine/store';
@@ -52,6 +53,13 @@ async function walksIn<T>(call: () => Promise<T>): Promise<{ value: T; walks: nu
   const from = prepare.mock.calls.length;
   const value = await call();
   return { value, walks: prepare.mock.calls.slice(from).filter(([sql]) => /^SELECT rr\.row_index AS k/.test(String(sql).trim())).length };
+}
+
+/** The statements a page prepares on the engine's thread that walk a whole list (a status filter's, one by confidence). */
+async function listWalksIn<T>(call: () => Promise<T>): Promise<{ value: T; walks: string[] }> {
+  const from = prepare.mock.calls.length;
+  const value = await call();
+  return { value, walks: prepare.mock.calls.slice(from).map(([sql]) => String(sql).trim()).filter((sql) => /^SELECT r[rs]\.row_index AS k/.test(sql)) };
 }
 
 async function nextCount(): Promise<ChangedRowsCounted> {
@@ -113,8 +121,8 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     let walks = 0;
     const reading = new ReadingThread(() => {
       const thread = VerdictThread.start(engine.dbPath)!;
-      const walk = thread.changedRows.bind(thread);
-      thread.changedRows = async (...args) => {
+      const walk = thread.rowList.bind(thread);
+      thread.rowList = async (...args) => {
         const rows = await walk(...args);
         if (walks++ === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
         return rows;
@@ -155,6 +163,25 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     expect(page.changedAtLastRefresh).toBe(page.total);
   });
 
+  it("walks the review's lists on the worker: pages by confidence, by job change and deep in a state are the file's", async () => {
+    await writeElsewhere();
+    const requests: ReviewPageRequest[] = [
+      { order: 'confidence_desc', offset: 0, limit: 40 },
+      { order: 'confidence_asc', states: ['auto'], offset: 20, limit: 40 },
+      { order: 'confidence_desc', states: ['to_review', 'no_candidates'], offset: 5, limit: 40 },
+      { jobChanges: ['moved'], offset: 0, limit: 40 },
+      { states: ['auto', 'accepted'], offset: 210, limit: 40 },
+    ];
+    for (const req of requests) {
+      const { value: page, walks } = await listWalksIn(() => ok(engine, 'review.page', { projectId, ...req }));
+      expect(walks, JSON.stringify(req)).toEqual([]);
+      const onFile = await reviewPage(fresh, projectId, req);
+      expect(page.rows.map((r) => r.rowIndex), JSON.stringify(req)).toEqual(onFile.rows.map((r) => r.rowIndex));
+      expect(page.total).toBe(onFile.total);
+      expect(page.rows.length).toBeGreaterThan(0);
+    }
+  });
+
   it("counts the cache's figures on the worker, as the engine's thread would", async () => {
     const from = prepare.mock.calls.length;
     const stats = await ok(engine, 'cache.stats', {});
@@ -171,6 +198,30 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     expect(counted.length).toBe(seen);
     engine = await openEngine(join(tmp.dir, 'data'), { readHereUpTo: 0 });
     expect((await ok(engine, 'projects.get', { projectId })).summary.changedAtLastRefresh).toBe(changedAtRefresh(fresh, projectId, refreshId));
+  });
+
+  it('has a worker look for rows settled before the confidence model, and assesses them when it finds some', async () => {
+    const REASSESS = /^UPDATE row_status SET confidence = \?, runner_up/;
+    const reassessedIn = async (call: () => Promise<unknown>) => {
+      const from = prepare.mock.calls.length;
+      await call();
+      return prepare.mock.calls.slice(from).filter(([sql]) => REASSESS.test(String(sql).trim())).length;
+    };
+    const byConfidence = () => ok(engine, 'review.page', { projectId, order: 'confidence_desc', offset: 0, limit: 50 });
+    const confidences = () => fresh.prepare('SELECT row_index, confidence FROM row_status WHERE project_id = ? AND confidence IS NOT NULL ORDER BY row_index').all(projectId);
+    const assessed = confidences();
+    // Every row was assessed when it was settled: after a restart the worker finds none, and nothing is assessed again.
+    await engine.close();
+    engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', readHereUpTo: 0 });
+    expect(await reassessedIn(byConfidence)).toBe(0);
+    // Rows as a file from before the model left them: found by the worker after a restart, and assessed as before.
+    await engine.close();
+    const old = openDatabase(join(tmp.dir, 'data', 'matchdesk.sqlite'));
+    expect(old.prepare("UPDATE row_status SET confidence = NULL WHERE project_id = ? AND outcome = 'to_review' AND query_key IS NOT NULL AND row_index % 3 = 0").run(projectId).changes).toBeGreaterThan(20);
+    old.close();
+    engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', readHereUpTo: 0 });
+    expect(await reassessedIn(byConfidence)).toBe(1);
+    expect(confidences()).toEqual(assessed);
   });
 });
 
