@@ -58,7 +58,7 @@ import { describeQuery, plannedQuery } from './runs/query-records';
 import { reassessRows, unassessedProbe } from './runs/reassess-rows';
 import { RunControl } from './runs/run-control';
 import { createSearchHandlers, type SearchHandlers } from './search';
-import { runPreview } from './runs/run-preview';
+import { runPreview, type RowsReader } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
 import { ReadingThread } from './runs/reading-thread';
@@ -447,12 +447,15 @@ class MatchdeskEngine implements Engine {
         const project = requireProject(db, input.projectId);
         if (!this.runs.isBusy(project.id)) await this.ensurePlan(project.id);
         const settings = getSettings(db);
-        return runPreview(db, project.id, project.rowCount, {
-          offline: input.offline,
-          freshAfterMs: this.freshAfter(settings),
-          concurrency: settings.concurrency,
-          secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
-        });
+        // A large project not run yet has its queries counted on the reading worker (~2 s at a million rows).
+        const elsewhere: RowsReader | undefined = this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rows(sql, params)) : undefined;
+        return runPreview(
+          db,
+          project.id,
+          project.rowCount,
+          { offline: input.offline, freshAfterMs: this.freshAfter(settings), concurrency: settings.concurrency, secondsPerCall: this.timing.secondsPerCall(this.activeScope()) },
+          elsewhere,
+        );
       },
       'run.start': (input) => {
         this.refuseWhileRewriting(input.projectId);
@@ -480,8 +483,7 @@ class MatchdeskEngine implements Engine {
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
         // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.
-        const walk: ListWalker | undefined =
-          this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE) ? (sql, params) => this.reading.read((thread) => thread.rowList(sql, params)) : undefined;
+        const walk: ListWalker | undefined = this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rowList(sql, params)) : undefined;
         const page = await reviewPage(db, input.projectId, input, { changed: this.changed, walk });
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
@@ -759,7 +761,7 @@ class MatchdeskEngine implements Engine {
     if (this.assessed.has(project.id)) return project;
     // Finding that no row needs it reads the whole project: in a large one a worker looks first.
     const { sql, params } = unassessedProbe(project.id);
-    const probe = this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE) ? this.reading.read((thread) => thread.rowList(sql, params)) : null;
+    const probe = this.readsElsewhere(project) ? this.reading.read((thread) => thread.rowList(sql, params)) : null;
     if (probe && (await probe.catch(() => null))?.length === 0) {
       this.assessed.add(project.id);
       return project;
@@ -896,6 +898,14 @@ class MatchdeskEngine implements Engine {
   /** While the cache is cleared its rows are sent back to be asked again: nothing may settle or plan rows meanwhile. */
   private refuseWhileClearing(): void {
     if (this.clearing) throw new EngineError('busy', 'The cache is being cleared. Try again in a moment.');
+  }
+
+  /**
+   * Whether a read over all of a project's rows (a review list, the run's preview) goes to the reading worker: in a
+   * project over LISTS_WALKED_HERE rows, except in the CLI, which waits for its answer anyway.
+   */
+  private readsElsewhere(project: ProjectRecord): boolean {
+    return this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE);
   }
 
   /**

@@ -8,6 +8,9 @@ import { ASKABLE_STATES, stateCounts } from './row-status';
 /** States as an SQL list of literals (the planner sees them, as it would written out). */
 const sqlStates = (states: readonly RowState[]) => states.map((s) => `'${s}'`).join(', ');
 
+/** Reads a statement's rows elsewhere (the reading worker: runs/reading-thread.ts); null to read them here. */
+export type RowsReader = (sql: string, params: unknown[]) => Promise<unknown[]> | null;
+
 export interface RunPreviewOptions extends CallPace {
   offline: boolean;
   /** Lookups fetched at or after this instant are fresh (the cache TTL). */
@@ -19,7 +22,7 @@ export interface RunPreviewOptions extends CallPace {
  * current step (identical ones counted once), how many the cache answers, and the calls left to make.
  * Later waterfall steps depend on the answers, so they are not counted.
  */
-export function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions): RunPreview {
+export async function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
   const counts = stateCounts(db, projectId);
   const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): a walk of the (project_id,
@@ -27,23 +30,20 @@ export function runPreview(db: Database, projectId: number, rowCount: number, op
   // B-tree (15-22 s at 1M rows). A few waiting (a project run before): those rows through the state index, where the
   // walk of the query index read every row's state from the table (4 s at 1M rows with none waiting).
   const few = waiting * 4 < rowCount;
-  const groups =
-    waiting === 0
-      ? []
-      : (db
-          .prepare(
-            `WITH asked AS (
-               SELECT query_id, query_key, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
-               WHERE project_id = ? AND state IN (${sqlStates(ASKABLE_STATES)}) AND query_id IS NOT NULL
-               GROUP BY query_id
-             )
-             SELECT a.strategy AS strategy, count(*) AS n,
-                    coalesce(sum(l.status = 'ok' AND l.fetched_at >= ?), 0) AS cached
-             FROM asked a LEFT JOIN lookups l ON l.query_key = a.query_key
-             GROUP BY a.strategy`,
-          )
-          // Offline, any answer on file will do, however old.
-          .all(projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs) as { strategy: Strategy; n: number; cached: number }[]);
+  const sql = `WITH asked AS (
+       SELECT query_id, query_key, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
+       WHERE project_id = ? AND state IN (${sqlStates(ASKABLE_STATES)}) AND query_id IS NOT NULL
+       GROUP BY query_id
+     )
+     SELECT a.strategy AS strategy, count(*) AS n,
+            coalesce(sum(l.status = 'ok' AND l.fetched_at >= ?), 0) AS cached
+     FROM asked a LEFT JOIN lookups l ON l.query_key = a.query_key
+     GROUP BY a.strategy`;
+  // Offline, any answer on file will do, however old.
+  const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs];
+  // A project not run yet reads each waiting row's query and its answer (~2 s at a million rows): `elsewhere` may.
+  const read = waiting === 0 ? [] : ((await elsewhere?.(sql, params)?.catch(() => null)) ?? db.prepare(sql).all(...params));
+  const groups = read as { strategy: Strategy; n: number; cached: number }[];
   // A row without a query is in that state unless someone decided it by hand: counted through the state index, where
   // a count by outcome read the whole table (0.5-8 s at 1M rows).
   const withoutQuery = (

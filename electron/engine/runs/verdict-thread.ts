@@ -48,6 +48,14 @@ export interface RowListRequest {
   params: unknown[];
 }
 
+/** A statement's rows (as objects), for the worker to read on its own connection: a few rows of figures read from many. */
+export interface RowsRequest {
+  id: number;
+  kind: 'rows';
+  sql: string;
+  params: unknown[];
+}
+
 /** The cache's figures, for the worker to count on its own connection (store/lookups.ts cacheStats). */
 export interface CacheStatsRequest {
   id: number;
@@ -55,8 +63,8 @@ export interface CacheStatsRequest {
   freshAfterMs: number;
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | CacheStatsRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | CacheStats;
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | CacheStatsRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | CacheStats | unknown[];
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -162,6 +170,15 @@ export class VerdictThread {
   rowList(sql: string, params: unknown[]): Promise<Uint32Array> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'rowList', sql, params }) as Promise<Uint32Array>;
+  }
+
+  /**
+   * The rows `sql` gives, read by the worker on its read-only connection from the data as last committed: figures a
+   * statement works out over many rows (the run's preview). Rejects when it cannot read the database.
+   */
+  rows(sql: string, params: unknown[]): Promise<unknown[]> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ id: this.nextId++, kind: 'rows', sql, params }) as Promise<unknown[]>;
   }
 
   /** The cache's figures, counted by the worker on its read-only connection (store/lookups.ts cacheStats). */

@@ -44,9 +44,10 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | CacheStats> | PreparedAnswers {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | CacheStats | unknown[]> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'cacheStats') return database().then((connection) => cacheStats(connection, request.freshAfterMs));
+  if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
   if (request.kind === 'reply') return preparedReply(request);
   return request.jobs.map((job) => jobVerdicts(job, request.context));

@@ -12,6 +12,7 @@ import type { Engine } from '../../../electron/engine/engine';
 import { ChangedRowsCounter } from '../../../electron/engine/review/changed-count';
 import { changedAtRefresh, reviewPage, type ReviewPageRequest } from '../../../electron/engine/review/review-page';
 import { ReadingThread } from '../../../electron/engine/runs/reading-thread';
+import { runPreview } from '../../../electron/engine/runs/run-preview';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
 import { cacheStats, openDatabase } from '../../../electron/engine/store';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
@@ -180,6 +181,22 @@ describe('rows changed at the last refresh, counted by a worker', () => {
       expect(page.total).toBe(onFile.total);
       expect(page.rows.length).toBeGreaterThan(0);
     }
+  });
+
+  it("counts a run's preview on the worker, as the engine's thread would", async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => [`Person ${i % 250}`, `p${i % 250}@acme.com`, 'Acme']);
+    const detail = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'not-run.csv'), HEADERS.slice(0, 3), rows) });
+    const id = detail.summary.id;
+    await ok(engine, 'mapping.save', { projectId: id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
+    for (const offline of [false, true]) {
+      const from = prepare.mock.calls.length;
+      const preview = await ok(engine, 'run.preview', { projectId: id, offline });
+      expect(prepare.mock.calls.slice(from).filter(([sql]) => /WITH asked AS/.test(String(sql)))).toEqual([]);
+      const onFile = await runPreview(fresh, id, 300, { offline, freshAfterMs: Date.now() - 30 * 86_400_000, concurrency: 4, secondsPerCall: 1 });
+      expect(preview).toMatchObject({ distinctQueries: onFile.distinctQueries, cachedFresh: onFile.cachedFresh, toFetch: onFile.toFetch, byStrategy: onFile.byStrategy });
+      expect(preview.distinctQueries).toBe(250);
+    }
+    await ok(engine, 'projects.delete', { projectId: id });
   });
 
   it("counts the cache's figures on the worker, as the engine's thread would", async () => {
