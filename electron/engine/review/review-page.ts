@@ -93,7 +93,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 
 /**
  * How a figure of rows changed at a refresh is had: walked on the spot (changedAtRefresh, the default), or null while
- * the verdict worker walks it (changed-count.ts ChangedRowsCounter: the engine's).
+ * a worker walks it (changed-count.ts ChangedRowsCounter: the engine's).
  */
 export type ChangedCount = (projectId: number, refreshId: number) => number | null;
 
@@ -140,8 +140,8 @@ export function keepChangedRows(db: Database, projectId: number, refreshId: numb
 }
 
 /** Keeps a list walked elsewhere from the data as it was at `stamp`, as if walked here: only when nothing was written since. */
-function offerList(db: Database, w: ListWalk, stamp: string, rows: Uint32Array): boolean {
-  return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows, holds: w.holds, place: w.place });
+function offerList(db: Database, w: ListWalk, stamp: string, ks: Uint32Array): boolean {
+  return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows: w.rowIndexOf ? listRows(ks, w) : ks, holds: w.holds, place: w.place });
 }
 
 /**
@@ -227,13 +227,6 @@ const textLists = new StampedCache<RowList>(8, true);
 /** A state's rows before this offset are read straight from the table, without walking its whole list. */
 const FIRST_ROWS = 200;
 
-function rowList(lists: StampedCache<RowList>, db: Database, key: string, projectId: number, ordered: string, params: unknown[], rowIndexOf: (k: number) => number, holds: RowList['holds'], place: RowList['place'] = lowerBound): RowList {
-  // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
-  // and 44 ms at once, of which FTS5's own walk is ~34 ms. Sorted in one array rather than through window functions,
-  // which sorted them again in a temporary B-tree (826k "auto" rows: 747 ms that way, 95 ms this way).
-  return lists.get(db, key, () => ({ projectId, rows: Uint32Array.from(db.prepare(`${ordered} ORDER BY k`).pluck().all(...params) as number[], rowIndexOf), holds, place }));
-}
-
 /**
  * A list the review keeps, and how it is walked: the statement giving its rows' indexes (`k`) in the list's order, with
  * where it is kept and how a decision's rows are checked and placed in it. A page walks it here (keptList) unless it is
@@ -244,10 +237,19 @@ interface ListWalk extends Omit<RowList, 'rows'> {
   key: string;
   sql: string;
   params: unknown[];
+  /** A row's index from what the statement gives (a text index's rowid holds the project too); as it is without. */
+  rowIndexOf?: (k: number) => number;
 }
 
 function keptList(db: Database, w: ListWalk): RowList {
-  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]), holds: w.holds, place: w.place }));
+  // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
+  // and 44 ms at once, of which FTS5's own walk is ~34 ms. Sorted in one array rather than through window functions,
+  // which sorted them again in a temporary B-tree (826k "auto" rows: 747 ms that way, 95 ms this way).
+  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: listRows(db.prepare(w.sql).pluck().all(...w.params) as number[], w), holds: w.holds, place: w.place }));
+}
+
+function listRows(ks: ArrayLike<number>, w: ListWalk): Uint32Array {
+  return w.rowIndexOf ? Uint32Array.from(ks, w.rowIndexOf) : Uint32Array.from(ks);
 }
 
 /** How the rows a status filter (states, job changes, changed at a refresh) holds are walked, in row order. */
@@ -560,7 +562,16 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
   const document = 'SELECT 1 FROM row_text AS d WHERE d.row_text MATCH ? AND d.rowid = ?';
   const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && statement(db, document).get(match, (BigInt(f.projectId) << 32n) + BigInt(rowIndex)) !== undefined);
   const key = `text ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${join} ${match}`;
-  const list = rowList(textLists, db, key, f.projectId, matches, join ? [f.projectId, ...params, ...where.params] : params, (k) => k % 2 ** 32, holds).rows;
+  const list = keptList(db, {
+    lists: textLists,
+    key,
+    projectId: f.projectId,
+    sql: `${matches} ORDER BY k`,
+    params: join ? [f.projectId, ...params, ...where.params] : params,
+    rowIndexOf: (k) => k % 2 ** 32,
+    holds,
+    place: lowerBound,
+  }).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
@@ -578,7 +589,7 @@ function scannedTextPage(db: Database, f: StatusFilter, text: string, matching: 
        WHERE rs.project_id = ? AND rs.row_index = ? AND (rs.label LIKE ? ESCAPE '\\' OR r.cells LIKE ? ESCAPE '\\')`;
   const holds = inStatus && ((rowIndex: number) => inStatus(rowIndex) && statement(db, cells).get(f.projectId, rowIndex, pattern, cellPattern) !== undefined);
   const key = `scan ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn} ${text}`;
-  const list = rowList(textLists, db, key, f.projectId, matches, [f.projectId, ...where.params, pattern, cellPattern], (k) => k, holds).rows;
+  const list = keptList(db, { lists: textLists, key, projectId: f.projectId, sql: `${matches} ORDER BY k`, params: [f.projectId, ...where.params, pattern, cellPattern], holds, place: lowerBound }).rows;
   return { rows: statusesOf(db, f.projectId, Array.from(list.subarray(f.offset, f.offset + f.limit))), found: list.length };
 }
 
