@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
+import { lowerBound } from '../lower-bound';
 import { estimatedSeconds, type CallPace } from '../runs/call-timing';
 import { StampedCache, dataStamp, writingTempTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
@@ -168,20 +169,8 @@ export async function planRefresh(db: Database, projectId: number, scope: string
     });
   }
   const { cutoff } = planParams(scope, olderThanDays, nowMs);
-  const recentPeople = cutoff === null ? 0 : ages.freshest.length - firstAtOrAfter(ages.freshest, cutoff);
+  const recentPeople = cutoff === null ? 0 : ages.freshest.length - lowerBound(ages.freshest, cutoff);
   return { matchedRows: ages.matchedRows, rowsWithoutProfile: ages.rowsWithoutProfile, recentPeople, people: ages.freshest.length - recentPeople };
-}
-
-/** The first place in the sorted `values` whose value is not below `value`. */
-function firstAtOrAfter(values: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: CallPace): RefreshPreview {

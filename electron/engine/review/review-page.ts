@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
+import { lowerBound } from '../lower-bound';
 import { answerFacts } from '../runs/answer-facts';
 import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
@@ -353,18 +354,6 @@ export function withReviewMoves<R>(db: Database, moves: ReviewMoves, write: () =
   const lists = () => statusLists.throughAll(db, byConfidence, listAfter);
   const jobChanges = () => jobChangeCounts.through(db, String(projectId), lists, (counts) => moves.jobChangesAfter(counts));
   return withStateMoves(db, projectId, moves.states, jobChanges);
-}
-
-/** The first place in the sorted `rows` whose value is not below `value`. */
-function lowerBound(rows: Uint32Array, value: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function without(rows: Uint32Array, at: number): Uint32Array {
