@@ -2,9 +2,10 @@ import type { VerdictThread } from './verdict-thread';
 
 /**
  * A verdict worker (verdict-worker.ts) started for reads that would hold the engine's thread for seconds on a large
- * file, on its own read-only connection: the rows a refresh changed, the cache's figures. In Electron the engine's
- * thread is the main process, whose window stops answering meanwhile. Apart from the runs' verdict worker, which such
- * a read would hold up; started on the first read and stopped once none is left, so it costs nothing while unused.
+ * file, on its own read-only connection: the rows a refresh changed, the review's lists, the run's preview, the
+ * cache's figures. In Electron the engine's thread is the main process, whose window stops answering meanwhile. Apart
+ * from the runs' verdict worker, which such a read would hold up; started on the first read and stopped once none is
+ * left, so it costs nothing while unused.
  */
 export class ReadingThread {
   private thread: VerdictThread | null = null;
