@@ -58,10 +58,10 @@ import { describeQuery, plannedQuery } from './runs/query-records';
 import { reassessRows, unassessedProbe } from './runs/reassess-rows';
 import { RunControl } from './runs/run-control';
 import { createSearchHandlers, type SearchHandlers } from './search';
-import { runPreview, type RowsReader } from './runs/run-preview';
+import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
-import { ReadingThread } from './runs/reading-thread';
+import { ReadingThread, type RowsReader } from './runs/reading-thread';
 import { VerdictThread } from './runs/verdict-thread';
 import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
 import { SheetError, listSheets } from './sheets';
@@ -501,7 +501,7 @@ class MatchdeskEngine implements Engine {
         this.afterBulk(input.projectId, () => this.tellingBulk(input.projectId, 'undo', (tell) => this.decisions.undo(requireProject(db, input.projectId), tell))),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
-        return this.decisions.acceptPreview(project, getSettings(db).autoAccept);
+        return this.decisions.acceptPreview(project, getSettings(db).autoAccept, this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rows(sql, params)) : undefined);
       },
       // Cancellable from the start: a cancel while the project's verdicts are made (ensureAssessed) accepts nothing.
       'decisions.acceptAtOrAbove': (input) =>

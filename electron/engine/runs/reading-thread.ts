@@ -1,5 +1,8 @@
 import type { VerdictThread } from './verdict-thread';
 
+/** Reads a statement's rows elsewhere (the reading worker's `rows`); null to read them on the caller's thread. */
+export type RowsReader = (sql: string, params: unknown[]) => Promise<unknown[]> | null;
+
 /**
  * A verdict worker (verdict-worker.ts) started for reads that would hold the engine's thread for seconds on a large
  * file, on its own read-only connection: the rows a refresh changed, the review's lists, the run's preview, the

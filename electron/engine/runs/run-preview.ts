@@ -2,14 +2,12 @@ import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { estimatedSeconds, type CallPace } from './call-timing';
+import type { RowsReader } from './reading-thread';
 import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
 import { ASKABLE_STATES, stateCounts } from './row-status';
 
 /** States as an SQL list of literals (the planner sees them, as it would written out). */
 const sqlStates = (states: readonly RowState[]) => states.map((s) => `'${s}'`).join(', ');
-
-/** Reads a statement's rows elsewhere (the reading worker: runs/reading-thread.ts); null to read them here. */
-export type RowsReader = (sql: string, params: unknown[]) => Promise<unknown[]> | null;
 
 export interface RunPreviewOptions extends CallPace {
   offline: boolean;

@@ -14,7 +14,10 @@ import { changedAtRefresh, reviewPage, type ReviewPageRequest } from '../../../e
 import { ReadingThread } from '../../../electron/engine/runs/reading-thread';
 import { runPreview } from '../../../electron/engine/runs/run-preview';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
-import { cacheStats, openDatabase } from '../../../electron/engine/store';
+import { cacheStats, getSettings, openDatabase } from '../../../electron/engine/store';
+import { systemClock } from '../../../electron/engine/clock';
+import { requireProject } from '../../../electron/engine/projects/project-record';
+import { Decisions } from '../../../electron/engine/review/decisions';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
@@ -197,6 +200,16 @@ describe('rows changed at the last refresh, counted by a worker', () => {
       expect(preview.distinctQueries).toBe(250);
     }
     await ok(engine, 'projects.delete', { projectId: id });
+  });
+
+  it('counts what "accept all at or above" would accept on the worker, as the engine\'s thread would', async () => {
+    const from = prepare.mock.calls.length;
+    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
+    expect(prepare.mock.calls.slice(from).filter(([sql]) => /AS guarded/.test(String(sql)))).toEqual([]);
+    const here = await new Decisions(fresh, systemClock).acceptPreview(requireProject(fresh, projectId), getSettings(fresh).autoAccept);
+    expect(preview).toEqual(here);
+    expect(preview.thresholds.length).toBeGreaterThan(5);
+    expect(preview.thresholds.at(-1)!.rows + preview.guarded).toBeGreaterThan(0);
   });
 
   it("counts the cache's figures on the worker, as the engine's thread would", async () => {
