@@ -123,10 +123,10 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   else db.transaction(write)();
 }
 
-/** Answers (a bound: rows deleted leave gaps) from which cacheStats is counted off the engine's thread: each reads the whole cache. */
+/** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
-/** How many answers the cache holds at most, from its last rowid alone. */
+/** How many answers the cache holds at most, from its last rowid alone (deleted answers leave gaps). */
 export function cacheEntriesBound(db: Database): number {
   return (db.prepare('SELECT max(rowid) FROM lookups').pluck().get() as number | null) ?? 0;
 }
