@@ -45,7 +45,7 @@ import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
 import { ChangedRowsCounter } from './review/changed-count';
-import { LISTS_WALKED_HERE, reviewPage, type ChangedCount, type ListWalker } from './review/review-page';
+import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/review-page';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
@@ -61,7 +61,7 @@ import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
-import { ReadingThread, type RowsReader } from './runs/reading-thread';
+import { ReadingThread, readRows } from './runs/reading-thread';
 import { VerdictThread } from './runs/verdict-thread';
 import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
 import { SheetError, listSheets } from './sheets';
@@ -73,7 +73,8 @@ import {
   MigrationFailed,
   CACHE_COUNTED_HERE,
   cacheEntriesBound,
-  cacheStats,
+  cacheStatsQuery,
+  toCacheStats,
   type CacheStats,
   deleteProfile,
   getLookups,
@@ -448,13 +449,12 @@ class MatchdeskEngine implements Engine {
         if (!this.runs.isBusy(project.id)) await this.ensurePlan(project.id);
         const settings = getSettings(db);
         // A large project not run yet has its queries counted on the reading worker (~2 s at a million rows).
-        const elsewhere: RowsReader | undefined = this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rows(sql, params)) : undefined;
         return runPreview(
           db,
           project.id,
           project.rowCount,
           { offline: input.offline, freshAfterMs: this.freshAfter(settings), concurrency: settings.concurrency, secondsPerCall: this.timing.secondsPerCall(this.activeScope()) },
-          elsewhere,
+          this.readsElsewhere(project) ? this.reading.rows : undefined,
         );
       },
       'run.start': (input) => {
@@ -483,8 +483,7 @@ class MatchdeskEngine implements Engine {
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
         // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.
-        const walk: ListWalker | undefined = this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rowList(sql, params)) : undefined;
-        const page = await reviewPage(db, input.projectId, input, { changed: this.changed, walk });
+        const page = await reviewPage(db, input.projectId, input, { changed: this.changed, walk: this.readsElsewhere(project) ? this.reading.rowList : undefined });
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
         return page;
@@ -501,7 +500,7 @@ class MatchdeskEngine implements Engine {
         this.afterBulk(input.projectId, () => this.tellingBulk(input.projectId, 'undo', (tell) => this.decisions.undo(requireProject(db, input.projectId), tell))),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
-        return this.decisions.acceptPreview(project, getSettings(db).autoAccept, this.readsElsewhere(project) ? (sql, params) => this.reading.read((thread) => thread.rows(sql, params)) : undefined);
+        return this.decisions.acceptPreview(project, getSettings(db).autoAccept, this.readsElsewhere(project) ? this.reading.rows : undefined);
       },
       // Cancellable from the start: a cancel while the project's verdicts are made (ensureAssessed) accepts nothing.
       'decisions.acceptAtOrAbove': (input) =>
@@ -761,7 +760,7 @@ class MatchdeskEngine implements Engine {
     if (this.assessed.has(project.id)) return project;
     // Finding that no row needs it reads the whole project: in a large one a worker looks first.
     const { sql, params } = unassessedProbe(project.id);
-    const probe = this.readsElsewhere(project) ? this.reading.read((thread) => thread.rowList(sql, params)) : null;
+    const probe = this.readsElsewhere(project) ? this.reading.rowList(sql, params) : null;
     if (probe && (await probe.catch(() => null))?.length === 0) {
       this.assessed.add(project.id);
       return project;
@@ -914,10 +913,9 @@ class MatchdeskEngine implements Engine {
    * window) answered nothing. A large cache is counted by the reading worker meanwhile, except in the CLI, which waits.
    */
   private async cacheFigures(): Promise<CacheStats> {
-    const freshAfter = this.freshAfter(getSettings(this.db));
-    const offThread =
-      this.opts.host !== 'cli' && cacheEntriesBound(this.db) > (this.opts.readHereUpTo ?? CACHE_COUNTED_HERE) ? this.reading.read((thread) => thread.cacheStats(freshAfter)) : null;
-    return offThread ? offThread.catch(() => cacheStats(this.db, freshAfter)) : cacheStats(this.db, freshAfter);
+    const { sql, params } = cacheStatsQuery(this.freshAfter(getSettings(this.db)));
+    const elsewhere = this.opts.host !== 'cli' && cacheEntriesBound(this.db) > (this.opts.readHereUpTo ?? CACHE_COUNTED_HERE) ? this.reading.rows : undefined;
+    return toCacheStats((await readRows(this.db, sql, params, elsewhere))[0]);
   }
 
   private freshAfter(settings: Settings): number {

@@ -64,7 +64,7 @@ export class ChangedRowsCounter {
   private walk(projectId: number, refreshId: number): Promise<void> | null {
     let stamp = dataStamp(this.db);
     const { sql, params } = changedRowsWalk(this.db, projectId, refreshId);
-    const walkOnce = () => this.reading.read((thread) => thread.rowList(sql, params));
+    const walkOnce = () => this.reading.rowList(sql, params);
     let rows = walkOnce();
     if (!rows) return null;
     return (async () => {

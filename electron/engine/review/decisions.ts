@@ -17,7 +17,7 @@ import { jobChangeOf, readRowStatus, type ChosenPerson, type RowStatusRecord } f
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 import { ReviewMoves, reviewFigures, withReviewMoves, type ChangedCount } from './review-page';
-import type { RowsReader } from '../runs/reading-thread';
+import { readRows, type RowsReader } from '../runs/reading-thread';
 
 /** The part of a row's status a decision sets, as logged before and after each change. */
 interface DecisionFields {
@@ -135,8 +135,7 @@ export class Decisions {
     const sql = `SELECT coalesce(sum(guard IS NOT NULL), 0) AS guarded, ${thresholds.map((_, i) => `coalesce(sum(${leads} AND confidence >= ?), 0) AS t${i}`).join(', ')}
       FROM row_status INDEXED BY row_status_to_review_by_confidence WHERE project_id = ? AND state = 'to_review'`;
     const params = [...thresholds.flatMap((t) => [rule.minLead - EPSILON, t - EPSILON]), project.id];
-    const read = (await elsewhere?.(sql, params)?.catch(() => null)) ?? this.db.prepare(sql).all(...params);
-    const counts = read[0] as Record<string, number>;
+    const counts = (await readRows(this.db, sql, params, elsewhere))[0] as Record<string, number>;
     return { thresholds: thresholds.map((t, i) => ({ minConfidence: t, rows: counts[`t${i}`]! })), minLead: rule.minLead, setting: rule.minConfidence, guarded: counts.guarded! };
   }
 

@@ -3,6 +3,7 @@ import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { lowerBound } from '../lower-bound';
 import { answerFacts } from '../runs/answer-facts';
+import type { ListWalker } from '../runs/reading-thread';
 import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
@@ -144,12 +145,6 @@ export function keepChangedRows(db: Database, projectId: number, refreshId: numb
 function offerList(db: Database, w: ListWalk, stamp: string, ks: Uint32Array): boolean {
   return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows: w.rowIndexOf ? listRows(ks, w) : ks, holds: w.holds, place: w.place });
 }
-
-/**
- * Walks a list of rows elsewhere: on a worker's connection, given the statement (runs/reading-thread.ts); null to
- * walk it here.
- */
-export type ListWalker = (sql: string, params: unknown[]) => Promise<Uint32Array> | null;
 
 /** Projects of up to this many rows have their lists walked on the engine's thread: a sort of 100k rows takes ~0.15 s. */
 export const LISTS_WALKED_HERE = 100_000;

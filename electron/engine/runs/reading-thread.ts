@@ -1,7 +1,16 @@
+import type { Database } from 'better-sqlite3';
 import type { VerdictThread } from './verdict-thread';
 
-/** Reads a statement's rows elsewhere (the reading worker's `rows`); null to read them on the caller's thread. */
+/** Reads a statement's rows elsewhere (ReadingThread.rows); null to read them on the caller's thread. */
 export type RowsReader = (sql: string, params: unknown[]) => Promise<unknown[]> | null;
+
+/** Walks a list of row indexes elsewhere, given the statement that gives them (ReadingThread.rowList); null to walk it here. */
+export type ListWalker = (sql: string, params: unknown[]) => Promise<Uint32Array> | null;
+
+/** A statement's rows, read by `elsewhere` when it can (and does not fail), else on `db`. */
+export async function readRows(db: Database, sql: string, params: unknown[], elsewhere?: RowsReader): Promise<unknown[]> {
+  return (await elsewhere?.(sql, params)?.catch(() => null)) ?? db.prepare(sql).all(...params);
+}
 
 /**
  * A verdict worker (verdict-worker.ts) started for reads that would hold the engine's thread for seconds on a large
@@ -37,6 +46,12 @@ export class ReadingThread {
         if (--this.reading === 0) setImmediate(() => this.reading === 0 && this.stop());
       });
   }
+
+  /** A statement's rows, read on the worker (VerdictThread.rows). */
+  readonly rows: RowsReader = (sql, params) => this.read((thread) => thread.rows(sql, params));
+
+  /** A list of row indexes, walked on the worker (VerdictThread.rowList). */
+  readonly rowList: ListWalker = (sql, params) => this.read((thread) => thread.rowList(sql, params));
 
   /** Reads under way reject; later ones are the caller's. */
   close(): void {

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { estimatedSeconds, type CallPace } from './call-timing';
-import type { RowsReader } from './reading-thread';
+import { readRows, type RowsReader } from './reading-thread';
 import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
 import { ASKABLE_STATES, stateCounts } from './row-status';
 
@@ -40,8 +40,7 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   // Offline, any answer on file will do, however old.
   const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs];
   // A project not run yet reads each waiting row's query and its answer (~2 s at a million rows): `elsewhere` may.
-  const read = waiting === 0 ? [] : ((await elsewhere?.(sql, params)?.catch(() => null)) ?? db.prepare(sql).all(...params));
-  const groups = read as { strategy: Strategy; n: number; cached: number }[];
+  const groups = (waiting === 0 ? [] : await readRows(db, sql, params, elsewhere)) as { strategy: Strategy; n: number; cached: number }[];
   // A row without a query is in that state unless someone decided it by hand: counted through the state index, where
   // a count by outcome read the whole table (0.5-8 s at 1M rows).
   const withoutQuery = (

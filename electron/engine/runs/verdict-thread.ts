@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads';
-import type { CacheStats } from '../../../shared/contract';
 import type { Strategy } from '../../../shared/model';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
@@ -40,7 +39,7 @@ export interface ReplyRequest extends LandedReply {
   kind: 'reply';
 }
 
-/** A list of rows for the worker to walk on its own connection: a statement giving each row's index, in order (review-page.ts ListWalker). */
+/** A list of rows for the worker to walk on its own connection: a statement giving each row's index, in order (reading-thread.ts ListWalker). */
 export interface RowListRequest {
   id: number;
   kind: 'rowList';
@@ -56,15 +55,8 @@ export interface RowsRequest {
   params: unknown[];
 }
 
-/** The cache's figures, for the worker to count on its own connection (store/lookups.ts cacheStats). */
-export interface CacheStatsRequest {
-  id: number;
-  kind: 'cacheStats';
-  freshAfterMs: number;
-}
-
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | CacheStatsRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | CacheStats | unknown[];
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[];
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -164,7 +156,7 @@ export class VerdictThread {
 
   /**
    * The row indexes `sql` gives (its one column, in its order), walked by the worker on its read-only connection from
-   * the data as last committed: a list the review keeps (review-page.ts ListWalker). Rejects when it cannot read the
+   * the data as last committed: a list the review keeps (reading-thread.ts ListWalker). Rejects when it cannot read the
    * database.
    */
   rowList(sql: string, params: unknown[]): Promise<Uint32Array> {
@@ -174,17 +166,12 @@ export class VerdictThread {
 
   /**
    * The rows `sql` gives, read by the worker on its read-only connection from the data as last committed: figures a
-   * statement works out over many rows (the run's preview). Rejects when it cannot read the database.
+   * statement works out over many rows (the run's preview, the cache's figures). Rejects when it cannot read the
+   * database.
    */
   rows(sql: string, params: unknown[]): Promise<unknown[]> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'rows', sql, params }) as Promise<unknown[]>;
-  }
-
-  /** The cache's figures, counted by the worker on its read-only connection (store/lookups.ts cacheStats). */
-  cacheStats(freshAfterMs: number): Promise<CacheStats> {
-    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
-    return this.ask({ id: this.nextId++, kind: 'cacheStats', freshAfterMs }) as Promise<CacheStats>;
   }
 
   async close(): Promise<void> {

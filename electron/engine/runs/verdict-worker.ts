@@ -6,9 +6,8 @@
 // through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what the
 // engine committed.
 import type { Database } from 'better-sqlite3';
-import type { CacheStats } from '../../../shared/contract';
 import { parentPort, workerData } from 'node:worker_threads';
-import { cacheStats, getAnswerFacts } from '../store/lookups';
+import { getAnswerFacts } from '../store/lookups';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
@@ -44,9 +43,8 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | CacheStats | unknown[]> | PreparedAnswers {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[]> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
-  if (request.kind === 'cacheStats') return database().then((connection) => cacheStats(connection, request.freshAfterMs));
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
   if (request.kind === 'reply') return preparedReply(request);

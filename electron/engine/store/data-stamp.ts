@@ -94,9 +94,7 @@ const caches = new Set<StampedCache<unknown>>();
  * pages of a large project (~50 s at a million rows); each slice used to have the next page count everything again.
  */
 export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
-  return acrossWrite(db, write, (before, after) => {
-    for (const cache of caches) if (!cache.readsTextIndex) cache.carryEntries(db, before, after, (_key, value) => value);
-  });
+  return keepingAcross(db, write, (cache) => !cache.readsTextIndex);
 }
 
 /**
@@ -105,8 +103,13 @@ export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
  * the review's next page count everything again (~1 s at a million rows).
  */
 export function writingTempTablesOnly<R>(db: Database, write: () => R): R {
+  return keepingAcross(db, write, () => true);
+}
+
+/** Runs `write`, and every value kept by a cache that `keeps` names is kept as it is across it. */
+function keepingAcross<R>(db: Database, write: () => R, keeps: (cache: StampedCache<unknown>) => boolean): R {
   return acrossWrite(db, write, (before, after) => {
-    for (const cache of caches) cache.carryEntries(db, before, after, (_key, value) => value);
+    for (const cache of caches) if (keeps(cache)) cache.carryEntries(db, before, after, (_key, value) => value);
   });
 }
 

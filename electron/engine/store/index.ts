@@ -6,5 +6,5 @@ export { ALL_MIGRATIONS } from './migrations';
 export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, InvalidSetting, isDiskFull, stopReason } from './errors';
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
 export { getSettings, updateSettings } from './settings';
-export { queryKey, queryKeys, getLookups, getAnswerFacts, putLookups, cacheStats, cacheEntriesBound, CACHE_COUNTED_HERE, clearCache, type Lookup, type LookupError, type AnswerFacts, type CacheStats } from './lookups';
+export { queryKey, queryKeys, getLookups, getAnswerFacts, putLookups, cacheStats, cacheStatsQuery, toCacheStats, cacheEntriesBound, CACHE_COUNTED_HERE, clearCache, type Lookup, type LookupError, type AnswerFacts, type CacheStats } from './lookups';
 export { statement } from './statements';

@@ -131,10 +131,10 @@ export function cacheEntriesBound(db: Database): number {
   return (db.prepare('SELECT max(rowid) FROM lookups').pluck().get() as number | null) ?? 0;
 }
 
-export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
-  const row = db
-    .prepare(
-      `SELECT
+/** The statement that counts the cache's figures (one row): it reads every answer, for the bytes of its JSON. */
+export function cacheStatsQuery(freshAfterMs: number): { sql: string; params: unknown[] } {
+  return {
+    sql: `SELECT
          count(*) AS entries,
          coalesce(sum(status = 'ok' AND fetched_at >= @fresh), 0) AS fresh,
          coalesce(sum(status = 'ok' AND fetched_at < @fresh), 0) AS stale,
@@ -142,9 +142,19 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
          coalesce(sum(length(CAST(query AS BLOB)) + coalesce(length(CAST(candidates AS BLOB)), 0)
                       + coalesce(length(CAST(error AS BLOB)), 0)), 0) AS bytes
        FROM lookups`,
-    )
-    .get({ fresh: freshAfterMs }) as CacheStats;
-  return { entries: row.entries, fresh: row.fresh, stale: row.stale, errors: row.errors, bytes: row.bytes };
+    params: [{ fresh: freshAfterMs }],
+  };
+}
+
+/** The cache's figures from cacheStatsQuery's row. */
+export function toCacheStats(row: unknown): CacheStats {
+  const r = row as CacheStats;
+  return { entries: r.entries, fresh: r.fresh, stale: r.stale, errors: r.errors, bytes: r.bytes };
+}
+
+export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
+  const { sql, params } = cacheStatsQuery(freshAfterMs);
+  return toCacheStats(db.prepare(sql).get(...params));
 }
 
 /** Deletes every lookup, or only those fetched before `olderThanMs`. Returns how many were deleted. */
