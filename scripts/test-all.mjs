@@ -11,6 +11,8 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const only = process.argv[2]; // optional: "unit" or "e2e"
+/** How much of a failed e2e test's page snapshot the log shows. */
+const SNAPSHOT_LINES = 200;
 
 /** `git status` lines of the checkout, or null where there is no git (an unpacked tarball). */
 function checkoutState() {
@@ -56,9 +58,30 @@ if (only !== 'unit' && hasE2e) {
     totals.passed += (s.expected ?? 0) + (s.flaky ?? 0);
     totals.failed += s.unexpected ?? 0;
     totals.skipped += s.skipped ?? 0;
+    if ((s.unexpected ?? 0) > 0) printPageSnapshots(join(root, 'test-results'));
   } else {
     console.error('playwright wrote no report');
     totals.failed += 1;
+  }
+}
+
+/**
+ * What each failed e2e test's page showed when it failed (Playwright's error-context.md: the page's accessibility
+ * snapshot), so a failure seen only on CI, where test-results/ is gone afterwards, can still be read from its log.
+ */
+function printPageSnapshots(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, entry.name, 'error-context.md');
+    if (!entry.isDirectory() || !existsSync(file)) continue;
+    // The file repeats the error the reporter printed and the test's source; the page is the YAML block between.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const start = lines.indexOf('```yaml');
+    const end = lines.indexOf('# Test source');
+    const page = lines.slice(start === -1 ? 0 : start, end > start ? end : lines.length);
+    const shown = page.slice(0, SNAPSHOT_LINES);
+    console.error(`\n---- the page when ${entry.name} failed (${entry.name}/error-context.md) ----\n${shown.join('\n')}`);
+    if (page.length > shown.length) console.error(`(${page.length - shown.length} more lines)`);
   }
 }
 

@@ -55,6 +55,9 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   await expect(progress).toHaveText(/^Writing the rows… ([1-9]\d?)%$/, { timeout: 60_000 });
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
   await expect(page).toHaveURL(/#\/projects$/);
+  // The projects screen drawn, not only the address changed: back too soon, and React draws the export screen it never
+  // left, which then shows its own export's end rather than one found going on.
+  await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
   await page.goBack();
   await expect(page.getByRole('heading', { level: 1, name: 'Export' })).toBeVisible();
   await expect(progress.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute('aria-valuenow', /^\d{1,2}$/);
