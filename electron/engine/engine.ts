@@ -60,6 +60,7 @@ import { RunControl } from './runs/run-control';
 import { createSearchHandlers, type SearchHandlers } from './search';
 import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
+import { stateRowsHint } from './runs/row-status';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
 import { ReadingThread, readRows } from './runs/reading-thread';
 import { VerdictThread } from './runs/verdict-thread';
@@ -837,7 +838,7 @@ class MatchdeskEngine implements Engine {
     requireProject(this.db, projectId);
     const groups = this.db
       .prepare(
-        `SELECT query_key AS key, strategy, count(*) AS n, min(row_index) AS first FROM row_status
+        `SELECT query_key AS key, strategy, count(*) AS n, min(row_index) AS first FROM row_status ${stateRowsHint(this.db, projectId, 'error')}
          WHERE project_id = ? AND state = 'error' AND query_key IS NOT NULL GROUP BY query_key ORDER BY first LIMIT 1000`,
       )
       .all(projectId) as { key: string; strategy: FailedQuery['strategy']; n: number; first: number }[];

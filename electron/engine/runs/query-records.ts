@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FindQuery, Strategy } from '../../../shared/model';
+import { stateRowsHint } from './row-status';
 
 export interface PlannedQueryRecord {
   key: string;
@@ -96,7 +97,8 @@ function pendingPage(db: Database): Statement {
 
 /** How many distinct queries the rows waiting now ask (each row's current step), counted in one pass without a sort. */
 export function pendingQueryCount(db: Database, projectId: number): number {
-  const rows = db.prepare("SELECT query_id, query_key FROM row_status WHERE project_id = ? AND state = 'pending'").raw().iterate(projectId) as IterableIterator<[number | null, string]>;
+  const hint = stateRowsHint(db, projectId, 'pending');
+  const rows = db.prepare(`SELECT query_id, query_key FROM row_status ${hint} WHERE project_id = ? AND state = 'pending'`).raw().iterate(projectId) as IterableIterator<[number | null, string]>;
   const distinct = new DistinctQueries();
   for (const [id, key] of rows) distinct.add(id, key);
   return distinct.size;
