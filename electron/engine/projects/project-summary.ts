@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
-import type { JobChangeStatus, RowState } from '../../../shared/model';
-import { changedAtLastRefresh, jobChangeCountsOf, noJobChanges, type ChangedCount } from '../review/review-page';
+import type { RowState } from '../../../shared/model';
+import { changedAtLastRefresh, jobChangeCountsOf, type ChangedCount } from '../review/review-page';
 import { parseCells } from '../runs/row-cells';
-import { emptyCounts, stateCounts } from '../runs/row-status';
+import { stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
 import { lastRefreshOf } from '../store/refresh-tables';
 
@@ -11,14 +11,8 @@ import { lastRefreshOf } from '../store/refresh-tables';
 const SAMPLE_ROWS = 20;
 
 /** `changed`: how the rows changed at its last refresh are counted (review-page.ts ChangedCount): walked here without it. */
-export function projectSummary(
-  db: Database,
-  project: ProjectRecord,
-  changed?: ChangedCount,
-  planned: Record<RowState, number> = stateCounts(db, project.id),
-  jobChanges: Record<JobChangeStatus, number> = jobChangeCountsOf(db, project.id),
-): ProjectSummary {
-  const counts = withUnplannedRows(planned, project.rowCount);
+export function projectSummary(db: Database, project: ProjectRecord, changed?: ChangedCount): ProjectSummary {
+  const counts = withUnplannedRows(stateCounts(db, project.id), project.rowCount);
   const lastRefresh = lastRefreshOf(db, project.id);
   return {
     id: project.id,
@@ -28,7 +22,7 @@ export function projectSummary(
     rowCount: project.rowCount,
     counts,
     matched: counts.auto + counts.accepted,
-    jobChanges,
+    jobChanges: jobChangeCountsOf(db, project.id),
     changedAtLastRefresh: changedAtLastRefresh(db, project.id, changed),
     lastRefreshAt: lastRefresh?.startedAt ?? null,
     createdAt: project.createdAt,
@@ -36,28 +30,14 @@ export function projectSummary(
   };
 }
 
-/** Every ready project, most recently changed first; counts for all of them in one pass over the index. */
+/**
+ * Every ready project, most recently changed first. Each project's counts are its own, kept until the data changes
+ * and carried through decisions (stateCounts, jobChangeCountsOf): the projects screen, opened again after a review,
+ * counts nothing. One pass over every project's rows at each list took 105-170 ms at a million rows (1.8 s from a
+ * cold disk), all of it on the engine's thread (docs/performance.md, Phase 17).
+ */
 export function listProjectSummaries(db: Database, changed?: ChangedCount): ProjectSummary[] {
-  const counts = new Map<number, Record<RowState, number>>();
-  const rows = db.prepare('SELECT project_id, state, count(*) AS n FROM row_status GROUP BY project_id, state').all() as { project_id: number; state: RowState; n: number }[];
-  for (const r of rows) {
-    let c = counts.get(r.project_id);
-    if (!c) counts.set(r.project_id, (c = emptyCounts()));
-    if (r.state in c) c[r.state] = r.n;
-  }
-  const jobChanges = new Map<number, Record<JobChangeStatus, number>>();
-  const changes = db
-    .prepare('SELECT project_id, job_change, count(*) AS n FROM row_status WHERE job_change IS NOT NULL GROUP BY project_id, job_change')
-    .all() as { project_id: number; job_change: JobChangeStatus; n: number }[];
-  for (const r of changes) {
-    let c = jobChanges.get(r.project_id);
-    if (!c) jobChanges.set(r.project_id, (c = noJobChanges()));
-    if (r.job_change in c) c[r.job_change] = r.n;
-  }
-  return readyProjectIds(db).map((id) => {
-    const project = requireProject(db, id);
-    return projectSummary(db, project, changed, counts.get(id) ?? emptyCounts(), jobChanges.get(id) ?? noJobChanges());
-  });
+  return readyProjectIds(db).map((id) => projectSummary(db, requireProject(db, id), changed));
 }
 
 export function projectDetail(db: Database, projectId: number, changed?: ChangedCount): ProjectDetail {

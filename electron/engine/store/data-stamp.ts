@@ -57,12 +57,13 @@ export class StampedCache<T> {
   }
 
   /**
-   * Brings a kept value through a write this connection is about to make, without computing it again: `change`
-   * gets the value as it was and returns it as it will be. Kept only when nobody else wrote in between (then
-   * data_version would have moved): otherwise the next get computes it afresh.
+   * Brings the kept values through a write this connection is about to make that changes only what `key`'s value is
+   * worked out from (a decision in one project: the other projects' figures stay as they are), without computing
+   * any again: `change` gets `key`'s value as it was and returns it as it will be. Kept only when nobody else wrote
+   * in between (then data_version would have moved): otherwise the next get computes them afresh.
    */
   through<R>(db: Database, key: string, write: () => R, change: (value: T) => T): R {
-    return this.throughAll(db, write, (k, value) => (k === key ? change(value) : undefined));
+    return this.throughAll(db, write, (k, value) => (k === key ? change(value) : value));
   }
 
   /**

@@ -68,6 +68,17 @@ describe('values kept until the file changes', () => {
     expect([sum.get(), sum.computed()]).toEqual([15, 2]);
   });
 
+  it("keeps the other keys' values as they are through a write that changes one key's", () => {
+    const cache = new StampedCache<number>();
+    const sum = summing(cache);
+    let othersComputed = 0;
+    const other = () => cache.get(db, 'other', () => ++othersComputed * 100);
+    sum.get();
+    other();
+    cache.through(db, 'sum', () => insert(db, 2), (v) => v + 2);
+    expect([sum.get(), sum.computed(), other(), othersComputed]).toEqual([3, 1, 100, 1]);
+  });
+
   it('is brought through a write to the text index alone unless it reads the index', () => {
     const statuses = summing(new StampedCache<number>());
     const texts = summing(new StampedCache<number>(32, true));
