@@ -62,7 +62,7 @@ import { runPreview } from './runs/run-preview';
 import { markInterruptedRuns } from './runs/run-records';
 import { stateRowsHint } from './runs/row-status';
 import { NO_SCOPE, scopeId, scopeOf, type ServiceScope } from './runs/service-scope';
-import { ReadingThread, readRows } from './runs/reading-thread';
+import { READING_CACHE_MB, ReadingThread, readRows } from './runs/reading-thread';
 import { VerdictThread } from './runs/verdict-thread';
 import { KeychainUnavailable, KeychainSecretStore, SessionSecretStore, probeKeychain, type SecretStore } from './secrets';
 import { SheetError, listSheets } from './sheets';
@@ -237,7 +237,7 @@ class MatchdeskEngine implements Engine {
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
-    this.reading = new ReadingThread(() => VerdictThread.start(dbPath));
+    this.reading = new ReadingThread(() => VerdictThread.start(dbPath, READING_CACHE_MB));
     // The CLI waits for its answers and shows no event: it counts the rows a refresh changed as it goes.
     this.changedRows = opts.host === 'cli' ? null : new ChangedRowsCounter(db, this.reading, (counted) => this.emit('project.changedCount', counted), opts.readHereUpTo);
     this.changed = this.changedRows?.count;
@@ -516,8 +516,8 @@ class MatchdeskEngine implements Engine {
       'decisions.underWay': (input) => this.bulkWords.get(requireProject(db, input.projectId).id),
 
       'refresh.preview': async (input) => {
-        await this.plannedProject(input.projectId);
-        return this.refreshes.preview(input.projectId, input.olderThanDays ?? null);
+        const project = await this.plannedProject(input.projectId);
+        return this.refreshes.preview(input.projectId, input.olderThanDays ?? null, this.readsElsewhere(project) ? this.reading.rows : undefined);
       },
       'refresh.start': async (input) => {
         await this.plannedProject(input.projectId);

@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { requireProject, type ProjectRecord } from '../projects/project-record';
 import type { CallTiming } from '../runs/call-timing';
+import type { RowsReader } from '../runs/reading-thread';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
 import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshRecord } from './refresh-records';
@@ -47,10 +48,11 @@ export class RefreshControl {
     return this.active.size > 0 || this.starting.size > 0;
   }
 
-  async preview(projectId: number, olderThanDays: number | null): Promise<RefreshPreview> {
+  /** `elsewhere`: reads the project's matched people on the reading worker (a large project's), else they are listed here. */
+  async preview(projectId: number, olderThanDays: number | null, elsewhere?: RowsReader): Promise<RefreshPreview> {
     const project = requireProject(this.deps.db, projectId);
     const scope = this.scopeFor(project);
-    const plan = await planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn());
+    const plan = await planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(), { elsewhere });
     return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall(this.deps.service()) });
   }
 

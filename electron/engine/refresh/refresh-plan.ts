@@ -3,6 +3,7 @@ import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { lowerBound } from '../lower-bound';
 import { estimatedSeconds, type CallPace } from '../runs/call-timing';
+import type { RowsReader } from '../runs/reading-thread';
 import { StampedCache, dataStamp, writingTempTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
 
@@ -32,6 +33,18 @@ const DAY_MS = 86_400_000;
  */
 const ROWS_PER_SLICE = 5_000;
 
+/**
+ * People a statement reads with their freshest record. Read in one statement, the bench's 195k people held the engine
+ * 1.4-1.8 s at a million rows, at every first preview and again at the refresh's start (docs/performance.md, Phase 17).
+ */
+export const PEOPLE_PER_SLICE = 5_000;
+
+/** A person with a profile and their freshest record (ms): a refresh's, else the answer their rows were settled by; null for none. */
+interface PersonAge {
+  slug: string;
+  freshest: number | null;
+}
+
 // The plan is counted and recorded in SQL, never held: at 1M rows the matched rows as JavaScript arrays and the map of
 // people to their rows were 110 MB of live heap in a preview (a collection during it kept 149 MB), held again while a
 // refresh was recorded. They are listed in a temporary table instead (the connection's own, never the data file).
@@ -41,6 +54,22 @@ const MATCHED = "state IN ('auto', 'accepted')";
 const MATCHED_IN_SLICE = `SELECT row_index, json_extract(chosen, '$.summary.social') AS slug, fetched_at FROM row_status
   WHERE project_id = @projectId AND row_index >= @from AND row_index < @to AND ${MATCHED}`;
 const HAS_PROFILE = "typeof(slug) = 'text' AND slug <> ''";
+/**
+ * A person's freshest record, over `m` (their slug, and `fetched`: when the freshest answer their rows were settled
+ * by was fetched) and `rp` (their last refresh's record in the scope, if any).
+ */
+const FRESHEST = 'max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshed_at, m.fetched))';
+
+/**
+ * The whole project's matched rows by chosen person, in one statement, for the reading worker: each slug (or none)
+ * with its rows, whether it is a profile, and that person's freshest record. One pass and one snapshot of the data,
+ * and no temporary table, which the worker's read-only connection could keep only for itself.
+ */
+const MATCHED_PEOPLE = `SELECT m.profile, m.rows, CASE WHEN m.profile THEN ${FRESHEST} END AS freshest
+  FROM (SELECT slug, ${HAS_PROFILE} AS profile, count(*) AS rows, max(fetched_at) AS fetched
+        FROM (SELECT json_extract(chosen, '$.summary.social') AS slug, fetched_at FROM row_status WHERE project_id = @projectId AND ${MATCHED})
+        GROUP BY slug) AS m
+  LEFT JOIN refreshed_people AS rp ON m.profile AND rp.scope = @scope AND rp.slug = m.slug`;
 
 let listings = 0;
 
@@ -88,19 +117,26 @@ class MatchedRows {
       this.withoutProfile += matched - listed;
     }
     await turn();
-    this.db.exec(`CREATE INDEX temp.${this.table}_by_slug ON ${this.table} (slug, row_index)`);
+    // With when each answer was fetched, so that a person's freshest answer is read from the index alone.
+    this.db.exec(`CREATE INDEX temp.${this.table}_by_slug ON ${this.table} (slug, row_index, fetched_at)`);
   }
 
-  /** The people with a profile and their freshest record: a refresh's, else the answer their rows were settled by. */
-  people(): string {
-    return `SELECT m.slug, max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshed_at, m.fetched)) AS freshest
-      FROM (SELECT slug, max(fetched_at) AS fetched FROM temp.${this.table} GROUP BY slug) AS m
-      LEFT JOIN refreshed_people AS rp ON rp.scope = @scope AND rp.slug = m.slug`;
-  }
-
-  /** People whose freshest record is younger than the cutoff (none without one). */
-  recentPeople(): string {
-    return `SELECT slug FROM (${this.people()}) WHERE @cutoff IS NOT NULL AND freshest >= @cutoff`;
+  /** Each person with a profile and their freshest record, in slug order: `peoplePerSlice` at a time, a turn before each. */
+  async eachPerson(scope: string, turn: Turn, use: (people: PersonAge[]) => void, peoplePerSlice = PEOPLE_PER_SLICE): Promise<void> {
+    const slice = this.db.prepare(
+      `SELECT m.slug, ${FRESHEST} AS freshest
+       FROM (SELECT slug, max(fetched_at) AS fetched FROM temp.${this.table} WHERE slug > @after GROUP BY slug ORDER BY slug LIMIT @limit) AS m
+       LEFT JOIN refreshed_people AS rp ON rp.scope = @scope AND rp.slug = m.slug
+       ORDER BY m.slug`,
+    );
+    // Every listed slug is text and not empty (HAS_PROFILE): all of them sort after ''.
+    for (let after = ''; ; ) {
+      await turn();
+      const people = slice.all({ scope, after, limit: peoplePerSlice }) as PersonAge[];
+      if (people.length > 0) use(people);
+      if (people.length < peoplePerSlice) return;
+      after = people[people.length - 1]!.slug;
+    }
   }
 
   drop(): void {
@@ -108,13 +144,9 @@ class MatchedRows {
   }
 }
 
-interface PlanParams {
-  scope: string;
-  cutoff: number | null;
-}
-
-function planParams(scope: string, olderThanDays: number | null, nowMs: number): PlanParams {
-  return { scope, cutoff: olderThanDays === null ? null : nowMs - olderThanDays * DAY_MS };
+/** When a record must have been fetched before for its person to be asked again (ms); null: everyone is. */
+function cutoffOf(olderThanDays: number | null, nowMs: number): number | null {
+  return olderThanDays === null ? null : nowMs - olderThanDays * DAY_MS;
 }
 
 /** Lists the project's matched rows, then `use`s them; the listing is let go whatever happens. */
@@ -142,35 +174,65 @@ interface PeopleAges {
 
 const peopleAges = new StampedCache<PeopleAges>(2);
 
-function countPlan(db: Database, rows: MatchedRows, params: PlanParams): RefreshPlan {
-  const distinctPeople = db.prepare(`SELECT count(DISTINCT slug) FROM temp.${rows.table}`).pluck().get() as number;
-  const recentPeople = params.cutoff === null ? 0 : (db.prepare(`SELECT count(*) FROM (${rows.recentPeople()})`).pluck().get(params) as number);
-  return { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, recentPeople, people: distinctPeople - recentPeople };
-}
-
 /**
  * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`), counted. With
  * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
  * older than that.
  */
-export async function planRefresh(db: Database, projectId: number, scope: string, olderThanDays: number | null, nowMs: number, turn: Turn): Promise<RefreshPlan> {
+export interface PlanReading {
+  /** Reads the matched people on the reading worker (a large project in Electron or the browser host); else they are listed here. */
+  elsewhere?: RowsReader;
+  /** People read a slice at a time here (PEOPLE_PER_SLICE). */
+  peoplePerSlice?: number;
+}
+
+export async function planRefresh(
+  db: Database,
+  projectId: number,
+  scope: string,
+  olderThanDays: number | null,
+  nowMs: number,
+  turn: Turn,
+  { elsewhere, peoplePerSlice = PEOPLE_PER_SLICE }: PlanReading = {},
+): Promise<RefreshPlan> {
   const key = `${projectId} ${scope}`;
-  let ages = peopleAges.peek(db, key);
+  let ages = peopleAges.peek(db, key) ?? (elsewhere ? await agesReadElsewhere(db, projectId, scope, key, elsewhere) : null);
   if (!ages) {
     // Kept only if nothing but the listing was written while it went, a slice at a time (StampedCache.offer).
-    ages = await withMatchedRows(db, projectId, turn, (rows) => {
-      const listed: PeopleAges = {
-        matchedRows: rows.matched,
-        rowsWithoutProfile: rows.withoutProfile,
-        freshest: Float64Array.from(db.prepare(`SELECT freshest FROM (${rows.people()}) ORDER BY freshest`).pluck().all({ scope }) as (number | null)[], (t) => t ?? -Infinity),
-      };
+    ages = await withMatchedRows(db, projectId, turn, async (rows) => {
+      const freshest: number[] = [];
+      await rows.eachPerson(scope, turn, (people) => people.forEach((person) => freshest.push(person.freshest ?? -Infinity)), peoplePerSlice);
+      const listed: PeopleAges = { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, freshest: Float64Array.from(freshest).sort() };
       peopleAges.offer(db, key, rows.stamp, listed);
       return listed;
     });
   }
-  const { cutoff } = planParams(scope, olderThanDays, nowMs);
+  const cutoff = cutoffOf(olderThanDays, nowMs);
   const recentPeople = cutoff === null ? 0 : ages.freshest.length - lowerBound(ages.freshest, cutoff);
   return { matchedRows: ages.matchedRows, rowsWithoutProfile: ages.rowsWithoutProfile, recentPeople, people: ages.freshest.length - recentPeople };
+}
+
+/**
+ * The people's ages as the reading worker reads them (MATCHED_PEOPLE), kept like a listing's; null when the worker
+ * cannot read them (they are then listed here). At a million rows the listing held the engine's thread for slices of
+ * up to ~60 ms, then 1.1 s to index the listing by person, 2.9-3.9 s in all; the worker's one statement holds it not
+ * at all (docs/performance.md, Phase 17).
+ */
+async function agesReadElsewhere(db: Database, projectId: number, scope: string, key: string, elsewhere: RowsReader): Promise<PeopleAges | null> {
+  const stamp = dataStamp(db);
+  const groups = (await elsewhere(MATCHED_PEOPLE, [{ projectId, scope }])?.catch(() => null)) as { profile: number | null; rows: number; freshest: number | null }[] | null | undefined;
+  if (!groups) return null;
+  let matchedRows = 0;
+  let rowsWithoutProfile = 0;
+  const freshest: number[] = [];
+  for (const group of groups) {
+    matchedRows += group.rows;
+    if (group.profile) freshest.push(group.freshest ?? -Infinity);
+    else rowsWithoutProfile += group.rows;
+  }
+  const ages: PeopleAges = { matchedRows, rowsWithoutProfile, freshest: Float64Array.from(freshest).sort() };
+  peopleAges.offer(db, key, stamp, ages);
+  return ages;
 }
 
 export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: CallPace): RefreshPreview {
@@ -203,14 +265,25 @@ export async function createRefresh(
   turn: Turn,
 ): Promise<{ refreshId: number; plan: RefreshPlan }> {
   const at = new Date(nowMs).toISOString();
-  const params = planParams(scope, olderThanDays, nowMs);
+  const cutoff = cutoffOf(olderThanDays, nowMs);
   return withMatchedRows(db, projectId, turn, async (rows) => {
-    const plan = countPlan(db, rows, params);
-    const refreshId = insertUnlistedRefresh(db, projectId, scope, olderThanDays, at);
     const recent = `temp.${rows.table}_recent`;
-    db.exec(`CREATE TEMP TABLE ${rows.table}_recent (slug TEXT PRIMARY KEY) WITHOUT ROWID`);
+    writingTempTablesOnly(db, () => db.exec(`CREATE TEMP TABLE ${rows.table}_recent (slug TEXT PRIMARY KEY) WITHOUT ROWID`));
+    let plan: RefreshPlan;
+    let refreshId: number;
     try {
-      if (params.cutoff !== null) db.prepare(`INSERT INTO ${recent} ${rows.recentPeople()}`).run(params);
+      // The people whose freshest record is younger than the cutoff (none without one) are left out.
+      const leaveOut = db.prepare(`INSERT INTO ${recent} (slug) VALUES (?)`);
+      let people = 0;
+      let recentPeople = 0;
+      await rows.eachPerson(scope, turn, (slice) => {
+        const young = cutoff === null ? [] : slice.filter((person) => person.freshest !== null && person.freshest >= cutoff);
+        people += slice.length;
+        recentPeople += young.length;
+        if (young.length > 0) writingTempTablesOnly(db, () => db.transaction(() => young.forEach((person) => leaveOut.run(person.slug)))());
+      });
+      plan = { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, recentPeople, people: people - recentPeople };
+      refreshId = insertUnlistedRefresh(db, projectId, scope, olderThanDays, at);
       // In slug order, so each slice appends to the refresh's lists instead of writing their pages at random.
       const listRows = db.prepare(
         `INSERT INTO refresh_rows (refresh_id, slug, row_index)

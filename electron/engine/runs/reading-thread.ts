@@ -19,6 +19,13 @@ export async function readRows(db: Database, sql: string, params: unknown[], els
  * from the runs' verdict worker, which such a read would hold up; started on the first read and stopped once none is
  * left, so it costs nothing while unused.
  */
+/**
+ * The reading worker's page cache, in MB. Its reads walk whole projects and sort them: a refresh preview groups a
+ * million-row project's 825,812 matched rows by person in 4.2 s with the runs' worker's 4 MB, 3.3 s with 16 MB (64 MB:
+ * no faster). The worker and its cache go when the reads end.
+ */
+export const READING_CACHE_MB = 16;
+
 export class ReadingThread {
   private thread: VerdictThread | null = null;
   private reading = 0;

@@ -64,7 +64,15 @@ export type VerdictReply = { id: number; results: WorkerResults } | { id: number
 export interface VerdictWorkerData {
   entry?: string;
   dbPath: string | null;
+  /** The page cache of the worker's read-only connection, in MB (SQLite's sorts work within it too). */
+  readCacheMb: number;
 }
+
+/**
+ * The runs' worker reads a page's answers, random pages of the cache: a small page cache of its own, the rest from
+ * the OS.
+ */
+const ANSWERS_CACHE_MB = 4;
 
 /**
  * The worker's young generation, in MB: the engine's hosts cap theirs with --max-semi-space-size=8 (three 8 MB
@@ -114,13 +122,13 @@ export class VerdictThread {
    * Starts the worker; null where a thread cannot start (then the engine works the verdicts out itself). `dbPath`:
    * the engine's database, which the worker then reads answers from when asked (null: it is only sent facts).
    */
-  static start(dbPath: string | null = null): VerdictThread | null {
+  static start(dbPath: string | null = null, readCacheMb = ANSWERS_CACHE_MB): VerdictThread | null {
     const here = import.meta.url;
     try {
       const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
       const worker = here.endsWith('.ts')
-        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./verdict-worker.ts', here).href, dbPath } satisfies VerdictWorkerData, resourceLimits })
-        : new Worker(new URL('./verdict-worker.js', here), { workerData: { dbPath } satisfies VerdictWorkerData, resourceLimits });
+        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./verdict-worker.ts', here).href, dbPath, readCacheMb } satisfies VerdictWorkerData, resourceLimits })
+        : new Worker(new URL('./verdict-worker.js', here), { workerData: { dbPath, readCacheMb } satisfies VerdictWorkerData, resourceLimits });
       return new VerdictThread(worker, dbPath !== null);
     } catch {
       return null;

@@ -13,7 +13,7 @@ import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, Verdic
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
-const { dbPath } = (workerData ?? { dbPath: null }) as VerdictWorkerData;
+const { dbPath, readCacheMb } = (workerData ?? { dbPath: null, readCacheMb: 4 }) as VerdictWorkerData;
 let db: Promise<Database> | null = null;
 
 /**
@@ -24,8 +24,7 @@ function database(): Promise<Database> {
   if (!dbPath) return Promise.reject(new Error('the worker was started without the database'));
   db ??= import('better-sqlite3').then(({ default: Sqlite }) => {
     const connection = new Sqlite(dbPath, { readonly: true, fileMustExist: true });
-    // Its reads are random pages of the cache: a small page cache of its own, the rest from the OS.
-    connection.pragma('cache_size = -4096');
+    connection.pragma(`cache_size = -${readCacheMb * 1024}`);
     return connection;
   });
   return db;

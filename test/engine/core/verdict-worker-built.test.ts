@@ -49,7 +49,7 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, facts: storedFacts([]) },
     ]);
     db.close();
-    const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath } satisfies VerdictWorkerData });
+    const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath, readCacheMb: 4 } satisfies VerdictWorkerData });
     const ask = (request: VerdictRequest | AnswersRequest | ReplyRequest) =>
       new Promise<VerdictReply>((resolve, reject) => {
         worker.once('message', resolve);

@@ -19,6 +19,7 @@ import { systemClock } from '../../../electron/engine/clock';
 import { requireProject } from '../../../electron/engine/projects/project-record';
 import { Decisions } from '../../../electron/engine/review/decisions';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
+import { planRefresh } from '../../../electron/engine/refresh/refresh-plan';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
 import { HEADERS, refreshedProject, truthSheet } from './refresh-fixture';
@@ -256,42 +257,90 @@ describe('rows changed at the last refresh, counted by a worker', () => {
 });
 
 describe("the refresh's preview", () => {
-  /** The statements that list the matched people for a preview, and that count or walk the review's figures. */
+  /** The statements that list the matched people here, and that count or walk the review's figures. */
   const LISTING = /^INSERT INTO temp\.refresh_listing_/;
   const FIGURES = [/^SELECT state, count\(\*\)/, /^SELECT job_change AS j, count\(\*\)/, /^SELECT r[rs]\.row_index AS k/];
-  async function statementsIn<T>(call: () => Promise<T>): Promise<{ value: T; listings: number; figures: number }> {
+  /** The worker's reads of the matched people (refresh-plan.ts MATCHED_PEOPLE). */
+  const workerReads = vi.spyOn(VerdictThread.prototype, 'rows');
+  async function statementsIn<T>(call: () => Promise<T>): Promise<{ value: T; listings: number; figures: number; workerReads: number }> {
     const from = prepare.mock.calls.length;
+    const readFrom = workerReads.mock.calls.length;
     const value = await call();
     const made = prepare.mock.calls.slice(from).map(([sql]) => String(sql).trim());
-    return { value, listings: made.filter((sql) => LISTING.test(sql)).length, figures: made.filter((sql) => FIGURES.some((f) => f.test(sql))).length };
+    return {
+      value,
+      listings: made.filter((sql) => LISTING.test(sql)).length,
+      figures: made.filter((sql) => FIGURES.some((f) => f.test(sql))).length,
+      workerReads: workerReads.mock.calls.slice(readFrom).filter(([sql]) => /AS profile/.test(sql)).length,
+    };
   }
+  const AGES = [null, 0, 1, 10_000];
   /** Previews one after another, as the dialog's "older than" field asks for them. */
-  async function previews(): Promise<RefreshPreview[]> {
+  async function previews(on = engine): Promise<RefreshPreview[]> {
     const made: RefreshPreview[] = [];
-    for (const days of [null, 0, 1, 10_000]) made.push(await ok(engine, 'refresh.preview', { projectId, ...(days === null ? {} : { olderThanDays: days }) }));
+    for (const days of AGES) made.push(await ok(on, 'refresh.preview', { projectId, ...(days === null ? {} : { olderThanDays: days }) }));
     return made;
   }
+  const plans = (made: RefreshPreview[]) => made.map(({ matchedRows, people, rowsWithoutProfile, recentPeople }) => ({ matchedRows, people, rowsWithoutProfile, recentPeople }));
 
-  it('lists the people once while nothing changes, for any age asked, and leaves the figures the review keeps', async () => {
+  it('reads the people on the worker once while nothing changes, for any age asked, as the engine lists them here, and leaves the review its figures', async () => {
+    // A matched row whose person has no profile to ask by: counted apart.
+    const db = openDatabase(engine.dbPath);
+    db.prepare(
+      `UPDATE row_status SET chosen = json_remove(chosen, '$.summary.social')
+       WHERE project_id = ? AND row_index = (SELECT min(row_index) FROM row_status WHERE project_id = ? AND state IN ('auto', 'accepted'))`,
+    ).run(projectId, projectId);
+    db.close();
     await ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true });
     const first = await statementsIn(previews);
-    expect(first.listings).toBe(1);
-    // The listing writes only the connection's temporary tables: the review's next page counts nothing again.
+    expect([first.workerReads, first.listings]).toEqual([1, 0]);
     expect((await statementsIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true }))).figures).toBe(0);
     const again = await statementsIn(previews);
-    expect(again.listings).toBe(0);
+    expect([again.workerReads, again.listings]).toEqual([0, 0]);
     expect(again.value).toEqual(first.value);
-    // Listed again after a write, the same figures.
+    // Read again after a write, the same figures.
     await writeElsewhere();
-    const relisted = await statementsIn(previews);
-    expect(relisted.listings).toBe(1);
-    expect(relisted.value).toEqual(first.value);
+    const reread = await statementsIn(previews);
+    expect([reread.workerReads, reread.listings]).toEqual([1, 0]);
+    expect(reread.value).toEqual(first.value);
     const [all, none, day, ages] = first.value;
     expect(all!.people).toBeGreaterThan(100);
+    expect(all!.rowsWithoutProfile).toBe(1);
     // Everyone was refreshed moments ago: every record is older than 0 days, none older than a day or 10,000 days.
     expect(none).toMatchObject({ people: all!.people, recentPeople: 0 });
     expect(day).toMatchObject({ people: 0, recentPeople: all!.people });
     expect(ages).toMatchObject({ people: 0, recentPeople: all!.people });
+
+    // The command line's engine on the same folder lists them here, once, and counts the same.
+    const here = await openEngine(join(tmp.dir, 'data'), { host: 'cli' });
+    try {
+      const listed = await statementsIn(() => previews(here));
+      expect([listed.workerReads, listed.listings]).toEqual([0, 1]);
+      expect(plans(listed.value)).toEqual(plans(first.value));
+    } finally {
+      await here.close();
+    }
+  });
+
+  it('here, reads the people a slice at a time with a turn before each, and counts them as the worker does', async () => {
+    const scope = fresh.prepare('SELECT scope FROM refreshes WHERE project_id = ? ORDER BY id DESC LIMIT 1').pluck().get(projectId) as string;
+    /** A connection of its own each time: the ages one keeps would spare the second its walk. */
+    const sliced = async (peoplePerSlice: number) => {
+      const db = openDatabase(engine.dbPath);
+      try {
+        let turns = 0;
+        const plan = await planRefresh(db, projectId, scope, 0, Date.now(), async () => void turns++, { peoplePerSlice });
+        return { plan, turns };
+      } finally {
+        db.close();
+      }
+    };
+    const whole = await sliced(1_000_000);
+    const bySeven = await sliced(7);
+    expect(bySeven.plan).toEqual(whole.plan);
+    // A turn before each slice of seven people: a seventh of the people more turns than in one slice.
+    expect(bySeven.turns - whole.turns).toBe(Math.floor(whole.plan.people / 7));
+    const worker = await ok(engine, 'refresh.preview', { projectId, olderThanDays: 0 });
+    expect(whole.plan).toEqual({ matchedRows: worker.matchedRows, people: worker.people, rowsWithoutProfile: worker.rowsWithoutProfile, recentPeople: worker.recentPeople });
   });
 });
-
