@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import type { CandidateFacts } from '../matching';
 import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
+import { stateRowsHint } from './row-status';
 
 /** One query's answer: its candidates' facts (none when the service found nobody). */
 export interface Answer {
@@ -113,7 +114,8 @@ export class RowResolution {
 
 /** Rows that failed or were not fetched last time are asked again by a new run. */
 export function reopenAskable(db: Database, projectId: number): number {
-  return db.prepare("UPDATE row_status SET state = 'pending', outcome = 'pending' WHERE project_id = ? AND state IN ('error', 'offline')").run(projectId).changes;
+  const hint = stateRowsHint(db, projectId, 'error', 'offline');
+  return db.prepare(`UPDATE row_status ${hint} SET state = 'pending', outcome = 'pending' WHERE project_id = ? AND state IN ('error', 'offline')`).run(projectId).changes;
 }
 
 export function pendingRowCount(db: Database, projectId: number): number {

@@ -1,9 +1,9 @@
-// The statements that read one state's rows of a project (the run's queries still to ask, the failed queries) go
-// through the state's index while the state holds few rows. Without the hint SQLite walks every row of the project,
+// The statements that read some states' rows of a project (the run's queries still to ask, the rows a run's start
+// reopens, the failed queries) go through the state index while those states hold few rows. Without the hint SQLite walks every row of the project,
 // even when none is in that state: 0.36-0.40 s at a million rows, 3 s from a cold disk (docs/performance.md, Phase 17).
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { pendingQueryCount } from '../../../electron/engine/runs/query-records';
 import { stateRowsHint } from '../../../electron/engine/runs/row-status';
@@ -52,7 +52,7 @@ function plan(state: 'pending' | 'error'): string {
 const distinctPending = () =>
   db.prepare("SELECT count(DISTINCT coalesce(query_id, query_key)) FROM row_status WHERE project_id = ? AND state = 'pending'").pluck().get(projectId) as number;
 
-describe("one state's rows", () => {
+describe("some states' rows", () => {
   it('are found through the state index while they are under half of the rows, and in row order past that', () => {
     expect(plan('pending')).toMatch(/INDEX row_status_by_state \(project_id=\? AND state=\?\)/);
     putInState('pending', [...Array(ROWS / 2 - 1).keys()]);
@@ -71,6 +71,29 @@ describe("one state's rows", () => {
     putInState('pending', [...many]);
     expect(pendingQueryCount(db, projectId)).toBe(distinctPending());
     expect(distinctPending()).toBe(many.size);
+  });
+
+  it("are reopened at a run's start through the index while few failed or were not fetched, and asked again", async () => {
+    const reopen = (states: string) =>
+      (
+        db
+          .prepare(`EXPLAIN QUERY PLAN UPDATE row_status ${stateRowsHint(db, projectId, 'error', 'offline')} SET state = 'pending' WHERE project_id = ? AND state IN (${states})`)
+          .all(projectId) as { detail: string }[]
+      )
+        .map((step) => step.detail)
+        .join('; ');
+    putInState('error', [5]);
+    putInState('offline', [9]);
+    expect(reopen("'error', 'offline'")).toMatch(/INDEX row_status_by_state/);
+    const prepared = vi.spyOn(Database.prototype, 'prepare');
+    const again = await runToEnd(engine, projectId);
+    const reopened = prepared.mock.calls.map(([sql]) => String(sql)).filter((sql) => /^UPDATE row_status .*SET state = 'pending'/.test(sql));
+    prepared.mockRestore();
+    expect(reopened).toEqual([expect.stringContaining('INDEXED BY row_status_by_state')]);
+    expect(again).toMatchObject({ status: 'done', rowsResolved: ROWS });
+    expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state IN ('error', 'offline', 'pending')").pluck().get(projectId)).toBe(0);
+    putInState('offline', [...Array(ROWS / 2).keys()]);
+    expect(reopen("'error', 'offline'")).not.toMatch(/row_status_by_state/);
   });
 
   it('list the failed queries of a few failed rows, as of many', async () => {
