@@ -174,11 +174,7 @@ interface PeopleAges {
 
 const peopleAges = new StampedCache<PeopleAges>(2);
 
-/**
- * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`), counted. With
- * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
- * older than that.
- */
+/** How planRefresh reads the people. */
 export interface PlanReading {
   /** Reads the matched people on the reading worker (a large project in Electron or the browser host); else they are listed here. */
   elsewhere?: RowsReader;
@@ -186,6 +182,11 @@ export interface PlanReading {
   peoplePerSlice?: number;
 }
 
+/**
+ * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`), counted. With
+ * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
+ * older than that. Their ages are kept until the data changes, so any other age asked is counted at once.
+ */
 export async function planRefresh(
   db: Database,
   projectId: number,

@@ -80,12 +80,12 @@ export function stateCounts(db: Database, projectId: number): Record<RowState, n
  * How a statement that reads more of some states' rows than the state index holds should find them. SQLite has no
  * statistics to choose by, and walks the whole project in row order even when no row is in those states: the run's
  * count of the queries still to ask (at each round, the last finding none), its start reopening the rows that failed,
- * and the failed queries' list each took 0.36-0.40 s at a million rows, 3.0-3.5 s from a cold disk. Through the state's index, 34,084 rows of 997,159 take
- * 0.14 s and none take nothing, while 825,812 take 1.2 s against 0.86 s in row order: the index is taken while the
- * state holds under half of the rows (docs/performance.md, Phase 17).
+ * and the failed queries' list each took 0.36-0.40 s at a million rows, 3.0-3.5 s from a cold disk. Through the state
+ * index, 34,084 rows of 997,159 take 0.14 s and none take nothing, while 825,812 take 1.2 s against 0.86 s in row
+ * order: the index is taken while the states hold under half of the rows (docs/performance.md, Phase 17).
  */
 export function stateRowsHint(db: Database, projectId: number, ...states: RowState[]): string {
-  // Counted in the state's index alone (as long as the state's rows are few), against the rows' span by the key.
+  // Counted in the state index alone (a walk of the states' entries only), against the span of the project's rows.
   const inState = statement(db, 'SELECT count(*) AS n FROM row_status WHERE project_id = ? AND state IN (SELECT value FROM json_each(?))').get(
     projectId,
     JSON.stringify(states),
