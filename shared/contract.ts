@@ -538,7 +538,12 @@ export const calls = {
   'projects.rename': call<ProjectSummary>()(z.object({ projectId: id, name: z.string().trim().min(1).max(300) })),
   'projects.delete': call<void>()(z.object({ projectId: id })),
 
-  'mapping.preview': call<MappingPreview>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
+  /**
+   * What the mapping would make of the sheet. `screen`: the screen asking (any id it keeps while open): its newer preview
+   * lets its older one go, while another screen's (another window's) goes on. Without it, every preview of the project
+   * counts as one screen's.
+   */
+  'mapping.preview': call<MappingPreview>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4), screen: z.string().min(1).max(64).optional() })),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
   /** Cancels the saving of the project's mapping under way (a million rows take ~15 s to plan): the project keeps the mapping it had. */
   'mapping.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),

@@ -194,7 +194,8 @@ class MatchdeskEngine implements Engine {
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
   /** Previews of a mapping going on, by project: a newer one lets the older go. */
-  private readonly mappingPreviews = new CancellableCalls<number>();
+  /** Mapping previews going on, by project and the screen that asked. */
+  private readonly mappingPreviews = new CancellableCalls<string>();
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
@@ -422,10 +423,12 @@ class MatchdeskEngine implements Engine {
 
       'mapping.preview': (input) => {
         const project = requireProject(db, input.projectId);
-        // The screen asks again as the mapping changes (each walks the sheet, ~2.5 s at a million rows): the preview asked
-        // before for the project is let go, so the last one answers in its own time instead of after every earlier one.
-        this.mappingPreviews.cancel(project.id);
-        return this.mappingPreviews.run(project.id, (signal) => mappingPreview(db, project, input.mapping, input.strategies, signal));
+        // The screen asks again as the mapping changes (each walks the sheet, ~2.5 s at a million rows): the preview it
+        // asked before is let go, so the last one answers in its own time instead of after every earlier one. Another
+        // window's mapping screen has its own.
+        const asking = `${project.id} ${input.screen ?? ''}`;
+        this.mappingPreviews.cancel(asking);
+        return this.mappingPreviews.run(asking, (signal) => mappingPreview(db, project, input.mapping, input.strategies, signal));
       },
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);

@@ -325,7 +325,7 @@ describe('mapping', () => {
     expect(preview.problems.map((p) => p.count)).toEqual([1, 1]);
   });
 
-  it('lets a preview go when a newer one of the same project is asked for, so the last answers in its own time', async () => {
+  it("lets a preview go when a newer one of the same project is asked for from the same screen, so the last answers in its own time; another screen's goes on", async () => {
     const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, i % 3 === 0 ? 'not-an-email' : `p${i}@acme.com`]);
     const { summary } = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'big.csv'), ['Name', 'Email'], rows) });
     const other = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'other.csv'), ['Name', 'Email'], rows.slice(0, 6_000)) });
@@ -338,6 +338,14 @@ describe('mapping', () => {
     expect(last.ok && last.value.unusableRows).toBe(4_000);
     // One asked alone answers.
     expect((await ok(engine, 'mapping.preview', { projectId: summary.id, mapping: { fullName: 0 }, strategies: ['email'] })).unusableRows).toBe(12_000);
+
+    // Two screens of the project (two windows): each one's newer preview lets its own older one go, not the other's.
+    const fromScreen = (screen: string, email: number | undefined) =>
+      engine.call('mapping.preview', { projectId: summary.id, mapping: { fullName: 0, ...(email === undefined ? {} : { email }) }, strategies: ['email'], screen });
+    const [leftOld, right, leftNew] = await Promise.all([fromScreen('left', undefined), fromScreen('right', undefined), fromScreen('left', 1)]);
+    expect(leftOld.ok ? null : leftOld.error).toMatchObject({ kind: 'cancelled' });
+    expect(right.ok && right.value.unusableRows).toBe(12_000);
+    expect(leftNew.ok && leftNew.value.unusableRows).toBe(4_000);
   });
 
   it('saving recomputes every row, and keeps decisions of rows whose queries did not change', async () => {

@@ -48,9 +48,12 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const fileRef = sheetSourceOf(sessionSources(), projectId);
 
   const request = useDebouncedValue(JSON.stringify({ mapping, strategies }), 200);
+  // This screen's own previews: a newer one lets the last go, and the same project's mapping open in another window
+  // keeps its own.
+  const [screen] = useState(() => crypto.randomUUID());
   const preview = useEngineData(strategies.length > 0 ? `preview:${projectId}:${request}` : null, () => {
     const parsed = JSON.parse(request) as { mapping: typeof mapping; strategies: Strategy[] };
-    return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies });
+    return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies, screen });
   });
 
   // Saving a million rows' mapping plans them (~15-20 s). The user may go elsewhere meanwhile: then the save's end
