@@ -74,17 +74,18 @@ describe("some states' rows", () => {
   });
 
   it("are reopened at a run's start through the index while few failed or were not fetched, and asked again", async () => {
-    const reopen = (states: string) =>
+    /** How SQLite plans the start's UPDATE with the hint as it stands. */
+    const reopen = () =>
       (
         db
-          .prepare(`EXPLAIN QUERY PLAN UPDATE row_status ${stateRowsHint(db, projectId, 'error', 'offline')} SET state = 'pending' WHERE project_id = ? AND state IN (${states})`)
+          .prepare(`EXPLAIN QUERY PLAN UPDATE row_status ${stateRowsHint(db, projectId, 'error', 'offline')} SET state = 'pending' WHERE project_id = ? AND state IN ('error', 'offline')`)
           .all(projectId) as { detail: string }[]
       )
         .map((step) => step.detail)
         .join('; ');
     putInState('error', [5]);
     putInState('offline', [9]);
-    expect(reopen("'error', 'offline'")).toMatch(/INDEX row_status_by_state/);
+    expect(reopen()).toMatch(/INDEX row_status_by_state/);
     const prepared = vi.spyOn(Database.prototype, 'prepare');
     const again = await runToEnd(engine, projectId);
     const reopened = prepared.mock.calls.map(([sql]) => String(sql)).filter((sql) => /^UPDATE row_status .*SET state = 'pending'/.test(sql));
@@ -93,7 +94,7 @@ describe("some states' rows", () => {
     expect(again).toMatchObject({ status: 'done', rowsResolved: ROWS });
     expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state IN ('error', 'offline', 'pending')").pluck().get(projectId)).toBe(0);
     putInState('offline', [...Array(ROWS / 2).keys()]);
-    expect(reopen("'error', 'offline'")).not.toMatch(/row_status_by_state/);
+    expect(reopen()).not.toMatch(/row_status_by_state/);
   });
 
   it('list the failed queries of a few failed rows, as of many', async () => {
