@@ -193,8 +193,7 @@ class MatchdeskEngine implements Engine {
   /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
-  /** Previews of a mapping going on, by project: a newer one lets the older go. */
-  /** Mapping previews going on, by project and the screen that asked. */
+  /** Mapping previews going on, by project and the screen that asked: a newer one lets the same screen's older one go. */
   private readonly mappingPreviews = new CancellableCalls<string>();
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
@@ -908,7 +907,12 @@ class MatchdeskEngine implements Engine {
    * project over LISTS_WALKED_HERE rows, except in the CLI, which waits for its answer anyway.
    */
   private readsElsewhere(project: ProjectRecord): boolean {
-    return this.opts.host !== 'cli' && project.rowCount > (this.opts.readHereUpTo ?? LISTS_WALKED_HERE);
+    return this.readsPast(project.rowCount, LISTS_WALKED_HERE);
+  }
+
+  /** Whether a read over `rows` goes to the reading worker: past `hereUpTo` (or readHereUpTo), except in the CLI. */
+  private readsPast(rows: number, hereUpTo: number): boolean {
+    return this.opts.host !== 'cli' && rows > (this.opts.readHereUpTo ?? hereUpTo);
   }
 
   /**
@@ -918,7 +922,7 @@ class MatchdeskEngine implements Engine {
    */
   private async cacheFigures(): Promise<CacheStats> {
     const { sql, params } = cacheStatsQuery(this.freshAfter(getSettings(this.db)));
-    const elsewhere = this.opts.host !== 'cli' && cacheEntriesBound(this.db) > (this.opts.readHereUpTo ?? CACHE_COUNTED_HERE) ? this.reading.rows : undefined;
+    const elsewhere = this.readsPast(cacheEntriesBound(this.db), CACHE_COUNTED_HERE) ? this.reading.rows : undefined;
     return toCacheStats((await readRows(this.db, sql, params, elsewhere))[0]);
   }
 

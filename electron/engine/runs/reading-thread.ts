@@ -13,19 +13,19 @@ export async function readRows(db: Database, sql: string, params: unknown[], els
 }
 
 /**
- * A verdict worker (verdict-worker.ts) started for reads that would hold the engine's thread for seconds on a large
- * file, on its own read-only connection: the rows a refresh changed, the review's lists, the run's preview, the
- * cache's figures. In Electron the engine's thread is the main process, whose window stops answering meanwhile. Apart
- * from the runs' verdict worker, which such a read would hold up; started on the first read and stopped once none is
- * left, so it costs nothing while unused.
- */
-/**
  * The reading worker's page cache, in MB. Its reads walk whole projects and sort them: a refresh preview groups a
  * million-row project's 825,812 matched rows by person in 4.2 s with the runs' worker's 4 MB, 3.3 s with 16 MB (64 MB:
  * no faster). The worker and its cache go when the reads end.
  */
 export const READING_CACHE_MB = 16;
 
+/**
+ * A verdict worker (verdict-worker.ts) started for reads that would hold the engine's thread for seconds on a large
+ * file, on its own read-only connection: the rows a refresh changed, the review's lists, the run's preview, the
+ * cache's figures. In Electron the engine's thread is the main process, whose window stops answering meanwhile. Apart
+ * from the runs' verdict worker, which such a read would hold up; started on the first read and stopped once none is
+ * left, so it costs nothing while unused.
+ */
 export class ReadingThread {
   private thread: VerdictThread | null = null;
   private reading = 0;

@@ -2,9 +2,8 @@
 // the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a find call's reply (which it reads,
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
 // page's answers, or for a list of rows the review keeps or the cache's figures (runs/reading-thread.ts starts one for
-// such long reads alone), it reads them
-// through a read-only connection of its own: WAL lets it read beside the engine's writes, and it sees only what the
-// engine committed.
+// such long reads alone), it reads them through a read-only connection of its own: WAL lets it read beside the
+// engine's writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
