@@ -7,10 +7,11 @@
 // i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
 // keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, run-then-export (the cached re-run, then
 // the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), accept-all
-// ("accept all at or above" the lowest threshold offered, then undo), review. Each
-// prints its wall time, the process's CPU time and its peak RSS and JS heap; steps that add a project delete it
-// again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it
-// with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
+// ("accept all at or above" the lowest threshold offered, then undo), review. Each prints its wall time, the
+// process's CPU time, how long the engine's thread was busy (its event loop's utilization: the first run waits on
+// that thread), and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as
+// prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
+// (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 import Database from 'better-sqlite3';
@@ -66,15 +67,17 @@ const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
   const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
   const writtenBefore = await bytesWritten();
   const started = performance.now();
   const value = await work();
   memory.sample();
   const used = process.cpuUsage(cpu);
+  const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
   const written = writtenBefore === null || writtenAfter === null ? '' : `, wrote ${num((writtenAfter - writtenBefore) / 1e6)} MB`;
   log(
-    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s${written}, ` +
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (engine's thread busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
   return value;

@@ -504,13 +504,13 @@ export class MatchingRun {
     let fetchedAt = started;
     let prepared: PreparedAnswers;
     try {
-      // The reply is read where its answers are prepared (on the worker), while the next call is on its way.
+      // The reply's bytes are read where its answers are prepared (on the worker), while the next call is on its way.
       prepared = await client.findBatchReading(
         asked.map((q) => q.query),
-        (text) => {
+        ({ bytes }) => {
           fetchedAt = clock.now();
           arrived();
-          return this.prepare(asked, text, fetchedAt);
+          return this.prepare(asked, bytes, fetchedAt);
         },
         { signal: this.abort.signal },
       );
@@ -536,9 +536,9 @@ export class MatchingRun {
    * worker, or here without one or when it fails. A reply that does not read fails here as the client's own reading
    * would (row-verdict.ts preparedReply).
    */
-  private async prepare(asked: Asked[], text: string, fetchedAt: number): Promise<PreparedAnswers> {
+  private async prepare(asked: Asked[], bytes: Uint8Array, fetchedAt: number): Promise<PreparedAnswers> {
     const reply: LandedReply = {
-      text,
+      bytes,
       strategies: asked.map((q) => q.strategy),
       cells: asked.map((q) => q.rows.map((r) => r.cells)),
       context: this.resolution.verdictContext(new Date(fetchedAt).toISOString()),

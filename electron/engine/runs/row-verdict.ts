@@ -93,21 +93,26 @@ export interface PreparedAnswers {
   values: (VerdictValues[] | null)[];
 }
 
-/** A find call's reply as the service sent it (its text), with each of its queries' strategy and the cells of the rows waiting on it. */
+/**
+ * A find call's reply as the service sent it (its body's bytes: decoding them is the reading thread's work), with
+ * each of its queries' strategy and the cells of the rows waiting on it.
+ */
 export interface LandedReply {
-  text: string;
+  bytes: Uint8Array;
   strategies: Strategy[];
   cells: string[][];
   context: VerdictContext;
 }
+
+const utf8 = new TextDecoder();
 
 /**
  * A find reply read and made ready to store: on the verdict worker's thread, or the run's own when there is no
  * worker. Throws as the service client's own reading does: ReplyNotJson for a cut-off reply (the client sends the
  * call again), MalformedReplyError for a shape that is not a find reply's.
  */
-export function preparedReply({ text, strategies, cells, context }: LandedReply): PreparedAnswers {
-  const answers = parseFindReply(replyJson(text), strategies.length);
+export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
+  const answers = parseFindReply(replyJson(utf8.decode(bytes)), strategies.length);
   const facts = answers.map((candidates) => rankedFacts(candidates));
   return {
     candidates: answers.map((candidates) => JSON.stringify(candidates)),

@@ -21,6 +21,7 @@ import {
   type Credentials,
   type ServiceClientOptions,
 } from '../../../electron/engine/api';
+import type { ReplyBody } from '../../../electron/engine/api/transport';
 import { FIND_PATH, ORG, SESSION_PATH, bearer, echoFind, queries, reply, specTimestamp, startScriptServer, waitFor, type Script, type ScriptServer } from './script-server';
 
 const credentials: Credentials = { kind: 'service_account', clientId: 'svc', clientSecret: 'top-secret-value' };
@@ -206,11 +207,13 @@ describe('malformed replies', () => {
     expect(s.count('/find')).toBe(4);
   });
 
-  it('hands a reply\'s text to the reader it is given, and sends the call again when that reader finds it cut off', async () => {
+  it('hands a reply\'s body to the reader it is given, and sends the call again when that reader finds it cut off', async () => {
     const s = await serve(failing(1, (_req, res) => reply(res, 200, '[[{"id": "p0"}, ')));
     const texts: string[] = [];
-    // The matching run reads replies on its verdict worker: a reader that reads elsewhere, asynchronously.
-    const read = async (text: string) => {
+    // The matching run reads replies on its verdict worker: a reader that reads elsewhere, asynchronously, from the bytes.
+    const read = async (body: ReplyBody) => {
+      const text = new TextDecoder().decode(body.bytes);
+      expect(body.text).toBe(text);
       texts.push(text);
       await new Promise((resolve) => setTimeout(resolve, 5));
       return parseFindReply(replyJson(text), 1).map((candidates) => candidates.length);

@@ -66,10 +66,11 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       });
       // A find reply as the service sends it: read there and made ready to store, as the source makes it; one that
       // does not read fails there (the engine then reads it itself).
-      const reply = { text: JSON.stringify([answer.map((c) => c.person), []]), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
+      const utf8 = new TextEncoder();
+      const reply = { bytes: utf8.encode(JSON.stringify([answer.map((c) => c.person), []])), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
       expect(await ask({ id: 3, kind: 'reply', ...reply })).toEqual({ id: 3, results: preparedReply(reply) });
       expect(preparedReply(reply).values[0]).toEqual(values);
-      expect(await ask({ id: 4, kind: 'reply', ...reply, text: '[[{"name": "Jane' })).toMatchObject({ id: 4, error: expect.stringMatching(/ReplyNotJson/) });
+      expect(await ask({ id: 4, kind: 'reply', ...reply, bytes: utf8.encode('[[{"name": "Jane') })).toMatchObject({ id: 4, error: expect.stringMatching(/ReplyNotJson/) });
     } finally {
       await worker.terminate();
       tmp.remove();
