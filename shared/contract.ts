@@ -93,6 +93,8 @@ export interface MappingSample {
 
 export interface MappingPreview {
   fields: Record<MappedField, { column: number | null; header: string | null; samples: MappingSample[] }>;
+  /** The rows the counts cover: every row of the sheet, or the first ones asked for (firstRows). */
+  rowsChecked: number;
   /** Rows with nothing usable to ask for under the chosen strategies. */
   unusableRows: number;
   problems: { message: string; count: number }[];
@@ -543,7 +545,19 @@ export const calls = {
    * lets its older one go, while another screen's (another window's) goes on. Without it, every preview of the project
    * counts as one screen's.
    */
-  'mapping.preview': call<MappingPreview>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4), screen: z.string().min(1).max(64).optional() })),
+  /**
+   * A whole sheet's preview walks every row (~3 s at a million): `screen` (the asking screen's own id) lets its older
+   * preview go, `firstRows` asks for the first rows only (their samples, while the whole sheet is counted).
+   */
+  'mapping.preview': call<MappingPreview>()(
+    z.object({
+      projectId: id,
+      mapping,
+      strategies: z.array(strategy).min(1).max(4),
+      screen: z.string().min(1).max(64).optional(),
+      firstRows: z.number().int().min(1).max(1000).optional(),
+    }),
+  ),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
   /** Cancels the saving of the project's mapping under way (a million rows take ~15 s to plan): the project keeps the mapping it had. */
   'mapping.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),

@@ -52,7 +52,7 @@ import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
 import { exportProject } from './runs/export-project';
-import { mappingPreview } from './runs/mapping-preview';
+import { MappingPreviews } from './runs/mapping-preview';
 import { planProject, type PlanRequest } from './runs/plan-queries';
 import { describeQuery, plannedQuery } from './runs/query-records';
 import { reassessRows, unassessedProbe } from './runs/reassess-rows';
@@ -193,8 +193,8 @@ class MatchdeskEngine implements Engine {
   /** Imports under way by file, mappings being saved (planned) and exports by project: the user may cancel each part-way. */
   private readonly imports = new CancellableCalls<string>();
   private readonly mappingSaves = new CancellableCalls<number>();
-  /** Mapping previews going on, by project and the screen that asked: a newer one lets the same screen's older one go. */
-  private readonly mappingPreviews = new CancellableCalls<string>();
+  /** Mapping previews: going on by project and the screen that asked (a newer one lets the same screen's older one go), and the last few kept. */
+  private readonly mappingPreviews = new MappingPreviews();
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
@@ -417,18 +417,11 @@ class MatchdeskEngine implements Engine {
         if (this.runs.isBusy(input.projectId)) await this.runs.cancel(input.projectId);
         if (this.refreshes.isBusy(input.projectId)) await this.refreshes.cancel(input.projectId);
         deleteProject(db, input.projectId);
+        this.mappingPreviews.forget(input.projectId);
         await this.cleanUp();
       },
 
-      'mapping.preview': (input) => {
-        const project = requireProject(db, input.projectId);
-        // The screen asks again as the mapping changes (each walks the sheet, ~2.5 s at a million rows): the preview it
-        // asked before is let go, so the last one answers in its own time instead of after every earlier one. Another
-        // window's mapping screen has its own.
-        const asking = `${project.id} ${input.screen ?? ''}`;
-        this.mappingPreviews.cancel(asking);
-        return this.mappingPreviews.run(asking, (signal) => mappingPreview(db, project, input.mapping, input.strategies, signal));
-      },
+      'mapping.preview': (input) => this.mappingPreviews.preview(db, requireProject(db, input.projectId), input),
       'mapping.save': async (input) => {
         const project = requireProject(db, input.projectId);
         this.refuseWhileBusy(project.id, project.name);

@@ -16,6 +16,9 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   await expect(page.getByTestId('import-status').getByRole('progressbar', { name: 'Rows read' })).toHaveAttribute('aria-valuetext', /^[\d,]+ rows read, \d+%$/);
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
   const projectId = projectIdFromUrl(page);
+  // The whole sheet is checked for the rows to look up; the samples come from its first rows meanwhile.
+  await expect(page.getByTestId('mapping-field-email')).toContainText('p0@example.com');
+  await expect(page.getByText('100,000 rows to look up')).toBeVisible({ timeout: 30_000 });
 
   await page.getByTestId('mapping-continue').click();
   const planning = page.getByTestId('mapping-planning');

@@ -20,7 +20,7 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
   const projectId = projectIdFromUrl(page);
   await expect(page.getByTestId('mapping-field-profile')).toContainText('→');
-  await expect(page.getByText(/rows? to look up/)).toBeVisible();
+  await expect(page.getByText(/\d rows? to look up/)).toBeVisible();
   await checkScreen(page, 'mapping');
   await page.getByRole('link', { name: 'Projects' }).first().focus();
   await expectVisibleKeyboardFocus(page, page.getByRole('region', { name: 'First rows of the sheet' }));

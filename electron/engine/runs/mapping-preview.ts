@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { MappingPreview, MappingSample } from '../../../shared/contract';
 import { MAPPED_FIELDS, type MappedField, type Mapping, type Strategy } from '../../../shared/model';
+import { CancellableCalls } from '../cancellable-calls';
 import { foldWhitespace, normalizeEmail, plannedQueries, profileSlugFromUrl, rowInput, type RowInput } from '../matching';
 import { EngineError } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
@@ -10,14 +11,74 @@ import { parseCells } from './row-cells';
 const SAMPLES_PER_FIELD = 5;
 const SAMPLE_SCAN_ROWS = 200;
 const PAGE_ROWS = 5000;
+/** Whole-sheet previews kept, the last asked for kept longest: a mapping the screen comes back to answers at once. */
+const KEPT_PREVIEWS = 16;
+
+export interface PreviewRequest {
+  mapping: Mapping;
+  strategies: Strategy[];
+  /** The asking screen (its own id): its newer preview lets its older one go; another screen's goes on. */
+  screen?: string;
+  /** Only the sheet's first rows, for the samples while the whole sheet is counted (the samples come from the first 200). */
+  firstRows?: number;
+}
+
+/**
+ * The mapping screen's previews. The screen asks again as the mapping changes, and a whole sheet's preview walks every
+ * row (~3 s at a million rows): the preview it asked before is let go, so the last answers in its own time instead of
+ * after every earlier one. A sheet's rows never change once imported, so a whole-sheet preview stays true: the last
+ * few are kept, and a mapping the screen comes back to (opened again, a column chosen back) answers at once.
+ */
+export class MappingPreviews {
+  private readonly calls = new CancellableCalls<string>();
+  private readonly kept = new Map<string, MappingPreview>();
+
+  async preview(db: Database, project: ProjectRecord, request: PreviewRequest): Promise<MappingPreview> {
+    const { mapping, strategies, firstRows } = request;
+    const asking = `${project.id} ${request.screen ?? ''}${firstRows === undefined ? '' : ' first rows'}`;
+    this.calls.cancel(asking);
+    if (firstRows !== undefined) return this.calls.run(asking, (signal) => mappingPreview(db, project, mapping, strategies, signal, firstRows));
+    const key = `${project.id} ${JSON.stringify([mapping, strategies])}`;
+    const kept = this.kept.get(key);
+    if (kept) {
+      this.kept.delete(key);
+      this.kept.set(key, kept);
+      return kept;
+    }
+    const made = await this.calls.run(asking, (signal) => mappingPreview(db, project, mapping, strategies, signal));
+    this.kept.set(key, made);
+    for (const oldest of this.kept.keys()) {
+      if (this.kept.size <= KEPT_PREVIEWS) break;
+      this.kept.delete(oldest);
+    }
+    return made;
+  }
+
+  /** The project is gone: the previews kept of it are dropped. */
+  forget(projectId: number): void {
+    for (const key of this.kept.keys()) if (key.startsWith(`${projectId} `)) this.kept.delete(key);
+  }
+
+  /** The engine is closing. */
+  cancelAll(reason?: unknown): void {
+    this.calls.cancelAll(reason);
+  }
+}
 
 /**
  * What a mapping would make of the sheet before it is saved: a few normalized samples per field, how many
- * rows would have nothing to ask, and the kinds of problems found, counted over every row (~2.5 s at a million rows,
- * a page at a time with other calls' turns between). `signal`: the preview is no longer wanted (another mapping's
- * replaced it), and it stops at its next page.
+ * rows would have nothing to ask, and the kinds of problems found, counted over every row (~3 s at a million rows,
+ * a page at a time with other calls' turns between) or over the first `firstRows`. `signal`: the preview is no longer
+ * wanted (another mapping's replaced it), and it stops at its next page.
  */
-export async function mappingPreview(db: Database, project: ProjectRecord, mapping: Mapping, strategies: Strategy[], signal?: AbortSignal): Promise<MappingPreview> {
+export async function mappingPreview(
+  db: Database,
+  project: ProjectRecord,
+  mapping: Mapping,
+  strategies: Strategy[],
+  signal?: AbortSignal,
+  firstRows = Number.POSITIVE_INFINITY,
+): Promise<MappingPreview> {
   const fields = {} as MappingPreview['fields'];
   for (const field of MAPPED_FIELDS) {
     const column = mapping[field];
@@ -32,8 +93,8 @@ export async function mappingPreview(db: Database, project: ProjectRecord, mappi
   const problems = new Map<string, number>();
   let unusableRows = 0;
   let scanned = 0;
-  for (let from = 0; ; ) {
-    const rows = page.all(project.id, from, PAGE_ROWS) as { row_index: number; cells: string }[];
+  for (let from = 0; scanned < firstRows; ) {
+    const rows = page.all(project.id, from, Math.min(PAGE_ROWS, firstRows - scanned)) as { row_index: number; cells: string }[];
     if (rows.length === 0) break;
     for (const row of rows) {
       const cells = parseCells(row.cells);
@@ -49,6 +110,7 @@ export async function mappingPreview(db: Database, project: ProjectRecord, mappi
 
   return {
     fields,
+    rowsChecked: scanned,
     unusableRows,
     problems: [...problems].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count),
   };

@@ -340,12 +340,48 @@ describe('mapping', () => {
     expect((await ok(engine, 'mapping.preview', { projectId: summary.id, mapping: { fullName: 0 }, strategies: ['email'] })).unusableRows).toBe(12_000);
 
     // Two screens of the project (two windows): each one's newer preview lets its own older one go, not the other's.
+    // (Mappings not previewed yet: a preview made before answers at once, below.)
     const fromScreen = (screen: string, email: number | undefined) =>
-      engine.call('mapping.preview', { projectId: summary.id, mapping: { fullName: 0, ...(email === undefined ? {} : { email }) }, strategies: ['email'], screen });
+      engine.call('mapping.preview', { projectId: summary.id, mapping: { fullName: 0, ...(email === undefined ? {} : { email }) }, strategies: ['email', 'name'], screen });
     const [leftOld, right, leftNew] = await Promise.all([fromScreen('left', undefined), fromScreen('right', undefined), fromScreen('left', 1)]);
     expect(leftOld.ok ? null : leftOld.error).toMatchObject({ kind: 'cancelled' });
-    expect(right.ok && right.value.unusableRows).toBe(12_000);
-    expect(leftNew.ok && leftNew.value.unusableRows).toBe(4_000);
+    expect(right.ok && right.value.unusableRows).toBe(0);
+    expect(leftNew.ok && leftNew.value.unusableRows).toBe(0);
+  });
+
+  it('answers a mapping previewed before at once, and gives the first rows alone while the whole sheet is checked', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, i % 3 === 0 ? 'not-an-email' : `p${i}@acme.com`]);
+    const { summary } = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'kept.csv'), ['Name', 'Email'], rows) });
+    const request = { projectId: summary.id, mapping: { fullName: 0, email: 1 }, strategies: ['email' as const] };
+    const whole = await ok(engine, 'mapping.preview', request);
+    expect(whole).toMatchObject({ rowsChecked: 12_000, unusableRows: 4_000, problems: [{ count: 4_000 }] });
+
+    // The first rows only: their samples are the whole preview's, their counts theirs.
+    const first = await ok(engine, 'mapping.preview', { ...request, firstRows: 300 });
+    expect(first).toMatchObject({ rowsChecked: 300, unusableRows: 100, problems: [{ count: 100 }] });
+    expect(first.fields).toEqual(whole.fields);
+
+    // Asked again (the screen opened again, or a column chosen back), the whole preview is not made again: a sheet's
+    // rows never change once imported. Made again, it would read them (the statement is prepared anew each time).
+    const prepared: string[] = [];
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof db.prepare;
+    try {
+      expect(await ok(engine, 'mapping.preview', { ...request, screen: 'another' })).toEqual(whole);
+      expect(prepared.filter((sql) => sql.includes('FROM rows'))).toEqual([]);
+      await ok(engine, 'mapping.preview', { ...request, strategies: ['email', 'name'] });
+      expect(prepared.filter((sql) => sql.includes('FROM rows'))).toHaveLength(1);
+    } finally {
+      db.prepare = prepare;
+    }
+
+    // A deleted project's kept previews go with it.
+    const kept = (engine as unknown as { mappingPreviews: { kept: Map<string, unknown> } }).mappingPreviews.kept;
+    const keptOf = () => [...kept.keys()].filter((key) => key.startsWith(`${summary.id} `));
+    expect(keptOf()).toHaveLength(2);
+    await ok(engine, 'projects.delete', { projectId: summary.id });
+    expect(keptOf()).toEqual([]);
   });
 
   it('saving recomputes every row, and keeps decisions of rows whose queries did not change', async () => {

@@ -25,6 +25,11 @@ import { SheetWarnings } from './sheet-warnings';
 import { chosenStrategies, initialStrategyChoice, moveStrategy, toggleStrategy } from './strategy-order';
 import { StrategyOrderList } from './strategy-order-list';
 
+/** The rows a sheet's samples are taken from, asked for first when the whole sheet takes longer to check. */
+const FIRST_ROWS = 200;
+/** Sheets over this many rows show their first rows' samples before the whole sheet is checked (~0.1 s at this size). */
+const FIRST_ROWS_ABOVE = 30_000;
+
 export function MappingScreen({ projectId }: { projectId: number }) {
   const detail = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
   return (
@@ -51,10 +56,17 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   // This screen's own previews: a newer one lets the last go, and the same project's mapping open in another window
   // keeps its own.
   const [screen] = useState(() => crypto.randomUUID());
-  const preview = useEngineData(strategies.length > 0 ? `preview:${projectId}:${request}` : null, () => {
+  const askPreview = (firstRows?: number) => () => {
     const parsed = JSON.parse(request) as { mapping: typeof mapping; strategies: Strategy[] };
-    return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies, screen });
-  });
+    return api.callOrThrow('mapping.preview', { projectId, mapping: parsed.mapping, strategies: parsed.strategies, screen, ...(firstRows === undefined ? {} : { firstRows }) });
+  };
+  const asking = strategies.length > 0;
+  const preview = useEngineData(asking ? `preview:${projectId}:${request}` : null, askPreview());
+  // A large sheet's whole preview takes seconds (~3 s a million rows): its first rows give the samples meanwhile.
+  const quick = asking && detail.summary.rowCount > FIRST_ROWS_ABOVE;
+  const firstRows = useEngineData(quick ? `preview-first:${projectId}:${request}` : null, askPreview(FIRST_ROWS));
+  const samples = preview.value ?? firstRows.value;
+  const counting = asking && !preview.value && !preview.error;
 
   // Saving a million rows' mapping plans them (~15-20 s). The user may go elsewhere meanwhile: then the save's end
   // leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in another
@@ -123,7 +135,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
                   headers={detail.headers}
                   column={mapping[field]}
                   guess={guesses[field]}
-                  samples={preview.value?.fields[field]?.samples}
+                  samples={samples?.fields[field]?.samples}
                   onChange={(column) => setMapping((current) => withField(current, field, column))}
                 />
               ))}
@@ -146,7 +158,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
 
           <section className="card" aria-labelledby="warnings-heading">
             <h2 id="warnings-heading">Warnings</h2>
-            <SheetWarnings warnings={detail.warnings} preview={preview.value} />
+            <SheetWarnings warnings={detail.warnings} preview={preview.value} counting={counting} />
             <ErrorBanner error={preview.error} title="Could not check the mapping" />
           </section>
 
@@ -162,7 +174,9 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
             </Button>
           </>
         ) : (
-          preview.value && <span className="muted">{plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up</span>
+          <span className="muted" role="status">
+            {preview.value ? `${plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up` : counting ? 'Counting the rows to look up…' : ''}
+          </span>
         )}
         <Button variant="primary" busy={planning} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
           Continue to preview

@@ -4,12 +4,15 @@ import { formatCount, plural } from '../../ui/format';
 interface SheetWarningsProps {
   warnings: SheetWarning[];
   preview: MappingPreview | undefined;
+  /** The mapping's preview is checking every row: its problems are not known yet. */
+  counting?: boolean;
 }
 
 /** What the import and the mapping found wrong, with counts, so the user can fix the sheet or accept it. */
-export function SheetWarnings({ warnings, preview }: SheetWarningsProps) {
+export function SheetWarnings({ warnings, preview, counting = false }: SheetWarningsProps) {
   const problems = preview?.problems ?? [];
   const unusable = preview?.unusableRows ?? 0;
+  if (counting && warnings.length === 0) return <p className="muted">Checking every row for problems…</p>;
   if (warnings.length === 0 && problems.length === 0 && unusable === 0) {
     return <p className="text-success">✓ No problems found in the sheet.</p>;
   }
@@ -28,6 +31,7 @@ export function SheetWarnings({ warnings, preview }: SheetWarningsProps) {
           {problem.message} <span className="muted">({plural(problem.count, 'row')})</span>
         </li>
       ))}
+      {counting && <li className="muted">Checking every row for problems…</li>}
       {unusable > 0 && (
         <li>
           <span aria-hidden="true">⚠ </span>
