@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 
-export type ExportErrorCode = 'too_many_rows' | 'too_many_columns' | 'invalid_target' | 'write_failed';
+export type ExportErrorCode = 'too_many_rows' | 'too_many_columns' | 'too_large' | 'invalid_target' | 'write_failed';
 
 /** An export that could not be written; no partial file is left behind when this is thrown. */
 export class ExportError extends Error {

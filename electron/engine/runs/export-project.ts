@@ -7,7 +7,7 @@ import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable } from '
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { progressPace } from '../progress-pace';
-import { CSV_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
+import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
 
 export interface ExportRequest extends ExportChoice {
   destination: string | null;
@@ -69,7 +69,7 @@ export async function exportProject(
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
-    const matches = matchExport(db, project, req.scope, { pageRows: req.format === 'csv' ? CSV_PAGE_ROWS : undefined, ...progressOf('matches') });
+    const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
     onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
     if (candidatesFile) {

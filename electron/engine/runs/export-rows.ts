@@ -69,17 +69,17 @@ export interface ExportPaging {
 /** Rows per read from SQLite, unless the caller asks for other: the candidates' answers are read a page at a time too. */
 const PAGE_ROWS = 2000;
 /**
- * A CSV export's page. A page stays alive until its last row is written, and the app's Node processes run with V8's
- * young generation capped at 8 MB semi-spaces (bin/matchdesk.mjs): a page of 2,000 rows (the rows as read plus
- * their parsed cells and status, a few MB) outlived one or two scavenges, so scavenges kept copying it, promoted
+ * An export's page of matches. A page stays alive until its last row is written, and the app's Node processes run
+ * with V8's young generation capped at 8 MB semi-spaces (bin/matchdesk.mjs): a page of 2,000 rows (the rows as read
+ * plus their parsed cells and status, a few MB) outlived one or two scavenges, so scavenges kept copying it, promoted
  * it, and the old generation filled with dead pages for mark-compacts to clear. 100 rows are written before a
  * scavenge comes. CSV export of the 1M bench folder (fresh process, load 3-5): CPU 16.6 s -> 13.2-13.4 s,
  * scavenges 3.9-4.3 s -> 0.8 s, mark-compacts 30 -> 0; 200 rows still had 23 mark-compacts and 2.3-2.8 s of
  * scavenges. After a cached re-run in the same process (the bench's order): CPU 23.4 -> 16.6 s, mark-compacts
- * 94 -> 3. XLSX keeps 2,000: with 100 its 1M export took 51.8-53.1 s of CPU against 43.8-45.1 s, with less GC
- * (docs/performance.md, "Phase 4: export pages").
+ * 94 -> 3 (docs/performance.md, "Phase 4: export pages"). XLSX kept 2,000 while exceljs wrote it (100 cost it more
+ * CPU); written by Matchdesk's own writer, 100 rows took 36 s of CPU at 1M against 40 s (Phase 18).
  */
-export const CSV_PAGE_ROWS = 100;
+export const EXPORT_PAGE_ROWS = 100;
 /** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */
 const UNEXPLAINED_ERROR = 'The lookup failed without a message from the service.';
 const MATCHED: readonly RowState[] = ['auto', 'accepted'];

@@ -6,7 +6,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import { CANDIDATE_COLUMNS, CSV_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
+import { CANDIDATE_COLUMNS, EXPORT_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
@@ -177,8 +177,8 @@ describe('export', () => {
 
   it('reads a CSV export page by page: every row once, in order, the matched ones across pages too', async () => {
     // More rows than three CSV pages hold in part, the matched ones on the first, second and last page.
-    const count = 2 * CSV_PAGE_ROWS + CSV_PAGE_ROWS / 2;
-    const matchedAt = new Map([[0, people[0]!], [CSV_PAGE_ROWS + 20, people[1]!], [count - 1, people[2]!]]);
+    const count = 2 * EXPORT_PAGE_ROWS + EXPORT_PAGE_ROWS / 2;
+    const matchedAt = new Map([[0, people[0]!], [EXPORT_PAGE_ROWS + 20, people[1]!], [count - 1, people[2]!]]);
     const big = Array.from({ length: count }, (_, i) => {
       const person = matchedAt.get(i);
       return person ? [person.name, person.email_address, currentCompany(person), `row ${i}`] : ['', '', '', `row ${i}`];

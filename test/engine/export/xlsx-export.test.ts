@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { ExportError, writeTable } from '../../../electron/engine/export';
@@ -23,7 +24,54 @@ async function worksheetXml(path: string): Promise<string> {
   }
 }
 
+/**
+ * Every entry of a zip, read straight from its central directory and local headers (no zip library): its name, its
+ * data inflated, and whether that data's CRC-32 and size are the ones the directory gives.
+ */
+function zipEntries(path: string): { name: string; data: Buffer; intact: boolean }[] {
+  const file = readFileSync(path);
+  const end = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = file.readUInt16LE(end + 10);
+  const entries: { name: string; data: Buffer; intact: boolean }[] = [];
+  for (let at = file.readUInt32LE(end + 16), n = 0; n < count; n++) {
+    const [crc, compressed, size, nameLength] = [file.readUInt32LE(at + 16), file.readUInt32LE(at + 20), file.readUInt32LE(at + 24), file.readUInt16LE(at + 28)];
+    const name = file.toString('utf8', at + 46, at + 46 + nameLength);
+    const local = file.readUInt32LE(at + 42);
+    const start = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
+    const data = inflateRawSync(file.subarray(start, start + compressed));
+    entries.push({ name, data, intact: crc32(data) === crc && data.length === size });
+    at += 46 + nameLength + file.readUInt16LE(at + 30) + file.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
 describe('writeTable to XLSX', () => {
+  it('writes a whole zip: every part where its directory says, with the CRC and size it gives', async () => {
+    const path = join(tempFolder(), 'zip.xlsx');
+    const rows = Array.from({ length: 30_000 }, (_, i) => [`Person ${i} · ${'é'.repeat(i % 7)}`, i % 5 === 0 ? null : i / 3]);
+    await writeTable({ path, format: 'xlsx' }, ['Name', 'Share'], rows);
+    const entries = zipEntries(path);
+    expect(entries.map((e) => e.name)).toEqual(['[Content_Types].xml', '_rels/.rels', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']);
+    expect(entries.every((e) => e.intact)).toBe(true);
+    // The sheet's XML is made of many chunks, and they are in order.
+    const sheet = entries.at(-1)!.data.toString('utf8');
+    expect(sheet.length).toBeGreaterThan(2 << 20);
+    expect(sheet).toMatch(/^<\?xml [^>]+>\n<worksheet [^>]+>.*<\/sheetData><\/worksheet>$/s);
+    expect([...sheet.matchAll(/<row r="(\d+)">/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 30_001 }, (_, i) => i + 1));
+  });
+
+  it('keeps text XML cannot hold out of the file, and what Excel would read as an escape as it is', async () => {
+    const path = join(tempFolder(), 'text.xlsx');
+    const rows = [['a_x0041_b', 'bell\u0007 and \ud800 half a pair', '<tag attr="x"> & more', '\ttabbed']];
+    await writeTable({ path, format: 'xlsx' }, ['escape', 'not XML', 'markup', 'spaces'], rows);
+    // Excel reads _x005F_ as the underscore, and so the cell as it was; exceljs (openSheet's reader) does not
+    // decode an inline string's escapes, and gives the escape as it is in the file.
+    expect((await readBack(path)).rows).toEqual([['a_x005F_x0041_b', 'bell and \ufffd half a pair', '<tag attr="x"> & more', '\ttabbed']]);
+    const xml = await worksheetXml(path);
+    expect(xml).toContain('<t>a_x005F_x0041_b</t>');
+    expect(xml).toContain('<t xml:space="preserve">\ttabbed</t>');
+  });
+
   it('round-trips through openSheet: non-ASCII text, formula-looking strings, line breaks, numbers', async () => {
     const path = join(tempFolder(), 'out.xlsx');
     const headers = ['Name', 'Company', 'Note', 'Score'];

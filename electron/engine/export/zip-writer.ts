@@ -1,0 +1,203 @@
+import type { Writable } from 'node:stream';
+import { createDeflateRaw, crc32, deflateRawSync, type DeflateRaw } from 'node:zlib';
+
+/** Zip's 32-bit sizes and offsets (no Zip64 here): an archive past them is refused, not written wrong. */
+const MAX_ZIP32 = 0xffff_ffff;
+/** General purpose flags: sizes in a data descriptor after the data (bit 3), names in UTF-8 (bit 11). */
+const FLAGS = 0x0808;
+const DEFLATED = 8;
+const VERSION = 20;
+
+/** An entry as the central directory lists it. */
+interface Written {
+  name: Buffer;
+  offset: number;
+  crc: number;
+  compressed: number;
+  size: number;
+}
+
+/** The archive would pass zip's 4 GB limits (an entry, or the whole file). */
+export class ZipTooLarge extends Error {
+  constructor() {
+    super('The file would pass the 4 GB a zip file without Zip64 holds.');
+    this.name = 'ZipTooLarge';
+  }
+}
+
+/**
+ * A zip archive written as it goes to a stream, its entries deflated: what an .xlsx is. Each entry's sizes and CRC
+ * follow its data (a data descriptor), so a large entry is compressed as it is made, never held. The stream's
+ * backpressure is kept: every write waits while the stream is full. `finish` writes the central directory; the
+ * stream is the caller's to end.
+ */
+export class ZipWriter {
+  private offset = 0;
+  private readonly entries: Written[] = [];
+  private readonly time: number;
+  private readonly date: number;
+
+  private readonly level: number;
+  /** Zip's limit, or a lower one for a test. */
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly out: Writable,
+    { level = 6, now = new Date(), maxBytes = MAX_ZIP32 }: { level?: number; now?: Date; maxBytes?: number } = {},
+  ) {
+    this.level = level;
+    this.maxBytes = Math.min(maxBytes, MAX_ZIP32);
+    // MS-DOS time and date, local time as zip tools read it.
+    this.time = (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1);
+    this.date = ((Math.max(1980, now.getFullYear()) - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
+  }
+
+  /** A small entry, made whole in memory. */
+  async add(name: string, text: string): Promise<void> {
+    const data = Buffer.from(text, 'utf8');
+    const compressed = deflateRawSync(data, { level: this.level });
+    const entry = this.begin(name);
+    await this.write(this.localHeader(entry.name));
+    await this.write(compressed);
+    await this.end(entry, crc32(data), compressed.length, data.length);
+  }
+
+  /**
+   * A large entry, compressed as `produce` writes its bytes (handed over: not to be changed after): each write waits
+   * while the compressor or the stream behind it is full, so memory holds a chunk or two whatever the entry's size.
+   */
+  async stream(name: string, produce: (write: (data: Buffer) => Promise<void>) => Promise<void>): Promise<void> {
+    const entry = this.begin(name);
+    await this.write(this.localHeader(entry.name));
+    const deflate = createDeflateRaw({ level: this.level });
+    let crc = 0;
+    let size = 0;
+    let compressed = 0;
+    deflate.on('data', (chunk: Buffer) => (compressed += chunk.length));
+    // The stream gets the compressed data in order, before anything written after this entry.
+    deflate.pipe(this.out, { end: false });
+    const done = ended(deflate, this.out);
+    // Awaited below once the entry is written; left when `produce` fails, its rejection is not the failure to report.
+    done.catch(() => undefined);
+    try {
+      await produce(async (data) => {
+        crc = crc32(data, crc);
+        size += data.length;
+        if (size > this.maxBytes) throw new ZipTooLarge();
+        if (!deflate.write(data)) await drained(deflate, this.out);
+      });
+      deflate.end();
+      await done;
+    } catch (err) {
+      deflate.unpipe(this.out);
+      deflate.destroy();
+      throw err;
+    }
+    // The compressed data reached the stream through the pipe, not through write(): counted here.
+    this.offset += compressed;
+    await this.end(entry, crc, compressed, size);
+  }
+
+  /** The central directory and its end record: the archive is whole once the stream has taken them. */
+  async finish(): Promise<void> {
+    const start = this.offset;
+    for (const entry of this.entries) await this.write(this.centralHeader(entry));
+    const size = this.offset - start;
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x0605_4b50, 0);
+    end.writeUInt16LE(this.entries.length, 8);
+    end.writeUInt16LE(this.entries.length, 10);
+    end.writeUInt32LE(size, 12);
+    end.writeUInt32LE(start, 16);
+    await this.write(end);
+  }
+
+  private begin(name: string): Written {
+    return { name: Buffer.from(name, 'utf8'), offset: this.offset, crc: 0, compressed: 0, size: 0 };
+  }
+
+  private async end(entry: Written, crc: number, compressed: number, size: number): Promise<void> {
+    const descriptor = Buffer.alloc(16);
+    descriptor.writeUInt32LE(0x0807_4b50, 0);
+    descriptor.writeUInt32LE(crc >>> 0, 4);
+    descriptor.writeUInt32LE(compressed, 8);
+    descriptor.writeUInt32LE(size, 12);
+    await this.write(descriptor);
+    this.entries.push({ ...entry, crc: crc >>> 0, compressed, size });
+  }
+
+  private localHeader(name: Buffer): Buffer {
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x0403_4b50, 0);
+    header.writeUInt16LE(VERSION, 4);
+    header.writeUInt16LE(FLAGS, 6);
+    header.writeUInt16LE(DEFLATED, 8);
+    header.writeUInt16LE(this.time, 10);
+    header.writeUInt16LE(this.date, 12);
+    // CRC and sizes are 0 here: the data descriptor after the data has them.
+    header.writeUInt16LE(name.length, 26);
+    return Buffer.concat([header, name]);
+  }
+
+  private centralHeader(entry: Written): Buffer {
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x0201_4b50, 0);
+    header.writeUInt16LE(VERSION, 4);
+    header.writeUInt16LE(VERSION, 6);
+    header.writeUInt16LE(FLAGS, 8);
+    header.writeUInt16LE(DEFLATED, 10);
+    header.writeUInt16LE(this.time, 12);
+    header.writeUInt16LE(this.date, 14);
+    header.writeUInt32LE(entry.crc, 16);
+    header.writeUInt32LE(entry.compressed, 20);
+    header.writeUInt32LE(entry.size, 24);
+    header.writeUInt16LE(entry.name.length, 28);
+    header.writeUInt32LE(entry.offset, 42);
+    return Buffer.concat([header, entry.name]);
+  }
+
+  private async write(data: Buffer): Promise<void> {
+    if (this.offset + data.length > this.maxBytes) throw new ZipTooLarge();
+    this.offset += data.length;
+    if (!this.out.write(data)) await drained(this.out, this.out);
+  }
+}
+
+/** Resolves once `stream` drains; rejects if the output fails or closes first (a drain that never comes). */
+function drained(stream: Writable | DeflateRaw, out: Writable): Promise<void> {
+  return settled(stream, 'drain', out);
+}
+
+/** Resolves once the compressor has handed on all its data; rejects if it or the output fails first. */
+function ended(deflate: DeflateRaw, out: Writable): Promise<void> {
+  return settled(deflate, 'end', out);
+}
+
+function settled(emitter: Writable | DeflateRaw, event: 'drain' | 'end', out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      emitter.off(event, onEvent);
+      for (const source of new Set([emitter, out])) {
+        source.off('error', onError);
+        source.off('close', onClose);
+      }
+    };
+    const onEvent = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (err: unknown) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new Error('The file was closed while the export was writing it.'));
+    };
+    emitter.on(event, onEvent);
+    for (const source of new Set([emitter, out])) {
+      source.on('error', onError);
+      source.on('close', onClose);
+    }
+  });
+}

@@ -1,0 +1,43 @@
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ZipTooLarge, ZipWriter } from '../../../electron/engine/export/zip-writer';
+import { ZipDirectory } from '../../../electron/engine/sheets/zip-directory';
+import { tempFolder } from './export-files';
+
+describe('ZipWriter', () => {
+  it('writes entries small and streamed that a zip reader finds whole', async () => {
+    const path = join(tempFolder(), 'two.zip');
+    const out = createWriteStream(path);
+    const zip = new ZipWriter(out);
+    await zip.add('a.txt', 'héllo');
+    await zip.stream('b/big.txt', async (write) => {
+      for (let i = 0; i < 50; i++) await write(Buffer.from(`line ${i} ${'x'.repeat(10_000)}\n`));
+    });
+    await zip.finish();
+    out.end();
+    await once(out, 'close');
+    const read = await ZipDirectory.open(path);
+    try {
+      expect((await read.read('a.txt')).toString('utf8')).toBe('héllo');
+      const big = (await read.read('b/big.txt')).toString('utf8');
+      expect(big.split('\n')).toHaveLength(51);
+      expect(big.startsWith('line 0 ')).toBe(true);
+    } finally {
+      await read.close();
+    }
+    expect(readFileSync(path).readUInt32LE(0)).toBe(0x04034b50);
+  });
+
+  it('refuses an archive past its size limit (4 GB: zip without Zip64) instead of writing a wrong one', async () => {
+    const out = createWriteStream(join(tempFolder(), 'large.zip'));
+    const zip = new ZipWriter(out, { maxBytes: 64_000 });
+    await zip.add('small.txt', 'fits');
+    const streamed = zip.stream('large.txt', async (write) => {
+      for (let i = 0; i < 100; i++) await write(Buffer.alloc(1_000, 97));
+    });
+    await expect(streamed).rejects.toBeInstanceOf(ZipTooLarge);
+    out.destroy();
+  });
+});
