@@ -17,9 +17,18 @@ export function cellText(cell: CellLike, date1904: boolean): string {
   return valueText(cell.value, cell.numFmt, date1904);
 }
 
+/**
+ * A string as Excel shows it: Excel writes a character XML cannot hold (a carriage return, a tab in some files) as
+ * `_xHHHH_`, and a literal `_x` escape with its underscore as `_x005F_`, in every string of the file; exceljs gives
+ * them as they are written.
+ */
+export function excelString(text: string): string {
+  return text.includes('_x') ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
+}
+
 function valueText(value: unknown, numFmt: string | undefined, date1904: boolean): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return excelString(value);
   if (typeof value === 'number') return Number.isNaN(value) ? '' : formatNumber(value, numFmt, date1904);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   // exceljs has already turned date-formatted numbers into Dates, 1904 system included.
@@ -29,7 +38,7 @@ function valueText(value: unknown, numFmt: string | undefined, date1904: boolean
   }
   if (typeof value === 'object') {
     const v = value as Record<string, unknown>;
-    if (Array.isArray(v.richText)) return v.richText.map((run: { text?: unknown }) => (typeof run?.text === 'string' ? run.text : '')).join('');
+    if (Array.isArray(v.richText)) return excelString(v.richText.map((run: { text?: unknown }) => (typeof run?.text === 'string' ? run.text : '')).join(''));
     if ('formula' in v || 'sharedFormula' in v) return valueText(v.result, numFmt, date1904);
     if (typeof v.error === 'string') return v.error;
     if ('text' in v) return valueText(v.text, numFmt, date1904);

@@ -1,3 +1,5 @@
+import { excelString } from './cell-text';
+
 /**
  * An xlsx's shared-strings table, which Excel writes for every sheet it saves: each string's UTF-8 bytes end to end
  * in one buffer, and where each ends, instead of a JavaScript string (or rich-text object) per entry. A cell's
@@ -36,8 +38,8 @@ export class SharedStrings {
 
 /** A shared-strings entry as exceljs' parser emits it: plain text, rich text runs, or nothing (`<si><t/></si>`). */
 export function sharedStringText(entry: unknown): string {
-  if (typeof entry === 'string') return entry;
+  if (typeof entry === 'string') return excelString(entry);
   const runs = (entry as { richText?: unknown } | null)?.richText;
-  if (Array.isArray(runs)) return runs.map((run: { text?: unknown }) => (typeof run?.text === 'string' ? run.text : '')).join('');
+  if (Array.isArray(runs)) return excelString(runs.map((run: { text?: unknown }) => (typeof run?.text === 'string' ? run.text : '')).join(''));
   return '';
 }

@@ -212,6 +212,40 @@ describe('openSheet on xlsx workbooks', () => {
     expect(await allRows(raw)).toEqual([['1']]);
   });
 
+  it("reads Excel's escapes (_xHHHH_) in shared, rich and inline strings as the characters they stand for", async () => {
+    const rels =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      `<Relationship Id="rId1" Type="${WORKSHEET_REL_TYPE}" Target="worksheets/sheet1.xml"/>` +
+      '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>' +
+      '</Relationships>';
+    const shared =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="${SHEET_NS}" count="3" uniqueCount="3"><si><t>Name</t></si><si><t>Note</t></si>` +
+      '<si><t>line1_x000D_line2, a_x005F_x0041_</t></si><si><r><t>Zo_x00EB_ </t></r><r><rPr><b/></rPr><t>Adams</t></r></si></sst>';
+    const path = sheetFile(
+      'escapes.xlsx',
+      makeZip([
+        { name: '[Content_Types].xml', data: XLSX_CONTENT_TYPES },
+        { name: '_rels/.rels', data: XLSX_ROOT_RELS },
+        { name: 'xl/workbook.xml', data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${SHEET_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>` },
+        { name: 'xl/_rels/workbook.xml.rels', data: rels },
+        {
+          name: 'xl/worksheets/sheet1.xml',
+          data:
+            `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${SHEET_NS}"><sheetData>` +
+            '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>' +
+            '<row r="2"><c r="A2" t="s"><v>3</v></c><c r="B2" t="s"><v>2</v></c></row>' +
+            '<row r="3"><c r="A3" t="inlineStr"><is><t>tab_x0009_here</t></is></c><c r="B3" t="inlineStr"><is><t>_x_ and _x12_ stay</t></is></c></row>' +
+            '</sheetData></worksheet>',
+        },
+        { name: 'xl/sharedStrings.xml', data: shared },
+      ]),
+    );
+    expect(await allRows(await openSheet(path))).toEqual([
+      ['Zoë Adams', 'line1\rline2, a_x0041_'],
+      ['tab\there', '_x_ and _x12_ stay'],
+    ]);
+  });
+
   it('reads a larger workbook in file order and again on a second pass', async () => {
     const path = await saveWorkbook((wb) => {
       const ws = wb.addWorksheet('People');
