@@ -106,9 +106,10 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
   }, target.together);
 }
 
+/** Closes the part file at once (before it is removed); a write cut off then fails, and `failure` took it already. */
 async function abandon(stream: WriteStream): Promise<void> {
   if (!stream.closed) {
-    const closed = once(stream, 'close').catch(() => undefined);
+    const closed = new Promise((resolve) => stream.once('close', resolve));
     stream.destroy();
     await closed;
   }
