@@ -109,7 +109,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
 /** Closes the part file at once (before it is removed); a write cut off then fails, and `failure` took it already. */
 async function abandon(stream: WriteStream): Promise<void> {
   if (!stream.closed) {
-    const closed = new Promise((resolve) => stream.once('close', resolve));
+    const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
     stream.destroy();
     await closed;
   }

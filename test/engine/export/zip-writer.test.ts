@@ -41,7 +41,7 @@ describe('ZipWriter', () => {
     await expect(streamed).rejects.toBeInstanceOf(ZipTooLarge);
     // Closed before the test's folder goes; the write the failure cut off fails then, as the export expects.
     out.on('error', () => undefined);
-    const closed = new Promise((resolve) => out.once('close', resolve));
+    const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
     out.destroy();
     await closed;
   });
