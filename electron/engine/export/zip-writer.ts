@@ -34,12 +34,12 @@ export class ZipTooLarge extends Error {
 export class ZipWriter {
   private offset = 0;
   private readonly entries: Written[] = [];
-  private readonly time: number;
-  private readonly date: number;
-
   private readonly level: number;
   /** Zip's limit, or a lower one for a test. */
   private readonly maxBytes: number;
+  /** When the archive was made, as MS-DOS time and date (local time, as zip tools read it). */
+  private readonly time: number;
+  private readonly date: number;
 
   constructor(
     private readonly out: Writable,
@@ -47,7 +47,6 @@ export class ZipWriter {
   ) {
     this.level = level;
     this.maxBytes = Math.min(maxBytes, MAX_ZIP32);
-    // MS-DOS time and date, local time as zip tools read it.
     this.time = (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1);
     this.date = ((Math.max(1980, now.getFullYear()) - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
   }
