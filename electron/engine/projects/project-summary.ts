@@ -23,7 +23,7 @@ export function projectSummary(db: Database, project: ProjectRecord, changed?: C
     counts,
     matched: counts.auto + counts.accepted,
     jobChanges: jobChangeCountsOf(db, project.id),
-    changedAtLastRefresh: changedAtLastRefresh(db, project.id, changed),
+    changedAtLastRefresh: changedAtLastRefresh(db, project.id, changed, lastRefresh),
     lastRefreshAt: lastRefresh?.startedAt ?? null,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,

@@ -104,9 +104,11 @@ export function reviewFigures(db: Database, projectId: number, changed?: Changed
   return { counts: stateCounts(db, projectId), jobChanges: jobChangeCountsOf(db, projectId), changedAtLastRefresh: changedAtLastRefresh(db, projectId, changed) };
 }
 
-/** Rows changed at the project's last refresh (0 when it was never refreshed), had the way `changed` says: walked here without it. */
-export function changedAtLastRefresh(db: Database, projectId: number, changed?: ChangedCount): number | null {
-  const lastRefresh = lastRefreshOf(db, projectId);
+/**
+ * Rows changed at the project's last refresh (0 when it was never refreshed), had the way `changed` says: walked here
+ * without it. `lastRefresh`: the project's, when the caller read it already.
+ */
+export function changedAtLastRefresh(db: Database, projectId: number, changed?: ChangedCount, lastRefresh = lastRefreshOf(db, projectId)): number | null {
   if (!lastRefresh) return 0;
   return changed ? changed(projectId, lastRefresh.id) : changedAtRefresh(db, projectId, lastRefresh.id);
 }
