@@ -130,16 +130,16 @@ export class ServiceClient {
       throw new RangeError(`A find call carries at most ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}); use find() to split them.`);
     }
     if (queries.length === 0) return [];
-    return this.findBatchReading(queries, (body) => parseFindReply(replyJson(body.text), queries.length), opts);
+    return this.findBatchReading(queries, (reply) => parseFindReply(replyJson(reply.text), queries.length), opts);
   }
 
   /**
-   * One find call of 1 to 100 queries, whose reply `read` turns into the result: parseFindReply(replyJson(body.text))
+   * One find call of 1 to 100 queries, whose reply `read` turns into the result: parseFindReply(replyJson(reply.text))
    * or work that starts with it, on this thread or another (the matching run hands the bytes to its verdict worker).
    * `read` is called again for each attempt the call takes; a ReplyNotJson it throws (a cut-off reply) sends the
    * call again, any other error fails it.
    */
-  async findBatchReading<T>(queries: FindQuery[], read: (body: ReplyBody) => T | Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+  async findBatchReading<T>(queries: FindQuery[], read: (reply: ReplyBody) => T | Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
     if (queries.length === 0 || queries.length > MAX_QUERIES_PER_FIND) {
       throw new RangeError(`A find call carries 1 to ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}).`);
     }
@@ -188,7 +188,7 @@ export class ServiceClient {
     if (token !== null) sent.add(token);
     for (let page = opts.startPage ?? 1; page <= maxPages; page++) {
       const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
-      const reply: SearchReplyPage = await this.callPeople('search', body, (body) => parseSearchReply(replyJson(body.text)), opts.signal);
+      const reply: SearchReplyPage = await this.callPeople('search', body, (http) => parseSearchReply(replyJson(http.text)), opts.signal);
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
       for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
       yield { people: reply.people, count: reply.count, page, token: reply.token };
@@ -210,7 +210,7 @@ export class ServiceClient {
     await this.session.loginNow(opts.signal);
   }
 
-  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (body: ReplyBody) => T | Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (reply: ReplyBody) => T | Promise<T>, signal?: AbortSignal): Promise<T> {
     const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
     // A 401 logs in again once and retries at once; a fresh token refused right away means logging in does not
     // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
@@ -257,7 +257,7 @@ export class ServiceClient {
     return reply;
   }
 
-  private async read<T>(reply: HttpReply, path: string, attempt: number, read: (body: ReplyBody) => T | Promise<T>): Promise<T> {
+  private async read<T>(reply: HttpReply, path: string, attempt: number, read: (reply: ReplyBody) => T | Promise<T>): Promise<T> {
     const { status } = reply;
     if (status >= 200 && status < 300) {
       try {
