@@ -127,7 +127,8 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
           )}
           {phase === 'preview' && (
             <Button variant="primary" busy={busy === 'start'} disabled={!value || value.people === 0} onClick={() => act('start')} data-testid="refresh-start">
-              {value && value.people > 0 ? `Ask for ${plural(value.people, 'person', 'people')}` : 'Nobody to ask'}
+              {/* Counting takes seconds on a large project (a million rows: 4-30 s): until then nobody is known, not "nobody to ask". */}
+              {!value ? 'Ask for the people' : value.people > 0 ? `Ask for ${plural(value.people, 'person', 'people')}` : 'Nobody to ask'}
             </Button>
           )}
         </>
