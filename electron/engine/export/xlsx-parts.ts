@@ -1,6 +1,8 @@
 // The parts of an .xlsx (Office Open XML, ECMA-376) that Matchdesk's export writes: one worksheet, its header row bold
 // and frozen, strings inline, numbers as numbers. Everything but the worksheet is a few hundred bytes, written whole.
 
+import { columnLetter } from '../sheets/sheet-error';
+
 const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PACKAGE_RELATIONSHIPS = 'http://schemas.openxmlformats.org/package/2006/relationships';
@@ -60,15 +62,9 @@ export const SHEET_HEAD =
   '<sheetData>';
 export const SHEET_TAIL = '</sheetData></worksheet>';
 
-/** Column letters of the first `count` columns: A, B, ..., Z, AA, ... */
+/** Column letters of the first `count` columns, worked out once for every row: A, B, ..., Z, AA, ... */
 export function columnLetters(count: number): string[] {
-  const letters: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let name = '';
-    for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-    letters.push(name);
-  }
-  return letters;
+  return Array.from({ length: count }, (_, i) => columnLetter(i + 1));
 }
 
 /**
