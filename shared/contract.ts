@@ -175,6 +175,11 @@ export interface RefreshProgress {
   calls: number;
   ratePerSec: number;
   etaSeconds: number | null;
+  /**
+   * While the rows that chose the people found are brought up to date, once everyone is asked or before the refresh
+   * stops: how far through the project's rows it is (row positions, not rows written). Null otherwise.
+   */
+  rowsWriting: { done: number; total: number } | null;
   message: string | null;
   startedAt: string;
   updatedAt: string;

@@ -15,6 +15,10 @@ export function formatRefreshPreview(p: RefreshPreview): string {
 }
 
 export function formatRefreshLine(p: RefreshProgress): string {
+  if (p.rowsWriting) {
+    const share = p.rowsWriting.total > 0 ? Math.floor((100 * p.rowsWriting.done) / p.rowsWriting.total) : 100;
+    return `${p.status}: ${p.peopleDone}/${p.peopleTotal} people asked, bringing their rows up to date (${share}%), ${p.rowsUpdated} rows updated, ${p.rowsChanged} changed`;
+  }
   const pct = p.peopleTotal > 0 ? Math.floor((100 * p.peopleDone) / p.peopleTotal) : 100;
   const speed = p.status === 'running' && p.ratePerSec > 0 ? `, ${p.ratePerSec.toFixed(0)} people/s${p.etaSeconds !== null ? `, ETA ${formatDuration(p.etaSeconds)}` : ''}` : '';
   return (

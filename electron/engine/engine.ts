@@ -110,6 +110,11 @@ export interface EngineOptions {
    * (runs/reading-thread.ts) while the engine answers other calls. The CLI reads them all itself.
    */
   readHereUpTo?: number;
+  /**
+   * How long closing waits for a run's and a refresh's calls in flight, and for a refresh's rows being brought up to
+   * date, before leaving them to be resumed. Default 10 s.
+   */
+  closeGraceMs?: number;
 }
 
 export interface Engine {
@@ -348,8 +353,8 @@ class MatchdeskEngine implements Engine {
       this.reading.close();
       const counting = this.changedRows?.close();
       await this.cleanup.stop();
-      await this.runs.closeAll();
-      await this.refreshes.closeAll();
+      await this.runs.closeAll(this.opts.closeGraceMs);
+      await this.refreshes.closeAll(this.opts.closeGraceMs);
       await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
       let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RefreshProgress, RunProgress } from '../../shared/contract';
-import { refreshSentence } from '../../renderer/src/features/refresh/refresh-text';
+import { refreshPercent, refreshSentence, refreshStepLabel } from '../../renderer/src/features/refresh/refresh-text';
 import { noCandidatesText, totalOf, visibleChipStates } from '../../renderer/src/features/review/row-states';
 import { evidenceSentence, weightText } from '../../renderer/src/features/review/evidence';
 import { isRunActive, runControls, runOutcome, runStatusLabel, runStatusSentence, runTone } from '../../renderer/src/features/run/run-text';
@@ -90,10 +90,17 @@ describe('run text', () => {
     expect(runStatusSentence(progress({ status: 'failed', message: 'The run stopped: database is locked' }))).toBe('The run stopped: database is locked. Everything fetched so far is kept.');
     const refresh = (message: string): RefreshProgress => ({
       projectId: 1, refreshId: 1, status: 'failed', peopleTotal: 10, peopleDone: 4, found: 4, notFound: 0, failed: 0, rowsWithoutProfile: 0,
-      rowsUpdated: 4, rowsChanged: 1, rowsNotFound: 0, calls: 1, ratePerSec: 0, etaSeconds: null, message, startedAt: '', updatedAt: '',
+      rowsUpdated: 4, rowsChanged: 1, rowsNotFound: 0, calls: 1, ratePerSec: 0, etaSeconds: null, rowsWriting: null, message, startedAt: '', updatedAt: '',
     });
     expect(refreshSentence(refresh('The refresh stopped: database is locked'))).toBe('The refresh stopped: database is locked. Everything that arrived is kept; resume to go on.');
     expect(refreshSentence(refresh('Service unavailable.'))).toBe('The refresh stopped: Service unavailable. Everything that arrived is kept; resume to go on.');
+    // Everyone asked, the rows being written: the bar measures the rows, under a label of its own.
+    const writing: RefreshProgress = { ...refresh(''), status: 'running', peopleDone: 10, found: 10, message: null, rowsWriting: { done: 500, total: 2000 } };
+    expect(refreshPercent(writing)).toBe(25);
+    expect(refreshStepLabel(writing)).toBe('Bringing the rows up to date');
+    expect(refreshSentence(writing)).toBe('Bringing the rows of the 10 people found up to date, in sheet order…');
+    expect(refreshPercent({ ...writing, rowsWriting: null })).toBe(100);
+    expect(refreshStepLabel({ ...writing, rowsWriting: null })).toBe('Refreshing');
   });
 });
 

@@ -1,28 +1,39 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
-import { rowInput, type CandidateFacts } from '../matching';
+import { readStoredPersonFacts, rowInput, type CandidateFacts } from '../matching';
 import { parseCells } from '../runs/row-cells';
 import { jobChangeOf, type ChosenPerson } from '../runs/row-status';
 import { chosenWithFacts, jobChanged, rowBefore } from './refreshed-choice';
 
-export interface AppliedPerson {
+export interface AppliedRows {
   /** Matched rows given the fresh record. */
   updated: number;
   /** Of those, rows whose person's job changed. */
   changed: number;
 }
 
-/** A row that chose a person when the refresh began: its index, state, chosen person (JSON) and cells. */
-export type ChoosingRow = [rowIndex: number, state: string, chosen: string | null, cells: string];
+/** What one slice of rows did: its counts, and the last listed row it read (null once no row is left to read). */
+export interface WrittenSlice extends AppliedRows {
+  lastRow: number | null;
+}
+
+/** A listed row waiting for its person's fresh record: its index, person, state, chosen person (JSON), cells, and the person's facts as the refresh found them. */
+type WaitingRow = [rowIndex: number, slug: string, state: string, chosen: string | null, cells: string, facts: string];
 
 /**
- * Gives the rows of a refresh that chose a person the person's fresh record: their decision stays (state, rank,
- * confidence, who decided and when), the person's fields and the job change against each row's own company are
- * updated, and what the row said before is kept in row_refreshes. A row decided otherwise since the refresh began
- * (rejected, cleared, another person chosen) is left alone. Runs in the caller's transaction.
+ * Gives the rows of a refresh that chose a person the person's fresh record, once the service found them: their
+ * decision stays (state, rank, confidence, who decided and when), the person's fields and the job change against each
+ * row's own company are updated, and what the row said before is kept in row_refreshes, which also marks the row as
+ * written by this refresh. A row decided otherwise since the refresh began (rejected, cleared, another person chosen)
+ * is left alone.
+ *
+ * The rows are written in sheet order, a slice at a time, after the people are asked (refresh-run.ts): a call's 100
+ * people have rows anywhere in the project, and writing them as each call landed wrote ~6 pages a row at random in a
+ * million-row project (docs/performance.md, Phase 19).
  */
 export class FreshPersonWriter {
-  private readonly rowsOf: Statement;
+  private readonly waiting: Statement;
+  private readonly listed: Statement;
   private readonly writeChosen: Statement;
   private readonly writeBefore: Statement;
 
@@ -32,16 +43,22 @@ export class FreshPersonWriter {
     private readonly refreshId: number,
     private readonly mapping: Mapping,
   ) {
-    // One statement for a call's people, not one a person: SQLite (3.54) compiles a join again each time its
-    // parameters are bound anew (~26 µs), which was 1.7 s of a 100k refresh's 17 s (docs/performance.md, Phase 14).
-    this.rowsOf = db
+    // The joins in this order: the refresh's rows by row, skipping those whose person was not found (yet) or that it
+    // wrote already before the row and its cells are read; the person's facts by position (refresh_found, migration 14).
+    this.waiting = db
       .prepare(
-        `SELECT rr.slug, rr.row_index, rs.state, rs.chosen, r.cells FROM refresh_rows AS rr
-         JOIN row_status AS rs ON rs.project_id = @projectId AND rs.row_index = rr.row_index
-         JOIN rows AS r ON r.project_id = @projectId AND r.row_index = rr.row_index
-         WHERE rr.refresh_id = @refreshId AND rr.slug IN (SELECT value FROM json_each(@slugs)) ORDER BY rr.slug, rr.row_index`,
+        `SELECT rr.row_index, rr.slug, rs.state, rs.chosen, r.cells, f.facts
+         FROM refresh_rows AS rr INDEXED BY refresh_rows_by_row
+         CROSS JOIN refresh_people AS p ON p.refresh_id = rr.refresh_id AND p.slug = rr.slug
+         CROSS JOIN refresh_found AS f ON f.id = p.found_id
+         CROSS JOIN row_status AS rs ON rs.project_id = @projectId AND rs.row_index = rr.row_index
+         CROSS JOIN rows AS r ON r.project_id = @projectId AND r.row_index = rr.row_index
+         WHERE rr.refresh_id = @refreshId AND rr.row_index > @after AND p.state = 'found'
+           AND NOT EXISTS (SELECT 1 FROM row_refreshes AS w WHERE w.project_id = @projectId AND w.row_index = rr.row_index AND w.refresh_id = @refreshId)
+         ORDER BY rr.row_index LIMIT @limit`,
       )
       .raw();
+    this.listed = db.prepare('SELECT count(*) FROM refresh_rows WHERE refresh_id = ? AND slug = ?').pluck();
     this.writeChosen = db.prepare('UPDATE row_status SET chosen = ?, job_change = ? WHERE project_id = ? AND row_index = ?');
     this.writeBefore = db.prepare(
       `INSERT OR REPLACE INTO row_refreshes
@@ -50,43 +67,49 @@ export class FreshPersonWriter {
     );
   }
 
-  /** The matched rows that chose each of these people (by profile slug) when the refresh began; a slug with none is absent. */
-  rowsOfPeople(slugs: readonly string[]): Map<string, ChoosingRow[]> {
-    const rows = new Map<string, ChoosingRow[]>();
-    const found = this.rowsOf.all({ projectId: this.projectId, refreshId: this.refreshId, slugs: JSON.stringify(slugs) }) as [string, ...ChoosingRow][];
-    for (const [slug, ...row] of found) {
-      let list = rows.get(slug);
-      if (!list) rows.set(slug, (list = []));
-      list.push(row);
-    }
-    return rows;
+  /** How many matched rows chose the person with this slug when the refresh began. */
+  rowsListed(slug: string): number {
+    return this.listed.get(this.refreshId, slug) as number;
   }
 
-  /** Gives `rows`, those that chose the person with this slug (rowsOfPeople), the person's fresh facts. */
-  apply(slug: string, facts: CandidateFacts, rows: readonly ChoosingRow[]): AppliedPerson {
-    const applied: AppliedPerson = { updated: 0, changed: 0 };
-    for (const [rowIndex, state, chosenText, cells] of rows) {
-      if ((state !== 'auto' && state !== 'accepted') || chosenText === null) continue;
+  /**
+   * Up to `limit` listed rows after `afterRow`, in sheet order, whose person the service found and that this refresh
+   * has not written yet, given the person's fresh record. Runs in the caller's transaction.
+   */
+  writeAfter(afterRow: number, limit: number): WrittenSlice {
+    const rows = this.waiting.all({ projectId: this.projectId, refreshId: this.refreshId, after: afterRow, limit }) as WaitingRow[];
+    const slice: WrittenSlice = { updated: 0, changed: 0, lastRow: rows.length < limit ? null : rows[rows.length - 1]![0] };
+    let person = null as { slug: string; facts: CandidateFacts | null } | null;
+    for (const [rowIndex, slug, state, chosenText, cells, stored] of rows) {
+      // A person's rows are usually apart in the sheet: their facts are read again for each.
+      if (person?.slug !== slug) person = { slug, facts: readStoredPersonFacts(stored) };
+      if (!person.facts || (state !== 'auto' && state !== 'accepted') || chosenText === null) continue;
       const chosen = JSON.parse(chosenText) as ChosenPerson;
       if (chosen.summary.social !== slug) continue;
-      const after = chosenWithFacts(chosen, facts, rowInput(parseCells(cells), this.mapping).company);
-      const before = rowBefore(chosen);
-      const changed = jobChanged(before, after);
-      this.writeChosen.run(JSON.stringify(after), jobChangeOf(state, after), this.projectId, rowIndex);
-      this.writeBefore.run(
-        this.projectId,
-        rowIndex,
-        this.refreshId,
-        slug,
-        changed ? 1 : 0,
-        before.company,
-        before.title,
-        before.jobChange?.status ?? null,
-        before.jobChange?.date ?? null,
-      );
-      applied.updated++;
-      if (changed) applied.changed++;
+      const changed = this.write(rowIndex, slug, state, chosen, person.facts, cells);
+      slice.updated++;
+      if (changed) slice.changed++;
     }
-    return applied;
+    return slice;
+  }
+
+  /** One row given the person's fresh facts; true when where they work changed. */
+  private write(rowIndex: number, slug: string, state: 'auto' | 'accepted', chosen: ChosenPerson, facts: CandidateFacts, cells: string): boolean {
+    const after = chosenWithFacts(chosen, facts, rowInput(parseCells(cells), this.mapping).company);
+    const before = rowBefore(chosen);
+    const changed = jobChanged(before, after);
+    this.writeChosen.run(JSON.stringify(after), jobChangeOf(state, after), this.projectId, rowIndex);
+    this.writeBefore.run(
+      this.projectId,
+      rowIndex,
+      this.refreshId,
+      slug,
+      changed ? 1 : 0,
+      before.company,
+      before.title,
+      before.jobChange?.status ?? null,
+      before.jobChange?.date ?? null,
+    );
+    return changed;
   }
 }

@@ -10,7 +10,8 @@ import type { CallTiming } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
-import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshRecord } from './refresh-records';
+import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, zeroRefreshCounters, type RefreshCounters, type RefreshRecord } from './refresh-records';
+import { writeLeftRows } from './refresh-rows';
 import { RefreshRun } from './refresh-run';
 
 export interface RefreshControlDeps {
@@ -35,6 +36,8 @@ export class RefreshControl {
   private readonly starting = new Set<number>();
   /** Projects whose refresh was cancelled (or deleted) while it was being listed: it stops before its next slice. */
   private readonly abandoned = new Set<number>();
+  /** Projects whose stopped refresh's rows left are being written (writeRowsLeft). */
+  private readonly writingLeft = new Map<number, Promise<RefreshCounters>>();
   private closing = false;
 
   constructor(private readonly deps: RefreshControlDeps) {}
@@ -61,6 +64,9 @@ export class RefreshControl {
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
     return this.launch(project, scope, async () => {
+      // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
+      // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
+      await this.writeRowsLeft(project);
       await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(projectId));
       return latestRefresh(this.deps.db, projectId);
     });
@@ -89,11 +95,21 @@ export class RefreshControl {
     requireProject(this.deps.db, projectId);
     const run = this.active.get(projectId);
     if (run) return run.cancel();
-    if (this.starting.has(projectId)) this.abandoned.add(projectId);
+    const starting = this.starting.has(projectId);
+    if (starting) this.abandoned.add(projectId);
     const last = latestRefresh(this.deps.db, projectId);
     if (last && RESUMABLE.has(last.status)) {
+      const project = requireProject(this.deps.db, projectId);
+      // Busy meanwhile, as a refresh being started is: no run or other refresh writes the project's rows beside it.
+      if (!starting) this.starting.add(projectId);
+      let counters: RefreshCounters;
+      try {
+        counters = await this.writeRowsLeft(project);
+      } finally {
+        if (!starting) this.starting.delete(projectId);
+      }
       const at = new Date(this.deps.clock.now()).toISOString();
-      saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
+      saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
       void dropLists(this.deps.db, last.id, 'rows');
       const progress = this.status(projectId);
       if (progress) this.deps.onProgress(progress);
@@ -129,6 +145,24 @@ export class RefreshControl {
     await nextTurn();
     if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh was not started.');
     if (projectId !== undefined && this.abandoned.has(projectId)) throw new EngineError('cancelled', 'The refresh was cancelled before it asked anyone.');
+  }
+
+  /**
+   * The rows of the people the project's last refresh found and did not write, when it stopped without ending (the app
+   * closed or stopped while it went); its counters after.
+   */
+  private writeRowsLeft(project: ProjectRecord): Promise<RefreshCounters> {
+    const going = this.writingLeft.get(project.id);
+    if (going) return going;
+    const last = latestRefresh(this.deps.db, project.id);
+    if (!last) return Promise.resolve(zeroRefreshCounters());
+    if (!RESUMABLE.has(last.status)) return Promise.resolve(last.counters);
+    // One at a time for a project (a cancel while a new refresh is started shares the start's); only closing stops it.
+    const writing = writeLeftRows(this.deps.db, last, project.mapping, () => new Date(this.deps.clock.now()).toISOString(), () => this.turn()).finally(() =>
+      this.writingLeft.delete(project.id),
+    );
+    this.writingLeft.set(project.id, writing);
+    return writing;
   }
 
   private refuseIfBusy(project: ProjectRecord): void {
@@ -170,6 +204,7 @@ export class RefreshControl {
           concurrency,
           service: { baseUrl: scope.baseUrl, orgId: scope.orgId, scope: scopeId(scope) },
           mapping: project.mapping,
+          rowCount: project.rowCount,
           timing: this.deps.timing,
           onProgress: (p) => this.deps.onProgress(p),
         },

@@ -129,6 +129,7 @@ export function storedRefreshProgress(record: RefreshRecord): RefreshProgress {
     calls: c.calls,
     ratePerSec: 0,
     etaSeconds: null,
+    rowsWriting: null,
     message: record.message,
     startedAt: record.startedAt,
     updatedAt: record.updatedAt,

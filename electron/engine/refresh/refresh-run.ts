@@ -1,14 +1,16 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { rankedFacts, storedFacts } from '../matching';
+import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../runs/call-timing';
 import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
+import { writeWaitingRows } from './refresh-rows';
 import { putRefreshedPerson } from './refreshed-people';
 
 export interface RefreshRunDeps {
@@ -19,6 +21,8 @@ export interface RefreshRunDeps {
   /** The service asked, and its id as refreshes and refreshed_people keep it. */
   service: { baseUrl: string; orgId: string; scope: string };
   mapping: Mapping;
+  /** The project's rows: how far the rows being brought up to date are. */
+  rowCount: number;
   timing: CallTiming;
   onProgress: (progress: RefreshProgress) => void;
 }
@@ -43,10 +47,12 @@ export function slugQuery(slug: string): FindQuery {
 }
 
 /**
- * One refresh of a project: the people still pending go to the service by profile slug, up to 100 to a call with
- * bounded concurrency, never through the cache. Each landed call is committed in one transaction with everything it
- * changes: the fresh answers (into the cache too), the people's fresh facts, the rows that chose them and the
- * people marked as asked. A crash loses at most the calls in flight, and resuming asks only for who is pending.
+ * One refresh of a project, in two passes. First the people still pending go to the service by profile slug, up to
+ * 100 to a call with bounded concurrency, never through the cache; each landed call is committed in one transaction
+ * with the fresh answers (into the cache too), the people's fresh facts and the people marked as asked. Then the rows
+ * that chose the people found are brought up to date, in sheet order (refresh-rows.ts), before the refresh stops for
+ * any reason: done, paused, cancelled or failed. A crash loses at most the calls in flight and a slice of rows;
+ * resuming asks only for who is pending and writes the rows not written yet.
  */
 export class RefreshRun {
   readonly settled: Promise<RefreshProgress>;
@@ -62,6 +68,11 @@ export class RefreshRun {
   private lastEmit = 0;
   private emitTimer: NodeJS.Timeout | null = null;
   private readonly markPerson: Statement;
+  private readonly keepFound: Statement;
+  /** While the rows are brought up to date: the last row read (-1 before the first slice); null while asking. */
+  private rowsWritten: number | null = null;
+  /** The app is closing and its wait is over: the rows not written yet are left for the resume (or a cancel, or the next refresh). */
+  private leaveRows = false;
 
   constructor(
     private readonly deps: RefreshRunDeps,
@@ -71,7 +82,8 @@ export class RefreshRun {
     private readonly counters: RefreshCounters,
   ) {
     this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping);
-    this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ? WHERE refresh_id = ? AND slug = ?');
+    this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ?, found_id = ? WHERE refresh_id = ? AND slug = ?');
+    this.keepFound = deps.db.prepare('INSERT INTO refresh_found (refresh_id, facts) VALUES (?, ?)');
     this.activeSince = deps.clock.now();
     this.doneAtStart = peopleDone(counters);
     this.settled = this.execute();
@@ -98,20 +110,21 @@ export class RefreshRun {
       rowsNotFound: c.rowsNotFound,
       calls: c.calls,
       ratePerSec: Math.round(rate * 10) / 10,
-      etaSeconds: this.status === 'running' && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
+      etaSeconds: this.status === 'running' && this.rowsWritten === null && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
+      rowsWriting: this.status === 'running' && this.rowsWritten !== null ? { done: this.rowsWritten + 1, total: this.deps.rowCount } : null,
       message: this.message,
       startedAt: this.startedAt,
       updatedAt: new Date(now).toISOString(),
     };
   }
 
-  /** Stop sending; calls in flight land and are kept. */
+  /** Stop sending; calls in flight land and are kept, and the rows of everyone found are brought up to date. */
   pause(message: string | null = null): Promise<RefreshProgress> {
     this.requestStop('paused', message);
     return this.settled;
   }
 
-  /** Stop now: calls in flight are abandoned (their people stay pending), everything landed is kept. */
+  /** Stop now: calls in flight are abandoned (their people stay pending); everything landed is kept and written to the rows. */
   cancel(): Promise<RefreshProgress> {
     this.requestStop('cancelled', null);
     return this.settled;
@@ -120,7 +133,9 @@ export class RefreshRun {
   /** Pauses, giving calls in flight `graceMs` to land before abandoning them (the app is closing). */
   pauseWithin(graceMs: number, message: string): Promise<RefreshProgress> {
     this.requestStop('paused', message);
-    return settleWithin(this.settled, graceMs, this.abort);
+    const late = setTimeout(() => (this.leaveRows = true), graceMs);
+    if (graceMs <= 0) this.leaveRows = true;
+    return settleWithin(this.settled, graceMs, this.abort).finally(() => clearTimeout(late));
   }
 
   private requestStop(status: StopStatus, message: string | null): void {
@@ -131,37 +146,75 @@ export class RefreshRun {
 
   private async execute(): Promise<RefreshProgress> {
     await Promise.resolve();
-    const { db } = this.deps;
+    let failure: string | null = null;
     try {
-      // People whose call failed last time are asked again; those whose answer landed are not.
-      db.transaction(() => {
-        db.prepare("UPDATE refresh_people SET state = 'pending' WHERE refresh_id = ? AND state = 'failed'").run(this.refreshId);
-        this.counters.failed = 0;
-        this.persist();
-      })();
-      this.emit(true);
-      // The pending people are read a call's worth at a time, in slug order after the last one sent (they stay
-      // pending in the table while their call is in flight), so nothing held grows with the project.
-      const pendingAfter = db.prepare(`SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' AND slug > ? ORDER BY slug LIMIT ${MAX_QUERIES_PER_FIND}`).pluck();
-      while (!this.stop) {
-        let last = '';
-        const nextBatch = (): string[] => {
-          const batch = pendingAfter.all(this.refreshId, last) as string[];
-          if (batch.length > 0) last = batch[batch.length - 1]!;
-          return batch;
-        };
-        const before = peopleDone(this.counters);
-        const asked = await this.askAll(nextBatch);
-        if (asked === 0) break;
-        // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
-        // nobody would loop forever.
-        if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
-      }
-      this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
+      await this.askEveryone();
     } catch (error) {
-      this.finish('failed', `The refresh stopped: ${stopReason(error)}`);
+      failure = `The refresh stopped: ${stopReason(error)}`;
     }
+    try {
+      // Whatever stopped the asking, the rows of the people found so far are brought up to date before it ends.
+      await this.writeRows();
+    } catch (error) {
+      failure ??= `The refresh stopped: ${stopReason(error)}`;
+    }
+    if (failure !== null) this.finish('failed', failure);
+    else this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
     return this.progress();
+  }
+
+  /** The first pass: every pending person asked, until none is left or the refresh is asked to stop. */
+  private async askEveryone(): Promise<void> {
+    const { db } = this.deps;
+    // People whose call failed last time are asked again; those whose answer landed are not.
+    db.transaction(() => {
+      db.prepare("UPDATE refresh_people SET state = 'pending' WHERE refresh_id = ? AND state = 'failed'").run(this.refreshId);
+      this.counters.failed = 0;
+      this.persist();
+    })();
+    this.emit(true);
+    // The pending people are read a call's worth at a time, in slug order after the last one sent (they stay
+    // pending in the table while their call is in flight), so nothing held grows with the project.
+    const pendingAfter = db.prepare(`SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' AND slug > ? ORDER BY slug LIMIT ${MAX_QUERIES_PER_FIND}`).pluck();
+    while (!this.stop) {
+      let last = '';
+      const nextBatch = (): string[] => {
+        const batch = pendingAfter.all(this.refreshId, last) as string[];
+        if (batch.length > 0) last = batch[batch.length - 1]!;
+        return batch;
+      };
+      const before = peopleDone(this.counters);
+      const asked = await this.askAll(nextBatch);
+      if (asked === 0) break;
+      // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
+      // nobody would loop forever.
+      if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
+    }
+  }
+
+  /**
+   * The second pass: the rows that chose the people found, in sheet order, with other calls' turns between slices.
+   * Stops once the app's wait for it to close is over (pauseWithin), or the database is closed under it: the refresh
+   * is then paused or found interrupted, and resuming, cancelling or replacing it writes the rows left.
+   */
+  private async writeRows(): Promise<void> {
+    const { db } = this.deps;
+    this.rowsWritten = -1;
+    this.emit(true);
+    const save = (slice: { updated: number; changed: number }) => {
+      this.counters.rowsUpdated += slice.updated;
+      this.counters.rowsChanged += slice.changed;
+      if (slice.updated > 0) this.persist();
+    };
+    const onSlice = (lastRow: number) => {
+      this.rowsWritten = lastRow;
+      this.emit(false);
+    };
+    await writeWaitingRows(db, this.writer, save, onSlice, async () => {
+      await nextTurn();
+      return !this.leaveRows && db.open;
+    });
+    this.rowsWritten = null;
   }
 
   /** One pass: asks the batches `nextBatch` gives until it gives none; returns how many people were sent. */
@@ -208,7 +261,7 @@ export class RefreshRun {
     this.emit(false);
   }
 
-  /** One landed call: its answers, the people's facts, the rows that chose them and their state, in one transaction. */
+  /** One landed call: its answers, the people's facts and their state, in one transaction (their rows come after, in sheet order). */
   private commit(slugs: string[], answers: Candidate[][]): void {
     const { db, clock, service } = this.deps;
     const keyOf = queryKeys(service.baseUrl, service.orgId);
@@ -216,28 +269,25 @@ export class RefreshRun {
     const mark = this.markPerson;
     const answered: Lookup[] = [];
     db.transaction(() => {
-      const rowsOf = this.writer.rowsOfPeople(slugs);
       slugs.forEach((slug, i) => {
-        const rows = rowsOf.get(slug) ?? [];
         const candidates = answers[i] ?? [];
         const facts = rankedFacts(candidates);
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
         const person = facts.find((f) => f.slug === slug);
         if (!person) {
           // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).
-          mark.run('not_found', this.refreshId, slug);
+          mark.run('not_found', null, this.refreshId, slug);
           this.counters.notFound++;
-          this.counters.rowsNotFound += rows.length;
+          this.counters.rowsNotFound += this.writer.rowsListed(slug);
           return;
         }
         const query = slugQuery(slug);
         answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) });
-        putRefreshedPerson(db, service.scope, slug, person, fetchedAt);
-        const applied = this.writer.apply(slug, person, rows);
-        mark.run('found', this.refreshId, slug);
+        // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
+        const stored = storedPersonFacts(person);
+        putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);
+        mark.run('found', this.keepFound.run(this.refreshId, stored).lastInsertRowid, this.refreshId, slug);
         this.counters.found++;
-        this.counters.rowsUpdated += applied.updated;
-        this.counters.rowsChanged += applied.changed;
       });
       putLookups(db, answered);
       this.counters.calls++;

@@ -42,8 +42,11 @@ export function refreshedPeople(db: Database, scope: string, slugs: Iterable<str
 // A refresh writes one person after another: the statement is prepared once per database.
 const upserts = new WeakMap<Database, Statement>();
 
-/** The person as a refresh found them now; what was there before becomes the previous facts. In the caller's transaction. */
-export function putRefreshedPerson(db: Database, scope: string, slug: string, facts: CandidateFacts, refreshedAt: number): void {
+/**
+ * The person as a refresh found them now; what was there before becomes the previous facts. In the caller's
+ * transaction. `stored`: the facts as storedPersonFacts writes them, when the caller has them already.
+ */
+export function putRefreshedPerson(db: Database, scope: string, slug: string, facts: CandidateFacts, refreshedAt: number, stored = storedPersonFacts(facts)): void {
   let upsert = upserts.get(db);
   if (!upsert) {
     upsert = db.prepare(
@@ -53,5 +56,5 @@ export function putRefreshedPerson(db: Database, scope: string, slug: string, fa
     );
     upserts.set(db, upsert);
   }
-  upsert.run(scope, slug, facts.summary.id, storedPersonFacts(facts), Math.trunc(refreshedAt));
+  upsert.run(scope, slug, facts.summary.id, stored, Math.trunc(refreshedAt));
 }

@@ -107,6 +107,15 @@ export function writingTempTablesOnly<R>(db: Database, write: () => R): R {
   return keepingAcross(db, write, () => true);
 }
 
+/**
+ * Runs a write to a refresh's own lists alone (store/refresh-tables.ts: the people and rows it asks for, the facts it
+ * found), which no kept value reads: every kept value is brought through it. A refresh lets its lists go a slice at a
+ * time once it ends, while the review may be read.
+ */
+export function writingRefreshListsOnly<R>(db: Database, write: () => R): R {
+  return keepingAcross(db, write, () => true);
+}
+
 /** Runs `write`, and every value kept by a cache that `keeps` names is kept as it is across it. */
 function keepingAcross<R>(db: Database, write: () => R, keeps: (cache: StampedCache<unknown>) => boolean): R {
   return acrossWrite(db, write, (before, after) => {

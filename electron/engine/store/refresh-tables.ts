@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { writingRefreshListsOnly } from './data-stamp';
 import { statement } from './statements';
 
 // What the summary, the review, the export and a deleted project's cleanup need of the refresh tables (made and kept by
@@ -23,13 +24,21 @@ const PEOPLE_PER_SLICE = 5_000;
 
 /**
  * One slice of letting a refresh's lists go: the rows of PEOPLE_PER_SLICE of its people (~1.3 rows a person in the
- * bench's sheets), and with 'people and rows', once no rows are left, PEOPLE_PER_SLICE of its people. Returns how many
+ * bench's sheets), then PEOPLE_PER_SLICE of the facts of the people it found (which only its rows were brought up to
+ * date from), and with 'people and rows', once neither is left, PEOPLE_PER_SLICE of its people. Returns how many
  * entries went; 0 when none is left.
  */
 export function dropListsSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
+  return writingRefreshListsOnly(db, () => dropSlice(db, refreshId, what));
+}
+
+function dropSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
   const rows = statement(db, 'DELETE FROM refresh_rows WHERE refresh_id = ? AND slug IN (SELECT DISTINCT slug FROM refresh_rows WHERE refresh_id = ? ORDER BY slug LIMIT ?)');
   const dropped = rows.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
-  if (dropped > 0 || what === 'rows') return dropped;
+  if (dropped > 0) return dropped;
+  const found = statement(db, 'DELETE FROM refresh_found WHERE id IN (SELECT id FROM refresh_found WHERE refresh_id = ? LIMIT ?)');
+  const facts = found.run(refreshId, PEOPLE_PER_SLICE).changes;
+  if (facts > 0 || what === 'rows') return facts;
   const people = statement(db, 'DELETE FROM refresh_people WHERE refresh_id = ? AND slug IN (SELECT slug FROM refresh_people WHERE refresh_id = ? LIMIT ?)');
   return people.run(refreshId, refreshId, PEOPLE_PER_SLICE).changes;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RefreshProgress } from '../../../shared/contract';
 import type { Clock } from '../../../electron/engine/clock';
-import type { Engine } from '../../../electron/engine/engine';
+import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
 import { connect, eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
@@ -34,9 +34,15 @@ afterEach(async () => {
  * A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end; with `copies`, each
  * row `copies` times over (one person chosen by that many rows).
  */
-async function matchedProject(simOptions: Parameters<typeof startSim>[0], counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore(), copies = 1) {
+async function matchedProject(
+  simOptions: Parameters<typeof startSim>[0],
+  counts: Parameters<typeof truthSheet>[1],
+  secrets = new SessionSecretStore(),
+  copies = 1,
+  options: Partial<EngineOptions> = {},
+) {
   sim = await startSim({ people: 6000, seed: 5, ...simOptions });
-  engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+  engine = await openEngine(dataDir(), { clock: noWaitClock, secrets, ...options });
   await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
   const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, Array.from({ length: copies }, () => sheet.map((r) => r.cells)).flat());
@@ -269,5 +275,139 @@ describe('what the service answers', () => {
     }
     expect(problems.slice(0, 5)).toEqual([]);
     expect(unknowns).toBeGreaterThan(20);
+  });
+});
+
+describe('the rows, brought up to date once the people are asked', () => {
+  it('asks everyone first, then writes the rows in sheet order, and says so', async () => {
+    // 450 people chosen by 4 rows each: 1,800 matched rows, two slices of rows.
+    const { sim, engine, projectId } = await matchedProject({}, { still: 450 }, new SessionSecretStore(), 4);
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(30);
+    sim.moveOn({ share: 0.5, seed: 11 });
+    const events: RefreshProgress[] = [];
+    const off = engine.on('refresh.progress', (p) => void (p.projectId === projectId && events.push(p)));
+    await ok(engine, 'refresh.start', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    off();
+    expect(end).toMatchObject({ status: 'done', found: end.peopleTotal, rowsUpdated: 1800, rowsWriting: null });
+    const asking = events.filter((p) => p.status === 'running' && p.rowsWriting === null);
+    const writing = events.filter((p) => p.rowsWriting !== null);
+    expect(asking.some((p) => p.peopleDone > 0)).toBe(true);
+    // No row is written while people are being asked; the rows' progress comes once everyone is.
+    expect(asking.filter((p) => p.rowsUpdated > 0)).toEqual([]);
+    expect(writing.length).toBeGreaterThan(0);
+    for (const p of writing) {
+      expect(p.peopleDone).toBe(p.peopleTotal);
+      expect(p.rowsWriting!.total).toBe(1800);
+      expect(p.etaSeconds).toBeNull();
+    }
+    const check = new Database(engine.dbPath, { readonly: true });
+    expect(check.prepare('SELECT count(*) FROM row_refreshes WHERE project_id = ? AND refresh_id = ?').pluck().get(projectId, end.refreshId)).toBe(1800);
+    check.close();
+  });
+
+  /**
+   * A refresh paused part-way whose found people's rows are then put back as they were before it, as if the app had
+   * stopped between their answers' commit and their rows (the asking commits first, the rows come after).
+   */
+  async function stoppedBeforeItsRows() {
+    const secrets = new SessionSecretStore();
+    const setup = await matchedProject({}, { still: 450 }, secrets);
+    const { projectId } = setup;
+    const before = rowStatuses(setup.engine.dbPath, projectId);
+    await ok(setup.engine, 'settings.update', { concurrency: 1 });
+    setup.sim.setLatency(150);
+    setup.sim.moveOn({ share: 0.6, seed: 12 });
+    const landed = until(setup.engine, projectId, (p) => p.peopleDone >= 100);
+    await ok(setup.engine, 'refresh.start', { projectId });
+    await landed;
+    const paused = (await ok(setup.engine, 'refresh.pause', { projectId }))!;
+    expect(paused).toMatchObject({ status: 'paused' });
+    expect(paused.rowsUpdated).toBeGreaterThanOrEqual(100);
+    const written = rowStatuses(setup.engine.dbPath, projectId);
+    await setup.engine.close();
+
+    const db = new Database(join(dataDir(), 'matchdesk.sqlite'));
+    const rows = db.prepare('SELECT row_index FROM row_refreshes WHERE project_id = ? AND refresh_id = ?').pluck().all(projectId, paused.refreshId) as number[];
+    expect(rows.length).toBe(paused.rowsUpdated);
+    const putBack = db.prepare('UPDATE row_status SET chosen = ?, job_change = ? WHERE project_id = ? AND row_index = ?');
+    db.transaction(() => {
+      for (const row of rows) putBack.run(before.get(row)!.chosen, before.get(row)!.job_change, projectId, row);
+      db.prepare('DELETE FROM row_refreshes WHERE project_id = ?').run(projectId);
+      db.prepare("UPDATE refreshes SET counters = json_set(counters, '$.rowsUpdated', 0, '$.rowsChanged', 0), message = 'Interrupted' WHERE id = ?").run(paused.refreshId);
+    })();
+    db.close();
+    expect(rowStatuses(join(dataDir(), 'matchdesk.sqlite'), projectId)).toEqual(before);
+    setup.sim.setLatency(0);
+    engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+    return { sim: setup.sim, engine, projectId, paused, rows, written };
+  }
+
+  /** The rows the stopped refresh found people for, as its pause had written them, and marked as written by it. */
+  function expectWritten(e: Engine, projectId: number, refreshId: number, rows: readonly number[], written: Map<number, Record<string, unknown>>) {
+    const now = rowStatuses(e.dbPath, projectId);
+    for (const row of rows) expect(now.get(row)).toEqual(written.get(row));
+    const check = new Database(e.dbPath, { readonly: true });
+    const marked = check.prepare('SELECT row_index FROM row_refreshes WHERE project_id = ? AND refresh_id = ? ORDER BY row_index').pluck().all(projectId, refreshId);
+    check.close();
+    expect(marked).toEqual([...rows].sort((a, b) => a - b));
+  }
+
+  it('the app closing once its wait is over: the rows not written yet are left, and the resume writes them', async () => {
+    const secrets = new SessionSecretStore();
+    // 450 people chosen by 4 rows each; closing waits for nothing.
+    const setup = await matchedProject({}, { still: 450 }, secrets, 4, { closeGraceMs: 0 });
+    const { projectId } = setup;
+    await ok(setup.engine, 'settings.update', { concurrency: 1 });
+    setup.sim.setLatency(150);
+    setup.sim.moveOn({ share: 0.5, seed: 13 });
+    setup.sim.resetCounters();
+    const landed = until(setup.engine, projectId, (p) => p.found >= 100);
+    await ok(setup.engine, 'refresh.start', { projectId });
+    await landed;
+    await setup.engine.close();
+
+    engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
+    const stopped = (await ok(engine, 'refresh.status', { projectId }))!;
+    expect(stopped.status).toBe('paused');
+    expect(stopped.found).toBeGreaterThanOrEqual(100);
+    // Nobody's rows were written while the app closed.
+    expect(stopped.rowsUpdated).toBe(0);
+    setup.sim.setLatency(0);
+    await ok(engine, 'refresh.resume', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', found: end.peopleTotal, rowsUpdated: 1800 });
+    expect(slugsAsked(setup.sim).every((n) => n === 1)).toBe(true);
+  });
+
+  it('resumed: the rows of everyone found before are written too, each person asked once', async () => {
+    const { sim, engine, projectId, paused, rows, written } = await stoppedBeforeItsRows();
+    sim.resetCounters();
+    await ok(engine, 'refresh.resume', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', found: end.peopleTotal, rowsUpdated: 450 });
+    expect(slugsAsked(sim).length).toBe(end.peopleTotal - paused.peopleDone);
+    const now = rowStatuses(engine.dbPath, projectId);
+    for (const row of rows) expect(now.get(row)).toEqual(written.get(row));
+  });
+
+  it('replaced by a new refresh that leaves its people out (asked recently): their rows are written first', async () => {
+    const { engine, projectId, paused, rows, written } = await stoppedBeforeItsRows();
+    // Everyone was asked or matched within a day: the new refresh asks nobody.
+    const fresh = await ok(engine, 'refresh.start', { projectId, olderThanDays: 1 });
+    expect(fresh.peopleTotal).toBe(0);
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done' });
+    expectWritten(engine, projectId, paused.refreshId, rows, written);
+    const check = new Database(engine.dbPath, { readonly: true });
+    expect(JSON.parse(check.prepare('SELECT counters FROM refreshes WHERE id = ?').pluck().get(paused.refreshId) as string)).toMatchObject({ rowsUpdated: rows.length });
+    check.close();
+  });
+
+  it('cancelled while stopped: its rows are written before it is', async () => {
+    const { engine, projectId, paused, rows, written } = await stoppedBeforeItsRows();
+    const cancelled = (await ok(engine, 'refresh.cancel', { projectId }))!;
+    expect(cancelled).toMatchObject({ refreshId: paused.refreshId, status: 'cancelled', rowsUpdated: rows.length, rowsChanged: paused.rowsChanged });
+    expectWritten(engine, projectId, paused.refreshId, rows, written);
   });
 });

@@ -12,6 +12,7 @@ import { queryIds } from './010-query-ids';
 import { rowFetchedAt } from './011-row-fetched-at';
 import { projectCleanup } from './012-project-cleanup';
 import { callTimings } from './013-call-timings';
+import { refreshRowsByRow } from './014-refresh-rows-by-row';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   rowFetchedAt,
   projectCleanup,
   callTimings,
+  refreshRowsByRow,
 ];

@@ -1,5 +1,5 @@
 import type { RefreshProgress } from '../../../../shared/contract';
-import { refreshCounts, refreshPercent, refreshSentence, refreshStatusLabel } from './refresh-text';
+import { refreshCounts, refreshPercent, refreshSentence, refreshStepLabel } from './refresh-text';
 
 const TONES: Record<RefreshProgress['status'], string> = {
   running: 'accent',
@@ -13,7 +13,7 @@ const TONES: Record<RefreshProgress['status'], string> = {
 export function RefreshProgressView({ progress }: { progress: RefreshProgress }) {
   const value = refreshPercent(progress);
   const tone = TONES[progress.status];
-  const label = refreshStatusLabel(progress.status);
+  const label = refreshStepLabel(progress);
   return (
     <div className="run-progress" data-status={progress.status} data-testid="refresh-progress-view">
       <div className="run-progress__head">
@@ -29,7 +29,7 @@ export function RefreshProgressView({ progress }: { progress: RefreshProgress })
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
-        aria-valuetext={`${value}% of the people asked, ${label.toLowerCase()}`}
+        aria-valuetext={progress.rowsWriting ? `${value}% of the rows gone through, ${label.toLowerCase()}` : `${value}% of the people asked, ${label.toLowerCase()}`}
         data-testid="refresh-progress"
       >
         <div className="progress__bar" style={{ width: `${value}%` }} />

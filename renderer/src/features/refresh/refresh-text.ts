@@ -20,15 +20,23 @@ export function refreshStatusLabel(status: RefreshStatus): string {
   }
 }
 
+/** The people asked, then, once the rows are brought up to date (after everyone is asked, or before it stops), how far that is. */
 export function refreshPercent(p: RefreshProgress): number {
   if (p.status === 'done') return 100;
+  if (p.rowsWriting) return percent(p.rowsWriting.done, p.rowsWriting.total);
   return percent(p.peopleDone, p.peopleTotal);
+}
+
+/** What the bar measures: the refresh's second step has its own label, so its bar starting again is not a step back. */
+export function refreshStepLabel(p: RefreshProgress): string {
+  return p.status === 'running' && p.rowsWriting ? 'Bringing the rows up to date' : refreshStatusLabel(p.status);
 }
 
 /** One plain sentence about where the refresh stands and what the user can do. */
 export function refreshSentence(p: RefreshProgress): string {
   switch (p.status) {
     case 'running':
+      if (p.rowsWriting) return `Bringing the rows of the ${plural(p.found, 'person', 'people')} found up to date, in sheet order…`;
       return p.etaSeconds === null ? 'Asking the service again for the chosen people…' : `Asking the service again, about ${formatDuration(p.etaSeconds)} left.`;
     case 'paused':
       return 'Paused. Everyone asked so far is saved; resume to ask the rest (nobody is asked twice).';

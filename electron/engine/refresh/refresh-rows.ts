@@ -1,0 +1,55 @@
+import type { Database } from 'better-sqlite3';
+import type { Mapping } from '../../../shared/model';
+import { FreshPersonWriter, type AppliedRows } from './apply-fresh-person';
+import { saveRefresh, type RefreshCounters, type RefreshRecord } from './refresh-records';
+
+/** Rows read per transaction while a refresh brings its rows up to date (~4 ms each at a million rows). */
+const ROWS_PER_SLICE = 1_000;
+
+/**
+ * Brings the refresh's waiting rows up to date (FreshPersonWriter.writeAfter), the whole project in sheet order, a
+ * slice at a time: each slice in one transaction with `save` (the counters, so a crash loses no more than a slice).
+ * `goOn`, before each slice, gives other calls their turn and says whether to go on. `onSlice`: after each commit,
+ * with the last row read. Returns false when stopped before the end.
+ */
+export async function writeWaitingRows(
+  db: Database,
+  writer: FreshPersonWriter,
+  save: (slice: AppliedRows) => void,
+  onSlice: (lastRow: number) => void,
+  goOn: () => Promise<boolean>,
+): Promise<boolean> {
+  const slice = db.transaction((after: number) => {
+    const written = writer.writeAfter(after, ROWS_PER_SLICE);
+    save(written);
+    return written.lastRow;
+  });
+  for (let after = -1; ; ) {
+    if (!(await goOn())) return false;
+    const last = slice(after);
+    if (last === null) return true;
+    after = last;
+    onSlice(after);
+  }
+}
+
+/**
+ * A stopped refresh whose found people's rows were not all written (the app closed or stopped meanwhile), before it is
+ * cancelled or replaced by a newer one: those people would not be asked again, and their rows would keep what they
+ * had. Writes them and returns the refresh's counters; its status stays.
+ */
+export async function writeLeftRows(db: Database, record: RefreshRecord, mapping: Mapping, at: () => string, turn: () => Promise<void>): Promise<RefreshCounters> {
+  const counters = { ...record.counters };
+  const writer = new FreshPersonWriter(db, record.projectId, record.id, mapping);
+  const save = (slice: AppliedRows) => {
+    if (slice.updated === 0) return;
+    counters.rowsUpdated += slice.updated;
+    counters.rowsChanged += slice.changed;
+    saveRefresh(db, record.id, { status: record.status, counters, message: record.message, updatedAt: at(), finishedAt: record.finishedAt });
+  };
+  await writeWaitingRows(db, writer, save, () => undefined, async () => {
+    await turn();
+    return true;
+  });
+  return counters;
+}
