@@ -3,7 +3,7 @@ import type { Mapping } from '../../../shared/model';
 import { FreshPersonWriter, type AppliedRows } from './apply-fresh-person';
 import { saveRefresh, type RefreshCounters, type RefreshRecord } from './refresh-records';
 
-/** Rows read per transaction while a refresh brings its rows up to date (~4 ms each at a million rows). */
+/** Rows read per transaction while a refresh brings its rows up to date: ~50 ms a slice at a million rows (41 s for 826). */
 const ROWS_PER_SLICE = 1_000;
 
 /**

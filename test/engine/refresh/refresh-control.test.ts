@@ -63,6 +63,20 @@ function until(e: Engine, projectId: number, test: (p: RefreshProgress) => boole
   });
 }
 
+/**
+ * Once the world moved on (`share` of the people, `seed`), starts a refresh asking one call of 150 ms at a time, and
+ * resolves once the first call's people landed.
+ */
+async function refreshUntilLanded(e: Engine, s: Simulator, projectId: number, moveOn: { share: number; seed: number }): Promise<void> {
+  await ok(e, 'settings.update', { concurrency: 1 });
+  s.setLatency(150);
+  s.moveOn(moveOn);
+  s.resetCounters();
+  const landed = until(e, projectId, (p) => p.peopleDone >= 100);
+  await ok(e, 'refresh.start', { projectId });
+  await landed;
+}
+
 /** How often each profile slug was asked since the counters were reset. */
 function slugsAsked(s: Simulator): number[] {
   return [...s.counters().queryKeys].filter(([key]) => key.includes('"social"')).map(([, n]) => n);
@@ -126,13 +140,7 @@ describe('a refresh stopped part-way', () => {
     const setup = await matchedProject({}, { still: 450 }, secrets);
     const s = setup.sim;
     const { projectId } = setup;
-    await ok(setup.engine, 'settings.update', { concurrency: 1 });
-    s.setLatency(150);
-    s.moveOn({ share: 0.4, seed: 7 });
-    s.resetCounters();
-    const landed = until(setup.engine, projectId, (p) => p.peopleDone >= 100);
-    await ok(setup.engine, 'refresh.start', { projectId });
-    await landed;
+    await refreshUntilLanded(setup.engine, s, projectId, { share: 0.4, seed: 7 });
     await setup.engine.close();
     engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
     const stopped = (await ok(engine, 'refresh.status', { projectId }))!;
@@ -316,12 +324,7 @@ describe('the rows, brought up to date once the people are asked', () => {
     const setup = await matchedProject({}, { still: 450 }, secrets);
     const { projectId } = setup;
     const before = rowStatuses(setup.engine.dbPath, projectId);
-    await ok(setup.engine, 'settings.update', { concurrency: 1 });
-    setup.sim.setLatency(150);
-    setup.sim.moveOn({ share: 0.6, seed: 12 });
-    const landed = until(setup.engine, projectId, (p) => p.peopleDone >= 100);
-    await ok(setup.engine, 'refresh.start', { projectId });
-    await landed;
+    await refreshUntilLanded(setup.engine, setup.sim, projectId, { share: 0.6, seed: 12 });
     const paused = (await ok(setup.engine, 'refresh.pause', { projectId }))!;
     expect(paused).toMatchObject({ status: 'paused' });
     expect(paused.rowsUpdated).toBeGreaterThanOrEqual(100);
@@ -359,13 +362,7 @@ describe('the rows, brought up to date once the people are asked', () => {
     // 450 people chosen by 4 rows each; closing waits for nothing.
     const setup = await matchedProject({}, { still: 450 }, secrets, 4, { closeGraceMs: 0 });
     const { projectId } = setup;
-    await ok(setup.engine, 'settings.update', { concurrency: 1 });
-    setup.sim.setLatency(150);
-    setup.sim.moveOn({ share: 0.5, seed: 13 });
-    setup.sim.resetCounters();
-    const landed = until(setup.engine, projectId, (p) => p.found >= 100);
-    await ok(setup.engine, 'refresh.start', { projectId });
-    await landed;
+    await refreshUntilLanded(setup.engine, setup.sim, projectId, { share: 0.5, seed: 13 });
     await setup.engine.close();
 
     engine = await openEngine(dataDir(), { clock: noWaitClock, secrets });
