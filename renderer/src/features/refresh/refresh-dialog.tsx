@@ -105,7 +105,8 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
           <Button onClick={onClose} autoFocus={phase !== 'preview'}>
             Close
           </Button>
-          {phase === 'running' && (
+          {/* Once everyone is asked, the rows are written whatever is pressed: nothing is left to pause or cancel. */}
+          {phase === 'running' && !progress!.rowsWriting && (
             <>
               <Button busy={busy === 'pause'} onClick={() => act('pause')} data-testid="refresh-pause">
                 Pause
