@@ -5,15 +5,13 @@ import { parseCells } from '../runs/row-cells';
 import { jobChangeOf, type ChosenPerson } from '../runs/row-status';
 import { chosenWithFacts, jobChanged, rowBefore } from './refreshed-choice';
 
-export interface AppliedRows {
+/** What one slice of rows did. */
+export interface WrittenSlice {
   /** Matched rows given the fresh record. */
   updated: number;
   /** Of those, rows whose person's job changed. */
   changed: number;
-}
-
-/** What one slice of rows did: its counts, and the last listed row it read (null once no row is left to read). */
-export interface WrittenSlice extends AppliedRows {
+  /** The last listed row it read; null once no row is left to read. */
   lastRow: number | null;
 }
 

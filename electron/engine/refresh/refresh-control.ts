@@ -10,7 +10,7 @@ import type { CallTiming } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
-import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, zeroRefreshCounters, type RefreshCounters, type RefreshRecord } from './refresh-records';
+import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshCounters, type RefreshRecord } from './refresh-records';
 import { writeLeftRows } from './refresh-rows';
 import { RefreshRun } from './refresh-run';
 
@@ -66,7 +66,8 @@ export class RefreshControl {
     return this.launch(project, scope, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
       // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
-      await this.writeRowsLeft(project);
+      const stopped = latestRefresh(this.deps.db, projectId);
+      if (stopped && RESUMABLE.has(stopped.status)) await this.writeRowsLeft(project, stopped);
       await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(projectId));
       return latestRefresh(this.deps.db, projectId);
     });
@@ -92,19 +93,18 @@ export class RefreshControl {
 
   /** Cancels the running refresh, or a stopped one waiting to be resumed: nothing is left to resume; what landed stays. */
   async cancel(projectId: number): Promise<RefreshProgress | null> {
-    requireProject(this.deps.db, projectId);
+    const project = requireProject(this.deps.db, projectId);
     const run = this.active.get(projectId);
     if (run) return run.cancel();
     const starting = this.starting.has(projectId);
     if (starting) this.abandoned.add(projectId);
     const last = latestRefresh(this.deps.db, projectId);
     if (last && RESUMABLE.has(last.status)) {
-      const project = requireProject(this.deps.db, projectId);
       // Busy meanwhile, as a refresh being started is: no run or other refresh writes the project's rows beside it.
       if (!starting) this.starting.add(projectId);
       let counters: RefreshCounters;
       try {
-        counters = await this.writeRowsLeft(project);
+        counters = await this.writeRowsLeft(project, last);
       } finally {
         if (!starting) this.starting.delete(projectId);
       }
@@ -148,17 +148,14 @@ export class RefreshControl {
   }
 
   /**
-   * The rows of the people the project's last refresh found and did not write, when it stopped without ending (the app
-   * closed or stopped while it went); its counters after.
+   * The rows of the people `stopped` (the project's last refresh, stopped without ending: the app closed or stopped
+   * while it went) found and did not write; its counters after.
    */
-  private writeRowsLeft(project: ProjectRecord): Promise<RefreshCounters> {
+  private writeRowsLeft(project: ProjectRecord, stopped: RefreshRecord): Promise<RefreshCounters> {
     const going = this.writingLeft.get(project.id);
     if (going) return going;
-    const last = latestRefresh(this.deps.db, project.id);
-    if (!last) return Promise.resolve(zeroRefreshCounters());
-    if (!RESUMABLE.has(last.status)) return Promise.resolve(last.counters);
     // One at a time for a project (a cancel while a new refresh is started shares the start's); only closing stops it.
-    const writing = writeLeftRows(this.deps.db, last, project.mapping, () => new Date(this.deps.clock.now()).toISOString(), () => this.turn()).finally(() =>
+    const writing = writeLeftRows(this.deps.db, stopped, project.mapping, () => new Date(this.deps.clock.now()).toISOString(), () => this.turn()).finally(() =>
       this.writingLeft.delete(project.id),
     );
     this.writingLeft.set(project.id, writing);

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
-import { FreshPersonWriter, type AppliedRows } from './apply-fresh-person';
+import { FreshPersonWriter } from './apply-fresh-person';
 import { saveRefresh, type RefreshCounters, type RefreshRecord } from './refresh-records';
 
 /** Rows read per transaction while a refresh brings its rows up to date: ~50 ms a slice at a million rows (41 s for 826). */
@@ -8,20 +8,23 @@ const ROWS_PER_SLICE = 1_000;
 
 /**
  * Brings the refresh's waiting rows up to date (FreshPersonWriter.writeAfter), the whole project in sheet order, a
- * slice at a time: each slice in one transaction with `save` (the counters, so a crash loses no more than a slice).
- * `goOn`, before each slice, gives other calls their turn and says whether to go on. `onSlice`: after each commit,
- * with the last row read. Returns false when stopped before the end.
+ * slice at a time: each slice adds to `counters` and, when it wrote a row, `persist`s them in its transaction (a crash
+ * loses no more than a slice). `goOn`, before each slice, gives other calls their turn and says whether to go on.
+ * `onSlice`: after each commit, with the last row read. Returns false when stopped before the end.
  */
 export async function writeWaitingRows(
   db: Database,
   writer: FreshPersonWriter,
-  save: (slice: AppliedRows) => void,
+  counters: RefreshCounters,
+  persist: () => void,
   onSlice: (lastRow: number) => void,
   goOn: () => Promise<boolean>,
 ): Promise<boolean> {
   const slice = db.transaction((after: number) => {
     const written = writer.writeAfter(after, ROWS_PER_SLICE);
-    save(written);
+    counters.rowsUpdated += written.updated;
+    counters.rowsChanged += written.changed;
+    if (written.updated > 0) persist();
     return written.lastRow;
   });
   for (let after = -1; ; ) {
@@ -41,13 +44,8 @@ export async function writeWaitingRows(
 export async function writeLeftRows(db: Database, record: RefreshRecord, mapping: Mapping, at: () => string, turn: () => Promise<void>): Promise<RefreshCounters> {
   const counters = { ...record.counters };
   const writer = new FreshPersonWriter(db, record.projectId, record.id, mapping);
-  const save = (slice: AppliedRows) => {
-    if (slice.updated === 0) return;
-    counters.rowsUpdated += slice.updated;
-    counters.rowsChanged += slice.changed;
-    saveRefresh(db, record.id, { status: record.status, counters, message: record.message, updatedAt: at(), finishedAt: record.finishedAt });
-  };
-  await writeWaitingRows(db, writer, save, () => undefined, async () => {
+  const persist = () => saveRefresh(db, record.id, { status: record.status, counters, message: record.message, updatedAt: at(), finishedAt: record.finishedAt });
+  await writeWaitingRows(db, writer, counters, persist, () => undefined, async () => {
     await turn();
     return true;
   });

@@ -201,16 +201,11 @@ export class RefreshRun {
     const { db } = this.deps;
     this.rowsWritten = -1;
     this.emit(true);
-    const save = (slice: { updated: number; changed: number }) => {
-      this.counters.rowsUpdated += slice.updated;
-      this.counters.rowsChanged += slice.changed;
-      if (slice.updated > 0) this.persist();
-    };
     const onSlice = (lastRow: number) => {
       this.rowsWritten = lastRow;
       this.emit(false);
     };
-    await writeWaitingRows(db, this.writer, save, onSlice, async () => {
+    await writeWaitingRows(db, this.writer, this.counters, () => this.persist(), onSlice, async () => {
       await nextTurn();
       return !this.leaveRows && db.open;
     });
