@@ -51,6 +51,7 @@ import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-i
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
+import { RowTiming } from './runs/row-timing';
 import { exportProject } from './runs/export-project';
 import { MappingPreviews } from './runs/mapping-preview';
 import { planProject, type PlanRequest } from './runs/plan-queries';
@@ -187,6 +188,7 @@ class MatchdeskEngine implements Engine {
   private readonly sessionSecrets = new SessionSecretStore();
   private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
   private readonly timing: CallTiming;
+  private readonly rowTiming: RowTiming;
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
@@ -238,6 +240,7 @@ class MatchdeskEngine implements Engine {
     private readonly keychainProblem: string | null,
   ) {
     this.timing = new CallTiming(db);
+    this.rowTiming = new RowTiming(db);
     const now = this.now();
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
@@ -251,6 +254,7 @@ class MatchdeskEngine implements Engine {
       db,
       clock,
       timing: this.timing,
+      rowTiming: this.rowTiming,
       verdicts: () => this.verdicts(),
       settings: () => getSettings(db),
       client: (concurrency) => this.activeClient(concurrency),
@@ -261,6 +265,7 @@ class MatchdeskEngine implements Engine {
       db,
       clock,
       timing: this.timing,
+      rowTiming: this.rowTiming,
       settings: () => getSettings(db),
       service: () => this.activeScope(),
       client: (concurrency) => this.activeClient(concurrency),
@@ -454,7 +459,13 @@ class MatchdeskEngine implements Engine {
           db,
           project.id,
           project.rowCount,
-          { offline: input.offline, freshAfterMs: this.freshAfter(settings), concurrency: settings.concurrency, secondsPerCall: this.timing.secondsPerCall(this.activeScope()) },
+          {
+            offline: input.offline,
+            freshAfterMs: this.freshAfter(settings),
+            concurrency: settings.concurrency,
+            secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
+            secondsPerRow: this.rowTiming.secondsPerRow('run'),
+          },
           this.readsElsewhere(project) ? this.reading.rows : undefined,
         );
       },

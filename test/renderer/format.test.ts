@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnLetter, formatBytes, formatConfidence, formatDuration, formatRate, formatScore, formatThreshold, percent, plural } from '../../renderer/src/ui/format';
+import { columnLetter, formatBytes, formatConfidence, formatDuration, formatEstimate, formatRate, formatScore, formatThreshold, percent, plural } from '../../renderer/src/ui/format';
 
 describe('format', () => {
   it('says durations roughly', () => {
@@ -10,6 +10,14 @@ describe('format', () => {
     expect(formatDuration(3600)).toBe('1 h');
     expect(formatDuration(4800)).toBe('1 h 20 min');
     expect(formatDuration(Number.NaN)).toBe('unknown');
+  });
+
+  it("says a preview's estimate as a figure from five seconds on", () => {
+    expect(formatEstimate(0)).toBe('a few seconds');
+    expect(formatEstimate(4)).toBe('a few seconds');
+    expect(formatEstimate(5)).toBe('about 5 s');
+    expect(formatEstimate(44)).toBe('about 44 s');
+    expect(formatEstimate(2241)).toBe('about 37 min');
   });
 
   it('never shows 100% before the work is done', () => {

@@ -6,8 +6,9 @@ import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { requireProject, type ProjectRecord } from '../projects/project-record';
-import type { CallTiming } from '../runs/call-timing';
+import { callSeconds, type CallTiming } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
+import type { RowTiming } from '../runs/row-timing';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
 import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshCounters, type RefreshRecord } from './refresh-records';
@@ -18,6 +19,7 @@ export interface RefreshControlDeps {
   db: Database;
   clock: Clock;
   timing: CallTiming;
+  rowTiming: RowTiming;
   settings(): Settings;
   /** The selected connection's service; null when none is selected. */
   service(): ServiceScope | null;
@@ -56,20 +58,46 @@ export class RefreshControl {
     const project = requireProject(this.deps.db, projectId);
     const scope = this.scopeFor(project);
     const plan = await planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(), { elsewhere });
-    return refreshPreview(plan, olderThanDays, { concurrency: this.deps.settings().concurrency, secondsPerCall: this.deps.timing.secondsPerCall(this.deps.service()) });
+    return refreshPreview(plan, olderThanDays, {
+      concurrency: this.deps.settings().concurrency,
+      secondsPerCall: this.deps.timing.secondsPerCall(this.deps.service()),
+      secondsPerRow: this.deps.rowTiming.secondsPerRow('refresh'),
+    });
   }
 
   async start(projectId: number, olderThanDays: number | null): Promise<RefreshProgress> {
     const project = requireProject(this.deps.db, projectId);
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
-    return this.launch(project, scope, async () => {
+    const listed: { since: number; matchedRows: number }[] = [];
+    const progress = await this.launch(project, scope, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
       // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
       const stopped = latestRefresh(this.deps.db, projectId);
       if (stopped && RESUMABLE.has(stopped.status)) await this.writeRowsLeft(project, stopped);
-      await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(projectId));
+      const since = this.deps.clock.now();
+      const { plan } = await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, since, () => this.turn(projectId));
+      listed.push({ since, matchedRows: plan.matchedRows });
       return latestRefresh(this.deps.db, projectId);
+    });
+    const run = this.active.get(projectId);
+    if (run && listed[0]) this.timeRowsWhenDone(run, scope, listed[0]);
+    return progress;
+  }
+
+  /**
+   * A refresh that goes from its listing to its end without a stop says what its matched rows took beyond its calls
+   * (listing them, then writing them), for the next previews (runs/row-timing.ts). A resumed one lists nothing.
+   */
+  private timeRowsWhenDone(run: RefreshRun, scope: ServiceScope, { since, matchedRows }: { since: number; matchedRows: number }): void {
+    const concurrency = this.deps.settings().concurrency;
+    void run.settled.then((progress) => {
+      if (progress.status !== 'done') return;
+      this.deps.rowTiming.record('refresh', {
+        rows: matchedRows,
+        seconds: (this.deps.clock.now() - since) / 1000,
+        callSeconds: callSeconds(progress.calls, { concurrency, secondsPerCall: this.deps.timing.secondsPerCall(scope) }),
+      });
     });
   }
 

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { lowerBound } from '../lower-bound';
-import { estimatedSeconds, type CallPace } from '../runs/call-timing';
+import { estimatedSeconds, type WorkPace } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import { StampedCache, dataStamp, writingTempTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
@@ -236,7 +236,7 @@ async function agesReadElsewhere(db: Database, projectId: number, scope: string,
   return ages;
 }
 
-export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: CallPace): RefreshPreview {
+export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, pace: WorkPace): RefreshPreview {
   const calls = Math.ceil(plan.people / MAX_QUERIES_PER_FIND);
   return {
     matchedRows: plan.matchedRows,
@@ -244,7 +244,8 @@ export function refreshPreview(plan: RefreshPlan, olderThanDays: number | null, 
     rowsWithoutProfile: plan.rowsWithoutProfile,
     recentPeople: plan.recentPeople,
     calls,
-    estimatedSeconds: estimatedSeconds(calls, pace),
+    // A refresh lists every matched row, then writes those of the people found: none when nobody is asked.
+    estimatedSeconds: estimatedSeconds(calls, plan.people > 0 ? plan.matchedRows : 0, pace),
     olderThanDays,
   };
 }

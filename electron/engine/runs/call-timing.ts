@@ -3,15 +3,25 @@ import { scopeId, type ServiceScope } from './service-scope';
 
 /** What a find call of up to 100 queries takes on the real service, until a call to it has been measured. */
 export const ASSUMED_SECONDS_PER_CALL = 1.5;
-/** How calls are sent and what each takes: what a preview's time is worked out from. */
+/** How calls are sent and what each takes. */
 export interface CallPace {
   concurrency: number;
   secondsPerCall: number;
 }
 
-/** The time `calls` find calls take, sent `concurrency` at a time (a run's preview, a refresh's). */
-export function estimatedSeconds(calls: number, { concurrency, secondsPerCall }: CallPace): number {
-  return Math.ceil(Math.ceil(calls / Math.max(1, concurrency)) * secondsPerCall);
+/** What a preview's time is worked out from: the calls, and the engine's own time a row takes (runs/row-timing.ts). */
+export interface WorkPace extends CallPace {
+  secondsPerRow: number;
+}
+
+/** The time `calls` find calls take, sent `concurrency` at a time. */
+export function callSeconds(calls: number, { concurrency, secondsPerCall }: CallPace): number {
+  return Math.ceil(calls / Math.max(1, concurrency)) * secondsPerCall;
+}
+
+/** The time a run or a refresh of `calls` calls and `rows` rows takes (a run's preview, a refresh's). */
+export function estimatedSeconds(calls: number, rows: number, pace: WorkPace): number {
+  return Math.ceil(callSeconds(calls, pace) + rows * pace.secondsPerRow);
 }
 
 /** How often a changing average is written down (and once more when the engine closes). */

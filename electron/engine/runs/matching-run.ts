@@ -6,10 +6,11 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
-import type { CallTiming } from './call-timing';
+import { callSeconds, type CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
+import type { RowTiming } from './row-timing';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
@@ -28,6 +29,8 @@ export interface MatchingRunDeps {
   settings: Settings;
   mapping: Mapping;
   timing: CallTiming;
+  /** Where a run that went to its end says what its rows took (the next previews' estimate). */
+  rowTiming: RowTiming;
   /** The verdict worker, or null to work verdicts out on the run's own thread. */
   verdicts: () => VerdictThread | null;
   rowCount: number;
@@ -129,6 +132,7 @@ export class MatchingRun {
   private readonly failedKeys = new Map<string, number>();
   private readonly activeSince: number;
   private readonly doneAtStart: number;
+  private readonly callsAtStart: number;
   /** Rows settled when this run began (by earlier runs, or with nothing to ask). */
   private rowsAtStart = 0;
   private pendingRows = 0;
@@ -166,6 +170,7 @@ export class MatchingRun {
     this.resolution = new RowResolution(deps.db, projectId, deps.mapping, deps.settings.autoAccept);
     this.activeSince = deps.clock.now();
     this.doneAtStart = counters.queriesDone;
+    this.callsAtStart = counters.calls;
     this.settled = this.execute();
   }
 
@@ -695,6 +700,18 @@ export class MatchingRun {
       // The database itself failed (that may be why the run ends): the next start marks the run interrupted.
     }
     this.emit(true);
+    if (status === 'done') this.timeRows();
+  }
+
+  /** What this run's rows took beyond its calls, for the next previews (runs/row-timing.ts). */
+  private timeRows(): void {
+    const { clock, client, settings, timing, rowTiming } = this.deps;
+    const calls = this.counters.calls - this.callsAtStart;
+    rowTiming.record('run', {
+      rows: this.counters.rowsResolved - this.rowsAtStart,
+      seconds: (clock.now() - this.activeSince) / 1000,
+      callSeconds: client ? callSeconds(calls, { concurrency: settings.concurrency, secondsPerCall: timing.secondsPerCall(client.scope) }) : 0,
+    });
   }
 
   private persist(finishedAt: string | null = null): void {

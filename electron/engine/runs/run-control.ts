@@ -7,6 +7,7 @@ import { EngineError } from '../engine-errors';
 import { requireProject } from '../projects/project-record';
 import type { CallTiming } from './call-timing';
 import { MatchingRun } from './matching-run';
+import type { RowTiming } from './row-timing';
 import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 
@@ -14,6 +15,7 @@ export interface RunControlDeps {
   db: Database;
   clock: Clock;
   timing: CallTiming;
+  rowTiming: RowTiming;
   /** The verdict worker (started on first use), or null to work verdicts out on the engine's thread. */
   verdicts(): VerdictThread | null;
   settings(): Settings;
@@ -125,7 +127,18 @@ export class RunControl {
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
       const run = new MatchingRun(
-        { db, clock, client, settings, mapping, timing: this.deps.timing, verdicts: () => this.deps.verdicts(), rowCount: project.rowCount, onProgress: (p) => this.deps.onProgress(p) },
+        {
+          db,
+          clock,
+          client,
+          settings,
+          mapping,
+          timing: this.deps.timing,
+          rowTiming: this.deps.rowTiming,
+          verdicts: () => this.deps.verdicts(),
+          rowCount: project.rowCount,
+          onProgress: (p) => this.deps.onProgress(p),
+        },
         projectId,
         runId,
         offline,

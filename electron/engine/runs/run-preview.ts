@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
-import { estimatedSeconds, type CallPace } from './call-timing';
+import { estimatedSeconds, type WorkPace } from './call-timing';
 import { readRows, type RowsReader } from './reading-thread';
 import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
 import { ASKABLE_STATES, stateCounts } from './row-status';
@@ -9,7 +9,7 @@ import { ASKABLE_STATES, stateCounts } from './row-status';
 /** States as an SQL list of literals (the planner sees them, as it would written out). */
 const sqlStates = (states: readonly RowState[]) => states.map((s) => `'${s}'`).join(', ');
 
-export interface RunPreviewOptions extends CallPace {
+export interface RunPreviewOptions extends WorkPace {
   offline: boolean;
   /** Lookups fetched at or after this instant are fresh (the cache TTL). */
   freshAfterMs: number;
@@ -69,7 +69,8 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
     cachedFresh: cached,
     toFetch,
     calls,
-    estimatedSeconds: estimatedSeconds(calls, opts),
+    // Every waiting row is read, assessed and written, whether a call or the cache answers it.
+    estimatedSeconds: estimatedSeconds(calls, waiting, opts),
     byStrategy,
     offline: opts.offline,
   };

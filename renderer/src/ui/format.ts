@@ -27,6 +27,11 @@ export function formatDuration(seconds: number | null): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
+/** A preview's estimated time: what a run or refresh of a few seconds takes is not worth a figure. */
+export function formatEstimate(seconds: number): string {
+  return seconds < 5 ? 'a few seconds' : `about ${formatDuration(seconds)}`;
+}
+
 export function formatRate(perSecond: number): string {
   if (!Number.isFinite(perSecond) || perSecond <= 0) return '0/s';
   if (perSecond < 10) return `${perSecond.toFixed(1)}/s`;

@@ -13,6 +13,7 @@ import { rowFetchedAt } from './011-row-fetched-at';
 import { projectCleanup } from './012-project-cleanup';
 import { callTimings } from './013-call-timings';
 import { refreshRowsByRow } from './014-refresh-rows-by-row';
+import { rowTimings } from './015-row-timings';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -30,4 +31,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   projectCleanup,
   callTimings,
   refreshRowsByRow,
+  rowTimings,
 ];

@@ -4,7 +4,7 @@ import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
-import { formatCount, formatDateTime, formatDuration, plural } from '../../ui/format';
+import { formatCount, formatDateTime, formatEstimate, plural } from '../../ui/format';
 import { Modal } from '../../ui/modal';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
@@ -166,7 +166,7 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
               </div>
               <div className="stats__item" data-testid="refresh-preview-time">
                 <dt>Estimated time</dt>
-                <dd>{value.calls === 0 ? 'seconds' : `about ${formatDuration(value.estimatedSeconds)}`}</dd>
+                <dd>{formatEstimate(value.estimatedSeconds)}</dd>
               </div>
             </dl>
           )}

@@ -1,6 +1,6 @@
 import type { RunPreview } from '../../../../shared/contract';
 import { STRATEGIES } from '../../../../shared/model';
-import { formatCount, formatDuration } from '../../ui/format';
+import { formatCount, formatEstimate } from '../../ui/format';
 import { STRATEGY_LABELS } from '../import-mapping/field-labels';
 
 /** What a run will cost before anything is sent. */
@@ -12,7 +12,7 @@ export function CostPreview({ preview }: { preview: RunPreview }) {
     { label: 'Already in the cache', value: formatCount(preview.cachedFresh), testId: 'cached' },
     { label: 'To fetch', value: formatCount(preview.toFetch), testId: 'to-fetch', strong: true },
     { label: 'Calls to the service', value: formatCount(preview.calls), testId: 'calls', strong: true },
-    { label: 'Estimated time', value: preview.calls === 0 ? 'seconds' : `about ${formatDuration(preview.estimatedSeconds)}`, testId: 'estimated-time' },
+    { label: 'Estimated time', value: formatEstimate(preview.estimatedSeconds), testId: 'estimated-time' },
   ];
   const byStrategy = STRATEGIES.filter((strategy) => (preview.byStrategy[strategy] ?? 0) > 0);
   return (

@@ -1,0 +1,65 @@
+import type { Database } from 'better-sqlite3';
+
+/** The kinds of work whose rows are timed: a matching run's rows, a refresh's matched rows. */
+export type RowWork = 'run' | 'refresh';
+
+/**
+ * What a row takes of the engine's own work beyond its calls, until this machine has timed one (seconds). Measured on
+ * two shared cores at a million rows (docs/performance.md, Phase 20): a run ~30-45 µs a row (reading its answer,
+ * assessing its candidates, writing it), a refresh ~70 µs a matched row (listing it, then writing it).
+ */
+export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 40e-6, refresh: 70e-6 };
+
+/** Fewer rows than this are not timed: a few thousand rows take a second at most, and fixed costs would be most of it. */
+export const TIMED_ROWS = 10_000;
+
+/** What a finished piece of work took. */
+export interface TimedWork {
+  rows: number;
+  /** From its start to its end. */
+  seconds: number;
+  /** The share of `seconds` its calls account for (call-timing.ts callSeconds): the rest is the engine's own. */
+  callSeconds: number;
+}
+
+/**
+ * The engine's own time a row takes, beyond the calls, for each kind of work: averaged over the runs and refreshes
+ * this machine finished, and kept in the database (row_timings, migration 15) as call_timings keeps what a call takes.
+ * A preview adds it to the calls' time: at a million rows it is half a run against a fast service, and the whole of a
+ * run the cache answers.
+ */
+export class RowTiming {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * A run or refresh finished: kept when it had rows enough for its time to say something. Never throws: the figure
+   * only feeds the next previews, and the work it times is done whether or not it is kept.
+   */
+  record(work: RowWork, { rows, seconds, callSeconds }: TimedWork): void {
+    if (rows < TIMED_ROWS || !Number.isFinite(seconds) || !Number.isFinite(callSeconds) || !this.db.open) return;
+    const measured = Math.max(0, seconds - callSeconds) / rows;
+    try {
+      const before = this.stored(work);
+      // Each figure is a whole run's average already: the last two count alike.
+      const average = before === null ? measured : (before + measured) / 2;
+      this.db
+        .prepare(
+          `INSERT INTO row_timings (work, seconds_per_row, updated_at) VALUES (?, ?, ?)
+           ON CONFLICT (work) DO UPDATE SET seconds_per_row = excluded.seconds_per_row, updated_at = excluded.updated_at`,
+        )
+        .run(work, average, new Date().toISOString());
+    } catch {
+      // The database is closing or failing: the previews go on from the figure kept before.
+    }
+  }
+
+  /** What a row of `work` takes, as timed on this machine, else assumed. */
+  secondsPerRow(work: RowWork): number {
+    return this.stored(work) ?? ASSUMED_SECONDS_PER_ROW[work];
+  }
+
+  private stored(work: RowWork): number | null {
+    const seconds = this.db.prepare('SELECT seconds_per_row FROM row_timings WHERE work = ?').pluck().get(work) as number | undefined;
+    return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+  }
+}

@@ -1,0 +1,106 @@
+// The previews' time counts the engine's own work on the rows beside the calls: assumed at first, then what this
+// machine's runs and refreshes of enough rows took beyond their calls, kept for the next session (runs/row-timing.ts).
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../electron/engine/engine';
+import { ASSUMED_SECONDS_PER_CALL, callSeconds } from '../../../electron/engine/runs/call-timing';
+import { ASSUMED_SECONDS_PER_ROW, TIMED_ROWS, type RowWork } from '../../../electron/engine/runs/row-timing';
+import type { Person, Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let engine: Engine | null = null;
+let sim: Simulator | null = null;
+const dataDir = () => join(tmp.dir, 'data');
+
+beforeEach(() => {
+  tmp = tempDir('matchdesk-row-timing-');
+});
+afterEach(async () => {
+  await engine?.close();
+  engine = null;
+  await sim?.close();
+  sim = null;
+  tmp.remove();
+});
+
+/** A project of one row per person, by name and company (each found as the top candidate, most auto-accepted). */
+async function project(e: Engine, name: string, people: readonly Person[]): Promise<number> {
+  const rows = people.map((p) => [p.name, currentCompany(p)]);
+  const id = (await ok(e, 'projects.import', { file: writeCsv(join(tmp.dir, `${name}.csv`), ['Name', 'Company'], rows) })).summary.id;
+  await ok(e, 'mapping.save', { projectId: id, mapping: { fullName: 0, company: 1 }, strategies: ['name+company'] });
+  return id;
+}
+
+function kept(): Map<RowWork, number> {
+  const db = new Database(join(dataDir(), 'matchdesk.sqlite'), { readonly: true });
+  try {
+    return new Map((db.prepare('SELECT work, seconds_per_row FROM row_timings').all() as { work: RowWork; seconds_per_row: number }[]).map((r) => [r.work, r.seconds_per_row]));
+  } finally {
+    db.close();
+  }
+}
+
+/** What a call to the one service asked took, as call-timing.ts keeps it. */
+function keptSecondsPerCall(): number {
+  const db = new Database(join(dataDir(), 'matchdesk.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT seconds_per_call FROM call_timings').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe("the previews' time for the rows", () => {
+  it('assumes what a row takes until a run and a refresh of enough rows are timed, then goes by them, in the next session too', async () => {
+    sim = await startSim({ people: 20_000, seed: 5 });
+    engine = await openEngine(dataDir());
+    await connect(engine, sim);
+    await ok(engine, 'settings.update', { concurrency: 4 });
+    const people = findablePeople(sim).slice(0, TIMED_ROWS + 2_000);
+    expect(people.length, 'the simulator has people enough for a timed run').toBe(TIMED_ROWS + 2_000);
+
+    const first = await project(engine, 'first', people);
+    const before = await ok(engine, 'run.preview', { projectId: first, offline: false });
+    expect(before.calls).toBeGreaterThan(0);
+    // Nothing timed yet: the calls' time is assumed, and so is the rows'.
+    const assumedCalls = callSeconds(before.calls, { concurrency: 4, secondsPerCall: ASSUMED_SECONDS_PER_CALL });
+    expect(before.estimatedSeconds).toBe(Math.ceil(assumedCalls + people.length * ASSUMED_SECONDS_PER_ROW.run));
+
+    // A small run is not timed: fixed costs would be most of its time.
+    const small = await project(engine, 'small', findablePeople(sim).slice(-500));
+    expect((await runToEnd(engine, small)).status).toBe('done');
+    expect(kept().size).toBe(0);
+
+    const started = performance.now();
+    expect((await runToEnd(engine, first)).status).toBe('done');
+    const runSeconds = (performance.now() - started) / 1000;
+    const run = kept().get('run');
+    expect(run).toBeDefined();
+    // What the run took beyond its calls, a row: more than nothing, less than the whole run a row.
+    expect(run!).toBeGreaterThan(0);
+    expect(run!).toBeLessThanOrEqual(runSeconds / people.length);
+
+    // A refresh, timed from its listing to its end.
+    const matched = await ok(engine, 'refresh.preview', { projectId: first });
+    expect(matched.matchedRows, 'enough rows were auto-accepted for the refresh to be timed').toBeGreaterThanOrEqual(TIMED_ROWS);
+    await ok(engine, 'refresh.start', { projectId: first });
+    expect((await engine.refreshSettled(first))?.status).toBe('done');
+    const refresh = kept().get('refresh');
+    expect(refresh).toBeGreaterThan(0);
+
+    // A new session (as each CLI command is) goes by what the last one measured, calls and rows.
+    await engine.close();
+    engine = await openEngine(dataDir());
+    const pace = { concurrency: 4, secondsPerCall: keptSecondsPerCall() };
+    // The same sheet again: the cache answers everything, and the time is the rows' alone (it said "seconds" before).
+    const again = await project(engine, 'again', people);
+    const cached = await ok(engine, 'run.preview', { projectId: again, offline: false });
+    expect(cached.calls).toBe(0);
+    expect(cached.estimatedSeconds).toBe(Math.ceil(people.length * run!));
+    const timed = await ok(engine, 'refresh.preview', { projectId: first });
+    expect(timed.calls).toBeGreaterThan(0);
+    expect(timed.estimatedSeconds).toBe(Math.ceil(callSeconds(timed.calls, pace) + timed.matchedRows * refresh!));
+  }, 120_000);
+});
