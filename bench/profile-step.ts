@@ -102,7 +102,11 @@ try {
     case 'run': {
       const imported = await bench.importSheet(sheet.csv, 'Profile again');
       await measure(step === 'plan' ? 'plan' : 'plan (before the run)', () => bench.saveMapping(imported.project));
-      if (step === 'run') await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
+      if (step === 'run') {
+        const preview = await bench.call('run.preview', { projectId: imported.project.summary.id, offline: false });
+        log(`  the run's preview: ${num(preview.calls)} calls, estimated ${num(preview.estimatedSeconds)} s`);
+        await measure('cached run', () => bench.runToEnd(imported.project.summary.id));
+      }
       await measure('delete the project', () => bench.call('projects.delete', { projectId: imported.project.summary.id }));
       break;
     }
@@ -120,7 +124,7 @@ try {
       const world = await simulator.moveOn();
       const preview = await measure('refresh.preview', () => bench.call('refresh.preview', { projectId: main!.id }));
       const refreshed = await measure('refresh', () => bench.refreshToEnd(main!.id));
-      log(`  ${num(world.moved)} moved, ${num(world.left)} left; ${num(preview.people)} people, ${num(refreshed.progress.rowsChanged)} rows changed`);
+      log(`  ${num(world.moved)} moved, ${num(world.left)} left; ${num(preview.people)} people (estimated ${num(preview.estimatedSeconds)} s), ${num(refreshed.progress.rowsChanged)} rows changed`);
       break;
     }
     case 'export-csv':
