@@ -6,14 +6,14 @@ import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { requireProject, type ProjectRecord } from '../projects/project-record';
-import { callSeconds, type CallTiming } from '../runs/call-timing';
+import type { CallTiming } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import type { RowTiming } from '../runs/row-timing';
 import { scopeId, type ServiceScope } from '../runs/service-scope';
 import { createRefresh, planRefresh, refreshPreview } from './refresh-plan';
 import { dropLists, latestRefresh, saveRefresh, storedRefreshProgress, type RefreshCounters, type RefreshRecord } from './refresh-records';
 import { writeLeftRows } from './refresh-rows';
-import { RefreshRun } from './refresh-run';
+import { RefreshRun, type Listed } from './refresh-run';
 
 export interface RefreshControlDeps {
   db: Database;
@@ -69,35 +69,14 @@ export class RefreshControl {
     const project = requireProject(this.deps.db, projectId);
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
-    const listed: { since: number; matchedRows: number }[] = [];
-    const progress = await this.launch(project, scope, async () => {
+    return this.launch(project, scope, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
       // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
       const stopped = latestRefresh(this.deps.db, projectId);
       if (stopped && RESUMABLE.has(stopped.status)) await this.writeRowsLeft(project, stopped);
       const since = this.deps.clock.now();
       const { plan } = await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, since, () => this.turn(projectId));
-      listed.push({ since, matchedRows: plan.matchedRows });
-      return latestRefresh(this.deps.db, projectId);
-    });
-    const run = this.active.get(projectId);
-    if (run && listed[0]) this.timeRowsWhenDone(run, scope, listed[0]);
-    return progress;
-  }
-
-  /**
-   * A refresh that goes from its listing to its end without a stop says what its matched rows took beyond its calls
-   * (listing them, then writing them), for the next previews (runs/row-timing.ts). A resumed one lists nothing.
-   */
-  private timeRowsWhenDone(run: RefreshRun, scope: ServiceScope, { since, matchedRows }: { since: number; matchedRows: number }): void {
-    const concurrency = this.deps.settings().concurrency;
-    void run.settled.then((progress) => {
-      if (progress.status !== 'done') return;
-      this.deps.rowTiming.record('refresh', {
-        rows: matchedRows,
-        seconds: (this.deps.clock.now() - since) / 1000,
-        callSeconds: callSeconds(progress.calls, { concurrency, secondsPerCall: this.deps.timing.secondsPerCall(scope) }),
-      });
+      return { refresh: latestRefresh(this.deps.db, projectId), listed: { since, matchedRows: plan.matchedRows } };
     });
   }
 
@@ -110,7 +89,7 @@ export class RefreshControl {
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
-    return this.launch(project, scope, async () => last);
+    return this.launch(project, scope, async () => ({ refresh: last, listed: null }));
   }
 
   async pause(projectId: number): Promise<RefreshProgress | null> {
@@ -208,13 +187,14 @@ export class RefreshControl {
     return scope;
   }
 
-  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => Promise<RefreshRecord | null>): Promise<RefreshProgress> {
+  /** `record`: the refresh to run, and when a new one began listing its matched rows (a resumed one lists nothing). */
+  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => Promise<{ refresh: RefreshRecord | null; listed: Listed | null }>): Promise<RefreshProgress> {
     const { db, clock } = this.deps;
     this.starting.add(project.id);
     try {
       const concurrency = this.deps.settings().concurrency;
       const client = await this.deps.client(concurrency);
-      const refresh = await record();
+      const { refresh, listed } = await record();
       if (!refresh) throw new Error('the refresh was not recorded');
       // Closing began while it was listed: it is recorded as running, and the next start finds it interrupted, to resume.
       if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh will go on when it is resumed.');
@@ -231,6 +211,8 @@ export class RefreshControl {
           mapping: project.mapping,
           rowCount: project.rowCount,
           timing: this.deps.timing,
+          rowTiming: this.deps.rowTiming,
+          listed,
           onProgress: (p) => this.deps.onProgress(p),
         },
         project.id,

@@ -5,7 +5,8 @@ import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
-import type { CallTiming } from '../runs/call-timing';
+import { callSeconds, type CallTiming } from '../runs/call-timing';
+import type { RowTiming } from '../runs/row-timing';
 import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
@@ -24,7 +25,17 @@ export interface RefreshRunDeps {
   /** The project's rows: how far the rows being brought up to date are. */
   rowCount: number;
   timing: CallTiming;
+  /** Where a refresh that went from its listing to its end says what its matched rows took (the next previews' estimate). */
+  rowTiming: RowTiming;
+  /** When this refresh began listing its matched rows, and how many: null for a resumed one, which is not timed. */
+  listed: Listed | null;
   onProgress: (progress: RefreshProgress) => void;
+}
+
+/** A new refresh's listing: when it began (ms) and the matched rows it listed. */
+export interface Listed {
+  since: number;
+  matchedRows: number;
 }
 
 type StopStatus = Exclude<RefreshStatus, 'running' | 'done'>;
@@ -342,6 +353,18 @@ export class RefreshRun {
       // The database itself failed (that may be why the refresh ends): the next start marks it interrupted.
     }
     this.emit(true);
+    if (status === 'done') this.timeRows();
+  }
+
+  /** What a new refresh's matched rows took beyond its calls, from its listing to its end, for the next previews (runs/row-timing.ts). */
+  private timeRows(): void {
+    const { clock, concurrency, client, timing, rowTiming, listed } = this.deps;
+    if (!listed) return;
+    rowTiming.record('refresh', {
+      rows: listed.matchedRows,
+      seconds: (clock.now() - listed.since) / 1000,
+      callSeconds: callSeconds(this.counters.calls, { concurrency, secondsPerCall: timing.secondsPerCall(client.scope) }),
+    });
   }
 
   private persist(finishedAt: string | null = null): void {
