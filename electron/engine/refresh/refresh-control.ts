@@ -76,7 +76,8 @@ export class RefreshControl {
       if (stopped && RESUMABLE.has(stopped.status)) await this.writeRowsLeft(project, stopped);
       const since = this.deps.clock.now();
       const { plan } = await createRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, since, () => this.turn(projectId));
-      return { refresh: latestRefresh(this.deps.db, projectId), listed: { since, matchedRows: plan.matchedRows } };
+      const listed = { seconds: (this.deps.clock.now() - since) / 1000, matchedRows: plan.matchedRows };
+      return { refresh: latestRefresh(this.deps.db, projectId), listed };
     });
   }
 
@@ -187,7 +188,7 @@ export class RefreshControl {
     return scope;
   }
 
-  /** `record`: the refresh to run, and when a new one began listing its matched rows (a resumed one lists nothing). */
+  /** `record`: the refresh to run, and how long a new one took to list its matched rows (a resumed one lists nothing). */
   private async launch(project: ProjectRecord, scope: ServiceScope, record: () => Promise<{ refresh: RefreshRecord | null; listed: Listed | null }>): Promise<RefreshProgress> {
     const { db, clock } = this.deps;
     this.starting.add(project.id);

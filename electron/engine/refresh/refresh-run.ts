@@ -5,7 +5,7 @@ import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
-import { callSeconds, type CallTiming } from '../runs/call-timing';
+import type { CallTiming } from '../runs/call-timing';
 import type { RowTiming } from '../runs/row-timing';
 import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
@@ -27,14 +27,14 @@ export interface RefreshRunDeps {
   timing: CallTiming;
   /** Where a refresh that went from its listing to its end says what its matched rows took (the next previews' estimate). */
   rowTiming: RowTiming;
-  /** When this refresh began listing its matched rows, and how many: null for a resumed one, which is not timed. */
+  /** How long this refresh took to list its matched rows, and how many: null for a resumed one, which is not timed. */
   listed: Listed | null;
   onProgress: (progress: RefreshProgress) => void;
 }
 
-/** A new refresh's listing: when it began (ms) and the matched rows it listed. */
+/** A new refresh's listing: how long it took and the matched rows it listed. */
 export interface Listed {
-  since: number;
+  seconds: number;
   matchedRows: number;
 }
 
@@ -82,6 +82,8 @@ export class RefreshRun {
   private readonly keepFound: Statement;
   /** While the rows are brought up to date: the last row read (-1 before the first slice); null while asking. */
   private rowsWritten: number | null = null;
+  /** How long bringing the rows up to date took (s). */
+  private rowsSeconds = 0;
   /** The app is closing and its wait is over: the rows not written yet are left for the resume (or a cancel, or the next refresh). */
   private leaveRows = false;
 
@@ -163,9 +165,11 @@ export class RefreshRun {
     } catch (error) {
       failure = `The refresh stopped: ${stopReason(error)}`;
     }
+    const rowsFrom = this.deps.clock.now();
     try {
       // Whatever stopped the asking, the rows of the people found so far are brought up to date before it ends.
       await this.writeRows();
+      this.rowsSeconds = (this.deps.clock.now() - rowsFrom) / 1000;
     } catch (error) {
       failure ??= `The refresh stopped: ${stopReason(error)}`;
     }
@@ -356,15 +360,13 @@ export class RefreshRun {
     if (status === 'done') this.timeRows();
   }
 
-  /** What a new refresh's matched rows took beyond its calls, from its listing to its end, for the next previews (runs/row-timing.ts). */
+  /**
+   * What a new refresh's matched rows took, for the next previews (runs/row-timing.ts): listing them and bringing
+   * them up to date, the work before and after its calls.
+   */
   private timeRows(): void {
-    const { clock, concurrency, client, timing, rowTiming, listed } = this.deps;
-    if (!listed) return;
-    rowTiming.record('refresh', {
-      rows: listed.matchedRows,
-      seconds: (clock.now() - listed.since) / 1000,
-      callSeconds: callSeconds(this.counters.calls, { concurrency, secondsPerCall: timing.secondsPerCall(client.scope) }),
-    });
+    const { listed } = this.deps;
+    if (listed) this.deps.rowTiming.record('refresh', { rows: listed.matchedRows, seconds: listed.seconds + this.rowsSeconds });
   }
 
   private persist(finishedAt: string | null = null): void {

@@ -6,7 +6,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
-import { callSeconds, type CallTiming } from './call-timing';
+import type { CallTiming } from './call-timing';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -29,7 +29,7 @@ export interface MatchingRunDeps {
   settings: Settings;
   mapping: Mapping;
   timing: CallTiming;
-  /** Where a run that went to its end says what its rows took (the next previews' estimate). */
+  /** Where a run that went to its end with no call says what its rows took (the next previews' estimate). */
   rowTiming: RowTiming;
   /** The verdict worker, or null to work verdicts out on the run's own thread. */
   verdicts: () => VerdictThread | null;
@@ -703,15 +703,13 @@ export class MatchingRun {
     if (status === 'done') this.timeRows();
   }
 
-  /** What this run's rows took beyond its calls, for the next previews (runs/row-timing.ts). */
+  /**
+   * What this run's rows took, for the next previews (runs/row-timing.ts): only when it made no call, as calls overlap
+   * the rows' work (a run the cache or the offline mode answered).
+   */
   private timeRows(): void {
-    const { clock, client, settings, timing, rowTiming } = this.deps;
-    const calls = this.counters.calls - this.callsAtStart;
-    rowTiming.record('run', {
-      rows: this.counters.rowsResolved - this.rowsAtStart,
-      seconds: (clock.now() - this.activeSince) / 1000,
-      callSeconds: client ? callSeconds(calls, { concurrency: settings.concurrency, secondsPerCall: timing.secondsPerCall(client.scope) }) : 0,
-    });
+    if (this.counters.calls !== this.callsAtStart) return;
+    this.deps.rowTiming.record('run', { rows: this.counters.rowsResolved - this.rowsAtStart, seconds: (this.deps.clock.now() - this.activeSince) / 1000 });
   }
 
   private persist(finishedAt: string | null = null): void {

@@ -4,40 +4,39 @@ import type { Database } from 'better-sqlite3';
 export type RowWork = 'run' | 'refresh';
 
 /**
- * What a row takes of the engine's own work beyond its calls, until this machine has timed one (seconds). Measured on
- * two shared cores at a million rows (docs/performance.md, Phase 20): a run ~30-45 µs a row (reading its answer,
- * assessing its candidates, writing it), a refresh ~70 µs a matched row (listing it, then writing it).
+ * What a row takes of the engine's own work, until this machine has timed one (seconds). Measured on two shared cores
+ * at a million rows (docs/performance.md, Phase 20): a run ~30 µs a row (reading its answer, assessing its candidates,
+ * writing it), a refresh ~70 µs a matched row (listing it, then bringing it up to date).
  */
-export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 40e-6, refresh: 70e-6 };
+export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 30e-6, refresh: 70e-6 };
 
 /** Fewer rows than this are not timed: a few thousand rows take a second at most, and fixed costs would be most of it. */
 export const TIMED_ROWS = 10_000;
 
-/** What a finished piece of work took. */
+/** What the engine's own work on a number of rows took, with no call in it. */
 export interface TimedWork {
   rows: number;
-  /** From its start to its end. */
   seconds: number;
-  /** The share of `seconds` its calls account for (call-timing.ts callSeconds): the rest is the engine's own. */
-  callSeconds: number;
 }
 
 /**
- * The engine's own time a row takes, beyond the calls, for each kind of work: averaged over the runs and refreshes
- * this machine finished, and kept in the database (row_timings, migration 15) as call_timings keeps what a call takes.
- * A preview adds it to the calls' time: at a million rows it is half a run against a fast service, and the whole of a
- * run the cache answers.
+ * The engine's own time a row takes for each kind of work: averaged over the runs and refreshes this machine finished,
+ * and kept in the database (row_timings, migration 15) as call_timings keeps what a call takes. It is timed only where
+ * no call is in it, as a run's calls overlap its rows' work: against a slow service a run's whole time is its calls',
+ * and taking them away would leave nothing. So a run is timed when the cache (or the offline mode) answered all of it,
+ * and a refresh by its listing and its rows' pass, before and after its calls. A preview adds the figure to the calls'
+ * time: at a million rows that is about half a run against a fast service, and the whole of a run the cache answers.
  */
 export class RowTiming {
   constructor(private readonly db: Database) {}
 
   /**
-   * A run or refresh finished: kept when it had rows enough for its time to say something. Never throws: the figure
-   * only feeds the next previews, and the work it times is done whether or not it is kept.
+   * Work finished: kept when it had rows enough for its time to say something. Never throws: the figure only feeds
+   * the next previews, and the work it times is done whether or not it is kept.
    */
-  record(work: RowWork, { rows, seconds, callSeconds }: TimedWork): void {
-    if (rows < TIMED_ROWS || !Number.isFinite(seconds) || !Number.isFinite(callSeconds) || !this.db.open) return;
-    const measured = Math.max(0, seconds - callSeconds) / rows;
+  record(work: RowWork, { rows, seconds }: TimedWork): void {
+    if (rows < TIMED_ROWS || !Number.isFinite(seconds) || seconds < 0 || !this.db.open) return;
+    const measured = seconds / rows;
     try {
       const before = this.stored(work);
       // Each figure is a whole run's average already: the last two count alike.

@@ -1,5 +1,6 @@
 // The previews' time counts the engine's own work on the rows beside the calls: assumed at first, then what this
-// machine's runs and refreshes of enough rows took beyond their calls, kept for the next session (runs/row-timing.ts).
+// machine's runs (answered by the cache) and refreshes (listing and rows) of enough rows took, kept for the next
+// session (runs/row-timing.ts).
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -53,7 +54,7 @@ function keptSecondsPerCall(): number {
 }
 
 describe("the previews' time for the rows", () => {
-  it('assumes what a row takes until a run and a refresh of enough rows are timed, then goes by them, in the next session too', async () => {
+  it('assumes what a row takes until a run with no call and a refresh of enough rows are timed, then goes by them, in the next session too', async () => {
     sim = await startSim({ people: 20_000, seed: 5 });
     engine = await openEngine(dataDir());
     await connect(engine, sim);
@@ -68,35 +69,40 @@ describe("the previews' time for the rows", () => {
     const assumedCalls = callSeconds(before.calls, { concurrency: 4, secondsPerCall: ASSUMED_SECONDS_PER_CALL });
     expect(before.estimatedSeconds).toBe(Math.ceil(assumedCalls + people.length * ASSUMED_SECONDS_PER_ROW.run));
 
-    // A small run is not timed: fixed costs would be most of its time.
-    const small = await project(engine, 'small', findablePeople(sim).slice(-500));
-    expect((await runToEnd(engine, small)).status).toBe('done');
+    // Runs that made calls are not timed (their rows' work hides among the calls), nor is a small one.
+    expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
+    const small = await project(engine, 'small', people.slice(0, 500));
+    expect((await runToEnd(engine, small)).calls).toBe(0);
     expect(kept().size).toBe(0);
 
+    // The same sheet again, answered by the cache: timed, at more than nothing and at most the whole run a row.
+    const again = await project(engine, 'again', people);
     const started = performance.now();
-    expect((await runToEnd(engine, first)).status).toBe('done');
+    const cachedRun = await runToEnd(engine, again);
     const runSeconds = (performance.now() - started) / 1000;
+    expect(cachedRun).toMatchObject({ status: 'done', calls: 0 });
     const run = kept().get('run');
-    expect(run).toBeDefined();
-    // What the run took beyond its calls, a row: more than nothing, less than the whole run a row.
-    expect(run!).toBeGreaterThan(0);
+    expect(run).toBeGreaterThan(0);
     expect(run!).toBeLessThanOrEqual(runSeconds / people.length);
 
-    // A refresh, timed from its listing to its end.
+    // A refresh, timed by its listing and its rows' pass.
     const matched = await ok(engine, 'refresh.preview', { projectId: first });
     expect(matched.matchedRows, 'enough rows were auto-accepted for the refresh to be timed').toBeGreaterThanOrEqual(TIMED_ROWS);
+    const refreshFrom = performance.now();
     await ok(engine, 'refresh.start', { projectId: first });
     expect((await engine.refreshSettled(first))?.status).toBe('done');
+    const refreshSeconds = (performance.now() - refreshFrom) / 1000;
     const refresh = kept().get('refresh');
     expect(refresh).toBeGreaterThan(0);
+    expect(refresh!).toBeLessThanOrEqual(refreshSeconds / matched.matchedRows);
 
     // A new session (as each CLI command is) goes by what the last one measured, calls and rows.
     await engine.close();
     engine = await openEngine(dataDir());
     const pace = { concurrency: 4, secondsPerCall: keptSecondsPerCall() };
-    // The same sheet again: the cache answers everything, and the time is the rows' alone (it said "seconds" before).
-    const again = await project(engine, 'again', people);
-    const cached = await ok(engine, 'run.preview', { projectId: again, offline: false });
+    // A third project of the sheet: the cache answers everything, and the time is the rows' alone (it said "seconds").
+    const third = await project(engine, 'third', people);
+    const cached = await ok(engine, 'run.preview', { projectId: third, offline: false });
     expect(cached.calls).toBe(0);
     expect(cached.estimatedSeconds).toBe(Math.ceil(people.length * run!));
     const timed = await ok(engine, 'refresh.preview', { projectId: first });
