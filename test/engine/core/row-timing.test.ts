@@ -34,24 +34,22 @@ async function project(e: Engine, name: string, people: readonly Person[]): Prom
   return id;
 }
 
-function kept(): Map<RowWork, number> {
+/** Reads the engine's file beside it, read-only. */
+function fromFile<T>(read: (db: Database.Database) => T): T {
   const db = new Database(join(dataDir(), 'matchdesk.sqlite'), { readonly: true });
   try {
-    return new Map((db.prepare('SELECT work, seconds_per_row FROM row_timings').all() as { work: RowWork; seconds_per_row: number }[]).map((r) => [r.work, r.seconds_per_row]));
+    return read(db);
   } finally {
     db.close();
   }
 }
 
+/** What a row of each kind of work took, as row-timing.ts keeps it. */
+const kept = () =>
+  fromFile((db) => new Map((db.prepare('SELECT work, seconds_per_row FROM row_timings').all() as { work: RowWork; seconds_per_row: number }[]).map((r) => [r.work, r.seconds_per_row])));
+
 /** What a call to the one service asked took, as call-timing.ts keeps it. */
-function keptSecondsPerCall(): number {
-  const db = new Database(join(dataDir(), 'matchdesk.sqlite'), { readonly: true });
-  try {
-    return db.prepare('SELECT seconds_per_call FROM call_timings').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
+const keptSecondsPerCall = () => fromFile((db) => db.prepare('SELECT seconds_per_call FROM call_timings').pluck().get() as number);
 
 describe("the previews' time for the rows", () => {
   it('assumes what a row takes until a run with no call and a refresh of enough rows are timed, then goes by them, in the next session too', async () => {
