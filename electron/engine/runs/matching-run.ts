@@ -29,7 +29,7 @@ export interface MatchingRunDeps {
   settings: Settings;
   mapping: Mapping;
   timing: CallTiming;
-  /** Where a run that went to its end with no call says what its rows took (the next previews' estimate). */
+  /** Where a run the cache answered says what its rows took (the next previews' estimate). */
   rowTiming: RowTiming;
   /** The verdict worker, or null to work verdicts out on the run's own thread. */
   verdicts: () => VerdictThread | null;
@@ -704,11 +704,11 @@ export class MatchingRun {
   }
 
   /**
-   * What this run's rows took, for the next previews (runs/row-timing.ts): only when it made no call, as calls overlap
-   * the rows' work (a run the cache or the offline mode answered).
+   * What this run's rows took, for the next previews (runs/row-timing.ts): only when the cache answered all of it (online
+   * and no call). Calls overlap the rows' work, and offline the rows with no answer on file cost next to nothing.
    */
   private timeRows(): void {
-    if (this.counters.calls !== this.callsAtStart) return;
+    if (this.offline || this.counters.calls !== this.callsAtStart) return;
     this.deps.rowTiming.record('run', { rows: this.counters.rowsResolved - this.rowsAtStart, seconds: (this.deps.clock.now() - this.activeSince) / 1000 });
   }
 

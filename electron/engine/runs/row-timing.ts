@@ -23,8 +23,9 @@ export interface TimedWork {
  * The engine's own time a row takes for each kind of work: averaged over the runs and refreshes this machine finished,
  * and kept in the database (row_timings, migration 15) as call_timings keeps what a call takes. It is timed only where
  * no call is in it, as a run's calls overlap its rows' work: against a slow service a run's whole time is its calls',
- * and taking them away would leave nothing. So a run is timed when the cache (or the offline mode) answered all of it,
- * and a refresh by its listing and its rows' pass, before and after its calls. A preview adds the figure to the calls'
+ * and taking them away would leave nothing. So a run is timed when the cache answered all of it (online, no call: an
+ * offline run's rows with no answer on file cost next to nothing), and a refresh by its listing and its rows' pass,
+ * before and after its calls. A preview adds the figure to the calls'
  * time: at a million rows that is about half a run against a fast service, and the whole of a run the cache answers.
  */
 export class RowTiming {

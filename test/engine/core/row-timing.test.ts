@@ -67,7 +67,10 @@ describe("the previews' time for the rows", () => {
     const assumedCalls = callSeconds(before.calls, { concurrency: 4, secondsPerCall: ASSUMED_SECONDS_PER_CALL });
     expect(before.estimatedSeconds).toBe(Math.ceil(assumedCalls + people.length * ASSUMED_SECONDS_PER_ROW.run));
 
-    // Runs that made calls are not timed (their rows' work hides among the calls), nor is a small one.
+    // Not timed: an offline run of rows with no answer on file (it marks them and is done), a run that made calls (their
+    // rows' work hides among the calls), a small one.
+    expect(await runToEnd(engine, first, true)).toMatchObject({ status: 'done', calls: 0, rowsResolved: people.length });
+    expect(kept().size).toBe(0);
     expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
     const small = await project(engine, 'small', people.slice(0, 500));
     expect((await runToEnd(engine, small)).calls).toBe(0);
