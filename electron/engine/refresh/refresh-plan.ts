@@ -4,7 +4,7 @@ import { MAX_QUERIES_PER_FIND } from '../api';
 import { lowerBound } from '../lower-bound';
 import { estimatedSeconds, type WorkPace } from '../runs/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
-import { StampedCache, dataStamp, writingTempTablesOnly } from '../store/data-stamp';
+import { StampedCache, dataStamp, writingUnreadTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
 
 /** Who a refresh of a project asks for: every chosen person with a profile slug, once, and the rows that chose them. */
@@ -99,7 +99,7 @@ class MatchedRows {
   /** Its rows are the connection's own: writing them changes nothing the review keeps (data-stamp.ts). */
   private temp<R>(write: () => R): R {
     const before = dataStamp(this.db);
-    const result = writingTempTablesOnly(this.db, write);
+    const result = writingUnreadTablesOnly(this.db, write);
     if (before === this.stamp) this.stamp = dataStamp(this.db);
     return result;
   }
@@ -270,7 +270,7 @@ export async function createRefresh(
   const cutoff = cutoffOf(olderThanDays, nowMs);
   return withMatchedRows(db, projectId, turn, async (rows) => {
     const recent = `temp.${rows.table}_recent`;
-    writingTempTablesOnly(db, () => db.exec(`CREATE TEMP TABLE ${rows.table}_recent (slug TEXT PRIMARY KEY) WITHOUT ROWID`));
+    writingUnreadTablesOnly(db, () => db.exec(`CREATE TEMP TABLE ${rows.table}_recent (slug TEXT PRIMARY KEY) WITHOUT ROWID`));
     let plan: RefreshPlan;
     let refreshId: number;
     try {
@@ -282,7 +282,7 @@ export async function createRefresh(
         const young = cutoff === null ? [] : slice.filter((person) => person.freshest !== null && person.freshest >= cutoff);
         people += slice.length;
         recentPeople += young.length;
-        if (young.length > 0) writingTempTablesOnly(db, () => db.transaction(() => young.forEach((person) => leaveOut.run(person.slug)))());
+        if (young.length > 0) writingUnreadTablesOnly(db, () => db.transaction(() => young.forEach((person) => leaveOut.run(person.slug)))());
       });
       plan = { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, recentPeople, people: people - recentPeople };
       refreshId = insertUnlistedRefresh(db, projectId, scope, olderThanDays, at);

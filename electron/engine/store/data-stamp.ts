@@ -99,20 +99,13 @@ export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
 }
 
 /**
- * Runs a write to the connection's temporary tables alone (a listing a preview counts over): every kept value is
- * brought through it, as none reads them. total_changes() counts their rows too, so a refresh's preview used to have
- * the review's next page count everything again (~1 s at a million rows).
+ * Runs a write to tables no kept value reads, alone: every kept value is brought through it. These are the
+ * connection's temporary tables (a listing a preview counts over) and a refresh's own lists (store/refresh-tables.ts:
+ * the people and rows it asks for, the facts it found, let go a slice at a time once it ends while the review may be
+ * read). total_changes() counts their rows too, so a refresh's preview used to have the review's next page count
+ * everything again (~1 s at a million rows).
  */
-export function writingTempTablesOnly<R>(db: Database, write: () => R): R {
-  return keepingAcross(db, write, () => true);
-}
-
-/**
- * Runs a write to a refresh's own lists alone (store/refresh-tables.ts: the people and rows it asks for, the facts it
- * found), which no kept value reads: every kept value is brought through it. A refresh lets its lists go a slice at a
- * time once it ends, while the review may be read.
- */
-export function writingRefreshListsOnly<R>(db: Database, write: () => R): R {
+export function writingUnreadTablesOnly<R>(db: Database, write: () => R): R {
   return keepingAcross(db, write, () => true);
 }
 

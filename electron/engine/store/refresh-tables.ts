@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { writingRefreshListsOnly } from './data-stamp';
+import { writingUnreadTablesOnly } from './data-stamp';
 import { statement } from './statements';
 
 // What the summary, the review, the export and a deleted project's cleanup need of the refresh tables (made and kept by
@@ -29,7 +29,7 @@ const PEOPLE_PER_SLICE = 5_000;
  * entries went; 0 when none is left.
  */
 export function dropListsSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
-  return writingRefreshListsOnly(db, () => dropSlice(db, refreshId, what));
+  return writingUnreadTablesOnly(db, () => dropSlice(db, refreshId, what));
 }
 
 function dropSlice(db: Database, refreshId: number, what: 'rows' | 'people and rows'): number {
