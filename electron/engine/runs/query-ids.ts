@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
 
-const HEX_KEY = /^[0-9a-f]{64}$/;
 /** Int32 words of a key's 32-byte digest. */
 const WORDS = 8;
 const EMPTY = -1;
@@ -57,8 +56,10 @@ export class QueryIds {
   /** The slot holding the key's id, or ~(the empty slot where it would go); leaves the key's words in this.words. */
   private find(key: string): number {
     const w = this.words;
-    const hex = key.length === 64 && HEX_KEY.test(key) ? key : hash('sha256', key);
-    for (let i = 0; i < WORDS; i++) w[i] = Number.parseInt(hex.slice(i * 8, i * 8 + 8), 16) | 0;
+    if (!readHexDigest(key, w)) {
+      const digest = hash('sha256', key, 'buffer');
+      for (let i = 0; i < WORDS; i++) w[i] = digest.readInt32BE(i * 4);
+    }
     const mask = this.slots.length - 1;
     for (let slot = w[0]! & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot]!;
@@ -97,4 +98,24 @@ export class QueryIds {
       this.slots[slot] = id;
     }
   }
+}
+
+/**
+ * Reads a key that is a digest already (64 lowercase hex digits, as every query key is) into its int32 words, the
+ * same words its bytes read big-endian would give; false, with the words half-written, for any other key. Read by
+ * character codes: a regular expression and eight parseInt(slice) cost a second and a half a million-row plan.
+ */
+function readHexDigest(key: string, words: Int32Array): boolean {
+  if (key.length !== WORDS * 8) return false;
+  for (let i = 0, at = 0; i < WORDS; i++) {
+    let word = 0;
+    for (const end = at + 8; at < end; at++) {
+      const c = key.charCodeAt(at);
+      const nibble = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+      if (nibble < 0) return false;
+      word = (word << 4) | nibble;
+    }
+    words[i] = word;
+  }
+  return true;
 }
