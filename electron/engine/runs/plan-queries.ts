@@ -8,7 +8,7 @@ import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
 import { parseCells } from './row-cells';
-import { ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
+import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
 export interface PlanRequest {
@@ -72,7 +72,9 @@ export async function planProject(
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
   const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing.
+  // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing, and
+  // with only the columns a new status has.
+  const insertNewStatus = db.prepare(NEW_STATUS_SQL);
   const insertStatus = db.prepare(rowStatusWriteSql('INSERT'));
   const replaceStatus = db.prepare(rowStatusWriteSql('INSERT OR REPLACE'));
 
@@ -109,6 +111,7 @@ export async function planProject(
     // it was worked out took a tenth longer (the matching code and SQLite took turns at the CPU caches), and one
     // INSERT ... SELECT FROM json_each(?) per page longer still.
     const steps: StepRow[] = [];
+    const newStatuses: NewStatusValues[] = [];
     const inserts: RowStatusValues[] = [];
     const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
@@ -146,10 +149,15 @@ export async function planProject(
         }
         for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature, plan[i]!.id]);
       }
-      if (statusChanged) (before ? replaces : inserts).push(rowStatusValues(next));
+      if (statusChanged) {
+        const bare = before ? null : newStatusValues(next);
+        if (bare) newStatuses.push(bare);
+        else (before ? replaces : inserts).push(rowStatusValues(next));
+      }
     }
     for (const [kept, rowIndexes] of drops) dropSteps.run(projectId, kept, JSON.stringify(rowIndexes));
     for (const step of steps) addStep.run(projectId, ...step);
+    for (const status of newStatuses) insertNewStatus.run(projectId, ...status);
     for (const status of inserts) insertStatus.run(projectId, ...status);
     for (const status of replaces) replaceStatus.run(projectId, ...status);
     return last + 1;
