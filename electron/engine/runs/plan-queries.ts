@@ -72,10 +72,9 @@ export async function planProject(
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
   const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  // A row without a status yet (every row of a first plan) is inserted: cheaper than a replace finding nothing, and
-  // with only the columns a new status has.
+  // A row without a status yet (every row of a first plan) is inserted, with only the columns a new status has:
+  // cheaper than a replace finding nothing.
   const insertNewStatus = db.prepare(NEW_STATUS_SQL);
-  const insertStatus = db.prepare(rowStatusWriteSql('INSERT'));
   const replaceStatus = db.prepare(rowStatusWriteSql('INSERT OR REPLACE'));
 
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
@@ -112,7 +111,6 @@ export async function planProject(
     // INSERT ... SELECT FROM json_each(?) per page longer still.
     const steps: StepRow[] = [];
     const newStatuses: NewStatusValues[] = [];
-    const inserts: RowStatusValues[] = [];
     const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
     for (const [rowIndex, text] of rows) {
@@ -150,15 +148,15 @@ export async function planProject(
         for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature, plan[i]!.id]);
       }
       if (statusChanged) {
+        // A row's first status is only its query and label (replan-row.ts freshStatus); anything more is written in full.
         const bare = before ? null : newStatusValues(next);
         if (bare) newStatuses.push(bare);
-        else (before ? replaces : inserts).push(rowStatusValues(next));
+        else replaces.push(rowStatusValues(next));
       }
     }
     for (const [kept, rowIndexes] of drops) dropSteps.run(projectId, kept, JSON.stringify(rowIndexes));
     for (const step of steps) addStep.run(projectId, ...step);
     for (const status of newStatuses) insertNewStatus.run(projectId, ...status);
-    for (const status of inserts) insertStatus.run(projectId, ...status);
     for (const status of replaces) replaceStatus.run(projectId, ...status);
     return last + 1;
   });
