@@ -8,7 +8,7 @@ import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
 import { parseCells } from './row-cells';
-import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, rowStatusValues, rowStatusWriteSql, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
+import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
 export interface PlanRequest {
@@ -75,7 +75,7 @@ export async function planProject(
   // A row without a status yet (every row of a first plan) is inserted, with only the columns a new status has:
   // cheaper than a replace finding nothing.
   const insertNewStatus = db.prepare(NEW_STATUS_SQL);
-  const replaceStatus = db.prepare(rowStatusWriteSql('INSERT OR REPLACE'));
+  const replaceStatus = db.prepare(REPLACE_STATUS_SQL);
 
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
   // again (a map lookup hashes the query's text as well) and 15 MB besides.

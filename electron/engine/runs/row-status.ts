@@ -211,10 +211,11 @@ export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
   ];
 }
 
-/** A full row_status write: bind project_id, then rowStatusValues. INSERT where the row has no status yet (cheaper). */
-export function rowStatusWriteSql(verb: 'INSERT' | 'INSERT OR REPLACE'): string {
-  return `${verb} INTO row_status (project_id, ${WRITTEN_COLUMNS}) VALUES (?, ${WRITTEN_COLUMNS.split(', ').map(() => '?').join(', ')})`;
-}
+/**
+ * A full row_status write, whether or not the row has a status yet: bind project_id, then rowStatusValues. A row's
+ * first status goes in cheaper by NEW_STATUS_SQL.
+ */
+export const REPLACE_STATUS_SQL = `INSERT OR REPLACE INTO row_status (project_id, ${WRITTEN_COLUMNS}) VALUES (?, ${WRITTEN_COLUMNS.split(', ').map(() => '?').join(', ')})`;
 
 /**
  * A status with nothing behind it yet, as a row's first plan writes it: the query to ask and the label, every other

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshStatus, type PlannedStep } from '../../../electron/engine/runs/replan-row';
-import { NEW_STATUS_SQL, newStatusValues, readRowStatus, rowStatusValues, rowStatusWriteSql, type RowStatusRecord } from '../../../electron/engine/runs/row-status';
+import { NEW_STATUS_SQL, newStatusValues, readRowStatus, REPLACE_STATUS_SQL, rowStatusValues, type RowStatusRecord } from '../../../electron/engine/runs/row-status';
 import { migrate } from '../../../electron/engine/store';
 import { tempFolder } from '../store/temp-folder';
 
@@ -17,7 +17,7 @@ describe("a new row's status", () => {
       db.pragma('foreign_keys = OFF');
       const fresh = [freshStatus(0, plan, 'Jane Doe'), freshStatus(1, [], 'row 2')];
       for (const status of fresh) db.prepare(NEW_STATUS_SQL).run(1, ...newStatusValues(status)!);
-      for (const status of fresh) db.prepare(rowStatusWriteSql('INSERT')).run(2, ...rowStatusValues(status));
+      for (const status of fresh) db.prepare(REPLACE_STATUS_SQL).run(2, ...rowStatusValues(status));
       const columns = 'SELECT * FROM row_status WHERE project_id = ? ORDER BY row_index';
       const stored = (projectId: number) => (db.prepare(columns).all(projectId) as Record<string, unknown>[]).map(({ project_id: _, ...rest }) => rest);
       expect(stored(1)).toEqual(stored(2));
