@@ -27,6 +27,11 @@ export interface Level {
 const NO_INFORMATION: Level = { m: 1, u: 1, why: 'Nothing to compare: the sheet or the record lacks the field.' };
 
 export const CONFIDENCE_MODEL = {
+  /**
+   * Bump it with any change to how a verdict is worked out that no figure here shows (assess-row.ts' guards, a
+   * comparison's levels): a run copies a verdict between projects only when the model is the same one
+   * (runs/verdict-basis.ts), and within one app version only this tells two models apart.
+   */
   version: 1,
 
   notAmongCandidates: {

@@ -57,7 +57,12 @@ export class FreshPersonWriter {
       )
       .raw();
     this.listed = db.prepare('SELECT count(*) FROM refresh_rows WHERE refresh_id = ? AND slug = ?').pluck();
-    this.writeChosen = db.prepare('UPDATE row_status SET chosen = ?, job_change = ? WHERE project_id = ? AND row_index = ?');
+    // A chosen person written anew is no longer what the model's verdict made (a later run must not copy it:
+    // runs/copied-verdicts.ts); written as it was, the verdict stands.
+    this.writeChosen = db.prepare(
+      `UPDATE row_status SET chosen = @chosen, job_change = @jobChange, verdict_basis = CASE WHEN chosen IS @chosen THEN verdict_basis END
+       WHERE project_id = @projectId AND row_index = @rowIndex`,
+    );
     this.writeBefore = db.prepare(
       `INSERT OR REPLACE INTO row_refreshes
          (project_id, row_index, refresh_id, slug, changed, previous_company, previous_title, previous_job_change, previous_job_change_date)
@@ -96,7 +101,7 @@ export class FreshPersonWriter {
     const after = chosenWithFacts(chosen, facts, rowInput(parseCells(cells), this.mapping).company);
     const before = rowBefore(chosen);
     const changed = jobChanged(before, after);
-    this.writeChosen.run(JSON.stringify(after), jobChangeOf(state, after), this.projectId, rowIndex);
+    this.writeChosen.run({ chosen: JSON.stringify(after), jobChange: jobChangeOf(state, after), projectId: this.projectId, rowIndex });
     this.writeBefore.run(
       this.projectId,
       rowIndex,

@@ -365,7 +365,7 @@ export class Decisions {
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
-    statement(this.db, 'UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ? WHERE project_id = ? AND row_index = ?')
+    statement(this.db, 'UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?')
       .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, jobChangeOf(f.state, f.chosen), projectId, rowIndex);
   }
 

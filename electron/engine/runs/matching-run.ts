@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from './call-timing';
+import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -113,7 +114,8 @@ const PAGES_PER_WORKER_READ = 2;
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
  * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
- * query in the next walk. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
+ * query in the next walk. Where another project holds the same sheet, rows it settled alike are copied from it a span
+ * ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
  * loses at most the calls in flight and the one whose reply is being read (and the verdicts of pages not written yet,
  * worked out again from the cache).
  *
@@ -270,13 +272,25 @@ export class MatchingRun {
   private async walk(): Promise<void> {
     const seen = new DistinctQueries();
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
+    const copy = VerdictCopy.open(this.deps.db, this.projectId, this.resolution.basis);
     try {
       for (let after = -1; !this.stop && this.commitError === null; ) {
         // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
         while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
         while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
-        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
-        if (page.length === 0) return;
+        if (copy && after >= copy.through) {
+          // The rows another project of this sheet settled alike are copied a span ahead; the rest are read as always.
+          this.copyVerdicts(copy, after, seen);
+          this.emit(false);
+          await nextTurn();
+          continue;
+        }
+        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS, copy?.through);
+        if (page.length === 0) {
+          if (!copy || copy.done) return;
+          after = copy.through;
+          continue;
+        }
         after = page[page.length - 1]!.rowIndex;
         this.takePage(page, seen);
         this.sendQueued(false);
@@ -296,9 +310,8 @@ export class MatchingRun {
    * one walk and each of its pages written once, not again by the next walk.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
-    const { clock, settings } = this.deps;
-    // Offline, any answer on file will do, however old; online only fresh ones count (the cache TTL).
-    const freshAfter = this.offline ? Number.MIN_SAFE_INTEGER : clock.now() - settings.cacheTtlDays * 86_400_000;
+    const { clock } = this.deps;
+    const freshAfter = this.freshAfter();
     const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
     const before = this.settling[this.settling.length - 1];
     const reader = this.pagesTaken++ % PAGES_PER_WORKER_READ === 1 && this.mostlyCached ? this.deps.verdicts() : null;
@@ -329,6 +342,32 @@ export class MatchingRun {
       Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
       context,
     );
+  }
+
+  /** The next span's verdicts copied from another project of the sheet (copied-verdicts.ts), counted as cache hits. */
+  private copyVerdicts(copy: VerdictCopy, after: number, seen: DistinctQueries): void {
+    const { db, clock } = this.deps;
+    db.transaction(() => {
+      const copied: CopiedRow[] = copy.copyNext(after, new Date(clock.now()).toISOString(), this.freshAfter());
+      for (const { queries } of copied) {
+        queries.forEach(({ queryId, key }, step) => {
+          if (!seen.add(queryId, key)) return;
+          this.counters.cacheHits++;
+          this.counters.queriesDone++;
+          // As for rows followed to their next step (lookUp): the walk counted only the queries rows were at.
+          if (step > 0) this.counters.queriesTotal++;
+        });
+      }
+      if (copied.length > 0) {
+        this.count({ resolved: copied.length, advanced: 0 });
+        this.persist();
+      }
+    })();
+  }
+
+  /** The oldest answer on file this run takes (ms): offline any will do, however old; online only fresh ones (the cache TTL). */
+  private freshAfter(): number {
+    return this.offline ? Number.MIN_SAFE_INTEGER : this.deps.clock.now() - this.deps.settings.cacheTtlDays * 86_400_000;
   }
 
   /** A page's rows sorted into work, following rows whose answer on file found nobody to their next steps. */

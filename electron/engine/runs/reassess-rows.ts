@@ -40,7 +40,7 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
     )
     .raw();
   const write = db.prepare(
-    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ? WHERE project_id = ? AND row_index = ?',
+    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?',
   );
   const scope = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
   let assessed = 0;

@@ -3,6 +3,7 @@ import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import type { CandidateFacts } from '../matching';
 import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
 import { stateRowsHint } from './row-status';
+import { verdictBasis } from './verdict-basis';
 
 /** One query's answer: its candidates' facts (none when the service found nobody). */
 export interface Answer {
@@ -38,6 +39,8 @@ export class RowResolution {
   private readonly advance: Statement;
   private readonly exhausted: Statement;
   private readonly settle: Statement;
+  /** What this run's verdicts are worked out by, stored with each (verdict-basis.ts). */
+  readonly basis: number;
 
   constructor(
     db: Database,
@@ -45,10 +48,11 @@ export class RowResolution {
     private readonly mapping: Mapping,
     private readonly rule: AutoAcceptRule,
   ) {
+    this.basis = verdictBasis(mapping, rule);
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
     this.foundRow = db.prepare(
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
-         job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?
+         job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
        WHERE ${row}`,
     );
     // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at 8-10 µs a row instead of
@@ -60,7 +64,7 @@ export class RowResolution {
     );
     this.exhausted = db.prepare(
       `UPDATE row_status SET outcome = 'no_candidates', state = 'no_candidates', fetched_at = ?, candidate_count = 0,
-         confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL
+         confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL
        WHERE ${row}`,
     );
     this.settle = db.prepare(`UPDATE row_status SET outcome = ?, state = ?, fetched_at = ?, candidate_count = 0 WHERE ${row}`);
@@ -81,7 +85,7 @@ export class RowResolution {
   /** Rows an answer with candidates settles, with each row's values as row-verdict.ts works them out (in this order). */
   found(rows: readonly WaitingRow[], values: readonly VerdictValues[], fetchedAt: number): ResolutionCount {
     let resolved = 0;
-    for (let i = 0; i < rows.length; i++) resolved += this.foundRow.run(fetchedAt, ...values[i]!, this.projectId, rows[i]!.rowIndex).changes;
+    for (let i = 0; i < rows.length; i++) resolved += this.foundRow.run(fetchedAt, ...values[i]!, this.basis, this.projectId, rows[i]!.rowIndex).changes;
     return { resolved, advanced: 0 };
   }
 

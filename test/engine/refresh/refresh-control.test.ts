@@ -334,9 +334,9 @@ describe('the rows, brought up to date once the people are asked', () => {
     const db = new Database(join(dataDir(), 'matchdesk.sqlite'));
     const rows = db.prepare('SELECT row_index FROM row_refreshes WHERE project_id = ? AND refresh_id = ?').pluck().all(projectId, paused.refreshId) as number[];
     expect(rows.length).toBe(paused.rowsUpdated);
-    const putBack = db.prepare('UPDATE row_status SET chosen = ?, job_change = ? WHERE project_id = ? AND row_index = ?');
+    const putBack = db.prepare('UPDATE row_status SET chosen = ?, job_change = ?, verdict_basis = ? WHERE project_id = ? AND row_index = ?');
     db.transaction(() => {
-      for (const row of rows) putBack.run(before.get(row)!.chosen, before.get(row)!.job_change, projectId, row);
+      for (const row of rows) putBack.run(before.get(row)!.chosen, before.get(row)!.job_change, before.get(row)!.verdict_basis, projectId, row);
       db.prepare('DELETE FROM row_refreshes WHERE project_id = ?').run(projectId);
       db.prepare("UPDATE refreshes SET counters = json_set(counters, '$.rowsUpdated', 0, '$.rowsChanged', 0), message = 'Interrupted' WHERE id = ?").run(paused.refreshId);
     })();

@@ -14,6 +14,7 @@ import { projectCleanup } from './012-project-cleanup';
 import { callTimings } from './013-call-timings';
 import { refreshRowsByRow } from './014-refresh-rows-by-row';
 import { rowTimings } from './015-row-timings';
+import { verdictBasis } from './016-verdict-basis';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   callTimings,
   refreshRowsByRow,
   rowTimings,
+  verdictBasis,
 ];

@@ -1,0 +1,145 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Rows a copy looks at in one transaction. */
+const SPAN_ROWS = 2000;
+/** The first rows of two sheets compared to tell whether one is the other again, and how many must be the same. */
+const PROBE_ROWS = 50;
+const PROBE_SAME = 25;
+
+/** A row whose outcome was copied, with its queries: the run counts each once however many rows ask it. */
+export interface CopiedRow {
+  rowIndex: number;
+  /** The queries the row took, first to last: those before the last found nobody. */
+  queries: { queryId: number | null; key: string }[];
+}
+
+/**
+ * Verdicts a run copies from another project of the same sheet instead of working them out again: a sheet imported
+ * again (the same file a week later, or with a few cells edited) asks the same queries, the cache holds their answers,
+ * and working out a million rows' verdicts from them took ~45 s of a cached re-run's both cores (docs/performance.md,
+ * Phase 22). A row's verdict is a function of its cells, its answer and its basis (verdict-basis.ts: the app, the
+ * model, the mapping, the rule), so it is copied from the row at the same place in the other project only when all
+ * of them are the same there:
+ * - the same cells, settled by the same query at the same step of the waterfall, whose answer on file is the very
+ *   one that row was settled by (fetched at the same time) and fresh enough for this run;
+ * - the verdict was worked out by the same basis, by a run (a decision, a refresh or a reassessment since clears
+ *   the basis), and nobody decided the row: only the model's own outcome, to review or accepted alone, is copied,
+ *   never a person's choice. An accepted row is decided at this run's time, as working it out would.
+ * A row the other project settled at a later step is moved there only when each earlier step's answer on file (fresh)
+ * found nobody, as the run would have followed it; a row that found nobody at its last step ends so again when its
+ * answers on file say so. A row that is not the same is left pending, and the run works it out as always.
+ *
+ * The project copied from is the newest one whose first rows have the same cells and whose verdicts have the same
+ * basis. Copying stops for the rest of the run at a span that copies nothing (another sheet from there on).
+ */
+export class VerdictCopy {
+  /** The copies of a span, in turn: found or nobody, at the row's own step or on from its first. */
+  private readonly copies: { statement: Statement; fromFirstStep: boolean }[];
+  private readonly earlierSteps: Statement;
+  /** The highest row index looked at; beyond it rows are not copied yet. */
+  private lookedThrough = -1;
+  private stopped = false;
+
+  private constructor(
+    db: Database,
+    private readonly projectId: number,
+    private readonly donorId: number,
+    private readonly basis: number,
+    /** The project's last row index. */
+    private readonly lastRow: number,
+  ) {
+    this.copies = (['found', 'nobody'] as const).flatMap((outcome) =>
+      [false, true].map((fromFirstStep) => ({ statement: db.prepare(copySql(outcome, fromFirstStep)).raw(), fromFirstStep })),
+    );
+    this.earlierSteps = db.prepare('SELECT query_id, query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').raw();
+  }
+
+  /** A copy for the project's run, or null when no other project holds its sheet with verdicts of this basis. */
+  static open(db: Database, projectId: number, basis: number): VerdictCopy | null {
+    const donor = db
+      .prepare(
+        `SELECT p.id FROM projects AS p
+         WHERE p.kind = 'match' AND p.status = 'ready' AND p.id <> @project
+           AND EXISTS (SELECT 1 FROM row_status AS d WHERE d.project_id = p.id AND d.row_index < @probe AND d.verdict_basis = @basis)
+           AND (SELECT count(*) FROM rows AS a JOIN rows AS b ON b.project_id = p.id AND b.row_index = a.row_index AND b.cells = a.cells
+                WHERE a.project_id = @project AND a.row_index < @probe) >= @same
+         ORDER BY p.id DESC LIMIT 1`,
+      )
+      .pluck()
+      .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, basis }) as number | undefined;
+    if (donor === undefined) return null;
+    const lastRow = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(projectId) as number | null;
+    return lastRow === null ? null : new VerdictCopy(db, projectId, donor, basis, lastRow);
+  }
+
+  /** The highest row index whose verdict may have been copied: rows up to it are the run's to work out, rows past it not yet. */
+  get through(): number {
+    return this.stopped ? Number.MAX_SAFE_INTEGER : this.lookedThrough;
+  }
+
+  get done(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Copies the verdicts of the pending rows in the next span after `after` (in the caller's transaction), and returns
+   * those rows with the queries they took, in step order. `at`: when accepted rows are decided; `freshAfter`: the
+   * oldest answer this run takes (ms).
+   */
+  copyNext(after: number, at: string, freshAfter: number): CopiedRow[] {
+    if (this.stopped) return [];
+    const through = Math.min(after + SPAN_ROWS, this.lastRow);
+    const params = { project: this.projectId, donor: this.donorId, basis: this.basis, after, through, at, freshAfter };
+    const copied: CopiedRow[] = [];
+    for (const { statement, fromFirstStep } of this.copies) {
+      for (const [rowIndex, step, queryId, key] of statement.all(params) as [number, number, number | null, string][]) {
+        const earlier = fromFirstStep ? (this.earlierSteps.all(this.projectId, rowIndex, step) as [number | null, string][]) : [];
+        copied.push({ rowIndex, queries: [...earlier.map(([id, k]) => ({ queryId: id, key: k })), { queryId, key }] });
+      }
+    }
+    this.lookedThrough = through;
+    if (copied.length === 0 || through >= this.lastRow) this.stopped = true;
+    return copied;
+  }
+}
+
+/**
+ * The statement that copies one kind of outcome for a span's pending rows: `found`, a verdict on candidates; `nobody`,
+ * a row that found nobody at its last step. `fromFirstStep`: rows at their first step that the other project settled
+ * at a later one (each step before it found nobody in the answers on file); else rows settled at the step they are at.
+ */
+function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
+  const written =
+    outcome === 'found'
+      ? `outcome = 'to_review', state = d.state, fetched_at = d.fetched_at, candidate_count = d.candidate_count,
+         chosen_rank = d.chosen_rank, chosen = d.chosen, source = d.source, decided_at = CASE WHEN d.source IS NULL THEN NULL ELSE @at END,
+         job_change = d.job_change, confidence = d.confidence, runner_up = d.runner_up, best_rank = d.best_rank, reason = d.reason,
+         guard = d.guard, verdict_basis = d.verdict_basis`
+      : `outcome = 'no_candidates', state = 'no_candidates', fetched_at = l.fetched_at, candidate_count = 0,
+         confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL`;
+  const settled =
+    outcome === 'found'
+      ? `d.outcome = 'to_review' AND d.verdict_basis = @basis AND ((d.state = 'to_review' AND d.source IS NULL) OR (d.state = 'auto' AND d.source = 'auto'))
+         AND l.fetched_at = d.fetched_at`
+      : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL AND l.candidate_count = 0
+         AND NOT EXISTS (SELECT 1 FROM row_queries AS later WHERE later.project_id = @project AND later.row_index = n.row_index AND later.step > d.step)`;
+  // A row copied at its own step keeps its query as it is: assigned at all, the query's entry in row_status_by_query
+  // (ordered by the keys' hashes, so at random) is written again, which doubled what a re-run wrote (Phase 22). A row
+  // moved on takes the other's step, with its own query there (q), as the run's own moving on does.
+  const steps = fromFirstStep
+    ? `n.step = 0 AND d.step > 0
+       AND NOT EXISTS (SELECT 1 FROM row_queries AS e LEFT JOIN lookups AS el ON el.query_key = e.query_key
+         WHERE e.project_id = @project AND e.row_index = n.row_index AND e.step < d.step
+           AND NOT coalesce(el.status = 'ok' AND el.candidate_count = 0 AND el.fetched_at >= @freshAfter, 0))
+       AND q.project_id = @project AND q.row_index = n.row_index AND q.step = d.step AND q.query_key = d.query_key AND q.strategy = d.strategy`
+    : 'd.step = n.step AND d.query_key = n.query_key AND d.strategy = n.strategy';
+  const moved = fromFirstStep ? 'step = d.step, strategy = d.strategy, query_key = d.query_key, query_id = q.query_id, ' : '';
+  return `UPDATE row_status AS n SET ${moved}${written}
+     FROM row_status AS d, rows AS nr, rows AS dr, lookups AS l${fromFirstStep ? ', row_queries AS q' : ''}
+     WHERE n.project_id = @project AND n.state = 'pending' AND n.row_index > @after AND n.row_index <= @through
+       AND d.project_id = @donor AND d.row_index = n.row_index AND ${steps} AND ${settled}
+       AND l.query_key = d.query_key AND l.status = 'ok' AND l.fetched_at >= @freshAfter
+       AND nr.project_id = @project AND nr.row_index = n.row_index AND dr.project_id = @donor AND dr.row_index = n.row_index
+       AND dr.cells = nr.cells
+     RETURNING row_index, step, query_id, query_key`;
+}
