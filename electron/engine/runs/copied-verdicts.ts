@@ -30,12 +30,14 @@ export interface CopiedRow {
  * answers on file say so. A row that is not the same is left pending, and the run works it out as always.
  *
  * The project copied from is the newest one whose first rows have the same cells and whose verdicts have the same
- * basis. Copying stops for the rest of the run at a span that copies nothing (another sheet from there on).
+ * basis. Copying stops for the rest of the walk at a span with rows waiting that copies none of them (another sheet
+ * from there on); a span with none waiting (a run resumed past it) goes on to the next.
  */
 export class VerdictCopy {
   /** The copies of a span, in turn: found or nobody, at the row's own step or on from its first. */
   private readonly copies: { statement: Statement; fromFirstStep: boolean }[];
   private readonly earlierSteps: Statement;
+  private readonly waiting: Statement;
   /** The highest row index looked at; beyond it rows are not copied yet. */
   private lookedThrough = -1;
   private stopped = false;
@@ -52,6 +54,7 @@ export class VerdictCopy {
       [false, true].map((fromFirstStep) => ({ statement: db.prepare(copySql(outcome, fromFirstStep)).raw(), fromFirstStep })),
     );
     this.earlierSteps = db.prepare('SELECT query_id, query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').raw();
+    this.waiting = db.prepare("SELECT EXISTS (SELECT 1 FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ?)").pluck();
   }
 
   /** A copy for the project's run, or null when no other project holds its sheet with verdicts of this basis. */
@@ -98,7 +101,7 @@ export class VerdictCopy {
       }
     }
     this.lookedThrough = through;
-    if (copied.length === 0 || through >= this.lastRow) this.stopped = true;
+    if (through >= this.lastRow || (copied.length === 0 && this.waiting.get(this.projectId, after, through) === 1)) this.stopped = true;
     return copied;
   }
 }

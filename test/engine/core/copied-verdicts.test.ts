@@ -173,4 +173,37 @@ describe('verdicts copied from another project of the same sheet', () => {
     expect(copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex)).toEqual([0, 1, 2, 3, 4]);
     expect([...outcomes(both).values()].map((o) => `${o.outcome} at ${o.step}`)).toEqual(rows.map((_, i) => (i < 5 ? 'to_review at 0' : 'to_review at 1')));
   });
+
+  it('goes on past the rows a resumed run settled before, to copy the rest', async () => {
+    sim = await startSim({ people: 3000, seed: 7 });
+    const secrets = new SessionSecretStore();
+    engine = await openEngine(dataDir(), { secrets });
+    await connect(engine, sim);
+    // More rows than a span of the copy (2,000): the first span (rows 0-1,999) is settled before the run, as a paused run leaves it.
+    const people = findablePeople(sim);
+    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
+    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), ['Name', 'Company', 'Email', 'Note'], rows);
+    const first = await project(engine, sheet);
+    expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
+    const again = await project(engine, sheet);
+    await engine.close();
+    engine = null;
+    const db = openDatabase(join(dataDir(), 'matchdesk.sqlite'));
+    try {
+      const copy = VerdictCopy.open(db, again, verdictBasis(MAPPING, DEFAULT_SETTINGS.autoAccept))!;
+      expect(db.transaction(() => copy.copyNext(-1, new Date().toISOString(), 0))().length).toBeGreaterThan(1500);
+    } finally {
+      db.close();
+    }
+
+    engine = await openEngine(dataDir(), { secrets });
+    const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
+    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
+    const copiedByRun = copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex);
+    const donor = outcomes(first);
+    expect(copiedByRun.sort((a: number, b: number) => a - b)).toEqual(
+      [...donor.values()].filter((o) => o.row_index >= 2000 && (o.verdict_basis !== null || o.outcome === 'no_candidates')).map((o) => o.row_index),
+    );
+    for (const [rowIndex, row] of outcomes(again)) expect(row).toEqual(donor.get(rowIndex));
+  });
 });
