@@ -334,6 +334,13 @@ describe('the rows, brought up to date once the people are asked', () => {
     const db = new Database(join(dataDir(), 'matchdesk.sqlite'));
     const rows = db.prepare('SELECT row_index FROM row_refreshes WHERE project_id = ? AND refresh_id = ?').pluck().all(projectId, paused.refreshId) as number[];
     expect(rows.length).toBe(paused.rowsUpdated);
+    // A row whose chosen person the refresh wrote anew no longer holds the model's verdict as a run made it (a later
+    // run must not copy it: runs/copied-verdicts.ts); one written as it was keeps it.
+    const kept = rows.filter((row) => written.get(row)!.chosen === before.get(row)!.chosen);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(rows.length);
+    for (const row of rows) expect(written.get(row)!.verdict_basis).toBe(kept.includes(row) ? before.get(row)!.verdict_basis : null);
+    expect(kept.every((row) => before.get(row)!.verdict_basis !== null)).toBe(true);
     const putBack = db.prepare('UPDATE row_status SET chosen = ?, job_change = ?, verdict_basis = ? WHERE project_id = ? AND row_index = ?');
     db.transaction(() => {
       for (const row of rows) putBack.run(before.get(row)!.chosen, before.get(row)!.job_change, before.get(row)!.verdict_basis, projectId, row);
