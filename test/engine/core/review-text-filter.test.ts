@@ -201,6 +201,15 @@ describe('the text index follows its project', () => {
       expect(heard[0]!.rowsIndexed).toBeLessThan(5_000);
       expect(heard.map((p) => p.rowsIndexed)).toEqual([...heard.map((p) => p.rowsIndexed)].sort((a, b) => a - b));
       expect(heard.at(-1)!.rowsIndexed).toBe(5_000);
+      // What the fill wrote is in the database file: reads after it do not look pages up in its WAL (row-text-index.ts).
+      const check = new Database(engine.dbPath);
+      try {
+        const [wal] = check.pragma('wal_checkpoint(NOOP)') as { log: number; checkpointed: number }[];
+        expect(wal!.log).toBeGreaterThan(0);
+        expect(wal!.checkpointed).toBe(wal!.log);
+      } finally {
+        check.close();
+      }
       // A ready index has nothing more to say.
       const told = heard.length;
       expect(await texts(id, 'filler42')).toContain(42);
