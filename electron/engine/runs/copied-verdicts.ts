@@ -29,9 +29,10 @@ export interface CopiedRow {
  * found nobody, as the run would have followed it; a row that found nobody at its last step ends so again when its
  * answers on file say so. A row that is not the same is left pending, and the run works it out as always.
  *
- * The project copied from is the newest one whose first rows have the same cells and whose verdicts have the same
- * basis. Copying stops for the rest of the walk at a span with rows waiting that copies none of them (another sheet
- * from there on); a span with none waiting (a run resumed past it) goes on to the next.
+ * The project copied from is the one whose first rows have the same cells, whose verdicts have the same basis and that
+ * holds most of this project's rows (the newest of those that hold as many). Copying stops for the rest of the walk
+ * at a span with rows waiting that copies none of them (another sheet from there on); a span with none waiting (a run
+ * resumed past it) goes on to the next.
  */
 export class VerdictCopy {
   /** The copies of a span, in turn: found or nobody, at the row's own step or on from its first. */
@@ -59,6 +60,10 @@ export class VerdictCopy {
 
   /** A copy for the project's run, or null when no other project holds its sheet with verdicts of this basis. */
   static open(db: Database, projectId: number, basis: number): VerdictCopy | null {
+    const lastRow = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(projectId) as number | null;
+    if (lastRow === null) return null;
+    // Of the projects that hold this sheet, the one that holds most of its rows: a sample of its first rows run since
+    // (a user trying the first 500 first) holds only those.
     const donor = db
       .prepare(
         `SELECT p.id FROM projects AS p
@@ -66,13 +71,11 @@ export class VerdictCopy {
            AND EXISTS (SELECT 1 FROM row_status AS d WHERE d.project_id = p.id AND d.row_index < @probe AND d.verdict_basis = @basis)
            AND (SELECT count(*) FROM rows AS a JOIN rows AS b ON b.project_id = p.id AND b.row_index = a.row_index AND b.cells = a.cells
                 WHERE a.project_id = @project AND a.row_index < @probe) >= @same
-         ORDER BY p.id DESC LIMIT 1`,
+         ORDER BY min(p.row_count, @rows) DESC, p.id DESC LIMIT 1`,
       )
       .pluck()
-      .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, basis }) as number | undefined;
-    if (donor === undefined) return null;
-    const lastRow = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(projectId) as number | null;
-    return lastRow === null ? null : new VerdictCopy(db, projectId, donor, basis, lastRow);
+      .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, basis, rows: lastRow + 1 }) as number | undefined;
+    return donor === undefined ? null : new VerdictCopy(db, projectId, donor, basis, lastRow);
   }
 
   /** The highest row index whose verdict may have been copied: rows up to it are the run's to work out, rows past it not yet. */

@@ -206,4 +206,27 @@ describe('verdicts copied from another project of the same sheet', () => {
     );
     for (const [rowIndex, row] of outcomes(again)) expect(row).toEqual(donor.get(rowIndex));
   });
+
+  it('copies from the project that holds the whole sheet, not a sample of its first rows run since', async () => {
+    sim = await startSim({ people: 3000, seed: 7 });
+    engine = await openEngine(dataDir());
+    await connect(engine, sim);
+    const people = findablePeople(sim);
+    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
+    const headers = ['Name', 'Company', 'Email', 'Note'];
+    const whole = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
+    expect((await runToEnd(engine, whole)).calls).toBeGreaterThan(0);
+    // The user tries the first 500 rows on their own (copied from the whole), then imports the whole sheet again.
+    const sample = await project(engine, writeCsv(join(tmp.dir, 'sample.csv'), headers, rows.slice(0, 500)));
+    expect(await runToEnd(engine, sample)).toMatchObject({ status: 'done', calls: 0 });
+    const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
+    const again = await project(engine, writeCsv(join(tmp.dir, 'again.csv'), headers, rows));
+    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
+    const copiedByRun = copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex);
+    const donor = outcomes(whole);
+    expect(copiedByRun.sort((a: number, b: number) => a - b)).toEqual(
+      [...donor.values()].filter((o) => o.verdict_basis !== null || o.outcome === 'no_candidates').map((o) => o.row_index),
+    );
+    expect(copiedByRun.length).toBeGreaterThan(2000);
+  });
 });
