@@ -52,6 +52,8 @@ import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
 import { RowTiming } from './runs/row-timing';
+import { VerdictCopy } from './runs/copied-verdicts';
+import { verdictBasis } from './runs/verdict-basis';
 import { exportProject } from './runs/export-project';
 import { MappingPreviews } from './runs/mapping-preview';
 import { planProject, type PlanRequest } from './runs/plan-queries';
@@ -454,6 +456,8 @@ class MatchdeskEngine implements Engine {
         const project = requireProject(db, input.projectId);
         if (!this.runs.isBusy(project.id)) await this.ensurePlan(project.id);
         const settings = getSettings(db);
+        // Rows whose verdicts the run would copy from another project of this sheet go at a copy's pace (row-timing.ts).
+        const copies = VerdictCopy.open(db, project.id, verdictBasis(project.mapping, settings.autoAccept)) !== null;
         // A large project not run yet has its queries counted on the reading worker (~2 s at a million rows).
         return runPreview(
           db,
@@ -464,7 +468,7 @@ class MatchdeskEngine implements Engine {
             freshAfterMs: this.freshAfter(settings),
             concurrency: settings.concurrency,
             secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
-            secondsPerRow: this.rowTiming.secondsPerRow('run'),
+            secondsPerRow: this.rowTiming.secondsPerRow(copies ? 'copy' : 'run'),
           },
           this.readsElsewhere(project) ? this.reading.rows : undefined,
         );

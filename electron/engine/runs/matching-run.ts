@@ -11,7 +11,7 @@ import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
-import type { RowTiming } from './row-timing';
+import { runFigure, type RowTiming } from './row-timing';
 import { saveRun, type RunCounters } from './run-records';
 import { settleWithin, strongerStop, type StopRequest } from './stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
@@ -115,9 +115,9 @@ const PAGES_PER_WORKER_READ = 2;
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
  * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
  * query in the next walk. Where another project holds the same sheet, rows it settled alike are copied from it a span
- * ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
- * loses at most the calls in flight and the one whose reply is being read (and the verdicts of pages not written yet,
- * worked out again from the cache).
+ * ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read. Memory holds a few pages and the calls
+ * on their way, never the sheet's queries; a crash loses at most the calls in flight and the one whose reply is being
+ * read (and the verdicts of pages not written yet, worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer (150 ms) wrote ~20% less at 100k rows, but
@@ -137,6 +137,8 @@ export class MatchingRun {
   private readonly callsAtStart: number;
   /** Rows settled when this run began (by earlier runs, or with nothing to ask). */
   private rowsAtStart = 0;
+  /** Rows whose verdicts this run copied from another project of the sheet: such a run is timed as a copy. */
+  private copiedRows = 0;
   private pendingRows = 0;
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
@@ -359,6 +361,7 @@ export class MatchingRun {
         });
       }
       if (copied.length > 0) {
+        this.copiedRows += copied.length;
         this.count({ resolved: copied.length, advanced: 0 });
         this.persist();
       }
@@ -744,11 +747,14 @@ export class MatchingRun {
 
   /**
    * What this run's rows took, for the next previews (runs/row-timing.ts): only when the cache answered all of it (online
-   * and no call). Calls overlap the rows' work, and offline the rows with no answer on file cost next to nothing.
+   * and no call). Calls overlap the rows' work, and offline the rows with no answer on file cost next to nothing. Timed
+   * as a copy when it copied nearly all its rows, as a run when nearly none (runFigure).
    */
   private timeRows(): void {
     if (this.offline || this.counters.calls !== this.callsAtStart) return;
-    this.deps.rowTiming.record('run', { rows: this.counters.rowsResolved - this.rowsAtStart, seconds: (this.deps.clock.now() - this.activeSince) / 1000 });
+    const rows = this.counters.rowsResolved - this.rowsAtStart;
+    const work = runFigure(rows, this.copiedRows);
+    if (work) this.deps.rowTiming.record(work, { rows, seconds: (this.deps.clock.now() - this.activeSince) / 1000 });
   }
 
   private persist(finishedAt: string | null = null): void {

@@ -1,14 +1,18 @@
 import type { Database } from 'better-sqlite3';
 
-/** The kinds of work whose rows are timed: a matching run's rows, a refresh's matched rows. */
-export type RowWork = 'run' | 'refresh';
+/**
+ * The kinds of work whose rows are timed: a matching run's rows worked out from their answers, a run's rows whose
+ * verdicts it copied from another project of the same sheet (copied-verdicts.ts), a refresh's matched rows.
+ */
+export type RowWork = 'run' | 'copy' | 'refresh';
 
 /**
  * What a row takes of the engine's own work, until this machine has timed one (seconds). Measured on two shared cores
  * at a million rows (docs/performance.md, Phase 20): a run ~30 µs a row (reading its answer, assessing its candidates,
- * writing it), a refresh ~70 µs a matched row (listing it, then bringing it up to date).
+ * writing it), a refresh ~70 µs a matched row (listing it, then bringing it up to date). A copied row takes about three
+ * quarters of a worked-out one (Phase 22: 4.46 s against 6.17 s for the same 100k re-run on one machine).
  */
-export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 30e-6, refresh: 70e-6 };
+export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 30e-6, copy: 22e-6, refresh: 70e-6 };
 
 /** Fewer rows than this are not timed: a few thousand rows take a second at most, and fixed costs would be most of it. */
 export const TIMED_ROWS = 10_000;
@@ -21,12 +25,13 @@ export interface TimedWork {
 
 /**
  * The engine's own time a row takes for each kind of work: averaged over the runs and refreshes this machine finished,
- * and kept in the database (row_timings, migration 15) as call_timings keeps what a call takes. It is timed only where
- * no call is in it, as a run's calls overlap its rows' work: against a slow service a run's whole time is its calls',
- * and taking them away would leave nothing. So a run is timed when the cache answered all of it (online, no call: an
- * offline run's rows with no answer on file cost next to nothing), and a refresh by its listing and its rows' pass,
- * before and after its calls. A preview adds the figure to the calls'
- * time: at a million rows that is about half a run against a fast service, and the whole of a run the cache answers.
+ * and kept in the database (row_timings, migrations 15 and 17) as call_timings keeps what a call takes. It is timed
+ * only where no call is in it, as a run's calls overlap its rows' work: against a slow service a run's whole time is
+ * its calls', and taking them away would leave nothing. So a run is timed when the cache answered all of it (online,
+ * no call: an offline run's rows with no answer on file cost next to nothing), as a copy when it copied nearly all its
+ * rows and as a run when it copied nearly none (runFigure), and a refresh by its listing and its rows' pass, before
+ * and after its calls. A preview adds the figure to the calls' time: at a million rows that is about half a run
+ * against a fast service, and the whole of a run the cache answers.
  */
 export class RowTiming {
   constructor(private readonly db: Database) {}
@@ -62,4 +67,14 @@ export class RowTiming {
     const seconds = this.db.prepare('SELECT seconds_per_row FROM row_timings WHERE work = ?').pluck().get(work) as number | undefined;
     return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
   }
+}
+
+/**
+ * What a run's time says something about: the copy's pace when it copied nine rows in ten or more, a worked-out run's
+ * when one in ten or fewer, and neither when it did both in earnest (its time cannot be told apart between the two).
+ */
+export function runFigure(rows: number, copiedRows: number): 'run' | 'copy' | null {
+  if (copiedRows * 10 >= rows * 9) return 'copy';
+  if (copiedRows * 10 <= rows) return 'run';
+  return null;
 }

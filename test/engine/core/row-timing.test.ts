@@ -1,12 +1,12 @@
 // The previews' time counts the engine's own work on the rows beside the calls: assumed at first, then what this
-// machine's runs (answered by the cache) and refreshes (listing and rows) of enough rows took, kept for the next
-// session (runs/row-timing.ts).
+// machine's runs (answered by the cache; those that copied their verdicts from another project of the sheet apart) and
+// refreshes (listing and rows) of enough rows took, kept for the next session (runs/row-timing.ts).
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { ASSUMED_SECONDS_PER_CALL, callSeconds } from '../../../electron/engine/runs/call-timing';
-import { ASSUMED_SECONDS_PER_ROW, TIMED_ROWS, type RowWork } from '../../../electron/engine/runs/row-timing';
+import { ASSUMED_SECONDS_PER_ROW, TIMED_ROWS, runFigure, type RowWork } from '../../../electron/engine/runs/row-timing';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
@@ -26,10 +26,14 @@ afterEach(async () => {
   tmp.remove();
 });
 
-/** A project of one row per person, by name and company (each found as the top candidate, most auto-accepted). */
-async function project(e: Engine, name: string, people: readonly Person[]): Promise<number> {
-  const rows = people.map((p) => [p.name, currentCompany(p)]);
-  const id = (await ok(e, 'projects.import', { file: writeCsv(join(tmp.dir, `${name}.csv`), ['Name', 'Company'], rows) })).summary.id;
+/**
+ * A project of one row per person, by name and company (each found as the top candidate, most auto-accepted). With a
+ * note, every row has a third cell: the same queries, but not the same sheet, so no verdict is copied to or from it.
+ */
+async function project(e: Engine, name: string, people: readonly Person[], note?: string): Promise<number> {
+  const rows = people.map((p) => (note === undefined ? [p.name, currentCompany(p)] : [p.name, currentCompany(p), note]));
+  const headers = note === undefined ? ['Name', 'Company'] : ['Name', 'Company', 'Note'];
+  const id = (await ok(e, 'projects.import', { file: writeCsv(join(tmp.dir, `${name}.csv`), headers, rows) })).summary.id;
   await ok(e, 'mapping.save', { projectId: id, mapping: { fullName: 0, company: 1 }, strategies: ['name+company'] });
   return id;
 }
@@ -47,6 +51,17 @@ function fromFile<T>(read: (db: Database.Database) => T): T {
 /** What a row of each kind of work took, as row-timing.ts keeps it. */
 const kept = () =>
   fromFile((db) => new Map((db.prepare('SELECT work, seconds_per_row FROM row_timings').all() as { work: RowWork; seconds_per_row: number }[]).map((r) => [r.work, r.seconds_per_row])));
+
+/** Writes figures as a run or a refresh would have kept them, through a connection of its own beside the engine's. */
+function keep(figures: Partial<Record<RowWork, number>>): void {
+  const db = new Database(join(dataDir(), 'matchdesk.sqlite'));
+  try {
+    const write = db.prepare('UPDATE row_timings SET seconds_per_row = ? WHERE work = ?');
+    for (const [work, seconds] of Object.entries(figures)) expect(write.run(seconds, work).changes).toBe(1);
+  } finally {
+    db.close();
+  }
+}
 
 /** What a call to the one service asked took, as call-timing.ts keeps it. */
 const keptSecondsPerCall = () => fromFile((db) => db.prepare('SELECT seconds_per_call FROM call_timings').pluck().get() as number);
@@ -76,15 +91,26 @@ describe("the previews' time for the rows", () => {
     expect((await runToEnd(engine, small)).calls).toBe(0);
     expect(kept().size).toBe(0);
 
-    // The same sheet again, answered by the cache: timed, at more than nothing and at most the whole run a row.
-    const again = await project(engine, 'again', people);
-    const started = performance.now();
-    const cachedRun = await runToEnd(engine, again);
+    // The same queries in another sheet, answered by the cache and worked out: timed as a run, at more than nothing and
+    // at most the whole run a row.
+    const other = await project(engine, 'other', people, 'met at a fair');
+    let started = performance.now();
+    expect(await runToEnd(engine, other)).toMatchObject({ status: 'done', calls: 0 });
     const runSeconds = (performance.now() - started) / 1000;
-    expect(cachedRun).toMatchObject({ status: 'done', calls: 0 });
     const run = kept().get('run');
     expect(run).toBeGreaterThan(0);
     expect(run!).toBeLessThanOrEqual(runSeconds / people.length);
+    expect(kept().has('copy')).toBe(false);
+
+    // The first sheet again: its verdicts are copied from the first project, and the run is timed as a copy, apart.
+    const again = await project(engine, 'again', people);
+    started = performance.now();
+    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0 });
+    const copySeconds = (performance.now() - started) / 1000;
+    const copy = kept().get('copy');
+    expect(copy).toBeGreaterThan(0);
+    expect(copy!).toBeLessThanOrEqual(copySeconds / people.length);
+    expect(kept().get('run'), "a copied run leaves the worked-out runs' figure as it was").toBe(run);
 
     // A refresh, timed by its listing and its rows' pass.
     const matched = await ok(engine, 'refresh.preview', { projectId: first });
@@ -101,13 +127,34 @@ describe("the previews' time for the rows", () => {
     await engine.close();
     engine = await openEngine(dataDir());
     const pace = { concurrency: 4, secondsPerCall: keptSecondsPerCall() };
-    // A third project of the sheet: the cache answers everything, and the time is the rows' alone (it said "seconds").
+    // A third project of the sheet: the cache answers everything, and the time is the rows' alone (it said "seconds"),
+    // at a copy's pace. Another sheet of the same queries has nothing to copy from, and goes at a worked-out run's.
     const third = await project(engine, 'third', people);
+    const fourth = await project(engine, 'fourth', people, 'met online');
     const cached = await ok(engine, 'run.preview', { projectId: third, offline: false });
     expect(cached.calls).toBe(0);
-    expect(cached.estimatedSeconds).toBe(Math.ceil(people.length * run!));
+    expect(cached.estimatedSeconds).toBe(Math.ceil(people.length * copy!));
+    const workedOut = await ok(engine, 'run.preview', { projectId: fourth, offline: false });
+    expect(workedOut.calls).toBe(0);
+    expect(workedOut.estimatedSeconds).toBe(Math.ceil(people.length * run!));
+    // This machine's figures may round to the same whole second: a slower machine's, far apart, tell which is which.
+    keep({ run: 2e-3, copy: 1e-3 });
+    expect((await ok(engine, 'run.preview', { projectId: third, offline: false })).estimatedSeconds).toBe(Math.ceil(people.length * 1e-3));
+    expect((await ok(engine, 'run.preview', { projectId: fourth, offline: false })).estimatedSeconds).toBe(Math.ceil(people.length * 2e-3));
     const timed = await ok(engine, 'refresh.preview', { projectId: first });
     expect(timed.calls).toBeGreaterThan(0);
     expect(timed.estimatedSeconds).toBe(Math.ceil(callSeconds(timed.calls, pace) + timed.matchedRows * refresh!));
   }, 120_000);
+});
+
+describe("what a cached run's time is kept as", () => {
+  it('a copy when nearly all its rows were copied, a run when nearly none, and nothing when both in earnest', () => {
+    expect(runFigure(20_000, 20_000)).toBe('copy');
+    expect(runFigure(20_000, 18_000)).toBe('copy');
+    expect(runFigure(20_000, 17_999)).toBeNull();
+    expect(runFigure(20_000, 10_000)).toBeNull();
+    expect(runFigure(20_000, 2_001)).toBeNull();
+    expect(runFigure(20_000, 2_000)).toBe('run');
+    expect(runFigure(20_000, 0)).toBe('run');
+  });
 });

@@ -15,6 +15,7 @@ import { callTimings } from './013-call-timings';
 import { refreshRowsByRow } from './014-refresh-rows-by-row';
 import { rowTimings } from './015-row-timings';
 import { verdictBasis } from './016-verdict-basis';
+import { copiedRowTimings } from './017-copied-row-timings';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   refreshRowsByRow,
   rowTimings,
   verdictBasis,
+  copiedRowTimings,
 ];
