@@ -26,8 +26,9 @@ export interface CopiedRow {
  *   the basis), and nobody decided the row: only the model's own outcome, to review or accepted alone, is copied,
  *   never a person's choice. An accepted row is decided at this run's time, as working it out would.
  * A row the other project settled at a later step is moved there only when each earlier step's answer on file (fresh)
- * found nobody, as the run would have followed it; a row that found nobody at its last step ends so again when its
- * answers on file say so. A row that is not the same is left pending, and the run works it out as always.
+ * found nobody, as the run would have followed it; a row that found nobody at its last step ends so again when the
+ * answer on file is the one that row ended on. A row that is not the same is left pending, and the run works it out
+ * as always.
  *
  * The project copied from is the one whose first rows have the same cells, whose verdicts have the same basis and that
  * holds most of this project's rows (the newest of those that hold as many). Copying stops for the rest of the walk
@@ -121,13 +122,12 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
          chosen_rank = d.chosen_rank, chosen = d.chosen, source = d.source, decided_at = CASE WHEN d.source IS NULL THEN NULL ELSE @at END,
          job_change = d.job_change, confidence = d.confidence, runner_up = d.runner_up, best_rank = d.best_rank, reason = d.reason,
          guard = d.guard, verdict_basis = d.verdict_basis`
-      : `outcome = 'no_candidates', state = 'no_candidates', fetched_at = l.fetched_at, candidate_count = 0,
+      : `outcome = 'no_candidates', state = 'no_candidates', fetched_at = d.fetched_at, candidate_count = 0,
          confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL`;
   const settled =
     outcome === 'found'
-      ? `d.outcome = 'to_review' AND d.verdict_basis = @basis AND ((d.state = 'to_review' AND d.source IS NULL) OR (d.state = 'auto' AND d.source = 'auto'))
-         AND l.fetched_at = d.fetched_at`
-      : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL AND l.candidate_count = 0
+      ? `d.outcome = 'to_review' AND d.verdict_basis = @basis AND ((d.state = 'to_review' AND d.source IS NULL) OR (d.state = 'auto' AND d.source = 'auto'))`
+      : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL
          AND NOT EXISTS (SELECT 1 FROM row_queries AS later WHERE later.project_id = @project AND later.row_index = n.row_index AND later.step > d.step)`;
   // A row copied at its own step keeps its query as it is: assigned at all, the query's entry in row_status_by_query
   // (ordered by the keys' hashes, so at random) is written again, which doubled what a re-run wrote (Phase 22). A row
@@ -140,11 +140,16 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
        AND q.project_id = @project AND q.row_index = n.row_index AND q.step = d.step AND q.query_key = d.query_key AND q.strategy = d.strategy`
     : 'd.step = n.step AND d.query_key = n.query_key AND d.strategy = n.strategy';
   const moved = fromFirstStep ? 'step = d.step, strategy = d.strategy, query_key = d.query_key, query_id = q.query_id, ' : '';
+  // The answer that settled the other project's row is still the one on file, and fresh: looked up by when it was
+  // fetched, then its key (lookups_by_answer, migration 18), where the first run wrote a span's answers side by side.
+  // By the key alone each probe went to a random page of its index (~7.5 µs a row at a million rows).
+  const answer = `EXISTS (SELECT 1 FROM lookups AS l INDEXED BY lookups_by_answer
+       WHERE l.fetched_at = d.fetched_at AND l.query_key = d.query_key AND l.status = 'ok'${outcome === 'nobody' ? ' AND l.candidate_count = 0' : ''})`;
   return `UPDATE row_status AS n SET ${moved}${written}
-     FROM row_status AS d, rows AS nr, rows AS dr, lookups AS l${fromFirstStep ? ', row_queries AS q' : ''}
+     FROM row_status AS d, rows AS nr, rows AS dr${fromFirstStep ? ', row_queries AS q' : ''}
      WHERE n.project_id = @project AND n.state = 'pending' AND n.row_index > @after AND n.row_index <= @through
        AND d.project_id = @donor AND d.row_index = n.row_index AND ${steps} AND ${settled}
-       AND l.query_key = d.query_key AND l.status = 'ok' AND l.fetched_at >= @freshAfter
+       AND d.fetched_at >= @freshAfter AND ${answer}
        AND nr.project_id = @project AND nr.row_index = n.row_index AND dr.project_id = @donor AND dr.row_index = n.row_index
        AND dr.cells = nr.cells
      RETURNING row_index, step, query_id, query_key`;

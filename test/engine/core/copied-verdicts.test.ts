@@ -104,10 +104,16 @@ describe('verdicts copied from another project of the same sheet', () => {
 
     // A row found at its second step whose first step's answer (nobody) is now too old to take: it is asked again.
     const staleFirst = [...donor.values()].find((o) => o.step === 1 && o.outcome === 'to_review' && ![3, rejected, refetched.row_index].includes(o.row_index))!;
+    // A row that found nobody at either step, whose last answer was fetched again since (nobody still, a later time).
+    const refetchedNobody = [...donor.values()].find(
+      (r) => r.outcome === 'no_candidates' && r.row_index !== 3 && [...donor.values()].filter((o) => o.query_key === r.query_key).length === 1,
+    )!;
+    const notCopied = [3, rejected, refetched.row_index, staleFirst.row_index, refetchedNobody.row_index];
 
     const db = openDatabase(join(dataDir(), 'matchdesk.sqlite'));
     try {
       db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_key = ?').run(refetched.query_key);
+      db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_key = ?').run(refetchedNobody.query_key);
       db.prepare('UPDATE lookups SET fetched_at = 0 WHERE query_key = (SELECT query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step = 0)').run(first, staleFirst.row_index);
       expect(VerdictCopy.open(db, again, verdictBasis(MAPPING, { ...DEFAULT_SETTINGS.autoAccept, minConfidence: 0.99 })), 'another rule: nothing to copy').toBeNull();
       expect(VerdictCopy.open(db, again, verdictBasis({ fullName: 0 }, DEFAULT_SETTINGS.autoAccept)), 'another mapping: nothing to copy').toBeNull();
@@ -115,7 +121,7 @@ describe('verdicts copied from another project of the same sheet', () => {
       const copied = db.transaction(() => copy.copyNext(-1, new Date().toISOString(), Date.now() - 86_400_000))();
 
       const expected = [...donor.values()]
-        .filter((o) => (o.verdict_basis === basis || o.outcome === 'no_candidates') && ![3, rejected, refetched.row_index, staleFirst.row_index].includes(o.row_index))
+        .filter((o) => (o.verdict_basis === basis || o.outcome === 'no_candidates') && !notCopied.includes(o.row_index))
         .map((o) => o.row_index);
       expect(copied.map((c) => c.rowIndex).sort((a, b) => a - b)).toEqual(expected);
       expect(copied.length).toBeGreaterThan(100);
@@ -125,7 +131,7 @@ describe('verdicts copied from another project of the same sheet', () => {
         expect(row).toEqual(donor.get(rowIndex));
         expect(decidedAt === null).toBe(row.state !== 'auto');
       }
-      for (const rowIndex of [3, rejected, refetched.row_index, staleFirst.row_index]) expect((now.get(again, rowIndex) as Outcome).state).toBe('pending');
+      for (const rowIndex of notCopied) expect((now.get(again, rowIndex) as Outcome).state).toBe('pending');
     } finally {
       db.close();
     }
@@ -136,6 +142,7 @@ describe('verdicts copied from another project of the same sheet', () => {
     const settled = outcomes(again);
     expect(settled.get(rejected)).toEqual(worked.get(rejected));
     expect(settled.get(refetched.row_index)).toEqual({ ...refetched, fetched_at: refetched.fetched_at + 1 });
+    expect(settled.get(refetchedNobody.row_index)).toEqual({ ...refetchedNobody, fetched_at: refetchedNobody.fetched_at + 1 });
     expect(settled.get(3)).toEqual(worked.get(3));
     expect(settled.get(staleFirst.row_index)).toEqual(worked.get(staleFirst.row_index));
 

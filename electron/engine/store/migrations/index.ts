@@ -16,6 +16,7 @@ import { refreshRowsByRow } from './014-refresh-rows-by-row';
 import { rowTimings } from './015-row-timings';
 import { verdictBasis } from './016-verdict-basis';
 import { copiedRowTimings } from './017-copied-row-timings';
+import { lookupsByAnswer } from './018-lookups-by-answer';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   rowTimings,
   verdictBasis,
   copiedRowTimings,
+  lookupsByAnswer,
 ];
