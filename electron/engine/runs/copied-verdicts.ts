@@ -5,6 +5,19 @@ const SPAN_ROWS = 2000;
 /** The first rows of two sheets compared to tell whether one is the other again, and how many must be the same. */
 const PROBE_ROWS = 50;
 const PROBE_SAME = 25;
+/** How far down the other sheet a first row is looked for: rows added or removed above it move it. */
+const PROBE_SHIFT = 1000;
+/**
+ * Where a span's rows stop being copied (none of them, or none of the REALIGN_AFTER or more waiting after the last one
+ * copied), the sheet's rows may have moved: rows added or removed above them. The first of those waiting, up to
+ * REALIGN_TRIES of them, is looked for within REALIGN_ROWS of where the other project's rows were, and taken where it
+ * and the REALIGN_RUN - 1 rows after it are the same there; at most REALIGN_TIMES times a span.
+ */
+const REALIGN_AFTER = 100;
+const REALIGN_TRIES = 16;
+const REALIGN_ROWS = 10_000;
+const REALIGN_RUN = 3;
+const REALIGN_TIMES = 4;
 
 /** A row whose outcome was copied, with its queries: the run counts each once however many rows ask it. */
 export interface CopiedRow {
@@ -18,8 +31,8 @@ export interface CopiedRow {
  * again (the same file a week later, or with a few cells edited) asks the same queries, the cache holds their answers,
  * and working out a million rows' verdicts from them took ~45 s of a cached re-run's both cores (docs/performance.md,
  * Phase 22). A row's verdict is a function of its cells, its answer and its basis (verdict-basis.ts: the app, the
- * model, the mapping, the rule), so it is copied from the row at the same place in the other project only when all
- * of them are the same there:
+ * model, the mapping, the rule), so it is copied from the row at the same place in the other project (or where that
+ * row moved to, below) only when all of them are the same there:
  * - the same cells, settled by the same query at the same step of the waterfall, whose answer on file is the very
  *   one that row was settled by (fetched at the same time) and fresh enough for this run;
  * - the verdict was worked out by the same basis, by a run (a decision, a refresh or a reassessment since clears
@@ -30,19 +43,26 @@ export interface CopiedRow {
  * answer on file is the one that row ended on. A row that is not the same is left pending, and the run works it out
  * as always.
  *
- * The project copied from is the one whose first rows have the same cells, whose verdicts have the same basis and that
- * holds most of this project's rows (the newest of those that hold as many). Copying stops for the rest of the walk
- * at a span with rows waiting that copies none of them (another sheet from there on); a span with none waiting (a run
- * resumed past it) goes on to the next.
+ * The project copied from is the one whose first rows are among its own first rows, whose verdicts have the same basis
+ * and that holds most of this project's rows (the newest of those that hold as many). Next week's export of the same
+ * list has rows added and removed, and every row below moves: where a span's rows stop being copied, the rows after
+ * the last one copied are looked for again nearby in the other project, and copying goes on from where they are now
+ * (`shift`). Copying stops for the rest of the walk at a span with rows waiting that copies none of them even so
+ * (another sheet from there on); a span with none waiting (a run resumed past it) goes on to the next.
  */
 export class VerdictCopy {
   /** The copies of a span, in turn: found or nobody, at the row's own step or on from its first. */
   private readonly copies: { statement: Statement; fromFirstStep: boolean }[];
   private readonly earlierSteps: Statement;
   private readonly waiting: Statement;
+  private readonly firstWaiting: Statement;
+  private readonly waitingAfter: Statement;
+  private readonly alignment: Statement;
   /** The highest row index looked at; beyond it rows are not copied yet. */
   private lookedThrough = -1;
   private stopped = false;
+  /** The other project's row for this project's row i is row i + shift: rows added or removed above move it. */
+  private shift = 0;
 
   private constructor(
     db: Database,
@@ -57,6 +77,23 @@ export class VerdictCopy {
     );
     this.earlierSteps = db.prepare('SELECT query_id, query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').raw();
     this.waiting = db.prepare("SELECT EXISTS (SELECT 1 FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ?)").pluck();
+    this.firstWaiting = db
+      .prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? ORDER BY row_index LIMIT ${REALIGN_TRIES}`)
+      .pluck();
+    this.waitingAfter = db
+      .prepare(`SELECT count(*) FROM (SELECT 1 FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? LIMIT ${REALIGN_AFTER})`)
+      .pluck();
+    // The nearest place of the other project where this row and the ones after it are the same, as a shift.
+    this.alignment = db
+      .prepare(
+        `SELECT d.row_index - n.row_index FROM rows AS n
+         JOIN rows AS d ON d.project_id = @donor AND d.row_index BETWEEN @row + @shift - ${REALIGN_ROWS} AND @row + @shift + ${REALIGN_ROWS} AND d.cells = n.cells
+         WHERE n.project_id = @project AND n.row_index = @row
+           AND (SELECT count(*) FROM rows AS a JOIN rows AS b ON b.project_id = @donor AND b.row_index = a.row_index + d.row_index - n.row_index AND b.cells = a.cells
+                WHERE a.project_id = @project AND a.row_index > @row AND a.row_index < @row + ${REALIGN_RUN}) = min(${REALIGN_RUN - 1}, @last - @row)
+         ORDER BY abs(d.row_index - n.row_index - @shift) LIMIT 1`,
+      )
+      .pluck();
   }
 
   /** A copy for the project's run, or null when no other project holds its sheet with verdicts of this basis. */
@@ -70,12 +107,13 @@ export class VerdictCopy {
         `SELECT p.id FROM projects AS p
          WHERE p.kind = 'match' AND p.status = 'ready' AND p.id <> @project
            AND EXISTS (SELECT 1 FROM row_status AS d WHERE d.project_id = p.id AND d.row_index < @probe AND d.verdict_basis = @basis)
-           AND (SELECT count(*) FROM rows AS a JOIN rows AS b ON b.project_id = p.id AND b.row_index = a.row_index AND b.cells = a.cells
-                WHERE a.project_id = @project AND a.row_index < @probe) >= @same
+           AND (SELECT count(*) FROM rows AS a
+                WHERE a.project_id = @project AND a.row_index < @probe
+                  AND EXISTS (SELECT 1 FROM rows AS b WHERE b.project_id = p.id AND b.row_index < @probe + @shift AND b.cells = a.cells)) >= @same
          ORDER BY min(p.row_count, @rows) DESC, p.id DESC LIMIT 1`,
       )
       .pluck()
-      .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, basis, rows: lastRow + 1 }) as number | undefined;
+      .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, shift: PROBE_SHIFT, basis, rows: lastRow + 1 }) as number | undefined;
     return donor === undefined ? null : new VerdictCopy(db, projectId, donor, basis, lastRow);
   }
 
@@ -96,7 +134,26 @@ export class VerdictCopy {
   copyNext(after: number, at: string, freshAfter: number): CopiedRow[] {
     if (this.stopped) return [];
     const through = Math.min(after + SPAN_ROWS, this.lastRow);
-    const params = { project: this.projectId, donor: this.donorId, basis: this.basis, after, through, at, freshAfter };
+    const copied = this.copySpan(after, through, at, freshAfter);
+    for (let times = 0; times < REALIGN_TIMES; times++) {
+      // Where the span's rows stopped being copied, the sheet may have moved under them.
+      const from = copied.length > 0 ? Math.max(...copied.map((c) => c.rowIndex)) : after;
+      const left = this.waitingAfter.get(this.projectId, from, through) as number;
+      if (left === 0 || (copied.length > 0 && left < REALIGN_AFTER)) break;
+      const shift = this.realigned(from, through);
+      if (shift === null) break;
+      this.shift = shift;
+      const more = this.copySpan(from, through, at, freshAfter);
+      if (more.length === 0) break;
+      copied.push(...more);
+    }
+    this.lookedThrough = through;
+    if (through >= this.lastRow || (copied.length === 0 && this.waiting.get(this.projectId, after, through) === 1)) this.stopped = true;
+    return copied;
+  }
+
+  private copySpan(after: number, through: number, at: string, freshAfter: number): CopiedRow[] {
+    const params = { project: this.projectId, donor: this.donorId, basis: this.basis, shift: this.shift, after, through, at, freshAfter };
     const copied: CopiedRow[] = [];
     for (const { statement, fromFirstStep } of this.copies) {
       for (const [rowIndex, step, queryId, key] of statement.all(params) as [number, number, number | null, string][]) {
@@ -104,9 +161,20 @@ export class VerdictCopy {
         copied.push({ rowIndex, queries: [...earlier.map(([id, k]) => ({ queryId: id, key: k })), { queryId, key }] });
       }
     }
-    this.lookedThrough = through;
-    if (through >= this.lastRow || (copied.length === 0 && this.waiting.get(this.projectId, after, through) === 1)) this.stopped = true;
     return copied;
+  }
+
+  /**
+   * A new shift for the waiting rows after `after`, from the first of them found again elsewhere in the other project;
+   * null when one is where the shift says (the sheet did not move there: the row is just not the same) or none is found.
+   */
+  private realigned(after: number, through: number): number | null {
+    for (const row of this.firstWaiting.all(this.projectId, after, through) as number[]) {
+      const shift = this.alignment.get({ project: this.projectId, donor: this.donorId, row, shift: this.shift, last: this.lastRow }) as number | undefined;
+      if (shift === this.shift) return null;
+      if (shift !== undefined) return shift;
+    }
+    return null;
   }
 }
 
@@ -148,9 +216,9 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
   return `UPDATE row_status AS n SET ${moved}${written}
      FROM row_status AS d, rows AS nr, rows AS dr${fromFirstStep ? ', row_queries AS q' : ''}
      WHERE n.project_id = @project AND n.state = 'pending' AND n.row_index > @after AND n.row_index <= @through
-       AND d.project_id = @donor AND d.row_index = n.row_index AND ${steps} AND ${settled}
+       AND d.project_id = @donor AND d.row_index = n.row_index + @shift AND ${steps} AND ${settled}
        AND d.fetched_at >= @freshAfter AND ${answer}
-       AND nr.project_id = @project AND nr.row_index = n.row_index AND dr.project_id = @donor AND dr.row_index = n.row_index
+       AND nr.project_id = @project AND nr.row_index = n.row_index AND dr.project_id = @donor AND dr.row_index = d.row_index
        AND dr.cells = nr.cells
      RETURNING row_index, step, query_id, query_key`;
 }

@@ -214,6 +214,46 @@ describe('verdicts copied from another project of the same sheet', () => {
     for (const [rowIndex, row] of outcomes(again)) expect(row).toEqual(donor.get(rowIndex));
   });
 
+  it('follows the rows where rows were added or removed above them, across spans', async () => {
+    sim = await startSim({ people: 3000, seed: 7 });
+    engine = await openEngine(dataDir());
+    await connect(engine, sim);
+    const people = findablePeople(sim);
+    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
+    const headers = ['Name', 'Company', 'Email', 'Note'];
+    const first = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
+    expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
+    // Next week's export: rows added at the top and further down (with nothing to ask), one row gone.
+    const added = (n: number, at: number) => Array.from({ length: n }, (_, i) => ['', '', '', `added ${at}.${i}`]);
+    const moved = [...added(5, 0), ...rows.slice(0, 1200), ...rows.slice(1201, 2100), ...added(30, 2100), ...rows.slice(2100)];
+    const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
+    const again = await project(engine, writeCsv(join(tmp.dir, 'moved.csv'), headers, moved));
+    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: moved.length });
+    const copiedByRun = new Set(copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex));
+
+    // Each row of the sheet ends as its row in the first project did, and every one that has a verdict there is copied,
+    // past each place rows were added or removed, within a span and across spans.
+    const before = outcomes(first);
+    const donorRow = (i: number) => rows.findIndex((r) => r[3] === moved[i]![3]);
+    const after = outcomes(again);
+    for (let i = 0; i < moved.length; i++) {
+      const j = donorRow(i);
+      if (j < 0) {
+        expect(after.get(i)!.state, `row ${i} (added)`).toBe('no_query');
+        continue;
+      }
+      const { row_index: _a, ...was } = before.get(j)!;
+      const { row_index: _b, ...now } = after.get(i)!;
+      expect(now, `row ${i} (row ${j} before)`).toEqual(was);
+    }
+    const withVerdicts = [...moved.keys()].filter((i) => {
+      const j = donorRow(i);
+      return j >= 0 && (before.get(j)!.verdict_basis !== null || before.get(j)!.outcome === 'no_candidates');
+    });
+    expect(withVerdicts.length).toBe(rows.length - 1);
+    expect([...copiedByRun].sort((a, b) => a - b)).toEqual(withVerdicts);
+  });
+
   it('copies from the project that holds the whole sheet, not a sample of its first rows run since', async () => {
     sim = await startSim({ people: 3000, seed: 7 });
     engine = await openEngine(dataDir());
