@@ -54,9 +54,9 @@ export class VerdictCopy {
   /** The copies of a span, in turn: found or nobody, at the row's own step or on from its first. */
   private readonly copies: { statement: Statement; fromFirstStep: boolean }[];
   private readonly earlierSteps: Statement;
-  private readonly waiting: Statement;
   private readonly firstWaiting: Statement;
-  private readonly waitingAfter: Statement;
+  /** Rows waiting in a range of this project, counted up to REALIGN_AFTER. */
+  private readonly waiting: Statement;
   private readonly alignment: Statement;
   /** The highest row index looked at; beyond it rows are not copied yet. */
   private lookedThrough = -1;
@@ -76,11 +76,10 @@ export class VerdictCopy {
       [false, true].map((fromFirstStep) => ({ statement: db.prepare(copySql(outcome, fromFirstStep)).raw(), fromFirstStep })),
     );
     this.earlierSteps = db.prepare('SELECT query_id, query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').raw();
-    this.waiting = db.prepare("SELECT EXISTS (SELECT 1 FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ?)").pluck();
     this.firstWaiting = db
       .prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? ORDER BY row_index LIMIT ${REALIGN_TRIES}`)
       .pluck();
-    this.waitingAfter = db
+    this.waiting = db
       .prepare(`SELECT count(*) FROM (SELECT 1 FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? LIMIT ${REALIGN_AFTER})`)
       .pluck();
     // The nearest place of the other project where this row and the ones after it are the same, as a shift.
@@ -138,7 +137,7 @@ export class VerdictCopy {
     for (let times = 0; times < REALIGN_TIMES; times++) {
       // Where the span's rows stopped being copied, the sheet may have moved under them.
       const from = copied.length > 0 ? Math.max(...copied.map((c) => c.rowIndex)) : after;
-      const left = this.waitingAfter.get(this.projectId, from, through) as number;
+      const left = this.waiting.get(this.projectId, from, through) as number;
       if (left === 0 || (copied.length > 0 && left < REALIGN_AFTER)) break;
       const shift = this.realigned(from, through);
       if (shift === null) break;
@@ -148,7 +147,7 @@ export class VerdictCopy {
       copied.push(...more);
     }
     this.lookedThrough = through;
-    if (through >= this.lastRow || (copied.length === 0 && this.waiting.get(this.projectId, after, through) === 1)) this.stopped = true;
+    if (through >= this.lastRow || (copied.length === 0 && (this.waiting.get(this.projectId, after, through) as number) > 0)) this.stopped = true;
     return copied;
   }
 
