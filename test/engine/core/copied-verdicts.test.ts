@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/model';
 import type { Engine } from '../../../electron/engine/engine';
-import { VerdictCopy } from '../../../electron/engine/runs/copied-verdicts';
+import { VerdictCopy, type CopiedRow } from '../../../electron/engine/runs/copied-verdicts';
 import { verdictBasis } from '../../../electron/engine/runs/verdict-basis';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
 import { openDatabase } from '../../../electron/engine/store';
@@ -50,6 +50,18 @@ function outcomes(projectId: number): Map<number, Outcome> {
   } finally {
     db.close();
   }
+}
+
+/** A sheet of 2,600 rows (more than a span of the copy) of people found by name and company, each row its own note. */
+function sheetRows(e: Simulator): string[][] {
+  const people = findablePeople(e);
+  return Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
+}
+const SHEET_HEADERS = ['Name', 'Company', 'Email', 'Note'];
+
+/** The rows the copy copied, in the order copyNext returned them, from its spy. */
+function copiedBy(copyNext: { mock: { results: { type: string; value: unknown }[] } }): number[] {
+  return copyNext.mock.results.flatMap((r) => (r.type === 'return' ? (r.value as CopiedRow[]) : [])).map((c) => c.rowIndex);
 }
 
 describe('verdicts copied from another project of the same sheet', () => {
@@ -153,9 +165,8 @@ describe('verdicts copied from another project of the same sheet', () => {
     expect(progress).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
     expect(progress.queriesDone).toBe(progress.queriesTotal);
     expect(progress.cacheHits).toBe(progress.queriesDone);
-    const copiedByRun = copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : []));
     const withVerdicts = [...settled.values()].filter((o) => (o.verdict_basis !== null || o.outcome === 'no_candidates') && o.row_index !== 3);
-    expect(copiedByRun.map((c: { rowIndex: number }) => c.rowIndex).sort((a: number, b: number) => a - b), 'every row with a verdict but the edited one').toEqual(
+    expect(copiedBy(copyNext).sort((a, b) => a - b), 'every row with a verdict but the edited one').toEqual(
       withVerdicts.map((o) => o.row_index),
     );
     for (const [rowIndex, row] of outcomes(third)) expect(row).toEqual(settled.get(rowIndex));
@@ -168,7 +179,7 @@ describe('verdicts copied from another project of the same sheet', () => {
     const rows = findablePeople(sim)
       .slice(0, 30)
       .map((p, i) => [p.name, currentCompany(p), i < 5 ? p.email_address : `gone.${i}@example.invalid`, '']);
-    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), ['Name', 'Company', 'Email', 'Note'], rows);
+    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), SHEET_HEADERS, rows);
     // Asked by e-mail alone, five rows are found, the others find nobody.
     const byEmail = await project(engine, sheet, ['email']);
     expect(await runToEnd(engine, byEmail)).toMatchObject({ status: 'done', rowsResolved: rows.length });
@@ -177,7 +188,7 @@ describe('verdicts copied from another project of the same sheet', () => {
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
     const both = await project(engine, sheet);
     expect((await runToEnd(engine, both)).calls).toBeGreaterThan(0);
-    expect(copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex)).toEqual([0, 1, 2, 3, 4]);
+    expect(copiedBy(copyNext)).toEqual([0, 1, 2, 3, 4]);
     expect([...outcomes(both).values()].map((o) => `${o.outcome} at ${o.step}`)).toEqual(rows.map((_, i) => (i < 5 ? 'to_review at 0' : 'to_review at 1')));
   });
 
@@ -187,9 +198,8 @@ describe('verdicts copied from another project of the same sheet', () => {
     engine = await openEngine(dataDir(), { secrets });
     await connect(engine, sim);
     // More rows than a span of the copy (2,000): the first span (rows 0-1,999) is settled before the run, as a paused run leaves it.
-    const people = findablePeople(sim);
-    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
-    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), ['Name', 'Company', 'Email', 'Note'], rows);
+    const rows = sheetRows(sim);
+    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), SHEET_HEADERS, rows);
     const first = await project(engine, sheet);
     expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
     const again = await project(engine, sheet);
@@ -206,9 +216,9 @@ describe('verdicts copied from another project of the same sheet', () => {
     engine = await openEngine(dataDir(), { secrets });
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
     expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
-    const copiedByRun = copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex);
+    const copiedByRun = copiedBy(copyNext);
     const donor = outcomes(first);
-    expect(copiedByRun.sort((a: number, b: number) => a - b)).toEqual(
+    expect(copiedByRun.sort((a, b) => a - b)).toEqual(
       [...donor.values()].filter((o) => o.row_index >= 2000 && (o.verdict_basis !== null || o.outcome === 'no_candidates')).map((o) => o.row_index),
     );
     for (const [rowIndex, row] of outcomes(again)) expect(row).toEqual(donor.get(rowIndex));
@@ -218,9 +228,8 @@ describe('verdicts copied from another project of the same sheet', () => {
     sim = await startSim({ people: 3000, seed: 7 });
     engine = await openEngine(dataDir());
     await connect(engine, sim);
-    const people = findablePeople(sim);
-    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
-    const headers = ['Name', 'Company', 'Email', 'Note'];
+    const rows = sheetRows(sim);
+    const headers = SHEET_HEADERS;
     const first = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
     expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
     // Next week's export: rows added at the top and further down (with nothing to ask), one row gone.
@@ -229,7 +238,7 @@ describe('verdicts copied from another project of the same sheet', () => {
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
     const again = await project(engine, writeCsv(join(tmp.dir, 'moved.csv'), headers, moved));
     expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: moved.length });
-    const copiedByRun = new Set(copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex));
+    const copiedByRun = new Set(copiedBy(copyNext));
 
     // Each row of the sheet ends as its row in the first project did, and every one that has a verdict there is copied,
     // past each place rows were added or removed, within a span and across spans.
@@ -258,9 +267,8 @@ describe('verdicts copied from another project of the same sheet', () => {
     sim = await startSim({ people: 3000, seed: 7 });
     engine = await openEngine(dataDir());
     await connect(engine, sim);
-    const people = findablePeople(sim);
-    const rows = Array.from({ length: 2600 }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), '', `row ${i}`]);
-    const headers = ['Name', 'Company', 'Email', 'Note'];
+    const rows = sheetRows(sim);
+    const headers = SHEET_HEADERS;
     const whole = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
     expect((await runToEnd(engine, whole)).calls).toBeGreaterThan(0);
     // The user tries the first 500 rows on their own (copied from the whole), then imports the whole sheet again.
@@ -269,9 +277,9 @@ describe('verdicts copied from another project of the same sheet', () => {
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
     const again = await project(engine, writeCsv(join(tmp.dir, 'again.csv'), headers, rows));
     expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
-    const copiedByRun = copyNext.mock.results.flatMap((r) => (r.type === 'return' ? r.value : [])).map((c: { rowIndex: number }) => c.rowIndex);
+    const copiedByRun = copiedBy(copyNext);
     const donor = outcomes(whole);
-    expect(copiedByRun.sort((a: number, b: number) => a - b)).toEqual(
+    expect(copiedByRun.sort((a, b) => a - b)).toEqual(
       [...donor.values()].filter((o) => o.verdict_basis !== null || o.outcome === 'no_candidates').map((o) => o.row_index),
     );
     expect(copiedByRun.length).toBeGreaterThan(2000);
