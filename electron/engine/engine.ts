@@ -457,7 +457,7 @@ class MatchdeskEngine implements Engine {
         if (!this.runs.isBusy(project.id)) await this.ensurePlan(project.id);
         const settings = getSettings(db);
         // Rows whose verdicts the run would copy from another project of this sheet go at a copy's pace (row-timing.ts).
-        const copies = VerdictCopy.open(db, project.id, verdictBasis(project.mapping, settings.autoAccept)) !== null;
+        const copies = VerdictCopy.available(db, project.id, verdictBasis(project.mapping, settings.autoAccept));
         // A large project not run yet has its queries counted on the reading worker (~2 s at a million rows).
         return runPreview(
           db,

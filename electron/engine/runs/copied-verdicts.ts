@@ -97,6 +97,17 @@ export class VerdictCopy {
 
   /** A copy for the project's run, or null when no other project holds its sheet with verdicts of this basis. */
   static open(db: Database, projectId: number, basis: number): VerdictCopy | null {
+    const source = VerdictCopy.source(db, projectId, basis);
+    return source === null ? null : new VerdictCopy(db, projectId, source.donor, basis, source.lastRow);
+  }
+
+  /** Whether a run of the project would copy verdicts (a preview's pace), without preparing the copy's statements. */
+  static available(db: Database, projectId: number, basis: number): boolean {
+    return VerdictCopy.source(db, projectId, basis) !== null;
+  }
+
+  /** The project to copy from, with this project's last row index; null when there is none. */
+  private static source(db: Database, projectId: number, basis: number): { donor: number; lastRow: number } | null {
     const lastRow = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(projectId) as number | null;
     if (lastRow === null) return null;
     // Of the projects that hold this sheet, the one that holds most of its rows: a sample of its first rows run since
@@ -113,7 +124,7 @@ export class VerdictCopy {
       )
       .pluck()
       .get({ project: projectId, probe: PROBE_ROWS, same: PROBE_SAME, shift: PROBE_SHIFT, basis, rows: lastRow + 1 }) as number | undefined;
-    return donor === undefined ? null : new VerdictCopy(db, projectId, donor, basis, lastRow);
+    return donor === undefined ? null : { donor, lastRow };
   }
 
   /** The highest row index whose verdict may have been copied: rows up to it are the run's to work out, rows past it not yet. */
