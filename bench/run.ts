@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
   const renderer = buildAndMeasureRenderer();
   log(`  renderer bundle (minified production build): ${renderer.text}`);
 
-  const { checks, table, figures } = evaluate(scales);
+  const { checks, table, figures } = evaluate(scales, machine.cores);
   figures.push({ label: 'Renderer bundle', value: renderer.text });
   log('');
   log(consoleReport(checks, table, figures));
@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
 const perRow = (seconds: number, rows: number) => seconds / rows;
 
 /** The targets, the table of figures by sheet size, and the figures shown once. */
-function evaluate(scales: ScaleResult[]): { checks: TargetCheck[]; table: { sizes: number[]; rows: ScaleRow[] }; figures: Figure[] } {
+function evaluate(scales: ScaleResult[], cores: number): { checks: TargetCheck[]; table: { sizes: number[]; rows: ScaleRow[] }; figures: Figure[] } {
   const small = scales[0]!;
   const large = scales[scales.length - 1]!;
   const two = scales.length > 1;
@@ -187,6 +187,15 @@ function evaluate(scales: ScaleResult[]): { checks: TargetCheck[]; table: { size
     row('CSV export', (s) => sec(s.csvExport.seconds), (s) => s.csvExport.seconds),
     row('XLSX export', (s) => sec(s.xlsxExport.seconds), (s) => s.xlsxExport.seconds),
     row('matchdesk match end to end', (s) => `${sec(s.cliMatch.seconds)} = ${num(s.cliMatch.seconds / s.cliMatch.lowerBoundSeconds, 2)}x bound (${sec(s.cliMatch.lowerBoundSeconds)})`, (s) => s.cliMatch.seconds),
+    // The end-to-end target leaves the machine's cores for 1.5x the bound; the app and the simulator beside it both
+    // spend from them, so a CPU total above what they give cannot meet it, however the steps are overlapped.
+    row(
+      `matchdesk match CPU (app + simulator) / ${cores} cores x ${ISSUE_12.matchVsBound}x bound`,
+      (s) => {
+        const { cpuSeconds: app, simulatorCpuSeconds: simulator, lowerBoundSeconds: bound } = s.cliMatch;
+        return `${sec(app)} + ${sec(simulator)} / ${sec(cores * ISSUE_12.matchVsBound * bound)} = ${num((app + simulator) / (cores * ISSUE_12.matchVsBound * bound), 2)}x`;
+      },
+    ),
     row('Review page p50 / p95', (s) => `${ms(s.review.p50Ms)} / ${ms(s.review.p95Ms)}`),
     row('Jump to row 90% down', (s) => `${ms(s.review.jumpMs)} (row ${num(s.review.jumpRow)})`),
     row('Text filter, slowest', (s) => ms(s.review.textFilterMaxMs)),
