@@ -59,6 +59,23 @@ function sheetRows(e: Simulator): string[][] {
 }
 const SHEET_HEADERS = ['Name', 'Company', 'Email', 'Note'];
 
+/**
+ * The simulator, an engine connected to it, and the 2,600-row sheet imported and run once: the project the tests'
+ * next import of it copies from. `e`: the engine (closed after the test). `secrets`: kept for an engine opened again
+ * later, as the keychain would be.
+ */
+async function sheetRunOnce(extra: { secrets?: SessionSecretStore } = {}): Promise<{ e: Engine; rows: string[][]; sheet: string; first: number }> {
+  sim = await startSim({ people: 3000, seed: 7 });
+  engine = await openEngine(dataDir(), extra);
+  const e = engine;
+  await connect(e, sim);
+  const rows = sheetRows(sim);
+  const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), SHEET_HEADERS, rows);
+  const first = await project(e, sheet);
+  expect((await runToEnd(e, first)).calls).toBeGreaterThan(0);
+  return { e, rows, sheet, first };
+}
+
 /** The rows the copy copied, in the order copyNext returned them, from its spy. */
 function copiedBy(copyNext: { mock: { results: { type: string; value: unknown }[] } }): number[] {
   return copyNext.mock.results.flatMap((r) => (r.type === 'return' ? (r.value as CopiedRow[]) : [])).map((c) => c.rowIndex);
@@ -193,17 +210,11 @@ describe('verdicts copied from another project of the same sheet', () => {
   });
 
   it('goes on past the rows a resumed run settled before, to copy the rest', async () => {
-    sim = await startSim({ people: 3000, seed: 7 });
     const secrets = new SessionSecretStore();
-    engine = await openEngine(dataDir(), { secrets });
-    await connect(engine, sim);
     // More rows than a span of the copy (2,000): the first span (rows 0-1,999) is settled before the run, as a paused run leaves it.
-    const rows = sheetRows(sim);
-    const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), SHEET_HEADERS, rows);
-    const first = await project(engine, sheet);
-    expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
-    const again = await project(engine, sheet);
-    await engine.close();
+    const { e, rows, sheet, first } = await sheetRunOnce({ secrets });
+    const again = await project(e, sheet);
+    await e.close();
     engine = null;
     const db = openDatabase(join(dataDir(), 'matchdesk.sqlite'));
     try {
@@ -225,19 +236,13 @@ describe('verdicts copied from another project of the same sheet', () => {
   });
 
   it('follows the rows where rows were added or removed above them, across spans', async () => {
-    sim = await startSim({ people: 3000, seed: 7 });
-    engine = await openEngine(dataDir());
-    await connect(engine, sim);
-    const rows = sheetRows(sim);
-    const headers = SHEET_HEADERS;
-    const first = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
-    expect((await runToEnd(engine, first)).calls).toBeGreaterThan(0);
+    const { e, rows, first } = await sheetRunOnce();
     // Next week's export: rows added at the top and further down (with nothing to ask), one row gone.
     const added = (n: number, at: number) => Array.from({ length: n }, (_, i) => ['', '', '', `added ${at}.${i}`]);
     const moved = [...added(5, 0), ...rows.slice(0, 1200), ...rows.slice(1201, 2100), ...added(30, 2100), ...rows.slice(2100)];
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
-    const again = await project(engine, writeCsv(join(tmp.dir, 'moved.csv'), headers, moved));
-    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: moved.length });
+    const again = await project(e, writeCsv(join(tmp.dir, 'moved.csv'), SHEET_HEADERS, moved));
+    expect(await runToEnd(e, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: moved.length });
     const copiedByRun = new Set(copiedBy(copyNext));
 
     // Each row of the sheet ends as its row in the first project did, and every one that has a verdict there is copied,
@@ -264,19 +269,13 @@ describe('verdicts copied from another project of the same sheet', () => {
   });
 
   it('copies from the project that holds the whole sheet, not a sample of its first rows run since', async () => {
-    sim = await startSim({ people: 3000, seed: 7 });
-    engine = await openEngine(dataDir());
-    await connect(engine, sim);
-    const rows = sheetRows(sim);
-    const headers = SHEET_HEADERS;
-    const whole = await project(engine, writeCsv(join(tmp.dir, 'sheet.csv'), headers, rows));
-    expect((await runToEnd(engine, whole)).calls).toBeGreaterThan(0);
+    const { e, rows, first: whole } = await sheetRunOnce();
     // The user tries the first 500 rows on their own (copied from the whole), then imports the whole sheet again.
-    const sample = await project(engine, writeCsv(join(tmp.dir, 'sample.csv'), headers, rows.slice(0, 500)));
-    expect(await runToEnd(engine, sample)).toMatchObject({ status: 'done', calls: 0 });
+    const sample = await project(e, writeCsv(join(tmp.dir, 'sample.csv'), SHEET_HEADERS, rows.slice(0, 500)));
+    expect(await runToEnd(e, sample)).toMatchObject({ status: 'done', calls: 0 });
     const copyNext = vi.spyOn(VerdictCopy.prototype, 'copyNext');
-    const again = await project(engine, writeCsv(join(tmp.dir, 'again.csv'), headers, rows));
-    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
+    const again = await project(e, writeCsv(join(tmp.dir, 'again.csv'), SHEET_HEADERS, rows));
+    expect(await runToEnd(e, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: rows.length });
     const copiedByRun = copiedBy(copyNext);
     const donor = outcomes(whole);
     expect(copiedByRun.sort((a, b) => a - b)).toEqual(
