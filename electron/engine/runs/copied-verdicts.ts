@@ -145,10 +145,12 @@ export class VerdictCopy {
     if (this.stopped) return [];
     const through = Math.min(after + SPAN_ROWS, this.lastRow);
     const copied = this.copySpan(after, through, at, freshAfter);
+    /** Rows waiting after the last one copied (after `after` while none was), as last counted. */
+    let left = 0;
     for (let times = 0; times < REALIGN_TIMES; times++) {
       // Where the span's rows stopped being copied, the sheet may have moved under them.
       const from = copied.length > 0 ? Math.max(...copied.map((c) => c.rowIndex)) : after;
-      const left = this.waiting.get(this.projectId, from, through) as number;
+      left = this.waiting.get(this.projectId, from, through) as number;
       if (left === 0 || (copied.length > 0 && left < REALIGN_AFTER)) break;
       const shift = this.realigned(from, through);
       if (shift === null) break;
@@ -158,7 +160,8 @@ export class VerdictCopy {
       copied.push(...more);
     }
     this.lookedThrough = through;
-    if (through >= this.lastRow || (copied.length === 0 && (this.waiting.get(this.projectId, after, through) as number) > 0)) this.stopped = true;
+    // A span with rows waiting that copied none of them, even looked for elsewhere: another sheet from here on.
+    if (through >= this.lastRow || (copied.length === 0 && left > 0)) this.stopped = true;
     return copied;
   }
 
