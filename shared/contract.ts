@@ -121,6 +121,8 @@ export interface RunProgress {
   runId: number;
   status: RunStatus;
   offline: boolean;
+  /** The rule this run accepts rows alone by, as it started: a resumed run keeps it. Null for a run stored before runs kept it. */
+  autoAccept: AutoAcceptRule | null;
   queriesTotal: number;
   queriesDone: number;
   rowsTotal: number;

@@ -57,7 +57,7 @@ describe('argument helpers', () => {
 
 describe('progress lines', () => {
   const base: RunProgress = {
-    projectId: 1, runId: 1, status: 'running', offline: false, queriesTotal: 200, queriesDone: 50, rowsTotal: 300, rowsResolved: 40,
+    projectId: 1, runId: 1, status: 'running', offline: false, autoAccept: null, queriesTotal: 200, queriesDone: 50, rowsTotal: 300, rowsResolved: 40,
     calls: 1, cacheHits: 10, errors: 0, ratePerSec: 120.4, etaSeconds: 2, message: null, startedAt: '', updatedAt: '',
   };
 

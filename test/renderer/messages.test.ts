@@ -19,6 +19,7 @@ function progress(patch: Partial<RunProgress>): RunProgress {
     runId: 1,
     status: 'running',
     offline: false,
+    autoAccept: null,
     queriesTotal: 200,
     queriesDone: 50,
     rowsTotal: 300,

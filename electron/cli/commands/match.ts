@@ -34,6 +34,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       offline: { type: 'boolean' },
       concurrency: { type: 'string' },
       'matched-only': { type: 'boolean' },
+      fresh: { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
     },
     1,
@@ -41,6 +42,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
   const input = positionals[0];
   if (!input && !values.project) throw CliError.usage('Name the sheet to match: matchdesk match <input.csv|xlsx> --out <file>.');
   if (!values.out) throw CliError.usage('Say where to write the result with --out <file.csv|xlsx>.');
+  if (values.fresh && !values.project) throw CliError.usage('--fresh goes with --project N: a new sheet starts a new run anyway.');
   const format = exportFormat(values.out);
   const strategies = parseStrategies(values.strategy);
   const concurrency = positiveInt(values.concurrency, '--concurrency');
@@ -75,6 +77,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       strategies: strategies ?? detail.strategies,
       offline,
       yes: values.yes ?? false,
+      fresh: values.fresh ?? false,
       autoAccept: Boolean(values['auto-accept']),
       minConfidence,
       concurrency,
@@ -117,11 +120,27 @@ export async function matchCommand(argv: string[]): Promise<number> {
   }
 }
 
+const RESUMABLE: RunProgress['status'][] = ['paused', 'failed', 'out_of_credits'];
+
+/** What a resumed run goes on with, and which of this command's options it does not take. */
+export function resumedLine(run: RunProgress, choices: Pick<RunChoices, 'autoAccept' | 'minConfidence'>): string {
+  const rule = run.autoAccept;
+  const accepts = rule === null ? 'the settings\' auto-accept rule' : rule.enabled ? `auto-accept at ${Math.round(rule.minConfidence * 100)}%` : 'no auto-accept';
+  const line = `Going on with run ${run.runId}, which stopped part-way, under the options it started with (${accepts}).`;
+  const differs =
+    rule !== null && (choices.autoAccept !== rule.enabled || (choices.minConfidence !== undefined && choices.minConfidence !== rule.minConfidence));
+  return differs
+    ? `${line}\n  note: this command's --auto-accept/--min-confidence are not applied to it; add --fresh to start a new run with them.`
+    : line;
+}
+
 interface RunChoices {
   overrides: string[];
   strategies: Strategy[];
   offline: boolean;
   yes: boolean;
+  /** Drop a run that stopped part-way instead of going on with it. */
+  fresh: boolean;
   autoAccept: boolean;
   minConfidence: number | undefined;
   concurrency: number | undefined;
@@ -164,6 +183,15 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const reporter = new ProgressReporter();
     try {
       const start = async () => {
+        // A run stopped part-way goes on under the options it started with, so it ends as it would have uninterrupted.
+        const stoppedPartWay = RESUMABLE.includes((await cli.call('run.status', { projectId }))?.status ?? 'done');
+        if (stoppedPartWay && choices.fresh) await cli.call('run.cancel', { projectId });
+        const resumed = stoppedPartWay && !choices.fresh ? await cli.call('run.resume', { projectId }) : null;
+        if (resumed) {
+          process.stderr.write(`${resumedLine(resumed, choices)}\n`);
+          started = true;
+          return resumed;
+        }
         const first = await cli.call('run.start', {
           projectId,
           offline: choices.offline,
