@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { percent } from '../../../shared/progress';
-import { applyMapOverrides } from '../map-overrides';
+import { applyMapOverrides, mapHint } from '../map-overrides';
+import { lookupShortfall } from '../../../shared/lookup-needs';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { cancelOnSignal } from '../cancel-on-signal';
@@ -137,6 +138,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
   let started = false;
   try {
     const mapping = applyMapOverrides(detail, choices.overrides);
+    const shortfall = lookupShortfall(mapping, choices.strategies);
+    if (shortfall) throw CliError.usage(`${shortfall} ${mapHint(detail.headers)}`);
     // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
