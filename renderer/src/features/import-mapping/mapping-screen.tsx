@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
+import { lookupShortfall } from '../../../../shared/lookup-needs';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
 import { CANCELLING, planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
@@ -50,6 +51,8 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
+  // Nothing to look anyone up by: a run would ask for no row, so the screen says what is missing and does not go on.
+  const shortfall = lookupShortfall(mapping, strategies);
   const fileRef = sheetSourceOf(sessionSources(), projectId);
 
   const request = useDebouncedValue(JSON.stringify({ mapping, strategies }), 200);
@@ -173,12 +176,16 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
               Cancel
             </Button>
           </>
+        ) : shortfall && strategies.length > 0 ? (
+          <span className="text-warning" role="status" data-testid="mapping-shortfall">
+            {shortfall} Choose the column that holds one under “Columns for each field”.
+          </span>
         ) : (
           <span className="muted" role="status">
             {preview.value ? `${plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up` : counting ? 'Counting the rows to look up…' : ''}
           </span>
         )}
-        <Button variant="primary" busy={planning} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
+        <Button variant="primary" busy={planning} disabled={shortfall !== null} onClick={save} data-testid="mapping-continue">
           Continue to preview
         </Button>
       </div>
