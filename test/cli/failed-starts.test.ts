@@ -73,6 +73,17 @@ describe('a sheet with no column to look anyone up by', () => {
     expect(await projectsIn(c)).toEqual([]);
   });
 
+  it('matchdesk match exits 2 when the mapped column has nothing in it to look up, and keeps no project', async () => {
+    const c = freshCase(['Name,Email', 'Ada Lovelace,not an address', 'Alan Turing,n/a']);
+    const run = await runMatchdesk(['match', c.sheet, '--out', c.out, '--yes'], { cwd: c.folder, home: c.home, connection: connection() });
+    expect(run.code, run.stderr).toBe(EXIT_CODES.usage);
+    expect(run.stderr).toMatch(/^Mapping: .*email <- "Email"/m);
+    expect(run.stderr).toMatch(/^matchdesk match: None of the 2 rows has anything to look up with this mapping\. Columns: Name, Email\./m);
+    expect(run.stderr).toMatch(/The project imported for this run was removed again\./);
+    expect(readFileSync(c.out, 'utf8')).toBe('an earlier result\n');
+    expect(await projectsIn(c)).toEqual([]);
+  });
+
   it('matchdesk match goes on when --map names a column to look up by', async () => {
     const c = freshCase(['Who,Where', ...sim.dataset.people.slice(0, 2).map((p) => `${p.email_address},somewhere`)]);
     const run = await runMatchdesk(['match', c.sheet, '--out', c.out, '--yes', '--map', 'email=Who'], { cwd: c.folder, home: c.home, connection: connection() });

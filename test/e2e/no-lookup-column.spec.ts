@@ -1,5 +1,5 @@
-// A sheet with no column to look anyone up by: the mapping screen says what is missing and does not go on until a
-// column is chosen for one, rather than "continuing" to a run of zero rows.
+// A sheet with no column to look anyone up by, or columns with nothing in them to ask with: the mapping screen says
+// what is missing and does not go on until there is, rather than "continuing" to a run of zero rows.
 import { dropFile, expect, openApp, test, useHost } from './support/app';
 import { checkScreen } from './support/screen-check';
 
@@ -19,6 +19,12 @@ test('the mapping screen explains what is missing and keeps Continue off until a
   );
   await expect(carryOn).toBeDisabled();
   await checkScreen(page, 'mapping-nothing-to-look-up', () => expect(shortfall).toBeVisible());
+
+  // A column whose cells are no e-mails gives no row anything to ask with.
+  await page.getByTestId('mapping-select-email').selectOption({ label: 'C · Size' });
+  await expect(shortfall).toHaveText('None of the 2 rows has anything to look up with these columns: their samples show what each cell becomes.');
+  await expect(carryOn).toBeDisabled();
+  await page.getByTestId('mapping-select-email').selectOption({ label: 'Not in this sheet' });
 
   // A name alone is not enough for the ways switched on: the name with a company is.
   await page.getByTestId('mapping-select-fullName').selectOption({ label: 'A · Ref' });

@@ -156,6 +156,10 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       planning,
     );
     describeMapping(detail.headers, mapping);
+    if (preview.rows > 0 && preview.rowsWithoutQuery === preview.rows) {
+      // Columns are mapped but no cell of them gives anything to ask with (not one e-mail that reads as one, ...).
+      throw CliError.usage(`None of the ${preview.rows} rows has anything to look up with this mapping. ${mapHint(detail.headers)}`);
+    }
     process.stderr.write(formatPreview(preview));
     if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
       process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
