@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 
 const MINIMUM = [22, 12];
@@ -65,7 +66,7 @@ function rerunOnBundledNode() {
     env: { ...process.env, [RERUN_MARK]: process.version },
   });
   const forward = (signal) => {
-    if (signal === 'SIGINT' && process.stdin.isTTY) return;
+    if (signal === 'SIGINT' && isatty(0)) return;
     child.kill(signal);
   };
   for (const signal of FORWARDED) process.on(signal, forward);

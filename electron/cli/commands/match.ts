@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { percent } from '../../../shared/progress';
-import { applyMapOverrides, mapHint } from '../map-overrides';
 import { lookupShortfall } from '../../../shared/lookup-needs';
+import { applyMapOverrides, mapHint } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { cancelOnSignal } from '../cancel-on-signal';

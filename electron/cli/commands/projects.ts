@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { lookupShortfall } from '../../../shared/lookup-needs';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
@@ -7,7 +8,6 @@ import { importWithProgress } from '../import-with-progress';
 import { dataFileBytes, givenBackLine } from '../given-back';
 import { mapHint } from '../map-overrides';
 import { confirm } from '../prompt';
-import { lookupShortfall } from '../../../shared/lookup-needs';
 import { printCounts } from './run-wait';
 
 export async function importCommand(argv: string[]): Promise<number> {
