@@ -657,8 +657,9 @@ export const calls = {
   'cache.stats': call<CacheStats>()(none),
   'cache.clear': call<{ removed: number }>()(none),
 
-  // Answered by the host, not the engine: native dialogs in Electron; the browser host says `supported: false`
-  // and the renderer uses a file input or a download instead.
+  // Answered by the host, not the engine: native dialogs in Electron, whose files come back as tokens the window's
+  // later calls name them by (electron/main/picked-files.ts); the browser host says `supported: false` and the
+  // renderer uses a file input or a download instead.
   'dialog.openSheet': call<{ supported: boolean; file: string | null }>()(none),
   'dialog.saveExport': call<{ supported: boolean; path: string | null }>()(
     z.object({ defaultName: z.string().min(1).max(300), format: z.enum(['csv', 'xlsx']) }),
@@ -741,7 +742,10 @@ export interface ChangedRowsCounted {
   changedAtLastRefresh: number;
 }
 
-/** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
+/**
+ * A command from the app menu (Electron) that the renderer carries out as if the user had clicked it; `file` is the
+ * picked file's token, what `projects.import` accepts.
+ */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
 export interface Events {
