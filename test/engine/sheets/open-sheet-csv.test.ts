@@ -67,6 +67,38 @@ describe('openSheet on text sheets', () => {
     }
   });
 
+  it.each([
+    ['a CRLF header with LF rows', 'Name,Email\r\n', '\n'],
+    ['an LF header with CRLF rows', 'Name,Email\n', '\r\n'],
+    ['a CR header with CRLF rows', 'Name,Email\r', '\r\n'],
+  ])('reads %s (files joined from several exports) as a spreadsheet app does, with no stray CR', async (_name, header, nl) => {
+    const rows = Array.from({ length: 600 }, (_, i) => [`Row ${i + 1}`, `row${i + 1}@example.com`]);
+    const sheet = await openSheet(sheetFile('joined.csv', header + rows.map((r) => r.join(',')).join(nl) + nl));
+    expect(sheet.headers).toEqual(['Name', 'Email']);
+    expect(await allRows(sheet)).toEqual(rows);
+    expect(sheet.warnings).toEqual([]);
+  });
+
+  it('ends records at any mix of CRLF, LF and CR outside quotes, and keeps every line break inside quotes as it is', async () => {
+    const text = 'Name,Note\r\nAnn,"one\r\ntwo"\nBo,"three\nfour"\rCy,"five\rsix"\r\nDi,plain\n\rEd,"""q"""\r';
+    const sheet = await openSheet(sheetFile('mixed.csv', text));
+    expect(await allRows(sheet)).toEqual([
+      ['Ann', 'one\r\ntwo'],
+      ['Bo', 'three\nfour'],
+      ['Cy', 'five\rsix'],
+      ['Di', 'plain'],
+      ['Ed', '"q"'],
+    ]);
+  });
+
+  it('reads a CRLF cut in two by a read chunk as one line break', async () => {
+    // The first chunk of text parsed ends between the CR and the LF of a record's end.
+    const first = 'Name,Email\r\n' + 'x'.repeat(64 * 1024 - 'Name,Email\r\n'.length - 4) + ',a\r';
+    const sheet = await openSheet(sheetFile('cut.csv', first + '\nBo,b\r\n'));
+    const rows = await allRows(sheet);
+    expect(rows).toEqual([['x'.repeat(64 * 1024 - 'Name,Email\r\n'.length - 4), 'a'], ['Bo', 'b']]);
+  });
+
   it('keeps a long quoted cell whole across read and parse chunk boundaries', async () => {
     const big = 'x'.repeat(150_000) + '\n"quoted"\n' + 'é'.repeat(200_000) + ',' + 'y'.repeat(100_000);
     const rows = [
