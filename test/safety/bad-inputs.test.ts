@@ -14,10 +14,15 @@ import { callOk, openTestEngine, tempDir } from './safety-helpers';
 
 type Expected =
   | {
+      /** The rows below the header down to the last data row, blank ones included. */
       rows: number;
       headers: string[];
-      /** Exact rows by 0-based data row index. */
+      /** Exact rows by 0-based index below the header. */
       cells?: Record<number, string[]>;
+      /** The blank rows kept in place, by index: read as [], stored, never planned. */
+      blank?: number[];
+      /** The sheet's row number of the header (1 unless blank lines come first). */
+      headerRow?: number;
       warnings?: string[];
     }
   | { code: SheetErrorCode; fragment: string };
@@ -50,7 +55,13 @@ const EXPECTED: Record<string, Expected> = {
     cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'extra', 'more'], 2: ['Cy Dubois', 'cy@example.org', 'Initech'] },
     warnings: ['ragged_rows'],
   },
-  'blank-rows.csv': { rows: 2, headers: ['Name', 'Email'], cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com'] }, warnings: ['empty_rows_skipped'] },
+  'blank-rows.csv': {
+    rows: 6,
+    headers: ['Name', 'Email'],
+    cells: { 1: ['Ann Lee', 'ann.lee@example.com'], 5: ['Bo Chen', 'bo.chen@example.com'] },
+    blank: [0, 2, 3, 4],
+    warnings: ['blank_rows_kept'],
+  },
   'duplicate-headers.csv': {
     rows: 1,
     headers: ['Email', 'Name', 'email (2)', 'EMAIL (3)'],
@@ -103,7 +114,7 @@ const DOC = join(__dirname, '../../docs/bad-inputs.md');
 const TABLE_START = '<!-- corpus table: kept in sync by test/safety/bad-inputs.test.ts -->';
 const TABLE_END = '<!-- end of corpus table -->';
 
-type Observed = { kind: 'imported'; rows: number; warnings: string[] } | { kind: 'refused'; code: string; message: string };
+type Observed = { kind: 'imported'; rows: number; blank: number; warnings: string[] } | { kind: 'refused'; code: string; message: string };
 
 let tmp: ReturnType<typeof tempDir>;
 let engine: Engine;
@@ -188,18 +199,28 @@ describe('the bad-input corpus', () => {
 
     if (!result.ok) throw new Error(`projects.import failed: ${result.error.message}`);
     const detail = result.value;
-    expect(detail.summary.rowCount).toBe(expected.rows);
+    const blank = new Set(expected.blank ?? []);
+    for (let i = 0; i < direct.rows.length; i++) expect(direct.rows[i]!.length === 0, `row ${i} blank`).toBe(blank.has(i));
+    expect(detail.summary.rowCount).toBe(expected.rows - blank.size);
+    expect(detail.summary.blankRows).toBe(blank.size);
     expect(detail.headers).toEqual(expected.headers);
     expect(detail.warnings.map((w) => w.code)).toEqual(expected.warnings ?? []);
     expect(detail.sample).toEqual(direct.rows.slice(0, detail.sample.length));
-    // Every row as stored, cell for cell, against what the reader gave.
+    // Every row as stored, cell for cell, against what the reader gave, named by its row in the sheet; a blank row
+    // is not reviewed.
     for (let i = 0; i < direct.rows.length; i++) {
-      const row = await callOk(engine, 'review.row', { projectId: detail.summary.id, rowIndex: i });
-      expect(row.cells).toEqual(direct.rows[i]);
+      const row = await engine.call('review.row', { projectId: detail.summary.id, rowIndex: i });
+      if (blank.has(i)) {
+        expect(row).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+        continue;
+      }
+      if (!row.ok) throw new Error(`review.row ${i} failed: ${row.error.message}`);
+      expect(row.value.cells).toEqual(direct.rows[i]);
+      expect(row.value.rowNumber).toBe((expected.headerRow ?? 1) + 1 + i);
     }
     const after: ProjectSummary[] = await callOk(engine, 'projects.list', {});
     expect(after.map((p) => p.id).sort()).toEqual([...before.map((p) => p.id), detail.summary.id].sort());
-    observed.set(file, { kind: 'imported', rows: direct.rows.length, warnings: direct.warnings });
+    observed.set(file, { kind: 'imported', rows: direct.rows.length - blank.size, blank: blank.size, warnings: direct.warnings });
   });
 
   it('lists the visible sheets only, and a hidden sheet is still importable by name', async () => {
@@ -245,7 +266,7 @@ function renderTable(): string {
     const name = entry.generated ? `\`${entry.file}\` (generated)` : `[\`${entry.file}\`](../test/fixtures/bad/${entry.file})`;
     const outcome =
       seen.kind === 'imported'
-        ? `imported: ${seen.rows} row${seen.rows === 1 ? '' : 's'}${seen.warnings.length ? `, noted: ${seen.warnings.map((w) => `\`${w}\``).join(', ')}` : ''}`
+        ? `imported: ${seen.rows} row${seen.rows === 1 ? '' : 's'}${seen.blank ? ` and ${seen.blank} blank, kept in place` : ''}${seen.warnings.length ? `, noted: ${seen.warnings.map((w) => `\`${w}\``).join(', ')}` : ''}`
         : `refused, \`${seen.code}\`: ${seen.message}`;
     lines.push(`| ${name} | ${cell(entry.about)} | ${cell(outcome)} |`);
   }

@@ -95,6 +95,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     info,
     headers: named.headers,
     warnings,
+    firstRow: ctx.headerLine! + 1,
     rows,
     rowBatches,
     maxRows,

@@ -81,6 +81,7 @@ describe('a matching run', () => {
     const before = await ok(engine, 'run.preview', { projectId: first.id });
     expect(before).toEqual({
       rows: 6,
+      blankRows: 0,
       rowsWithoutQuery: 1,
       distinctQueries: 2,
       cachedFresh: 0,

@@ -87,6 +87,7 @@ describe('openSheet on text sheets', () => {
       ['Bo', 'three\nfour'],
       ['Cy', 'five\rsix'],
       ['Di', 'plain'],
+      [],
       ['Ed', '"q"'],
     ]);
   });
@@ -188,14 +189,15 @@ describe('openSheet on text sheets', () => {
     expect(sheet.warnings).toEqual([{ code: 'ragged_rows', count: 2, message: '2 rows have more or fewer cells than the header row; they were kept as they are.' }]);
   });
 
-  it('skips fully empty rows and counts the ones between data rows, not the trailing ones', async () => {
+  it('keeps blank rows between data rows in place (as []), drops the trailing ones, and numbers rows from the header', async () => {
     const sheet = await openSheet(sheetFile('gaps.csv', '\n\na,b\n1,2\n\n,\n  ,\t\n3,4\n\n\n'));
     expect(sheet.headers).toEqual(['a', 'b']);
-    expect(await allRows(sheet)).toEqual([
-      ['1', '2'],
-      ['3', '4'],
+    // The header is the file's row 3, so the rows below it are rows 4 to 8.
+    expect(sheet.firstRow).toBe(4);
+    expect(await allRows(sheet)).toEqual([['1', '2'], [], [], [], ['3', '4']]);
+    expect(sheet.warnings).toEqual([
+      { code: 'blank_rows_kept', count: 3, message: '3 blank rows between the data rows were kept in place, so the rows keep their numbers; they are not looked up.' },
     ]);
-    expect(sheet.warnings).toEqual([{ code: 'empty_rows_skipped', count: 3, message: '3 empty rows were skipped.' }]);
   });
 
   it('reads the file again on each rows() call and recounts instead of adding up', async () => {
