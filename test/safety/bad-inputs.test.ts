@@ -5,12 +5,13 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectSummary } from '../../shared/contract';
 import type { Engine } from '../../electron/engine/engine';
 import { openSheet, SheetError, type SheetErrorCode } from '../../electron/engine/sheets';
 import { CORPUS, CORPUS_DIR, writeCorpus } from '../fixtures/bad/make-corpus';
-import { callOk, openTestEngine, tempDir } from './safety-helpers';
+import { callOk, openTestEngine, readCsv, tempDir } from './safety-helpers';
 
 type Expected =
   | {
@@ -60,6 +61,29 @@ const EXPECTED: Record<string, Expected> = {
     headers: ['Name', 'Email'],
     cells: { 1: ['Ann Lee', 'ann.lee@example.com'], 5: ['Bo Chen', 'bo.chen@example.com'] },
     blank: [0, 2, 3, 4],
+    warnings: ['blank_rows_kept'],
+  },
+  'blank-rows.xlsx': {
+    rows: 7,
+    headers: PEOPLE_HEADERS,
+    cells: { 0: ANN, 5: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 6: CY },
+    blank: [1, 2, 3, 4],
+    warnings: ['blank_rows_kept'],
+  },
+  'crlf-header-lf-rows.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 2: CY } },
+  'lf-header-crlf-rows.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 2: CY } },
+  'mixed-line-ends.csv': {
+    rows: 6,
+    headers: PEOPLE_HEADERS,
+    cells: {
+      0: ANN,
+      1: ['Bo Chen', 'bo.chen@example.com', 'Globex\r\nWest', 'linkedin.com/in/bo-chen'],
+      2: [],
+      3: ['Cy Dubois', 'cy@example.org', 'Initech\rEast\nNorth', ''],
+      4: ['Di Park', 'di@example.com', 'Hooli', ''],
+      5: ['Ed Ames', 'ed@example.com', 'Umbrella', ''],
+    },
+    blank: [2],
     warnings: ['blank_rows_kept'],
   },
   'duplicate-headers.csv': {
@@ -243,6 +267,38 @@ describe('the bad-input corpus', () => {
     expect(text).toContain(`'-2+3`);
   });
 
+  it.each(['blank-rows.csv', 'blank-rows.xlsx', 'crlf-header-lf-rows.csv', 'lf-header-crlf-rows.csv', 'mixed-line-ends.csv'])(
+    "%s: the CSV and Excel exports have the sheet's rows in its order, blank ones blank, so they line up with the original",
+    async (file) => {
+      const expected = EXPECTED[file] as Extract<Expected, { rows: number }>;
+      const blank = new Set(expected.blank ?? []);
+      const width = expected.headers.length;
+      // Every row below the header, as the file holds it, padded to the header's width.
+      const input = Array.from({ length: expected.rows }, (_, i) => {
+        const cells = blank.has(i) ? [] : expected.cells?.[i];
+        if (!cells) throw new Error(`${file}: EXPECTED gives no cells for row ${i}`);
+        return [...cells, ...Array<string>(width - cells.length).fill('')];
+      });
+      const project = await callOk(engine, 'projects.import', { file: pathOf(file) });
+      for (const format of ['csv', 'xlsx'] as const) {
+        const out = join(tmp.dir, `${file}-aligned.${format}`);
+        await callOk(engine, 'export.run', { projectId: project.summary.id, format, scope: 'all', destination: out, bom: false });
+        const table = format === 'csv' ? readCsv(out) : await readXlsx(out);
+        expect(table, `${format}: the header and one record per row of the sheet`).toHaveLength(1 + expected.rows);
+        expect(table[0]!.slice(0, width)).toEqual(expected.headers);
+        const status = table[0]!.indexOf('match_status');
+        expect(status).toBe(width);
+        table.slice(1).forEach((row, i) => {
+          // An Excel cell breaks lines with LF, which is what XML reads any line break back as (xlsx-export.ts).
+          const original = format === 'csv' ? input[i] : input[i]!.map((cell) => cell.replace(/\r\n?/g, '\n'));
+          expect(row.slice(0, width), `${format} row ${i + 2}`).toEqual(original);
+          expect(row[status], `${format} row ${i + 2}`).toBe(blank.has(i) ? 'blank' : 'pending');
+          if (blank.has(i)) expect(row.slice(status + 1).every((cell) => cell === '')).toBe(true);
+        });
+      }
+    },
+  );
+
   it('docs/bad-inputs.md lists every file with the outcome seen here', () => {
     expect([...observed.keys()].sort()).toEqual(CORPUS.map((c) => c.file).sort());
     const table = renderTable();
@@ -257,6 +313,20 @@ describe('the bad-input corpus', () => {
     expect(doc.slice(start + TABLE_START.length, end), 'docs/bad-inputs.md is out of date: run this test with MATCHDESK_UPDATE_DOCS=1').toBe(`\n${table}`);
   });
 });
+
+/** Every row of an exported workbook's sheet, cells as text, as wide as its header row. */
+async function readXlsx(path: string): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const ws = wb.worksheets[0]!;
+  const width = ws.getRow(1).cellCount;
+  const rows: string[][] = [];
+  for (let r = 1; r <= ws.rowCount; r++) {
+    const row = ws.getRow(r);
+    rows.push(Array.from({ length: width }, (_, c) => String(row.getCell(c + 1).value ?? '')));
+  }
+  return rows;
+}
 
 function renderTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
