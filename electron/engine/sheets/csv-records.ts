@@ -136,7 +136,21 @@ function splitLines(text: string): string[] {
     const lines = text.split('\r\n');
     if (lines.every((line) => line.indexOf('\n') === -1 && line.indexOf('\r') === -1)) return lines;
   }
-  return text.split(/\r\n|\r|\n/);
+  // A mix: split at LF, then at the CRs left in a piece (a string split each, quicker than one by a regular expression).
+  const pieces = text.split('\n');
+  const lines: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (piece.indexOf('\r') === -1) {
+      lines.push(piece);
+      continue;
+    }
+    const parts = piece.split('\r');
+    // A CR right before the LF that ended this piece was one CRLF with it.
+    if (i < pieces.length - 1 && piece.charCodeAt(piece.length - 1) === CR) parts.pop();
+    for (const part of parts) lines.push(part);
+  }
+  return lines;
 }
 
 function breakLength(input: string, at: number): number {

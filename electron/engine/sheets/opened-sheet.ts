@@ -53,7 +53,7 @@ export interface OpenSheetOptions {
   maxRows?: number;
 }
 
-/** One record as a format reader sees it, before headers and empty rows are dealt with. */
+/** One record as a format reader sees it, before headers and blank rows are dealt with. */
 export interface RawRow {
   cells: string[];
   /** 1-based row number as a spreadsheet app shows it (CSV: record number, header = 1). */
