@@ -28,8 +28,9 @@ export interface ImportOptions {
 
 /**
  * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions, and
- * the mapping guessed from the first rows. A blank row between data rows is stored at its place as [] (row_index k is
- * the sheet's row first_row + k), counted in blank_rows and not in row_count, which counts the rows to match. The project exists with status 'importing' until the last row is in;
+ * the mapping guessed from the first rows. A blank row between data rows is stored at its place as [] (row_index k
+ * is the sheet's row first_row + k), counted in blank_rows and not in row_count, which counts the rows to match.
+ * The project exists with status 'importing' until the last row is in;
  * on any failure it is deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made
  * project remains. Cancelled by its signal, it leaves the project list at once too, and its rows follow in the
  * background (project-cleanup.ts; `wake` the cleanup after): a cascade of 900,000 rows would hold the engine ~10 s

@@ -41,8 +41,8 @@ const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
 
 /**
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
- * status and labels, page by page; only rows whose plan or status changed are written. Blank rows get neither. Never holds
- * more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
+ * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither).
+ * Never holds more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
  * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
  * told the rows planned so far after each page. Cancelled by `signal` (looked at between pages), it puts the
  * project's mapping before back and fails as `cancelled`.

@@ -26,7 +26,7 @@ const BLANK_BATCH = 2500;
 
 /**
  * One pass over a sheet: yields the header row (the first non-empty row) alone, then every row below it down to the
- * last data row, each at its place: the first data row (with any blank rows above it) alone, then the others in
+ * last data row, each at its place: the first data row alone (after any blank rows above it), then the others in
  * batches as the reader gave them (never an empty one). A blank row (no cell with more than spaces, or a row an xlsx
  * leaves out) comes as [], so row k below the header is the sheet's row headerLine + k; blank rows after the last
  * data row are dropped, as nothing after them can shift. Enforces the column and cell-size limits and counts ragged
