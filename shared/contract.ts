@@ -48,7 +48,10 @@ export interface ProjectSummary {
   name: string;
   kind: ProjectKind;
   sourceName: string | null;
+  /** The rows to match: the sheet's rows below its header, less the blank ones. */
   rowCount: number;
+  /** Blank rows between the data rows, kept at their place (and in exports) but never looked up or reviewed. */
+  blankRows: number;
   counts: Record<RowState, number>;
   /** Rows with a chosen person (auto or accepted). */
   matched: number;
@@ -102,6 +105,8 @@ export interface MappingPreview {
 
 export interface RunPreview {
   rows: number;
+  /** Blank rows of the sheet, not in `rows`: nothing is asked for them. */
+  blankRows: number;
   rowsWithoutQuery: number;
   /** Distinct queries of the first strategy round (later rounds depend on answers). */
   distinctQueries: number;
@@ -189,6 +194,8 @@ export interface RefreshProgress {
 
 export interface ReviewRow {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it (the header is row 1): how the row is named to people. */
+  rowNumber: number;
   state: RowState;
   /** A short label of the row's input: name, e-mail or profile. */
   label: string;
@@ -264,6 +271,8 @@ export interface RowRefresh {
 
 export interface RowDetail {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it. */
+  rowNumber: number;
   headers: string[];
   cells: string[];
   input: { email: string | null; social: string | null; name: string | null; company: string | null; location: string | null };

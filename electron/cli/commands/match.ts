@@ -227,7 +227,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {
   const detail = await importWithProgress(cli, { file: path, ...(sheet ? { sheet } : {}) });
-  process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
+  const blank = detail.summary.blankRows > 0 ? ` (and ${detail.summary.blankRows} blank ${detail.summary.blankRows === 1 ? 'row' : 'rows'}, kept in place)` : '';
+  process.stderr.write(`Imported ${detail.summary.rowCount} rows${blank} into project ${detail.summary.id} (${detail.summary.name}).\n`);
   for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
   return detail;
 }
