@@ -1,9 +1,10 @@
 // `npm run eval`: the engine on the simulator's labeled evaluation set, scored per category against the
-// match-quality targets of issue 10. Prints figures; never fails on a missed target (exit 1 only when it cannot run).
+// match-quality targets of issue 10, and its confidences against what happened (issue 43). Prints figures; never fails on a missed target (exit 1 only when it cannot run).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { consoleTable } from '../report';
 import { qualityConsoleTable } from './quality-table';
+import { reliabilityConsoleTable } from './reliability';
 import { DEFAULT_EVALUATION, runEvaluation } from './run-evaluation';
 
 const USAGE = `Usage: npm run eval -- [options]
@@ -65,11 +66,15 @@ async function main(argv: string[]): Promise<number> {
   log('');
   log(qualityConsoleTable(run.score));
   log('');
+  log('Reliability: every candidate listed, by the confidence shown, against the share that are the row\'s person');
+  log(reliabilityConsoleTable(run.reliability));
+  log('');
   log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);
   log(`${run.checks.length - missed.length} of ${run.checks.length} quality targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
   if (values.json) {
-    await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
+    const { candidates: _each, ...figures } = run;
+    await writeFile(values.json, `${JSON.stringify(figures, null, 2)}\n`);
     log(`Wrote ${values.json}`);
   }
   return 0;

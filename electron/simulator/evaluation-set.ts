@@ -24,6 +24,8 @@
 // near_name             a nickname (Bob for Robert), a one-letter typo in the surname or an initial ("R. Smith"),
 //                       with the current company; nobody there has the row's exact name -> the person, not alone
 // name_only             a name only, of someone with at most 5 namesakes (find returns 5)  -> the person, not alone
+// unknown_company       a clear name (at most 5 namesakes) with a company the sheet has and the record does not:
+//                       nobody of that name holds or held it (a stale or mistaken company) -> the person, not alone
 //
 // (1) acceptAlone only when exactly one person in the WHOLE dataset has the row's name and holds or held the
 //     row's company; with two, nothing in the row tells them apart.
@@ -39,7 +41,7 @@ import { companyKey, foldText, withinOneEdit } from './scoring';
 
 export const EVALUATION_CATEGORIES = [
   'email', 'email_only', 'profile', 'name_company_current', 'name_company_past', 'company_variant', 'twins', 'absent',
-  'conflicting_name', 'near_name', 'name_only',
+  'conflicting_name', 'near_name', 'name_only', 'unknown_company',
 ] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
 
@@ -382,6 +384,20 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', '', ''],
         label: { category: 'name_only', truePersonId: p.id, acceptAlone: false, reason: `a name alone; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} it` },
+      };
+    },
+    unknown_company: () => {
+      const i = freshPerson();
+      if (i === null) return null;
+      const p = people[i]!;
+      const name = truth.foldedName(i);
+      const namesakes = truth.byName.get(name)!.length;
+      const company = dataset.companies[rng.int(dataset.companies.length)]!;
+      if (namesakes > MAX_NAMESAKES_FOR_NAME_ONLY || truth.holders(name, company).length > 0) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
+        label: { category: 'unknown_company', truePersonId: p.id, acceptAlone: false, reason: `${p.name} never held ${company.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name` },
       };
     },
   };

@@ -180,6 +180,18 @@ describe('evaluation set', () => {
       expect(label.acceptAlone).toBe(false);
     }
   });
+
+  it('unknown-company rows: the person\'s name, held by at most five people, with a company nobody of that name holds or held', () => {
+    for (const { cells, label } of rowsOf('unknown_company')) {
+      const p = byId.get(label.truePersonId!)!;
+      expect(foldText(nameCell(cells))).toBe(folded.get(p));
+      expect(named(nameCell(cells)).length).toBeLessThanOrEqual(5);
+      const [company] = companyMeant(cell(cells, 'Company'));
+      expect(holders(nameCell(cells), company!)).toEqual([]);
+      expect(cell(cells, 'Work Email') + cell(cells, 'Profile URL')).toBe('');
+      expect(label.acceptAlone).toBe(false);
+    }
+  });
 });
 
 describe('company spellings', () => {
