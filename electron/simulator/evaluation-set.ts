@@ -21,6 +21,9 @@
 // conflicting_name      an e-mail whose owner's first and last names both differ from the row's (not a nickname,
 //                       spelling variant or one letter apart); nobody in the dataset has the row's name
 //                                                                                          -> null, not alone
+// family_mailbox        an e-mail whose owner has the row's last name but another first name (not a nickname,
+//                       spelling variant or one letter apart); nobody in the dataset has the row's name
+//                                                                                          -> null, not alone
 // near_name             a nickname (Bob for Robert), a one-letter typo in the surname or an initial ("R. Smith"),
 //                       with the current company; nobody there has the row's exact name -> the person, not alone
 // name_only             a name only, of someone with at most 5 namesakes (find returns 5)  -> the person, not alone
@@ -41,7 +44,7 @@ import { companyKey, foldText, withinOneEdit } from './scoring';
 
 export const EVALUATION_CATEGORIES = [
   'email', 'email_only', 'profile', 'name_company_current', 'name_company_past', 'company_variant', 'twins', 'absent',
-  'conflicting_name', 'near_name', 'name_only', 'unknown_company',
+  'conflicting_name', 'family_mailbox', 'near_name', 'name_only', 'unknown_company',
 ] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
 
@@ -346,6 +349,19 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         person: i,
         cells: [nameAsTyped(name, rng), emailAsTyped(owner.email_address, rng), '', '', ''],
         label: { category: 'conflicting_name', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
+      };
+    },
+    family_mailbox: () => {
+      const i = freshPerson();
+      if (i === null) return null;
+      const owner = people[i]!;
+      const first = people[randomPerson()]!.first_name;
+      const name = `${first} ${owner.last_name}`;
+      if (relatedFirstNames(first, owner.first_name) || truth.byName.has(foldText(name))) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(name, rng), emailAsTyped(owner.email_address, rng), '', '', ''],
+        label: { category: 'family_mailbox', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
       };
     },
     near_name: () => {

@@ -153,6 +153,19 @@ describe('evaluation set', () => {
     }
   });
 
+  it('family-mailbox rows: the mailbox belongs to someone with the row\'s last name and another first name, and nobody has the row\'s name', () => {
+    for (const { cells, label } of rowsOf('family_mailbox')) {
+      const owner = byEmail.get(cell(cells, 'Work Email').trim().toLowerCase())!;
+      expect(owner).toBeDefined();
+      const written = nameCell(cells);
+      expect(foldText(written).endsWith(` ${foldText(owner.last_name)}`)).toBe(true);
+      expect(foldText(written).startsWith(`${foldText(owner.first_name)} `)).toBe(false);
+      expect(named(written)).toEqual([]);
+      expect(cell(cells, 'Company')).toBe('');
+      expect(label).toMatchObject({ truePersonId: null, acceptAlone: false });
+    }
+  });
+
   it('near-name rows: the true person works there under another form of the name, and nobody there has the row\'s exact name', () => {
     const kinds = new Set<string>();
     for (const { cells, label } of rowsOf('near_name')) {
