@@ -7,8 +7,8 @@
 //   u is judged among the people the service returns for the row, not among everyone: a name query returns
 //   namesakes first, so an exact name is common among wrong candidates and weighs little on its own.
 // - A candidate's weight is the sum over fields. The row's person is one of the candidates or none of them, so
-//   each candidate's confidence is its share: 2^w / (2^w_none + sum over candidates of 2^w), where w_none comes
-//   from the prior that the person is not among them. Two candidates that fit equally well share the confidence,
+//   each candidate's raw score is its share: 2^w / (2^w_none + sum over candidates of 2^w), where w_none comes
+//   from the prior that the person is not among them. Two candidates that fit equally well share the evidence,
 //   which is how namesakes at one employer keep each other below any threshold.
 // - That share is a score, not yet a probability: calibration (calibration.ts, fitted by `npm run calibrate` on the
 //   labeled evaluation set) maps it to the share of such candidates that turn out to be the row's person, one map
