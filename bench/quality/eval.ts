@@ -1,7 +1,9 @@
 // `npm run eval`: the engine on the simulator's labeled evaluation set, scored per category against the
-// match-quality targets of issue 10, and its confidences against what happened (issue 43). Prints figures; never fails on a missed target (exit 1 only when it cannot run).
+// match-quality targets of issue 10, and its confidences against what happened (issue 43). Prints figures; never
+// fails on a missed target (exit 1 only when it cannot run).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { CONFIDENCE_MODEL } from '../../electron/engine/matching';
 import { consoleTable } from '../report';
 import { qualityConsoleTable } from './quality-table';
 import { reliabilityConsoleTable } from './reliability';
@@ -66,15 +68,15 @@ async function main(argv: string[]): Promise<number> {
   log('');
   log(qualityConsoleTable(run.score));
   log('');
-  log('Reliability: every candidate listed, by the confidence shown, against the share that are the row\'s person');
+  const fitted = CONFIDENCE_MODEL.calibration.fittedOn.seed;
+  log(`Reliability: every candidate listed, by the confidence shown, against the share that are the row's person (${values.seed === fitted ? `seed ${fitted} is the one the calibration was fitted on: not held out` : `held out: the calibration was fitted on seed ${fitted}`})`);
   log(reliabilityConsoleTable(run.reliability));
   log('');
   log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);
   log(`${run.checks.length - missed.length} of ${run.checks.length} quality targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
   if (values.json) {
-    const { candidates: _each, ...figures } = run;
-    await writeFile(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+    await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
     log(`Wrote ${values.json}`);
   }
   return 0;

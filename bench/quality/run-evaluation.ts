@@ -37,9 +37,7 @@ export interface EvaluationRun {
   checks: TargetCheck[];
   /** Row states as the engine left them. */
   states: Record<string, number>;
-  /** Every candidate listed, with its confidence and whether it is the row's person. */
-  candidates: CandidateOutcome[];
-  /** Those candidates' confidences against what happened. */
+  /** Every candidate listed: its confidence against whether it is the row's person. */
   reliability: Reliability;
   mappingFixed: boolean;
   seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
@@ -135,7 +133,6 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
       score,
       checks: [...qualityChecks(score), calibrationCheck(calibration)],
       states,
-      candidates,
       reliability: calibration,
       mappingFixed,
       seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },

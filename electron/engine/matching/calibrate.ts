@@ -48,7 +48,7 @@ interface Block {
 
 /**
  * Isotonic regression (pool adjacent violators) of being right on the raw share. Blocks of fewer than `minBlock`
- * candidates are pooled with a neighbour, so no point stands on a handful of rows; each point's probability is
+ * candidates are pooled with a neighbour, so no block stands on a handful of rows; each block's probability is
  * (right + 1) / (n + 2), never quite 0 or 1, however many rows agreed.
  */
 export function fitMap(observations: readonly Observation[], minBlock = 20): CalibrationMap {
