@@ -12,7 +12,7 @@ import { DEFAULT_EVALUATION, runEvaluation } from './run-evaluation';
 /** The seed the maps are fitted on: not `npm run eval`'s, nor any test's. */
 const CALIBRATION_SEED = 43;
 const DEFAULTS = { people: DEFAULT_EVALUATION.people, seed: CALIBRATION_SEED, rowsPerCategory: 600, concurrency: DEFAULT_EVALUATION.concurrency };
-/** A kind with fewer candidates than this in the set gets no map of its own (it uses every guarded row's). */
+/** A kind with fewer candidates than this in the set gets no map of its own (calibrated() then leans on `guarded`). */
 const MIN_CANDIDATES_FOR_A_MAP = 100;
 const TARGET = fileURLToPath(new URL('../../electron/engine/matching/calibration.ts', import.meta.url));
 
@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
     const right = observations.filter((o) => o.right).length;
     const fitted = observations.length >= MIN_CANDIDATES_FOR_A_MAP;
     if (fitted) maps[kind] = fitMap(observations);
-    log(`  ${kind.padEnd(16)} ${String(observations.length).padStart(6)} candidates, ${String(right).padStart(5)} right: ${fitted ? `${maps[kind]!.blocks.length} blocks` : 'too few, uses the guarded map'}`);
+    log(`  ${kind.padEnd(16)} ${String(observations.length).padStart(6)} candidates, ${String(right).padStart(5)} right: ${fitted ? `${maps[kind]!.blocks.length} blocks` : 'too few: no more than its share nor the guarded map'}`);
   }
   log(`  ${'guarded'.padEnd(16)} ${String(guarded.length).padStart(6)} candidates (every guarded row): ${maps.guarded.blocks.length} blocks`);
   const calibration: Calibration = {
