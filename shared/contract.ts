@@ -233,7 +233,7 @@ export interface CandidateView {
   score: number | null;
   personId: string | null;
   summary: PersonSummary;
-  /** This candidate's share of the evidence (0..1): the candidates of a row are listed by it, best first. */
+  /** The probability (0..1) that this candidate is the row's person (its calibrated share of the evidence): best first. */
   confidence: number;
   reason: string;
   evidence: EvidenceItem[];
