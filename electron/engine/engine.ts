@@ -78,6 +78,7 @@ import {
   CACHE_COUNTED_HERE,
   cacheEntriesBound,
   cacheStatsQuery,
+  damageOf,
   toCacheStats,
   type CacheStats,
   deleteProfile,
@@ -145,8 +146,6 @@ export const DATABASE_FILE = 'matchdesk.sqlite';
 const ABANDONED_IMPORT_MS = 10 * 60_000;
 /** How long closing waits for calls still working (an import, a plan) before it closes the database anyway. */
 const CLOSE_GRACE_MS = 30_000;
-/** WAL pages a commit may leave before it copies them into the database file (see createEngine). */
-const WAL_CHECKPOINT_PAGES = 30_000;
 /** How long the engine must have had no call before background work (filling a text index) takes a turn. */
 const IDLE_AFTER_MS = 250;
 
@@ -161,14 +160,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // the run and the review, and holds the engine's memory lower (npm run bench, 64 MB -> 16 MB: planning 1.19 ->
     // 1.07 s, matching 10.4 -> 10.7 s, review p95 18.5 -> 13.5 ms, peak RSS 599 -> 571 MB).
     db.pragma('cache_size = -16384');
-    // Each auto-checkpoint copies the WAL's pages into the file and fsyncs it. A run commits every call's answers
-    // and the rows they settle (hundreds of scattered pages), so at SQLite's default of 1,000 pages it checkpointed
-    // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000,
-    // and once a run wrote less per call, 17.3 s at 10,000 and 15.2 s at 30,000 (a checkpoint then takes ~0.3 s).
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-    // One large transaction (deleting a project of a million rows) grows the WAL file past 800 MB, and SQLite keeps
-    // the file at its largest size: once checkpointed it is cut back to what the checkpoints above keep it within.
-    db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
+    // The WAL's checkpoint point follows the file's size (store/wal-budget.ts): a run needs little room beyond its file.
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
   } catch (error) {
@@ -370,7 +362,8 @@ class MatchdeskEngine implements Engine {
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
       await counting;
-      this.timing.save();
+      // A damaged file is written to no more (store/damage-watch.ts); the connection still closes.
+      if (!damageOf(this.db)) this.timing.save();
       this.db.close();
     })();
     return this.closing;
