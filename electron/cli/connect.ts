@@ -22,6 +22,7 @@ export async function openCliSession(opts: { needsKeychain?: boolean } = {}): Pr
   const dataDir = process.env.MATCHDESK_HOME || defaultDataDir();
   const secrets = await openSecretStore({ allowSessionFallback: !opts.needsKeychain });
   const engine = await createEngine({ dataDir, host: 'cli', secrets });
+  if (engine.privacyNotice) process.stderr.write(`matchdesk: ${engine.privacyNotice}\n`);
   const call = async <K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> => {
     const result = await engine.call(name, input);
     if (!result.ok) throw CliError.fromContract(result.error);

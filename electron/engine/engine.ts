@@ -34,7 +34,7 @@ import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, Demo
 import { dispatch, type Handlers } from './dispatch';
 import { KeyedWork } from './keyed-work';
 import { EngineError, notFound, toContractError, type ErrorMapper } from './engine-errors';
-import { ExportError } from './export';
+import { ExportError, UnfinishedExports } from './export';
 import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
@@ -87,6 +87,7 @@ import {
   getSettings,
   isDiskFull,
   listProfiles,
+  makeDataFolderPrivate,
   openDatabase,
   saveProfile,
   updateSettings,
@@ -139,6 +140,8 @@ export interface Engine {
   /** Pauses runs cleanly (everything landed is committed), stops the demo simulator, closes the database. */
   close(): Promise<void>;
   readonly dbPath: string;
+  /** What this start made private in the data folder (it was open to other users), for the host to show once; else null. */
+  readonly privacyNotice: string | null;
 }
 
 export const DATABASE_FILE = 'matchdesk.sqlite';
@@ -153,6 +156,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   applyHeapPolicy();
   const clock = opts.clock ?? systemClock;
   const dbPath = join(opts.dataDir, DATABASE_FILE);
+  const privacyNotice = makePrivate(opts.dataDir);
   const db = openDatabase(dbPath);
   try {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
@@ -162,10 +166,22 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     db.pragma('cache_size = -16384');
     // The WAL's checkpoint point follows the file's size (store/wal-budget.ts): a run needs little room beyond its file.
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
-    return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
+    // An export a kill cut off left its part file beside its target: gone before anything else starts.
+    const unfinished = new UnfinishedExports(opts.dataDir);
+    await unfinished.removeLeftovers();
+    return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem, { privacyNotice, unfinished });
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+function makePrivate(dataDir: string): string | null {
+  try {
+    return makeDataFolderPrivate(dataDir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Matchdesk could not make its data folder "${dataDir}" private (${reason}). Check that the folder is yours and that you may change it.`, { cause: error });
   }
 }
 
@@ -224,6 +240,9 @@ class MatchdeskEngine implements Engine {
   private readonly changedRows: ChangedRowsCounter | null;
   /** How the figures count them: the counter's, or walked on the spot (undefined). */
   private readonly changed: ChangedCount | undefined;
+  readonly privacyNotice: string | null;
+  /** Exports' part files while they are written, so that a kill leaves none behind for long. */
+  private readonly unfinished: UnfinishedExports;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -232,7 +251,10 @@ class MatchdeskEngine implements Engine {
     private readonly clock: Clock,
     private readonly secrets: SecretStore,
     private readonly keychainProblem: string | null,
+    atStart: { privacyNotice: string | null; unfinished: UnfinishedExports },
   ) {
+    this.privacyNotice = atStart.privacyNotice;
+    this.unfinished = atStart.unfinished;
     this.timing = new CallTiming(db);
     this.rowTiming = new RowTiming(db);
     const now = this.now();
@@ -279,6 +301,7 @@ class MatchdeskEngine implements Engine {
       emit: (event, payload) => this.emit(event, payload),
       settings: () => getSettings(db),
       exportDir: this.exportDir(),
+      unfinished: this.unfinished,
     });
     this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
     // A text filter waits for its project's index to fill (~20 s at a million rows): the review says how far it is.
@@ -550,6 +573,7 @@ class MatchdeskEngine implements Engine {
                 this.emit('export.progress', progress);
               },
               signal,
+              this.unfinished,
             ),
           );
         }),

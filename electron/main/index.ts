@@ -91,6 +91,8 @@ function run(): void {
         ),
       );
       window = openWindow();
+      // Said once: the folder stays private from then on.
+      if (engine.privacyNotice) void dialog.showMessageBox(window, { type: 'info', message: engine.privacyNotice });
     })
     .catch((err: unknown) => {
       // Most likely the database (a newer app's file, a full disk): the message is written for the user.

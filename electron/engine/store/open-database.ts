@@ -5,6 +5,7 @@ import path from 'node:path';
 import { guarded, watchForDamage } from './damage-watch';
 import { DatabaseNeedsUpgrade, DatabaseTooNew, DatabaseUnreadable } from './errors';
 import { latestVersion, migrate, schemaVersion } from './migrate';
+import { createPrivateFolders } from './private-folder';
 import type { Migration } from './migration';
 import { ALL_MIGRATIONS } from './migrations';
 import { WalBudget } from './wal-budget';
@@ -95,27 +96,13 @@ function beginTransactionsWithTheWriteLock(db: SqliteDatabase, wal: WalBudget | 
 /** The file must be owner-only before SQLite writes a byte into it: it holds who the user looked up. */
 function prepareFile(file: string): void {
   try {
-    createFolders(path.dirname(path.resolve(file)));
+    createPrivateFolders(path.dirname(path.resolve(file)));
     const existing = fs.statSync(file, { throwIfNoEntry: false });
     if (existing && !existing.isFile()) throw new Error('that path is a folder or device, not a file');
     if (!existing) fs.closeSync(fs.openSync(file, 'a', 0o600));
     if (posix) fs.chmodSync(file, 0o600);
   } catch (cause) {
     throw new DatabaseUnreadable(file, 'cannot_open', { cause });
-  }
-}
-
-/** Creates missing folders owner-only; folders that already exist keep their permissions. */
-function createFolders(dir: string): void {
-  const missing: string[] = [];
-  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) {
-    missing.unshift(d);
-    if (path.dirname(d) === d) break;
-  }
-  for (const d of missing) {
-    fs.mkdirSync(d, { mode: 0o700 });
-    // mkdir's mode is filtered by the umask; set it outright.
-    if (posix) fs.chmodSync(d, 0o700);
   }
 }
 
