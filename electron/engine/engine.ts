@@ -241,6 +241,8 @@ class MatchdeskEngine implements Engine {
   /** How the figures count them: the counter's, or walked on the spot (undefined). */
   private readonly changed: ChangedCount | undefined;
   readonly privacyNotice: string | null;
+  /** The profile chosen for this engine's life only (profiles.select forThisSession), over the saved one. */
+  private sessionProfileId: string | null = null;
   /** Exports' part files while they are written, so that a kill leaves none behind for long. */
   private readonly unfinished: UnfinishedExports;
 
@@ -299,7 +301,7 @@ class MatchdeskEngine implements Engine {
         return { client, profile: this.activeProfile()! };
       },
       emit: (event, payload) => this.emit(event, payload),
-      settings: () => getSettings(db),
+      settings: () => this.settings(),
       exportDir: this.exportDir(),
       unfinished: this.unfinished,
     });
@@ -416,7 +418,7 @@ class MatchdeskEngine implements Engine {
       'profiles.save': (input) => this.saveProfile(input),
       'profiles.test': (input) => this.testProfile(input.id),
       'profiles.remove': (input) => this.removeProfile(input.id),
-      'profiles.select': (input) => this.selectProfile(input.id),
+      'profiles.select': (input) => this.selectProfile(input.id, input.forThisSession),
       'demo.start': () => this.startDemo(),
 
       'projects.list': () => listProjectSummaries(db, this.changed),
@@ -580,7 +582,7 @@ class MatchdeskEngine implements Engine {
       'export.cancel': (input) => ({ cancelled: this.exports.cancel(input.projectId) }),
       'export.underWay': (input) => this.exportWords.get(requireProject(db, input.projectId).id),
 
-      'settings.get': () => getSettings(db),
+      'settings.get': () => this.settings(),
       'settings.update': (input) => {
         if (input.activeProfileId) this.requireProfile(input.activeProfileId);
         const before = getSettings(db);
@@ -650,11 +652,27 @@ class MatchdeskEngine implements Engine {
     deleteProfile(this.db, id);
     this.clients.delete(id);
     if (getSettings(this.db).activeProfileId === id) updateSettings(this.db, { activeProfileId: null });
+    if (this.sessionProfileId === id) this.sessionProfileId = null;
   }
 
-  private selectProfile(id: string | null): Settings {
+  /**
+   * For this session only, the saved choice stays as it was: a `matchdesk match` with MATCHDESK_* variables made its
+   * profile (whose secret lives in that process alone) the one the app and the browser host then failed to run with.
+   */
+  private selectProfile(id: string | null, forThisSession: boolean): Settings {
     if (id !== null) this.requireProfile(id);
+    if (forThisSession) {
+      this.sessionProfileId = id;
+      return this.settings();
+    }
+    this.sessionProfileId = null;
     return updateSettings(this.db, { activeProfileId: id });
+  }
+
+  /** The saved settings, with the profile chosen for this session when there is one. */
+  private settings(): Settings {
+    const saved = getSettings(this.db);
+    return this.sessionProfileId === null ? saved : { ...saved, activeProfileId: this.sessionProfileId };
   }
 
   private requireProfile(id: string): Profile {
@@ -664,7 +682,7 @@ class MatchdeskEngine implements Engine {
   }
 
   private activeProfile(): Profile | null {
-    const id = getSettings(this.db).activeProfileId;
+    const id = this.settings().activeProfileId;
     return id ? getProfile(this.db, id) : null;
   }
 
