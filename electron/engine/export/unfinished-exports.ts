@@ -7,7 +7,7 @@ import { z } from 'zod';
 const writingHere = new Set<string>();
 
 const record = z.object({ pid: z.number().int().positive(), part: z.string().refine(isAbsolute) });
-type Record = z.infer<typeof record>;
+type PartRecord = z.infer<typeof record>;
 
 /**
  * The part files being written (part-file.ts), each recorded in the data folder before its first byte and forgotten
@@ -30,7 +30,7 @@ export class UnfinishedExports {
     const part = resolve(partPath);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const entry = join(this.dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`);
-    await writeFile(entry, JSON.stringify({ pid: process.pid, part } satisfies Record), { mode: 0o600 });
+    await writeFile(entry, JSON.stringify({ pid: process.pid, part } satisfies PartRecord), { mode: 0o600 });
     writingHere.add(part);
     const finished = async () => {
       writingHere.delete(part);
@@ -76,7 +76,7 @@ export class UnfinishedExports {
   }
 }
 
-function parseRecord(text: string): Record | null {
+function parseRecord(text: string): PartRecord | null {
   try {
     return record.safeParse(JSON.parse(text)).data ?? null;
   } catch {
