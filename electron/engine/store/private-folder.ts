@@ -22,8 +22,7 @@ const FOLDERS = ['exports', 'uploads', 'unfinished-exports'];
  * others, else null.
  */
 export function makeDataFolderPrivate(dir: string): string | null {
-  if (!posix) return null;
-  if (createPrivateFolders(path.resolve(dir))) return null;
+  if (createPrivateFolders(path.resolve(dir)) || !posix) return null;
   const folderWasOpen = tighten(dir, 0o700);
   let items = 0;
   const walk = (folder: string): void => {
