@@ -538,7 +538,8 @@ export const calls = {
   'profiles.save': call<Profile>()(profileInput),
   'profiles.test': call<ProfileTestResult>()(z.object({ id: z.string().min(1) })),
   'profiles.remove': call<void>()(z.object({ id: z.string().min(1) })),
-  'profiles.select': call<Settings>()(z.object({ id: z.string().min(1).nullable() })),
+  /** `forThisSession`: the choice holds until this engine closes and the saved one stays (the CLI's MATCHDESK_* connection). */
+  'profiles.select': call<Settings>()(z.object({ id: z.string().min(1).nullable(), forThisSession: z.boolean().default(false) })),
   /** Start the built-in simulator with seeded people, add a demo profile, and import the bundled sample sheet. */
   'demo.start': call<{ profile: Profile; project: ProjectSummary }>()(none),
 

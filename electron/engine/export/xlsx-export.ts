@@ -103,7 +103,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
       if (isFileError(err)) throw writeFailed(target.path, err);
       throw err;
     }
-  }, target.together);
+  }, target.together, target.unfinished);
 }
 
 /** Closes the part file at once (before it is removed); a write cut off then fails, and `failure` took it already. */
