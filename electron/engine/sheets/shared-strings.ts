@@ -11,6 +11,8 @@ export class SharedStrings {
   private used = 0;
   private ends = new Uint32Array(1 << 14);
   private count = 0;
+  /** The entry over the cell limit that ended the table (its text cut short), or null: the table is whole. */
+  end: number | null = null;
 
   /** The next entry's text: rich text flattened to its runs' text, as a cell shows it. */
   add(text: string): void {
@@ -27,6 +29,16 @@ export class SharedStrings {
       this.ends = grown;
     }
     this.ends[this.count++] = this.used;
+  }
+
+  /** The table was ended at entry `index`, which is over the cell limit: it and any entry after it have no text. */
+  endAt(index: number): void {
+    this.end = index;
+  }
+
+  /** True for the entry that ended the table and any after it. */
+  isPastEnd(index: number): boolean {
+    return this.end !== null && index >= this.end;
   }
 
   /** The text of entry `index`; undefined for an index the table does not have. */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
+import { INFLATE_CAPS, checkInflated, type InflateLimit } from './inflate-limits';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
 export interface PartLocation {
@@ -8,21 +9,53 @@ export interface PartLocation {
   start: number;
   length: number;
   deflated: boolean;
+  /** The inflated size the ZIP directory states: a part stating more than its limit is refused before it is read. */
+  size: number;
 }
 
 /**
  * An entry's bytes, inflated as they are read: large worksheets never sit whole in memory. `onRead` is told the share
- * of the entry's stored bytes read so far (0 to 1), as they are read.
+ * of the entry's stored bytes read so far (0 to 1), as they are read. The stream fails with PartTooLarge as soon as
+ * the entry inflates past `limit`, and stops inflating there; at once when the ZIP directory says it will (a file
+ * may state a false size, so the inflated bytes are counted all the same).
  */
-export function streamPart(path: string, part: PartLocation, onRead?: (fraction: number) => void): Readable {
+export function streamPart(
+  path: string,
+  part: PartLocation,
+  onRead?: (fraction: number) => void,
+  limit: InflateLimit = { cap: INFLATE_CAPS.other },
+): Readable {
   if (part.length === 0) return Readable.from([]);
-  const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1 });
+  try {
+    checkInflated(part.name, { cap: limit.cap }, part.size, part.length, 0);
+  } catch (err) {
+    // Failed when first read, so that the reader is listening by then.
+    return new Readable({
+      read() {
+        this.destroy(err as Error);
+      },
+    });
+  }
+  // Small reads, so that the bytes read say closely how much has been inflated from them (the ratio check).
+  const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1, highWaterMark: 16 * 1024 });
   if (onRead) raw.on('data', () => onRead(raw.bytesRead / part.length));
-  if (!part.deflated) return raw;
-  const inflate = createInflateRaw();
-  raw.on('error', (err) => inflate.destroy(err));
-  inflate.on('close', () => raw.destroy());
-  return raw.pipe(inflate);
+  let inflated = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      inflated += chunk.length;
+      try {
+        checkInflated(part.name, limit, inflated, raw.bytesRead, chunk.length);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  // pipeline destroys every stage when one fails or the reader destroys the last, so the inflate stops at once.
+  const stages = part.deflated ? [raw, createInflateRaw(), counted] : [raw, counted];
+  pipeline(stages, () => undefined);
+  return counted;
 }
 
 export interface ZipEntry {
@@ -45,7 +78,7 @@ const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
 const MAX_COMMENT = 0xffff;
 /** The small XML parts read here (workbook.xml, its rels) are kilobytes; a bigger one is not worth inflating. */
-const MAX_INFLATED = 64 * 1024 * 1024;
+const MAX_INFLATED = INFLATE_CAPS.other;
 
 /**
  * Reads a ZIP's central directory, which sits at the end of the file: a file cut short loses it, which is how
@@ -80,7 +113,7 @@ export class ZipDirectory {
     const header = await readAt(this.handle, entry.localHeaderOffset, 30);
     if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new ZipDamaged(`${name} has no local header`);
     const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-    return { name, start, length: entry.compressedSize, deflated: entry.method === 8 };
+    return { name, start, length: entry.compressedSize, deflated: entry.method === 8, size: entry.size };
   }
 
   async read(name: string): Promise<Buffer> {
