@@ -9,15 +9,13 @@ export interface PartLocation {
   start: number;
   length: number;
   deflated: boolean;
-  /** The inflated size the ZIP directory states: a part stating more than its limit is refused before it is read. */
-  size: number;
 }
 
 /**
  * An entry's bytes, inflated as they are read: large worksheets never sit whole in memory. `onRead` is told the share
  * of the entry's stored bytes read so far (0 to 1), as they are read. The stream fails with PartTooLarge as soon as
- * the entry inflates past `limit`, and stops inflating there; at once when the ZIP directory says it will (a file
- * may state a false size, so the inflated bytes are counted all the same).
+ * the entry inflates past `limit`, and stops inflating there. The size the ZIP directory states is not trusted, nor
+ * used to refuse early: a part stating 1 GiB may be a bomb, or hold one cell over the limit that should be named.
  */
 export function streamPart(
   path: string,
@@ -26,16 +24,6 @@ export function streamPart(
   limit: InflateLimit = { cap: INFLATE_CAPS.other },
 ): Readable {
   if (part.length === 0) return Readable.from([]);
-  try {
-    checkInflated(part.name, { cap: limit.cap }, part.size, part.length, 0);
-  } catch (err) {
-    // Failed when first read, so that the reader is listening by then.
-    return new Readable({
-      read() {
-        this.destroy(err as Error);
-      },
-    });
-  }
   // Small reads, so that the bytes read say closely how much has been inflated from them (the ratio check).
   const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1, highWaterMark: 16 * 1024 });
   if (onRead) raw.on('data', () => onRead(raw.bytesRead / part.length));
@@ -113,7 +101,7 @@ export class ZipDirectory {
     const header = await readAt(this.handle, entry.localHeaderOffset, 30);
     if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new ZipDamaged(`${name} has no local header`);
     const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-    return { name, start, length: entry.compressedSize, deflated: entry.method === 8, size: entry.size };
+    return { name, start, length: entry.compressedSize, deflated: entry.method === 8 };
   }
 
   async read(name: string): Promise<Buffer> {
