@@ -18,12 +18,48 @@ function flushed(text: string): Buffer {
   return deflateRawSync(Buffer.from(text, 'utf8'), { flush: constants.Z_FULL_FLUSH, finishFlush: constants.Z_FULL_FLUSH, level: 9 });
 }
 
-/** The CRC-32 of the whole inflated part, worked out a block at a time. */
+/** The CRC-32 of the whole inflated part, the repeated block's by zlib's crc32_combine: no pass over the gigabytes. */
 function partCrc(part: InflatingPart): number {
-  let crc = crc32(part.head);
   const block = Buffer.from(part.block ?? '', 'utf8');
-  for (let i = 0; i < (part.times ?? 0); i++) crc = crc32(block, crc);
-  return crc32(part.tail ?? '', crc);
+  let repeated = { crc: 0, length: 0 };
+  let power = { crc: crc32(block), length: block.length };
+  for (let n = part.times ?? 0; n > 0; n = Math.floor(n / 2)) {
+    if (n % 2 === 1) repeated = { crc: crc32Combine(repeated.crc, power.crc, power.length), length: repeated.length + power.length };
+    power = { crc: crc32Combine(power.crc, power.crc, power.length), length: power.length * 2 };
+  }
+  const head = crc32(part.head);
+  const tail = Buffer.from(part.tail ?? '', 'utf8');
+  return crc32Combine(crc32Combine(head, repeated.crc, repeated.length), crc32(tail), tail.length);
+}
+
+function gf2Times(matrix: number[], vector: number): number {
+  let sum = 0;
+  for (let i = 0, v = vector >>> 0; v !== 0; i++, v >>>= 1) if (v & 1) sum ^= matrix[i]!;
+  return sum >>> 0;
+}
+
+function gf2Square(square: number[], matrix: number[]): void {
+  for (let n = 0; n < 32; n++) square[n] = gf2Times(matrix, matrix[n]!);
+}
+
+/** The CRC-32 of A followed by B, from the CRCs of both and B's length (zlib's crc32_combine). */
+function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  if (lengthB <= 0) return crcA >>> 0;
+  const even: number[] = new Array(32).fill(0);
+  const odd: number[] = [0xedb88320, ...Array.from({ length: 31 }, (_, n) => (1 << n) >>> 0)];
+  gf2Square(even, odd);
+  gf2Square(odd, even);
+  let crc = crcA >>> 0;
+  for (let length = lengthB; length > 0; ) {
+    gf2Square(even, odd);
+    if (length % 2 === 1) crc = gf2Times(even, crc);
+    length = Math.floor(length / 2);
+    if (length === 0) break;
+    gf2Square(odd, even);
+    if (length % 2 === 1) crc = gf2Times(odd, crc);
+    length = Math.floor(length / 2);
+  }
+  return (crc ^ crcB) >>> 0;
 }
 
 export function inflatingZip(parts: InflatingPart[]): Buffer {

@@ -80,8 +80,15 @@ class XmlTextGuard {
   private cellBytes = 0;
   /** Bytes of the text run not counted as a cell's text (a formula, stray text): bounded as well. */
   private runBytes = 0;
-  private row = 0;
-  private column = 0;
+  /** The latest `<row>` and `<c>` tags, where they are, and how many were seen: for naming a cell over the limit. */
+  private rowTag: Buffer | null = null;
+  private rowTagStart = 0;
+  private rowTagEnd = 0;
+  private rowsSeen = 0;
+  private cellTag: Buffer | null = null;
+  private cellTagStart = 0;
+  private cellTagEnd = 0;
+  private cellsInRow = 0;
   entry = -1;
   /** Set when a worksheet cell is over the limit: thrown once the XML before it is passed on. */
   failure: OversizedCell | null = null;
@@ -228,24 +235,37 @@ class XmlTextGuard {
       this.counting = !selfClosing && local === T;
       return;
     }
+    // Only remembered here, and read only for a cell over the limit: a big sheet has tens of millions of tags.
     if (local === ROW) {
-      const r = cellReference(buf, start, end);
-      this.row = r && r.row > 0 ? r.row : this.row + 1;
-      this.column = 0;
+      this.rowTag = buf;
+      this.rowTagStart = start;
+      this.rowTagEnd = end;
+      this.rowsSeen++;
+      this.cellsInRow = 0;
     } else if (local === C) {
-      const r = cellReference(buf, start, end);
-      this.column = r && r.column > 0 ? r.column : this.column + 1;
-      if (r && r.row > 0) this.row = r.row;
+      this.cellTag = buf;
+      this.cellTagStart = start;
+      this.cellTagEnd = end;
+      this.cellsInRow++;
       this.cellBytes = 0;
       this.inCell = !selfClosing;
     }
     this.counting = this.inCell && !selfClosing && (local === V || local === T);
   }
 
+  /** The cell being read, as its `r` attributes say (a writer may leave them out: then counted). */
+  private oversizedCell(): OversizedCell {
+    const cell = this.cellTag ? cellReference(this.cellTag, this.cellTagStart, this.cellTagEnd) : null;
+    const row = this.rowTag ? cellReference(this.rowTag, this.rowTagStart, this.rowTagEnd) : null;
+    const line = cell && cell.row > 0 ? cell.row : row && row.row > 0 ? row.row : this.rowsSeen;
+    const column = cell && cell.column > 0 ? cell.column : this.cellsInRow;
+    return new OversizedCell(line, column, this.maxCellBytes, false, true);
+  }
+
   /** The cell being read is over the limit: the worksheet stops at `at`; the shared strings end there, closed. */
   private overLimit(at: number, reopen: string): { at: number; close: string } {
     if (this.worksheet) {
-      this.failure = new OversizedCell(this.row, this.column, this.maxCellBytes, false, true);
+      this.failure = this.oversizedCell();
       return { at, close: '' };
     }
     return { at, close: reopen + [...this.open].reverse().map((name) => `</${name}>`).join('') };
@@ -253,7 +273,7 @@ class XmlTextGuard {
 
   /** A text run outside any cell's counted text has passed the limit. */
   private longRun(): Error {
-    if (this.worksheet && this.inCell) return new OversizedCell(this.row, this.column, this.maxCellBytes, false, true);
+    if (this.worksheet && this.inCell) return this.oversizedCell();
     return new Error(`an XML text is over ${this.maxCellBytes} bytes outside any cell`);
   }
 }

@@ -16,6 +16,8 @@ import { allRows, sheetFile, tempFolder } from './sheet-files';
 const MiB = 1024 * 1024;
 /** Node, tsx and exceljs loaded take about 100 MB; a reader that held a 1 GiB cell or table would take ten times. */
 const PEAK_RSS_BOUND = 400 * 1e6;
+/** For the tests that build a file inflating to 1 GiB or read in a child process: slow on a busy machine, never hung. */
+const HEAVY = { timeout: 240_000 };
 
 const posixSkipped = skipBecause('the named pipe, socket and device tests', process.platform === 'win32' ? 'Windows has no named pipes, sockets or devices in its file system' : null);
 
@@ -75,7 +77,7 @@ describe('only regular files are read', () => {
 });
 
 describe('an xlsx cell over 1 MiB is named, and never read much past the limit', () => {
-  it('a 1 GiB inline string: its row (header = row 1) and column, in bounded memory', () => {
+  it('a 1 GiB inline string: its row (header = row 1) and column, in bounded memory', HEAVY, () => {
     const path = sheetFile('inline.xlsx', inflatingWorkbook({
       head: `${WORKSHEET_HEAD}${HEADER_ROW}${ANN_ROW}<row r="3"><c r="A3" t="inlineStr"><is><t>Bo</t></is></c><c r="B3" t="inlineStr"><is><t>`,
       ...huge(1024),
@@ -89,7 +91,7 @@ describe('an xlsx cell over 1 MiB is named, and never read much past the limit',
     expect(peakRssBytes).toBeLessThan(PEAK_RSS_BOUND);
   });
 
-  it('a 1 GiB shared string: the cell that uses it, in bounded memory', () => {
+  it('a 1 GiB shared string: the cell that uses it, in bounded memory', HEAVY, () => {
     const path = sheetFile('shared.xlsx', inflatingWorkbook(
       {
         head:
@@ -107,7 +109,7 @@ describe('an xlsx cell over 1 MiB is named, and never read much past the limit',
     expect(peakRssBytes).toBeLessThan(PEAK_RSS_BOUND);
   });
 
-  it("a 1 GiB formula result (the value Excel cached): the formula's cell", async () => {
+  it("a 1 GiB formula result (the value Excel cached): the formula's cell", HEAVY, async () => {
     const path = sheetFile('formula.xlsx', inflatingWorkbook({
       head: `${WORKSHEET_HEAD}${HEADER_ROW}${ANN_ROW}<row r="3"><c r="A3" t="inlineStr"><is><t>Bo</t></is></c><c r="B3" t="str"><f>REPT("x",1073741824)</f><v>`,
       ...huge(1024),
@@ -172,7 +174,7 @@ describe('an xlsx part is inflated within its limits, refused while inflating', 
   };
   const smallSheet = { head: `${WORKSHEET_HEAD}<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>0</v></c></row>${WORKSHEET_TAIL}` };
 
-  it('a ZIP bomb is refused by how far it inflates, within its first megabytes and in bounded memory', () => {
+  it('a ZIP bomb is refused by how far it inflates, within its first megabytes and in bounded memory', HEAVY, () => {
     const { outcome, peakRssBytes } = readInChild(sheetFile('bomb.xlsx', inflatingWorkbook(smallSheet, bombStrings())));
     expect(outcome).toEqual({
       code: 'too_large',
@@ -183,7 +185,7 @@ describe('an xlsx part is inflated within its limits, refused while inflating', 
     expect(peakRssBytes).toBeLessThan(PEAK_RSS_BOUND);
   });
 
-  it('the same when its ZIP directory states a small size', () => {
+  it('the same when its ZIP directory states a small size', HEAVY, () => {
     const { outcome, peakRssBytes } = readInChild(sheetFile('liar.xlsx', inflatingWorkbook(smallSheet, bombStrings(5000))));
     expect(outcome).toEqual({
       code: 'too_large',
@@ -194,7 +196,7 @@ describe('an xlsx part is inflated within its limits, refused while inflating', 
     expect(peakRssBytes).toBeLessThan(PEAK_RSS_BOUND);
   });
 
-  it('a worksheet bomb is refused by the same ratio', async () => {
+  it('a worksheet bomb is refused by the same ratio', HEAVY, async () => {
     // XML comments: the parser passes over them quickly, so the test spends its time on the inflating.
     const comment = `<!--${'x'.repeat(60_000)}-->`;
     const path = sheetFile('rows.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${HEADER_ROW}${ANN_ROW}`, block: comment.repeat(17), times: 1024, tail: WORKSHEET_TAIL, statedSize: 5000 }));
@@ -247,7 +249,7 @@ describe('an xlsx part is inflated within its limits, refused while inflating', 
 
 // The CSV reader was bounded already; this holds it to the same 1 GiB case.
 describe('a CSV cell over 1 MiB', () => {
-  it('a 256 MiB cell, more than the heap the child has: its row and column, in bounded memory', () => {
+  it('a 256 MiB cell, more than the heap the child has: its row and column, in bounded memory', HEAVY, () => {
     const path = join(tempFolder(), 'notes.csv');
     const block = 'y'.repeat(MiB);
     writeFileSync(path, `Name,Notes\nAnn,short\nBo,"${block.repeat(64)}`);
