@@ -36,9 +36,10 @@ export interface SharedStringsCut {
  * Passes a worksheet's or shared-strings part's XML through while counting each cell's text (what `<v>` and `<t>`
  * hold, entities decoded), so that no cell ever reaches the XML parser much beyond the limit: the parser would
  * otherwise gather a 1 GiB text into one string before anyone could look at it. A worksheet cell over the limit
- * stops the read with OversizedCell at its row and column (after the XML before it); a shared string over it ends the table there, closed
- * as well-formed XML, and `cut.index` says which entry it was (the cell using it is named when the sheet is read).
- * Chunks are passed on ending at a whole UTF-8 character, since exceljs decodes each chunk on its own.
+ * stops the read with OversizedCell at its row and column (once the XML before it is passed on); a shared string
+ * over it ends the table there, closed as well-formed XML, and `cut.index` says which entry it was (the cell using it
+ * is named when the sheet is read). Chunks are passed on ending at a whole UTF-8 character, since exceljs decodes
+ * each chunk on its own.
  */
 export async function* guardXmlText(
   source: AsyncIterable<Buffer>,

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable, Transform, pipeline } from 'node:stream';
-import { INFLATE_CAPS, checkInflated, type InflateLimit } from './inflate-limits';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { INFLATE_CAPS, checkInflated, type InflateLimit } from './inflate-limits';
 
 export interface PartLocation {
   name: string;
