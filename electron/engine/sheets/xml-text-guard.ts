@@ -79,6 +79,8 @@ class XmlTextGuard {
   private inCell = false;
   private counting = false;
   private cellBytes = 0;
+  /** How far into an Excel escape (`_x000D_`, 7 bytes for one character) the cell's text is: 0 when not in one. */
+  private escape = 0;
   /** Bytes of the text run not counted as a cell's text (a formula, stray text): bounded as well. */
   private runBytes = 0;
   /** The latest `<row>` and `<c>` tags, where they are, and how many were seen: for naming a cell over the limit. */
@@ -131,9 +133,12 @@ class XmlTextGuard {
             if (b === AMP) {
               this.state = ENTITY;
               this.entity = '&';
+              this.escape = 0;
               break;
             }
-            if (++this.cellBytes > this.maxCellBytes) return this.overLimit(stop, '');
+            this.cellBytes++;
+            const undecided = this.excelEscape(b);
+            if (this.cellBytes - undecided > this.maxCellBytes) return this.overLimit(stop, '');
           }
           if (this.state === ENTITY) {
             i = stop + 1;
@@ -207,6 +212,21 @@ class XmlTextGuard {
     return null;
   }
 
+  /**
+   * Follows Excel's `_xHHHH_` escapes (a carriage return in a cell is written `_x000D_`) through byte `b`, already
+   * counted: returns how many of the counted bytes the escape under way will not take once decoded (one character).
+   */
+  private excelEscape(b: number): number {
+    const at = this.escape;
+    if (b === 0x5f && at === 6) {
+      this.escape = 0;
+      this.cellBytes -= 6;
+      return 0;
+    }
+    this.escape = b === 0x5f ? 1 : at === 1 ? (b === 0x78 ? 2 : 0) : at >= 2 && at <= 5 && isHex(b) ? at + 1 : 0;
+    return this.escape > 1 ? this.escape - 1 : 0;
+  }
+
   /** One tag's bytes, `<` and `>` left out. */
   private onTag(buf: Buffer, start: number, end: number): void {
     const first = buf[start];
@@ -221,6 +241,7 @@ class XmlTextGuard {
     }
     const local = localName(buf, nameStart, nameEnd);
     const selfClosing = buf[end - 1] === 0x2f;
+    this.escape = 0;
     if (closing) {
       if (!this.worksheet) this.open.pop();
       this.counting = false;
@@ -277,6 +298,10 @@ class XmlTextGuard {
     if (this.worksheet && this.inCell) return this.oversizedCell();
     return new Error(`an XML text is over ${this.maxCellBytes} bytes outside any cell`);
   }
+}
+
+function isHex(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x66);
 }
 
 function isNameEnd(b: number): boolean {

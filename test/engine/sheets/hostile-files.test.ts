@@ -136,9 +136,10 @@ describe('an xlsx cell over 1 MiB is named, and never read much past the limit',
   });
 
   it('counts a cell as its text, entities decoded: exactly the limit is read, a byte more is refused', async () => {
-    // 1,000 bytes as a cell holds them: `&amp;` is one byte, `&#233;` (é) two, `&#x1F600;` four.
-    const text = `${'a&amp;'.repeat(100)}${'&#233;'.repeat(100)}${'&#x1F600;'.repeat(100)}${'b'.repeat(200)}`;
-    const decoded = `${'a&'.repeat(100)}${'é'.repeat(100)}${'😀'.repeat(100)}${'b'.repeat(200)}`;
+    // 1,000 bytes as a cell holds them: `&amp;` is one byte, `&#233;` (é) two, `&#x1F600;` four, and Excel's
+    // `_x000D_` (a carriage return) one.
+    const text = `${'a&amp;'.repeat(100)}${'&#233;'.repeat(100)}${'&#x1F600;'.repeat(100)}${'_x000D_b'.repeat(100)}`;
+    const decoded = `${'a&'.repeat(100)}${'é'.repeat(100)}${'😀'.repeat(100)}${'\rb'.repeat(100)}`;
     expect(Buffer.byteLength(decoded)).toBe(1000);
     const sheet = (cell: string) =>
       inflatingWorkbook({ head: `${WORKSHEET_HEAD}${HEADER_ROW}<row r="2"><c r="A2" t="inlineStr"><is><t>Ann</t></is></c><c r="B2" t="inlineStr"><is><t>${cell}</t></is></c></row>${WORKSHEET_TAIL}` });
