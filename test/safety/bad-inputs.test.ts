@@ -2,6 +2,7 @@
 // message, read both by the sheet reader and through the engine's contract, and a refusal leaves nothing behind.
 // docs/bad-inputs.md lists what each file does; this test checks the table against what it saw
 // (MATCHDESK_UPDATE_DOCS=1 rewrites it).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,6 +13,7 @@ import type { Engine } from '../../electron/engine/engine';
 import { openSheet, SheetError, type SheetErrorCode } from '../../electron/engine/sheets';
 import { CORPUS, CORPUS_DIR, writeCorpus } from '../fixtures/bad/make-corpus';
 import { callOk, openTestEngine, readCsv, tempDir } from './safety-helpers';
+import { skipBecause } from '../support/skips';
 
 type Expected =
   | {
@@ -131,8 +133,12 @@ const EXPECTED: Record<string, Expected> = {
   'header-only.xlsx': { code: 'header_only', fragment: 'The sheet “People” in “header-only.xlsx” has a header row but no data rows below it.' },
   'cell-5mb.csv': { code: 'cell_too_large', fragment: 'The cell in row 3002, column C (“Notes”) of “cell-5mb.csv” is over' },
   'columns-2000.csv': { code: 'too_many_columns', fragment: "has 2,000 columns in row 1; Matchdesk reads at most 1,000. Remove the columns you don't need" },
+  'zip-bomb.xlsx': { code: 'too_large', fragment: '“zip-bomb.xlsx” can\'t be imported: its shared strings inflate to more than 200 times their stored size' },
+  'cell-1gib.xlsx': { code: 'cell_too_large', fragment: 'The cell in row 3, column B (“Notes”) of the sheet “People” in “cell-1gib.xlsx” is over 1 MiB;' },
   'long-line.csv': { rows: 2, headers: Array.from({ length: 900 }, (_, i) => `c${i + 1}`), cells: { 1: ['end'] }, warnings: ['ragged_rows'] },
 };
+
+const nonFilesSkipped = skipBecause('the named pipe, socket and device tests', process.platform === 'win32' ? 'Windows has no named pipes or devices in its file system' : null);
 
 const DOC = join(__dirname, '../../docs/bad-inputs.md');
 const TABLE_START = '<!-- corpus table: kept in sync by test/safety/bad-inputs.test.ts -->';
@@ -245,6 +251,26 @@ describe('the bad-input corpus', () => {
     const after: ProjectSummary[] = await callOk(engine, 'projects.list', {});
     expect(after.map((p) => p.id).sort()).toEqual([...before.map((p) => p.id), detail.summary.id].sort());
     observed.set(file, { kind: 'imported', rows: direct.rows.length - blank.size, blank: blank.size, warnings: direct.warnings });
+  });
+
+  it.skipIf(nonFilesSkipped)('refuses a named pipe and /dev/zero through projects.import at once, saying what each is', async () => {
+    const pipe = join(tmp.dir, 'people.csv');
+    execFileSync('mkfifo', [pipe]);
+    const before = await callOk(engine, 'projects.list', {});
+    const advice = 'not a file. Matchdesk reads only files saved on disk: choose a CSV or Excel (.xlsx) file.';
+    expect(await engine.call('projects.import', { file: pipe })).toEqual({
+      ok: false,
+      error: { kind: 'sheet', code: 'unreadable', message: `Can't read “people.csv”: it is a named pipe, ${advice}` },
+    });
+    expect(await engine.call('projects.sheets', { file: pipe })).toMatchObject({ ok: false, error: { kind: 'sheet', code: 'unreadable' } });
+    if (existsSync('/dev/zero')) {
+      expect(await engine.call('projects.import', { file: '/dev/zero' })).toEqual({
+        ok: false,
+        error: { kind: 'sheet', code: 'unreadable', message: `Can't read “zero”: it is a device, ${advice}` },
+      });
+    }
+    expect(await callOk(engine, 'projects.list', {})).toEqual(before);
+    expect(leftovers()).toEqual({ unfinished: 0, strayRows: 0 });
   });
 
   it('lists the visible sheets only, and a hidden sheet is still importable by name', async () => {

@@ -41,7 +41,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     where = `the sheet “${sheet.name}” in `;
     // How far the latest pass through the worksheet's stored bytes is: for an xlsx without its dimension.
     let partRead = 0;
-    source = () => xlsxRows(path, outline, sheet, (fraction) => (partRead = fraction));
+    source = () => xlsxRows(path, outline, sheet, (fraction) => (partRead = fraction), limits.maxCellBytes);
     const lastRow = await worksheetLastRow(path, outline, sheet);
     // The dimension Excel writes at the top of a worksheet gives its size before any row is read; the rows below
     // the header are the last row less the header's (usually row 1).

@@ -128,7 +128,7 @@ function capitalize(text: string): string {
 function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
   const name = ctx.headers?.[cell.column - 1];
   const column = `column ${columnLetter(cell.column)}${name ? ` (“${name}”)` : ''}`;
-  const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : formatBytes(cell.bytes);
+  const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : cell.atLeast ? `over ${formatBytes(cell.bytes)}` : formatBytes(cell.bytes);
   const hint = cell.unfinished ? ' This often means a quote (") that is never closed.' : '';
   return new SheetError(
     'cell_too_large',

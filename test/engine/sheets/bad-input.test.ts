@@ -221,7 +221,11 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
     const dir = tempFolder();
     await expectSheetError(join(dir, 'gone.csv'), 'unreadable', "Can't read “gone.csv”: the file does not exist (it may have been moved or deleted).");
     mkdirSync(join(dir, 'folder.csv'));
-    await expectSheetError(join(dir, 'folder.csv'), 'unreadable', "Can't read “folder.csv”: it is a folder, not a file.");
+    await expectSheetError(
+      join(dir, 'folder.csv'),
+      'unreadable',
+      "Can't read “folder.csv”: it is a folder, not a file. Matchdesk reads only files saved on disk: choose a CSV or Excel (.xlsx) file.",
+    );
   });
 
   it('never changes the file it refuses', async () => {
