@@ -4,7 +4,8 @@ import { CancelledError, LoginFailedError, MalformedReplyError, NetworkError, is
 import { FALLBACK_TOKEN_LIFETIME_MS, parseExpiry } from './expiry';
 import type { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
-import { RetryLater, parseRetryAfter, retrying } from './retry';
+import { MAX_LOGIN_REPLY_BYTES } from './reply-limits';
+import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { NetworkFailure, exchange, type HttpReply } from './transport';
 
 export interface SessionOptions {
@@ -17,6 +18,8 @@ export interface SessionOptions {
   random: () => number;
   maxAttempts: number;
   timeoutMs: number;
+  firstByteTimeoutMs: number;
+  callBudgetMs: number;
   refreshMarginMs: number;
   redactor: Redactor;
 }
@@ -81,8 +84,12 @@ export class Session {
 
   /** Not tied to any one caller's signal: other calls may be waiting on the same login. */
   private async login(): Promise<string> {
-    const { clock, random, maxAttempts } = this.opts;
-    const { token, expiresAt } = await retrying({ clock, random, maxAttempts }, (attempt) => this.attemptLogin(attempt));
+    const { clock, random, maxAttempts, callBudgetMs } = this.opts;
+    const budget = new CallBudget(clock, callBudgetMs);
+    const { token, expiresAt } = await retrying({ clock, random, maxAttempts, budget }, (attempt) => {
+      budget.sent();
+      return this.attemptLogin(attempt);
+    });
     this.opts.redactor.add(token);
     this.token = token;
     this.expiresAt = expiresAt;
@@ -90,24 +97,26 @@ export class Session {
   }
 
   private async attemptLogin(attempt: number): Promise<{ token: string; expiresAt: number }> {
-    const { credentials, fetch, timeoutMs, clock, host, redactor } = this.opts;
+    const { credentials, fetch, timeoutMs, firstByteTimeoutMs, clock, host, redactor } = this.opts;
     let reply: HttpReply;
     try {
       this.logins++;
-      reply = await exchange(fetch, this.opts.sessionUrl, loginRequest(credentials), timeoutMs);
+      const limits = { what: 'login reply', firstByteMs: firstByteTimeoutMs, replyMs: timeoutMs, maxBytes: MAX_LOGIN_REPLY_BYTES };
+      reply = await exchange(fetch, this.opts.sessionUrl, loginRequest(credentials), limits);
     } catch (err) {
       if (err instanceof NetworkFailure) throw new RetryLater(new NetworkError(host, err.reason, attempt, err));
       throw err;
     }
-    const text = redactor.apply(reply.text);
+    const text = redactor.apply(reply.looseText);
     if (reply.status !== 200) {
       const failure = new LoginFailedError(reply.status, text, replyDetail(text), loginHint(credentials.kind, reply.status));
       if (isRetryableStatus(reply.status)) throw new RetryLater(failure, parseRetryAfter(reply.headers.get('retry-after'), clock.now()));
       throw failure;
     }
+    const json = reply.text;
     let body: unknown;
     try {
-      body = JSON.parse(reply.text);
+      body = JSON.parse(json);
     } catch {
       throw new RetryLater(new MalformedReplyError('the login reply is not valid JSON', { transient: true, body: text }));
     }
