@@ -21,6 +21,7 @@ Options:
                       candidates=N      each query that finds someone answers with N people (the spec says 5 at most)
                       jobs=N            every person in a reply lists N jobs
                       trickle=BPS       find and search replies sent at BPS bytes a second (a slow loris)
+                      trickle-login=BPS login replies sent so
                       bad-utf8          a byte sequence that is not UTF-8 in every name
   --token-ttl-s T   access token lifetime in seconds (default 3600)
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)

@@ -14,13 +14,15 @@ export interface HostileReplies {
   jobs?: number;
   /** Find and search replies sent at this many bytes a second, headers at once (0: off). */
   trickleBytesPerSecond?: number;
+  /** Login replies sent so (0: off). */
+  trickleLoginBytesPerSecond?: number;
   /** A byte sequence that is not UTF-8 in every "name" of a find or search reply. */
   badUtf8?: boolean;
 }
 
 export type ResolvedHostileReplies = Required<HostileReplies>;
 
-export const NO_HOSTILE_REPLIES: ResolvedHostileReplies = { hugeBytes: 0, hugeLoginBytes: 0, candidates: 0, jobs: 0, trickleBytesPerSecond: 0, badUtf8: false };
+export const NO_HOSTILE_REPLIES: ResolvedHostileReplies = { hugeBytes: 0, hugeLoginBytes: 0, candidates: 0, jobs: 0, trickleBytesPerSecond: 0, trickleLoginBytesPerSecond: 0, badUtf8: false };
 
 /** What the hostile replies did on the wire, so a test sees that the client stopped reading (not only that it failed). */
 export interface HostileCounters {
@@ -41,6 +43,7 @@ const CLI_KEYS: Record<string, keyof HostileReplies> = {
   candidates: 'candidates',
   jobs: 'jobs',
   trickle: 'trickleBytesPerSecond',
+  'trickle-login': 'trickleLoginBytesPerSecond',
   'bad-utf8': 'badUtf8',
 };
 
@@ -62,14 +65,14 @@ export function resolveHostileReplies(hostile: HostileReplies | string): Resolve
     return resolveHostileReplies(parsed);
   }
   const resolved: ResolvedHostileReplies = { ...NO_HOSTILE_REPLIES, ...hostile };
-  for (const key of ['hugeBytes', 'hugeLoginBytes', 'candidates', 'jobs', 'trickleBytesPerSecond'] as const) {
+  for (const key of ['hugeBytes', 'hugeLoginBytes', 'candidates', 'jobs', 'trickleBytesPerSecond', 'trickleLoginBytesPerSecond'] as const) {
     const value = resolved[key];
     if (!Number.isInteger(value) || value < 0) throw new HostileRepliesError(`${key} must be a whole number of 0 or more, got ${value}.`);
   }
   return resolved;
 }
 
-/** Whether find and search replies are sent the hostile way (a huge login reply alone leaves them as they were). */
+/** Whether find and search replies are sent the hostile way (hostile login replies alone leave them as they were). */
 export function hostilePeopleReplies(hostile: ResolvedHostileReplies): boolean {
   return hostile.hugeBytes > 0 || hostile.candidates > 0 || hostile.jobs > 0 || hostile.trickleBytesPerSecond > 0 || hostile.badUtf8;
 }

@@ -316,7 +316,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       const { token, expiresAt } = issueToken();
       const reply = JSON.stringify({ accessToken: token, expiresAt: formatExpiresAt(expiresAt) });
-      if (hostile.hugeLoginBytes > 0) return sendHostile(res, Buffer.from(reply), {}, { padTo: hostile.hugeLoginBytes, bytesPerSecond: 0 }, counters.hostile);
+      if (hostile.hugeLoginBytes > 0 || hostile.trickleLoginBytesPerSecond > 0) {
+        return sendHostile(res, Buffer.from(reply), {}, { padTo: hostile.hugeLoginBytes, bytesPerSecond: hostile.trickleLoginBytesPerSecond }, counters.hostile);
+      }
       return send(res, 200, reply);
     }
     if (contentType === 'application/x-www-form-urlencoded') {

@@ -91,7 +91,7 @@ describe('matchdesk simulator command', () => {
     [['--faults', 'sometimes'], /Unknown fault profile "sometimes"/],
     [['--bogus'], /bogus/],
     [['--token-ttl-s', '0'], /at least 1 second/],
-    [['--hostile', 'sometimes'], /Unknown hostile reply "sometimes"; use huge, huge-login, candidates, jobs, trickle, bad-utf8/],
+    [['--hostile', 'sometimes'], /Unknown hostile reply "sometimes"; use huge, huge-login, candidates, jobs, trickle, trickle-login, bad-utf8/],
     [['--hostile', 'jobs=many'], /jobs must be a whole number of 0 or more, got NaN/],
     [['--hostile', 'bad-utf8=yes'], /bad-utf8 takes no value/],
   ])('refuses %j with exit code 2 and a message', async (argv, pattern) => {

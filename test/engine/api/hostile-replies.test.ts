@@ -148,6 +148,28 @@ describe('deadlines', () => {
     expect(hostile.bytesSent).toBeLessThan(1_000);
   });
 
+  it('cuts off a login reply that trickles in at the reply deadline', async () => {
+    sim.setHostile({ trickleLoginBytesPerSecond: 20 });
+    const err = await failure(client({ timeoutMs: 300, callBudgetMs: 500, maxAttempts: 3 }).findBatch(emails(1)));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as Error).message).toMatch(/the login reply did not arrive in full within 0\.3 s/);
+    expect(sim.counters().findCalls).toBe(0);
+  });
+
+  it('abandons a login that trickles in once the only call waiting on it is cancelled, and logs in afresh next time', async () => {
+    sim.setHostile({ trickleLoginBytesPerSecond: 20 });
+    const service = client();
+    const stop = new AbortController();
+    const call = failure(service.findBatch(emails(1), { signal: stop.signal }));
+    await expect.poll(() => sim.counters().hostile.bytesSent).toBeGreaterThan(0);
+    stop.abort();
+    expect(await call).toBeInstanceOf(CancelledError);
+    await expect.poll(() => sim.counters().hostile.cutShort).toBe(1);
+    sim.setHostile({});
+    await expect(service.findBatch(emails(1))).resolves.toHaveLength(1);
+    expect(sim.counters().sessionCalls).toBe(2);
+  });
+
   it('abandons a trickling reply at once when the call is cancelled', async () => {
     sim.setHostile({ trickleBytesPerSecond: 100 });
     const stop = new AbortController();
