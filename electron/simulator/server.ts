@@ -291,6 +291,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     send(res, 200, body.length > 8 ? body.slice(0, Math.floor(body.length / 2)) : '{"peop');
   }
 
+  async function sendLogin(res: ServerResponse, reply: string): Promise<void> {
+    if (hostile.hugeLoginBytes === 0 && hostile.trickleLoginBytesPerSecond === 0) return send(res, 200, reply);
+    await sendHostile(res, Buffer.from(reply), {}, { padTo: hostile.hugeLoginBytes, bytesPerSecond: hostile.trickleLoginBytesPerSecond }, counters.hostile);
+  }
+
   async function handleSession(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     if (faults.includeSession) {
       const fault = applyFault(req, res);
@@ -315,11 +320,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         throw new HttpReply(401, 'Invalid client id or client secret.');
       }
       const { token, expiresAt } = issueToken();
-      const reply = JSON.stringify({ accessToken: token, expiresAt: formatExpiresAt(expiresAt) });
-      if (hostile.hugeLoginBytes > 0 || hostile.trickleLoginBytesPerSecond > 0) {
-        return sendHostile(res, Buffer.from(reply), {}, { padTo: hostile.hugeLoginBytes, bytesPerSecond: hostile.trickleLoginBytesPerSecond }, counters.hostile);
-      }
-      return send(res, 200, reply);
+      return sendLogin(res, JSON.stringify({ accessToken: token, expiresAt: formatExpiresAt(expiresAt) }));
     }
     if (contentType === 'application/x-www-form-urlencoded') {
       const form = new URLSearchParams(body.toString('utf8'));
@@ -328,7 +329,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!username || !password) throw new HttpReply(400, 'username and password are both required in the form-encoded body.');
       if (username !== DEMO_ACCOUNTS.username || password !== DEMO_ACCOUNTS.password) throw new HttpReply(401, 'Invalid username or password.');
       const { token } = issueToken();
-      return send(res, 200, JSON.stringify({ access_token: token, expires_in: tokenTtlS }));
+      return sendLogin(res, JSON.stringify({ access_token: token, expires_in: tokenTtlS }));
     }
     throw new HttpReply(400, `Unsupported content type "${contentType || '(none)'}": send JSON client credentials (application/json) or a username and password (application/x-www-form-urlencoded).`);
   }

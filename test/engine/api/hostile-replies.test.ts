@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, MalformedReplyError, NetworkError, ServiceClient, type ServiceClientOptions } from '../../../electron/engine/api';
 import { MAX_JOBS_PER_PERSON, MAX_LOGIN_REPLY_BYTES, MAX_PEOPLE_REPLY_BYTES } from '../../../electron/engine/api/reply-limits';
-import { startSimulator, type Simulator } from '../../../electron/simulator';
+import { DEMO_ACCOUNTS, startSimulator, type Simulator } from '../../../electron/simulator';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -67,9 +67,12 @@ describe('a reply over the size limit', () => {
     expect(sim.counters().hostile.bytesSent).toBeLessThan(5_000_000);
   });
 
-  it('refuses a login reply over 64 KiB: the login fails with the reason, and nothing is asked', async () => {
+  it.each([
+    ['client credentials', {}],
+    ['a username and password', { credentials: { kind: 'password', username: DEMO_ACCOUNTS.username, password: DEMO_ACCOUNTS.password } }],
+  ] as const)('refuses a login reply over 64 KiB (%s): the login fails with the reason, and nothing is asked', async (_kind, extra) => {
     sim.setHostile({ hugeLoginBytes: 50_000_000 });
-    const err = await failure(client().findBatch(emails(1)));
+    const err = await failure(client(extra).findBatch(emails(1)));
     expect(err).toBeInstanceOf(MalformedReplyError);
     expect((err as Error).message).toMatch(/the login reply is larger than 65\.5 KB/);
     const counters = sim.counters();
