@@ -13,7 +13,7 @@ export class HttpReply {
     readonly headers: Headers,
     readonly bytes: Uint8Array,
     /** What the reply answers, in words for an error ("find reply"). */
-    readonly what = 'reply',
+    readonly what: string,
   ) {}
 
   /** The body as UTF-8 text (a byte order mark dropped), decoded once; MalformedReplyError when it is not UTF-8. */
