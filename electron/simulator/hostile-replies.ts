@@ -59,7 +59,8 @@ export function resolveHostileReplies(hostile: HostileReplies | string): Resolve
         if (raw !== undefined) throw new HostileRepliesError('bad-utf8 takes no value.');
         parsed.badUtf8 = true;
       } else {
-        parsed[key] = raw === undefined || raw === '' ? Number.NaN : Number(raw);
+        if (raw === undefined || !/^\d+$/.test(raw)) throw new HostileRepliesError(`${name} takes a whole number of 0 or more (as ${name}=300), got "${raw ?? ''}".`);
+        parsed[key] = Number(raw);
       }
     }
     return resolveHostileReplies(parsed);

@@ -92,7 +92,8 @@ describe('matchdesk simulator command', () => {
     [['--bogus'], /bogus/],
     [['--token-ttl-s', '0'], /at least 1 second/],
     [['--hostile', 'sometimes'], /Unknown hostile reply "sometimes"; use huge, huge-login, candidates, jobs, trickle, trickle-login, bad-utf8/],
-    [['--hostile', 'jobs=many'], /jobs must be a whole number of 0 or more, got NaN/],
+    [['--hostile', 'jobs=many'], /jobs takes a whole number of 0 or more \(as jobs=300\), got "many"/],
+    [['--hostile', 'trickle'], /trickle takes a whole number of 0 or more \(as trickle=300\), got ""/],
     [['--hostile', 'bad-utf8=yes'], /bad-utf8 takes no value/],
   ])('refuses %j with exit code 2 and a message', async (argv, pattern) => {
     const { err, io } = capture();
