@@ -35,6 +35,9 @@ export const COMMANDS: Record<string, CommandEntry> = {
                                 with how many rows each threshold would accept (matchdesk accept applies one)
   --offline                     answer from the local cache only; send nothing
   --concurrency N               calls in flight at once (default 4)
+  --project N                   go on with project N instead of importing a sheet; a run of it that stopped part-way
+                                (Ctrl-C, a crash, the service) goes on under the options it started with
+  --fresh                       with --project: drop a run that stopped part-way and start anew with these options
   --matched-only                export only the rows with a match
   --yes                         do not ask before sending (required when not on a terminal)
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyMapOverrides } from '../../electron/cli/map-overrides';
-import { exportFormat, positiveInt } from '../../electron/cli/args';
+import { closestOption, exportFormat, parseCommandArgs, positiveInt } from '../../electron/cli/args';
 import { CliError } from '../../electron/cli/cli-error';
 import { formatDuration, formatLine } from '../../electron/cli/progress';
 import type { RunProgress } from '../../shared/contract';
@@ -57,7 +57,7 @@ describe('argument helpers', () => {
 
 describe('progress lines', () => {
   const base: RunProgress = {
-    projectId: 1, runId: 1, status: 'running', offline: false, queriesTotal: 200, queriesDone: 50, rowsTotal: 300, rowsResolved: 40,
+    projectId: 1, runId: 1, status: 'running', offline: false, autoAccept: null, queriesTotal: 200, queriesDone: 50, rowsTotal: 300, rowsResolved: 40,
     calls: 1, cacheHits: 10, errors: 0, ratePerSec: 120.4, etaSeconds: 2, message: null, startedAt: '', updatedAt: '',
   };
 
@@ -68,5 +68,37 @@ describe('progress lines', () => {
 
   it('does not claim 100% before the first round is planned', () => {
     expect(formatLine({ ...base, queriesTotal: 0, queriesDone: 0 })).toBe('running: planning the first round...');
+  });
+});
+
+describe('a mistyped option', () => {
+  const options = { out: { type: 'string' }, candidates: { type: 'string' }, yes: { type: 'boolean' }, 'min-confidence': { type: 'string' } } as const;
+  const firstLine = (err: Error) => err.message.split('\n')[0];
+  const usageError = (argv: string[]): CliError => {
+    try {
+      parseCommandArgs(argv, options, 1);
+    } catch (err) {
+      return err as CliError;
+    }
+    throw new Error(`${argv.join(' ')} was accepted`);
+  };
+
+  it('names the option meant, as a usage error', () => {
+    const err = usageError(['people.csv', '--ot', 'x.csv']);
+    expect(err).toBeInstanceOf(CliError);
+    expect(err.exitCode).toBe(2);
+    expect(firstLine(err)).toBe('Unknown option --ot. Did you mean --out?');
+    expect(firstLine(usageError(['--candiates=c.csv']))).toBe('Unknown option --candiates. Did you mean --candidates?');
+    expect(usageError(['--min-confidense', '0.9']).message).toMatch(/Did you mean --min-confidence\?/);
+  });
+
+  it('lists the options when none is close', () => {
+    expect(firstLine(usageError(['--verbose']))).toBe('Unknown option --verbose. This command takes --out, --candidates, --yes, --min-confidence.');
+  });
+
+  it('takes a unique start of a long option as a hint, never a short unrelated one', () => {
+    expect(closestOption('--cand', ['--out', '--candidates'])).toBe('--candidates');
+    expect(closestOption('--zzz', ['--out', '--yes'])).toBeNull();
+    expect(closestOption('--yse', ['--out', '--yes'])).toBe('--yes');
   });
 });

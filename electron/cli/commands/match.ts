@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { percent } from '../../../shared/progress';
-import { applyMapOverrides } from '../map-overrides';
+import { lookupShortfall } from '../../../shared/lookup-needs';
+import { applyMapOverrides, mapHint } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { cancelOnSignal } from '../cancel-on-signal';
@@ -34,6 +35,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       offline: { type: 'boolean' },
       concurrency: { type: 'string' },
       'matched-only': { type: 'boolean' },
+      fresh: { type: 'boolean' },
       yes: { type: 'boolean', short: 'y' },
     },
     1,
@@ -41,6 +43,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
   const input = positionals[0];
   if (!input && !values.project) throw CliError.usage('Name the sheet to match: matchdesk match <input.csv|xlsx> --out <file>.');
   if (!values.out) throw CliError.usage('Say where to write the result with --out <file.csv|xlsx>.');
+  if (values.fresh && !values.project) throw CliError.usage('--fresh goes with --project N: a new sheet starts a new run anyway.');
   const format = exportFormat(values.out);
   const strategies = parseStrategies(values.strategy);
   const concurrency = positiveInt(values.concurrency, '--concurrency');
@@ -75,6 +78,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       strategies: strategies ?? detail.strategies,
       offline,
       yes: values.yes ?? false,
+      fresh: values.fresh ?? false,
       autoAccept: Boolean(values['auto-accept']),
       minConfidence,
       concurrency,
@@ -117,11 +121,27 @@ export async function matchCommand(argv: string[]): Promise<number> {
   }
 }
 
+const RESUMABLE: RunProgress['status'][] = ['paused', 'failed', 'out_of_credits'];
+
+/** What a resumed run goes on with, and which of this command's options it does not take. */
+export function resumedLine(run: RunProgress, choices: Pick<RunChoices, 'autoAccept' | 'minConfidence'>): string {
+  const rule = run.autoAccept;
+  const accepts = rule === null ? 'the settings\' auto-accept rule' : rule.enabled ? `auto-accept at ${Math.round(rule.minConfidence * 100)}%` : 'no auto-accept';
+  const line = `Going on with run ${run.runId}, which stopped part-way, under the options it started with (${accepts}).`;
+  const differs =
+    rule !== null && (choices.autoAccept !== rule.enabled || (choices.minConfidence !== undefined && choices.minConfidence !== rule.minConfidence));
+  return differs
+    ? `${line}\n  note: this command's --auto-accept/--min-confidence are not applied to it; add --fresh to start a new run with them.`
+    : line;
+}
+
 interface RunChoices {
   overrides: string[];
   strategies: Strategy[];
   offline: boolean;
   yes: boolean;
+  /** Drop a run that stopped part-way instead of going on with it. */
+  fresh: boolean;
   autoAccept: boolean;
   minConfidence: number | undefined;
   concurrency: number | undefined;
@@ -137,6 +157,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
   let started = false;
   try {
     const mapping = applyMapOverrides(detail, choices.overrides);
+    const shortfall = lookupShortfall(mapping, choices.strategies);
+    if (shortfall) throw CliError.usage(`${shortfall} ${mapHint(detail.headers)}`);
     // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
@@ -153,6 +175,10 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       planning,
     );
     describeMapping(detail.headers, mapping);
+    if (preview.rows > 0 && preview.rowsWithoutQuery === preview.rows) {
+      // Columns are mapped but no cell of them gives anything to ask with (not one e-mail that reads as one, ...).
+      throw CliError.usage(`None of the ${preview.rows} rows has anything to look up with this mapping. ${mapHint(detail.headers)}`);
+    }
     process.stderr.write(formatPreview(preview));
     if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
       process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
@@ -164,6 +190,15 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const reporter = new ProgressReporter();
     try {
       const start = async () => {
+        // A run stopped part-way goes on under the options it started with, so it ends as it would have uninterrupted.
+        const stoppedPartWay = RESUMABLE.includes((await cli.call('run.status', { projectId }))?.status ?? 'done');
+        if (stoppedPartWay && choices.fresh) await cli.call('run.cancel', { projectId });
+        const resumed = stoppedPartWay && !choices.fresh ? await cli.call('run.resume', { projectId }) : null;
+        if (resumed) {
+          process.stderr.write(`${resumedLine(resumed, choices)}\n`);
+          started = true;
+          return resumed;
+        }
         const first = await cli.call('run.start', {
           projectId,
           offline: choices.offline,
@@ -192,7 +227,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {
   const detail = await importWithProgress(cli, { file: path, ...(sheet ? { sheet } : {}) });
-  process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
+  const blank = detail.summary.blankRows > 0 ? ` (and ${detail.summary.blankRows} blank ${detail.summary.blankRows === 1 ? 'row' : 'rows'}, kept in place)` : '';
+  process.stderr.write(`Imported ${detail.summary.rowCount} rows${blank} into project ${detail.summary.id} (${detail.summary.name}).\n`);
   for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
   return detail;
 }

@@ -3,7 +3,7 @@
 // guard that keeps the row from being accepted alone, if any. Pure and cheap: run for every row of a sheet.
 import type { EvidenceItem, EvidenceMark, Strategy } from '../../../shared/model';
 import type { CandidateFacts, JobFact } from './candidate-facts';
-import { compareCompanyNames, domainBelongsTo, type CompanyMatch } from './company-names';
+import { COMPANY_AGREEMENTS, compareCompanyNames, domainBelongsTo } from './company-names';
 import { CONFIDENCE_MODEL, WEIGHTS, type Comparison, type LevelOf } from './confidence-model';
 import { compareNames, nameParts, type NameLevel, type NameParts } from './name-comparison';
 import { comparable } from './normalize';
@@ -132,12 +132,10 @@ const ROUNDED_WEIGHTS = Object.fromEntries(
 
 // ----- levels per field ---------------------------------------------------------------------------------------
 
-const COMPANY_ORDER: CompanyMatch[] = ['same', 'close'];
-
 /** The best agreement between the sheet's company and any of the jobs, current jobs first at equal agreement. */
 export function companyLevel(company: string | null, jobs: readonly JobFact[]): { level: LevelOf<'company'>; job: JobFact | null } {
   if (!company || jobs.length === 0) return { level: 'missing', job: null };
-  for (const wanted of COMPANY_ORDER) {
+  for (const wanted of COMPANY_AGREEMENTS) {
     const current = jobs.find((j) => j.status === 'current' && compareCompanyNames(company, j.company) === wanted);
     if (current) return { level: wanted === 'same' ? 'current_same' : 'current_close', job: current };
     const past = jobs.find((j) => j.status !== 'current' && compareCompanyNames(company, j.company) === wanted);

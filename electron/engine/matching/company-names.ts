@@ -51,6 +51,13 @@ function compactKey(key: string): string {
 
 export type CompanyMatch = 'same' | 'close' | 'differs';
 
+/**
+ * The agreements that count as a job at the sheet's company, best first. One list for the confidence model and the
+ * job-change status, so a row whose reason says "works at Sterling Cooper now (close to Sterling Cooper & Partners)"
+ * never says its job change is unknown.
+ */
+export const COMPANY_AGREEMENTS: readonly CompanyMatch[] = ['same', 'close'];
+
 // Company names repeat across a sheet and across people's jobs: each is reduced once.
 const KEYS_KEPT = 50_000;
 const keys = new Map<string, { key: string; compact: string }>();

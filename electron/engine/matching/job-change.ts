@@ -3,7 +3,7 @@
 // confidence model uses (company-names.ts), so "moved" never disagrees with "worked at Globex until ...".
 import type { JobChange } from '../../../shared/model';
 import type { JobFact } from './candidate-facts';
-import { compareCompanyNames } from './company-names';
+import { COMPANY_AGREEMENTS, compareCompanyNames, type CompanyMatch } from './company-names';
 
 /**
  * no_change: a current job at the sheet's company (also when the person came back to it).
@@ -11,21 +11,31 @@ import { compareCompanyNames } from './company-names';
  * left: the job at the sheet's company ended, and there is no current job.
  * unknown: no company in the row, no jobs in the record, the sheet's company is not in the record, or the end of the
  *   job there cannot be read: never a guess.
+ * A job counts as at the sheet's company by the same agreement the confidence model takes as evidence
+ * (COMPANY_AGREEMENTS): jobs under the sheet's very name first, else jobs under a close one.
  */
 export function jobChange(sheetCompany: string | null, jobs: readonly JobFact[]): JobChange {
   const current = jobs.find((j) => j.status === 'current' && j.company) ?? null;
   const now = current ? { currentCompany: current.company, currentTitle: current.title } : { currentCompany: null, currentTitle: null };
   if (!sheetCompany) return { status: 'unknown', date: null, ...now, reason: 'the sheet has no company to compare with' };
   if (jobs.length === 0) return { status: 'unknown', date: null, ...now, reason: 'the record lists no jobs' };
-  const atSheetCompany = jobs.filter((j) => compareCompanyNames(sheetCompany, j.company) === 'same');
+  let atSheetCompany: JobFact[] = [];
+  let agreement: CompanyMatch = 'differs';
+  for (const wanted of COMPANY_AGREEMENTS) {
+    atSheetCompany = jobs.filter((j) => compareCompanyNames(sheetCompany, j.company) === wanted);
+    agreement = wanted;
+    if (atSheetCompany.length > 0) break;
+  }
   if (atSheetCompany.length === 0) return { status: 'unknown', date: null, ...now, reason: `${sheetCompany} is not among the record's jobs` };
-  if (atSheetCompany.some((j) => j.status === 'current')) return { status: 'no_change', date: null, ...now, reason: `works at ${atSheetCompany.find((j) => j.status === 'current')!.company} now` };
+  const closeTo = agreement === 'close' ? ` (close to ${sheetCompany})` : '';
+  const stillThere = atSheetCompany.find((j) => j.status === 'current');
+  if (stillThere) return { status: 'no_change', date: null, ...now, reason: `works at ${stillThere.company} now${closeTo}` };
   // Most recent first: the last time the person was there.
   const last = atSheetCompany[0]!;
   if (last.status === 'unknown' || !last.ended) return { status: 'unknown', date: null, ...now, reason: `the end of the job at ${last.company} cannot be read` };
-  if (current) return { status: 'moved', date: last.ended, ...now, reason: `left ${last.company} ${last.ended}, now at ${current.company}` };
+  if (current) return { status: 'moved', date: last.ended, ...now, reason: `left ${last.company}${closeTo} ${last.ended}, now at ${current.company}` };
   // A job whose end cannot be read may be the current one: then "left" would be a guess.
   const unclear = jobs.find((j) => j.status === 'unknown');
   if (unclear) return { status: 'unknown', date: null, ...now, reason: `left ${last.company} ${last.ended}; whether the job at ${unclear.company ?? 'another company'} goes on cannot be read` };
-  return { status: 'left', date: last.ended, ...now, reason: `left ${last.company} ${last.ended}, no current job` };
+  return { status: 'left', date: last.ended, ...now, reason: `left ${last.company}${closeTo} ${last.ended}, no current job` };
 }

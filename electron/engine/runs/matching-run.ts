@@ -190,6 +190,7 @@ export class MatchingRun {
       runId: this.runId,
       status: this.status,
       offline: this.offline,
+      autoAccept: this.deps.settings.autoAccept,
       queriesTotal: this.counters.queriesTotal,
       queriesDone: this.counters.queriesDone,
       rowsTotal: this.deps.rowCount,

@@ -28,7 +28,10 @@ export interface RunControlDeps {
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
 
-/** What one run may do differently from the settings (the CLI's flags); a resumed run goes by the settings. */
+/**
+ * What one run may do differently from the settings (the CLI's flags). What it starts with is stored with it, and a
+ * resumed run goes on under exactly that, whatever the settings say by then.
+ */
 export interface RunOptions {
   offline: boolean;
   concurrency?: number;
@@ -66,6 +69,13 @@ export class RunControl {
     const last = latestRun(this.deps.db, projectId);
     if (!last || !RESUMABLE.has(last.status)) return null;
     return this.launch(projectId, { offline: last.offline }, last);
+  }
+
+  /** The project's last run when it can be resumed (paused, failed, out of credits), with what it started with. */
+  resumable(projectId: number): RunRecord | null {
+    requireProject(this.deps.db, projectId);
+    const last = latestRun(this.deps.db, projectId);
+    return last && RESUMABLE.has(last.status) ? last : null;
   }
 
   async pause(projectId: number): Promise<RunProgress | null> {
@@ -120,12 +130,12 @@ export class RunControl {
     if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
     this.starting.add(projectId);
     try {
-      const settings = runSettings(this.deps.settings(), options);
+      const settings = resumed?.settings ? { ...this.deps.settings(), ...resumed.settings } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
-      const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
+      const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
       const run = new MatchingRun(
         {
           db,
@@ -174,6 +184,7 @@ export function storedProgress(run: RunRecord, rowCount: number): RunProgress {
     runId: run.id,
     status: run.status,
     offline: run.offline,
+    autoAccept: run.settings?.autoAccept ?? null,
     queriesTotal: run.counters.queriesTotal,
     queriesDone: run.counters.queriesDone,
     rowsTotal: rowCount,

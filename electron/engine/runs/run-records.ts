@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { z } from 'zod';
 import type { RunStatus } from '../../../shared/contract';
+import type { Settings } from '../../../shared/model';
 
 /** What a run has done so far; persisted with the run so its progress survives a restart. */
 export interface RunCounters {
@@ -13,11 +15,22 @@ export interface RunCounters {
   fetched: number;
 }
 
+/** The settings a run works under, as they were when it started: a resumed run goes on under these. */
+export type RunSettings = Omit<Settings, 'activeProfileId'>;
+
+const runSettingsSchema = z.object({
+  concurrency: z.number().int().min(1),
+  cacheTtlDays: z.number().min(0),
+  autoAccept: z.object({ enabled: z.boolean(), minConfidence: z.number().min(0).max(1), minLead: z.number().min(0).max(1) }),
+});
+
 export interface RunRecord {
   id: number;
   projectId: number;
   status: RunStatus;
   offline: boolean;
+  /** What the run started with; null for a run stored before runs kept them (migration 19). */
+  settings: RunSettings | null;
   counters: RunCounters;
   message: string | null;
   startedAt: string;
@@ -34,6 +47,7 @@ interface RunRow {
   project_id: number;
   status: RunStatus;
   offline: number;
+  options: string | null;
   counters: string;
   message: string | null;
   started_at: string;
@@ -41,11 +55,12 @@ interface RunRow {
   finished_at: string | null;
 }
 
-export function createRun(db: Database, projectId: number, offline: boolean, at: string): number {
+export function createRun(db: Database, projectId: number, offline: boolean, settings: RunSettings, at: string): number {
+  const options: RunSettings = { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: { ...settings.autoAccept } };
   return Number(
     db
-      .prepare("INSERT INTO runs (project_id, status, offline, counters, started_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?)")
-      .run(projectId, offline ? 1 : 0, JSON.stringify(zeroCounters()), at, at).lastInsertRowid,
+      .prepare("INSERT INTO runs (project_id, status, offline, options, counters, started_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?, ?)")
+      .run(projectId, offline ? 1 : 0, JSON.stringify(options), JSON.stringify(zeroCounters()), at, at).lastInsertRowid,
   );
 }
 
@@ -98,10 +113,28 @@ function toRecord(row: RunRow): RunRecord {
     projectId: row.project_id,
     status: row.status,
     offline: row.offline === 1,
+    settings: storedSettings(row.options),
     counters,
     message: row.message,
     startedAt: row.started_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
   };
+}
+
+/**
+ * The options stored with a run, or null when there are none (an older run). Stored ones that do not parse are a
+ * damaged row: the run would otherwise go on under other options than it started with, so that is refused.
+ */
+function storedSettings(text: string | null): RunSettings | null {
+  if (text === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const result = runSettingsSchema.safeParse(parsed);
+  if (!result.success) throw new Error(`The options stored with a run cannot be read: ${text.slice(0, 200)}`);
+  return result.data;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateFacts, jobChange } from '../../../electron/engine/matching';
+import { companyLevel } from '../../../electron/engine/matching/assess-row';
 import type { PersonJson } from '../../../shared/model';
 
 const jobsOf = (jobs: object[]) => candidateFacts({ rank: 1, score: null, person: { name: 'Anna Smith', jobs } as PersonJson }).jobs;
@@ -33,7 +34,37 @@ describe('jobChange', () => {
     expect(jobChange('Globex', jobsOf([job('Hooli'), job('Globex', 'a while ago')]))).toMatchObject({ status: 'unknown', date: null });
     // Left Globex, but another job's end cannot be read: that job may go on, so not "left" either.
     expect(jobChange('Globex', jobsOf([job('Hooli', 'sometime'), job('Globex', '2020-01-01')]))).toMatchObject({ status: 'unknown' });
-    // A close name ("Globex Robotics") is not the sheet's company.
-    expect(jobChange('Globex', jobsOf([job('Globex Robotics')])).status).toBe('unknown');
+    // A company that does not even come close is not the sheet's.
+    expect(jobChange('Globex', jobsOf([job('Initech')])).status).toBe('unknown');
+  });
+
+  it('a company close enough to count as evidence for the match counts for the job change too', () => {
+    expect(jobChange('CYBERDYNE', jobsOf([job('Cyberdyne Systems')]))).toMatchObject({
+      status: 'no_change',
+      reason: 'works at Cyberdyne Systems now (close to CYBERDYNE)',
+    });
+    expect(jobChange('Sterling Cooper & Partners', jobsOf([job('Sterling Cooper')])).status).toBe('no_change');
+    expect(jobChange('Black Mesa Research', jobsOf([job('Hooli'), job('Black Mesa', '2023-05-31')]))).toMatchObject({
+      status: 'moved',
+      date: '2023-05-31',
+      reason: 'left Black Mesa (close to Black Mesa Research) 2023-05-31, now at Hooli',
+    });
+    // The sheet's very name wins over a close one: still at Globex, whatever happened at Globex Robotics.
+    expect(jobChange('Globex', jobsOf([job('Globex Robotics', '2022-01-01'), job('Globex Inc.')])).status).toBe('no_change');
+  });
+
+  it('agrees with the reason the confidence model gives for the same row and person', () => {
+    const cases: [string, object[]][] = [
+      ['CYBERDYNE', [job('Cyberdyne Systems')]],
+      ['Black Mesa Research', [job('Hooli'), job('Black Mesa', '2023-05-31')]],
+      ['Globex', [job('Globex Robotics')]],
+      ['Globex', [job('Initech')]],
+    ];
+    for (const [company, jobs] of cases) {
+      const facts = jobsOf(jobs);
+      const evidence = companyLevel(company, facts).level;
+      const known = jobChange(company, facts).status !== 'unknown';
+      expect({ company, known }).toEqual({ company, known: evidence !== 'differs' && evidence !== 'missing' });
+    }
   });
 });
