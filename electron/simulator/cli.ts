@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { FAULT_PROFILES, FaultProfileError } from './faults';
 import { FIND_SHAPES, type FindShape } from './find';
+import { HostileRepliesError } from './hostile-replies';
 import { SimulatorOptionsError, startSimulator, type SimulatorOptions } from './server';
 
 const USAGE = `Usage: matchdesk simulator [options]
@@ -14,6 +15,14 @@ Options:
   --seed S          data and fault seed (default 1)
   --latency-ms L    delay added to every find/search call (default 0)
   --faults PROFILE  ${Object.keys(FAULT_PROFILES).join(' | ')}, or pairs like rate429=0.1,retryAfterS=2
+  --hostile LIST    replies a broken or hostile service could send, comma-separated:
+                      huge=BYTES        find and search replies padded to BYTES (valid JSON, only too big)
+                      huge-login=BYTES  login replies padded so
+                      candidates=N      each query that finds someone answers with N people (the spec says 5 at most)
+                      jobs=N            every person in a reply lists N jobs
+                      trickle=BPS       find and search replies sent at BPS bytes a second (a slow loris)
+                      trickle-login=BPS login replies sent so
+                      bad-utf8          a byte sequence that is not UTF-8 in every name
   --token-ttl-s T   access token lifetime in seconds (default 3600)
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)
   --credits N       credit budget: credit headers, then 402 once spent (default: no cap)
@@ -54,6 +63,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         seed: { type: 'string' },
         'latency-ms': { type: 'string' },
         faults: { type: 'string' },
+        hostile: { type: 'string' },
         'token-ttl-s': { type: 'string' },
         'find-shape': { type: 'string' },
         credits: { type: 'string' },
@@ -86,6 +96,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       seed: wholeNumber('--seed', values.seed, 1),
       latencyMs: wholeNumber('--latency-ms', values['latency-ms'], 0),
       faults: values.faults ?? 'none',
+      ...(values.hostile === undefined ? {} : { hostile: values.hostile }),
       tokenTtlS: ttl,
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
@@ -103,7 +114,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
   try {
     simulator = await startSimulator(options);
   } catch (error) {
-    if (error instanceof SimulatorOptionsError || error instanceof FaultProfileError) {
+    if (error instanceof SimulatorOptionsError || error instanceof FaultProfileError || error instanceof HostileRepliesError) {
       err(`matchdesk simulator: ${error.message}\n`);
       return 2;
     }
@@ -121,6 +132,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       `People Data Service simulator ready in ${seconds} s`,
       `  base URL      ${simulator.baseUrl}`,
       `  org id        ${simulator.orgId}   (no role on ${simulator.otherOrgId}: 403)`,
+      ...(options.hostile ? [`  hostile       ${String(options.hostile)}`] : []),
       `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
       ...(options.moveOn ? [`  moved on      ${options.moveOn.share} of the people with a current job ended it (move seed ${options.moveOn.seed})`] : []),
       'Accounts it accepts (demo credentials, valid on this simulator only):',
