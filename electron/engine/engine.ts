@@ -536,6 +536,8 @@ class MatchdeskEngine implements Engine {
       },
       'refresh.start': async (input) => {
         await this.plannedProject(input.projectId);
+        // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
+        if (this.activeProfile()?.id === DEMO_PROFILE_ID) this.demo.moveOnForRefresh();
         return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.pause': (input) => this.refreshes.pause(input.projectId),
