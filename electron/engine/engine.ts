@@ -51,6 +51,7 @@ import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-i
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
+import { ServiceCredits } from './runs/service-credits';
 import { RowTiming } from './runs/row-timing';
 import { VerdictCopy } from './runs/copied-verdicts';
 import { verdictBasis } from './runs/verdict-basis';
@@ -190,6 +191,7 @@ class MatchdeskEngine implements Engine {
   private readonly sessionSecrets = new SessionSecretStore();
   private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
   private readonly timing: CallTiming;
+  private readonly credits: ServiceCredits;
   private readonly rowTiming: RowTiming;
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
@@ -242,6 +244,7 @@ class MatchdeskEngine implements Engine {
     private readonly keychainProblem: string | null,
   ) {
     this.timing = new CallTiming(db);
+    this.credits = new ServiceCredits(db);
     this.rowTiming = new RowTiming(db);
     const now = this.now();
     markInterruptedRuns(db, now);
@@ -371,6 +374,7 @@ class MatchdeskEngine implements Engine {
       await this.verdictThread?.close();
       await counting;
       this.timing.save();
+      this.credits.save();
       this.db.close();
     })();
     return this.closing;
@@ -469,6 +473,7 @@ class MatchdeskEngine implements Engine {
             concurrency: settings.concurrency,
             secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
             secondsPerRow: this.rowTiming.secondsPerRow(copies ? 'copy' : 'run'),
+            creditsRemaining: this.credits.remaining(this.activeScope()),
           },
           this.readsElsewhere(project) ? this.reading.rows : undefined,
         );
@@ -685,6 +690,7 @@ class MatchdeskEngine implements Engine {
       orgId: profile.orgId,
       credentials: credentialsOf(profile, secret),
       concurrency,
+      onCredits: (credits) => this.credits.record(scopeOf(profile), credits),
       ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
     });
