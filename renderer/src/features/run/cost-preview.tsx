@@ -17,7 +17,6 @@ export function CostPreview({ preview }: { preview: RunPreview }) {
   ];
   // Only when the service has said how many remain: without a cap there is nothing to set the run against.
   const credits = creditsText(preview);
-  if (credits) items.push({ label: 'Credits', value: credits, testId: 'credits', strong: true });
   const byStrategy = STRATEGIES.filter((strategy) => (preview.byStrategy[strategy] ?? 0) > 0);
   return (
     <div data-testid="cost-preview">
@@ -42,9 +41,12 @@ export function CostPreview({ preview }: { preview: RunPreview }) {
         </p>
       )}
       {credits && (
-        <p className="muted" data-testid="preview-credits-note">
-          {mayRunOut(preview) ? 'This can pass the credits that remain: the run stops there, keeping what landed, and goes on once there are more. ' : ''}
-          Credits are a bound: each lookup returns up to 5 people, and a person already billed costs nothing again.
+        <p data-testid="preview-credits">
+          <strong>Credits: {credits}.</strong>{' '}
+          <span className="muted">
+            A bound: each lookup returns up to 5 people, and a person already billed costs nothing again.
+            {mayRunOut(preview) && ' This can pass the credits that remain: the run stops there, keeping what landed, and goes on once there are more.'}
+          </span>
         </p>
       )}
       {preview.offline && <p className="muted">Offline: only cached answers are used and nothing is sent. Rows without a cached answer are marked offline.</p>}
