@@ -137,7 +137,7 @@ for (const p of peopleFrom(rng.int(dataset.people.length))) {
   if (candidates < 2 || (reviewByCount.get(candidates) ?? 0) >= 3 || autoAccepts(verdict, rule(0.5))) continue;
   asked.add(`${p.name}|${company}`);
   reviewByCount.set(candidates, (reviewByCount.get(candidates) ?? 0) + 1);
-  rows.push([p.name, '', '', company, 'same name at the company']);
+  rows.push([p.name, '', '', company, '']);
   if ([2, 3, 4, 5].every((n) => reviewByCount.get(n) === 3)) break;
 }
 

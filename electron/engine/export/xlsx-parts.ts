@@ -1,5 +1,6 @@
 // The parts of an .xlsx (Office Open XML, ECMA-376) that Matchdesk's export writes: one worksheet, its header row bold,
-// frozen and with a filter on each column, strings inline, numbers as numbers. Everything but the worksheet is a few hundred bytes, written whole.
+// frozen and with a filter on each column, strings inline, numbers as numbers. Everything but the worksheet is a few
+// hundred bytes, written whole.
 
 import { columnLetter } from '../sheets/sheet-error';
 
