@@ -116,6 +116,16 @@ export interface RunPreview {
   estimatedSeconds: number;
   byStrategy: Partial<Record<Strategy, number>>;
   offline: boolean;
+  /**
+   * The credits the service last said remain (its X-LDT-Credits-Remaining header); null when it never said: no
+   * cap, or no reply from it yet.
+   */
+  creditsRemaining: number | null;
+  /**
+   * At most what this run's first lookups can cost: the queries to fetch times the 5 people a query returns at most
+   * (one credit a person not billed before). A bound, not an estimate; later rounds can add to it.
+   */
+  creditsUpTo: number;
 }
 
 export const RUN_STATUSES = ['running', 'paused', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;

@@ -51,6 +51,7 @@ import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-i
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
+import { ServiceCredits } from './runs/service-credits';
 import { RowTiming } from './runs/row-timing';
 import { VerdictCopy } from './runs/copied-verdicts';
 import { verdictBasis } from './runs/verdict-basis';
@@ -198,6 +199,7 @@ class MatchdeskEngine implements Engine {
   private readonly sessionSecrets = new SessionSecretStore();
   private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
   private readonly timing: CallTiming;
+  private readonly credits: ServiceCredits;
   private readonly rowTiming: RowTiming;
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
@@ -258,6 +260,7 @@ class MatchdeskEngine implements Engine {
     this.privacyNotice = atStart.privacyNotice;
     this.unfinished = atStart.unfinished;
     this.timing = new CallTiming(db);
+    this.credits = new ServiceCredits(db);
     this.rowTiming = new RowTiming(db);
     const now = this.now();
     markInterruptedRuns(db, now);
@@ -388,7 +391,10 @@ class MatchdeskEngine implements Engine {
       await this.verdictThread?.close();
       await counting;
       // A damaged file is written to no more (store/damage-watch.ts); the connection still closes.
-      if (!damageOf(this.db)) this.timing.save();
+      if (!damageOf(this.db)) {
+        this.timing.save();
+        this.credits.save();
+      }
       this.db.close();
     })();
     return this.closing;
@@ -488,6 +494,7 @@ class MatchdeskEngine implements Engine {
             concurrency: settings.concurrency,
             secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
             secondsPerRow: this.rowTiming.secondsPerRow(copies ? 'copy' : 'run'),
+            creditsRemaining: this.credits.remaining(this.activeScope()),
           },
           this.readsElsewhere(project) ? this.reading.rows : undefined,
         );
@@ -555,6 +562,8 @@ class MatchdeskEngine implements Engine {
       },
       'refresh.start': async (input) => {
         await this.plannedProject(input.projectId);
+        // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
+        if (this.activeProfile()?.id === DEMO_PROFILE_ID) this.demo.moveOnForRefresh();
         return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.pause': (input) => this.refreshes.pause(input.projectId),
@@ -719,6 +728,7 @@ class MatchdeskEngine implements Engine {
       orgId: profile.orgId,
       credentials: credentialsOf(profile, secret),
       concurrency,
+      onCredits: (credits) => this.credits.record(scopeOf(profile), credits),
       ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
     });

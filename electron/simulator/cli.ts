@@ -30,6 +30,8 @@ Options:
   --move-on SHARE   let the world move on before serving: of the people with a current job, this share (0 to 1)
                     end it; most start a new job elsewhere, a fifth leave without one (the same people as without
                     the flag otherwise, so a refresh against it finds who moved)
+  --move-every S    with --move-on: move on by that share every S seconds while serving instead (each step a month
+                    after the last, seeded by its number: the same people move in step N on every start)
   --move-seed S     which people move, where and when (default 1)
   -h, --help        show this help
 `;
@@ -70,6 +72,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         scores: { type: 'boolean' },
         'move-on': { type: 'string' },
         'move-seed': { type: 'string' },
+        'move-every': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -89,6 +92,10 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       throw new UsageError(`--move-on takes a share from 0 to 1 (e.g. 0.2), got "${values['move-on']}".`);
     }
     if (moveShare === undefined && values['move-seed'] !== undefined) throw new UsageError('--move-seed goes with --move-on.');
+    if (moveShare === undefined && values['move-every'] !== undefined) throw new UsageError('--move-every goes with --move-on (the share each step moves).');
+    const moveEvery = values['move-every'] === undefined ? undefined : wholeNumber('--move-every', values['move-every'], 0);
+    if (moveEvery === 0) throw new UsageError('--move-every must be at least 1 second.');
+    const moves = moveShare === undefined ? undefined : { share: moveShare, seed: wholeNumber('--move-seed', values['move-seed'], 1) };
     if (ttl === 0) throw new UsageError('--token-ttl-s must be at least 1 second.');
     options = {
       port: wholeNumber('--port', values.port, 8787),
@@ -101,7 +108,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
       scores: values.scores ?? false,
-      ...(moveShare === undefined ? {} : { moveOn: { share: moveShare, seed: wholeNumber('--move-seed', values['move-seed'], 1) } }),
+      ...(moves === undefined ? {} : moveEvery === undefined ? { moveOn: moves } : { epochs: { ...moves, everyMs: moveEvery * 1000 } }),
     };
   } catch (error) {
     err(`matchdesk simulator: ${(error as Error).message}\n\n${USAGE}`);
@@ -135,6 +142,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       ...(options.hostile ? [`  hostile       ${String(options.hostile)}`] : []),
       `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
       ...(options.moveOn ? [`  moved on      ${options.moveOn.share} of the people with a current job ended it (move seed ${options.moveOn.seed})`] : []),
+      ...(options.epochs ? [`  moves on      ${options.epochs.share} of the people with a current job end it every ${options.epochs.everyMs! / 1000} s (move seed ${options.epochs.seed})`] : []),
       'Accounts it accepts (demo credentials, valid on this simulator only):',
       `  service account     clientId ${demo.clientId}   clientSecret ${demo.clientSecret}`,
       `  username/password   username ${demo.username}   password ${demo.password}`,

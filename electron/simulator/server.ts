@@ -10,6 +10,7 @@ import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
 import { badUtf8Names, hostilePeopleReplies, moreCandidates, moreJobs, resolveHostileReplies, sendHostile, type HostileCounters, type HostileReplies, type ResolvedHostileReplies } from './hostile-replies';
 import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindHit, type FindShape, type FindTerm } from './find';
+import { Epochs, type EpochOptions, type EpochReport } from './epochs';
 import { moveOn, type MoveOnOptions, type MoveOnReport } from './move-on';
 import { SearchResults, parseSearchRequest, renderSearchReply } from './search';
 
@@ -38,6 +39,11 @@ export interface SimulatorOptions {
   moveOn?: MoveOnOptions;
   /** Replies a broken or hostile service could send (simulator/hostile-replies.ts), as an object or "huge=N,bad-utf8". */
   hostile?: HostileReplies | string;
+  /**
+   * A world that moves on in steps while serving (simulator/epochs.ts): each epoch ends this share of the current
+   * jobs, a month after the last, seeded by the epoch's number; every `everyMs` of the clock, or at each advance().
+   */
+  epochs?: EpochOptions;
 }
 
 export interface SimulatorCounters {
@@ -88,6 +94,12 @@ export interface Simulator {
    * show the new jobs.
    */
   moveOn(options: MoveOnOptions): MoveOnReport;
+  /** Moves the world on by one epoch (SimulatorOptions.epochs) and says who moved and who left in it. */
+  advance(): EpochReport;
+  /** Epochs passed so far (0 before the first), counting those due by the clock. */
+  epoch(): number;
+  /** Who moved and who left in each epoch so far, the first first. */
+  epochs(): EpochReport[];
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -206,6 +218,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // Made again when the world moves on: both hold each person's jobs and reply JSON.
   let index = new PeopleIndex(dataset);
   let searches = new SearchResults(index);
+  const reindex = () => {
+    index = new PeopleIndex(dataset);
+    searches = new SearchResults(index);
+  };
+  let epochs: Epochs | null = null;
+  if (options.epochs) {
+    try {
+      epochs = new Epochs(dataset, options.epochs, clock.now(), reindex);
+    } catch (error) {
+      throw new SimulatorOptionsError(`epochs: ${(error as Error).message}`);
+    }
+  }
+  const requireEpochs = (): Epochs => {
+    if (!epochs) throw new SimulatorOptionsError('This simulator has no epochs: start it with the epochs option (--move-on with --move-every) to move its world on in steps.');
+    return epochs;
+  };
   const dice = new FaultDice(seed);
   const sessions = new Map<string, Session>();
   let counters = newCounters();
@@ -415,6 +443,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return send(res, 200, JSON.stringify({ service: 'People Data Service simulator', people: dataset.people.length }));
     }
     if (!path.startsWith('/api/')) throw new HttpReply(404, `No such path: ${path}`);
+    // Epochs due by the clock pass before the call is answered, so every answer is of the world as it is now.
+    epochs?.catchUp(clock.now());
     counters.calls++;
     if (path === SESSION_PATH) counters.sessionCalls++;
     else if (people?.[2] === 'find') counters.findCalls++;
@@ -476,9 +506,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     issuedTokens: () => [...sessions.keys()],
     moveOn: (moveOptions) => {
       const report = moveOn(dataset, moveOptions);
-      index = new PeopleIndex(dataset);
-      searches = new SearchResults(index);
+      reindex();
       return report;
+    },
+    advance: () => requireEpochs().advance(),
+    epoch: () => {
+      epochs?.catchUp(clock.now());
+      return epochs?.current ?? 0;
+    },
+    epochs: () => {
+      epochs?.catchUp(clock.now());
+      return epochs?.history() ?? [];
     },
     dataset,
     close: () =>

@@ -90,6 +90,8 @@ describe('a matching run', () => {
       estimatedSeconds: expect.any(Number),
       byStrategy: { email: 1, 'name+company': 1 },
       offline: false,
+      creditsRemaining: null,
+      creditsUpTo: 10,
     });
     const end = await runToEnd(engine, first.id);
     expect(end.status).toBe('done');
