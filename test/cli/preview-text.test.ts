@@ -4,6 +4,7 @@ import { formatPreview } from '../../electron/cli/progress';
 
 const preview: RunPreview = {
   rows: 3000,
+  blankRows: 0,
   rowsWithoutQuery: 12,
   distinctQueries: 260,
   cachedFresh: 12,

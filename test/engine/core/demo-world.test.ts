@@ -1,5 +1,5 @@
-// "Try with demo data" shows every feature: rows to review with several candidates, rows the bulk accept takes at 90%
-// that the default 95% leaves, and a world that has moved on when the first refresh runs.
+// "Try with demo data" shows rows to review with several candidates, and a world that has moved on when the first
+// refresh runs.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewRow } from '../../../shared/contract';
@@ -44,21 +44,6 @@ describe('the demo world', () => {
     // Candidates the keys 2-5 choose between: each row's candidates are there to review.
     const several = toReview.find((r) => r.candidateCount === 5)!;
     expect((await ok(engine, 'review.row', { projectId, rowIndex: several.rowIndex })).candidates).toHaveLength(5);
-  });
-
-  it('has rows between 90% and the default 95% that "Accept confident rows…" takes at 90%, in one step', async () => {
-    const nearly = rows.filter((r) => r.state === 'to_review' && r.confidence !== null && r.confidence >= 0.9 && r.confidence < 0.95);
-    expect(nearly.length).toBeGreaterThanOrEqual(8);
-    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
-    const at = (threshold: number) => preview.thresholds.find((t) => t.minConfidence === threshold)!.rows;
-    expect(at(0.95)).toBe(0);
-    expect(at(0.9)).toBeGreaterThanOrEqual(8);
-    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
-    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.9 });
-    const after = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
-    // Accepted by the rule, as a run would have at 90%: they count with the automatic matches.
-    expect(after.auto - before.auto).toBe(at(0.9));
-    expect(before.to_review - after.to_review).toBe(at(0.9));
   });
 
   it('has moved on when the first refresh runs: some people moved, some left, the rest are still there', async () => {
