@@ -220,6 +220,13 @@ export interface ReviewPage {
   lastRefreshAt: string | null;
 }
 
+/**
+ * The review's chip counts for the view on show (review/view-counts.ts): the states under the job-change and "changed"
+ * filters, the job changes under the state and "changed" filters, the changed rows under the state and job-change
+ * filters; the project's own without a filter.
+ */
+export type ReviewCounts = Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>;
+
 export interface CandidateView {
   /** The service's rank (1 = its first): how a decision names the candidate. */
   rank: number;
@@ -603,6 +610,14 @@ export const calls = {
       changedAtLastRefresh: z.boolean().optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
+    }),
+  ),
+  'review.counts': call<ReviewCounts>()(
+    z.object({
+      projectId: id,
+      states: z.array(rowState).max(ROW_STATES.length).optional(),
+      jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
+      changedAtLastRefresh: z.boolean().optional(),
     }),
   ),
   'review.row': call<RowDetail>()(z.object({ projectId: id, rowIndex })),
