@@ -9,7 +9,7 @@ import { ImportStatus } from './shell/import-status';
 import { Nav } from './shell/nav';
 import { useAppCommands } from './shell/use-app-commands';
 import { ConfirmProvider } from './ui/confirm-dialog';
-import { ToastProvider } from './ui/toasts';
+import { ToastProvider, ToastRegion } from './ui/toasts';
 
 export function App() {
   return (
@@ -73,10 +73,13 @@ function Shell() {
         Skip to content
       </a>
       {shown && <Nav route={shown} />}
-      <main id="main" ref={main} className="main" tabIndex={-1}>
-        <ImportStatus />
-        {shown ? <CurrentScreen route={shown} /> : <p className="muted loading-app">Starting…</p>}
-      </main>
+      <div className="main-column">
+        <main id="main" ref={main} className="main" tabIndex={-1}>
+          <ImportStatus />
+          {shown ? <CurrentScreen route={shown} /> : <p className="muted loading-app">Starting…</p>}
+        </main>
+        <ToastRegion />
+      </div>
     </DropZone>
   );
 }
