@@ -3,7 +3,78 @@
 // --max-semi-space-size=8 caps V8's young generation (by default it grows to 64 MB semi-spaces on a long step, most
 // of it garbage): `matchdesk match` of a 100k-row sheet peaked at 412 MB resident without it, 290 MB with it. A flag
 // V8 reads only at start-up, so it is in the line above, in package.json's scripts and in bench/child-process.ts.
-import { register } from 'tsx/esm/api';
+//
+// Written for any Node that can load an ES module: better-sqlite3 needs Node-API 10 (Node 22.12 or newer), and an
+// older Node dies loading it with a bare "Segmentation fault". On one, the CLI runs again on the Node that comes
+// with the project (the `node` devDependency), or says what to do.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { isatty } from 'node:tty';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../electron/cli/index.ts');
+const MINIMUM = [22, 12];
+// Set on the run on the bundled Node: if that one is old too, it says so rather than starting itself again.
+const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
+// A terminal's Ctrl-C already reaches the re-run (it is in the same process group): forwarding it would make it a
+// second Ctrl-C, which ends the CLI at once instead of cancelling what it was doing.
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+if (isAtLeast(process.versions.node, MINIMUM)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../electron/cli/index.ts');
+} else {
+  rerunOnBundledNode();
+}
+
+function isAtLeast(version, [major, minor]) {
+  const [have, haveMinor] = version.split('.').map(Number);
+  return have > major || (have === major && haveMinor >= minor);
+}
+
+function bundledNode() {
+  const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const candidates = [join(packageDir, 'node_modules', 'node', 'bin', 'node'), join(packageDir, 'node_modules', '.bin', 'node')];
+  try {
+    // Where npm put the `node` package, should it be hoisted above this one.
+    candidates.push(join(dirname(createRequire(import.meta.url).resolve('node/package.json')), 'bin', 'node'));
+  } catch {
+    // Not installed: the candidates above are all there is.
+  }
+  return candidates.find((path) => existsSync(path)) ?? null;
+}
+
+function refuse(why) {
+  const minimum = MINIMUM.join('.');
+  process.stderr.write(
+    `matchdesk: needs Node ${minimum} or newer (better-sqlite3 needs Node-API 10); this is Node ${process.version} (${process.execPath}).\n` +
+      `${why}\n` +
+      `Run "npm install" in ${join(dirname(fileURLToPath(import.meta.url)), '..')} and start it with "npx matchdesk", which runs on the Node that comes ` +
+      `with Matchdesk, or install Node ${minimum} or newer.\n`,
+  );
+  process.exitCode = 1;
+}
+
+function rerunOnBundledNode() {
+  if (process.env[RERUN_MARK]) return refuse(`The Node that comes with Matchdesk is as old (it was started from Node ${process.env[RERUN_MARK]}).`);
+  const node = bundledNode();
+  if (!node) return refuse('The Node that comes with Matchdesk (the "node" package in node_modules) is not installed.');
+  const child = spawn(node, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, [RERUN_MARK]: process.version },
+  });
+  const forward = (signal) => {
+    if (signal === 'SIGINT' && isatty(0)) return;
+    child.kill(signal);
+  };
+  for (const signal of FORWARDED) process.on(signal, forward);
+  child.on('error', (err) => refuse(`The Node that comes with Matchdesk (${node}) could not be started: ${err.message}`));
+  child.on('exit', (code, signal) => {
+    for (const name of FORWARDED) process.off(name, forward);
+    // Ended by a signal: this process ends by the same one, so whoever started it sees what happened.
+    if (signal) process.kill(process.pid, signal);
+    else process.exitCode = code ?? 1;
+  });
+}

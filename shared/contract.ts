@@ -48,7 +48,10 @@ export interface ProjectSummary {
   name: string;
   kind: ProjectKind;
   sourceName: string | null;
+  /** The rows to match: the sheet's rows below its header, less the blank ones. */
   rowCount: number;
+  /** Blank rows between the data rows, kept at their place (and in exports) but never looked up or reviewed. */
+  blankRows: number;
   counts: Record<RowState, number>;
   /** Rows with a chosen person (auto or accepted). */
   matched: number;
@@ -102,6 +105,8 @@ export interface MappingPreview {
 
 export interface RunPreview {
   rows: number;
+  /** Blank rows of the sheet, not in `rows`: nothing is asked for them. */
+  blankRows: number;
   rowsWithoutQuery: number;
   /** Distinct queries of the first strategy round (later rounds depend on answers). */
   distinctQueries: number;
@@ -189,6 +194,8 @@ export interface RefreshProgress {
 
 export interface ReviewRow {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it (the header is row 1): how the row is named to people. */
+  rowNumber: number;
   state: RowState;
   /** A short label of the row's input: name, e-mail or profile. */
   label: string;
@@ -233,7 +240,7 @@ export interface CandidateView {
   score: number | null;
   personId: string | null;
   summary: PersonSummary;
-  /** This candidate's share of the evidence (0..1): the candidates of a row are listed by it, best first. */
+  /** The probability (0..1) that this candidate is the row's person (its calibrated share of the evidence): best first. */
   confidence: number;
   reason: string;
   evidence: EvidenceItem[];
@@ -271,6 +278,8 @@ export interface RowRefresh {
 
 export interface RowDetail {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it. */
+  rowNumber: number;
   headers: string[];
   cells: string[];
   input: { email: string | null; social: string | null; name: string | null; company: string | null; location: string | null };
@@ -672,8 +681,9 @@ export const calls = {
   'cache.stats': call<CacheStats>()(none),
   'cache.clear': call<{ removed: number }>()(none),
 
-  // Answered by the host, not the engine: native dialogs in Electron; the browser host says `supported: false`
-  // and the renderer uses a file input or a download instead.
+  // Answered by the host, not the engine: native dialogs in Electron, whose files come back as tokens the window's
+  // later calls name them by (electron/main/picked-files.ts); the browser host says `supported: false` and the
+  // renderer uses a file input or a download instead.
   'dialog.openSheet': call<{ supported: boolean; file: string | null }>()(none),
   'dialog.saveExport': call<{ supported: boolean; path: string | null }>()(
     z.object({ defaultName: z.string().min(1).max(300), format: z.enum(['csv', 'xlsx']) }),
@@ -756,7 +766,10 @@ export interface ChangedRowsCounted {
   changedAtLastRefresh: number;
 }
 
-/** A command from the app menu (Electron) that the renderer carries out as if the user had clicked it. */
+/**
+ * A command from the app menu (Electron) that the renderer carries out as if the user had clicked it; `file` is the
+ * picked file's token, what `projects.import` accepts.
+ */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
 export interface Events {

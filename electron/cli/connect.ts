@@ -48,15 +48,19 @@ export async function selectProfile(cli: CliSession, profileId: string | undefin
 }
 
 /**
- * Logs in once (the session call; for an API key, one lookup that cannot match anyone) before anything is
- * imported or written: refused credentials or an unreachable service stop the command with nothing made, even
- * when every answer would come from the cache and no other call would show them wrong.
+ * Logs in once and asks the organization for nothing (a count-only search; for an API key, one lookup that cannot
+ * match anyone) before anything is imported or written: refused credentials, a wrong organization or an unreachable
+ * service stop the command with nothing made, even when every answer would come from the cache and no other call
+ * would show them wrong.
  */
 export async function checkConnection(cli: CliSession, profile: Profile): Promise<void> {
   const test = await cli.call('profiles.test', { id: profile.id });
   if (test.ok) return;
   const error = test.error ?? { kind: 'internal' as const, message: test.reason ?? 'The connection test failed without a reason.' };
-  throw CliError.fromContract({ ...error, message: `Cannot use the connection "${profile.name}" (${profile.baseUrl}): ${error.message} Nothing was imported or written.` });
+  const message = `Cannot use the connection "${profile.name}" (${profile.baseUrl}): ${error.message} Nothing was imported or written.`;
+  // Nothing at the organization's address: an organization id (or base URL) this account cannot use.
+  if (error.kind === 'service' && error.code === '404') throw new CliError(message, EXIT_CODES.credentials);
+  throw CliError.fromContract({ ...error, message });
 }
 
 /**

@@ -9,7 +9,7 @@ export const EXIT_CODES = {
   ok: 0,
   /** Anything not named below: a file that cannot be read or written, a damaged database, a bug. */
   failed: 1,
-  /** The command line is wrong: an unknown option, a --map column the sheet does not have, filters that make no sense. */
+  /** The command line is wrong: an unknown option, a --map column the sheet does not have, a sheet with nothing to look anyone up by, filters that make no sense. */
   usage: 2,
   /** The service stopped the work part-way (out of credits, or it kept failing); what landed is kept, to resume. */
   serviceFailed: 3,
@@ -28,7 +28,7 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 const EXIT_CODE_LINES: [ExitCode, string][] = [
   [EXIT_CODES.ok, 'done'],
   [EXIT_CODES.failed, 'any other failure (a file that cannot be read or written, ...)'],
-  [EXIT_CODES.usage, 'wrong usage: an unknown option, a --map column the sheet does not have, bad filters'],
+  [EXIT_CODES.usage, 'wrong usage: an unknown option, a --map column the sheet does not have, a sheet with nothing to look anyone up by, bad filters'],
   [EXIT_CODES.serviceFailed, 'the service stopped the work part-way (out of credits, or it kept failing); resume later'],
   [EXIT_CODES.credentials, 'no connection set up, credentials refused, or no access to the organization'],
   [EXIT_CODES.unreachable, 'the service could not be reached (connection refused, unknown host, no answer)'],

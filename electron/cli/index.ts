@@ -1,3 +1,5 @@
+import { quietOnBrokenPipe } from './broken-pipe';
 import { runCli } from './run-cli';
 
+quietOnBrokenPipe();
 process.exitCode = await runCli(process.argv.slice(2));

@@ -27,3 +27,8 @@ export function applyMapOverrides(detail: Pick<ProjectDetail, 'headers' | 'mappi
   }
   return mapping;
 }
+
+/** The sheet's columns and how to say which holds what, for a mapping that gives nothing to look up. */
+export function mapHint(headers: string[], command = ''): string {
+  return `Columns: ${headers.join(', ')}. Say which column holds what with ${command}--map field=Column (fields: ${MAPPED_FIELDS.join(', ')}).`;
+}

@@ -47,6 +47,8 @@ export function formatPreview(p: RunPreview): string {
   const lines = [
     `Rows:                 ${p.rows}`,
     `Rows with no query:   ${p.rowsWithoutQuery}`,
+    // Blank rows are not among the rows above: nothing is asked for them.
+    ...(p.blankRows > 0 ? [`Blank rows (skipped): ${p.blankRows}`] : []),
     `Distinct queries:     ${p.distinctQueries}`,
     `Cached (fresh):       ${p.cachedFresh}`,
     `To fetch:             ${p.offline ? '0 (offline)' : p.toFetch}`,

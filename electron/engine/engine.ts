@@ -464,6 +464,7 @@ class MatchdeskEngine implements Engine {
           db,
           project.id,
           project.rowCount,
+          project.blankRows,
           {
             offline: input.offline,
             freshAfterMs: this.freshAfter(settings),

@@ -11,6 +11,7 @@ import { forwardEvents, registerIpc } from './ipc';
 import { EVENT_CHANNEL } from './ipc-channels';
 import { appMenuTemplate } from './menu';
 import { nativeDialogs, pickSheet } from './native-dialogs';
+import { PickedFiles } from './picked-files';
 import { appLocationOf, denyAllPermissions, guardWebContents } from './security';
 import { createMainWindow } from './window';
 
@@ -40,6 +41,7 @@ function run(): void {
   let window: BrowserWindow | null = null;
   let engine: Engine | null = null;
   let stopForwarding: (() => void) | null = null;
+  const picked = new PickedFiles();
 
   app.on('second-instance', () => focus(window));
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, appLocation, openExternal));
@@ -73,6 +75,7 @@ function run(): void {
         engine,
         hostCalls: nativeDialogs({ dialog, window: () => window, documentsDir: app.getPath('documents') }),
         app: appLocation,
+        picked,
       });
       stopForwarding = forwardEvents(engine, () => window?.webContents ?? null, EVENT_CHANNEL);
       Menu.setApplicationMenu(
@@ -82,7 +85,7 @@ function run(): void {
             isDev: !app.isPackaged,
             newFromFile: () => {
               void pickSheet({ dialog, window: () => window }).then((file) => {
-                if (file) sendCommand(window, { command: 'open-file', file });
+                if (file && window && !window.isDestroyed()) sendCommand(window, { command: 'open-file', file: picked.issue(window.webContents, file, 'read') });
               });
             },
             exportMatches: () => sendCommand(window, { command: 'export' }),

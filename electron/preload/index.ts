@@ -2,7 +2,7 @@
 // ipcRenderer itself. Runs sandboxed, so it imports only `electron` and types (no zod, no Node built-ins).
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { CallInput, CallName, CallResult, EventName, Events, MatchdeskBridge } from '../../shared/contract';
-import { CALL_CHANNEL, EVENT_CHANNEL } from '../main/ipc-channels';
+import { CALL_CHANNEL, EVENT_CHANNEL, FILE_TOKEN_CHANNEL } from '../main/ipc-channels';
 
 // A Record keyed by EventName: a new event in the contract fails to compile until it is listed here.
 const KNOWN_EVENTS: Record<EventName, true> = {
@@ -43,7 +43,10 @@ const bridge: MatchdeskBridge = {
     const path = webUtils.getPathForFile(file);
     // An empty path means the File was made in the page (not picked or dropped from disk).
     if (!path) throw new Error('This file has no location on disk. Save it first, then drop or pick it again.');
-    return path;
+    // The page gets a token for the file, never its path: the main process takes only tokens it gave this window.
+    const answer = (await ipcRenderer.invoke(FILE_TOKEN_CHANNEL, path)) as { ok: true; value: string } | { ok: false; error: { message: string } };
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value;
   },
 };
 

@@ -25,7 +25,8 @@ export function translateBrowserInput(name: CallName, input: unknown, uploads: P
   }
   if (name === 'export.run' || name === 'search.export') {
     // The page cannot choose where a file lands on this computer: the host writes it and offers a download.
-    if ('destination' in input && input.destination !== null && input.destination !== undefined) {
+    const named = (field: string) => field in input && input[field] !== null && input[field] !== undefined;
+    if (named('destination') || named('candidatesDestination')) {
       return { ok: false, error: { kind: 'invalid_input', message: 'The browser host delivers exports as downloads; it does not accept a destination path.', code: 'path_refused' } };
     }
     return { ok: true, input: { ...input, destination: null } };

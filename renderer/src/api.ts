@@ -62,8 +62,8 @@ export const api = {
   },
 
   /**
-   * What `projects.import` and `projects.sheets` accept for a dropped or picked file: its path in Electron, an
-   * uploaded copy's `upload:` reference in the browser.
+   * What `projects.import` and `projects.sheets` accept for a dropped or picked file: a `picked:` token for it in
+   * Electron (its path stays in the main process), an uploaded copy's `upload:` reference in the browser.
    */
   pathForFile(file: File): Promise<string> {
     return bridge.pathForFile(file);

@@ -14,15 +14,21 @@ export interface CliOutcome {
 /** The MATCHDESK_* variables of a connection; an absent key is removed from the child's environment. */
 export type Connection = Partial<Record<'MATCHDESK_BASE_URL' | 'MATCHDESK_ORG_ID' | 'MATCHDESK_CLIENT_ID' | 'MATCHDESK_CLIENT_SECRET', string>>;
 
-/** `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. */
-export function runMatchdesk(args: string[], opts: { cwd: string; home: string; connection: Connection; whileRunning?: (child: ChildProcess) => void }): Promise<CliOutcome> {
+/**
+ * `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. `node` runs it
+ * on another Node than this one, `bin` is another copy of the script.
+ */
+export function runMatchdesk(
+  args: string[],
+  opts: { cwd: string; home: string; connection: Connection; whileRunning?: (child: ChildProcess) => void; node?: string; bin?: string },
+): Promise<CliOutcome> {
   const env: NodeJS.ProcessEnv = { ...process.env, MATCHDESK_HOME: opts.home, DBUS_SESSION_BUS_ADDRESS: 'disabled:' };
   for (const key of ['MATCHDESK_BASE_URL', 'MATCHDESK_ORG_ID', 'MATCHDESK_CLIENT_ID', 'MATCHDESK_CLIENT_SECRET', 'MATCHDESK_USERNAME', 'MATCHDESK_PASSWORD', 'MATCHDESK_API_KEY']) {
     delete env[key];
   }
   Object.assign(env, opts.connection);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(opts.node ?? process.execPath, [opts.bin ?? BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

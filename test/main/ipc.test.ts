@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -21,17 +21,18 @@ vi.mock('electron', () => ({
 
 const { ipcMain } = await import('electron');
 const { forwardEvents, registerIpc, senderRefusal } = await import('../../electron/main/ipc');
-const { CALL_CHANNEL, EVENT_CHANNEL } = await import('../../electron/main/ipc-channels');
+const { CALL_CHANNEL, EVENT_CHANNEL, FILE_TOKEN_CHANNEL } = await import('../../electron/main/ipc-channels');
+const { PickedFiles } = await import('../../electron/main/picked-files');
 const { appLocationOf } = await import('../../electron/main/security');
 const { nativeDialogs, SHEET_FILTERS } = await import('../../electron/main/native-dialogs');
 
 const app = appLocationOf('app://matchdesk/index.html');
 
-/** A WebContents' main frame and an event as ipcMain delivers it. */
-function senderEvent(url: string, options: { subframe?: boolean; gone?: boolean } = {}) {
+/** A WebContents (window `id`) with its main frame, and an event as ipcMain delivers it. */
+function senderEvent(url: string, options: { subframe?: boolean; gone?: boolean; id?: number } = {}) {
   const mainFrame = { url, parent: null };
   const frame = options.subframe ? { url, parent: mainFrame } : mainFrame;
-  return { sender: { mainFrame }, senderFrame: options.gone ? null : frame };
+  return { sender: { id: options.id ?? 1, mainFrame }, senderFrame: options.gone ? null : frame };
 }
 
 /** An engine whose calls run through the real dispatch and contract schemas, recording what reached a handler. */
@@ -61,17 +62,19 @@ const noDialogs: HostCalls = {
   'dialog.saveExport': () => ({ supported: true, path: null }),
 };
 
-function register(engine: ContractEngine, hostCalls: HostCalls = noDialogs) {
-  const unregister = registerIpc({ ipcMain, engine, hostCalls, app });
+function register(engine: ContractEngine, hostCalls: HostCalls = noDialogs, picked = new PickedFiles()) {
+  const unregister = registerIpc({ ipcMain, engine, hostCalls, app, picked });
   const handler = electron.handlers.get(CALL_CHANNEL)!;
   const invoke = (event: unknown, name: unknown, input?: unknown) => handler(event, name, input) as Promise<CallResult<CallName>>;
-  return { invoke, unregister };
+  /** What the preload asks for a dropped file: a token for the path Electron gave it. */
+  const tokenFor = (event: unknown, path: unknown) => electron.handlers.get(FILE_TOKEN_CHANNEL)!(event, path) as { ok: boolean; value?: string; error?: { kind: string; message: string } };
+  return { invoke, tokenFor, unregister, picked };
 }
 
 describe('IPC', () => {
-  it('registers one handler for every call, and removes it', () => {
+  it('registers one handler for every call and one for the preload\'s file tokens, and removes them', () => {
     const { unregister } = register(dispatchingEngine({}).engine);
-    expect([...electron.handlers.keys()]).toEqual([CALL_CHANNEL]);
+    expect([...electron.handlers.keys()]).toEqual([CALL_CHANNEL, FILE_TOKEN_CHANNEL]);
     unregister();
     expect(electron.handlers.size).toBe(0);
   });
@@ -167,8 +170,9 @@ describe('IPC', () => {
     const bad = await invoke(page, 'dialog.saveExport', { defaultName: '', format: 'pdf' });
     const foreign = await invoke(senderEvent('https://evil.example/'), 'dialog.openSheet', {});
     unregister();
-    expect(open).toEqual({ ok: true, value: { supported: true, file: '/home/ana/people.xlsx' } });
-    expect(save).toEqual({ ok: true, value: { supported: true, path: '/home/ana/Documents/matches.csv' } });
+    // The page gets tokens for what the user chose, ending in the file's name for the screens to show.
+    expect(open).toEqual({ ok: true, value: { supported: true, file: expect.stringMatching(/^picked:[\w-]{32}\/people\.xlsx$/) } });
+    expect(save).toEqual({ ok: true, value: { supported: true, path: expect.stringMatching(/^picked:[\w-]{32}\/matches\.csv$/) } });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
     expect(foreign).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
     expect(shown.map((s) => s.kind)).toEqual(['open', 'save']);
@@ -219,5 +223,78 @@ describe('IPC with the real engine', () => {
     expect(info).toMatchObject({ ok: true, value: { host: 'electron', dataDir } });
     expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
     expect(extra).toMatchObject({ ok: false, error: { kind: 'invalid_input' } });
+  });
+});
+
+describe('IPC file tokens with the real engine', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'matchdesk-ipc-tokens-'));
+  const sheet = join(dir, 'people.csv');
+  writeFileSync(sheet, 'Name,Email\nAda Lovelace,ada@example.com\nAlan Turing,alan@example.com\n');
+  const precious = join(dir, 'bashrc');
+  writeFileSync(precious, 'export PATH=$HOME/bin:$PATH\n');
+  const chosen = join(dir, 'chosen.csv');
+  let close: (() => Promise<void>) | null = null;
+  afterAll(async () => {
+    await close?.();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The real engine behind the IPC, its open and save dialogs answering `sheet` and `chosen` as a user would. */
+  async function wired() {
+    const { createEngine } = (await import(engineFile)) as typeof import('../../electron/engine/engine');
+    const engine = await createEngine({ dataDir: join(dir, 'data'), host: 'electron', version: '0.0.0-test' });
+    close = () => engine.close();
+    const dialog = {
+      showOpenDialog: async () => ({ canceled: false, filePaths: [sheet] }),
+      showSaveDialog: async () => ({ canceled: false, filePath: chosen }),
+    };
+    return register(engine, nativeDialogs({ dialog: dialog as never, window: () => null, documentsDir: dir }));
+  }
+
+  const page = senderEvent('app://matchdesk/index.html');
+
+  it('imports and exports only files the user picked, dropped or chose in this window', async () => {
+    const { invoke, tokenFor, unregister } = await wired();
+    try {
+      // A raw path, even of a readable file, is refused; so is a token nobody issued (/etc/passwd under a made-up one).
+      const raw = await invoke(page, 'projects.import', { file: '/etc/passwd' });
+      expect(raw).toEqual({ ok: false, error: { kind: 'forbidden', code: 'path_refused', message: expect.stringMatching(/opens only files picked in its open dialog or dropped on this window/) } });
+      const forged = await invoke(page, 'projects.import', { file: `picked:${'A'.repeat(32)}/passwd` });
+      expect(forged).toMatchObject({ ok: false, error: { kind: 'forbidden', code: 'token_unknown', message: expect.stringMatching(/did not pick or have dropped on it/) } });
+      expect(await invoke(page, 'projects.sheets', { file: sheet })).toMatchObject({ ok: false, error: { code: 'path_refused' } });
+      expect(await invoke(page, 'projects.list', {})).toEqual({ ok: true, value: [] });
+
+      // The open dialog's token imports the file it stands for.
+      const opened = (await invoke(page, 'dialog.openSheet', {})) as { ok: true; value: { file: string } };
+      const imported = await invoke(page, 'projects.import', { file: opened.value.file });
+      expect(imported).toMatchObject({ ok: true, value: { summary: { name: 'people', rowCount: 2 } } });
+      const projectId = (imported as { ok: true; value: { summary: { id: number } } }).value.summary.id;
+
+      // A dropped file's token (the preload's ask) imports too, in its own window only.
+      const dropped = tokenFor(page, sheet);
+      expect(dropped).toEqual({ ok: true, value: expect.stringMatching(/^picked:[\w-]{32}\/people\.csv$/) });
+      expect(await invoke(page, 'projects.import', { file: dropped.value, name: 'dropped' })).toMatchObject({ ok: true, value: { summary: { name: 'dropped' } } });
+      const otherWindow = senderEvent('app://matchdesk/index.html', { id: 2 });
+      expect(await invoke(otherWindow, 'projects.import', { file: dropped.value })).toMatchObject({ ok: false, error: { code: 'token_unknown' } });
+      expect(tokenFor(senderEvent('https://evil.example/'), sheet)).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+      expect(tokenFor(page, 'relative/people.csv')).toMatchObject({ ok: false, error: { kind: 'invalid_input', message: expect.stringMatching(/no location on disk/) } });
+
+      // An export over an arbitrary path is refused, and so is one over the file that was opened to be read.
+      const overwrite = await invoke(page, 'export.run', { projectId, format: 'csv', scope: 'all', destination: precious });
+      expect(overwrite).toEqual({ ok: false, error: { kind: 'forbidden', code: 'path_refused', message: expect.stringMatching(/writes only where its save dialog was answered/) } });
+      const candidatesOver = await invoke(page, 'export.run', { projectId, format: 'csv', scope: 'all', candidates: true, destination: null, candidatesDestination: precious });
+      expect(candidatesOver).toMatchObject({ ok: false, error: { code: 'path_refused' } });
+      expect(await invoke(page, 'export.run', { projectId, format: 'csv', scope: 'all', destination: opened.value.file })).toMatchObject({ ok: false, error: { code: 'token_unknown' } });
+      expect(readFileSync(precious, 'utf8')).toBe('export PATH=$HOME/bin:$PATH\n');
+      expect(readFileSync(sheet, 'utf8')).toMatch(/^Name,Email\n/);
+
+      // The save dialog's token writes where the user chose.
+      const saved = (await invoke(page, 'dialog.saveExport', { defaultName: 'matches.csv', format: 'csv' })) as { ok: true; value: { path: string } };
+      const exported = await invoke(page, 'export.run', { projectId, format: 'csv', scope: 'all', destination: saved.value.path });
+      expect(exported).toMatchObject({ ok: true, value: { path: chosen, rows: 2 } });
+      expect(readFileSync(chosen, 'utf8')).toMatch(/Ada Lovelace/);
+    } finally {
+      unregister();
+    }
   });
 });

@@ -7,6 +7,8 @@ const electron = vi.hoisted(() => ({
   invoked: [] as unknown[][],
   listeners: new Map<string, Set<(...args: unknown[]) => void>>(),
   paths: new Map<unknown, string>(),
+  /** What main answers instead of the usual, when set. */
+  answer: null as unknown,
 }));
 
 vi.mock('electron', () => ({
@@ -14,7 +16,7 @@ vi.mock('electron', () => ({
   ipcRenderer: {
     invoke: (...args: unknown[]) => {
       electron.invoked.push(args);
-      return Promise.resolve({ ok: true, value: 'answer' });
+      return Promise.resolve(electron.answer ?? { ok: true, value: 'answer' });
     },
     on: (channel: string, listener: (...args: unknown[]) => void) => {
       const set = electron.listeners.get(channel) ?? new Set();
@@ -27,7 +29,7 @@ vi.mock('electron', () => ({
 }));
 
 await import('../../electron/preload/index');
-const { CALL_CHANNEL, EVENT_CHANNEL } = await import('../../electron/main/ipc-channels');
+const { CALL_CHANNEL, EVENT_CHANNEL, FILE_TOKEN_CHANNEL } = await import('../../electron/main/ipc-channels');
 const bridge = electron.exposed.get('matchdesk') as MatchdeskBridge;
 
 function emitFromMain(name: string, payload: unknown) {
@@ -64,10 +66,24 @@ describe('the preload', () => {
     expect(() => bridge.on('toString' as never, () => undefined)).toThrow(/Unknown event/);
   });
 
-  it('turns a dropped file into its path, and refuses a file with none', async () => {
+  it('turns a dropped file into the token main gives for its path, never the path, and refuses a file with none', async () => {
     const onDisk = new File(['a,b'], 'people.csv');
     electron.paths.set(onDisk, '/home/ana/people.csv');
-    await expect(bridge.pathForFile(onDisk)).resolves.toBe('/home/ana/people.csv');
+    electron.invoked.length = 0;
+    await expect(bridge.pathForFile(onDisk)).resolves.toBe('answer');
+    expect(electron.invoked).toEqual([[FILE_TOKEN_CHANNEL, '/home/ana/people.csv']]);
     await expect(bridge.pathForFile(new File(['x'], 'made-up.csv'))).rejects.toThrow(/no location on disk/);
+    expect(electron.invoked).toHaveLength(1);
+  });
+
+  it('passes on main refusing a token', async () => {
+    const onDisk = new File(['a,b'], 'people.csv');
+    electron.paths.set(onDisk, '/home/ana/people.csv');
+    electron.answer = { ok: false, error: { kind: 'forbidden', message: 'Unexpected sender: not the app page.' } };
+    try {
+      await expect(bridge.pathForFile(onDisk)).rejects.toThrow('Unexpected sender: not the app page.');
+    } finally {
+      electron.answer = null;
+    }
   });
 });

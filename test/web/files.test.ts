@@ -81,6 +81,8 @@ describe('browser inputs', () => {
 
   it('refuses an export destination and lets the host choose', () => {
     expect(translateBrowserInput('export.run', { projectId: 1, destination: '/home/ana/.bashrc' }, uploads)).toMatchObject({ ok: false, error: { code: 'path_refused' } });
+    // The candidates file too: without it, the engine would write the candidates wherever the page said.
+    expect(translateBrowserInput('export.run', { projectId: 1, candidates: true, candidatesDestination: '/home/ana/.bashrc' }, uploads)).toMatchObject({ ok: false, error: { code: 'path_refused' } });
     expect(translateBrowserInput('export.run', { projectId: 1, format: 'csv' }, uploads)).toEqual({ ok: true, input: { projectId: 1, format: 'csv', destination: null } });
   });
 

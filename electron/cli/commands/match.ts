@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { MAPPED_FIELDS, STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { percent } from '../../../shared/progress';
-import { applyMapOverrides } from '../map-overrides';
+import { lookupShortfall } from '../../../shared/lookup-needs';
+import { applyMapOverrides, mapHint } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { cancelOnSignal } from '../cancel-on-signal';
@@ -156,6 +157,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
   let started = false;
   try {
     const mapping = applyMapOverrides(detail, choices.overrides);
+    const shortfall = lookupShortfall(mapping, choices.strategies);
+    if (shortfall) throw CliError.usage(`${shortfall} ${mapHint(detail.headers)}`);
     // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
@@ -172,6 +175,10 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       planning,
     );
     describeMapping(detail.headers, mapping);
+    if (preview.rows > 0 && preview.rowsWithoutQuery === preview.rows) {
+      // Columns are mapped but no cell of them gives anything to ask with (not one e-mail that reads as one, ...).
+      throw CliError.usage(`None of the ${preview.rows} rows has anything to look up with this mapping. ${mapHint(detail.headers)}`);
+    }
     process.stderr.write(formatPreview(preview));
     if (!choices.yes && preview.toFetch > 0 && !choices.offline && !(await confirm(`Send ${preview.calls} call(s) to the service?`))) {
       process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
@@ -220,7 +227,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {
   const detail = await importWithProgress(cli, { file: path, ...(sheet ? { sheet } : {}) });
-  process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
+  const blank = detail.summary.blankRows > 0 ? ` (and ${detail.summary.blankRows} blank ${detail.summary.blankRows === 1 ? 'row' : 'rows'}, kept in place)` : '';
+  process.stderr.write(`Imported ${detail.summary.rowCount} rows${blank} into project ${detail.summary.id} (${detail.summary.name}).\n`);
   for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
   return detail;
 }

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
+import { lookupShortfall } from '../../../shared/lookup-needs';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
 import { exportWithProgress } from '../export-with-progress';
 import { importWithProgress } from '../import-with-progress';
 import { dataFileBytes, givenBackLine } from '../given-back';
+import { mapHint } from '../map-overrides';
 import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
 
@@ -18,6 +20,12 @@ export async function importCommand(argv: string[]): Promise<number> {
       ...(values.sheet ? { sheet: values.sheet } : {}),
       ...(values.name ? { name: values.name } : {}),
     });
+    const shortfall = lookupShortfall(detail.mapping, detail.strategies);
+    if (shortfall) {
+      // A project nobody can run is no import: it goes again, and the command says how to map the sheet instead.
+      await cli.call('projects.delete', { projectId: detail.summary.id });
+      throw CliError.usage(`${shortfall} Nothing was imported. ${mapHint(detail.headers, `matchdesk match ${positionals[0]} `)}`);
+    }
     process.stdout.write(`Project ${detail.summary.id}: ${detail.summary.name}, ${detail.summary.rowCount} rows\n`);
     for (const warning of detail.warnings) process.stdout.write(`  note: ${warning.message}\n`);
     for (const guess of detail.guesses) {

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../clock';
 import type { Credentials } from './credentials';
 import {
   BadRequestError,
+  CancelledError,
   ForbiddenError,
   MalformedReplyError,
   NetworkError,
@@ -28,6 +29,10 @@ import { NetworkFailure, exchange, type HttpReply, type ReplyBody } from './tran
 export const MAX_QUERIES_PER_FIND = 100;
 export const DEFAULT_SEARCH_PAGE_SIZE = 100;
 export const DEFAULT_MAX_SEARCH_PAGES = 10_000;
+const ORGANIZATION_CHECK = JSON.stringify({
+  filters: [{ field: 'jobs.company.social', type: 'must', match_type: 'exact', string_values: ['matchdesk-connection-check'] }],
+  size: 0,
+});
 
 export interface CreditsReport {
   used: number | null;
@@ -200,7 +205,10 @@ export class ServiceClient {
     }
   }
 
-  /** Logs in (or, for an API key, makes one minimal find call) to prove the profile works. */
+  /**
+   * Logs in (or, for an API key, makes one minimal find call) to prove the profile works, and proves the organization
+   * too: a login alone does not name it.
+   */
   async testConnection(opts: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.session.usesApiKey) {
       // An address that cannot belong to anyone: proves the key and the org without returning (or charging for) a person.
@@ -208,15 +216,30 @@ export class ServiceClient {
       return;
     }
     await this.session.loginNow(opts.signal);
+    try {
+      // A count-only search (size 0) for a company nobody works at: it returns, and so charges for, no one. Asked
+      // once, not retried: it is a question, not work.
+      await this.callPeople('search', ORGANIZATION_CHECK, () => undefined, opts.signal, 1);
+    } catch (err) {
+      // Only a no fails it (the token, the role on the org, the org itself). Out of credits, an outage or a cut
+      // connection say nothing about those, and the work that follows meets them as it would have.
+      if (err instanceof UnauthorizedError || err instanceof ForbiddenError || err instanceof NotFoundError || err instanceof CancelledError) throw err;
+    }
   }
 
-  private async callPeople<T>(operation: 'find' | 'search', body: string, read: (reply: ReplyBody) => T | Promise<T>, signal?: AbortSignal): Promise<T> {
+  private async callPeople<T>(
+    operation: 'find' | 'search',
+    body: string,
+    read: (reply: ReplyBody) => T | Promise<T>,
+    signal?: AbortSignal,
+    maxAttempts = this.maxAttempts,
+  ): Promise<T> {
     const path = `/api/people/v1/${encodeURIComponent(this.orgId)}/${operation}`;
     // A 401 logs in again once and retries at once; a fresh token refused right away means logging in does not
     // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
     // The limiter counts calls on the wire: an attempt holds a place from its login to its reply, and gives it up to
     // wait before the next attempt and while the reply is read (which the matching run does on another thread).
-    return retrying({ clock: this.clock, random: this.random, maxAttempts: this.maxAttempts, signal }, async (attempt) => {
+    return retrying({ clock: this.clock, random: this.random, maxAttempts, signal }, async (attempt) => {
       const reply = await this.limiter.run(() => this.exchangeOnce(path, body, attempt, signal), signal);
       return this.read(reply, path, attempt, read);
     });

@@ -22,7 +22,7 @@ export interface RefreshRunDeps {
   /** The service asked, and its id as refreshes and refreshed_people keep it. */
   service: { baseUrl: string; orgId: string; scope: string };
   mapping: Mapping;
-  /** The project's rows: how far the rows being brought up to date are. */
+  /** The project's row positions (blank rows too): how far the rows being brought up to date are. */
   rowCount: number;
   timing: CallTiming;
   /** Where a refresh that went from its listing to its end says what its matched rows took (the next previews' estimate). */

@@ -52,9 +52,11 @@ export async function exportProject(
   };
   const choice: ExportChoice = { format: req.format, scope: req.scope, candidates: req.candidates, bom: req.bom, delimiter: req.delimiter };
   const pace = progressPace();
+  // The rows an export goes through: blank ones too, which it writes at their place.
+  const rowsTotal = project.rowCount + project.blankRows;
   /** Tells the part's start at once, then its pages a few times a second (and its end, below); cancels between pages. */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
-    const tell = (rowsDone: number) => onProgress({ projectId: project.id, choice, part, rowsDone, rowsTotal: project.rowCount });
+    const tell = (rowsDone: number) => onProgress({ projectId: project.id, choice, part, rowsDone, rowsTotal });
     if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
@@ -71,11 +73,11 @@ export async function exportProject(
   try {
     const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
-    onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+    onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: rowsTotal, rowsTotal });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
       const result = await writeTable({ ...target, ...candidatesFile, sheetName: 'Candidates' }, table.headers, table.rows);
-      onProgress({ projectId: project.id, choice, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+      onProgress({ projectId: project.id, choice, part: 'candidates', rowsDone: rowsTotal, rowsTotal });
       const fileName = basename(candidatesFile.path);
       candidates = { path: candidatesFile.path, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }

@@ -20,7 +20,7 @@ export interface RunPreviewOptions extends WorkPace {
  * current step (identical ones counted once), how many the cache answers, and the calls left to make.
  * Later waterfall steps depend on the answers, so they are not counted.
  */
-export async function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
+export async function runPreview(db: Database, projectId: number, rowCount: number, blankRows: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
   const counts = stateCounts(db, projectId);
   const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): a walk of the (project_id,
@@ -64,6 +64,7 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   const calls = Math.ceil(toFetch / MAX_QUERIES_PER_FIND);
   return {
     rows: rowCount,
+    blankRows,
     rowsWithoutQuery: withoutQuery,
     distinctQueries: distinct,
     cachedFresh: cached,

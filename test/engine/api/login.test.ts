@@ -4,6 +4,7 @@ import { CancelledError, LoginFailedError, MalformedReplyError, ServiceClient, U
 import {
   FIND_PATH,
   ORG,
+  SEARCH_PATH,
   SESSION_PATH,
   bearer,
   echoFind,
@@ -35,11 +36,12 @@ function clientFor(s: ScriptServer, credentials: Credentials, extra: Partial<Con
   return new ServiceClient({ baseUrl: s.baseUrl, orgId: ORG, credentials, random: () => 0, ...extra });
 }
 
-/** Logs in with `login`, answers finds when the bearer is a token it issued (or the API key). */
+/** Logs in with `login`, answers finds (and count-only searches) when the bearer is a token it issued (or the API key). */
 function loginAndFind(login: Script, accept: (token: string | null) => boolean = (t) => t !== null): Script {
   return (req, res, seen) => {
     if (req.path === SESSION_PATH) return login(req, res, seen);
     if (req.path === FIND_PATH) return accept(bearer(req)) ? reply(res, 200, echoFind(req)) : reply(res, 401, { message: 'invalid token' });
+    if (req.path === SEARCH_PATH) return accept(bearer(req)) ? reply(res, 200, { people: [], count: 0 }) : reply(res, 401, { message: 'invalid token' });
     reply(res, 404, 'no such route');
   };
 }
@@ -252,11 +254,26 @@ describe('failed logins', () => {
     expect(s.count('/session')).toBe(1);
   });
 
-  it('tests the connection by logging in, even when a token is held', async () => {
+  it('tests the connection by logging in, even when a token is held, and the organization by a count-only search', async () => {
     const s = await serve(loginAndFind((_req, res) => goodLogin(res)));
     const client = clientFor(s, serviceAccount);
     await client.testConnection();
     await client.testConnection();
-    expect(s.requests.map((r) => r.path)).toEqual([SESSION_PATH, SESSION_PATH]);
+    expect(s.requests.map((r) => r.path)).toEqual([SESSION_PATH, SEARCH_PATH, SESSION_PATH, SEARCH_PATH]);
+    expect(JSON.parse(s.requests[1].body)).toMatchObject({ size: 0 });
+  });
+
+  it.each([
+    [403, /no access to organization "o_test" \(HTTP 403\)/],
+    [404, /nothing at \/api\/people\/v1\/o_test\/search \(HTTP 404\)/],
+  ])('fails the test of a login whose organization answers %i', async (status, said) => {
+    const s = await serve((req, res) => (req.path === SESSION_PATH ? goodLogin(res) : reply(res, status, { message: 'not for you' })));
+    await expect(clientFor(s, serviceAccount).testConnection()).rejects.toThrow(said);
+  });
+
+  it.each([402, 503])('passes the test of a login whose organization check answers %i, asking it once', async (status) => {
+    const s = await serve((req, res) => (req.path === SESSION_PATH ? goodLogin(res) : reply(res, status, { message: 'not now' })));
+    await expect(clientFor(s, serviceAccount).testConnection()).resolves.toBeUndefined();
+    expect(s.requests.map((r) => r.path)).toEqual([SESSION_PATH, SEARCH_PATH]);
   });
 });

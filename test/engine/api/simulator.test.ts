@@ -86,7 +86,23 @@ describe('logging in to the simulator', () => {
 
   it('tests the connection of each credential kind', async () => {
     for (const credentials of [serviceAccount(), password(), apiKey()]) await clientFor({ credentials }).testConnection();
-    expect(sim.counters()).toMatchObject({ sessionCalls: 2, findCalls: 1 });
+    // A login does not name the organization: each is followed by a count-only search that does.
+    expect(sim.counters()).toMatchObject({ sessionCalls: 2, searchCalls: 2, findCalls: 1 });
+  });
+
+  it('tests the organization too, at no credit: a wrong one fails the test as the service would answer it', async () => {
+    const metered = await startSimulator({ port: 0, people: 200, seed: 7, creditBudget: 5 });
+    try {
+      const reports: CreditsReport[] = [];
+      await clientFor({ onCredits: (c) => reports.push(c) }, metered).testConnection();
+      expect(reports).toEqual([{ used: 0, remaining: 5 }]);
+      const other = new ServiceClient({ baseUrl: metered.baseUrl, orgId: metered.otherOrgId, credentials: serviceAccount(), random: () => 0 });
+      await expect(other.testConnection()).rejects.toBeInstanceOf(ForbiddenError);
+      const unknown = new ServiceClient({ baseUrl: metered.baseUrl, orgId: 'o_nowhere', credentials: serviceAccount(), random: () => 0 });
+      await expect(unknown.testConnection()).rejects.toBeInstanceOf(NotFoundError);
+    } finally {
+      await metered.close();
+    }
   });
 
   it('logs in once for many concurrent batches', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
+import { lookupShortfall } from '../../../../shared/lookup-needs';
 import { MAPPED_FIELDS, type Strategy } from '../../../../shared/model';
 import { CANCELLING, planProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
@@ -50,6 +51,8 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const [saveError, setSaveError] = useState<ContractError | null>(null);
   const guesses = useMemo(() => bestGuesses(detail.guesses), [detail.guesses]);
   const strategies = chosenStrategies(choice);
+  // Nothing to look anyone up by: a run would ask for no row, so the screen says what is missing and does not go on.
+  const shortfall = lookupShortfall(mapping, strategies);
   const fileRef = sheetSourceOf(sessionSources(), projectId);
 
   const request = useDebouncedValue(JSON.stringify({ mapping, strategies }), 200);
@@ -67,6 +70,8 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   const firstRows = useEngineData(quick ? `preview-first:${projectId}:${request}` : null, askPreview(FIRST_ROWS));
   const samples = preview.value ?? firstRows.value;
   const counting = asking && !preview.value && !preview.error;
+  // Columns are mapped, but not one row of the whole sheet gives them anything to ask with.
+  const nothingInIt = shortfall === null && preview.value !== undefined && detail.summary.rowCount > 0 && preview.value.unusableRows >= detail.summary.rowCount;
 
   // Saving a million rows' mapping plans them (~15-20 s). The user may go elsewhere meanwhile: then the save's end
   // leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in another
@@ -173,12 +178,20 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
               Cancel
             </Button>
           </>
+        ) : shortfall && strategies.length > 0 ? (
+          <span className="text-warning" role="status" data-testid="mapping-shortfall">
+            {shortfall} Choose the column that holds one under “Columns for each field”.
+          </span>
+        ) : nothingInIt ? (
+          <span className="text-warning" role="status" data-testid="mapping-shortfall">
+            None of the {plural(detail.summary.rowCount, 'row')} has anything to look up with these columns: their samples show what each cell becomes.
+          </span>
         ) : (
           <span className="muted" role="status">
             {preview.value ? `${plural(detail.summary.rowCount - preview.value.unusableRows, 'row')} to look up` : counting ? 'Counting the rows to look up…' : ''}
           </span>
         )}
-        <Button variant="primary" busy={planning} disabled={strategies.length === 0} onClick={save} data-testid="mapping-continue">
+        <Button variant="primary" busy={planning} disabled={shortfall !== null || nothingInIt} onClick={save} data-testid="mapping-continue">
           Continue to preview
         </Button>
       </div>

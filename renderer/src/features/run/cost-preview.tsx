@@ -8,6 +8,8 @@ export function CostPreview({ preview }: { preview: RunPreview }) {
   const items: { label: string; value: string; testId: string; strong?: boolean }[] = [
     { label: 'Rows', value: formatCount(preview.rows), testId: 'rows' },
     { label: 'Rows with nothing to look up', value: formatCount(preview.rowsWithoutQuery), testId: 'rows-without-query' },
+    // Blank rows are kept in the project and its export at their place, but are not among the rows above.
+    ...(preview.blankRows > 0 ? [{ label: 'Blank rows (not looked up)', value: formatCount(preview.blankRows), testId: 'blank-rows' }] : []),
     { label: 'Distinct lookups (first round)', value: formatCount(preview.distinctQueries), testId: 'distinct-queries' },
     { label: 'Already in the cache', value: formatCount(preview.cachedFresh), testId: 'cached' },
     { label: 'To fetch', value: formatCount(preview.toFetch), testId: 'to-fetch', strong: true },
