@@ -100,7 +100,18 @@ export interface MappingPreview {
   rowsChecked: number;
   /** Rows with nothing usable to ask for under the chosen strategies. */
   unusableRows: number;
-  problems: { message: string; count: number }[];
+  /** The first of those rows, to show which they are. */
+  unusableExamples: PreviewRow[];
+  /** Of those rows, how many "Name alone" would look up (a name and no company); null when it is chosen already. */
+  unusableByName: number | null;
+  /** Kinds of problems, each with its count and the first rows that have it. */
+  problems: { message: string; count: number; examples: PreviewRow[] }[];
+}
+
+/** A row of the sheet as a mapping warning shows it: its number in the sheet and its cells (each cut to 200 characters). */
+export interface PreviewRow {
+  rowNumber: number;
+  cells: string[];
 }
 
 export interface RunPreview {
