@@ -100,7 +100,18 @@ export interface MappingPreview {
   rowsChecked: number;
   /** Rows with nothing usable to ask for under the chosen strategies. */
   unusableRows: number;
-  problems: { message: string; count: number }[];
+  /** The first of those rows, to show which they are. */
+  unusableExamples: PreviewRow[];
+  /** Of those rows, how many "Name alone" would look up (a name and no company); null when it is chosen already. */
+  unusableByName: number | null;
+  /** Kinds of problems, each with its count and the first rows that have it. */
+  problems: { message: string; count: number; examples: PreviewRow[] }[];
+}
+
+/** A row of the sheet as a mapping warning shows it: its number in the sheet and its cells (each cut to 200 characters). */
+export interface PreviewRow {
+  rowNumber: number;
+  cells: string[];
 }
 
 export interface RunPreview {
@@ -236,6 +247,13 @@ export interface ReviewPage {
   /** When the last refresh began; null when the project was never refreshed. */
   lastRefreshAt: string | null;
 }
+
+/**
+ * The review's chip counts for the view on show (review/view-counts.ts): the states under the job-change and "changed"
+ * filters, the job changes under the state and "changed" filters, the changed rows under the state and job-change
+ * filters; the project's own without a filter.
+ */
+export type ReviewCounts = Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>;
 
 export interface CandidateView {
   /** The service's rank (1 = its first): how a decision names the candidate. */
@@ -623,6 +641,14 @@ export const calls = {
       changedAtLastRefresh: z.boolean().optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
+    }),
+  ),
+  'review.counts': call<ReviewCounts>()(
+    z.object({
+      projectId: id,
+      states: z.array(rowState).max(ROW_STATES.length).optional(),
+      jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
+      changedAtLastRefresh: z.boolean().optional(),
     }),
   ),
   'review.row': call<RowDetail>()(z.object({ projectId: id, rowIndex })),

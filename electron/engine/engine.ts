@@ -46,6 +46,7 @@ import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
 import { ChangedRowsCounter } from './review/changed-count';
 import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/review-page';
+import { reviewCounts } from './review/view-counts';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
@@ -529,6 +530,11 @@ class MatchdeskEngine implements Engine {
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
         return page;
+      },
+      'review.counts': async (input) => {
+        await this.plannedProject(input.projectId);
+        if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
+        return reviewCounts(db, input.projectId, input, this.changed);
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
       // A decision made while the project's confident rows are accepted, or an action undone, waits for that to end.

@@ -388,7 +388,7 @@ class MoveTally implements Iterable<StateMove> {
 }
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
-function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'): { sql: string; params: unknown[] } {
+export function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.states) {
