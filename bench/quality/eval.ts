@@ -18,7 +18,7 @@ Options:
   --seed S               seed of the people and of the sheet (default ${DEFAULT_EVALUATION.seed})
   --rows-per-category N  labeled rows per category (default ${DEFAULT_EVALUATION.rowsPerCategory})
   --concurrency C        the engine's calls in flight (default ${DEFAULT_EVALUATION.concurrency})
-  --learn N              then a reviewer decides N rows left for review (from their labels), the project
+  --learn N              then a reviewer decides N rows spread over those left for review (from labels), the project
                          learns from them and its confident rows are accepted; scored again on the others
   --json FILE            also write every figure as JSON
   -h, --help             show this help

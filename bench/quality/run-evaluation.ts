@@ -26,8 +26,7 @@ export interface EvaluationRunOptions {
   /** Each row as the review shows it, with its label (`npm run calibrate` fits on them). */
   onRow?: (row: RowDetail, label: EvaluationLabel) => void;
   /**
-   * After the run, a reviewer decides this many rows left for review (the queue's most confident first, each from
-   * its label), the project learns from them, and the confident rows are accepted (issue 43): scored again apart.
+   * After the run, a reviewer decides this many rows left for review (spread over the queue, each from its label), the project learns from them, and the confident rows are accepted (issue 43): scored again apart.
    */
   learn?: number;
 }
@@ -166,14 +165,21 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
 }
 
 /**
- * A reviewer decides `count` rows left for review, the queue's most confident first, each as its label says (the
- * true person's candidate, or none fits), then the project learns and the confident rows are accepted. The rows
+ * A reviewer decides `count` rows left for review, spread evenly over the queue in file order (a few of each kind),
+ * each as its label says (the true person's candidate, or none fits), then the project learns and the confident rows are accepted. The rows
  * decided by hand are left out of the score: it says what learning did to the others.
  */
 async function learnAndScore(engine: Engine, projectId: number, labels: readonly EvaluationLabel[], count: number): Promise<LearningRun> {
-  const queue = await call(engine, 'review.page', { projectId, states: ['to_review'], order: 'confidence_desc', offset: 0, limit: Math.min(count, 500) });
+  const waiting: number[] = [];
+  for (;;) {
+    const page = await call(engine, 'review.page', { projectId, states: ['to_review'], offset: waiting.length, limit: 500 });
+    waiting.push(...page.rows.map((r) => r.rowIndex));
+    if (page.rows.length === 0 || waiting.length >= page.total) break;
+  }
+  const step = Math.max(1, waiting.length / count);
+  const picked = Array.from({ length: Math.min(count, waiting.length) }, (_, i) => ({ rowIndex: waiting[Math.floor(i * step)]! }));
   const byHand = new Set<number>();
-  for (const listed of queue.rows.slice(0, count)) {
+  for (const listed of picked) {
     const row = await call(engine, 'review.row', { projectId, rowIndex: listed.rowIndex });
     const truth = labels[listed.rowIndex]!.truePersonId;
     const right = truth === null ? undefined : row.candidates.find((c) => c.personId === truth);
