@@ -9,6 +9,9 @@ import { learnablePattern, patternWords, reasonPattern } from './reason-pattern'
 /** Accepted labels a pattern needs, with none rejected, before it may lift a row: fewer is a reviewer's luck. */
 export const MIN_ACCEPTED = 10;
 
+/** Appended to the reason of a row lifted by what was learned, so the reviewer sees why it may now be accepted. */
+export const LIFTED_REASON = '; lifted by what you decided on rows like it';
+
 /** A reviewer's verdicts on rows of one pattern. */
 export interface PatternLabels {
   accepted: number;

@@ -5,15 +5,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { LearningSummary, ReviewGroup } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
-import { learnFrom, learnedSentences, learnedVerdict, supportOf, usableState, type Label, type LearnedState } from '../matching/learned-model';
+import { LIFTED_REASON, learnFrom, learnedSentences, learnedVerdict, supportOf, usableState, type Label, type LearnedState } from '../matching/learned-model';
 import { learnablePattern, patternWords, reasonPattern } from '../matching/reason-pattern';
 import type { ProjectRecord } from '../projects/project-record';
 import { readRowStatus } from '../runs/row-status';
 import { assessedRow, rowCells } from './row-detail';
 
 const ROWS_PER_SLICE = 500;
-/** Appended to the reason of a row lifted by what was learned, so the reviewer sees why it may now be accepted. */
-const LIFTED = '; lifted by what you decided on rows like it';
+const LIFTED = LIFTED_REASON;
 
 /** What a project learned, as stored; null when it learned nothing yet (or it was reset). */
 export function storedLearning(db: Database, projectId: number): { state: LearnedState; labels: number; rowsLifted: number; learnedAt: string } | null {

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE, type Engine } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { CONFIDENCE_MODEL } from '../../../electron/engine/matching';
+import { LIFTED_REASON } from '../../../electron/engine/matching/learned-model';
+import { reassessRows } from '../../../electron/engine/runs/reassess-rows';
 import { buildEvaluationSet, type EvaluationSet } from '../../../electron/simulator/evaluation-set';
 import { connect, fails, ok, openEngine, startSim, tempDir } from './helpers';
 
@@ -84,8 +86,14 @@ describe('learning from decisions', () => {
     const undone = await ok(engine, 'decisions.undo', { projectId });
     expect(undone.changed).toBe(accepted.changed);
 
-    // What was learned stays with the project across a restart.
+    // What was learned stays with the project across a restart, and a new verdict of the model (a new mapping) keeps its lifts.
     await engine.close();
+    const db = new Database(join(dataDir(), DATABASE_FILE));
+    const liftedRows = () => db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND guard IS NULL AND reason LIKE ?").pluck().get(projectId, `%${LIFTED_REASON}`);
+    expect(liftedRows()).toBe(learned.rowsLifted);
+    await reassessRows(db, projectId, MAPPING, 'all');
+    expect(liftedRows()).toBe(learned.rowsLifted);
+    db.close();
     engine = await openEngine(dataDir());
     const kept = await ok(engine, 'learning.summary', { projectId });
     expect(kept).toMatchObject({ labels: learned.labels, rowsLifted: learned.rowsLifted, sentences: learned.sentences, note: null });
