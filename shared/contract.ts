@@ -643,6 +643,8 @@ export const calls = {
       jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
       /** Only matched rows whose person's job changed at the project's last refresh. */
       changedAtLastRefresh: z.boolean().optional(),
+      /** Only the rows waiting for review of this reason pattern (review.groups), in file order; the other filters do not apply. */
+      pattern: z.string().min(1).max(200).optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
     }),

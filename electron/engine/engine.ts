@@ -44,7 +44,7 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
-import { learnFromDecisions, learningSummary, learningToStartFrom, resetLearning, reviewGroups } from './review/learning';
+import { learnFromDecisions, learningSummary, learningToStartFrom, patternPage, resetLearning, reviewGroups } from './review/learning';
 import { ChangedRowsCounter } from './review/changed-count';
 import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/review-page';
 import { rowDetail } from './review/row-detail';
@@ -501,6 +501,7 @@ class MatchdeskEngine implements Engine {
       'review.page': async (input) => {
         const project = await this.plannedProject(input.projectId);
         if (input.order !== 'file') await this.ensureAssessed(project);
+        if (input.pattern) return patternPage(db, await this.ensureAssessed(project), input.pattern, input.offset, input.limit, this.changed);
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
         // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.

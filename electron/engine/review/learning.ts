@@ -3,12 +3,14 @@
 // was learned, and a pattern the labels support lifts its rows' guard, so the accept of confident rows takes them.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { LearningSummary, ReviewGroup } from '../../../shared/contract';
+import type { LearningSummary, ReviewGroup, ReviewPage } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
 import { LIFTED_REASON, learnFrom, learnedSentences, learnedVerdict, supportOf, usableState, type Label, type LearnedState } from '../matching/learned-model';
 import { learnablePattern, patternWords, reasonPattern } from '../matching/reason-pattern';
 import type { ProjectRecord } from '../projects/project-record';
-import { readRowStatus } from '../runs/row-status';
+import { ROW_STATUS_COLUMNS, readRowStatus, type RowStatusRow } from '../runs/row-status';
+import { lastRefreshOf } from '../store/refresh-tables';
+import { reviewFigures, reviewRowsOf, type ChangedCount } from './review-page';
 import { assessedRow, rowCells } from './row-detail';
 
 const ROWS_PER_SLICE = 500;
@@ -143,6 +145,27 @@ export function resetLearning(db: Database, project: ProjectRecord): LearningSum
     db.prepare('DELETE FROM learned_models WHERE project_id = ?').run(project.id);
   })();
   return learningSummary(db, project);
+}
+
+/** The rows waiting for review of one reason pattern, in file order: what review.page gives for `pattern`. */
+export async function patternIndexes(db: Database, project: ProjectRecord, pattern: string): Promise<number[]> {
+  const matching: number[] = [];
+  const waiting = rowIndexes(db, project.id, "state = 'to_review'");
+  for (let i = 0; i < waiting.length; i++) {
+    const rowIndex = waiting[i]!;
+    const assessed = assessedRow(db, project, readRowStatus(db, project.id, rowIndex)!, rowCells(db, project.id, rowIndex) ?? []);
+    if (assessed && reasonPattern(assessed.assessment) === pattern) matching.push(rowIndex);
+    if (i % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await nextTurn();
+  }
+  return matching;
+}
+
+/** A review page of the rows of one reason pattern ("rows like this"), so a reviewer decides a group after a few. */
+export async function patternPage(db: Database, project: ProjectRecord, pattern: string, offset: number, limit: number, changed?: ChangedCount): Promise<ReviewPage> {
+  const matching = await patternIndexes(db, project, pattern);
+  const read = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index = ?`);
+  const rows = matching.slice(offset, offset + limit).map((i) => read.get(project.id, i) as RowStatusRow);
+  return { rows: reviewRowsOf(db, project.id, rows), total: matching.length, ...reviewFigures(db, project.id, changed), lastRefreshAt: lastRefreshOf(db, project.id)?.startedAt ?? null };
 }
 
 /**

@@ -53,6 +53,13 @@ describe('learning from decisions', () => {
     expect(near.words).toBe('Rows with a near name at the same company');
     expect(near.learnable).toBe(true);
     expect(groups.filter((g) => g.pattern.startsWith('twins|')).every((g) => !g.learnable)).toBe(true);
+    // Rows like this: the page of one pattern holds exactly its group's rows, waiting for review, in file order.
+    const like = await ok(engine, 'review.page', { projectId, pattern: near.pattern, offset: 0, limit: 500 });
+    expect(like.total).toBe(near.rows);
+    expect(like.rows).toHaveLength(near.rows);
+    expect(like.rows.every((r) => r.state === 'to_review' && r.reason!.startsWith('name nearly the same'))).toBe(true);
+    expect(like.rows.map((r) => r.rowIndex)).toEqual([...like.rows.map((r) => r.rowIndex)].sort((a, b) => a - b));
+    expect((await ok(engine, 'review.page', { projectId, pattern: near.pattern, offset: 1, limit: 2 })).rows.map((r) => r.rowIndex)).toEqual(like.rows.slice(1, 3).map((r) => r.rowIndex));
     expect(groups.reduce((n, g) => n + g.rows, 0)).toBe((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts.to_review);
 
     // The reviewer decides the near-name rows the labels say are right, by the file's numbers, as one action.
