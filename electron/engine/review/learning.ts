@@ -14,15 +14,15 @@ import { reviewFigures, reviewRowsOf, type ChangedCount } from './review-page';
 import { assessedRow, rowCells } from './row-detail';
 
 const ROWS_PER_SLICE = 500;
-const LIFTED = LIFTED_REASON;
 
 /** What a project learned, as stored; null when it learned nothing yet (or it was reset). */
-export function storedLearning(db: Database, projectId: number): { state: LearnedState; labels: number; rowsLifted: number; learnedAt: string } | null {
-  const row = db.prepare('SELECT model_version, patterns, labels, rows_lifted, learned_at FROM learned_models WHERE project_id = ?').get(projectId) as
-    | { model_version: number; patterns: string; labels: number; rows_lifted: number; learned_at: string }
+export function storedLearning(db: Database, projectId: number): { state: LearnedState; base: LearnedState; labels: number; rowsLifted: number; learnedAt: string } | null {
+  const row = db.prepare('SELECT model_version, patterns, base, labels, rows_lifted, learned_at FROM learned_models WHERE project_id = ?').get(projectId) as
+    | { model_version: number; patterns: string; base: string; labels: number; rows_lifted: number; learned_at: string }
     | undefined;
   if (!row) return null;
-  return { state: { modelVersion: row.model_version, patterns: JSON.parse(row.patterns) as LearnedState['patterns'] }, labels: row.labels, rowsLifted: row.rows_lifted, learnedAt: row.learned_at };
+  const stateOf = (patterns: string): LearnedState => ({ modelVersion: row.model_version, patterns: JSON.parse(patterns) as LearnedState['patterns'] });
+  return { state: stateOf(row.patterns), base: stateOf(row.base), labels: row.labels, rowsLifted: row.rows_lifted, learnedAt: row.learned_at };
 }
 
 /** What was learned, in words, and what it changed; a state from another model version is dropped with a note. */
@@ -87,7 +87,9 @@ export async function learnFromDecisions(
     if (assessed && pattern) labels.push({ pattern, right: status.state === 'accepted' && status.chosenRank === assessed.assessment.candidates[0]!.rank });
     await step();
   }
-  const state = learnFrom(labels, usableState(startFrom).state);
+  // What the project started from (another project's state, chosen now or at an earlier learning) stays under its own labels.
+  const base = usableState(startFrom ?? storedLearning(db, project.id)?.base ?? null).state;
+  const state = learnFrom(labels, base);
 
   const writes: { rowIndex: number; confidence: number; guard: string | null; reason: string; lifted: boolean }[] = [];
   const lifted = new Map<string, number>();
@@ -96,10 +98,10 @@ export async function learnFromDecisions(
     const assessed = assessedRow(db, project, status, rowCells(db, project.id, rowIndex) ?? []);
     if (assessed) {
       const verdict = learnedVerdict(assessed.assessment, state);
-      const reason = verdict.learned ? `${assessed.assessment.reason}${LIFTED}` : assessed.assessment.reason;
+      const reason = verdict.learned ? `${assessed.assessment.reason}${LIFTED_REASON}` : assessed.assessment.reason;
       if (verdict.learned) lifted.set(verdict.pattern!, (lifted.get(verdict.pattern!) ?? 0) + 1);
       const stored = status.verdict;
-      if (!stored || stored.confidence !== verdict.confidence || stored.guard !== verdict.guard || verdict.learned || stored.reason.endsWith(LIFTED)) {
+      if (!stored || stored.confidence !== verdict.confidence || stored.guard !== verdict.guard || verdict.learned || stored.reason.endsWith(LIFTED_REASON)) {
         writes.push({ rowIndex, confidence: verdict.confidence, guard: verdict.guard, reason, lifted: verdict.learned });
       }
     }
@@ -108,15 +110,18 @@ export async function learnFromDecisions(
   if (signal?.aborted) throw new EngineError('cancelled', 'Learning from your decisions was cancelled: nothing was changed.');
 
   // A lifted verdict is not the model's alone: verdict_basis NULL keeps it from being copied to another project.
-  const write = db.prepare('UPDATE row_status SET confidence = ?, guard = ?, reason = ?, verdict_basis = CASE WHEN ? THEN NULL ELSE verdict_basis END WHERE project_id = ? AND row_index = ?');
+  // A row decided while learning went on keeps its decision's verdict.
+  const write = db.prepare(
+    "UPDATE row_status SET confidence = ?, guard = ?, reason = ?, verdict_basis = CASE WHEN ? THEN NULL ELSE verdict_basis END WHERE project_id = ? AND row_index = ? AND state = 'to_review'",
+  );
   const rowsLifted = [...lifted.values()].reduce((a, b) => a + b, 0);
   db.transaction(() => {
     for (const w of writes) write.run(w.confidence, w.guard, w.reason, w.lifted ? 1 : 0, project.id, w.rowIndex);
     db.prepare(
-      `INSERT INTO learned_models (project_id, model_version, patterns, labels, rows_lifted, learned_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (project_id) DO UPDATE SET model_version = excluded.model_version, patterns = excluded.patterns, labels = excluded.labels,
-         rows_lifted = excluded.rows_lifted, learned_at = excluded.learned_at`,
-    ).run(project.id, state.modelVersion, JSON.stringify(state.patterns), labels.length, rowsLifted, at);
+      `INSERT INTO learned_models (project_id, model_version, patterns, base, labels, rows_lifted, learned_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (project_id) DO UPDATE SET model_version = excluded.model_version, patterns = excluded.patterns, base = excluded.base,
+         labels = excluded.labels, rows_lifted = excluded.rows_lifted, learned_at = excluded.learned_at`,
+    ).run(project.id, state.modelVersion, JSON.stringify(state.patterns), JSON.stringify(base.patterns), labels.length, rowsLifted, at);
   })();
   onProgress(total, total);
   const changes = [...lifted].map(([pattern, rows]) => {
@@ -134,7 +139,7 @@ export async function learnFromDecisions(
 
 /** Forgets what the project learned and puts every lifted row back to what the model alone says. */
 export function resetLearning(db: Database, project: ProjectRecord): LearningSummary {
-  const lifted = db.prepare("SELECT row_index FROM row_status WHERE project_id = ? AND state = 'to_review' AND reason LIKE ?").pluck().all(project.id, `%${LIFTED}`) as number[];
+  const lifted = db.prepare("SELECT row_index FROM row_status WHERE project_id = ? AND state = 'to_review' AND reason LIKE ?").pluck().all(project.id, `%${LIFTED_REASON}`) as number[];
   const write = db.prepare('UPDATE row_status SET confidence = ?, guard = ?, reason = ? WHERE project_id = ? AND row_index = ?');
   const back = lifted.flatMap((rowIndex) => {
     const assessed = assessedRow(db, project, readRowStatus(db, project.id, rowIndex)!, rowCells(db, project.id, rowIndex) ?? []);

@@ -111,6 +111,8 @@ describe('learning from decisions', () => {
     const started = await ok(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId });
     expect(started.labels).toBe(0);
     expect(started.rowsLifted).toBeGreaterThan(0);
+    // Learning again without naming it keeps what it started from.
+    expect((await ok(engine, 'learning.learn', { projectId: second })).rowsLifted).toBe(started.rowsLifted);
 
     // Reset: the lifts go, the accept takes what it took before learning.
     const reset = await ok(engine, 'learning.reset', { projectId });
