@@ -83,9 +83,19 @@ export function learnedVerdict(assessment: RowAssessment, state: LearnedState): 
   return { confidence: Math.max(support, assessment.confidence), runnerUp: assessment.runnerUp, guard: null, pattern, learned: true };
 }
 
-/** What was learned, in sentences a reviewer reads: one per pattern with labels, the most decided first. */
+/**
+ * What was learned, in sentences a reviewer reads: one per pattern with labels, the most decided first; patterns never
+ * lifted that read the same (twins by name and company level) are counted in one sentence.
+ */
 export function learnedSentences(state: LearnedState): string[] {
-  return Object.entries(state.patterns)
+  const merged = new Map<string, [string, PatternLabels]>();
+  for (const [pattern, labels] of Object.entries(state.patterns)) {
+    const key = learnablePattern(pattern) ? pattern : patternWords(pattern);
+    const seen = merged.get(key);
+    if (seen) merged.set(key, [seen[0], { accepted: seen[1].accepted + labels.accepted, rejected: seen[1].rejected + labels.rejected }]);
+    else merged.set(key, [pattern, labels]);
+  }
+  return [...merged.values()]
     .sort(([, a], [, b]) => b.accepted + b.rejected - (a.accepted + a.rejected))
     .map(([pattern, labels]) => {
       const total = labels.accepted + labels.rejected;

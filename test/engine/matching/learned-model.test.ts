@@ -61,6 +61,14 @@ describe('learning from decisions', () => {
     }
   });
 
+  it('says in one sentence what it learned of patterns that are never lifted and read the same', () => {
+    const otherTwins = assess({ name: 'Anna Smith', company: 'Globex' }, [person('Anna Smith', [job('Hooli'), job('Globex Inc.', '2021-01-01')]), person('Anna Smith', [job('Initech'), job('Globex', '2020-01-01')])]);
+    expect(reasonPattern(otherTwins)).not.toBe(reasonPattern(twins));
+    expect(learnedSentences(learnFrom([...label(twins, true, 2), ...label(otherTwins, false, 1)]))).toEqual([
+      'You accepted 2 of 3 rows with namesakes at the company: such rows stay with you whatever is learned.',
+    ]);
+  });
+
   it('never lowers a confidence, and keeps it a probability below 1', () => {
     const clear = assess({ name: 'Anna Smith', company: 'Globex' }, [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Hooli')])]);
     const state = learnFrom(label(clear, true, 30));
