@@ -19,6 +19,7 @@ import { copiedRowTimings } from './017-copied-row-timings';
 import { lookupsByAnswer } from './018-lookups-by-answer';
 import { runOptions } from './019-run-options';
 import { sheetRowNumbers } from './020-sheet-row-numbers';
+import { learnedModels } from './021-learned-models';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   lookupsByAnswer,
   runOptions,
   sheetRowNumbers,
+  learnedModels,
 ];
