@@ -134,6 +134,19 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { demo } = simulator;
+  // Listening for Ctrl+C before saying so: whoever reads "Press Ctrl+C to stop." may signal at once.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
   out(
     [
       `People Data Service simulator ready in ${seconds} s`,
@@ -152,18 +165,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
     ].join('\n'),
   );
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      io.signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (io.signal?.aborted) stop();
-    else io.signal?.addEventListener('abort', stop, { once: true });
-  });
+  await stopped;
   await simulator.close();
   out('Simulator stopped.\n');
   return 0;
