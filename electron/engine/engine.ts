@@ -49,6 +49,7 @@ import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/revie
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
+import { WatchControl, changesExport, importantMarks, markColumnValue, markRows } from './watch';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
 import { RowTiming } from './runs/row-timing';
@@ -195,6 +196,7 @@ class MatchdeskEngine implements Engine {
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
   private readonly refreshes: RefreshControl;
+  private readonly watches: WatchControl;
   /** Projects whose plan is being (re)computed, and when that ends: nothing else may touch their rows meanwhile. */
   private readonly planning = new KeyedWork<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
@@ -275,7 +277,25 @@ class MatchdeskEngine implements Engine {
         this.refuseWhileRewriting(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
-      onProgress: (p) => this.emit('refresh.progress', p),
+      onProgress: (p) => {
+        // The watch hears its refresh end first, so a screen reloading on the event sees the watch's result.
+        this.watches.refreshProgress(p);
+        this.emit('refresh.progress', p);
+      },
+    });
+    this.watches = new WatchControl({
+      db,
+      clock,
+      refreshes: this.refreshes,
+      connection: async (profileId) => {
+        const profile = getProfile(db, profileId);
+        if (!profile) throw new EngineError('invalid_input', `The watch's connection profile "${profileId}" was removed. Set the watch again with a profile.`, 'no_profile');
+        // Made now, so a profile without a secret blocks the watch before anything is listed or sent.
+        await this.clientFor(profile);
+        return { scope: scopeOf(profile), client: (concurrency) => this.clientFor(profile, concurrency) };
+      },
+      selectedProfileId: () => getSettings(db).activeProfileId,
+      onImportant: (found) => this.emit('watch.important', found),
     });
     this.search = createSearchHandlers({
       db,
@@ -403,7 +423,7 @@ class MatchdeskEngine implements Engine {
       'profiles.select': (input) => this.selectProfile(input.id),
       'demo.start': () => this.startDemo(),
 
-      'projects.list': () => listProjectSummaries(db, this.changed),
+      'projects.list': () => listProjectSummaries(db, this.changed, this.clock.now()),
       'projects.sheets': (input) => listSheets(input.file),
       'projects.import': (input) =>
         this.imports.run(input.file, async (signal) => {
@@ -542,6 +562,28 @@ class MatchdeskEngine implements Engine {
       'refresh.resume': (input) => this.refreshes.resume(input.projectId),
       'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
       'refresh.status': (input) => this.refreshes.status(input.projectId),
+
+      'watch.set': (input) => this.watches.set(input),
+      'watch.clear': (input) => this.watches.clear(input.projectId),
+      'watch.list': () => this.watches.list(),
+      'watch.runDue': async (input) => {
+        await this.plannedProject(input.projectId);
+        return this.watches.runDue(input.projectId);
+      },
+      'watch.changes': (input) => this.watches.changes(input.projectId, input.since),
+      'watch.exportChanges': (input) => changesExport(db, input, this.exportDir()),
+      'watch.markImportant': (input) => {
+        requireProject(db, input.projectId);
+        if (input.rows) markRows(db, input.projectId, input.rows, input.important);
+        else markColumnValue(db, input.projectId, input.column!.columnIndex, input.column!.value, input.important);
+        return importantMarks(db, input.projectId);
+      },
+      'watch.importantMarks': (input) => {
+        requireProject(db, input.projectId);
+        return importantMarks(db, input.projectId);
+      },
+      'watch.inbox': (input) => this.watches.inbox(input.projectId),
+      'watch.markSeen': (input) => this.watches.markSeen(input.projectId),
 
       'export.run': (input) =>
         this.exports.run(input.projectId, async (signal) => {
