@@ -290,8 +290,9 @@ class MatchdeskEngine implements Engine {
       connection: async (profileId) => {
         const profile = getProfile(db, profileId);
         if (!profile) throw new EngineError('invalid_input', `The watch's connection profile "${profileId}" was removed. Set the watch again with a profile.`, 'no_profile');
-        // Made now, so a profile without a secret blocks the watch before anything is listed or sent.
-        await this.clientFor(profile);
+        // Looked up now, even with a client made before, so a profile whose secret is gone blocks the watch before
+        // anything is listed or sent.
+        await this.secretOf(profile);
         return { scope: scopeOf(profile), client: (concurrency) => this.clientFor(profile, concurrency) };
       },
       selectedProfileId: () => getSettings(db).activeProfileId,
@@ -706,20 +707,24 @@ class MatchdeskEngine implements Engine {
     return this.clientFor(profile, concurrency);
   }
 
+  /** The profile's secret; throws (no_secret) when none is kept, for this session or in the keychain. */
+  private async secretOf(profile: Profile): Promise<string> {
+    const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
+    if (secret) return secret;
+    throw new EngineError(
+      'login_failed',
+      profile.id === DEMO_PROFILE_ID
+        ? 'The demo service is not running. Start the demo again to use it.'
+        : `No secret is stored for the profile "${profile.name}" (it may have been kept for an earlier session only). Enter it again in the profile.`,
+      'no_secret',
+    );
+  }
+
   /** One client per profile (its token and limiter live there), made again when the profile or concurrency changes. */
   private async clientFor(profile: Profile, concurrency = getSettings(this.db).concurrency): Promise<ServiceClient> {
     const cached = this.clients.get(profile.id);
     if (cached && cached.concurrency === concurrency) return cached.client;
-    const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
-    if (!secret) {
-      throw new EngineError(
-        'login_failed',
-        profile.id === DEMO_PROFILE_ID
-          ? 'The demo service is not running. Start the demo again to use it.'
-          : `No secret is stored for the profile "${profile.name}" (it may have been kept for an earlier session only). Enter it again in the profile.`,
-        'no_secret',
-      );
-    }
+    const secret = await this.secretOf(profile);
     const client = new ServiceClient({
       baseUrl: profile.baseUrl,
       orgId: profile.orgId,
