@@ -2,12 +2,18 @@
 // seed 1 / 20,000 (what demo mode serves). Run once and commit the output: `npx tsx scripts/make-demo-sheet.ts`.
 // The mix shows every path of a run: e-mails, profile links in assorted forms, name + company (current and past
 // employers), near names a person must check, duplicates, people the service does not know, rows whose e-mail
-// finds nobody but whose name + company does, and junk.
+// finds nobody but whose name + company does, and junk. And every feature after it: namesakes and near names at one
+// employer (rows to review with 2 to 5 candidates), picked with the engine's own confidence model over the
+// simulator's answers. (Its rows "from an old list" were picked as between 90% and 95% under the model before
+// calibration; the calibrated model accepts them alone.)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
-import { buildDataset, type Person } from '../electron/simulator';
+import { parseFindReply } from '../electron/engine/api/find-reply';
+import { assessRow, autoAccepts, rankedFacts, rowFacts, rowInput, type RowAssessment } from '../electron/engine/matching';
+import { PeopleIndex, buildDataset, type Person } from '../electron/simulator';
+import { renderFindReply } from '../electron/simulator/find';
 import { seededRandom } from '../electron/simulator/random';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -106,6 +112,47 @@ rows.push(
   ['', '', '', 'Acme', 'company only'],
   ['-', '', '', '', ''],
 );
+
+// What the engine makes of a name + company row against the demo's service: its candidates and its verdict.
+const index = new PeopleIndex(dataset);
+const MAPPING = { fullName: 0, email: 1, profile: 2, company: 3 };
+function assessed(name: string, company: string): { candidates: number; verdict: RowAssessment } {
+  const hits = index.find([{ field_name: 'name', search_term: name }, { field_name: 'company.name', search_term: company }]);
+  const [candidates] = parseFindReply(JSON.parse(renderFindReply(index, [hits], 'array', false)), 1);
+  const verdict = assessRow(rowFacts(rowInput([name, '', '', company], MAPPING)), rankedFacts(candidates!), 'name+company', 'best');
+  return { candidates: candidates!.length, verdict };
+}
+const rule = (minConfidence: number) => ({ enabled: true, minConfidence, minLead: 0.5 });
+const asked = new Set(rows.map((row) => `${row[0]}|${row[3]}`));
+/** People in dataset order from a seeded start, so each section draws its own. */
+function* peopleFrom(start: number): Generator<Person> {
+  for (let i = 0; i < dataset.people.length; i++) yield dataset.people[(start + i) % dataset.people.length]!;
+}
+
+// Namesakes and near names at one employer: the service returns 2 to 5 people, and a person has to choose.
+const reviewByCount = new Map<number, number>();
+for (const p of peopleFrom(rng.int(dataset.people.length))) {
+  const company = p.jobs.find((j) => j.ended_at === null)?.company.name;
+  if (!company || asked.has(`${p.name}|${company}`)) continue;
+  const { candidates, verdict } = assessed(p.name, company);
+  if (candidates < 2 || (reviewByCount.get(candidates) ?? 0) >= 3 || autoAccepts(verdict, rule(0.5))) continue;
+  asked.add(`${p.name}|${company}`);
+  reviewByCount.set(candidates, (reviewByCount.get(candidates) ?? 0) + 1);
+  rows.push([p.name, '', '', company, '']);
+  if ([2, 3, 4, 5].every((n) => reviewByCount.get(n) === 3)) break;
+}
+
+// An old list again, where the company had others by the name or near it (see the note at the top).
+let nearly = 0;
+for (const p of peopleFrom(rng.int(dataset.people.length))) {
+  const company = p.jobs.find((j) => j.ended_at !== null)?.company.name;
+  if (!company || asked.has(`${p.name}|${company}`)) continue;
+  const { verdict } = assessed(p.name, company);
+  if (!autoAccepts(verdict, rule(0.9)) || autoAccepts(verdict, rule(0.95))) continue;
+  asked.add(`${p.name}|${company}`);
+  rows.push([p.name, '', '', company, 'from an old list']);
+  if (++nearly === 10) break;
+}
 
 // Duplicates: the same people again, so identical queries are asked once.
 const originals = rows.slice(0, 170);

@@ -48,7 +48,10 @@ export interface ProjectSummary {
   name: string;
   kind: ProjectKind;
   sourceName: string | null;
+  /** The rows to match: the sheet's rows below its header, less the blank ones. */
   rowCount: number;
+  /** Blank rows between the data rows, kept at their place (and in exports) but never looked up or reviewed. */
+  blankRows: number;
   counts: Record<RowState, number>;
   /** Rows with a chosen person (auto or accepted). */
   matched: number;
@@ -173,6 +176,8 @@ export interface MappingPreview {
 
 export interface RunPreview {
   rows: number;
+  /** Blank rows of the sheet, not in `rows`: nothing is asked for them. */
+  blankRows: number;
   rowsWithoutQuery: number;
   /** Distinct queries of the first strategy round (later rounds depend on answers). */
   distinctQueries: number;
@@ -182,6 +187,16 @@ export interface RunPreview {
   estimatedSeconds: number;
   byStrategy: Partial<Record<Strategy, number>>;
   offline: boolean;
+  /**
+   * The credits the service last said remain (its X-LDT-Credits-Remaining header); null when it never said: no
+   * cap, or no reply from it yet.
+   */
+  creditsRemaining: number | null;
+  /**
+   * At most what this run's first lookups can cost: the queries to fetch times the 5 people a query returns at most
+   * (one credit a person not billed before). A bound, not an estimate; later rounds can add to it.
+   */
+  creditsUpTo: number;
 }
 
 export const RUN_STATUSES = ['running', 'paused', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;
@@ -260,6 +275,8 @@ export interface RefreshProgress {
 
 export interface ReviewRow {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it (the header is row 1): how the row is named to people. */
+  rowNumber: number;
   state: RowState;
   /** A short label of the row's input: name, e-mail or profile. */
   label: string;
@@ -297,7 +314,7 @@ export interface CandidateView {
   score: number | null;
   personId: string | null;
   summary: PersonSummary;
-  /** This candidate's share of the evidence (0..1): the candidates of a row are listed by it, best first. */
+  /** The probability (0..1) that this candidate is the row's person (its calibrated share of the evidence): best first. */
   confidence: number;
   reason: string;
   evidence: EvidenceItem[];
@@ -335,6 +352,8 @@ export interface RowRefresh {
 
 export interface RowDetail {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it. */
+  rowNumber: number;
   headers: string[];
   cells: string[];
   input: { email: string | null; social: string | null; name: string | null; company: string | null; location: string | null };
@@ -638,7 +657,8 @@ export const calls = {
   'profiles.save': call<Profile>()(profileInput),
   'profiles.test': call<ProfileTestResult>()(z.object({ id: z.string().min(1) })),
   'profiles.remove': call<void>()(z.object({ id: z.string().min(1) })),
-  'profiles.select': call<Settings>()(z.object({ id: z.string().min(1).nullable() })),
+  /** `forThisSession`: the choice holds until this engine closes and the saved one stays (the CLI's MATCHDESK_* connection). */
+  'profiles.select': call<Settings>()(z.object({ id: z.string().min(1).nullable(), forThisSession: z.boolean().default(false) })),
   /** Start the built-in simulator with seeded people, add a demo profile, and import the bundled sample sheet. */
   'demo.start': call<{ profile: Profile; project: ProjectSummary }>()(none),
 

@@ -1,9 +1,12 @@
 // `npm run eval`: the engine on the simulator's labeled evaluation set, scored per category against the
-// match-quality targets of issue 10. Prints figures; never fails on a missed target (exit 1 only when it cannot run).
+// match-quality targets of issue 10, and its confidences against what happened (issue 43). Prints figures; never
+// fails on a missed target (exit 1 only when it cannot run).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { CONFIDENCE_MODEL } from '../../electron/engine/matching';
 import { consoleTable } from '../report';
 import { qualityConsoleTable } from './quality-table';
+import { reliabilityConsoleTable } from './reliability';
 import { DEFAULT_EVALUATION, runEvaluation } from './run-evaluation';
 
 const USAGE = `Usage: npm run eval -- [options]
@@ -64,6 +67,10 @@ async function main(argv: string[]): Promise<number> {
   log(`  took ${run.seconds.total.toFixed(1)} s (simulator ${run.seconds.simulator.toFixed(1)} s, sheet ${run.seconds.sheet.toFixed(1)} s, run ${run.seconds.run.toFixed(1)} s, reading decisions ${run.seconds.read.toFixed(1)} s)`);
   log('');
   log(qualityConsoleTable(run.score));
+  log('');
+  const fitted = CONFIDENCE_MODEL.calibration.fittedOn.seed;
+  log(`Reliability: every candidate listed, by the confidence shown, against the share that are the row's person (${values.seed === fitted ? `seed ${fitted} is the one the calibration was fitted on: not held out` : `held out: the calibration was fitted on seed ${fitted}`})`);
+  log(reliabilityConsoleTable(run.reliability));
   log('');
   log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);

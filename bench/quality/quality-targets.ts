@@ -1,6 +1,7 @@
-// The match-quality targets of issue 10, checked on a scored evaluation run. Measured, never asserted: the
+// The match-quality targets of issues 10 and 43, checked on a scored evaluation run. Measured, never asserted: the
 // bench and `npm run eval` print them; the engine's tests decide what must hold.
 import { check, type TargetCheck } from '../report';
+import type { Reliability } from './reliability';
 import type { QualityScore } from './score-evaluation';
 
 export const QUALITY_TARGETS = {
@@ -10,6 +11,8 @@ export const QUALITY_TARGETS = {
   coverage: 0.95,
   /** Rows left for review whose candidates hold the true person, of those with one. */
   truthAmongCandidates: 0.99,
+  /** Expected calibration error of the confidences shown between 0.05 and 0.95 (reliability.ts). */
+  expectedCalibrationError: 0.05,
 } as const;
 
 const percent = (share: number | null) => (share === null ? 0 : share * 100);
@@ -28,4 +31,10 @@ export function qualityChecks(score: QualityScore): TargetCheck[] {
     check('quality_truth_in_review', 'True person among candidates left for review', percent(overall.truthAmongCandidatesShare), '%', QUALITY_TARGETS.truthAmongCandidates * 100, 'higher',
       `${overall.truthAmongCandidates} of ${overall.reviewRowsWithTruth}`),
   ];
+}
+
+/** Whether a candidate shown at p is the row's person about p of the time (issue 43). */
+export function calibrationCheck(r: Reliability): TargetCheck {
+  return check('quality_calibration', `Calibration error (candidates shown ${r.from}-${r.to})`, r.expectedCalibrationError ?? 0, '', QUALITY_TARGETS.expectedCalibrationError, 'lower',
+    `${r.candidates} candidates`);
 }

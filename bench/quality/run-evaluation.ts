@@ -5,13 +5,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import type { CallInput, CallName, CallOutput } from '../../shared/contract';
+import type { CallInput, CallName, CallOutput, RowDetail } from '../../shared/contract';
 import type { Mapping, Strategy } from '../../shared/model';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator } from '../../electron/simulator';
-import { EVALUATION_CATEGORIES, buildEvaluationSet, type EvaluationCategory } from '../../electron/simulator/evaluation-set';
-import { qualityChecks } from './quality-targets';
+import { EVALUATION_CATEGORIES, buildEvaluationSet, type EvaluationCategory, type EvaluationLabel } from '../../electron/simulator/evaluation-set';
+import { calibrationCheck, qualityChecks } from './quality-targets';
+import { reliability, type CandidateOutcome, type Reliability } from './reliability';
 import { scoreEvaluation, type QualityScore, type RowOutcome } from './score-evaluation';
 import type { TargetCheck } from '../report';
 
@@ -22,18 +23,22 @@ export interface EvaluationRunOptions {
   rowsPerCategory: number;
   concurrency: number;
   log: (line: string) => void;
+  /** Each row as the review shows it, with its label (`npm run calibrate` fits on them). */
+  onRow?: (row: RowDetail, label: EvaluationLabel) => void;
 }
 
-export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
+export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
 
 export interface EvaluationRun {
-  options: Omit<EvaluationRunOptions, 'log'>;
+  options: Omit<EvaluationRunOptions, 'log' | 'onRow'>;
   rows: number;
   rowsByCategory: Record<EvaluationCategory, number>;
   score: QualityScore;
   checks: TargetCheck[];
   /** Row states as the engine left them. */
   states: Record<string, number>;
+  /** Every candidate listed: its confidence against whether it is the row's person. */
+  reliability: Reliability;
   mappingFixed: boolean;
   seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
 }
@@ -54,7 +59,7 @@ async function call<K extends CallName>(engine: Engine, name: K, input: CallInpu
 }
 
 export async function runEvaluation(options: EvaluationRunOptions): Promise<EvaluationRun> {
-  const { log, ...params } = options;
+  const { log, onRow, ...params } = options;
   const started = performance.now();
   const lap = (() => {
     let last = started;
@@ -106,6 +111,7 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     const runSeconds = lap();
 
     const outcomes: RowOutcome[] = [];
+    const candidates: CandidateOutcome[] = [];
     const states: Record<string, number> = {};
     for (let rowIndex = 0; rowIndex < set.rows.length; rowIndex++) {
       const row = await call(engine, 'review.row', { projectId, rowIndex });
@@ -113,16 +119,21 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
       const candidatePersonIds = row.candidates.map((c) => c.personId).filter((id): id is string => id !== null);
       const chosen = row.chosenRank === null ? null : row.candidates.find((c) => c.rank === row.chosenRank)?.personId ?? null;
       outcomes.push({ state: row.state, chosenPersonId: chosen, candidatePersonIds });
+      const label = set.labels[rowIndex]!;
+      for (const c of row.candidates) candidates.push({ category: label.category, confidence: c.confidence, right: c.personId !== null && c.personId === label.truePersonId });
+      onRow?.(row, label);
     }
     const readSeconds = lap();
     const score = scoreEvaluation(set.labels, outcomes);
+    const calibration = reliability(candidates);
     return {
       options: params,
       rows: set.rows.length,
       rowsByCategory,
       score,
-      checks: qualityChecks(score),
+      checks: [...qualityChecks(score), calibrationCheck(calibration)],
       states,
+      reliability: calibration,
       mappingFixed,
       seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },
     };

@@ -22,6 +22,7 @@ export async function openCliSession(opts: { needsKeychain?: boolean } = {}): Pr
   const dataDir = process.env.MATCHDESK_HOME || defaultDataDir();
   const secrets = await openSecretStore({ allowSessionFallback: !opts.needsKeychain });
   const engine = await createEngine({ dataDir, host: 'cli', secrets });
+  if (engine.privacyNotice) process.stderr.write(`matchdesk: ${engine.privacyNotice}\n`);
   const call = async <K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> => {
     const result = await engine.call(name, input);
     if (!result.ok) throw CliError.fromContract(result.error);
@@ -31,7 +32,10 @@ export async function openCliSession(opts: { needsKeychain?: boolean } = {}): Pr
   return { engine, envProfileId, call, close: () => engine.close() };
 }
 
-/** Picks `--profile ID` when given; the environment's connection wins over the saved active profile otherwise. */
+/**
+ * Picks `--profile ID` when given; the environment's connection wins over the saved active profile otherwise. The
+ * choice is this command's alone: the profile the app and the browser host use stays as the user last chose it.
+ */
 export async function selectProfile(cli: CliSession, profileId: string | undefined): Promise<Profile> {
   const profiles = await cli.call('profiles.list', {});
   const wanted = profileId ?? cli.envProfileId ?? (await cli.call('settings.get', {})).activeProfileId;
@@ -43,7 +47,7 @@ export async function selectProfile(cli: CliSession, profileId: string | undefin
       EXIT_CODES.credentials,
     );
   }
-  await cli.call('profiles.select', { id: profile.id });
+  await cli.call('profiles.select', { id: profile.id, forThisSession: true });
   return profile;
 }
 
@@ -65,7 +69,8 @@ export async function checkConnection(cli: CliSession, profile: Profile): Promis
 
 /**
  * Saves (or updates) the profile of the MATCHDESK_* variables. The engine gives a new profile its id, so the one
- * from an earlier run is found by name; its secret is kept for this process only (`sessionOnly`).
+ * from an earlier run is found by name; its secret is kept for this process only (`sessionOnly`). Earlier versions
+ * made it the saved active profile, which no other process has the secret of: that choice is undone.
  */
 async function connectFromEnvironment(call: <K extends CallName>(name: K, input: CallInput<K>) => Promise<CallOutput<K>>): Promise<string | null> {
   const env = process.env;
@@ -73,6 +78,7 @@ async function connectFromEnvironment(call: <K extends CallName>(name: K, input:
   if (!env.MATCHDESK_ORG_ID) throw new CliError('MATCHDESK_BASE_URL is set but MATCHDESK_ORG_ID is not.', EXIT_CODES.credentials);
   const credential = credentialFromEnvironment();
   const earlier = (await call('profiles.list', {})).find((p) => p.name === ENV_PROFILE_NAME);
+  if (earlier && (await call('settings.get', {})).activeProfileId === earlier.id) await call('profiles.select', { id: null });
   const profile = await call('profiles.save', {
     ...(earlier ? { id: earlier.id } : {}),
     name: ENV_PROFILE_NAME,

@@ -192,7 +192,7 @@ matchdesk projects delete <project-id> [--yes]
     summary: 'run a local People Data Service with seeded people (for demos, tests and benchmarks)',
     usage: `matchdesk simulator [--port P] [--people N] [--seed S] [--latency-ms L] [--faults PROFILE]
                     [--token-ttl-s T] [--find-shape array|people|results|matches] [--credits N] [--scores]
-                    [--move-on SHARE [--move-seed S]]\n`,
+                    [--move-on SHARE [--move-every S] [--move-seed S]]\n`,
     run: async (argv) => (await import('../simulator/index')).runSimulatorCommand(argv),
   },
   web: {

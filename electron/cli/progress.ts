@@ -1,4 +1,5 @@
 import type { RunPreview, RunProgress } from '../../shared/contract';
+import { creditsText, mayRunOut } from '../../shared/credits-text';
 import { runPercent } from '../../shared/progress';
 
 /** A one-line bar redrawn in place on a terminal; plain lines at most every few seconds otherwise. */
@@ -47,12 +48,17 @@ export function formatPreview(p: RunPreview): string {
   const lines = [
     `Rows:                 ${p.rows}`,
     `Rows with no query:   ${p.rowsWithoutQuery}`,
+    // Blank rows are not among the rows above: nothing is asked for them.
+    ...(p.blankRows > 0 ? [`Blank rows (skipped): ${p.blankRows}`] : []),
     `Distinct queries:     ${p.distinctQueries}`,
     `Cached (fresh):       ${p.cachedFresh}`,
     `To fetch:             ${p.offline ? '0 (offline)' : p.toFetch}`,
     `Calls:                ${p.offline ? 0 : p.calls}`,
     `Estimated time:       ${formatDuration(p.estimatedSeconds)}`,
   ];
+  const credits = creditsText(p);
+  if (credits) lines.push(`Credits:              ${credits}`);
+  if (mayRunOut(p)) lines.push('  note: this can pass the credits that remain; the run stops there, keeping what landed, and goes on when there are more.');
   return lines.join('\n') + '\n';
 }
 

@@ -34,7 +34,7 @@ import { DEMO_PROFILE_ID, DEMO_PROFILE_NAME, DEMO_PROJECT_NAME, DEMO_SHEET, Demo
 import { dispatch, type Handlers } from './dispatch';
 import { KeyedWork } from './keyed-work';
 import { EngineError, notFound, toContractError, type ErrorMapper } from './engine-errors';
-import { ExportError } from './export';
+import { ExportError, UnfinishedExports } from './export';
 import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
@@ -52,6 +52,7 @@ import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { WatchControl, changesExport, importantMarks, markColumnValue, markRows } from './watch';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
+import { ServiceCredits } from './runs/service-credits';
 import { RowTiming } from './runs/row-timing';
 import { VerdictCopy } from './runs/copied-verdicts';
 import { verdictBasis } from './runs/verdict-basis';
@@ -79,6 +80,7 @@ import {
   CACHE_COUNTED_HERE,
   cacheEntriesBound,
   cacheStatsQuery,
+  damageOf,
   toCacheStats,
   type CacheStats,
   deleteProfile,
@@ -87,6 +89,7 @@ import {
   getSettings,
   isDiskFull,
   listProfiles,
+  makeDataFolderPrivate,
   openDatabase,
   saveProfile,
   updateSettings,
@@ -139,6 +142,8 @@ export interface Engine {
   /** Pauses runs cleanly (everything landed is committed), stops the demo simulator, closes the database. */
   close(): Promise<void>;
   readonly dbPath: string;
+  /** What this start made private in the data folder (it was open to other users), for the host to show once; else null. */
+  readonly privacyNotice: string | null;
 }
 
 export const DATABASE_FILE = 'matchdesk.sqlite';
@@ -146,8 +151,6 @@ export const DATABASE_FILE = 'matchdesk.sqlite';
 const ABANDONED_IMPORT_MS = 10 * 60_000;
 /** How long closing waits for calls still working (an import, a plan) before it closes the database anyway. */
 const CLOSE_GRACE_MS = 30_000;
-/** WAL pages a commit may leave before it copies them into the database file (see createEngine). */
-const WAL_CHECKPOINT_PAGES = 30_000;
 /** How long the engine must have had no call before background work (filling a text index) takes a turn. */
 const IDLE_AFTER_MS = 250;
 
@@ -155,6 +158,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   applyHeapPolicy();
   const clock = opts.clock ?? systemClock;
   const dbPath = join(opts.dataDir, DATABASE_FILE);
+  const privacyNotice = makePrivate(opts.dataDir);
   const db = openDatabase(dbPath);
   try {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
@@ -162,19 +166,24 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // the run and the review, and holds the engine's memory lower (npm run bench, 64 MB -> 16 MB: planning 1.19 ->
     // 1.07 s, matching 10.4 -> 10.7 s, review p95 18.5 -> 13.5 ms, peak RSS 599 -> 571 MB).
     db.pragma('cache_size = -16384');
-    // Each auto-checkpoint copies the WAL's pages into the file and fsyncs it. A run commits every call's answers
-    // and the rows they settle (hundreds of scattered pages), so at SQLite's default of 1,000 pages it checkpointed
-    // every few calls: measured (npm run bench, 100,000 rows) the run took 22.9 s at 1,000 pages, 17.8 s at 10,000,
-    // and once a run wrote less per call, 17.3 s at 10,000 and 15.2 s at 30,000 (a checkpoint then takes ~0.3 s).
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-    // One large transaction (deleting a project of a million rows) grows the WAL file past 800 MB, and SQLite keeps
-    // the file at its largest size: once checkpointed it is cut back to what the checkpoints above keep it within.
-    db.pragma(`journal_size_limit = ${WAL_CHECKPOINT_PAGES * 4096}`);
+    // The WAL's checkpoint point follows the file's size (store/wal-budget.ts): a run needs little room beyond its file.
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
-    return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem);
+    // An export a kill cut off left its part file beside its target: gone before anything else starts.
+    const unfinished = new UnfinishedExports(opts.dataDir);
+    await unfinished.removeLeftovers();
+    return new MatchdeskEngine(opts, db, dbPath, clock, secrets, keychainProblem, { privacyNotice, unfinished });
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+function makePrivate(dataDir: string): string | null {
+  try {
+    return makeDataFolderPrivate(dataDir);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Matchdesk could not make its data folder "${dataDir}" private (${reason}). Check that the folder is yours and that you may change it.`, { cause: error });
   }
 }
 
@@ -191,6 +200,7 @@ class MatchdeskEngine implements Engine {
   private readonly sessionSecrets = new SessionSecretStore();
   private readonly clients = new Map<string, { client: ServiceClient; concurrency: number }>();
   private readonly timing: CallTiming;
+  private readonly credits: ServiceCredits;
   private readonly rowTiming: RowTiming;
   private readonly demo = new DemoService();
   private readonly decisions: Decisions;
@@ -234,6 +244,11 @@ class MatchdeskEngine implements Engine {
   private readonly changedRows: ChangedRowsCounter | null;
   /** How the figures count them: the counter's, or walked on the spot (undefined). */
   private readonly changed: ChangedCount | undefined;
+  readonly privacyNotice: string | null;
+  /** The profile chosen for this engine's life only (profiles.select forThisSession), over the saved one. */
+  private sessionProfileId: string | null = null;
+  /** Exports' part files while they are written, so that a kill leaves none behind for long. */
+  private readonly unfinished: UnfinishedExports;
 
   constructor(
     private readonly opts: EngineOptions,
@@ -242,8 +257,12 @@ class MatchdeskEngine implements Engine {
     private readonly clock: Clock,
     private readonly secrets: SecretStore,
     private readonly keychainProblem: string | null,
+    atStart: { privacyNotice: string | null; unfinished: UnfinishedExports },
   ) {
+    this.privacyNotice = atStart.privacyNotice;
+    this.unfinished = atStart.unfinished;
     this.timing = new CallTiming(db);
+    this.credits = new ServiceCredits(db);
     this.rowTiming = new RowTiming(db);
     const now = this.now();
     markInterruptedRuns(db, now);
@@ -306,8 +325,9 @@ class MatchdeskEngine implements Engine {
         return { client, profile: this.activeProfile()! };
       },
       emit: (event, payload) => this.emit(event, payload),
-      settings: () => getSettings(db),
+      settings: () => this.settings(),
       exportDir: this.exportDir(),
+      unfinished: this.unfinished,
     });
     this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
     // A text filter waits for its project's index to fill (~20 s at a million rows): the review says how far it is.
@@ -391,7 +411,11 @@ class MatchdeskEngine implements Engine {
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
       await counting;
-      this.timing.save();
+      // A damaged file is written to no more (store/damage-watch.ts); the connection still closes.
+      if (!damageOf(this.db)) {
+        this.timing.save();
+        this.credits.save();
+      }
       this.db.close();
     })();
     return this.closing;
@@ -421,7 +445,7 @@ class MatchdeskEngine implements Engine {
       'profiles.save': (input) => this.saveProfile(input),
       'profiles.test': (input) => this.testProfile(input.id),
       'profiles.remove': (input) => this.removeProfile(input.id),
-      'profiles.select': (input) => this.selectProfile(input.id),
+      'profiles.select': (input) => this.selectProfile(input.id, input.forThisSession),
       'demo.start': () => this.startDemo(),
 
       'projects.list': () => listProjectSummaries(db, this.changed, this.clock.now()),
@@ -484,12 +508,14 @@ class MatchdeskEngine implements Engine {
           db,
           project.id,
           project.rowCount,
+          project.blankRows,
           {
             offline: input.offline,
             freshAfterMs: this.freshAfter(settings),
             concurrency: settings.concurrency,
             secondsPerCall: this.timing.secondsPerCall(this.activeScope()),
             secondsPerRow: this.rowTiming.secondsPerRow(copies ? 'copy' : 'run'),
+            creditsRemaining: this.credits.remaining(this.activeScope()),
           },
           this.readsElsewhere(project) ? this.reading.rows : undefined,
         );
@@ -557,6 +583,8 @@ class MatchdeskEngine implements Engine {
       },
       'refresh.start': async (input) => {
         await this.plannedProject(input.projectId);
+        // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
+        if (this.activeProfile()?.id === DEMO_PROFILE_ID) this.demo.moveOnForRefresh();
         return this.refreshes.start(input.projectId, input.olderThanDays ?? null);
       },
       'refresh.pause': (input) => this.refreshes.pause(input.projectId),
@@ -600,13 +628,14 @@ class MatchdeskEngine implements Engine {
                 this.emit('export.progress', progress);
               },
               signal,
+              this.unfinished,
             ),
           );
         }),
       'export.cancel': (input) => ({ cancelled: this.exports.cancel(input.projectId) }),
       'export.underWay': (input) => this.exportWords.get(requireProject(db, input.projectId).id),
 
-      'settings.get': () => getSettings(db),
+      'settings.get': () => this.settings(),
       'settings.update': (input) => {
         if (input.activeProfileId) this.requireProfile(input.activeProfileId);
         const before = getSettings(db);
@@ -676,11 +705,27 @@ class MatchdeskEngine implements Engine {
     deleteProfile(this.db, id);
     this.clients.delete(id);
     if (getSettings(this.db).activeProfileId === id) updateSettings(this.db, { activeProfileId: null });
+    if (this.sessionProfileId === id) this.sessionProfileId = null;
   }
 
-  private selectProfile(id: string | null): Settings {
+  /**
+   * For this session only, the saved choice stays as it was: a `matchdesk match` with MATCHDESK_* variables made its
+   * profile (whose secret lives in that process alone) the one the app and the browser host then failed to run with.
+   */
+  private selectProfile(id: string | null, forThisSession: boolean): Settings {
     if (id !== null) this.requireProfile(id);
+    if (forThisSession) {
+      this.sessionProfileId = id;
+      return this.settings();
+    }
+    this.sessionProfileId = null;
     return updateSettings(this.db, { activeProfileId: id });
+  }
+
+  /** The saved settings, with the profile chosen for this session when there is one. */
+  private settings(): Settings {
+    const saved = getSettings(this.db);
+    return this.sessionProfileId === null ? saved : { ...saved, activeProfileId: this.sessionProfileId };
   }
 
   private requireProfile(id: string): Profile {
@@ -690,7 +735,7 @@ class MatchdeskEngine implements Engine {
   }
 
   private activeProfile(): Profile | null {
-    const id = getSettings(this.db).activeProfileId;
+    const id = this.settings().activeProfileId;
     return id ? getProfile(this.db, id) : null;
   }
 
@@ -730,6 +775,7 @@ class MatchdeskEngine implements Engine {
       orgId: profile.orgId,
       credentials: credentialsOf(profile, secret),
       concurrency,
+      onCredits: (credits) => this.credits.record(scopeOf(profile), credits),
       ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
     });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppCommand } from '../../shared/contract';
 import { APP_FOLDER_NAME } from '../engine/data-dir';
 import { createEngine, type Engine } from '../engine/engine';
+import { makeDataFolderPrivate } from '../engine/store/private-folder';
 import { APP_SCHEME_PRIVILEGES, APP_URL, registerAppProtocol } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc';
 import { EVENT_CHANNEL } from './ipc-channels';
@@ -26,6 +27,9 @@ const openExternal = (url: string) => shell.openExternal(url);
 
 // One data folder for the desktop app, the browser host and the CLI (electron/engine/data-dir.ts).
 app.setPath('userData', process.env.MATCHDESK_HOME || join(app.getPath('appData'), APP_FOLDER_NAME));
+// Made (or tightened) owner-only before Electron writes its own files into it. Should that fail, the engine's start
+// tries again and, failing too, says why in its "could not start" box.
+const privacyNotice = privateUserData();
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 // Every renderer sandboxed, including any created by a future feature that forgets the preference.
 app.enableSandbox();
@@ -94,6 +98,9 @@ function run(): void {
         ),
       );
       window = openWindow();
+      // Said once: the folder stays private from then on.
+      const notice = privacyNotice ?? engine.privacyNotice;
+      if (notice) void dialog.showMessageBox(window, { type: 'info', message: notice });
     })
     .catch((err: unknown) => {
       // Most likely the database (a newer app's file, a full disk): the message is written for the user.
@@ -107,6 +114,14 @@ function run(): void {
       if (window === created) window = null;
     });
     return created;
+  }
+}
+
+function privateUserData(): string | null {
+  try {
+    return makeDataFolderPrivate(app.getPath('userData'));
+  } catch {
+    return null;
   }
 }
 

@@ -36,7 +36,8 @@ export function saveWindowState(file: string, state: WindowState): void {
   mkdirSync(dirname(file), { recursive: true });
   // Write then rename, so a crash mid-write never leaves half a file.
   const temp = `${file}.tmp`;
-  writeFileSync(temp, JSON.stringify(state));
+  // It lives in the data folder, where Matchdesk's files are owner-only (README).
+  writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
   renameSync(temp, file);
 }
 

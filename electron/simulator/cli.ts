@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { FAULT_PROFILES, FaultProfileError } from './faults';
 import { FIND_SHAPES, type FindShape } from './find';
+import { HostileRepliesError } from './hostile-replies';
 import { SimulatorOptionsError, startSimulator, type SimulatorOptions } from './server';
 
 const USAGE = `Usage: matchdesk simulator [options]
@@ -14,6 +15,14 @@ Options:
   --seed S          data and fault seed (default 1)
   --latency-ms L    delay added to every find/search call (default 0)
   --faults PROFILE  ${Object.keys(FAULT_PROFILES).join(' | ')}, or pairs like rate429=0.1,retryAfterS=2
+  --hostile LIST    replies a broken or hostile service could send, comma-separated:
+                      huge=BYTES        find and search replies padded to BYTES (valid JSON, only too big)
+                      huge-login=BYTES  login replies padded so
+                      candidates=N      each query that finds someone answers with N people (the spec says 5 at most)
+                      jobs=N            every person in a reply lists N jobs
+                      trickle=BPS       find and search replies sent at BPS bytes a second (a slow loris)
+                      trickle-login=BPS login replies sent so
+                      bad-utf8          a byte sequence that is not UTF-8 in every name
   --token-ttl-s T   access token lifetime in seconds (default 3600)
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)
   --credits N       credit budget: credit headers, then 402 once spent (default: no cap)
@@ -21,6 +30,8 @@ Options:
   --move-on SHARE   let the world move on before serving: of the people with a current job, this share (0 to 1)
                     end it; most start a new job elsewhere, a fifth leave without one (the same people as without
                     the flag otherwise, so a refresh against it finds who moved)
+  --move-every S    with --move-on: move on by that share every S seconds while serving instead (each step a month
+                    after the last, seeded by its number: the same people move in step N on every start)
   --move-seed S     which people move, where and when (default 1)
   -h, --help        show this help
 `;
@@ -54,12 +65,14 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         seed: { type: 'string' },
         'latency-ms': { type: 'string' },
         faults: { type: 'string' },
+        hostile: { type: 'string' },
         'token-ttl-s': { type: 'string' },
         'find-shape': { type: 'string' },
         credits: { type: 'string' },
         scores: { type: 'boolean' },
         'move-on': { type: 'string' },
         'move-seed': { type: 'string' },
+        'move-every': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -79,6 +92,10 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       throw new UsageError(`--move-on takes a share from 0 to 1 (e.g. 0.2), got "${values['move-on']}".`);
     }
     if (moveShare === undefined && values['move-seed'] !== undefined) throw new UsageError('--move-seed goes with --move-on.');
+    if (moveShare === undefined && values['move-every'] !== undefined) throw new UsageError('--move-every goes with --move-on (the share each step moves).');
+    const moveEvery = values['move-every'] === undefined ? undefined : wholeNumber('--move-every', values['move-every'], 0);
+    if (moveEvery === 0) throw new UsageError('--move-every must be at least 1 second.');
+    const moves = moveShare === undefined ? undefined : { share: moveShare, seed: wholeNumber('--move-seed', values['move-seed'], 1) };
     if (ttl === 0) throw new UsageError('--token-ttl-s must be at least 1 second.');
     options = {
       port: wholeNumber('--port', values.port, 8787),
@@ -86,11 +103,12 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       seed: wholeNumber('--seed', values.seed, 1),
       latencyMs: wholeNumber('--latency-ms', values['latency-ms'], 0),
       faults: values.faults ?? 'none',
+      ...(values.hostile === undefined ? {} : { hostile: values.hostile }),
       tokenTtlS: ttl,
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
       scores: values.scores ?? false,
-      ...(moveShare === undefined ? {} : { moveOn: { share: moveShare, seed: wholeNumber('--move-seed', values['move-seed'], 1) } }),
+      ...(moves === undefined ? {} : moveEvery === undefined ? { moveOn: moves } : { epochs: { ...moves, everyMs: moveEvery * 1000 } }),
     };
   } catch (error) {
     err(`matchdesk simulator: ${(error as Error).message}\n\n${USAGE}`);
@@ -103,7 +121,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
   try {
     simulator = await startSimulator(options);
   } catch (error) {
-    if (error instanceof SimulatorOptionsError || error instanceof FaultProfileError) {
+    if (error instanceof SimulatorOptionsError || error instanceof FaultProfileError || error instanceof HostileRepliesError) {
       err(`matchdesk simulator: ${error.message}\n`);
       return 2;
     }
@@ -121,8 +139,10 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       `People Data Service simulator ready in ${seconds} s`,
       `  base URL      ${simulator.baseUrl}`,
       `  org id        ${simulator.orgId}   (no role on ${simulator.otherOrgId}: 403)`,
+      ...(options.hostile ? [`  hostile       ${String(options.hostile)}`] : []),
       `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
       ...(options.moveOn ? [`  moved on      ${options.moveOn.share} of the people with a current job ended it (move seed ${options.moveOn.seed})`] : []),
+      ...(options.epochs ? [`  moves on      ${options.epochs.share} of the people with a current job end it every ${options.epochs.everyMs! / 1000} s (move seed ${options.epochs.seed})`] : []),
       'Accounts it accepts (demo credentials, valid on this simulator only):',
       `  service account     clientId ${demo.clientId}   clientSecret ${demo.clientSecret}`,
       `  username/password   username ${demo.username}   password ${demo.password}`,

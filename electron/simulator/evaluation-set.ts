@@ -21,9 +21,14 @@
 // conflicting_name      an e-mail whose owner's first and last names both differ from the row's (not a nickname,
 //                       spelling variant or one letter apart); nobody in the dataset has the row's name
 //                                                                                          -> null, not alone
+// family_mailbox        an e-mail whose owner has the row's last name but another first name (not a nickname,
+//                       spelling variant or one letter apart); nobody in the dataset has the row's name
+//                                                                                          -> null, not alone
 // near_name             a nickname (Bob for Robert), a one-letter typo in the surname or an initial ("R. Smith"),
 //                       with the current company; nobody there has the row's exact name -> the person, not alone
 // name_only             a name only, of someone with at most 5 namesakes (find returns 5)  -> the person, not alone
+// unknown_company       a clear name (at most 5 namesakes) with a company the sheet has and the record does not:
+//                       nobody of that name holds or held it (a stale or mistaken company) -> the person, not alone
 //
 // (1) acceptAlone only when exactly one person in the WHOLE dataset has the row's name and holds or held the
 //     row's company; with two, nothing in the row tells them apart.
@@ -39,7 +44,7 @@ import { companyKey, foldText, withinOneEdit } from './scoring';
 
 export const EVALUATION_CATEGORIES = [
   'email', 'email_only', 'profile', 'name_company_current', 'name_company_past', 'company_variant', 'twins', 'absent',
-  'conflicting_name', 'near_name', 'name_only',
+  'conflicting_name', 'family_mailbox', 'near_name', 'name_only', 'unknown_company',
 ] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
 
@@ -346,6 +351,19 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         label: { category: 'conflicting_name', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
       };
     },
+    family_mailbox: () => {
+      const i = freshPerson();
+      if (i === null) return null;
+      const owner = people[i]!;
+      const first = people[randomPerson()]!.first_name;
+      const name = `${first} ${owner.last_name}`;
+      if (relatedFirstNames(first, owner.first_name) || truth.byName.has(foldText(name))) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(name, rng), emailAsTyped(owner.email_address, rng), '', '', ''],
+        label: { category: 'family_mailbox', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
+      };
+    },
     near_name: () => {
       const i = freshPerson();
       const company = i === null ? null : currentCompany(people[i]!);
@@ -382,6 +400,20 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', '', ''],
         label: { category: 'name_only', truePersonId: p.id, acceptAlone: false, reason: `a name alone; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} it` },
+      };
+    },
+    unknown_company: () => {
+      const i = freshPerson();
+      if (i === null) return null;
+      const p = people[i]!;
+      const name = truth.foldedName(i);
+      const namesakes = truth.byName.get(name)!.length;
+      const company = dataset.companies[rng.int(dataset.companies.length)]!;
+      if (namesakes > MAX_NAMESAKES_FOR_NAME_ONLY || truth.holders(name, company).length > 0) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
+        label: { category: 'unknown_company', truePersonId: p.id, acceptAlone: false, reason: `${p.name} never held ${company.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name` },
       };
     },
   };

@@ -8,7 +8,9 @@ import type { Clock } from '../engine/clock';
 import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
+import { badUtf8Names, hostilePeopleReplies, moreCandidates, moreJobs, resolveHostileReplies, sendHostile, type HostileCounters, type HostileReplies, type ResolvedHostileReplies } from './hostile-replies';
 import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindHit, type FindShape, type FindTerm } from './find';
+import { Epochs, type EpochOptions, type EpochReport } from './epochs';
 import { moveOn, type MoveOnOptions, type MoveOnReport } from './move-on';
 import { SearchResults, parseSearchRequest, renderSearchReply } from './search';
 
@@ -35,6 +37,13 @@ export interface SimulatorOptions {
   clock?: Clock;
   /** Let the world move on once before serving (see Simulator.moveOn): the same people as without it, some in new jobs. */
   moveOn?: MoveOnOptions;
+  /** Replies a broken or hostile service could send (simulator/hostile-replies.ts), as an object or "huge=N,bad-utf8". */
+  hostile?: HostileReplies | string;
+  /**
+   * A world that moves on in steps while serving (simulator/epochs.ts): each epoch ends this share of the current
+   * jobs, a month after the last, seeded by the epoch's number; every `everyMs` of the clock, or at each advance().
+   */
+  epochs?: EpochOptions;
 }
 
 export interface SimulatorCounters {
@@ -48,6 +57,8 @@ export interface SimulatorCounters {
   faults: { '429': number; '5xx': number; reset: number; malformed: number; revoked: number; '402': number };
   /** How often each distinct query (JSON of its sorted fields) was answered. */
   queryKeys: Map<string, number>;
+  /** How far the hostile replies got on the wire. */
+  hostile: HostileCounters;
 }
 
 export interface DemoAccounts {
@@ -72,6 +83,8 @@ export interface Simulator {
   setFaults(faults: FaultProfile | string): void;
   setFindShape(shape: FindShape): void;
   setLatency(ms: number): void;
+  /** Switches hostile replies on (or off with {}): from the next call on. */
+  setHostile(hostile: HostileReplies | string): void;
   revokeAllTokens(): void;
   /** The access tokens issued so far (revoked and expired ones too, up to the last pruning), for leak checks. */
   issuedTokens(): string[];
@@ -81,6 +94,12 @@ export interface Simulator {
    * show the new jobs.
    */
   moveOn(options: MoveOnOptions): MoveOnReport;
+  /** Moves the world on by one epoch (SimulatorOptions.epochs) and says who moved and who left in it. */
+  advance(): EpochReport;
+  /** Epochs passed so far (0 before the first), counting those due by the clock. */
+  epoch(): number;
+  /** Who moved and who left in each epoch so far, the first first. */
+  epochs(): EpochReport[];
   dataset: Dataset;
   close(): Promise<void>;
 }
@@ -129,6 +148,7 @@ function newCounters(): SimulatorCounters {
     calls: 0, findCalls: 0, searchCalls: 0, sessionCalls: 0, queries: 0,
     faults: { '429': 0, '5xx': 0, reset: 0, malformed: 0, revoked: 0, '402': 0 },
     queryKeys: new Map(),
+    hostile: { bytesSent: 0, cutShort: 0 },
   };
 }
 
@@ -188,6 +208,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let latencyMs = checkWholeNumber('latencyMs', options.latencyMs ?? 0);
   let findShape = checkFindShape(options.findShape ?? 'array');
   let faults: ResolvedFaultProfile = resolveFaultProfile(options.faults ?? 'none');
+  let hostile: ResolvedHostileReplies = resolveHostileReplies(options.hostile ?? {});
   const credits = new CreditMeter(options.creditBudget ?? null);
   const withScores = options.scores ?? false;
   const clock = options.clock ?? { now: () => Date.now() };
@@ -197,6 +218,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // Made again when the world moves on: both hold each person's jobs and reply JSON.
   let index = new PeopleIndex(dataset);
   let searches = new SearchResults(index);
+  const reindex = () => {
+    index = new PeopleIndex(dataset);
+    searches = new SearchResults(index);
+  };
+  let epochs: Epochs | null = null;
+  if (options.epochs) {
+    try {
+      epochs = new Epochs(dataset, options.epochs, clock.now(), reindex);
+    } catch (error) {
+      throw new SimulatorOptionsError(`epochs: ${(error as Error).message}`);
+    }
+  }
+  const requireEpochs = (): Epochs => {
+    if (!epochs) throw new SimulatorOptionsError('This simulator has no epochs: start it with the epochs option (--move-on with --move-every) to move its world on in steps.');
+    return epochs;
+  };
   const dice = new FaultDice(seed);
   const sessions = new Map<string, Session>();
   let counters = newCounters();
@@ -282,6 +319,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     send(res, 200, body.length > 8 ? body.slice(0, Math.floor(body.length / 2)) : '{"peop');
   }
 
+  async function sendLogin(res: ServerResponse, reply: string): Promise<void> {
+    if (hostile.hugeLoginBytes === 0 && hostile.trickleLoginBytesPerSecond === 0) return send(res, 200, reply);
+    await sendHostile(res, Buffer.from(reply), {}, { padTo: hostile.hugeLoginBytes, bytesPerSecond: hostile.trickleLoginBytesPerSecond }, counters.hostile);
+  }
+
   async function handleSession(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     if (faults.includeSession) {
       const fault = applyFault(req, res);
@@ -306,7 +348,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         throw new HttpReply(401, 'Invalid client id or client secret.');
       }
       const { token, expiresAt } = issueToken();
-      return send(res, 200, JSON.stringify({ accessToken: token, expiresAt: formatExpiresAt(expiresAt) }));
+      return sendLogin(res, JSON.stringify({ accessToken: token, expiresAt: formatExpiresAt(expiresAt) }));
     }
     if (contentType === 'application/x-www-form-urlencoded') {
       const form = new URLSearchParams(body.toString('utf8'));
@@ -315,7 +357,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!username || !password) throw new HttpReply(400, 'username and password are both required in the form-encoded body.');
       if (username !== DEMO_ACCOUNTS.username || password !== DEMO_ACCOUNTS.password) throw new HttpReply(401, 'Invalid username or password.');
       const { token } = issueToken();
-      return send(res, 200, JSON.stringify({ access_token: token, expires_in: tokenTtlS }));
+      return sendLogin(res, JSON.stringify({ access_token: token, expires_in: tokenTtlS }));
     }
     throw new HttpReply(400, `Unsupported content type "${contentType || '(none)'}": send JSON client credentials (application/json) or a username and password (application/x-www-form-urlencoded).`);
   }
@@ -323,7 +365,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   /** A find call's queries, the people found for each and the reply's text. */
   function answerFind(input: unknown): { queries: FindTerm[][]; results: FindHit[][]; reply: string } {
     const queries = parseFindRequest(input);
-    const results = queries.map((terms) => index.find(terms));
+    const results = moreCandidates(queries.map((terms) => index.find(terms)), hostile.candidates);
     return { queries, results, reply: renderFindReply(index, results, findShape, withScores) };
   }
 
@@ -388,7 +430,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     credits.charge(ids);
     onSuccess();
-    send(res, 200, reply, credits.headers());
+    if (!hostilePeopleReplies(hostile)) return send(res, 200, reply, credits.headers());
+    const stretched = moreJobs(reply, hostile.jobs);
+    const bytes = hostile.badUtf8 ? badUtf8Names(stretched) : Buffer.from(stretched);
+    await sendHostile(res, bytes, credits.headers(), { padTo: hostile.hugeBytes, bytesPerSecond: hostile.trickleBytesPerSecond }, counters.hostile);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -398,6 +443,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return send(res, 200, JSON.stringify({ service: 'People Data Service simulator', people: dataset.people.length }));
     }
     if (!path.startsWith('/api/')) throw new HttpReply(404, `No such path: ${path}`);
+    // Epochs due by the clock pass before the call is answered, so every answer is of the world as it is now.
+    epochs?.catchUp(clock.now());
     counters.calls++;
     if (path === SESSION_PATH) counters.sessionCalls++;
     else if (people?.[2] === 'find') counters.findCalls++;
@@ -435,7 +482,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     orgId: DEMO_ORG_ID,
     demo: { ...DEMO_ACCOUNTS },
     otherOrgId: OTHER_ORG_ID,
-    counters: () => ({ ...counters, faults: { ...counters.faults }, queryKeys: new Map(counters.queryKeys) }),
+    counters: () => ({ ...counters, faults: { ...counters.faults }, queryKeys: new Map(counters.queryKeys), hostile: { ...counters.hostile } }),
     resetCounters: () => {
       counters = newCounters();
     },
@@ -450,15 +497,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setLatency: (ms) => {
       latencyMs = checkWholeNumber('latencyMs', ms);
     },
+    setHostile: (next) => {
+      hostile = resolveHostileReplies(next);
+    },
     revokeAllTokens: () => {
       revokeAll();
     },
     issuedTokens: () => [...sessions.keys()],
     moveOn: (moveOptions) => {
       const report = moveOn(dataset, moveOptions);
-      index = new PeopleIndex(dataset);
-      searches = new SearchResults(index);
+      reindex();
       return report;
+    },
+    advance: () => requireEpochs().advance(),
+    epoch: () => {
+      epochs?.catchUp(clock.now());
+      return epochs?.current ?? 0;
+    },
+    epochs: () => {
+      epochs?.catchUp(clock.now());
+      return epochs?.history() ?? [];
     },
     dataset,
     close: () =>

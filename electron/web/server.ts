@@ -13,6 +13,7 @@ import { EVENT_NAMES, isCallName, type CallName, type CallResult, type ContractE
 import { parseCommandArgs } from '../cli/args';
 import { CliError } from '../cli/cli-error';
 import { defaultDataDir } from '../engine/data-dir';
+import { makeDataFolderPrivate } from '../engine/store/private-folder';
 import { translateBrowserInput } from './browser-files';
 import { attachmentHeader, Downloads } from './downloads';
 import {
@@ -81,8 +82,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const cspHeader = `${csp}; frame-ancestors 'none'`;
 
   const dataDir = resolve(options.dataDir);
+  // Private before the host makes anything in it: its exports and uploads hold people's details.
+  const privacyNotice = makeDataFolderPrivate(dataDir);
+  if (privacyNotice) log(privacyNotice);
   const exportDir = join(dataDir, 'exports');
-  await mkdir(exportDir, { recursive: true });
+  await mkdir(exportDir, { recursive: true, mode: 0o700 });
   await removeOldExports(exportDir);
   const uploads = new Uploads(join(dataDir, 'uploads'));
   // Uploads left by an earlier launch belong to references that no longer exist.

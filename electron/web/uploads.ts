@@ -32,7 +32,8 @@ export class Uploads {
     if (declaredBytes !== undefined && declaredBytes > this.maxBytes) throw new UploadTooLarge(this.maxBytes);
     const id = randomBytes(16).toString('base64url');
     const folder = join(this.dir, id);
-    await mkdir(folder, { recursive: true });
+    // Owner-only, as everything in the data folder: an upload is the user's sheet of people.
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     // The original name is kept (made safe) because the engine reads the format and the project name from it.
     const path = join(folder, safeFileName(fileName, { fallback: 'upload', maxLength: 200 }));
     let received = 0;
@@ -44,7 +45,7 @@ export class Uploads {
       },
     });
     try {
-      await pipeline(body, counter, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(body, counter, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
     } catch (err) {
       await rm(folder, { recursive: true, force: true });
       throw err;

@@ -21,7 +21,7 @@ describe('runEvaluation', () => {
       const f = run.score.byCategory[c];
       expect(f.automatic - f.wrongAutomatic + f.truthAmongCandidates, c).toBe(f.rows);
     }
-    expect(run.checks.map((check) => check.id)).toHaveLength(6);
+    expect(run.checks.map((check) => check.id)).toHaveLength(7);
     expect(lines.join('\n')).toMatch(/labeled rows from 3,000 people/);
   }, 60_000);
 });

@@ -1,9 +1,11 @@
 // The whole flow a first-time user takes: "Try with demo data", drop a sheet, confirm the columns, read the cost,
-// run, decide with the keyboard, export, and find exactly those decisions in the downloaded file.
+// run, decide with the keyboard, export, and find exactly those decisions in the downloaded file. Then the demo sheet
+// itself, which shows rows with several candidates, a refresh that finds who moved,
+// credits in the cost preview, and the export warning about rows still to review.
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { RowState } from '../../shared/model';
-import { dropFile, expect, openApp, projectIdFromUrl, test, useHost } from './support/app';
+import { dropFile, expect, openApp, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 import { csvFile, currentCompany, misspellablePeople, misspelledName, peopleOfTheDemo } from './support/sheets';
 
 const host = useHost('flow');
@@ -90,7 +92,8 @@ test('from "Try with demo data" to an export holding exactly the decisions made 
   await page.keyboard.press('u');
   await expect(row(2)).toHaveAttribute('data-state', 'to_review');
   await expect(row(2)).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByText('Undid the decision on row 3.')).toBeVisible();
+  // Named as the sheet numbers it: the header is row 1, so the third data row is row 4.
+  await expect(page.getByText('Undid the decision on row 4.')).toBeVisible();
   // Then on to the next row, and skip that one.
   await page.keyboard.press('j');
   await expect(row(3)).toHaveAttribute('aria-selected', 'true');
@@ -138,4 +141,52 @@ test('from "Try with demo data" to an export holding exactly the decisions made 
     { status: 'auto', personId: byEmail.id, name: byEmail.name, source: 'auto' },
     { status: 'no_candidates', personId: '', name: '', source: '' },
   ]);
+});
+
+test('the demo shows several candidates, a refresh that finds who moved, credits and the export warning', async ({ page }) => {
+  const app = host();
+  await openApp(page, app, '#/account');
+  await page.getByTestId('demo-start').click();
+  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  const projectId = projectIdFromUrl(page);
+  await page.getByTestId('mapping-continue').click();
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/run$`));
+  await page.getByTestId('run-start').click();
+  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`), { timeout: 60_000 });
+
+  // Namesakes and near names at one employer: rows to review with 2 to 5 candidates, the most confident first.
+  const toReview = (await app.value('review.page', { projectId, states: ['to_review'], offset: 0, limit: 500 })).rows;
+  const candidateCounts = new Set(toReview.map((row) => row.candidateCount));
+  for (const n of [2, 3, 4, 5]) expect(candidateCounts.has(n), `a row to review with ${n} candidates`).toBe(true);
+  await page.getByTestId('filter-chip-to_review').click();
+  await page.getByTestId('review-order').selectOption('confidence_desc');
+  await page.locator('#review-row-0').click();
+  await expect.poll(() => page.getByTestId('candidate-card').count()).toBeGreaterThanOrEqual(2);
+  await screenshot(page, 'demo-several-candidates');
+
+  // The demo's world has moved on by the first refresh: some people moved, some left.
+  await page.getByTestId('refresh-open').click();
+  await page.getByTestId('refresh-start').click();
+  await expect(page.getByTestId('refresh-status')).toHaveText('Done', { timeout: 60_000 });
+  await expect(page.getByTestId('refresh-sentence')).toContainText('rows with a job change since');
+  await page.getByTestId('refresh-show-changed').click();
+  const changed = (await app.value('review.page', { projectId, changedAtLastRefresh: true, offset: 0, limit: 500 })).rows;
+  expect(changed.filter((row) => row.jobChange?.status === 'moved').length).toBeGreaterThan(0);
+  expect(changed.filter((row) => row.jobChange?.status === 'left').length).toBeGreaterThan(0);
+  await expect(page.getByTestId('job-chip-changed')).toHaveAttribute('data-count', String(changed.length));
+  await screenshot(page, 'demo-refresh-changed');
+
+  // The demo service keeps credits: the cost preview sets a run against them.
+  await openApp(page, app, `#/projects/${projectId}/run`);
+  await expect(page.getByTestId('preview-credits')).toContainText(/^Credits: up to \d[\d,]* of \d[\d,]* remaining\. A bound/);
+  await screenshot(page, 'demo-run-preview-credits');
+
+  // Exporting every row says how many are still to review, and offers the matched rows only.
+  const stillToReview = (await app.value('review.page', { projectId, offset: 0, limit: 1 })).counts.to_review;
+  await openApp(page, app, `#/projects/${projectId}/export`);
+  await expect(page.getByTestId('export-to-review')).toContainText(`${stillToReview} rows are still to review`);
+  await screenshot(page, 'demo-export-to-review');
+  await page.getByTestId('export-matched-only').click();
+  await expect(page.getByRole('radio', { name: /Matched rows only/ })).toBeChecked();
+  await expect(page.getByTestId('export-to-review')).toHaveCount(0);
 });

@@ -33,7 +33,7 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await expect(page).toHaveURL(/\/review$/, { timeout: 30_000 });
 
   // A review under way: a few rows decided, and a row with more than one candidate selected.
-  const rows = (await app.value('review.page', { projectId, offset: 0, limit: 300 })).rows;
+  const rows = (await app.value('review.page', { projectId, offset: 0, limit: 500 })).rows;
   const toReview = rows.filter((row) => row.state === 'to_review');
   const shown = toReview.find((row) => row.candidateCount > 1) ?? toReview[0]!;
   const others = toReview.filter((row) => row !== shown);

@@ -18,7 +18,7 @@ import {
 const counts = Object.fromEntries(ROW_STATES.map((state) => [state, 0])) as Record<RowState, number>;
 
 function row(rowIndex: number, state: RowState = 'to_review'): ReviewRow {
-  return { rowIndex, state, label: `Person ${rowIndex}`, top: null, topScore: null, confidence: null, reason: null, bestRank: null, jobChange: null, strategy: null, candidateCount: 2, chosenRank: null };
+  return { rowIndex, rowNumber: rowIndex + 2, state, label: `Person ${rowIndex}`, top: null, topScore: null, confidence: null, reason: null, bestRank: null, jobChange: null, strategy: null, candidateCount: 2, chosenRank: null };
 }
 
 function page(pageNumber: number, total: number, rowIndexOf = (position: number) => position): ReviewPage {

@@ -2,22 +2,30 @@
 // message, read both by the sheet reader and through the engine's contract, and a refusal leaves nothing behind.
 // docs/bad-inputs.md lists what each file does; this test checks the table against what it saw
 // (MATCHDESK_UPDATE_DOCS=1 rewrites it).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectSummary } from '../../shared/contract';
 import type { Engine } from '../../electron/engine/engine';
 import { openSheet, SheetError, type SheetErrorCode } from '../../electron/engine/sheets';
 import { CORPUS, CORPUS_DIR, writeCorpus } from '../fixtures/bad/make-corpus';
-import { callOk, openTestEngine, tempDir } from './safety-helpers';
+import { callOk, openTestEngine, readCsv, tempDir } from './safety-helpers';
+import { skipBecause } from '../support/skips';
 
 type Expected =
   | {
+      /** The rows below the header down to the last data row, blank ones included. */
       rows: number;
       headers: string[];
-      /** Exact rows by 0-based data row index. */
+      /** Exact rows by 0-based index below the header. */
       cells?: Record<number, string[]>;
+      /** The blank rows kept in place, by index: read as [], stored, never planned. */
+      blank?: number[];
+      /** The sheet's row number of the header (1 unless blank lines come first). */
+      headerRow?: number;
       warnings?: string[];
     }
   | { code: SheetErrorCode; fragment: string };
@@ -50,7 +58,36 @@ const EXPECTED: Record<string, Expected> = {
     cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'extra', 'more'], 2: ['Cy Dubois', 'cy@example.org', 'Initech'] },
     warnings: ['ragged_rows'],
   },
-  'blank-rows.csv': { rows: 2, headers: ['Name', 'Email'], cells: { 0: ['Ann Lee', 'ann.lee@example.com'], 1: ['Bo Chen', 'bo.chen@example.com'] }, warnings: ['empty_rows_skipped'] },
+  'blank-rows.csv': {
+    rows: 6,
+    headers: ['Name', 'Email'],
+    cells: { 1: ['Ann Lee', 'ann.lee@example.com'], 5: ['Bo Chen', 'bo.chen@example.com'] },
+    blank: [0, 2, 3, 4],
+    warnings: ['blank_rows_kept'],
+  },
+  'blank-rows.xlsx': {
+    rows: 7,
+    headers: PEOPLE_HEADERS,
+    cells: { 0: ANN, 5: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 6: CY },
+    blank: [1, 2, 3, 4],
+    warnings: ['blank_rows_kept'],
+  },
+  'crlf-header-lf-rows.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 2: CY } },
+  'lf-header-crlf-rows.csv': { rows: 3, headers: PEOPLE_HEADERS, cells: { 0: ANN, 1: ['Bo Chen', 'bo.chen@example.com', 'Globex', 'linkedin.com/in/bo-chen'], 2: CY } },
+  'mixed-line-ends.csv': {
+    rows: 6,
+    headers: PEOPLE_HEADERS,
+    cells: {
+      0: ANN,
+      1: ['Bo Chen', 'bo.chen@example.com', 'Globex\r\nWest', 'linkedin.com/in/bo-chen'],
+      2: [],
+      3: ['Cy Dubois', 'cy@example.org', 'Initech\rEast\nNorth', ''],
+      4: ['Di Park', 'di@example.com', 'Hooli', ''],
+      5: ['Ed Ames', 'ed@example.com', 'Umbrella', ''],
+    },
+    blank: [2],
+    warnings: ['blank_rows_kept'],
+  },
   'duplicate-headers.csv': {
     rows: 1,
     headers: ['Email', 'Name', 'email (2)', 'EMAIL (3)'],
@@ -96,14 +133,18 @@ const EXPECTED: Record<string, Expected> = {
   'header-only.xlsx': { code: 'header_only', fragment: 'The sheet “People” in “header-only.xlsx” has a header row but no data rows below it.' },
   'cell-5mb.csv': { code: 'cell_too_large', fragment: 'The cell in row 3002, column C (“Notes”) of “cell-5mb.csv” is over' },
   'columns-2000.csv': { code: 'too_many_columns', fragment: "has 2,000 columns in row 1; Matchdesk reads at most 1,000. Remove the columns you don't need" },
+  'zip-bomb.xlsx': { code: 'too_large', fragment: '“zip-bomb.xlsx” can\'t be imported: its shared strings inflate to more than 200 times their stored size' },
+  'cell-1gib.xlsx': { code: 'cell_too_large', fragment: 'The cell in row 3, column B (“Notes”) of the sheet “People” in “cell-1gib.xlsx” is over 1 MiB;' },
   'long-line.csv': { rows: 2, headers: Array.from({ length: 900 }, (_, i) => `c${i + 1}`), cells: { 1: ['end'] }, warnings: ['ragged_rows'] },
 };
+
+const nonFilesSkipped = skipBecause('the named pipe, socket and device tests', process.platform === 'win32' ? 'Windows has no named pipes or devices in its file system' : null);
 
 const DOC = join(__dirname, '../../docs/bad-inputs.md');
 const TABLE_START = '<!-- corpus table: kept in sync by test/safety/bad-inputs.test.ts -->';
 const TABLE_END = '<!-- end of corpus table -->';
 
-type Observed = { kind: 'imported'; rows: number; warnings: string[] } | { kind: 'refused'; code: string; message: string };
+type Observed = { kind: 'imported'; rows: number; blank: number; warnings: string[] } | { kind: 'refused'; code: string; message: string };
 
 let tmp: ReturnType<typeof tempDir>;
 let engine: Engine;
@@ -188,18 +229,48 @@ describe('the bad-input corpus', () => {
 
     if (!result.ok) throw new Error(`projects.import failed: ${result.error.message}`);
     const detail = result.value;
-    expect(detail.summary.rowCount).toBe(expected.rows);
+    const blank = new Set(expected.blank ?? []);
+    for (let i = 0; i < direct.rows.length; i++) expect(direct.rows[i]!.length === 0, `row ${i} blank`).toBe(blank.has(i));
+    expect(detail.summary.rowCount).toBe(expected.rows - blank.size);
+    expect(detail.summary.blankRows).toBe(blank.size);
     expect(detail.headers).toEqual(expected.headers);
     expect(detail.warnings.map((w) => w.code)).toEqual(expected.warnings ?? []);
     expect(detail.sample).toEqual(direct.rows.slice(0, detail.sample.length));
-    // Every row as stored, cell for cell, against what the reader gave.
+    // Every row as stored, cell for cell, against what the reader gave, named by its row in the sheet; a blank row
+    // is not reviewed.
     for (let i = 0; i < direct.rows.length; i++) {
-      const row = await callOk(engine, 'review.row', { projectId: detail.summary.id, rowIndex: i });
-      expect(row.cells).toEqual(direct.rows[i]);
+      const row = await engine.call('review.row', { projectId: detail.summary.id, rowIndex: i });
+      if (blank.has(i)) {
+        expect(row).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+        continue;
+      }
+      if (!row.ok) throw new Error(`review.row ${i} failed: ${row.error.message}`);
+      expect(row.value.cells).toEqual(direct.rows[i]);
+      expect(row.value.rowNumber).toBe((expected.headerRow ?? 1) + 1 + i);
     }
     const after: ProjectSummary[] = await callOk(engine, 'projects.list', {});
     expect(after.map((p) => p.id).sort()).toEqual([...before.map((p) => p.id), detail.summary.id].sort());
-    observed.set(file, { kind: 'imported', rows: direct.rows.length, warnings: direct.warnings });
+    observed.set(file, { kind: 'imported', rows: direct.rows.length - blank.size, blank: blank.size, warnings: direct.warnings });
+  });
+
+  it.skipIf(nonFilesSkipped)('refuses a named pipe and /dev/zero through projects.import at once, saying what each is', async () => {
+    const pipe = join(tmp.dir, 'people.csv');
+    execFileSync('mkfifo', [pipe]);
+    const before = await callOk(engine, 'projects.list', {});
+    const advice = 'not a file. Matchdesk reads only files saved on disk: choose a CSV or Excel (.xlsx) file.';
+    expect(await engine.call('projects.import', { file: pipe })).toEqual({
+      ok: false,
+      error: { kind: 'sheet', code: 'unreadable', message: `Can't read “people.csv”: it is a named pipe, ${advice}` },
+    });
+    expect(await engine.call('projects.sheets', { file: pipe })).toMatchObject({ ok: false, error: { kind: 'sheet', code: 'unreadable' } });
+    if (existsSync('/dev/zero')) {
+      expect(await engine.call('projects.import', { file: '/dev/zero' })).toEqual({
+        ok: false,
+        error: { kind: 'sheet', code: 'unreadable', message: `Can't read “zero”: it is a device, ${advice}` },
+      });
+    }
+    expect(await callOk(engine, 'projects.list', {})).toEqual(before);
+    expect(leftovers()).toEqual({ unfinished: 0, strayRows: 0 });
   });
 
   it('lists the visible sheets only, and a hidden sheet is still importable by name', async () => {
@@ -222,6 +293,38 @@ describe('the bad-input corpus', () => {
     expect(text).toContain(`'-2+3`);
   });
 
+  it.each(['blank-rows.csv', 'blank-rows.xlsx', 'crlf-header-lf-rows.csv', 'lf-header-crlf-rows.csv', 'mixed-line-ends.csv'])(
+    "%s: the CSV and Excel exports have the sheet's rows in its order, blank ones blank, so they line up with the original",
+    async (file) => {
+      const expected = EXPECTED[file] as Extract<Expected, { rows: number }>;
+      const blank = new Set(expected.blank ?? []);
+      const width = expected.headers.length;
+      // Every row below the header, as the file holds it, padded to the header's width.
+      const input = Array.from({ length: expected.rows }, (_, i) => {
+        const cells = blank.has(i) ? [] : expected.cells?.[i];
+        if (!cells) throw new Error(`${file}: EXPECTED gives no cells for row ${i}`);
+        return [...cells, ...Array<string>(width - cells.length).fill('')];
+      });
+      const project = await callOk(engine, 'projects.import', { file: pathOf(file) });
+      for (const format of ['csv', 'xlsx'] as const) {
+        const out = join(tmp.dir, `${file}-aligned.${format}`);
+        await callOk(engine, 'export.run', { projectId: project.summary.id, format, scope: 'all', destination: out, bom: false });
+        const table = format === 'csv' ? readCsv(out) : await readXlsx(out);
+        expect(table, `${format}: the header and one record per row of the sheet`).toHaveLength(1 + expected.rows);
+        expect(table[0]!.slice(0, width)).toEqual(expected.headers);
+        const status = table[0]!.indexOf('match_status');
+        expect(status).toBe(width);
+        table.slice(1).forEach((row, i) => {
+          // An Excel cell breaks lines with LF, which is what XML reads any line break back as (xlsx-export.ts).
+          const original = format === 'csv' ? input[i] : input[i]!.map((cell) => cell.replace(/\r\n?/g, '\n'));
+          expect(row.slice(0, width), `${format} row ${i + 2}`).toEqual(original);
+          expect(row[status], `${format} row ${i + 2}`).toBe(blank.has(i) ? 'blank' : 'pending');
+          if (blank.has(i)) expect(row.slice(status + 1).every((cell) => cell === '')).toBe(true);
+        });
+      }
+    },
+  );
+
   it('docs/bad-inputs.md lists every file with the outcome seen here', () => {
     expect([...observed.keys()].sort()).toEqual(CORPUS.map((c) => c.file).sort());
     const table = renderTable();
@@ -237,6 +340,20 @@ describe('the bad-input corpus', () => {
   });
 });
 
+/** Every row of an exported workbook's sheet, cells as text, as wide as its header row. */
+async function readXlsx(path: string): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path);
+  const ws = wb.worksheets[0]!;
+  const width = ws.getRow(1).cellCount;
+  const rows: string[][] = [];
+  for (let r = 1; r <= ws.rowCount; r++) {
+    const row = ws.getRow(r);
+    rows.push(Array.from({ length: width }, (_, c) => String(row.getCell(c + 1).value ?? '')));
+  }
+  return rows;
+}
+
 function renderTable(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
   const lines = ['| File | What it is | Outcome |', '| --- | --- | --- |'];
@@ -245,7 +362,7 @@ function renderTable(): string {
     const name = entry.generated ? `\`${entry.file}\` (generated)` : `[\`${entry.file}\`](../test/fixtures/bad/${entry.file})`;
     const outcome =
       seen.kind === 'imported'
-        ? `imported: ${seen.rows} row${seen.rows === 1 ? '' : 's'}${seen.warnings.length ? `, noted: ${seen.warnings.map((w) => `\`${w}\``).join(', ')}` : ''}`
+        ? `imported: ${seen.rows} row${seen.rows === 1 ? '' : 's'}${seen.blank ? ` and ${seen.blank} blank, kept in place` : ''}${seen.warnings.length ? `, noted: ${seen.warnings.map((w) => `\`${w}\``).join(', ')}` : ''}`
         : `refused, \`${seen.code}\`: ${seen.message}`;
     lines.push(`| ${name} | ${cell(entry.about)} | ${cell(outcome)} |`);
   }

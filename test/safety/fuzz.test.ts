@@ -1,18 +1,19 @@
 // Fuzzing the edges where outside data comes in: the contract's input parsing and dispatch, the CSV reader, the
 // profile slug normalizer and the find-reply parser. Each must answer with its own typed result or error, never
 // another exception, and never hang. Iterations and time are bounded so the file stays well under 20 s.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, ERROR_KINDS, type CallName, type CallResult } from '../../shared/contract';
+import { ROW_STATES } from '../../shared/model';
 import type { Engine } from '../../electron/engine/engine';
 import { MalformedReplyError, parseFindReply } from '../../electron/engine/api';
 import { normalizeEmail, profileSlugFromUrl } from '../../electron/engine/matching';
 import { openSheet, SheetError, SHEET_ERROR_CODES } from '../../electron/engine/sheets';
-import { openTestEngine, tempDir } from './safety-helpers';
+import { callOk, openTestEngine, tempDir } from './safety-helpers';
 
 /** fast-check's own bound on each property: whichever of runs or time comes first. */
 const budget = (numRuns: number, ms = 3_000) => ({ numRuns, interruptAfterTimeLimit: ms, seed: seedFromEnv() });
@@ -279,6 +280,74 @@ describe('the CSV reader', () => {
       budget(300, 5_000),
     );
   }, 20_000);
+});
+
+// ---------- rows in, rows out ----------
+
+describe('import and export keep every row at its place', () => {
+  it('reads records joined with any mix of CRLF, LF and CR and blank rows between them, and exports them row for row', async () => {
+    const CELL_TOKENS = ['a', 'Z', '7', ' ', 'é', ',', ';', '"', '\r', '\n', '\r\n'];
+    // Not starting with a CR, which the export guards against formulas with a leading ' (neutralize-formula.ts).
+    const cell = fc.array(fc.constantFrom(...CELL_TOKENS), { maxLength: 8 }).map((t) => (t[0]?.startsWith('\r') ? ['a', ...t] : t).join(''));
+    const NEWLINES = ['\r\n', '\n', '\r'];
+    // A blank row as a file may hold it: an empty line, a row of empty cells, or of spaces.
+    const BLANKS = ['', ',', ',,', '  ', ' , '];
+    const record = fc.record({
+      // null: a blank row; otherwise a data row (its first cell never blank), ragged or not.
+      cells: fc.option(fc.array(cell, { minLength: 0, maxLength: 3 }).map((rest) => [`x${rest[0] ?? ''}`, ...rest.slice(1)]), { freq: 4, nil: null }),
+      blank: fc.constantFrom(...BLANKS),
+      newline: fc.constantFrom(...NEWLINES),
+    });
+    const sheet = fc.record({
+      headerNewline: fc.constantFrom(...NEWLINES),
+      records: fc.array(record, { minLength: 1, maxLength: 12 }),
+      last: fc.array(cell, { minLength: 1, maxLength: 3 }).map((rest) => [`y${rest[0]}`, ...rest.slice(1)]),
+      trailing: fc.array(fc.constantFrom(...NEWLINES, ...BLANKS.map((b) => `${b}\n`)), { maxLength: 3 }),
+      finalNewline: fc.boolean(),
+    });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(sheet, async (s) => {
+        const rows: (string[] | null)[] = [...s.records.map((r) => r.cells), s.last];
+        const unparse = (cells: string[]) => Papa.unparse([cells], { quotes: true, newline: '' });
+        let text = `h1,h2,h3${s.headerNewline}`;
+        let previous = s.headerNewline;
+        for (const r of s.records) {
+          const line = r.cells ? unparse(r.cells) : r.blank;
+          // An empty line's LF after a CR would make one CRLF of the two: that LF is written as CRLF.
+          const newline = line === '' && previous === '\r' && r.newline === '\n' ? '\r\n' : r.newline;
+          text += line + newline;
+          previous = newline;
+        }
+        text += unparse(s.last) + (s.finalNewline || s.trailing.length > 0 ? '\n' : '') + s.trailing.join('');
+        const path = join(tmp.dir, `aligned-${run++}.csv`);
+        writeFileSync(path, text);
+
+        const project = await callOk(engine, 'projects.import', { file: path });
+        const blank = rows.filter((r) => r === null).length;
+        expect(project.summary).toMatchObject({ rowCount: rows.length - blank, blankRows: blank });
+        const out = join(tmp.dir, `aligned-${run}-out.csv`);
+        await callOk(engine, 'export.run', { projectId: project.summary.id, format: 'csv', scope: 'all', destination: out, bom: false });
+        const exported = Papa.parse<string[]>(readFileSync(out, 'utf8'), { delimiter: ',', newline: '\r\n' }).data.filter((r) => r.length > 1 || r[0] !== '');
+        // The header, then one record per row below it down to the last data row, each at its place.
+        expect(exported).toHaveLength(1 + rows.length);
+        const status = exported[0]!.indexOf('match_status');
+        const width = status;
+        rows.forEach((cells, i) => {
+          const line = exported[i + 1]!;
+          const original = cells ?? [];
+          expect(line.slice(0, width)).toEqual([...original, ...Array<string>(width - original.length).fill('')]);
+          if (cells) expect(ROW_STATES).toContain(line[status]);
+          else expect(line.slice(status)).toEqual(['blank', ...Array<string>(line.length - status - 1).fill('')]);
+        });
+        // A data row is named by its number in the file: the header is row 1.
+        const page = await callOk(engine, 'review.page', { projectId: project.summary.id, offset: 0, limit: 100 });
+        expect(page.rows.map((r) => r.rowNumber)).toEqual(rows.flatMap((r, i) => (r ? [i + 2] : [])));
+        await callOk(engine, 'projects.delete', { projectId: project.summary.id });
+      }),
+      budget(40, 10_000),
+    );
+  }, 30_000);
 });
 
 // ---------- the profile slug normalizer ----------

@@ -153,6 +153,19 @@ describe('evaluation set', () => {
     }
   });
 
+  it('family-mailbox rows: the mailbox belongs to someone with the row\'s last name and another first name, and nobody has the row\'s name', () => {
+    for (const { cells, label } of rowsOf('family_mailbox')) {
+      const owner = byEmail.get(cell(cells, 'Work Email').trim().toLowerCase())!;
+      expect(owner).toBeDefined();
+      const written = nameCell(cells);
+      expect(foldText(written).endsWith(` ${foldText(owner.last_name)}`)).toBe(true);
+      expect(foldText(written).startsWith(`${foldText(owner.first_name)} `)).toBe(false);
+      expect(named(written)).toEqual([]);
+      expect(cell(cells, 'Company')).toBe('');
+      expect(label).toMatchObject({ truePersonId: null, acceptAlone: false });
+    }
+  });
+
   it('near-name rows: the true person works there under another form of the name, and nobody there has the row\'s exact name', () => {
     const kinds = new Set<string>();
     for (const { cells, label } of rowsOf('near_name')) {
@@ -177,6 +190,18 @@ describe('evaluation set', () => {
       const same = named(nameCell(cells));
       expect(same.map((p) => p.id)).toContain(label.truePersonId);
       expect(same.length).toBeLessThanOrEqual(5);
+      expect(label.acceptAlone).toBe(false);
+    }
+  });
+
+  it('unknown-company rows: the person\'s name, held by at most five people, with a company nobody of that name holds or held', () => {
+    for (const { cells, label } of rowsOf('unknown_company')) {
+      const p = byId.get(label.truePersonId!)!;
+      expect(foldText(nameCell(cells))).toBe(folded.get(p));
+      expect(named(nameCell(cells)).length).toBeLessThanOrEqual(5);
+      const [company] = companyMeant(cell(cells, 'Company'));
+      expect(holders(nameCell(cells), company!)).toEqual([]);
+      expect(cell(cells, 'Work Email') + cell(cells, 'Profile URL')).toBe('');
       expect(label.acceptAlone).toBe(false);
     }
   });

@@ -11,6 +11,7 @@ import { checkConnection, openCliSession, selectProfile, type CliSession } from 
 import { EXIT_CODES } from '../exit-codes';
 import { exportWithProgress } from '../export-with-progress';
 import { importWithProgress } from '../import-with-progress';
+import { toReviewNote } from '../review-note';
 import { failedRowsLine, unreachable } from '../failed-rows';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
@@ -100,10 +101,13 @@ export async function matchCommand(argv: string[]): Promise<number> {
       );
       return final.status === 'failed' && unreachable(failures) ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
     }
+    const scope = values['matched-only'] ? 'matched' : 'all';
+    const note = toReviewNote((await cli.call('review.page', { projectId, offset: 0, limit: 1 })).counts.to_review, scope);
+    if (note) process.stderr.write(`${note}\n`);
     const exported = await exportWithProgress(cli, {
       projectId,
       format,
-      scope: values['matched-only'] ? 'matched' : 'all',
+      scope,
       candidates: Boolean(values.candidates),
       destination: out,
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
@@ -227,7 +231,8 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {
   const detail = await importWithProgress(cli, { file: path, ...(sheet ? { sheet } : {}) });
-  process.stderr.write(`Imported ${detail.summary.rowCount} rows into project ${detail.summary.id} (${detail.summary.name}).\n`);
+  const blank = detail.summary.blankRows > 0 ? ` (and ${detail.summary.blankRows} blank ${detail.summary.blankRows === 1 ? 'row' : 'rows'}, kept in place)` : '';
+  process.stderr.write(`Imported ${detail.summary.rowCount} rows${blank} into project ${detail.summary.id} (${detail.summary.name}).\n`);
   for (const warning of detail.warnings) process.stderr.write(`  note: ${warning.message}\n`);
   return detail;
 }

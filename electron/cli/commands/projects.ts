@@ -6,6 +6,7 @@ import { CliError } from '../cli-error';
 import { openCliSession } from '../connect';
 import { exportWithProgress } from '../export-with-progress';
 import { importWithProgress } from '../import-with-progress';
+import { toReviewNote } from '../review-note';
 import { dataFileBytes, givenBackLine } from '../given-back';
 import { mapHint } from '../map-overrides';
 import { confirm } from '../prompt';
@@ -62,11 +63,14 @@ export async function exportCommand(argv: string[]): Promise<number> {
   }
   const cli = await openCliSession();
   try {
+    // The rows that changed at the last refresh are matched rows: --changes-only narrows --matched-only further.
+    const scope = values['changes-only'] ? 'changed' : values['matched-only'] ? 'matched' : 'all';
+    const note = toReviewNote((await cli.call('review.page', { projectId, offset: 0, limit: 1 })).counts.to_review, scope);
+    if (note) process.stderr.write(`${note}\n`);
     const result = await exportWithProgress(cli, {
       projectId,
       format: exportFormat(values.out),
-      // The rows that changed at the last refresh are matched rows: --changes-only narrows --matched-only further.
-      scope: values['changes-only'] ? 'changed' : values['matched-only'] ? 'matched' : 'all',
+      scope,
       candidates: Boolean(values.candidates),
       destination: resolve(values.out),
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),

@@ -1,18 +1,33 @@
 import type { Candidate, PersonJson } from '../../../shared/model';
 import { MalformedReplyError } from './errors';
+import { MAX_CANDIDATES_PER_QUERY, checkJobs } from './reply-limits';
 
 // The find reply's item shape is undocumented and third-party clients disagree (service-notes "find"):
 // accept every shape seen, and refuse anything that would misalign queries and items.
 const PERSON_LIST_KEYS = ['people', 'results', 'matches', 'persons'] as const;
 const SCORE_KEYS = ['score', '_score', 'match_score'] as const;
 
-/** One Candidate[] per query, in query order. Throws MalformedReplyError for an unknown shape or a count mismatch. */
+/**
+ * One Candidate[] per query, in query order. Throws MalformedReplyError for an unknown shape, a count mismatch, or a
+ * reply over the limits (reply-limits.ts): a query answered with more than 5 people, a person with too many jobs.
+ * Those fail the whole call, as a count mismatch does: a service that breaks the spec there is trusted nowhere.
+ */
 export function parseFindReply(json: unknown, queryCount: number): Candidate[][] {
   const items = topLevelItems(json);
   if (items.length !== queryCount) {
     throw new MalformedReplyError(`the find reply holds ${items.length} item${items.length === 1 ? '' : 's'} for ${queryCount} quer${queryCount === 1 ? 'y' : 'ies'}, so no result can be trusted to belong to its query`);
   }
-  return items.map((item, index) => personsOf(item, index).map(candidateAt));
+  return items.map((item, index) => {
+    const people = personsOf(item, index);
+    if (people.length > MAX_CANDIDATES_PER_QUERY) {
+      throw new MalformedReplyError(`find result ${index + 1} holds ${people.length} people, more than the ${MAX_CANDIDATES_PER_QUERY} a query is answered with`);
+    }
+    return people.map((entry, rank) => {
+      const candidate = candidateAt(entry, rank);
+      checkJobs(candidate.person, `person ${rank + 1} of find result ${index + 1}`);
+      return candidate;
+    });
+  });
 }
 
 /** A bare array of items, `{matches: [...]}`, `{data: [...]}` or `{data: {matches: [...]}}` (service-notes "find"). */

@@ -56,12 +56,38 @@ export interface RetryContext {
   clock: Clock;
   random: () => number;
   maxAttempts: number;
+  /** No attempt starts later than this long after the first one was sent (see CallBudget); none when absent. */
+  budget?: CallBudget;
   signal?: AbortSignal;
 }
 
 /**
- * Runs `attempt(1..maxAttempts)` until it returns, throws anything but RetryLater, or runs out of attempts
- * (then the last RetryLater's error is thrown). Waits between attempts on the injected clock, honouring the signal.
+ * The time one call may spend on its attempts, counted from its first send (a call waiting for a place in the
+ * limiter has not begun). An attempt is bounded by its own deadlines, so a call ends at most that long after this.
+ */
+export class CallBudget {
+  private since: number | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly ms: number,
+  ) {}
+
+  /** Marks a send: the first one starts the budget. */
+  sent(): void {
+    this.since ??= this.clock.now();
+  }
+
+  /** Whether a wait of `ms` still ends within the budget. */
+  allows(ms: number): boolean {
+    return this.since === null || this.clock.now() - this.since + ms < this.ms;
+  }
+}
+
+/**
+ * Runs `attempt(1..maxAttempts)` until it returns, throws anything but RetryLater, or runs out of attempts or of
+ * its budget (then the last RetryLater's error is thrown, the budget said in its message). Waits between attempts on
+ * the injected clock, honouring the signal.
  */
 export async function retrying<T>(ctx: RetryContext, attempt: (n: number) => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
@@ -72,9 +98,22 @@ export async function retrying<T>(ctx: RetryContext, attempt: (n: number) => Pro
       if (!(err instanceof RetryLater)) throw err;
       if (n >= ctx.maxAttempts) throw err.error;
       const wait = err.afterMs === null ? backoffDelay(n, ctx.random) : Math.min(err.afterMs, MAX_RETRY_AFTER_MS);
+      if (ctx.budget && !ctx.budget.allows(wait)) throw outOfTime(err.error, n, ctx.budget.ms);
       await pause(ctx.clock, wait, ctx.signal);
     }
   }
+}
+
+/** The last attempt's error, saying that the call was not sent again because its time was up. */
+function outOfTime(error: ServiceError, attempts: number, budgetMs: number): ServiceError {
+  const note = `Matchdesk stopped after ${attempts} attempt${attempts === 1 ? '' : 's'}: a call is not sent again once ${formatDuration(budgetMs)} have passed since it was first sent.`;
+  error.message = `${error.message} ${note}`;
+  return error;
+}
+
+function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 async function pause(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,6 +1,7 @@
 import type { PersonJson } from '../../../shared/model';
 import { MalformedReplyError } from './errors';
 import { describe, isObject } from './find-reply';
+import { checkJobs } from './reply-limits';
 
 // The search reply is "not shown" in the spec; service-notes saw `{people, count}` and a `pagination_token`.
 const PEOPLE_KEYS = ['people', 'results'] as const;
@@ -29,8 +30,9 @@ export function parseSearchReply(json: unknown): SearchReplyPage {
 }
 
 function peopleOf(list: unknown[]): PersonJson[] {
-  return list.map((person) => {
+  return list.map((person, index) => {
     if (!isObject(person)) throw new MalformedReplyError(`a person in a search page is ${describe(person)}, not an object`);
+    checkJobs(person, `person ${index + 1} of a search page`);
     return person;
   });
 }

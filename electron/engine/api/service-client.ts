@@ -20,10 +20,11 @@ import { Limiter } from './limiter';
 import { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
 import { ReplyNotJson, replyJson } from './reply-json';
-import { RetryLater, parseRetryAfter, retrying } from './retry';
+import { MAX_PEOPLE_REPLY_BYTES } from './reply-limits';
+import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { parseSearchReply, type SearchReplyPage } from './search-reply';
 import { Session } from './session';
-import { NetworkFailure, exchange, type HttpReply, type ReplyBody } from './transport';
+import { NetworkFailure, exchange, type ExchangeLimits, type HttpReply, type ReplyBody } from './transport';
 
 /** Spec §4.2 and §8: a find call carries 1 to 100 queries. */
 export const MAX_QUERIES_PER_FIND = 100;
@@ -49,8 +50,14 @@ export interface ServiceClientOptions {
   concurrency?: number;
   /** Sends per call, default 5. The one resend after a 401 and a fresh login does not count against it. */
   maxAttempts?: number;
-  /** Per HTTP request, headers and body together, default 60 s. */
+  /** Per HTTP request, the whole reply (headers and body), default 60 s: a body that trickles in is cut off then. */
   timeoutMs?: number;
+  /** Per HTTP request, the status line and headers (the connection included), default 30 s. */
+  firstByteTimeoutMs?: number;
+  /** All attempts of one call: none is sent after this long since the first (default 2 min). */
+  callBudgetMs?: number;
+  /** The most bytes a find or search reply may hold (default MAX_PEOPLE_REPLY_BYTES). */
+  maxReplyBytes?: number;
   /** Log in again when fewer than this remain (default 25 s, the spec's reference client). */
   refreshMarginMs?: number;
   /** Jitter source for backoff (default Math.random). */
@@ -83,6 +90,9 @@ export class ServiceClient {
   private readonly random: () => number;
   private readonly maxAttempts: number;
   private readonly timeoutMs: number;
+  private readonly firstByteTimeoutMs: number;
+  private readonly callBudgetMs: number;
+  private readonly maxReplyBytes: number;
   private readonly onCredits?: (credits: CreditsReport) => void;
   private readonly limiter: Limiter;
   private readonly redactor = new Redactor();
@@ -108,6 +118,9 @@ export class ServiceClient {
     this.random = opts.random ?? Math.random;
     this.maxAttempts = Math.max(1, Math.floor(opts.maxAttempts ?? 5));
     this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.firstByteTimeoutMs = opts.firstByteTimeoutMs ?? 30_000;
+    this.callBudgetMs = opts.callBudgetMs ?? 120_000;
+    this.maxReplyBytes = opts.maxReplyBytes ?? MAX_PEOPLE_REPLY_BYTES;
     this.onCredits = opts.onCredits;
     this.limiter = new Limiter(opts.concurrency ?? 4);
     this.session = new Session({
@@ -119,6 +132,8 @@ export class ServiceClient {
       random: this.random,
       maxAttempts: this.maxAttempts,
       timeoutMs: this.timeoutMs,
+      firstByteTimeoutMs: this.firstByteTimeoutMs,
+      callBudgetMs: this.callBudgetMs,
       refreshMarginMs: opts.refreshMarginMs ?? 25_000,
       redactor: this.redactor,
     });
@@ -239,26 +254,31 @@ export class ServiceClient {
     // help. A token revoked again on a later attempt (after a 5xx, say) gets its own re-login: attempts bound it.
     // The limiter counts calls on the wire: an attempt holds a place from its login to its reply, and gives it up to
     // wait before the next attempt and while the reply is read (which the matching run does on another thread).
-    return retrying({ clock: this.clock, random: this.random, maxAttempts, signal }, async (attempt) => {
-      const reply = await this.limiter.run(() => this.exchangeOnce(path, body, attempt, signal), signal);
+    const budget = new CallBudget(this.clock, this.callBudgetMs);
+    const limits: ExchangeLimits = { what: `${operation} reply`, firstByteMs: this.firstByteTimeoutMs, replyMs: this.timeoutMs, maxBytes: this.maxReplyBytes };
+    return retrying({ clock: this.clock, random: this.random, maxAttempts, budget, signal }, async (attempt) => {
+      const reply = await this.limiter.run(() => {
+        budget.sent();
+        return this.exchangeOnce(path, body, limits, attempt, signal);
+      }, signal);
       return this.read(reply, path, attempt, read);
     });
   }
 
   /** One attempt's request and reply; a 401 logs in again and sends once more. */
-  private async exchangeOnce(path: string, body: string, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
+  private async exchangeOnce(path: string, body: string, limits: ExchangeLimits, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
     const token = await this.session.current(signal);
-    let reply = await this.post(path, body, token, attempt, signal);
+    let reply = await this.post(path, body, token, limits, attempt, signal);
     if (reply.status === 401) {
       if (this.session.usesApiKey) throw this.unauthorized(reply, 'The service refused the API key (HTTP 401). Check that the key in this profile is complete and has not been revoked.');
       const fresh = await this.session.replace(token, signal);
-      reply = await this.post(path, body, fresh, attempt, signal);
+      reply = await this.post(path, body, fresh, limits, attempt, signal);
       if (reply.status === 401) throw this.unauthorized(reply, 'The service refused a fresh access token (HTTP 401) right after logging in. Check that the account of this profile is still active, then test the connection.');
     }
     return reply;
   }
 
-  private async post(path: string, body: string, token: string, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
+  private async post(path: string, body: string, token: string, limits: ExchangeLimits, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
     let reply: HttpReply;
     try {
       reply = await exchange(
@@ -269,7 +289,7 @@ export class ServiceClient {
           headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
           body,
         },
-        this.timeoutMs,
+        limits,
         signal,
       );
     } catch (err) {
@@ -288,10 +308,10 @@ export class ServiceClient {
       } catch (error) {
         if (!(error instanceof ReplyNotJson)) throw error;
         // On the real network a cut-off body is a passing fault: sending again is the cure.
-        throw new RetryLater(new MalformedReplyError(`the ${path.split('/').pop()} reply is not valid JSON`, { transient: true, body: this.redactor.apply(reply.text) }));
+        throw new RetryLater(new MalformedReplyError(`the ${path.split('/').pop()} reply is not valid JSON`, { transient: true, body: this.redactor.apply(reply.looseText) }));
       }
     }
-    const text = this.redactor.apply(reply.text);
+    const text = this.redactor.apply(reply.looseText);
     const detail = replyDetail(text);
     const retryAfter = () => parseRetryAfter(reply.headers.get('retry-after'), this.clock.now());
     switch (status) {
@@ -312,7 +332,7 @@ export class ServiceClient {
   }
 
   private unauthorized(reply: HttpReply, message: string): UnauthorizedError {
-    const text = this.redactor.apply(reply.text);
+    const text = this.redactor.apply(reply.looseText);
     const detail = replyDetail(text);
     return new UnauthorizedError(detail ? `${message} The service said: ${detail.slice(0, 300)}` : message, text);
   }

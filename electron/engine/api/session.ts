@@ -4,7 +4,8 @@ import { CancelledError, LoginFailedError, MalformedReplyError, NetworkError, is
 import { FALLBACK_TOKEN_LIFETIME_MS, parseExpiry } from './expiry';
 import type { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
-import { RetryLater, parseRetryAfter, retrying } from './retry';
+import { MAX_LOGIN_REPLY_BYTES } from './reply-limits';
+import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { NetworkFailure, exchange, type HttpReply } from './transport';
 
 export interface SessionOptions {
@@ -17,8 +18,17 @@ export interface SessionOptions {
   random: () => number;
   maxAttempts: number;
   timeoutMs: number;
+  firstByteTimeoutMs: number;
+  callBudgetMs: number;
   refreshMarginMs: number;
   redactor: Redactor;
+}
+
+/** The login in flight, and how many calls wait on it. */
+interface PendingLogin {
+  token: Promise<string>;
+  waiting: number;
+  stop: AbortController;
 }
 
 /**
@@ -29,7 +39,7 @@ export interface SessionOptions {
 export class Session {
   private token: string | null = null;
   private expiresAt = 0;
-  private pending: Promise<string> | null = null;
+  private pending: PendingLogin | null = null;
   private logins = 0;
 
   constructor(private readonly opts: SessionOptions) {
@@ -68,46 +78,61 @@ export class Session {
   }
 
   private join(signal?: AbortSignal): Promise<string> {
-    if (!this.pending) {
-      const login = this.login().finally(() => {
-        this.pending = null;
+    let login = this.pending;
+    // A login abandoned by every waiter is on its way out: a new waiter starts its own.
+    if (!login || login.stop.signal.aborted) {
+      const stop = new AbortController();
+      const started: PendingLogin = { token: Promise.resolve(''), waiting: 0, stop };
+      started.token = this.login(stop.signal).finally(() => {
+        if (this.pending === started) this.pending = null;
       });
       // Every waiter may have gone (aborted): the outcome must not surface as an unhandled rejection.
-      login.catch(() => {});
-      this.pending = login;
+      started.token.catch(() => {});
+      this.pending = login = started;
     }
-    return untilAborted(this.pending, signal);
+    const joined = login;
+    joined.waiting++;
+    // The login is no one caller's: it is abandoned only once every call waiting on it has been cancelled, so a
+    // login reply that trickles in does not outlive the run that asked for it.
+    return untilAborted(joined.token, signal, () => {
+      if (--joined.waiting === 0) joined.stop.abort();
+    });
   }
 
-  /** Not tied to any one caller's signal: other calls may be waiting on the same login. */
-  private async login(): Promise<string> {
-    const { clock, random, maxAttempts } = this.opts;
-    const { token, expiresAt } = await retrying({ clock, random, maxAttempts }, (attempt) => this.attemptLogin(attempt));
+  private async login(signal: AbortSignal): Promise<string> {
+    const { clock, random, maxAttempts, callBudgetMs } = this.opts;
+    const budget = new CallBudget(clock, callBudgetMs);
+    const { token, expiresAt } = await retrying({ clock, random, maxAttempts, budget, signal }, (attempt) => {
+      budget.sent();
+      return this.attemptLogin(attempt, signal);
+    });
     this.opts.redactor.add(token);
     this.token = token;
     this.expiresAt = expiresAt;
     return token;
   }
 
-  private async attemptLogin(attempt: number): Promise<{ token: string; expiresAt: number }> {
-    const { credentials, fetch, timeoutMs, clock, host, redactor } = this.opts;
+  private async attemptLogin(attempt: number, signal: AbortSignal): Promise<{ token: string; expiresAt: number }> {
+    const { credentials, fetch, timeoutMs, firstByteTimeoutMs, clock, host, redactor } = this.opts;
     let reply: HttpReply;
     try {
       this.logins++;
-      reply = await exchange(fetch, this.opts.sessionUrl, loginRequest(credentials), timeoutMs);
+      const limits = { what: 'login reply', firstByteMs: firstByteTimeoutMs, replyMs: timeoutMs, maxBytes: MAX_LOGIN_REPLY_BYTES };
+      reply = await exchange(fetch, this.opts.sessionUrl, loginRequest(credentials), limits, signal);
     } catch (err) {
       if (err instanceof NetworkFailure) throw new RetryLater(new NetworkError(host, err.reason, attempt, err));
       throw err;
     }
-    const text = redactor.apply(reply.text);
+    const text = redactor.apply(reply.looseText);
     if (reply.status !== 200) {
       const failure = new LoginFailedError(reply.status, text, replyDetail(text), loginHint(credentials.kind, reply.status));
       if (isRetryableStatus(reply.status)) throw new RetryLater(failure, parseRetryAfter(reply.headers.get('retry-after'), clock.now()));
       throw failure;
     }
+    const json = reply.text;
     let body: unknown;
     try {
-      body = JSON.parse(reply.text);
+      body = JSON.parse(json);
     } catch {
       throw new RetryLater(new MalformedReplyError('the login reply is not valid JSON', { transient: true, body: text }));
     }
@@ -148,11 +173,18 @@ function loginHint(kind: Credentials['kind'], status: number): string {
   return 'Check the username and password of this profile.';
 }
 
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+/** `promise`, or CancelledError as soon as `signal` aborts (then `left` is called). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, left: () => void): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new CancelledError());
+  if (signal.aborted) {
+    left();
+    return Promise.reject(new CancelledError());
+  }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new CancelledError());
+    const onAbort = () => {
+      left();
+      reject(new CancelledError());
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

@@ -15,7 +15,18 @@ export const DEMO_SHEET = join('demo', 'sample-people.csv');
  */
 const PREFERRED_PORT = 47_613;
 
-/** The simulator behind "Try with demo data": seeded people, a little latency so progress is visible. */
+/**
+ * The demo world's one step on (simulator/epochs.ts): of the people with a current job, this share end it, most
+ * starting elsewhere and some leaving. Seeded, so every session's demo moves the same people the same way.
+ */
+const DEMO_EPOCHS = { share: 0.15, seed: 1 };
+/** More than the demo world's people, so the demo shows its credits in the cost preview and never runs out. */
+const DEMO_CREDITS = 50_000;
+
+/**
+ * The simulator behind "Try with demo data": seeded people, a little latency so progress is visible, a credit budget,
+ * and a world that moves on before the first refresh.
+ */
 export class DemoService {
   private simulator: Simulator | null = null;
   private starting: Promise<Simulator> | null = null;
@@ -27,7 +38,7 @@ export class DemoService {
   start(): Promise<Simulator> {
     if (this.simulator) return Promise.resolve(this.simulator);
     this.starting ??= (async () => {
-      const options = { people: 20_000, seed: 1, latencyMs: 30 };
+      const options = { people: 20_000, seed: 1, latencyMs: 30, creditBudget: DEMO_CREDITS, epochs: DEMO_EPOCHS };
       let sim: Simulator;
       try {
         sim = await startSimulator({ ...options, port: PREFERRED_PORT });
@@ -40,6 +51,16 @@ export class DemoService {
       this.starting = null;
     });
     return this.starting;
+  }
+
+  /**
+   * Moves the demo world on by its one epoch, when it has not yet: called as a refresh of the demo starts, so the
+   * first refresh a user runs finds who moved and who left. Later refreshes (and a restarted demo, whose world steps
+   * on the same way) see that same world.
+   */
+  moveOnForRefresh(): void {
+    const sim = this.simulator;
+    if (sim && sim.epoch() === 0) sim.advance();
   }
 
   async close(): Promise<void> {

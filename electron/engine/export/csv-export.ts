@@ -36,7 +36,7 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
       throw err;
     }
     return { rows: count };
-  }, target.together);
+  }, target.together, target.unfinished);
 }
 
 function csvLine(row: readonly ExportCell[], delimiter: string): string {

@@ -1,4 +1,5 @@
 import type { PartFiles } from './part-file';
+import type { UnfinishedExports } from './unfinished-exports';
 
 export interface ExportTarget {
   path: string;
@@ -11,6 +12,8 @@ export interface ExportTarget {
   sheetName?: string;
   /** Hold the finished file back until the other files of the same export are whole too. */
   together?: PartFiles;
+  /** Records the part file while it is written (a kill leaves none behind), when not written `together`. */
+  unfinished?: UnfinishedExports;
 }
 
 export type ExportCell = string | number | null;

@@ -5,3 +5,4 @@ export { ExportError, exportLabel, type ExportErrorCode } from './export-error';
 export { XLSX_MAX_ROWS } from './xlsx-export';
 export type { ExportTarget, ExportCell, ExportRows, ExportResult } from './export-target';
 export { PartFiles } from './part-file';
+export { UnfinishedExports } from './unfinished-exports';

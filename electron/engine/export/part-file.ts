@@ -1,14 +1,17 @@
 import { rename, rm } from 'node:fs/promises';
 import { writeFailed } from './export-error';
+import type { UnfinishedExports } from './unfinished-exports';
 
 /**
  * Writes through `<path>.part` and renames it over `path` only once the write finished, so a failed or
  * interrupted export never leaves a half file where the user expects a whole one. With `together`, the rename
- * waits for the other files of the same export (see PartFiles).
+ * waits for the other files of the same export (see PartFiles). With `unfinished`, the part file is recorded
+ * before it is made, so that one a kill cut off is removed at the next start, and is owner-only in the data folder.
  */
-export async function writeViaPartFile<T>(path: string, write: (partPath: string) => Promise<T>, together?: PartFiles): Promise<T> {
+export async function writeViaPartFile<T>(path: string, write: (partPath: string) => Promise<T>, together?: PartFiles, unfinished?: UnfinishedExports): Promise<T> {
   if (together) return together.write(path, write);
   const partPath = `${path}.part`;
+  const finished = await begin(path, partPath, unfinished);
   try {
     const result = await write(partPath);
     await rename(partPath, path);
@@ -16,6 +19,8 @@ export async function writeViaPartFile<T>(path: string, write: (partPath: string
   } catch (err) {
     await rm(partPath, { force: true }).catch(() => undefined);
     throw err;
+  } finally {
+    await finished().catch(() => undefined);
   }
 }
 
@@ -25,30 +30,48 @@ export async function writeViaPartFile<T>(path: string, write: (partPath: string
  * the matches never finds them new beside old candidates, or replaced by an export that then failed.
  */
 export class PartFiles {
-  private readonly parts = new Map<string, string>();
+  private readonly parts = new Map<string, { path: string; finished: () => Promise<void> }>();
+
+  constructor(private readonly unfinished?: UnfinishedExports) {}
 
   async write<T>(path: string, write: (partPath: string) => Promise<T>): Promise<T> {
     const partPath = `${path}.part`;
-    this.parts.set(partPath, path);
+    this.parts.set(partPath, { path, finished: await begin(path, partPath, this.unfinished) });
     return write(partPath);
   }
 
   /** Renames every part file over its target. */
   async commit(): Promise<void> {
-    for (const [partPath, path] of this.parts) {
+    for (const [partPath, { path, finished }] of this.parts) {
       try {
         await rename(partPath, path);
       } catch (err) {
         throw writeFailed(path, err);
       } finally {
         this.parts.delete(partPath);
+        await finished().catch(() => undefined);
       }
     }
   }
 
   /** Removes the part files not renamed yet: the targets stay as they were. */
   async discard(): Promise<void> {
-    await Promise.all([...this.parts.keys()].map((partPath) => rm(partPath, { force: true }).catch(() => undefined)));
+    await Promise.all(
+      [...this.parts].map(async ([partPath, { finished }]) => {
+        await rm(partPath, { force: true }).catch(() => undefined);
+        await finished().catch(() => undefined);
+      }),
+    );
     this.parts.clear();
+  }
+}
+
+/** Records and makes the part file when there is a record to keep; what to call once it is renamed or removed. */
+async function begin(path: string, partPath: string, unfinished: UnfinishedExports | undefined): Promise<() => Promise<void>> {
+  if (!unfinished) return async () => undefined;
+  try {
+    return await unfinished.begin(partPath);
+  } catch (err) {
+    throw writeFailed(path, err);
   }
 }

@@ -5,7 +5,7 @@ import type { ExportCell, ExportResult, ExportRows, ExportTarget } from './expor
 import { ExportError, exportLabel, writeFailed } from './export-error';
 import { writeViaPartFile } from './part-file';
 import { isFileError } from './csv-export';
-import { SHEET_HEAD, SHEET_TAIL, columnLetters, rowXml, workbookParts } from './xlsx-parts';
+import { SHEET_HEAD, columnLetters, rowXml, sheetTail, workbookParts } from './xlsx-parts';
 import { ZipTooLarge, ZipWriter } from './zip-writer';
 
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -26,11 +26,11 @@ const CHUNK_BYTES = 1 << 20;
 const DEFLATE_LEVEL = 1;
 
 /**
- * An .xlsx written as it goes (xlsx-parts.ts, zip-writer.ts): header row bold and frozen, strings as inline strings
- * (so a formula-looking string stays text: no cell is ever a formula), numbers as numbers. Inline strings keep memory
- * flat, where a shared-strings table would hold every distinct value until the end. Written with exceljs' streaming
- * writer before: its cell, row and style objects made a 1M-row export take ~50 s, most of it building objects and
- * collecting them again.
+ * An .xlsx written as it goes (xlsx-parts.ts, zip-writer.ts): header row bold, frozen and filtered, strings as inline
+ * strings (so a formula-looking string stays text: no cell is ever a formula), numbers as numbers. Inline strings keep
+ * memory flat, where a shared-strings table would hold every distinct value until the end. Written with exceljs'
+ * streaming writer before: its cell, row and style objects made a 1M-row export take ~50 s, most of it building
+ * objects and collecting them again.
  */
 export async function writeXlsx(target: ExportTarget, headers: string[], rows: ExportRows): Promise<ExportResult> {
   if (headers.length > XLSX_MAX_COLUMNS) {
@@ -87,7 +87,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
             if (failure) throw failure;
           }
         }
-        await put(SHEET_TAIL);
+        await put(sheetTail(headers.length, count + 1));
         await write(chunk.subarray(0, used));
       });
       await zip.finish();
@@ -103,7 +103,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
       if (isFileError(err)) throw writeFailed(target.path, err);
       throw err;
     }
-  }, target.together);
+  }, target.together, target.unfinished);
 }
 
 /** Closes the part file at once (before it is removed); a write cut off then fails, and `failure` took it already. */

@@ -1,5 +1,6 @@
-// The parts of an .xlsx (Office Open XML, ECMA-376) that Matchdesk's export writes: one worksheet, its header row bold
-// and frozen, strings inline, numbers as numbers. Everything but the worksheet is a few hundred bytes, written whole.
+// The parts of an .xlsx (Office Open XML, ECMA-376) that Matchdesk's export writes: one worksheet, its header row bold,
+// frozen and with a filter on each column, strings inline, numbers as numbers. Everything but the worksheet is a few
+// hundred bytes, written whole.
 
 import { columnLetter } from '../sheets/sheet-error';
 
@@ -60,7 +61,14 @@ export const SHEET_HEAD =
   `${XML_HEAD}<worksheet xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}">` +
   '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
   '<sheetData>';
-export const SHEET_TAIL = '</sheetData></worksheet>';
+/**
+ * The worksheet's XML after its rows: a filter button on each header cell, over every row written (`rows` counts the
+ * header), so the sheet opens ready to filter by match_status or any other column.
+ */
+export function sheetTail(columns: number, rows: number): string {
+  const filter = columns > 0 ? `<autoFilter ref="A1:${columnLetter(columns)}${Math.max(1, rows)}"/>` : '';
+  return `</sheetData>${filter}</worksheet>`;
+}
 
 /** Column letters of the first `count` columns, worked out once for every row: A, B, ..., Z, AA, ... */
 export function columnLetters(count: number): string[] {

@@ -4,6 +4,7 @@
 import type { EvidenceItem, EvidenceMark, Strategy } from '../../../shared/model';
 import type { CandidateFacts, JobFact } from './candidate-facts';
 import { COMPANY_AGREEMENTS, compareCompanyNames, domainBelongsTo } from './company-names';
+import { calibrated, type RowKind } from './calibrate';
 import { CONFIDENCE_MODEL, WEIGHTS, type Comparison, type LevelOf } from './confidence-model';
 import { compareNames, nameParts, type NameLevel, type NameParts } from './name-comparison';
 import { comparable } from './normalize';
@@ -43,12 +44,15 @@ export function rowFacts(input: RowInput): RowFacts {
   };
 }
 
-type Levels = { [C in Comparison]: LevelOf<C> };
+export type Levels = { [C in Comparison]: LevelOf<C> };
 
 export interface CandidateAssessment {
   /** The service's rank (1 = its first), which is how a candidate is named in decisions. */
   rank: number;
+  /** The probability that this candidate is the row's person: its share, calibrated for the row's kind. */
   confidence: number;
+  /** Its share of the evidence among the candidates and "none of them" (evidenceShares): the raw score. */
+  share: number;
   /** The sum of the evidence weights, in bits. */
   weight: number;
   evidence: EvidenceItem[];
@@ -65,13 +69,15 @@ export interface RowAssessment {
   confidence: number;
   /** The confidence of the second-best candidate (0 when there is none). */
   runnerUp: number;
+  /** Clear, or the guard that stops the row; which calibration map its confidences come from. */
+  kind: RowKind | null;
   /** Why the row may not be accepted without a person looking, whatever its confidence; null when it may. */
   guard: string | null;
   /** The best candidate's reason, with the guard or what sets it apart from the others. */
   reason: string;
 }
 
-const NO_CANDIDATES: RowAssessment = { candidates: [], confidence: 0, runnerUp: 0, guard: 'no candidates', reason: 'The service found nobody for this row.' };
+const NO_CANDIDATES: RowAssessment = { candidates: [], confidence: 0, runnerUp: 0, kind: null, guard: 'no candidates', reason: 'The service found nobody for this row.' };
 
 /**
  * `explain`: 'all' puts the evidence in words on every candidate (review, export); 'best' only on the one the row is
@@ -80,25 +86,36 @@ const NO_CANDIDATES: RowAssessment = { candidates: [], confidence: 0, runnerUp: 
 export function assessRow(row: RowFacts, candidates: readonly CandidateFacts[], strategy: Strategy | null, explain: 'all' | 'best' = 'all'): RowAssessment {
   if (candidates.length === 0) return NO_CANDIDATES;
   const judged = candidates.map((c) => judge(row, c, strategy));
-  // Each candidate's share of the evidence, beside the chance that the person is none of them (confidence-model.ts).
-  const prior = CONFIDENCE_MODEL.notAmongCandidates.probability;
-  const none = Math.log2(prior / ((1 - prior) / judged.length));
-  const top = Math.max(none, ...judged.map((j) => j.weight));
-  const total = 2 ** (none - top) + judged.reduce((sum, j) => sum + 2 ** (j.weight - top), 0);
-  for (const j of judged) j.confidence = 2 ** (j.weight - top) / total;
-  judged.sort((a, b) => b.confidence - a.confidence || a.rank - b.rank);
+  const shares = evidenceShares(judged.map((j) => j.weight));
+  judged.forEach((j, i) => (j.share = shares[i]!));
+  judged.sort((a, b) => b.share - a.share || a.rank - b.rank);
 
   const best = judged[0]!;
   for (const j of explain === 'all' ? judged : [best]) explainJudged(row, candidates.find((c) => c.rank === j.rank)!, j);
-  const guard = guardOf(row, best, judged);
-  if (guard) best.confidence = Math.min(best.confidence, guardedCap(best));
+  // A guard keeps the row from being accepted alone; the confidence stays what rows of its kind turn out to be.
+  const guard = guardOf(row, judged);
+  const kind = guard?.kind ?? 'clear';
+  for (const j of judged) j.confidence = calibrated(CONFIDENCE_MODEL.calibration, kind, j.share);
   return {
     candidates: judged,
     confidence: best.confidence,
     runnerUp: judged[1]?.confidence ?? 0,
-    guard,
-    reason: guard ? `${best.reason}; ${guard}` : withDistinction(best, judged),
+    kind,
+    guard: guard?.text ?? null,
+    reason: guard ? `${best.reason}; ${guard.text}` : withDistinction(best, judged),
   };
+}
+
+/**
+ * Each candidate's share of the evidence, beside the chance that the person is none of them (confidence-model.ts):
+ * the model's raw score, which calibration turns into a probability. `weights` in bits, one per candidate.
+ */
+export function evidenceShares(weights: readonly number[]): number[] {
+  const prior = CONFIDENCE_MODEL.notAmongCandidates.probability;
+  const none = Math.log2(prior / ((1 - prior) / weights.length));
+  const top = Math.max(none, ...weights);
+  const total = 2 ** (none - top) + weights.reduce((sum, w) => sum + 2 ** (w - top), 0);
+  return weights.map((w) => 2 ** (w - top) / total);
 }
 
 /** Each field's level of agreement for one candidate, and the weight they add up to. */
@@ -115,7 +132,7 @@ function judge(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): Can
   };
   let weight = 0;
   for (const field of COMPARISONS) weight += ROUNDED_WEIGHTS[field][levels[field] as string] ?? 0;
-  return { rank: c.rank, confidence: 0, weight, evidence: [], reason: '', levels, companyJob: company.job };
+  return { rank: c.rank, confidence: 0, share: 0, weight, evidence: [], reason: '', levels, companyJob: company.job };
 }
 
 /** The evidence of a judged candidate in words, and its reason. */
@@ -294,42 +311,40 @@ function round(weight: number): number {
 
 const NEAR_NAMES = new Set<NameLevel>(['first_last', 'nickname', 'typo', 'initial']);
 
-function isHit(c: CandidateAssessment): boolean {
+function isHit(c: Pick<CandidateAssessment, 'levels'>): boolean {
   return c.levels.email === 'found_by' || c.levels.email === 'record_same' || c.levels.profile === 'same';
 }
 
 /**
- * Why the best candidate may not be accepted without a person looking (issue 10's rule), or null:
+ * Why the best candidate (the first of `all`) may not be accepted without a person looking (issue 10's rule), or
+ * null: its kind and the words for it.
  * - an e-mail or profile hit is accepted only when it is the only hit and the names do not conflict (not both names
  *   differing, nor another first name with the same last name: a family mailbox);
  * - otherwise only the one candidate with the sheet's exact (accent-folded) name who holds or held the sheet's
  *   company: never a near name, never a name without a company, never one of two such namesakes.
  */
-function guardOf(row: RowFacts, best: CandidateAssessment, all: CandidateAssessment[]): string | null {
+export function guardOf(row: Pick<RowFacts, 'nameText' | 'company'>, all: readonly Pick<CandidateAssessment, 'levels'>[]): { kind: Exclude<RowKind, 'clear'>; text: string } | null {
+  const best = all[0]!;
   if (isHit(best)) {
     const hits = all.filter(isHit).length;
     const by = best.levels.profile === 'same' ? 'profile link' : 'e-mail';
-    if (hits > 1) return `the ${by} found ${hits} people`;
-    if (best.levels.name === 'differs') return `the ${by} belongs to someone whose first and last name both differ from the sheet's`;
+    if (hits > 1) return { kind: 'several_hits', text: `the ${by} found ${hits} people` };
+    if (best.levels.name === 'differs') return { kind: 'hit_other_name', text: `the ${by} belongs to someone whose first and last name both differ from the sheet's` };
     // Same family name, another first name: a shared family mailbox or a relative far more often than the same person.
-    if (best.levels.name === 'last_only') return `the ${by} belongs to someone with the sheet's last name but another first name`;
+    if (best.levels.name === 'last_only') return { kind: 'hit_family_name', text: `the ${by} belongs to someone with the sheet's last name but another first name` };
     return null;
   }
-  if (!row.nameText) return 'no name, e-mail or profile in the sheet to be sure';
-  if (!row.company) return 'no company in the sheet to tell namesakes apart';
+  if (!row.nameText) return { kind: 'no_name', text: 'no name, e-mail or profile in the sheet to be sure' };
+  if (!row.company) return { kind: 'no_company', text: 'no company in the sheet to tell namesakes apart' };
   if (best.levels.name !== 'exact') {
-    return NEAR_NAMES.has(best.levels.name) ? 'the name only nearly matches (a nickname, typo or initial)' : 'no candidate has the sheet\'s name';
+    return NEAR_NAMES.has(best.levels.name)
+      ? { kind: 'near_name', text: 'the name only nearly matches (a nickname, typo or initial)' }
+      : { kind: 'no_such_name', text: 'no candidate has the sheet\'s name' };
   }
-  if (best.levels.company !== 'current_same' && best.levels.company !== 'past_same') return `not known to work or have worked at ${row.company}`;
+  if (best.levels.company !== 'current_same' && best.levels.company !== 'past_same') return { kind: 'not_at_company', text: `not known to work or have worked at ${row.company}` };
   const twins = all.filter((c) => c.levels.name === 'exact' && (c.levels.company === 'current_same' || c.levels.company === 'past_same')).length;
-  if (twins > 1) return `${twins} candidates have this name and hold or held ${row.company}`;
+  if (twins > 1) return { kind: 'twins', text: `${twins} candidates have this name and hold or held ${row.company}` };
   return null;
-}
-
-/** The most a guarded row's confidence may say (confidence-model.ts, guarded). */
-function guardedCap(best: CandidateAssessment): number {
-  const caps = CONFIDENCE_MODEL.guarded;
-  return isHit(best) && best.levels.name === 'differs' ? caps.conflictingNameCap : caps.cap;
 }
 
 /** What sets the best candidate apart, when that is what makes it certain. */

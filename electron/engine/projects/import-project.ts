@@ -28,7 +28,9 @@ export interface ImportOptions {
 
 /**
  * Streams a sheet into a new project: rows in file order, cells exactly as read, in batched transactions, and
- * the mapping guessed from the first rows. The project exists with status 'importing' until the last row is in;
+ * the mapping guessed from the first rows. A blank row between data rows is stored at its place as [] (row_index k
+ * is the sheet's row first_row + k), counted in blank_rows and not in row_count, which counts the rows to match.
+ * The project exists with status 'importing' until the last row is in;
  * on any failure it is deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made
  * project remains. Cancelled by its signal, it leaves the project list at once too, and its rows follow in the
  * background (project-cleanup.ts; `wake` the cleanup after): a cascade of 900,000 rows would hold the engine ~10 s
@@ -70,7 +72,9 @@ export async function importProject(
       insertRows.run(id, first, JSON.stringify(batch));
       heartbeat.run(new Date(clock.now()).toISOString(), id);
     });
+    // Rows stored (blank ones too): the next row's index.
     let rowCount = 0;
+    let blankRows = 0;
     const pace = progressPace();
     const tell = () => {
       if (!pace()) return;
@@ -90,7 +94,8 @@ export async function importProject(
           for await (const more of batches) total += more.length;
           throw sheet.tooManyRows(total);
         }
-        if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
+        if (cells.length === 0) blankRows++;
+        else if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
         batch.push(cells);
         if (batch.length >= ROWS_PER_TRANSACTION) {
           writeBatch(batch, rowCount);
@@ -109,10 +114,13 @@ export async function importProject(
 
     const detected = detectMapping(sheet.headers, sampleRows);
     db.prepare(
-      `UPDATE projects SET row_count = ?, warnings = ?, guesses = ?, mapping = ?, strategies = ?, plan_scope = NULL, status = 'ready', updated_at = ?
+      `UPDATE projects SET row_count = ?, blank_rows = ?, first_row = ?, warnings = ?, guesses = ?, mapping = ?, strategies = ?, plan_scope = NULL,
+         status = 'ready', updated_at = ?
        WHERE id = ?`,
     ).run(
-      rowCount,
+      rowCount - blankRows,
+      blankRows,
+      sheet.firstRow,
       JSON.stringify(sheet.warnings),
       JSON.stringify(detected.guesses),
       JSON.stringify(detected.mapping),

@@ -14,7 +14,12 @@ export interface ProjectRecord {
   headers: string[];
   warnings: SheetWarning[];
   guesses: ColumnGuess[];
+  /** The rows to match: the sheet's rows below the header less the blank ones. */
   rowCount: number;
+  /** Blank rows stored at their place between data rows (cells []), never planned or asked. */
+  blankRows: number;
+  /** The sheet's row number of row_index 0 (projects imported before blank rows were kept: 1, data row 1 = Row 1). */
+  firstRow: number;
   mapping: Mapping;
   strategies: Strategy[];
   planScope: string | null;
@@ -34,6 +39,8 @@ interface ProjectRow {
   warnings: string;
   guesses: string;
   row_count: number;
+  blank_rows: number;
+  first_row: number;
   mapping: string;
   strategies: string;
   plan_scope: string | null;
@@ -58,6 +65,11 @@ export function readyProjectIds(db: Database): number[] {
   return (db.prepare("SELECT id FROM projects WHERE status = 'ready' ORDER BY updated_at DESC, id DESC").all() as { id: number }[]).map((r) => r.id);
 }
 
+/** The row number a spreadsheet app shows for a project's row: how every screen, message and export names a row. */
+export function sheetRowNumber(project: Pick<ProjectRecord, 'firstRow'>, rowIndex: number): number {
+  return project.firstRow + rowIndex;
+}
+
 export function touchProject(db: Database, projectId: number, at: string): void {
   db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, projectId);
 }
@@ -75,6 +87,8 @@ function toRecord(row: ProjectRow): ProjectRecord {
     warnings: parseJson<SheetWarning[]>(row.warnings, []),
     guesses: parseJson<ColumnGuess[]>(row.guesses, []),
     rowCount: row.row_count,
+    blankRows: row.blank_rows,
+    firstRow: row.first_row,
     mapping: parseJson<Mapping>(row.mapping, {}),
     strategies: strategies.length > 0 ? strategies : [...DEFAULT_STRATEGIES],
     planScope: row.plan_scope,

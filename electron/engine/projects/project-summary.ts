@@ -24,6 +24,7 @@ export function projectSummary(db: Database, project: ProjectRecord, changed?: C
     kind: project.kind,
     sourceName: project.sourceName,
     rowCount: project.rowCount,
+    blankRows: project.blankRows,
     counts,
     matched: counts.auto + counts.accepted,
     jobChanges: jobChangeCountsOf(db, project.id),

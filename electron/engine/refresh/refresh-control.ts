@@ -221,7 +221,8 @@ export class RefreshControl {
           concurrency,
           service: { baseUrl: scope.baseUrl, orgId: scope.orgId, scope: scopeId(scope) },
           mapping: project.mapping,
-          rowCount: project.rowCount,
+          // Row positions, as the rows being brought up to date are counted: the blank rows between them too.
+          rowCount: project.rowCount + project.blankRows,
           timing: this.deps.timing,
           rowTiming: this.deps.rowTiming,
           listed,

@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../runs/call-timing';
 import type { RowTiming } from '../runs/row-timing';
-import { settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
+import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
@@ -24,7 +24,7 @@ export interface RefreshRunDeps {
   /** The service asked, and its id as refreshes and refreshed_people keep it. */
   service: { baseUrl: string; orgId: string; scope: string };
   mapping: Mapping;
-  /** The project's rows: how far the rows being brought up to date are. */
+  /** The project's row positions (blank rows too): how far the rows being brought up to date are. */
   rowCount: number;
   timing: CallTiming;
   /** Where a refresh that went from its listing to its end says what its matched rows took (the next previews' estimate). */
@@ -136,10 +136,14 @@ export class RefreshRun {
     };
   }
 
-  /** Stop sending; calls in flight land and are kept, and the rows of everyone found are brought up to date. */
+  /**
+   * Stop sending; calls in flight that land within PAUSE_GRACE_MS are kept (a reply that trickles in must not hold the
+   * pause; the people of a call abandoned stay pending), and the rows of everyone found are brought up to date.
+   */
   pause(message: string | null = null): Promise<RefreshProgress> {
     this.requestStop('paused', message);
-    return this.settled;
+    const late = setTimeout(() => this.abort.abort(), PAUSE_GRACE_MS);
+    return this.settled.finally(() => clearTimeout(late));
   }
 
   /** Stop now: calls in flight are abandoned (their people stay pending); everything landed is kept and written to the rows. */

@@ -7,7 +7,7 @@ import { CLOSING } from '../cancellable-calls';
 import { EngineError, notFound } from '../engine-errors';
 import { KeyedWork } from '../keyed-work';
 import type { ProjectRecord } from '../projects/project-record';
-import { touchProject } from '../projects/project-record';
+import { sheetRowNumber, touchProject } from '../projects/project-record';
 import { jobChange, rowInput } from '../matching';
 import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
@@ -90,8 +90,8 @@ export class Decisions {
       throw new EngineError(
         'invalid_input',
         count === 0
-          ? `Row ${rowIndex + 1} has no candidates to choose from${row.outcome === 'to_review' ? ' (its answer is no longer in the cache; run the project again)' : ''}.`
-          : `Row ${rowIndex + 1} has ${count} candidate${count === 1 ? '' : 's'}; there is no number ${rank}.`,
+          ? `Row ${sheetRowNumber(project, rowIndex)} has no candidates to choose from${row.outcome === 'to_review' ? ' (its answer is no longer in the cache; run the project again)' : ''}.`
+          : `Row ${sheetRowNumber(project, rowIndex)} has ${count} candidate${count === 1 ? '' : 's'}; there is no number ${rank}.`,
       );
     }
     const after = this.decided('accepted', chosen);
@@ -289,7 +289,7 @@ export class Decisions {
 
   private row(project: ProjectRecord, rowIndex: number): RowStatusRecord {
     const row = readRowStatus(this.db, project.id, rowIndex);
-    if (!row) throw notFound(`Row ${rowIndex + 1} of "${project.name}"`);
+    if (!row) throw notFound(`Row ${sheetRowNumber(project, rowIndex)} of "${project.name}"`);
     return row;
   }
 

@@ -9,6 +9,7 @@ import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
+import { sheetRowNumber } from '../projects/project-record';
 import { statement } from '../store/statements';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
@@ -54,6 +55,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       : { rows: filter.order === 'file' ? statePage(db, filter, matching, total) : confidencePage(db, filter), found: matching };
 
   const statuses = rows.map(toRowStatus);
+  const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
   const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
   const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<string, never[]>();
   const page: ReviewRow[] = statuses.map((s) => {
@@ -70,6 +72,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
     const chosenVerdict = s.chosen?.confidence !== undefined;
     return {
       rowIndex: s.rowIndex,
+      rowNumber: sheetRowNumber({ firstRow }, s.rowIndex),
       state: s.state,
       label: s.label,
       top,

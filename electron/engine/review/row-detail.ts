@@ -3,8 +3,8 @@ import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../sha
 import type { JobChangeStatus } from '../../../shared/model';
 import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
 import { FreshestFacts } from '../refresh/freshest-facts';
-import { notFound } from '../engine-errors';
-import type { ProjectRecord } from '../projects/project-record';
+import { EngineError, notFound } from '../engine-errors';
+import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
 import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../runs/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
@@ -52,7 +52,10 @@ export function assessedRow(
 export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number): RowDetail {
   const cells = rowCells(db, project.id, rowIndex);
   const status = readRowStatus(db, project.id, rowIndex);
-  if (!cells || !status) throw notFound(`Row ${rowIndex + 1} of "${project.name}"`);
+  if (cells?.length === 0 && !status) {
+    throw new EngineError('not_found', `Row ${sheetRowNumber(project, rowIndex)} of "${project.name}" is blank: it keeps its place in the sheet, with nothing to look up.`);
+  }
+  if (!cells || !status) throw notFound(`Row ${sheetRowNumber(project, rowIndex)} of "${project.name}"`);
   const input = rowInput(cells, project.mapping);
   const matched = status.state === 'auto' || status.state === 'accepted';
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
@@ -80,6 +83,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     status.queryId === null ? 0 : (db.prepare('SELECT count(*) FROM row_status WHERE project_id = ? AND query_id = ?').pluck().get(project.id, status.queryId) as number);
   return {
     rowIndex,
+    rowNumber: sheetRowNumber(project, rowIndex),
     headers: project.headers,
     cells,
     input: {

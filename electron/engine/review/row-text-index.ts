@@ -6,7 +6,7 @@ import { idleTurn } from '../idle-turn';
 import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
 import { rowLabel } from '../runs/plan-queries';
-import { parseCells } from '../runs/row-cells';
+import { BLANK_ROW, parseCells } from '../runs/row-cells';
 import { writingTextIndexOnly } from '../store/data-stamp';
 
 /**
@@ -150,7 +150,8 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
   const rowsFrom = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?');
   // REPLACE: after a change of mapping the rows are indexed again over their old documents.
   const putDocument = db.prepare('INSERT OR REPLACE INTO row_text (rowid, text) VALUES ((? << 32) | ?, ?)');
-  const rowCount = db.prepare('SELECT row_count FROM projects WHERE id = ?').pluck();
+  // Row positions, as next_row counts them: the blank rows between data rows too.
+  const rowCount = db.prepare('SELECT row_count + blank_rows FROM projects WHERE id = ?').pluck();
   /** The row the last slice got to (rows are numbered densely from 0 at import); null until a slice indexed any. */
   let indexedTo: number | null = null;
 
@@ -169,6 +170,7 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
     const mapping = parseMapping(mappingJson);
     const rows = rowsFrom.all(projectId, state.next_row, limit) as { row_index: number; cells: string }[];
     for (const row of rows) {
+      if (row.cells === BLANK_ROW) continue;
       const cells = parseCells(row.cells);
       putDocument.run(projectId, row.row_index, rowDocument(rowLabel(rowInput(cells, mapping), cells), cells));
     }

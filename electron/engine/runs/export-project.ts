@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportChoice, ExportProgress, ExportResult } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
-import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable } from '../export';
+import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type UnfinishedExports } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../projects/project-record';
 import { progressPace } from '../progress-pace';
@@ -20,6 +20,7 @@ export interface ExportRequest extends ExportChoice {
  * them). Without a destination the file goes into `exportDir` under a fresh name, and its name is the reference
  * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Cancelled by
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
+ * `unfinished` records the part files while they are written, so that a kill leaves none behind past the next start.
  */
 export async function exportProject(
   db: Database,
@@ -28,6 +29,7 @@ export async function exportProject(
   exportDir: string,
   onProgress: (progress: ExportProgress) => void = () => undefined,
   signal?: AbortSignal,
+  unfinished?: UnfinishedExports,
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -52,9 +54,11 @@ export async function exportProject(
   };
   const choice: ExportChoice = { format: req.format, scope: req.scope, candidates: req.candidates, bom: req.bom, delimiter: req.delimiter };
   const pace = progressPace();
+  // The rows an export goes through: blank ones too, which it writes at their place.
+  const rowsTotal = project.rowCount + project.blankRows;
   /** Tells the part's start at once, then its pages a few times a second (and its end, below); cancels between pages. */
   const progressOf = (part: ExportProgress['part']): Pick<ExportPaging, 'onPage'> => {
-    const tell = (rowsDone: number) => onProgress({ projectId: project.id, choice, part, rowsDone, rowsTotal: project.rowCount });
+    const tell = (rowsDone: number) => onProgress({ projectId: project.id, choice, part, rowsDone, rowsTotal });
     if (pace(part)) tell(0);
     return {
       onPage: (rowsDone) => {
@@ -64,18 +68,18 @@ export async function exportProject(
     };
   };
   // The matches and their candidates replace the files there only once both are whole.
-  const together = new PartFiles();
+  const together = new PartFiles(unfinished);
   const target = { format: req.format, bom: req.bom, delimiter: req.delimiter, together };
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
     const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
     written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
-    onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+    onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: rowsTotal, rowsTotal });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
       const result = await writeTable({ ...target, ...candidatesFile, sheetName: 'Candidates' }, table.headers, table.rows);
-      onProgress({ projectId: project.id, choice, part: 'candidates', rowsDone: project.rowCount, rowsTotal: project.rowCount });
+      onProgress({ projectId: project.id, choice, part: 'candidates', rowsDone: rowsTotal, rowsTotal });
       const fileName = basename(candidatesFile.path);
       candidates = { path: candidatesFile.path, downloadRef: downloadRef === null ? null : fileName, fileName, rows: result.rows };
     }

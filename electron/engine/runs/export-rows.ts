@@ -3,9 +3,9 @@ import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState } from '../../../shared/model';
 import type { ExportCell } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
-import type { ProjectRecord } from '../projects/project-record';
+import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
 import { answerFacts } from './answer-facts';
-import { parseCells } from './row-cells';
+import { BLANK_ROW, parseCells } from './row-cells';
 import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
@@ -83,13 +83,17 @@ export const EXPORT_PAGE_ROWS = 100;
 /** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */
 const UNEXPLAINED_ERROR = 'The lookup failed without a message from the service.';
 const MATCHED: readonly RowState[] = ['auto', 'accepted'];
+/** match_status of a blank row of the sheet: nothing was asked for it. */
+export const BLANK_STATUS = 'blank';
 /** Outcomes with an answer on file: their strategy and fetch time mean something. */
 const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
 
 /**
  * The sheet as imported, every original column in its original order, then the match columns. Rows longer than
- * the header row (ragged files) get "Column N" headers so no cell is dropped and the match columns line up.
- * Read a page at a time from SQLite: the sheet is never in memory as a whole.
+ * the header row (ragged files) get "Column N" headers so no cell is dropped and the match columns line up. The whole
+ * project's export has the sheet's rows in its order, its blank rows too (match_status `blank`, the other columns
+ * empty), so its match columns can be pasted beside the original. Read a page at a time from SQLite: the sheet is
+ * never in memory as a whole.
  */
 export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   const width = originalWidth(db, project);
@@ -102,6 +106,12 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
       for (const { cells, status, fetchedAt, error, refresh } of page) {
         const padded: ExportCell[] = cells.slice(0, width);
         while (padded.length < width) padded.push('');
+        if (!status) {
+          padded.push(BLANK_STATUS);
+          while (padded.length < headers.length) padded.push('');
+          yield padded;
+          continue;
+        }
         const chosen = MATCHED.includes(status.state) ? status.chosen : null;
         const answered = ANSWERED.includes(status.outcome);
         // A matched row says how sure the model was of the person chosen; any other row with candidates, of its best one.
@@ -132,7 +142,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
         );
         yield padded;
       }
-      onPage?.(page.at(-1)!.status.rowIndex + 1);
+      onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
     }
   }
@@ -143,7 +153,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
 export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope, pageRows)) {
-      const withCandidates = page.filter((r) => r.status.outcome === 'to_review' && r.status.queryKey);
+      const withCandidates = page.filter((r): r is ExportRow & { status: RowStatusRecord } => r.status?.outcome === 'to_review' && !!r.status.queryKey);
       const facts = answerFacts(
         db,
         withCandidates.map((r) => r.status.queryKey!),
@@ -158,13 +168,13 @@ export function candidatesExport(db: Database, project: ProjectRecord, scope: Ex
           const s = candidates.find((c) => c.rank === judged.rank)!;
           const mark = (field: EvidenceField) => markOf(judged.evidence, field);
           yield [
-            status.rowIndex + 1, judged.rank, s.summary.id ?? '', s.summary.name ?? '', s.summary.title ?? '', s.summary.company ?? '', s.summary.social ?? '',
+            sheetRowNumber(project, status.rowIndex), judged.rank, s.summary.id ?? '', s.summary.name ?? '', s.summary.title ?? '', s.summary.company ?? '', s.summary.social ?? '',
             s.summary.location ?? '', s.score ?? '', Math.round(judged.confidence * 1000) / 1000, i === 0 ? assessment.reason : judged.reason, status.strategy ?? '',
             mark('email'), mark('profile'), mark('name'), mark('company'),
           ];
         }
       }
-      onPage?.(page.at(-1)!.status.rowIndex + 1);
+      onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
     }
   }
@@ -176,8 +186,10 @@ function markOf(evidence: EvidenceItem[], field: EvidenceField): string {
 }
 
 interface ExportRow {
+  rowIndex: number;
   cells: string[];
-  status: RowStatusRecord;
+  /** Null for a blank row of the sheet (runs/row-cells.ts BLANK_ROW), which has none. */
+  status: RowStatusRecord | null;
   fetchedAt: number | null;
   /** What the service said when the row's lookup failed. */
   error: string | null;
@@ -218,31 +230,34 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
 
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
   const { lastRefresh, filter } = scopeOf(db, projectId, scope);
+  // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
+  const blank = scope === 'all' ? `AND (rs.row_index IS NOT NULL OR r.cells = '${BLANK_ROW}')` : '';
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   const page = db.prepare(
-    `SELECT r.cells, rs.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.query_id, rs.candidate_count, rs.chosen_rank,
+    `SELECT r.row_index AS r_row_index, r.cells, rs.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.query_id, rs.candidate_count, rs.chosen_rank,
             rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END AS error_message,
             rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
      FROM rows r
-     JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
+     LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      ${REFRESH_JOIN}
-     WHERE r.project_id = @projectId AND r.row_index >= @from ${filter}
+     WHERE r.project_id = @projectId AND r.row_index >= @from ${filter} ${blank}
      ORDER BY r.row_index LIMIT @limit`,
   );
-  type PageRow = RowStatusRow & { cells: string; fetched_at: number | null; error_message: string | null; refresh_changed: number | null; refresh_previous_company: string | null };
+  type PageRow = RowStatusRow & { r_row_index: number; cells: string; fetched_at: number | null; error_message: string | null; refresh_changed: number | null; refresh_previous_company: string | null };
   for (let from = 0; ; ) {
     const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
     yield rows.map((r) => ({
+      rowIndex: r.r_row_index,
       cells: parseCells(r.cells),
-      status: toRowStatus(r),
+      status: r.row_index === null ? null : toRowStatus(r),
       fetchedAt: r.fetched_at,
       error: r.error_message,
       refresh: r.refresh_changed === null ? null : { changed: r.refresh_changed === 1, previousCompany: r.refresh_previous_company },
     }));
-    from = rows[rows.length - 1]!.row_index + 1;
+    from = rows[rows.length - 1]!.r_row_index + 1;
   }
 }
 

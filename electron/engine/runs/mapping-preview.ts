@@ -6,7 +6,7 @@ import { CancellableCalls } from '../cancellable-calls';
 import { foldWhitespace, normalizeEmail, plannedQueries, profileSlugFromUrl, rowInput, type RowInput } from '../matching';
 import { EngineError } from '../engine-errors';
 import type { ProjectRecord } from '../projects/project-record';
-import { parseCells } from './row-cells';
+import { BLANK_ROW, parseCells } from './row-cells';
 
 const SAMPLES_PER_FIELD = 5;
 const SAMPLE_SCAN_ROWS = 200;
@@ -97,6 +97,7 @@ export async function mappingPreview(
     const rows = page.all(project.id, from, Math.min(PAGE_ROWS, firstRows - scanned)) as { row_index: number; cells: string }[];
     if (rows.length === 0) break;
     for (const row of rows) {
+      if (row.cells === BLANK_ROW) continue;
       const cells = parseCells(row.cells);
       const input = rowInput(cells, mapping);
       if (plannedQueries(input, strategies).length === 0) unusableRows++;

@@ -13,7 +13,7 @@ import { RowResolution, pendingRowCount, reopenAskable, type Answer, type Resolu
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from './row-timing';
 import { saveRun, type RunCounters } from './run-records';
-import { settleWithin, strongerStop, type StopRequest } from './stop-request';
+import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from './stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
@@ -206,10 +206,9 @@ export class MatchingRun {
     };
   }
 
-  /** Stop sending calls; the ones in flight land and are kept. */
+  /** Stop sending calls; the ones in flight that land within PAUSE_GRACE_MS are kept, the rest abandoned. */
   pause(message: string | null = null): Promise<RunProgress> {
-    this.requestStop('paused', message);
-    return this.settled;
+    return this.pauseWithin(PAUSE_GRACE_MS, message);
   }
 
   /** Stop now: calls in flight are abandoned (their queries stay unasked), everything landed is kept. */
@@ -218,8 +217,8 @@ export class MatchingRun {
     return this.settled;
   }
 
-  /** Pauses, but gives calls in flight only `graceMs` to land before abandoning them (the app is closing). */
-  pauseWithin(graceMs: number, message: string): Promise<RunProgress> {
+  /** Pauses, giving calls in flight `graceMs` to land before abandoning them (their queries stay waiting). */
+  pauseWithin(graceMs: number, message: string | null): Promise<RunProgress> {
     this.requestStop('paused', message);
     return settleWithin(this.settled, graceMs, this.abort);
   }

@@ -7,7 +7,7 @@ import { queryKeys } from '../store';
 import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
-import { parseCells } from './row-cells';
+import { BLANK_ROW, parseCells } from './row-cells';
 import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
 import { scopeId, type ServiceScope } from './service-scope';
 
@@ -41,8 +41,8 @@ const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
 
 /**
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
- * status and labels, page by page; only rows whose plan or status changed are written. Never holds
- * more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
+ * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither).
+ * Never holds more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
  * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
  * told the rows planned so far after each page. Cancelled by `signal` (looked at between pages), it puts the
  * project's mapping before back and fails as `cancelled`.
@@ -114,6 +114,8 @@ export async function planProject(
     const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
     for (const [rowIndex, text] of rows) {
+      // A blank row of the sheet, kept at its place: nothing to ask, no status, not reviewed.
+      if (text === BLANK_ROW) continue;
       const cells = parseCells(text);
       const input = rowInput(cells, mapping);
       const old = olds.get(rowIndex) ?? NO_OLD_PLAN;
@@ -163,7 +165,7 @@ export async function planProject(
 
   for (let from: number | null = 0; from !== null; ) {
     from = planPage(from);
-    if (from !== null) onPage(from);
+    if (from !== null) onPage(outcome.rows);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();
     if (signal?.aborted && from !== null) {

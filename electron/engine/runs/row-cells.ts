@@ -1,3 +1,9 @@
+/**
+ * How a blank row of the sheet (no cell with more than spaces) is stored, at its place between the data rows: never
+ * planned, asked or reviewed, exported as a blank row. A row with cells never reads as this text.
+ */
+export const BLANK_ROW = '[]';
+
 /** A row's cells as the import stored them (a JSON array of strings); an empty list when the text does not read. */
 export function parseCells(text: string): string[] {
   try {

@@ -2,6 +2,7 @@ import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readStoredFacts, rowFacts, rowInput, storedFacts, type CandidateFacts, type RowAssessment } from '../matching';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
+import { replyText } from '../api/reply-text';
 import { parseCells } from './row-cells';
 import type { ChosenPerson } from './row-status';
 
@@ -104,15 +105,14 @@ export interface LandedReply {
   context: VerdictContext;
 }
 
-const utf8 = new TextDecoder();
-
 /**
  * A find reply read and made ready to store: on the verdict worker's thread, or the run's own when there is no
  * worker. Throws as the service client's own reading does: ReplyNotJson for a cut-off reply (the client sends the
- * call again), MalformedReplyError for a shape that is not a find reply's.
+ * call again), MalformedReplyError for bytes that are not UTF-8, a shape that is not a find reply's, or a reply over
+ * the limits (api/reply-limits.ts).
  */
 export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
-  const answers = parseFindReply(replyJson(utf8.decode(bytes)), strategies.length);
+  const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length);
   const facts = answers.map((candidates) => rankedFacts(candidates));
   return {
     candidates: answers.map((candidates) => JSON.stringify(candidates)),

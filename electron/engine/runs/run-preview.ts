@@ -5,6 +5,7 @@ import { estimatedSeconds, type WorkPace } from './call-timing';
 import { readRows, type RowsReader } from './reading-thread';
 import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
 import { ASKABLE_STATES, stateCounts } from './row-status';
+import { MAX_PEOPLE_PER_QUERY } from './service-credits';
 
 /** States as an SQL list of literals (the planner sees them, as it would written out). */
 const sqlStates = (states: readonly RowState[]) => states.map((s) => `'${s}'`).join(', ');
@@ -13,6 +14,8 @@ export interface RunPreviewOptions extends WorkPace {
   offline: boolean;
   /** Lookups fetched at or after this instant are fresh (the cache TTL). */
   freshAfterMs: number;
+  /** What the service last said remain (runs/service-credits.ts); null (the default) when it never said. */
+  creditsRemaining?: number | null;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface RunPreviewOptions extends WorkPace {
  * current step (identical ones counted once), how many the cache answers, and the calls left to make.
  * Later waterfall steps depend on the answers, so they are not counted.
  */
-export async function runPreview(db: Database, projectId: number, rowCount: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
+export async function runPreview(db: Database, projectId: number, rowCount: number, blankRows: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
   const counts = stateCounts(db, projectId);
   const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): a walk of the (project_id,
@@ -64,6 +67,7 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   const calls = Math.ceil(toFetch / MAX_QUERIES_PER_FIND);
   return {
     rows: rowCount,
+    blankRows,
     rowsWithoutQuery: withoutQuery,
     distinctQueries: distinct,
     cachedFresh: cached,
@@ -73,5 +77,7 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
     estimatedSeconds: estimatedSeconds(calls, waiting, opts),
     byStrategy,
     offline: opts.offline,
+    creditsRemaining: opts.creditsRemaining ?? null,
+    creditsUpTo: toFetch * MAX_PEOPLE_PER_QUERY,
   };
 }

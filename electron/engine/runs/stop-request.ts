@@ -5,6 +5,9 @@ export interface StopRequest<S extends StopReason = StopReason> {
   message: string | null;
 }
 
+/** How long a pause lets calls in flight land before abandoning them: a reply that trickles in must not hold it. */
+export const PAUSE_GRACE_MS = 1_000;
+
 /** A stronger reason to stop wins: cancelling beats running out of credits beats a failure beats a pause. */
 const STOP_WEIGHT: Record<StopReason, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
 

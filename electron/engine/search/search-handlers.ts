@@ -10,7 +10,7 @@ import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import { EngineError, notFound } from '../engine-errors';
 import { safeFileName } from '../file-names';
-import { writeTable } from '../export';
+import { writeTable, type UnfinishedExports } from '../export';
 import { summarizePerson } from '../matching';
 import { getProfile } from '../store';
 import { columnValues } from './column-values';
@@ -45,6 +45,8 @@ export interface SearchContext {
   settings(): Settings;
   /** Where an export goes when the caller names no destination (the browser host offers it as a download). */
   exportDir: string;
+  /** Records an export's part file while it is written (export/unfinished-exports.ts). */
+  unfinished?: UnfinishedExports;
   /** Values per call for long value lists when the call does not say (default 100). */
   valuesPerCall?: number;
 }
@@ -173,11 +175,12 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
     const row = rowOrThrow(input.searchId);
     const fileName = `${safeFileName(row.name, { fallback: 'search' })}.${input.format}`;
     const path = input.destination ?? join(ctx.exportDir, fileName);
-    if (input.destination === null) await mkdir(ctx.exportDir, { recursive: true });
+    if (input.destination === null) await mkdir(ctx.exportDir, { recursive: true, mode: 0o700 });
     const rows = (function* () {
       for (const result of allResults(db, row.id, summarizePerson)) yield exportRow(result);
     })();
-    const written = await writeTable({ path, format: input.format, bom: input.bom, delimiter: input.delimiter, sheetName: 'People' }, exportHeaders(), rows);
+    const target = { path, format: input.format, bom: input.bom, delimiter: input.delimiter, sheetName: 'People', unfinished: ctx.unfinished };
+    const written = await writeTable(target, exportHeaders(), rows);
     return { path, downloadRef: null, fileName: basename(path), rows: written.rows };
   }
 

@@ -1,16 +1,14 @@
 import { createReadStream } from 'node:fs';
 import iconv from 'iconv-lite';
-import Papa from 'papaparse';
 import type { RawRow, SheetWarning } from './opened-sheet';
 import type { TextEncoding } from './sniff-file';
-import type { Newline } from './sniff-delimiter';
+import { parseCsvText } from './csv-records';
 import { isFileError, unreadable } from './file-access';
 import { OversizedCell } from './oversized-cell';
 
 export interface CsvLayout {
   encoding: TextEncoding;
   delimiter: string;
-  newline: Newline;
 }
 
 const READ_BYTES = 256 * 1024;
@@ -19,8 +17,8 @@ const PARSE_CHARS = 64 * 1024;
 /**
  * Records of a text sheet, decoded and parsed as the consumer pulls them, so only a chunk or so of the file
  * is ever in memory. They come a parsed chunk at a time: an async generator's step per record (promises and
- * results at each of the reader's stages) was half of what a CSV import allocated. Papa's Parser is driven directly (as its own ChunkStreamer does): the unparsed tail of
- * a chunk (a record cut in two) is carried over, and the pull loop gives backpressure without pause/resume.
+ * results at each of the reader's stages) was half of what a CSV import allocated. The unparsed tail of a chunk (a record
+ * cut in two) is carried over to the next (csv-records.ts), and the pull loop gives backpressure without pause/resume.
  */
 export async function* csvRows(
   path: string,
@@ -32,8 +30,7 @@ export async function* csvRows(
 ): AsyncGenerator<RawRow[]> {
   const stream = createReadStream(path, { highWaterMark: READ_BYTES });
   const decoder = iconv.getDecoder(layout.encoding);
-  const config = { delimiter: layout.delimiter, newline: layout.newline, quoteChar: '"' };
-  const parser = new Papa.Parser(config);
+  const { delimiter } = layout;
   let pending = '';
   // A record is parsed again from its start each time more text arrives; waiting until the new text is as long
   // as the carried tail keeps a long quoted cell linear instead of quadratic.
@@ -46,21 +43,20 @@ export async function* csvRows(
       onBytes(stream.bytesRead);
       pending += decoder.write(chunk);
       if (pending.length < parseAt) continue;
-      const result = parser.parse(pending, 0, true) as { data: string[][]; meta: { cursor: number } };
-      pending = pending.slice(result.meta.cursor);
-      if (result.data.length > 0) yield result.data.map((cells) => ({ cells, line: ++line }));
+      const result = parseCsvText(pending, delimiter, false);
+      pending = pending.slice(result.cursor);
+      if (result.records.length > 0) yield result.records.map((cells) => ({ cells, line: ++line }));
       parseAt = pending.length + Math.max(PARSE_CHARS, pending.length);
       if (pending.length > inspectAt) {
-        inspectTail(firstRecord(pending, config), maxCellBytes, line + 1);
+        inspectTail(parseCsvText(pending, delimiter, true).records[0] ?? [], maxCellBytes, line + 1);
         inspectAt = pending.length * 2;
       }
     }
     pending += decoder.end() ?? '';
-    const result = parser.parse(pending, 0, false) as { data: string[][]; errors: { code: string }[] };
-    const unclosed = result.errors.some((e) => e.code === 'MissingQuotes');
+    const { records, unclosed } = parseCsvText(pending, delimiter, true);
     // The unclosed quote ran to the end of the file: if that made a cell too large, say that it is why.
-    if (unclosed && result.data.length > 0) inspectTail(result.data[result.data.length - 1], maxCellBytes, line + result.data.length);
-    if (result.data.length > 0) yield result.data.map((cells) => ({ cells, line: ++line }));
+    if (unclosed && records.length > 0) inspectTail(records[records.length - 1]!, maxCellBytes, line + records.length);
+    if (records.length > 0) yield records.map((cells) => ({ cells, line: ++line }));
     if (unclosed) {
       warn({
         code: 'unclosed_quote',
@@ -73,10 +69,6 @@ export async function* csvRows(
   } finally {
     stream.destroy();
   }
-}
-
-function firstRecord(tail: string, config: Papa.ParseConfig): string[] {
-  return (new Papa.Parser(config).parse(tail, 0, false) as { data: string[][] }).data[0] ?? [];
 }
 
 /** Throws when the widest cell of an unfinished record is over the limit. */

@@ -1,3 +1,4 @@
+import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { SheetError, fileLabel } from './sheet-error';
 
@@ -17,13 +18,42 @@ export function unreadable(path: string, err: unknown): SheetError {
   return new SheetError('unreadable', path, `Can't read ${fileLabel(path)}: ${reason}.`, { cause: err });
 }
 
-/** The file's size and its first `bytes` bytes (fewer when the file is shorter). */
+/**
+ * What a path is when it is not a regular file, in words; null for a file. A named pipe would block the first read
+ * until some program writes to it, and a device such as /dev/zero never ends (and says its size is 0).
+ */
+function notAFile(info: Stats): string | null {
+  if (info.isFile()) return null;
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a named pipe';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function refuseNonFile(path: string, info: Stats): void {
+  const what = notAFile(info);
+  if (what === null) return;
+  throw new SheetError(
+    'unreadable',
+    path,
+    `Can't read ${fileLabel(path)}: it is ${what}, not a file. Matchdesk reads only files saved on disk: choose a CSV or Excel (.xlsx) file.`,
+  );
+}
+
+/**
+ * The file's size and its first `bytes` bytes (fewer when the file is shorter). Only a regular file gets this far:
+ * the path is looked at before it is opened, and the opened handle again, since the path may change in between
+ * (non-blocking, so a named pipe put there meanwhile cannot hang the open).
+ */
 export async function readStart(path: string, bytes: number): Promise<{ size: number; start: Buffer }> {
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    const handle = await open(path, 'r');
+    refuseNonFile(path, await stat(path));
+    // O_NONBLOCK does not exist on Windows, which has no named pipes in its file system.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     try {
+      const info = await handle.stat();
+      refuseNonFile(path, info);
       const start = Buffer.alloc(Math.min(bytes, info.size));
       const { bytesRead } = await handle.read(start, 0, start.length, 0);
       return { size: info.size, start: start.subarray(0, bytesRead) };
@@ -31,6 +61,7 @@ export async function readStart(path: string, bytes: number): Promise<{ size: nu
       await handle.close();
     }
   } catch (err) {
+    if (err instanceof SheetError) throw err;
     throw unreadable(path, err);
   }
 }

@@ -41,7 +41,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     where = `the sheet “${sheet.name}” in `;
     // How far the latest pass through the worksheet's stored bytes is: for an xlsx without its dimension.
     let partRead = 0;
-    source = () => xlsxRows(path, outline, sheet, (fraction) => (partRead = fraction));
+    source = () => xlsxRows(path, outline, sheet, (fraction) => (partRead = fraction), limits.maxCellBytes);
     const lastRow = await worksheetLastRow(path, outline, sheet);
     // The dimension Excel writes at the top of a worksheet gives its size before any row is read; the rows below
     // the header are the last row less the header's (usually row 1).
@@ -57,9 +57,9 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     fractionRead = () => Math.min(1, bytesRead / size);
     // A file whose first 256 KB put it well under the limit is not counted (the importer still stops at the limit);
     // others get a cheap bound (line breaks), and only one that may be over is parsed through to count its rows.
-    const sampleLines = sniffed.split(layout.newline).length;
+    const sampleLines = sniffed.split(/\r\n|\r|\n/).length;
     const likelyRows = (size / Math.max(1, Math.min(start.length, SNIFF_BYTES))) * sampleLines;
-    if (likelyRows * 2 > maxRows && (await textLineCount(path, kind.encoding, layout.newline)) - 1 > maxRows) {
+    if (likelyRows * 2 > maxRows && (await textLineCount(path, kind.encoding)) - 1 > maxRows) {
       const rows = await countDataRows(scanTable(source(), { path, where, limits, padShortRows: false, warnings: [] }));
       if (rows > maxRows) throw tooManyRows(path, where, rows, maxRows);
     }
@@ -95,6 +95,7 @@ export async function openSheet(path: string, opts: OpenSheetOptions = {}): Prom
     info,
     headers: named.headers,
     warnings,
+    firstRow: ctx.headerLine! + 1,
     rows,
     rowBatches,
     maxRows,

@@ -17,10 +17,13 @@ export interface OpenedSheet {
   info: SheetInfo;
   /** Made unique and non-empty ("Email", "Email (2)", "Column 3"). */
   headers: string[];
-  /** Filled while reading: renamed headers, ragged rows (count), skipped empty rows (count), ... */
+  /** Filled while reading: renamed headers, ragged rows (count), blank rows kept (count), ... */
   warnings: SheetWarning[];
+  /** The sheet's row number (as a spreadsheet app shows it) of the first row below the header: the header's plus one. */
+  firstRow: number;
   /**
-   * Data rows in file order, cells exactly as in the file (strings), ragged rows kept as they are.
+   * The rows below the header in file order, down to the last data row: cells exactly as in the file (strings), ragged
+   * rows kept as they are, a blank row as [] at its place, so the k-th (from 0) is the sheet's row firstRow + k.
    * Each call reads the file again from the top; the first call continues the read openSheet started.
    */
   rows(): AsyncGenerator<string[]>;
@@ -50,7 +53,7 @@ export interface OpenSheetOptions {
   maxRows?: number;
 }
 
-/** One record as a format reader sees it, before headers and empty rows are dealt with. */
+/** One record as a format reader sees it, before headers and blank rows are dealt with. */
 export interface RawRow {
   cells: string[];
   /** 1-based row number as a spreadsheet app shows it (CSV: record number, header = 1). */

@@ -24,23 +24,36 @@ export function tooManyRows(path: string, where: string, rows: number | null, ma
 
 /**
  * An upper bound on a text file's records: its line breaks plus one (a record may span lines inside quotes, never
- * the other way round). A byte scan, about 0.1 s for 100 MB, so a sheet over the limit is refused before a row is
- * stored. `newline` is the sniffed record separator; its last character is counted.
+ * the other way round). A byte scan, so a sheet over the limit is refused before a row is stored. Every LF counts,
+ * and every CR not followed by an LF: CRLF, LF and CR all end a record, in any mix.
  */
-export async function textLineCount(path: string, encoding: TextEncoding, newline: string): Promise<number> {
-  const code = newline.charCodeAt(newline.length - 1);
+export async function textLineCount(path: string, encoding: TextEncoding): Promise<number> {
   // UTF-16 puts each code unit in two bytes: a line break is the byte pair at an even offset.
-  const wide = encoding === 'utf-16le' ? [code, 0] : encoding === 'utf-16be' ? [0, code] : null;
+  const wide = encoding === 'utf-16le' || encoding === 'utf-16be';
+  const low = encoding === 'utf-16be' ? 1 : 0;
   let lines = 1;
-  let offset = 0;
+  // The code unit before this chunk's first was a CR: an LF first in the chunk ends the same CRLF.
+  let afterCr = false;
+  let carry: Buffer | null = null;
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as Readable & AsyncIterable<Buffer>) {
-      if (wide) {
-        for (let i = (2 - (offset % 2)) % 2; i + 1 < chunk.length; i += 2) if (chunk[i] === wide[0] && chunk[i + 1] === wide[1]) lines++;
-      } else {
-        for (let i = chunk.indexOf(code); i !== -1; i = chunk.indexOf(code, i + 1)) lines++;
+    for await (const read of createReadStream(path, { highWaterMark: 1024 * 1024 }) as Readable & AsyncIterable<Buffer>) {
+      if (!wide) {
+        for (let i = read.indexOf(10); i !== -1; i = read.indexOf(10, i + 1)) if (i > 0 || !afterCr) lines++;
+        for (let i = read.indexOf(13); i !== -1; i = read.indexOf(13, i + 1)) if (read[i + 1] !== 10) lines++;
+        // A CR last in the chunk was counted; the LF that may begin the next chunk is then not.
+        afterCr = read[read.length - 1] === 13;
+        continue;
       }
-      offset += chunk.length;
+      // A code unit cut in two by a chunk is read whole with the next one.
+      const chunk: Buffer = carry ? Buffer.concat([carry, read]) : read;
+      const usable = chunk.length - (chunk.length % 2);
+      carry = usable < chunk.length ? chunk.subarray(usable) : null;
+      for (let i = 0; i < usable; i += 2) {
+        const unit = chunk[i + low]! | (chunk[i + 1 - low]! << 8);
+        if (unit === 10 && !afterCr) lines++;
+        else if (unit === 13) lines++;
+        afterCr = unit === 13;
+      }
     }
   } catch (err) {
     if (isFileError(err)) throw unreadable(path, err);

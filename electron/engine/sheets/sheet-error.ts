@@ -8,6 +8,7 @@ export const SHEET_ERROR_CODES = [
   'corrupt',
   'too_many_columns',
   'cell_too_large',
+  'too_large',
   'too_many_rows',
   'sheet_not_found',
   'unreadable',
@@ -41,6 +42,7 @@ export function columnLetter(column: number): string {
 }
 
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1).replace(/\.0$/, '')} GiB`;
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
   return `${bytes} bytes`;

@@ -1,19 +1,17 @@
 export const DELIMITERS = [',', '\t', ';', '|'] as const;
-export type Newline = '\r\n' | '\n' | '\r';
 
 const MAX_RECORDS = 200;
 
 /**
  * Picks the delimiter from the first records of a text sheet: the candidate (counted outside quotes) whose
  * count per record agrees best with the header row's, then the one splitting the header into more columns.
- * `complete` says the text is the whole file, so its last record is not cut short.
+ * `complete` says the text is the whole file, so its last record is not cut short. CRLF, LF and CR all end a record.
  */
-export function sniffLayout(text: string, complete: boolean): { delimiter: string; newline: Newline } {
+export function sniffLayout(text: string, complete: boolean): { delimiter: string } {
   const records: number[][] = [];
   let counts = DELIMITERS.map(() => 0);
   let nonEmpty = false;
   let inQuotes = false;
-  let newline: Newline | null = null;
   for (let i = 0; i < text.length && records.length < MAX_RECORDS; i++) {
     const ch = text[i];
     if (ch === '"') {
@@ -24,7 +22,6 @@ export function sniffLayout(text: string, complete: boolean): { delimiter: strin
     if (inQuotes) continue;
     if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      newline ??= ch === '\n' ? '\n' : text[i] === '\n' ? '\r\n' : '\r';
       if (nonEmpty) records.push(counts);
       counts = DELIMITERS.map(() => 0);
       nonEmpty = false;
@@ -35,7 +32,7 @@ export function sniffLayout(text: string, complete: boolean): { delimiter: strin
     if (ch.trim() !== '') nonEmpty = true;
   }
   if (nonEmpty && complete && records.length < MAX_RECORDS) records.push(counts);
-  return { delimiter: bestDelimiter(records), newline: newline ?? '\n' };
+  return { delimiter: bestDelimiter(records) };
 }
 
 function bestDelimiter(records: number[][]): string {

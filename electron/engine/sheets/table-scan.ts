@@ -17,30 +17,38 @@ export interface TableContext {
   padShortRows: boolean;
   warnings: SheetWarning[];
   headers?: string[];
+  /** The header row's number, once it is read. */
+  headerLine?: number;
 }
 
+/** Blank rows yielded at most at a time, so a long run of them (an xlsx's gap of rows) is never in memory at once. */
+const BLANK_BATCH = 2500;
+
 /**
- * One pass over a sheet: yields the header row (the first non-empty row) alone, the first data row alone, then the
- * other non-empty data rows in batches as the reader gave them (never an empty one). Enforces the column and
- * cell-size limits and counts ragged and skipped empty rows into the warnings, replacing the counts of any earlier
- * pass. The header and the first data row come on their own so that opening a sheet reads no further than them, and
- * the caller names the columns (ctx.headers) before any data row is checked.
+ * One pass over a sheet: yields the header row (the first non-empty row) alone, then every row below it down to the
+ * last data row, each at its place: the first data row alone (after any blank rows above it), then the others in
+ * batches as the reader gave them (never an empty one). A blank row (no cell with more than spaces, or a row an xlsx
+ * leaves out) comes as [], so row k below the header is the sheet's row headerLine + k; blank rows after the last
+ * data row are dropped, as nothing after them can shift. Enforces the column and cell-size limits and counts ragged
+ * and blank rows into the warnings, replacing the counts of any earlier pass. The header and the first data row come
+ * on their own so that opening a sheet reads no further than them, and the caller names the columns (ctx.headers)
+ * before any data row is checked.
  */
 export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext): AsyncGenerator<string[][]> {
   const counters = new PassCounters(ctx.warnings);
   const maxCellChars = Math.floor(ctx.limits.maxCellBytes / 3);
   let width = -1;
   let previousLine = 0;
-  let pendingEmpty = 0;
+  let pendingBlank = 0;
   let firstDataRow = false;
   try {
     for await (const batch of raw) {
-      const out: string[][] = [];
+      let out: string[][] = [];
       for (const { cells, line } of batch) {
-        if (width >= 0) pendingEmpty += Math.max(0, line - previousLine - 1);
+        if (width >= 0) pendingBlank += Math.max(0, line - previousLine - 1);
         previousLine = line;
         if (isEmptyRow(cells)) {
-          if (width >= 0) pendingEmpty++;
+          if (width >= 0) pendingBlank++;
           continue;
         }
         if (cells.length > ctx.limits.maxColumns) checkColumnCount(cells, line, ctx);
@@ -53,12 +61,19 @@ export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext
         }
         if (width < 0) {
           width = cells.length;
+          ctx.headerLine = line;
           yield [cells];
           continue;
         }
-        if (pendingEmpty > 0) {
-          counters.emptyRows(pendingEmpty);
-          pendingEmpty = 0;
+        if (pendingBlank > 0) {
+          counters.blankRows(pendingBlank);
+          if (pendingBlank > BLANK_BATCH && out.length > 0) {
+            yield out;
+            out = [];
+          }
+          for (; pendingBlank > BLANK_BATCH; pendingBlank -= BLANK_BATCH) yield blankRows(BLANK_BATCH);
+          out.push(...blankRows(pendingBlank));
+          pendingBlank = 0;
         }
         if (ctx.padShortRows) {
           while (cells.length > width && cells[cells.length - 1] === '') cells.pop();
@@ -67,7 +82,9 @@ export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext
         if (cells.length !== width) counters.raggedRow();
         if (!firstDataRow) {
           firstDataRow = true;
-          yield [cells];
+          out.push(cells);
+          yield out;
+          out = [];
           continue;
         }
         out.push(cells);
@@ -80,6 +97,10 @@ export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext
   } finally {
     counters.finish();
   }
+}
+
+function blankRows(n: number): string[][] {
+  return Array.from({ length: n }, () => []);
 }
 
 function isEmptyRow(cells: string[]): boolean {
@@ -107,7 +128,7 @@ function capitalize(text: string): string {
 function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
   const name = ctx.headers?.[cell.column - 1];
   const column = `column ${columnLetter(cell.column)}${name ? ` (“${name}”)` : ''}`;
-  const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : formatBytes(cell.bytes);
+  const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : cell.atLeast ? `over ${formatBytes(cell.bytes)}` : formatBytes(cell.bytes);
   const hint = cell.unfinished ? ' This often means a quote (") that is never closed.' : '';
   return new SheetError(
     'cell_too_large',
@@ -118,12 +139,12 @@ function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
 }
 
 /** Warnings that describe one read of the rows, so each pass replaces them. */
-const PASS_WARNINGS = new Set(['ragged_rows', 'empty_rows_skipped', 'unclosed_quote']);
+const PASS_WARNINGS = new Set(['ragged_rows', 'blank_rows_kept', 'unclosed_quote']);
 
-/** Ragged and empty-row counts of one pass; the warning objects are created on first need and kept up to date. */
+/** Ragged and blank-row counts of one pass; the warning objects are created on first need and kept up to date. */
 class PassCounters {
   private ragged: SheetWarning | null = null;
-  private empty: SheetWarning | null = null;
+  private blank: SheetWarning | null = null;
 
   constructor(private readonly warnings: SheetWarning[]) {
     for (let i = warnings.length - 1; i >= 0; i--) if (PASS_WARNINGS.has(warnings[i].code)) warnings.splice(i, 1);
@@ -138,12 +159,12 @@ class PassCounters {
     if (this.ragged.count === 1) this.describe();
   }
 
-  emptyRows(n: number): void {
-    if (!this.empty) {
-      this.empty = { code: 'empty_rows_skipped', message: '', count: 0 };
-      this.warnings.push(this.empty);
+  blankRows(n: number): void {
+    if (!this.blank) {
+      this.blank = { code: 'blank_rows_kept', message: '', count: 0 };
+      this.warnings.push(this.blank);
     }
-    this.empty.count! += n;
+    this.blank.count! += n;
     this.describe();
   }
 
@@ -156,9 +177,9 @@ class PassCounters {
       const n = this.ragged.count!;
       this.ragged.message = `${n.toLocaleString('en-US')} ${n === 1 ? 'row has' : 'rows have'} more or fewer cells than the header row; ${n === 1 ? 'it was' : 'they were'} kept as ${n === 1 ? 'it is' : 'they are'}.`;
     }
-    if (this.empty) {
-      const n = this.empty.count!;
-      this.empty.message = `${n.toLocaleString('en-US')} empty ${n === 1 ? 'row was' : 'rows were'} skipped.`;
+    if (this.blank) {
+      const n = this.blank.count!;
+      this.blank.message = `${n.toLocaleString('en-US')} blank ${n === 1 ? 'row' : 'rows'} between the data rows ${n === 1 ? 'was' : 'were'} kept in place, so the rows keep their numbers; ${n === 1 ? 'it is' : 'they are'} not looked up.`;
     }
   }
 }

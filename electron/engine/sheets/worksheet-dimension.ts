@@ -1,5 +1,6 @@
 import type { WorkbookOutline, WorkbookSheet } from './xlsx-workbook';
 import { streamPart } from './zip-directory';
+import { INFLATE_CAPS } from './inflate-limits';
 
 /** The <dimension> element comes before <sheetData>, within the first kilobytes of a worksheet part. */
 const HEAD_CHARS = 16 * 1024;
@@ -13,7 +14,7 @@ const SHEET_DATA = /<(?:\w+:)?sheetData\b/;
 export async function worksheetLastRow(path: string, outline: WorkbookOutline, sheet: WorkbookSheet): Promise<number | null> {
   const part = outline.parts.get(sheet.part);
   if (!part) return null;
-  const stream = streamPart(path, part);
+  const stream = streamPart(path, part, undefined, { cap: INFLATE_CAPS.worksheet });
   let head = '';
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {

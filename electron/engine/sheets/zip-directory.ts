@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { INFLATE_CAPS, checkInflated, type InflateLimit } from './inflate-limits';
 
 export interface PartLocation {
   name: string;
@@ -12,17 +13,37 @@ export interface PartLocation {
 
 /**
  * An entry's bytes, inflated as they are read: large worksheets never sit whole in memory. `onRead` is told the share
- * of the entry's stored bytes read so far (0 to 1), as they are read.
+ * of the entry's stored bytes read so far (0 to 1), as they are read. The stream fails with PartTooLarge as soon as
+ * the entry inflates past `limit`, and stops inflating there. The size the ZIP directory states is not trusted, nor
+ * used to refuse early: a part stating 1 GiB may be a bomb, or hold one cell over the limit that should be named.
  */
-export function streamPart(path: string, part: PartLocation, onRead?: (fraction: number) => void): Readable {
+export function streamPart(
+  path: string,
+  part: PartLocation,
+  onRead?: (fraction: number) => void,
+  limit: InflateLimit = { cap: INFLATE_CAPS.other },
+): Readable {
   if (part.length === 0) return Readable.from([]);
-  const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1 });
+  // Small reads, so that the bytes read say closely how much has been inflated from them (the ratio check).
+  const raw = createReadStream(path, { start: part.start, end: part.start + part.length - 1, highWaterMark: 16 * 1024 });
   if (onRead) raw.on('data', () => onRead(raw.bytesRead / part.length));
-  if (!part.deflated) return raw;
-  const inflate = createInflateRaw();
-  raw.on('error', (err) => inflate.destroy(err));
-  inflate.on('close', () => raw.destroy());
-  return raw.pipe(inflate);
+  let inflated = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      inflated += chunk.length;
+      try {
+        checkInflated(part.name, limit, inflated, raw.bytesRead, chunk.length);
+      } catch (err) {
+        done(err as Error);
+        return;
+      }
+      done(null, chunk);
+    },
+  });
+  // pipeline destroys every stage when one fails or the reader destroys the last, so the inflate stops at once.
+  const stages = part.deflated ? [raw, createInflateRaw(), counted] : [raw, counted];
+  pipeline(stages, () => undefined);
+  return counted;
 }
 
 export interface ZipEntry {
@@ -45,7 +66,7 @@ const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
 const MAX_COMMENT = 0xffff;
 /** The small XML parts read here (workbook.xml, its rels) are kilobytes; a bigger one is not worth inflating. */
-const MAX_INFLATED = 64 * 1024 * 1024;
+const MAX_INFLATED = INFLATE_CAPS.other;
 
 /**
  * Reads a ZIP's central directory, which sits at the end of the file: a file cut short loses it, which is how

@@ -4,6 +4,8 @@ export { migrate, schemaVersion, latestVersion, type MigrationOutcome } from './
 export type { Migration } from './migration';
 export { ALL_MIGRATIONS } from './migrations';
 export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, InvalidSetting, isDiskFull, stopReason } from './errors';
+export { damageOf } from './damage-watch';
+export { makeDataFolderPrivate } from './private-folder';
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
 export { getSettings, updateSettings } from './settings';
 export { queryKey, queryKeys, getLookups, getAnswerFacts, putLookups, cacheStats, cacheStatsQuery, toCacheStats, cacheEntriesBound, CACHE_COUNTED_HERE, clearCache, type Lookup, type LookupError, type AnswerFacts, type CacheStats } from './lookups';

@@ -2,10 +2,13 @@ import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { guarded, watchForDamage } from './damage-watch';
 import { DatabaseNeedsUpgrade, DatabaseTooNew, DatabaseUnreadable } from './errors';
 import { latestVersion, migrate, schemaVersion } from './migrate';
+import { createPrivateFolders } from './private-folder';
 import type { Migration } from './migration';
 import { ALL_MIGRATIONS } from './migrations';
+import { WalBudget } from './wal-budget';
 
 export interface OpenDatabaseOptions {
   readonly?: boolean;
@@ -17,7 +20,8 @@ const posix = process.platform !== 'win32';
 
 /**
  * Opens (creating when needed) the one data file: owner-only permissions, WAL, foreign keys on, then migrated.
- * Throws DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade (read-only) or MigrationFailed.
+ * Throws DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade (read-only) or MigrationFailed. A damaged page found
+ * later throws DatabaseUnreadable too, and the connection is stopped (damage-watch.ts).
  */
 export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
   const readonly = opts.readonly ?? false;
@@ -31,6 +35,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   } catch (cause) {
     throw unreadable(file, cause);
   }
+  watchForDamage(db, file);
 
   try {
     // Reading the header first both detects a non-database and refuses a newer file before anything is written.
@@ -56,7 +61,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     if (!inMemory && !readonly) restrictSidecars(file);
-    if (!readonly) beginTransactionsWithTheWriteLock(db);
+    if (!readonly) beginTransactionsWithTheWriteLock(db, inMemory ? null : new WalBudget(db));
 
     if (!readonly) migrate(db, migrations);
     return db;
@@ -73,39 +78,31 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
  * once with "database is locked" (its snapshot is stale, and SQLite does not wait for that), where an immediate one
  * waits for its turn (busy_timeout). Before this, of two `matchdesk match` run side by side on one folder (20,000 or
  * 100,000 rows each), one failed every time (test/cli/shared-folder.test.ts). Nested transactions stay savepoints.
+ * After each outermost commit the WAL's checkpoint point follows the file's size (wal-budget.ts).
  */
-function beginTransactionsWithTheWriteLock(db: SqliteDatabase): void {
+function beginTransactionsWithTheWriteLock(db: SqliteDatabase, wal: WalBudget | null): void {
   const transaction = db.transaction.bind(db);
   db.transaction = ((fn: Parameters<SqliteDatabase['transaction']>[0]) => {
     const made = transaction(fn);
-    return Object.assign((...args: unknown[]) => made.immediate(...args), { default: made.immediate, deferred: made.deferred, immediate: made.immediate, exclusive: made.exclusive });
+    const immediate = (...args: unknown[]) => {
+      const result = guarded(db, () => made.immediate(...args));
+      if (wal && !db.inTransaction) wal.update();
+      return result;
+    };
+    return Object.assign(immediate, { default: immediate, deferred: made.deferred, immediate, exclusive: made.exclusive });
   }) as SqliteDatabase['transaction'];
 }
 
 /** The file must be owner-only before SQLite writes a byte into it: it holds who the user looked up. */
 function prepareFile(file: string): void {
   try {
-    createFolders(path.dirname(path.resolve(file)));
+    createPrivateFolders(path.dirname(path.resolve(file)));
     const existing = fs.statSync(file, { throwIfNoEntry: false });
     if (existing && !existing.isFile()) throw new Error('that path is a folder or device, not a file');
     if (!existing) fs.closeSync(fs.openSync(file, 'a', 0o600));
     if (posix) fs.chmodSync(file, 0o600);
   } catch (cause) {
     throw new DatabaseUnreadable(file, 'cannot_open', { cause });
-  }
-}
-
-/** Creates missing folders owner-only; folders that already exist keep their permissions. */
-function createFolders(dir: string): void {
-  const missing: string[] = [];
-  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) {
-    missing.unshift(d);
-    if (path.dirname(d) === d) break;
-  }
-  for (const d of missing) {
-    fs.mkdirSync(d, { mode: 0o700 });
-    // mkdir's mode is filtered by the umask; set it outright.
-    if (posix) fs.chmodSync(d, 0o700);
   }
 }
 
@@ -121,6 +118,7 @@ function restrictSidecars(file: string): void {
 }
 
 function unreadable(file: string, cause: unknown): DatabaseUnreadable {
+  if (cause instanceof DatabaseUnreadable) return cause;
   const code = (cause as { code?: unknown } | null)?.code;
   const notADatabase = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
   return new DatabaseUnreadable(file, notADatabase ? 'not_a_database' : 'cannot_open', { cause });

@@ -76,6 +76,18 @@ describe('429: rate limited', () => {
     expect(s.count('/find')).toBe(3);
   });
 
+  it('does not wait a Retry-After that would end past the call budget: fails then, saying why', async () => {
+    const clock = new ManualClock();
+    const s = await serve((_req, res) => reply(res, 429, { message: 'slow down' }, { 'retry-after': '70' }), clock);
+    const call = failure(clientFor(s, { clock, maxAttempts: 5 }).findBatch(one));
+    await waitFor(() => clock.pending === 1, 'the first wait');
+    clock.advance(70_000);
+    const err = await call;
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as Error).message).toMatch(/after 2 attempts.* Matchdesk stopped after 2 attempts: a call is not sent again once 2 min have passed since it was first sent\.$/);
+    expect(s.count('/find')).toBe(2);
+  });
+
   it('honours a Retry-After given as an HTTP-date', async () => {
     const clock = new ManualClock();
     const s = await serve(failing(1, (_req, res) => reply(res, 429, 'later', { 'retry-after': new Date(clock.now() + 3_000).toUTCString() })), clock);

@@ -145,15 +145,16 @@ describe('export', () => {
     expect(result.candidates).toMatchObject({ path: candidatesPath, fileName: 'matched-candidates.csv' });
     const [headers, ...candidates] = readCsv(candidatesPath, ';');
     expect(headers).toEqual([...CANDIDATE_COLUMNS]);
-    expect(new Set(candidates.map((c) => c[0]))).toEqual(new Set(['1', '2', '5']));
-    const first = candidates.find((c) => c[0] === '1')!;
+    // Each candidate names its row as a spreadsheet app numbers it: the header is row 1.
+    expect(new Set(candidates.map((c) => c[0]))).toEqual(new Set(['2', '3', '6']));
+    const first = candidates.find((c) => c[0] === '2')!;
     const at = (name: (typeof CANDIDATE_COLUMNS)[number]) => CANDIDATE_COLUMNS.indexOf(name);
-    expect(first.slice(0, 3)).toEqual(['1', '1', people[0]!.id]);
+    expect(first.slice(0, 3)).toEqual(['2', '1', people[0]!.id]);
     expect(first[at('strategy')]).toBe('email');
     // Found by the row's e-mail: that is agreement, not a missing e-mail.
     expect(first.slice(at('evidence_email'))).toEqual(['same', 'missing', 'same', 'same']);
     // Each row's candidates come most likely first, each with its own confidence.
-    const second = candidates.filter((c) => c[0] === '2');
+    const second = candidates.filter((c) => c[0] === '3');
     const confidences = second.map((c) => Number(c[at('confidence')]));
     expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
     expect(second[0]![at('person_id')]).toBe(people[1]!.id);

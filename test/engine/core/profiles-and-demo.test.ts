@@ -126,7 +126,7 @@ describe('demo mode', () => {
     const { profile, project } = await ok(engine, 'demo.start');
     expect(profile).toMatchObject({ name: 'Demo (local simulator)', kind: 'service_account', orgId: 'o_demo' });
     expect(profile.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(project.rowCount).toBe(300);
+    expect(project.rowCount).toBe(322);
     expect((await ok(engine, 'settings.get')).activeProfileId).toBe(profile.id);
     expect((await ok(engine, 'app.info')).demoRunning).toBe(true);
     const detail = await ok(engine, 'projects.get', { projectId: project.id });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,7 @@ describe('a matching run', () => {
     const before = await ok(engine, 'run.preview', { projectId: first.id });
     expect(before).toEqual({
       rows: 6,
+      blankRows: 0,
       rowsWithoutQuery: 1,
       distinctQueries: 2,
       cachedFresh: 0,
@@ -89,6 +90,8 @@ describe('a matching run', () => {
       estimatedSeconds: expect.any(Number),
       byStrategy: { email: 1, 'name+company': 1 },
       offline: false,
+      creditsRemaining: null,
+      creditsUpTo: 10,
     });
     const end = await runToEnd(engine, first.id);
     expect(end.status).toBe('done');
@@ -121,6 +124,41 @@ describe('a matching run', () => {
       calls: 1,
       byStrategy: { email: 1 },
     });
+  });
+
+  it('keeps blank rows at their place: never planned or asked, not reviewed, counted apart, exported blank where they were', async () => {
+    const [a, b, c] = people;
+    const line = (p: Person) => `${p.name},${p.email_address},,${currentCompany(p)}`;
+    // The sheet's rows 2 to 7: a, an empty line, a row of empty cells, b, a row of spaces, c; then a trailing blank line.
+    const file = join(tmp.dir, 'blank-rows.csv');
+    writeFileSync(file, `${HEADERS.join(',')}\r\n${line(a!)}\r\n\r\n,,,\n${line(b!)}\r  \r\n${line(c!)}\n\n`);
+    const detail = await ok(engine, 'projects.import', { file });
+    const projectId = detail.summary.id;
+    expect(detail.summary).toMatchObject({ rowCount: 3, blankRows: 3, counts: { pending: 3 } });
+    expect(detail.warnings.map((w) => w.code)).toEqual(['blank_rows_kept']);
+    expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ rows: 3, blankRows: 3, rowsWithoutQuery: 0, distinctQueries: 3, byStrategy: { email: 3 } });
+
+    const end = await runToEnd(engine, projectId);
+    expect(end).toMatchObject({ status: 'done', rowsTotal: 3, rowsResolved: 3, queriesTotal: 3 });
+    const page = await ok(engine, 'review.page', { projectId, offset: 0, limit: 50 });
+    expect(page.total).toBe(3);
+    expect(Object.values(page.counts).reduce((n, k) => n + k, 0)).toBe(3);
+    expect(page.rows.map((r) => [r.rowIndex, r.rowNumber, r.label])).toEqual([
+      [0, 2, a!.name],
+      [3, 5, b!.name],
+      [5, 7, c!.name],
+    ]);
+    expect(await engine.call('review.row', { projectId, rowIndex: 1 })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_found', message: `Row 3 of "blank-rows" is blank: it keeps its place in the sheet, with nothing to look up.` },
+    });
+
+    const out = join(tmp.dir, 'blank-rows-out.csv');
+    await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination: out, bom: false });
+    const exported = readCsv(out);
+    const status = exported[0]!.indexOf('match_status');
+    expect(exported.map((r) => r[0])).toEqual(['Name', a!.name, '', '', b!.name, '', c!.name]);
+    expect(exported.map((r) => r[status] === 'blank')).toEqual([false, false, true, true, false, true, false]);
   });
 
   it('matches 10,000 mixed rows asking each identical query once; a second run sends nothing and exports the same', async () => {

@@ -56,7 +56,7 @@ describe('writeTable to XLSX', () => {
     // The sheet's XML is made of many chunks, and they are in order.
     const sheet = entries.at(-1)!.data.toString('utf8');
     expect(sheet.length).toBeGreaterThan(2 << 20);
-    expect(sheet).toMatch(/^<\?xml [^>]+>\n<worksheet [^>]+>.*<\/sheetData><\/worksheet>$/s);
+    expect(sheet).toMatch(/^<\?xml [^>]+>\n<worksheet [^>]+>.*<\/sheetData><autoFilter ref="A1:B30001"\/><\/worksheet>$/s);
     expect([...sheet.matchAll(/<row r="(\d+)">/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 30_001 }, (_, i) => i + 1));
   });
 
@@ -133,6 +133,23 @@ describe('writeTable to XLSX', () => {
     expect(ws.getCell('A1').font?.bold).toBe(true);
     expect(ws.getCell('B1').font?.bold).toBe(true);
     expect(ws.getCell('A2').font?.bold).toBeFalsy();
+  });
+
+  it('puts a filter on the header row, over every row written', async () => {
+    const folder = tempFolder();
+    const path = join(folder, 'filtered.xlsx');
+    const headers = Array.from({ length: 28 }, (_, i) => `Column ${i + 1}`);
+    await writeTable({ path, format: 'xlsx' }, headers, Array.from({ length: 41 }, (_, r) => headers.map((_, c) => `${r}:${c}`)));
+    const xml = await worksheetXml(path);
+    // After the rows, as the schema orders a worksheet's parts: A to AB, the header and its 41 rows.
+    expect(xml).toMatch(/<\/sheetData><autoFilter ref="A1:AB42"\/><\/worksheet>$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path);
+    expect(wb.worksheets[0]!.autoFilter).toBe('A1:AB42');
+    // A sheet of headers only still gets its filter buttons.
+    const empty = join(folder, 'empty.xlsx');
+    await writeTable({ path: empty, format: 'xlsx' }, ['Name', 'Email'], []);
+    expect(await worksheetXml(empty)).toContain('<autoFilter ref="A1:B1"/>');
   });
 
   it('makes any sheet name acceptable to Excel', async () => {

@@ -2,7 +2,8 @@
 // decision comes with a confidence and a reason a person can read. Candidates are person records as the service
 // sends them (no score); rows are sheet cells through the same rowInput the engine uses.
 import { describe, expect, it } from 'vitest';
-import { assessRow, autoAccepts, candidateFacts, rowFacts, rowInput, type RowAssessment } from '../../../electron/engine/matching';
+import { CONFIDENCE_MODEL, assessRow, autoAccepts, candidateFacts, rowFacts, rowInput, type RowAssessment } from '../../../electron/engine/matching';
+import { calibrated } from '../../../electron/engine/matching/calibrate';
 import { DEFAULT_SETTINGS, type PersonJson, type Strategy } from '../../../shared/model';
 
 const mapping = { fullName: 0, company: 1, email: 2, profile: 3, location: 4 };
@@ -62,14 +63,17 @@ describe('what is never accepted alone', () => {
     const a = assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Hooli'), job('Globex', '2022-01-01')])]);
     expect(accepted(a)).toBe(false);
     expect(a.guard).toBe('2 candidates have this name and hold or held Globex');
-    expect(a.confidence).toBeLessThan(0.8);
+    // Not flattened to a cap: about an even chance each, as twins turn out.
+    expect(a.kind).toBe('twins');
+    expect(a.confidence).toBeGreaterThan(0.3);
+    expect(a.confidence).toBeLessThan(0.7);
   });
 
   it('a name without a company, however few candidates come back', () => {
     const a = assess({ name: 'Anna Smith' }, 'name', [person('Anna Smith', [job('Globex')])]);
     expect(a.guard).toBe('no company in the sheet to tell namesakes apart');
     expect(accepted(a)).toBe(false);
-    expect(a.confidence).toBeLessThanOrEqual(0.8);
+    expect(a.kind).toBe('no_company');
   });
 
   it('a nickname, a typo or an initial without an e-mail or profile hit, though it ranks first', () => {
@@ -81,7 +85,7 @@ describe('what is never accepted alone', () => {
     }
   });
 
-  it('an e-mail or profile hit on someone whose first and last name both differ, capped low', () => {
+  it('an e-mail or profile hit on someone whose first and last name both differ, shown as such rows turn out: hardly ever the person', () => {
     const email = assess({ name: 'Anna Smith', company: 'Globex', email: 'info@globex.com' }, 'email', [person('Peter Jones', [job('Globex Inc.')])]);
     expect(email.guard).toBe("the e-mail belongs to someone whose first and last name both differ from the sheet's");
     expect(email.confidence).toBeLessThanOrEqual(0.3);
@@ -105,6 +109,7 @@ describe('what is never accepted alone', () => {
   it('nobody with the sheet\'s name at the sheet\'s company: namesakes elsewhere, colleagues with other names', () => {
     const a = assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Hooli')]), person('Peter Jones', [job('Globex')])]);
     expect(accepted(a)).toBe(false);
+    expect(a.guard).toBe('no candidate has the sheet\'s name');
     expect(a.confidence).toBeLessThan(0.5);
   });
 });
@@ -128,11 +133,64 @@ describe('every field counts, for and against', () => {
     ]);
   });
 
-  it('gives each candidate its share: the confidences of a row and the chance of nobody add up to one', () => {
+  it('gives each candidate its share: the shares of a row and the chance of nobody add up to one', () => {
     const a = assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Hooli')]), person('Anna Smith', [job('Initech')])]);
-    const total = a.candidates.reduce((sum, c) => sum + c.confidence, 0);
+    const total = a.candidates.reduce((sum, c) => sum + c.share, 0);
     expect(total).toBeGreaterThan(0);
     expect(total).toBeLessThan(1);
+  });
+});
+
+describe('the confidence is a probability, and a guard does not flatten it', () => {
+  const RULE = DEFAULT_SETTINGS.autoAccept;
+
+  it('each candidate\'s confidence is its share, calibrated for the kind of row', () => {
+    const rows = [
+      assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Hooli')])]),
+      assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Globex', '2022-01-01')])]),
+      assess({ name: 'Anna Smith' }, 'name', [person('Anna Smith', [job('Globex')]), person('Anna Smith', [job('Hooli')])]),
+    ];
+    expect(rows.map((a) => a.kind)).toEqual(['clear', 'twins', 'no_company']);
+    for (const a of rows) {
+      for (const c of a.candidates) expect(c.confidence).toBe(calibrated(CONFIDENCE_MODEL.calibration, a.kind!, c.share));
+      expect(a.confidence).toBe(a.candidates[0]!.confidence);
+      expect(a.runnerUp).toBe(a.candidates[1]!.confidence);
+    }
+  });
+
+  it('a one-letter typo at the sheet\'s company, the only candidate: shown as such rows turn out, above the old 0.8 cap, and still never accepted alone', () => {
+    const a = assess({ name: 'Robert Smiht', company: 'Globex' }, 'name+company', [person('Robert Smith', [job('Globex Inc.')])]);
+    expect(a.kind).toBe('near_name');
+    expect(a.guard).toMatch(/only nearly matches/);
+    expect(a.confidence).toBeGreaterThan(0.8);
+    expect(accepted(a)).toBe(false);
+    // A guard blocks the accept whatever the figures say.
+    expect(autoAccepts({ confidence: 1, runnerUp: 0, guard: a.guard }, RULE)).toBe(false);
+    expect(autoAccepts({ confidence: 1, runnerUp: 0, guard: null }, RULE)).toBe(true);
+  });
+
+  it('no guarded kind of row is accepted, however strong its best candidate', () => {
+    const guarded = [
+      assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Globex Inc.')])]),
+      assess({ name: 'Anna Smith' }, 'name', [person('Anna Smith', [job('Globex')])]),
+      assess({ name: 'Bob Smith', company: 'Globex' }, 'name+company', [person('Robert Smith', [job('Globex Inc.')])]),
+      assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Hooli')])]),
+      assess({ name: 'Anna Smith', company: 'Globex', email: 'info@globex.com' }, 'email', [person('Peter Jones', [job('Globex Inc.')])]),
+      assess({ name: 'Peter Smith', email: 'smiths@gmail.com' }, 'email', [person('John Smith', [])]),
+      assess({ name: 'Anna Smith', email: 'team@globex.com' }, 'email', [person('Anna Smith', []), person('Anna Smith', [])]),
+    ];
+    expect(guarded.map((a) => a.kind)).toEqual(['twins', 'no_company', 'near_name', 'not_at_company', 'hit_other_name', 'hit_family_name', 'several_hits']);
+    for (const a of guarded) {
+      expect(a.guard).not.toBeNull();
+      expect(accepted(a)).toBe(false);
+      expect(accepted({ ...a, confidence: 1, runnerUp: 0 })).toBe(false);
+    }
+  });
+
+  it('never words a guarded row as certain', () => {
+    const twins = assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Globex Inc.')])]);
+    expect(twins.reason).toBe('same name, works at Globex Inc. now; 2 candidates have this name and hold or held Globex');
+    expect(twins.reason).not.toMatch(/certain|sure|the only candidate/);
   });
 });
 

@@ -196,7 +196,7 @@ describe('rows changed at the last refresh, counted by a worker', () => {
       const from = prepare.mock.calls.length;
       const preview = await ok(engine, 'run.preview', { projectId: id, offline });
       expect(prepare.mock.calls.slice(from).filter(([sql]) => /WITH asked AS/.test(String(sql)))).toEqual([]);
-      const onFile = await runPreview(fresh, id, 300, { offline, freshAfterMs: Date.now() - 30 * 86_400_000, concurrency: 4, secondsPerCall: 1, secondsPerRow: 0 });
+      const onFile = await runPreview(fresh, id, 300, 0, { offline, freshAfterMs: Date.now() - 30 * 86_400_000, concurrency: 4, secondsPerCall: 1, secondsPerRow: 0 });
       expect(preview).toMatchObject({ distinctQueries: onFile.distinctQueries, cachedFresh: onFile.cachedFresh, toFetch: onFile.toFetch, byStrategy: onFile.byStrategy });
       expect(preview.distinctQueries).toBe(250);
     }

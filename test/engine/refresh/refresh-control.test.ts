@@ -109,6 +109,29 @@ describe('a refresh stopped part-way', () => {
     expect(sim.counters().queries).toBe(end.peopleTotal);
   });
 
+  it('paused while a reply trickles in: does not wait it out, and resuming asks the people of that call', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    await ok(engine, 'settings.update', { concurrency: 1 });
+    sim.setLatency(150);
+    sim.resetCounters();
+    const landed = until(engine, projectId, (p) => p.peopleDone >= 100);
+    await ok(engine, 'refresh.start', { projectId });
+    await landed;
+    // Every reply from now on comes at 10 bytes a second: minutes for one call.
+    sim.setHostile({ trickleBytesPerSecond: 10 });
+    await eventually(() => sim.counters().hostile.bytesSent > 0);
+    const paused = (await ok(engine, 'refresh.pause', { projectId }))!;
+    expect(paused.status).toBe('paused');
+    expect(paused.peopleDone).toBeLessThan(paused.peopleTotal);
+    await eventually(() => sim.counters().hostile.cutShort === 1);
+
+    sim.setHostile({});
+    sim.setLatency(0);
+    await ok(engine, 'refresh.resume', { projectId });
+    const end = (await engine.refreshSettled(projectId))!;
+    expect(end).toMatchObject({ status: 'done', peopleDone: end.peopleTotal, failed: 0 });
+  });
+
   it('cancelled: what landed is kept (rows updated, counted), nothing is left to resume', async () => {
     const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
     await ok(engine, 'settings.update', { concurrency: 1 });

@@ -134,9 +134,10 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
 
   it('too_many_rows: a CSV over the limit is counted and refused before any row is read, with the figure', async () => {
     const csv = sheetFile('five.csv', 'Name\nA\nB\n"C\nstill C"\nD\n\nE\n');
-    await expectSheetError(csv, 'too_many_rows', /^“five\.csv” has 5 rows below its header; Matchdesk takes at most 4 rows a sheet\. Split it/, { maxRows: 4 });
-    // Line breaks inside quotes and blank lines are not rows: six line breaks, yet exactly at the limit.
-    expect(await allRows(await openSheet(csv, { maxRows: 5 }))).toHaveLength(5);
+    await expectSheetError(csv, 'too_many_rows', /^“five\.csv” has 6 rows below its header; Matchdesk takes at most 5 rows a sheet\. Split it/, { maxRows: 5 });
+    // A line break inside quotes is no row, a blank line between rows is one (kept in place), a trailing one is not:
+    // seven line breaks, yet exactly at the limit.
+    expect(await allRows(await openSheet(csv, { maxRows: 6 }))).toHaveLength(6);
     const utf16 = sheetFile('wide.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name\r\nA\r\nB\r\nC\r\n', 'utf16le')]));
     await expectSheetError(utf16, 'too_many_rows', /has 3 rows below its header; Matchdesk takes at most 2 rows/, { maxRows: 2 });
   });
@@ -220,7 +221,11 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
     const dir = tempFolder();
     await expectSheetError(join(dir, 'gone.csv'), 'unreadable', "Can't read “gone.csv”: the file does not exist (it may have been moved or deleted).");
     mkdirSync(join(dir, 'folder.csv'));
-    await expectSheetError(join(dir, 'folder.csv'), 'unreadable', "Can't read “folder.csv”: it is a folder, not a file.");
+    await expectSheetError(
+      join(dir, 'folder.csv'),
+      'unreadable',
+      "Can't read “folder.csv”: it is a folder, not a file. Matchdesk reads only files saved on disk: choose a CSV or Excel (.xlsx) file.",
+    );
   });
 
   it('never changes the file it refuses', async () => {

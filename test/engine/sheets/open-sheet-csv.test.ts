@@ -67,6 +67,39 @@ describe('openSheet on text sheets', () => {
     }
   });
 
+  it.each([
+    ['a CRLF header with LF rows', 'Name,Email\r\n', '\n'],
+    ['an LF header with CRLF rows', 'Name,Email\n', '\r\n'],
+    ['a CR header with CRLF rows', 'Name,Email\r', '\r\n'],
+  ])('reads %s (files joined from several exports) as a spreadsheet app does, with no stray CR', async (_name, header, nl) => {
+    const rows = Array.from({ length: 600 }, (_, i) => [`Row ${i + 1}`, `row${i + 1}@example.com`]);
+    const sheet = await openSheet(sheetFile('joined.csv', header + rows.map((r) => r.join(',')).join(nl) + nl));
+    expect(sheet.headers).toEqual(['Name', 'Email']);
+    expect(await allRows(sheet)).toEqual(rows);
+    expect(sheet.warnings).toEqual([]);
+  });
+
+  it('ends records at any mix of CRLF, LF and CR outside quotes, and keeps every line break inside quotes as it is', async () => {
+    const text = 'Name,Note\r\nAnn,"one\r\ntwo"\nBo,"three\nfour"\rCy,"five\rsix"\r\nDi,plain\n\rEd,"""q"""\r';
+    const sheet = await openSheet(sheetFile('mixed.csv', text));
+    expect(await allRows(sheet)).toEqual([
+      ['Ann', 'one\r\ntwo'],
+      ['Bo', 'three\nfour'],
+      ['Cy', 'five\rsix'],
+      ['Di', 'plain'],
+      [],
+      ['Ed', '"q"'],
+    ]);
+  });
+
+  it('reads a CRLF cut in two by a read chunk as one line break', async () => {
+    // The first chunk of text parsed ends between the CR and the LF of a record's end.
+    const first = 'Name,Email\r\n' + 'x'.repeat(64 * 1024 - 'Name,Email\r\n'.length - 4) + ',a\r';
+    const sheet = await openSheet(sheetFile('cut.csv', first + '\nBo,b\r\n'));
+    const rows = await allRows(sheet);
+    expect(rows).toEqual([['x'.repeat(64 * 1024 - 'Name,Email\r\n'.length - 4), 'a'], ['Bo', 'b']]);
+  });
+
   it('keeps a long quoted cell whole across read and parse chunk boundaries', async () => {
     const big = 'x'.repeat(150_000) + '\n"quoted"\n' + 'é'.repeat(200_000) + ',' + 'y'.repeat(100_000);
     const rows = [
@@ -156,14 +189,15 @@ describe('openSheet on text sheets', () => {
     expect(sheet.warnings).toEqual([{ code: 'ragged_rows', count: 2, message: '2 rows have more or fewer cells than the header row; they were kept as they are.' }]);
   });
 
-  it('skips fully empty rows and counts the ones between data rows, not the trailing ones', async () => {
+  it('keeps blank rows between data rows in place (as []), drops the trailing ones, and numbers rows from the header', async () => {
     const sheet = await openSheet(sheetFile('gaps.csv', '\n\na,b\n1,2\n\n,\n  ,\t\n3,4\n\n\n'));
     expect(sheet.headers).toEqual(['a', 'b']);
-    expect(await allRows(sheet)).toEqual([
-      ['1', '2'],
-      ['3', '4'],
+    // The header is the file's row 3, so the rows below it are rows 4 to 8.
+    expect(sheet.firstRow).toBe(4);
+    expect(await allRows(sheet)).toEqual([['1', '2'], [], [], [], ['3', '4']]);
+    expect(sheet.warnings).toEqual([
+      { code: 'blank_rows_kept', count: 3, message: '3 blank rows between the data rows were kept in place, so the rows keep their numbers; they are not looked up.' },
     ]);
-    expect(sheet.warnings).toEqual([{ code: 'empty_rows_skipped', count: 3, message: '3 empty rows were skipped.' }]);
   });
 
   it('reads the file again on each rows() call and recounts instead of adding up', async () => {

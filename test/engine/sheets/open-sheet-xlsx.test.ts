@@ -136,7 +136,7 @@ describe('openSheet on xlsx workbooks', () => {
     expect(await allRows(sheet)).toEqual([['1990-05-17', '1991-05-17']]);
   });
 
-  it('pads short rows to the header, skips and counts empty rows, counts rows wider than the header', async () => {
+  it('pads short rows to the header, keeps the rows an xlsx leaves out as blank rows in place, counts rows wider than the header', async () => {
     const path = await saveWorkbook((wb) => {
       const ws = wb.addWorksheet('Data');
       ws.getCell('A1').value = 'Name';
@@ -149,13 +149,21 @@ describe('openSheet on xlsx workbooks', () => {
       ws.getCell('A7').value = '   ';
     });
     const sheet = await openSheet(path);
+    // Rows 3 and 4 are not in the file at all: kept as blank rows, so each row stays at its number (2 + index).
+    expect(sheet.firstRow).toBe(2);
     expect(await allRows(sheet)).toEqual([
       ['Ann', '', ''],
+      [],
+      [],
       ['', 'bo@example.com', ''],
       ['Cy', '', '', 'extra'],
     ]);
     expect(sheet.warnings).toEqual([
-      { code: 'empty_rows_skipped', count: 2, message: '2 empty rows were skipped.' },
+      {
+        code: 'blank_rows_kept',
+        count: 2,
+        message: '2 blank rows between the data rows were kept in place, so the rows keep their numbers; they are not looked up.',
+      },
       { code: 'ragged_rows', count: 1, message: '1 row has more or fewer cells than the header row; it was kept as it is.' },
     ]);
   });

@@ -10,6 +10,14 @@ describe('SharedStrings', () => {
     expect(texts.every((text, i) => table.get(i) === text)).toBe(true);
   });
 
+  it('keeps each entry whole across its chunks, an entry longer than a chunk included', () => {
+    const table = new SharedStrings(64);
+    const texts = Array.from({ length: 3_000 }, (_, i) => (i % 11 === 0 ? '' : i % 500 === 1 ? `長い ${'y'.repeat(200)} ${i}` : `Søren ${i}`));
+    for (const text of texts) table.add(text);
+    expect(texts.every((text, i) => table.get(i) === text)).toBe(true);
+    expect(table.get(3_000)).toBeUndefined();
+  });
+
   it('has nothing at an index it does not hold', () => {
     const table = new SharedStrings();
     table.add('only');

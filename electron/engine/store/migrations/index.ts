@@ -18,7 +18,8 @@ import { verdictBasis } from './016-verdict-basis';
 import { copiedRowTimings } from './017-copied-row-timings';
 import { lookupsByAnswer } from './018-lookups-by-answer';
 import { runOptions } from './019-run-options';
-import { watchesPersonHistory } from './020-watches-person-history';
+import { sheetRowNumbers } from './020-sheet-row-numbers';
+import { watchesPersonHistory } from './021-watches-person-history';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -41,5 +42,6 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   copiedRowTimings,
   lookupsByAnswer,
   runOptions,
+  sheetRowNumbers,
   watchesPersonHistory,
 ];

@@ -16,6 +16,7 @@ import { formatChanged, useChangedCount } from '../projects/changed-count';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
 import { BreakableText } from '../../ui/breakable-text';
+import { routeToHash } from '../../navigation/route';
 
 type Outcome = { result: ExportResult; downloaded: boolean };
 
@@ -43,6 +44,8 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const event = useProjectEvent('export.progress', projectId, going);
   const progress = event ?? found.word;
   const summary = project.value?.summary;
+  /** Rows an export of every row writes as to_review: said before it is written, with the matched rows one click away. */
+  const toReview = summary?.counts.to_review ?? 0;
   const changed = useChangedCount(projectId, summary?.changedAtLastRefresh);
   const set = <K extends keyof ExportChoice>(name: K, value: ExportChoice[K]) => setChoice((current) => ({ ...current, [name]: value }));
 
@@ -114,6 +117,25 @@ export function ExportScreen({ projectId }: { projectId: number }) {
             </label>
           )}
         </fieldset>
+
+        {shown.scope === 'all' && toReview > 0 && (
+          <div className="banner banner--info" data-testid="export-to-review">
+            <div className="banner__text">
+              <strong>{plural(toReview, 'row is', 'rows are')} still to review</strong>
+              <p>
+                They are written with match_status "to_review" and no match. <a href={routeToHash({ screen: 'review', projectId })}>Review them</a> first, or
+                export the matched rows only.
+              </p>
+            </div>
+            {!going && (
+              <div className="banner__actions">
+                <Button variant="secondary" onClick={() => set('scope', 'matched')} data-testid="export-matched-only">
+                  Matched rows only
+                </Button>
+              </div>
+            )}
+          </div>
+        )}
 
         <fieldset disabled={going}>
           <legend>Candidates</legend>

@@ -109,7 +109,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         const position = positionOfRow(view.list, result.row.rowIndex);
         if (position !== null) select(position);
         // An action over many rows (an accept of confident rows, "apply to identical") is undone whole.
-        toast(result.changed > 1 ? `Undid the last action on ${plural(result.changed, 'row')}.` : `Undid the decision on row ${formatCount(result.row.rowIndex + 1)}.`);
+        toast(result.changed > 1 ? `Undid the last action on ${plural(result.changed, 'row')}.` : `Undid the decision on row ${formatCount(result.row.rowNumber)}.`);
       }
     }
     if (decision.kind === 'acceptAll') toast(result.changed === 0 ? 'No rows were at or above that confidence.' : `Accepted ${plural(result.changed, 'row')}. Undo takes them all back.`, 'success');
@@ -162,7 +162,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       return;
     }
     if (!result.ok) {
-      setActionError({ ...result.error, message: target && needsRow ? `Row ${formatCount(target.rowIndex + 1)}: ${result.error.message}` : result.error.message });
+      setActionError({ ...result.error, message: target && needsRow ? `Row ${formatCount(target.rowNumber)}: ${result.error.message}` : result.error.message });
       return;
     }
     applyResult(decision, result.value);

@@ -85,7 +85,7 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
               data-state={row.state}
             >
               <span role="gridcell" className="col-row">
-                {formatCount(row.rowIndex + 1)}
+                {formatCount(row.rowNumber)}
               </span>
               <span role="gridcell" className="col-state">
                 <span className={`state state--${row.state}`}>{STATE_LABELS[row.state]}</span>

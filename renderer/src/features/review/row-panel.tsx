@@ -32,7 +32,7 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
   return (
     <div className="row-panel" data-testid="row-panel" data-row-index={detail.rowIndex}>
       <div className="row-panel__head">
-        <h2>Row {formatCount(detail.rowIndex + 1)}</h2>
+        <h2>Row {formatCount(detail.rowNumber)}</h2>
         <span className={`state state--${detail.state}`} data-testid="row-state">
           {STATE_LABELS[detail.state]}
         </span>

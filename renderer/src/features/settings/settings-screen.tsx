@@ -100,7 +100,7 @@ function SettingsEditor({ settings, onSaved }: { settings: Settings; onSaved: (s
       </div>
       <h2>Accept automatically</h2>
       <p className="field__help">
-        Matchdesk weighs the evidence of each candidate (name, company now and before, e-mail, profile link, e-mail domain, location) into a confidence. A row is accepted
+        Matchdesk weighs the evidence of each candidate (name, company now and before, e-mail, profile link, e-mail domain, location) into a confidence: the chance that it is the row's person. A row is accepted
         without review when its best candidate is at least this confident. Namesakes at one company, a name without a company, a nickname or typo, and an e-mail
         whose owner has another name are always left for you. The review screen shows how many rows each threshold would accept before you apply one.
       </p>
