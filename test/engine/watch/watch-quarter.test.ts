@@ -1,5 +1,5 @@
 // Issue 45's targets on a real simulator and a real SQLite file: a watch refreshes a project three times over a
-// simulated quarter (the engine's clock moved a month at a time, the simulator's world moved on between), and the
+// simulated quarter (the engine's clock moved a month at a time, the simulator's world moved on an epoch between), and the
 // changes since any day are exactly the people who moved or left after it; every decision is kept, each refresh asks
 // each chosen person once, and a refresh that finds an important person moved says so.
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../electron/engine/clock';
 import type { Engine } from '../../../electron/engine/engine';
 import type { ImportantChangesFound, PersonChange } from '../../../shared/contract';
-import type { MoveOnReport, Person, Simulator } from '../../../electron/simulator';
+import type { EpochReport, Person, Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 import { HEADERS, matchedRows, readCsv, rowStatuses, truthSheet, type MatchedRow } from '../refresh/refresh-fixture';
 
@@ -23,7 +23,7 @@ let engine: Engine;
 let projectId: number;
 let matched: MatchedRow[];
 let people: Map<string, Person>;
-const epochs: MoveOnReport[] = [];
+const epochs: EpochReport[] = [];
 /** When each refresh began (ms of the engine's clock). */
 const refreshedAt: number[] = [];
 const important: ImportantChangesFound[] = [];
@@ -31,7 +31,7 @@ let start: number;
 
 beforeAll(async () => {
   tmp = tempDir('matchdesk-watch-');
-  sim = await startSim({ people: 8000, seed: 3 });
+  sim = await startSim({ people: 8000, seed: 3, epochs: { share: 0.12, seed: 40 } });
   engine = await openEngine(join(tmp.dir, 'data'), { clock });
   await connect(engine, sim);
   people = new Map(sim.dataset.people.map((p) => [p.id, p]));
@@ -91,7 +91,7 @@ describe('a watch over a quarter', () => {
     const distinct = chosen().size;
     const stop = engine.on('watch.important', (found) => important.push(found));
     for (let i = 0; i < 3; i++) {
-      epochs.push(sim.moveOn({ share: 0.12, seed: 40 + i }));
+      epochs.push(sim.advance());
       offset += 30 * DAY + 3_600_000;
       sim.resetCounters();
       const run = await ok(engine, 'watch.runDue', { projectId });
