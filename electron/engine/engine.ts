@@ -122,7 +122,12 @@ export interface EngineOptions {
    * date, before leaving them to be resumed. Default 10 s.
    */
   closeGraceMs?: number;
+  /** How often the app looks for due watches and runs them (default 5 minutes); the CLI never does (`refresh --due` does). */
+  watchSweepMs?: number;
 }
+
+/** How often the desktop app and the browser host look for due watches. */
+const WATCH_SWEEP_MS = 5 * 60_000;
 
 export interface Engine {
   /** Parses input with the contract and never throws: every failure is a ContractError. */
@@ -317,6 +322,7 @@ class MatchdeskEngine implements Engine {
       selectedProfileId: () => getSettings(db).activeProfileId,
       onImportant: (found) => this.emit('watch.important', found),
     });
+    if (opts.host !== 'cli') this.watches.startBackground(opts.watchSweepMs ?? WATCH_SWEEP_MS);
     this.search = createSearchHandlers({
       db,
       clock,
@@ -401,8 +407,11 @@ class MatchdeskEngine implements Engine {
       this.reading.close();
       const counting = this.changedRows?.close();
       await this.cleanup.stop();
+      // A background watch's refresh is paused below with the others; the next start's sweep goes on with it.
+      const sweeping = this.watches.stopBackground();
       await this.runs.closeAll(this.opts.closeGraceMs);
       await this.refreshes.closeAll(this.opts.closeGraceMs);
+      await sweeping;
       await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
       let timer: NodeJS.Timeout | undefined;

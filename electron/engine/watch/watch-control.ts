@@ -24,9 +24,53 @@ const FINAL = new Set(['done', 'cancelled', 'failed', 'out_of_credits', 'paused'
 /** Errors of a profile that no retry mends by itself: the watch is blocked until the user acts. */
 const BLOCKING_CODES = new Set(['no_secret', 'no_profile']);
 
+/** A due watch tried a moment ago (blocked, or its refresh stopped: the network gone) waits this long for its next try in the background. */
+const RETRY_MS = 30 * 60_000;
+
 /** Watches: set, cleared, listed, run when due, and what their refreshes found. */
 export class WatchControl {
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+  private stopped = false;
+
   constructor(private readonly deps: WatchControlDeps) {}
+
+  /** While the app runs: every `everyMs` the due watches are run one after another, as `matchdesk refresh --due` does. */
+  startBackground(everyMs: number): void {
+    this.timer = setInterval(() => void this.sweep(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Stops the background runs; a refresh going on is paused with the others when the engine closes. */
+  async stopBackground(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  /**
+   * One pass over the due watches. Never loud: a watch that cannot run, or whose refresh stops (offline), says why on
+   * the watch, and is tried again after RETRY_MS; the app's refresh progress shows the one going on.
+   */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    for (const watch of listWatches(this.deps.db, this.deps.clock.now())) {
+      if (this.stopped) return;
+      const now = this.deps.clock.now();
+      if (!watch.due || this.deps.refreshes.isBusy(watch.projectId)) continue;
+      if (watch.lastRunAt !== null && now - Date.parse(watch.lastRunAt) < RETRY_MS) continue;
+      try {
+        const run = await this.runDue(watch.projectId);
+        if (run.outcome === 'started') await this.deps.refreshes.settled(watch.projectId);
+      } catch (error) {
+        watchHeldBack(this.deps.db, watch.projectId, `Not run: ${error instanceof Error ? error.message : String(error)} The next due run tries again.`, false, now);
+      }
+    }
+  }
 
   set(input: { projectId: number; everyDays?: number; weekday?: number; creditCeiling: number | null; profileId?: string }): WatchSummary {
     const { db, clock } = this.deps;

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../electron/engine/clock';
-import type { Engine } from '../../../electron/engine/engine';
+import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
@@ -24,11 +24,11 @@ afterEach(async () => {
 });
 
 /** A matched project on a simulator with `credits` (null: no cap), watched every 7 days and due now. */
-async function watched(credits: number | null, creditCeiling: number | null) {
+async function watched(credits: number | null, creditCeiling: number | null, extra: Partial<EngineOptions> = {}) {
   tmp = tempDir('matchdesk-watch-blocked-');
   sim = await startSim({ people: 3000, seed: 5, creditBudget: credits });
   const secrets = new SessionSecretStore();
-  engine = await openEngine(join(tmp.dir, 'data'), { clock, secrets });
+  engine = await openEngine(join(tmp.dir, 'data'), { clock, secrets, ...extra });
   const profile = await connect(engine, sim);
   const sheet = truthSheet(sim.dataset.people, { still: 60, moved: 20, left: 10, again: 0, near_name: 0, nobody: 0 });
   const detail = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'p.csv'), HEADERS, sheet.map((r) => r.cells)) });
@@ -82,5 +82,30 @@ describe('a due watch that cannot refresh', () => {
     expect(again).toMatchObject({ outcome: 'started', progress: { refreshId: end.refreshId } });
     expect((await engine.refreshSettled(projectId))!.status).toBe('out_of_credits');
     expect((await ok(engine, 'watch.list'))[0]).toMatchObject({ due: true, blocked: expect.stringMatching(/^Out of credits/) });
+  });
+});
+
+/** Waits until `check` holds, asking every 10 ms; throws after 20 s (a hang, not slowness). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 2_000; tries++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('still not so after 20 s');
+}
+
+describe('in the app', () => {
+  it('a due watch runs by itself in the background; one blocked says why and stays due, nothing sent', async () => {
+    const { engine, projectId, profile, secrets, sim } = await watched(null, null, { host: 'web', watchSweepMs: 50 });
+    await until(async () => (await ok(engine, 'watch.list'))[0]!.due === false);
+    expect((await engine.refreshSettled(projectId))!.status).toBe('done');
+    expect((await ok(engine, 'watch.list'))[0]).toMatchObject({ blocked: null, lastResult: expect.stringMatching(/people asked: \d+ moved/) });
+
+    await secrets.delete(profile.id);
+    offset += 8 * DAY;
+    sim.resetCounters();
+    await until(async () => (await ok(engine, 'watch.list'))[0]!.blocked !== null);
+    expect((await ok(engine, 'watch.list'))[0]).toMatchObject({ due: true, blocked: expect.stringMatching(/No secret is stored/) });
+    expect(sim.counters().calls).toBe(0);
   });
 });
