@@ -132,13 +132,17 @@ async function refreshDue(yes: boolean): Promise<number> {
           stop,
         );
         if (final.status === 'paused' && stop.signal.aborted) break;
+        const after = (await cli.call('watch.list', {})).find((w) => w.projectId === watch.projectId);
+        if (after?.lastResult) process.stderr.write(`  ${after.lastResult}\n`);
       } catch (error) {
-        if (!(error instanceof NotStarted)) throw error;
-        const run = error.run;
-        process.stderr.write(run.outcome === 'not_due' ? `  not due until ${run.nextRefreshAt}.\n` : `  not refreshed: ${run.reason}\n`);
+        // One watch that cannot run does not keep the others from theirs.
+        if (error instanceof NotStarted) {
+          const run = error.run;
+          process.stderr.write(run.outcome === 'not_due' ? `  not due until ${run.nextRefreshAt}.\n` : `  not refreshed: ${run.reason}\n`);
+        } else {
+          process.stderr.write(`  not refreshed: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
       }
-      const after = (await cli.call('watch.list', {})).find((w) => w.projectId === watch.projectId);
-      if (after?.lastResult) process.stderr.write(`  ${after.lastResult}\n`);
     }
     if (stop.signal.aborted) {
       process.stderr.write('Stopped. Everything that landed is kept; the next "matchdesk refresh --due" goes on with it.\n');
