@@ -3,6 +3,7 @@
 // changes since any day are exactly the people who moved or left after it; every decision is kept, each refresh asks
 // each chosen person once, and a refresh that finds an important person moved says so.
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../../electron/engine/clock';
 import type { Engine } from '../../../electron/engine/engine';
@@ -122,6 +123,17 @@ describe('a watch over a quarter', () => {
     console.log(`a quarter: ${truth.size} chosen people moved or left; ${truth.size - missed.length} found, ${wrong.length} false`);
     expect((truth.size - missed.length) / truth.size, JSON.stringify(missed.slice(0, 5))).toBeGreaterThanOrEqual(0.99);
     expect(wrong, 'no false changes').toEqual([]);
+    // Each state of a person once: what the rows said at the match (no dates kept there), what the first refresh saw,
+    // and one more for each change; three refreshes of an unchanged person add only sightings.
+    const db = new Database(engine.dbPath, { readonly: true });
+    try {
+      const versions = db.prepare('SELECT count(*) FROM person_versions').pluck().get() as number;
+      const sightings = db.prepare('SELECT count(*) FROM person_sightings').pluck().get() as number;
+      console.log(`person history: ${versions} versions, ${sightings} sightings for ${chosen().size} people over 3 refreshes`);
+      expect(versions).toBeLessThanOrEqual(2 * chosen().size + 2 * truth.size);
+    } finally {
+      db.close();
+    }
   });
 
   it('lists exactly who moved or left since any day between the refreshes, with from and to', async () => {
