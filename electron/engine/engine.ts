@@ -321,6 +321,7 @@ class MatchdeskEngine implements Engine {
       },
       selectedProfileId: () => getSettings(db).activeProfileId,
       onImportant: (found) => this.emit('watch.important', found),
+      ready: async (projectId) => void (await this.plannedProject(projectId)),
     });
     if (opts.host !== 'cli') this.watches.startBackground(opts.watchSweepMs ?? WATCH_SWEEP_MS);
     this.search = createSearchHandlers({

@@ -17,6 +17,8 @@ export interface WatchControlDeps {
   /** The profile refreshes use when a watch names none: the selected one. */
   selectedProfileId(): string | null;
   onImportant(found: ImportantChangesFound): void;
+  /** Readies the project as a refresh started by hand is (its plan up to date) before a background run. */
+  ready(projectId: number): Promise<void>;
 }
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
@@ -64,6 +66,7 @@ export class WatchControl {
       if (!watch.due || this.deps.refreshes.isBusy(watch.projectId)) continue;
       if (watch.lastRunAt !== null && now - Date.parse(watch.lastRunAt) < RETRY_MS) continue;
       try {
+        await this.deps.ready(watch.projectId);
         const run = await this.runDue(watch.projectId);
         if (run.outcome === 'started') await this.deps.refreshes.settled(watch.projectId);
       } catch (error) {
