@@ -171,7 +171,18 @@ export interface MappingPreview {
   rowsChecked: number;
   /** Rows with nothing usable to ask for under the chosen strategies. */
   unusableRows: number;
-  problems: { message: string; count: number }[];
+  /** The first of those rows, to show which they are. */
+  unusableExamples: PreviewRow[];
+  /** Of those rows, how many "Name alone" would look up (a name and no company); null when it is chosen already. */
+  unusableByName: number | null;
+  /** Kinds of problems, each with its count and the first rows that have it. */
+  problems: { message: string; count: number; examples: PreviewRow[] }[];
+}
+
+/** A row of the sheet as a mapping warning shows it: its number in the sheet and its cells (each cut to 200 characters). */
+export interface PreviewRow {
+  rowNumber: number;
+  cells: string[];
 }
 
 export interface RunPreview {
@@ -308,6 +319,13 @@ export interface ReviewPage {
   lastRefreshAt: string | null;
 }
 
+/**
+ * The review's chip counts for the view on show (review/view-counts.ts): the states under the job-change and "changed"
+ * filters, the job changes under the state and "changed" filters, the changed rows under the state and job-change
+ * filters; the project's own without a filter.
+ */
+export type ReviewCounts = Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>;
+
 export interface CandidateView {
   /** The service's rank (1 = its first): how a decision names the candidate. */
   rank: number;
@@ -398,6 +416,39 @@ export interface AcceptPreview {
   setting: number;
   /** Rows waiting for review that a guard keeps for a person whatever the threshold. */
   guarded: number;
+}
+
+/** Rows of one reason pattern that what was learned now lifts, and the labels that support it. */
+export interface LearningChange {
+  pattern: string;
+  rows: number;
+  /** The probability the labels give such rows (and at least what the model gave). */
+  confidence: number;
+  /** "You accepted 18 of 18 rows with a near name at the same company; 212 more rows now look like them." */
+  sentence: string;
+}
+
+/** What a project learned from its reviewer's decisions (review/learning.ts), in words. */
+export interface LearningSummary {
+  projectId: number;
+  /** Hand-made decisions counted as labels. */
+  labels: number;
+  /** Rows waiting for review that what was learned lifts above the guard. */
+  rowsLifted: number;
+  sentences: string[];
+  /** Why a stored state was dropped (learned under another model version), or null. */
+  note: string | null;
+  /** What the last learning changed (empty outside learning.learn's answer). */
+  changes: LearningChange[];
+}
+
+/** "Rows like this": the rows waiting for review of one reason pattern. */
+export interface ReviewGroup {
+  pattern: string;
+  words: string;
+  rows: number;
+  /** Whether what is learned may ever lift such rows (never twins, conflicting names, a name without a company). */
+  learnable: boolean;
 }
 
 export interface FailedQuery {
@@ -730,8 +781,18 @@ export const calls = {
       jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
       /** Only matched rows whose person's job changed at the project's last refresh. */
       changedAtLastRefresh: z.boolean().optional(),
+      /** Only the rows waiting for review of this reason pattern (review.groups), in file order; the other filters do not apply. */
+      pattern: z.string().min(1).max(200).optional(),
       offset: z.number().int().nonnegative(),
       limit: z.number().int().min(1).max(500),
+    }),
+  ),
+  'review.counts': call<ReviewCounts>()(
+    z.object({
+      projectId: id,
+      states: z.array(rowState).max(ROW_STATES.length).optional(),
+      jobChanges: z.array(z.enum(JOB_CHANGES)).max(JOB_CHANGES.length).optional(),
+      changedAtLastRefresh: z.boolean().optional(),
     }),
   ),
   'review.row': call<RowDetail>()(z.object({ projectId: id, rowIndex })),
@@ -742,6 +803,16 @@ export const calls = {
   'decisions.skip': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
   'decisions.clear': call<DecisionResult>()(z.object({ projectId: id, rowIndex })),
   'decisions.undo': call<DecisionResult>()(z.object({ projectId: id })),
+  /** Decisions from a file, by sheet row number and person id (null: none fits), as one undoable action; refused whole on any bad entry. */
+  'decisions.record': call<DecisionResult>()(
+    z.object({
+      projectId: id,
+      entries: z
+        .array(z.object({ line: z.number().int().positive(), row: z.number().int().positive(), personId: z.string().min(1).max(200).nullable() }))
+        .min(1)
+        .max(1_048_576),
+    }),
+  ),
   'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
   /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
   'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
@@ -749,6 +820,18 @@ export const calls = {
   'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
   /** The decision over many rows going on in the project (started from another screen or window), or null. */
   'decisions.underWay': call<DecisionsProgress | null>()(z.object({ projectId: id })),
+
+  /**
+   * Counts the project's hand-made decisions as labels per reason pattern (on top of another project's, if given) and
+   * assesses the rows waiting for review again under them; `decisions.progress` (action 'learn') follows.
+   */
+  'learning.learn': call<LearningSummary>()(z.object({ projectId: id, startFromProjectId: id.optional() })),
+  'learning.summary': call<LearningSummary>()(z.object({ projectId: id })),
+  /** Forgets what the project learned: lifted rows go back to what the model alone says. */
+  'learning.reset': call<LearningSummary>()(z.object({ projectId: id })),
+  'learning.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
+  /** The rows waiting for review grouped by reason pattern, the largest group first. */
+  'review.groups': call<ReviewGroup[]>()(z.object({ projectId: id })),
 
   /** What refreshing the project's chosen people would ask (people, calls, time), sending nothing. */
   'refresh.preview': call<RefreshPreview>()(z.object({ projectId: id, olderThanDays })),
@@ -863,8 +946,8 @@ export interface ExportProgress {
   rowsTotal: number;
 }
 
-/** The decisions that go over many rows a slice at a time: accepting the confident rows, and undoing an action. */
-export const BULK_DECISIONS = ['accept', 'undo'] as const;
+/** The decisions that go over many rows a slice at a time: accepting the confident rows, undoing an action, learning from decisions. */
+export const BULK_DECISIONS = ['accept', 'undo', 'learn'] as const;
 export type BulkDecision = (typeof BULK_DECISIONS)[number];
 
 /**

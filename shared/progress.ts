@@ -61,7 +61,7 @@ export function planProgressText(progress: PlanProgress | null): string {
   return progressText(planProgressParts(progress));
 }
 
-const BULK_WORDS: Record<BulkDecision, string> = { accept: 'Accepting rows…', undo: 'Undoing the last action…' };
+const BULK_WORDS: Record<BulkDecision, string> = { accept: 'Accepting rows…', undo: 'Undoing the last action…', learn: 'Learning from your decisions…' };
 
 /**
  * What a decision over many rows says while it writes them: "accept all at or above" (~30 s at 300,000 rows), an undo

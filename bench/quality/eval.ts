@@ -18,6 +18,8 @@ Options:
   --seed S               seed of the people and of the sheet (default ${DEFAULT_EVALUATION.seed})
   --rows-per-category N  labeled rows per category (default ${DEFAULT_EVALUATION.rowsPerCategory})
   --concurrency C        the engine's calls in flight (default ${DEFAULT_EVALUATION.concurrency})
+  --learn N              then a reviewer decides N rows spread over those left for review (from labels), the project
+                         learns from them and its confident rows are accepted; scored again on the others
   --json FILE            also write every figure as JSON
   -h, --help             show this help
 `;
@@ -40,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
         'rows-per-category': { type: 'string' },
         concurrency: { type: 'string' },
         json: { type: 'string' },
+        learn: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -55,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       seed: whole('--seed', values.seed, DEFAULT_EVALUATION.seed, 0),
       rowsPerCategory: whole('--rows-per-category', values['rows-per-category'], DEFAULT_EVALUATION.rowsPerCategory, 1),
       concurrency: whole('--concurrency', values.concurrency, DEFAULT_EVALUATION.concurrency, 1),
+      learn: whole('--learn', values.learn, 0, 1),
     };
   } catch (error) {
     process.stderr.write(`eval: ${(error as Error).message}\n\n${USAGE}`);
@@ -62,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log('Match quality on the simulator\'s labeled evaluation set');
-  const run = await runEvaluation({ people: values.people, seed: values.seed, rowsPerCategory: values.rowsPerCategory, concurrency: values.concurrency, log });
+  const run = await runEvaluation({ people: values.people, seed: values.seed, rowsPerCategory: values.rowsPerCategory, concurrency: values.concurrency, log, learn: values.learn });
   log(`  row states: ${Object.entries(run.states).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   log(`  took ${run.seconds.total.toFixed(1)} s (simulator ${run.seconds.simulator.toFixed(1)} s, sheet ${run.seconds.sheet.toFixed(1)} s, run ${run.seconds.run.toFixed(1)} s, reading decisions ${run.seconds.read.toFixed(1)} s)`);
   log('');
@@ -75,6 +79,13 @@ async function main(argv: string[]): Promise<number> {
   log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);
   log(`${run.checks.length - missed.length} of ${run.checks.length} quality targets met${missed.length ? `; missed: ${missed.map((c) => c.label).join(', ')}` : ''}.`);
+  if (run.learning) {
+    const { learning } = run;
+    log('');
+    log(`After a reviewer decided ${learning.decided} rows and the project learned from them (${learning.rowsLifted} rows lifted, ${learning.acceptedAfter} accepted), on the other rows:`);
+    for (const sentence of [...learning.sentences, ...learning.changes]) log(`  ${sentence}`);
+    log(consoleTable(learning.checks));
+  }
   if (values.json) {
     await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
     log(`Wrote ${values.json}`);

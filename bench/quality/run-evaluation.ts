@@ -25,12 +25,28 @@ export interface EvaluationRunOptions {
   log: (line: string) => void;
   /** Each row as the review shows it, with its label (`npm run calibrate` fits on them). */
   onRow?: (row: RowDetail, label: EvaluationLabel) => void;
+  /**
+   * After the run, a reviewer decides this many rows left for review (spread over the queue, each from its label), the project learns from them, and the confident rows are accepted (issue 43): scored again apart.
+   */
+  learn?: number;
 }
 
-export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
+/** What learning from a reviewer's decisions did, scored on the rows not decided by hand. */
+export interface LearningRun {
+  decided: number;
+  sentences: string[];
+  changes: string[];
+  rowsLifted: number;
+  /** Rows accepted after learning by the accept of confident rows. */
+  acceptedAfter: number;
+  score: QualityScore;
+  checks: TargetCheck[];
+}
+
+export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
 
 export interface EvaluationRun {
-  options: Omit<EvaluationRunOptions, 'log' | 'onRow'>;
+  options: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn'>;
   rows: number;
   rowsByCategory: Record<EvaluationCategory, number>;
   score: QualityScore;
@@ -40,6 +56,8 @@ export interface EvaluationRun {
   /** Every candidate listed: its confidence against whether it is the row's person. */
   reliability: Reliability;
   mappingFixed: boolean;
+  /** When `learn` was asked: the same figures after learning, on the rows not decided by hand. */
+  learning: LearningRun | null;
   seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
 }
 
@@ -59,7 +77,7 @@ async function call<K extends CallName>(engine: Engine, name: K, input: CallInpu
 }
 
 export async function runEvaluation(options: EvaluationRunOptions): Promise<EvaluationRun> {
-  const { log, onRow, ...params } = options;
+  const { log, onRow, learn, ...params } = options;
   const started = performance.now();
   const lap = (() => {
     let last = started;
@@ -126,6 +144,7 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     const readSeconds = lap();
     const score = scoreEvaluation(set.labels, outcomes);
     const calibration = reliability(candidates);
+    const learning = learn ? await learnAndScore(engine, projectId, set.labels, learn) : null;
     return {
       options: params,
       rows: set.rows.length,
@@ -135,6 +154,7 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
       states,
       reliability: calibration,
       mappingFixed,
+      learning,
       seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },
     };
   } finally {
@@ -142,4 +162,50 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     await sim.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * A reviewer decides `count` rows left for review, spread evenly over the queue in file order (a few of each kind),
+ * each as its label says (the true person's candidate, or none fits), then the project learns and the confident rows are accepted. The rows
+ * decided by hand are left out of the score: it says what learning did to the others.
+ */
+async function learnAndScore(engine: Engine, projectId: number, labels: readonly EvaluationLabel[], count: number): Promise<LearningRun> {
+  const waiting: number[] = [];
+  for (;;) {
+    const page = await call(engine, 'review.page', { projectId, states: ['to_review'], offset: waiting.length, limit: 500 });
+    waiting.push(...page.rows.map((r) => r.rowIndex));
+    if (page.rows.length === 0 || waiting.length >= page.total) break;
+  }
+  const step = Math.max(1, waiting.length / count);
+  const picked = Array.from({ length: Math.min(count, waiting.length) }, (_, i) => ({ rowIndex: waiting[Math.floor(i * step)]! }));
+  const byHand = new Set<number>();
+  for (const listed of picked) {
+    const row = await call(engine, 'review.row', { projectId, rowIndex: listed.rowIndex });
+    const truth = labels[listed.rowIndex]!.truePersonId;
+    const right = truth === null ? undefined : row.candidates.find((c) => c.personId === truth);
+    if (right) await call(engine, 'decisions.choose', { projectId, rowIndex: listed.rowIndex, rank: right.rank, applyToIdentical: false });
+    else await call(engine, 'decisions.reject', { projectId, rowIndex: listed.rowIndex, applyToIdentical: false });
+    byHand.add(listed.rowIndex);
+  }
+  const learned = await call(engine, 'learning.learn', { projectId });
+  const accepted = await call(engine, 'decisions.acceptAtOrAbove', { projectId });
+  const kept: EvaluationLabel[] = [];
+  const outcomes: RowOutcome[] = [];
+  for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) {
+    if (byHand.has(rowIndex)) continue;
+    const row = await call(engine, 'review.row', { projectId, rowIndex });
+    const chosen = row.chosenRank === null ? null : (row.candidates.find((c) => c.rank === row.chosenRank)?.personId ?? null);
+    kept.push(labels[rowIndex]!);
+    outcomes.push({ state: row.state, chosenPersonId: chosen, candidatePersonIds: row.candidates.map((c) => c.personId).filter((id): id is string => id !== null) });
+  }
+  const score = scoreEvaluation(kept, outcomes);
+  return {
+    decided: byHand.size,
+    sentences: learned.sentences,
+    changes: learned.changes.map((c) => c.sentence),
+    rowsLifted: learned.rowsLifted,
+    acceptedAfter: accepted.changed,
+    score,
+    checks: qualityChecks(score),
+  };
 }

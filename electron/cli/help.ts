@@ -59,6 +59,21 @@ ${EXIT_CODE_HELP}`,
 ${CONNECTION_HELP}`,
     run: async (argv) => (await import('./commands/accept')).acceptCommand(argv),
   },
+  decide: {
+    summary: 'record review decisions from a file, as one undoable action, and learn from them',
+    usage: `matchdesk decide --project N --file decisions.csv [--yes]
+
+  --project N                   the project (its number from "matchdesk projects")
+  --file FILE                   a CSV with the columns row (the row number as the app shows it) and person_id
+                                (the chosen candidate's id; blank when none of the candidates fits). A row or person
+                                not in the project, or other columns, refuse the whole file with the line and why
+  --yes                         do not ask (required when not on a terminal)
+
+  The decisions are one action: undo it in the app's review screen. The project then learns from its decisions
+  and says what it learned and which rows now look like those you accepted (matchdesk accept takes them).
+${CONNECTION_HELP}`,
+    run: async (argv) => (await import('./commands/decide')).decideCommand(argv),
+  },
   search: {
     summary: 'find every person meeting criteria (filters or a template), page to the end and export them',
     usage: `matchdesk search --filters <file.json> --out <file.csv|xlsx> [options]

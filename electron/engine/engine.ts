@@ -44,8 +44,10 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
+import { learnFromDecisions, learningSummary, learningToStartFrom, patternPage, resetLearning, reviewGroups } from './review/learning';
 import { ChangedRowsCounter } from './review/changed-count';
 import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/review-page';
+import { reviewCounts } from './review/view-counts';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
@@ -224,6 +226,8 @@ class MatchdeskEngine implements Engine {
   private readonly exports = new CancellableCalls<number>();
   /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
+  /** Learnings from a project's decisions: cancelled (or the engine closing), they change nothing. */
+  private readonly learns = new CancellableCalls<number>();
   /** The last word of each decision over many rows, export and mapping saved going on: what a screen opened meanwhile shows. */
   private readonly bulkWords = new LastWords<DecisionsProgress>();
   private readonly exportWords = new LastWords<ExportProgress>();
@@ -404,6 +408,7 @@ class MatchdeskEngine implements Engine {
       this.mappingPreviews.cancelAll();
       // An accept of confident rows stops before its next slice and keeps those written: they are one action undo reverts.
       this.accepts.cancelAll(CLOSING);
+      this.learns.cancelAll();
       // A long read on the worker (a cold walk takes seconds) is not waited for: its figure is not needed any more.
       this.reading.close();
       const counting = this.changedRows?.close();
@@ -553,6 +558,7 @@ class MatchdeskEngine implements Engine {
       'review.page': async (input) => {
         const project = await this.plannedProject(input.projectId);
         if (input.order !== 'file') await this.ensureAssessed(project);
+        if (input.pattern) return patternPage(db, await this.ensureAssessed(project), input.pattern, input.offset, input.limit, this.changed);
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
         // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.
@@ -560,6 +566,11 @@ class MatchdeskEngine implements Engine {
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
         return page;
+      },
+      'review.counts': async (input) => {
+        await this.plannedProject(input.projectId);
+        if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
+        return reviewCounts(db, input.projectId, input, this.changed);
       },
       'review.row': async (input) => rowDetail(db, await this.plannedProject(input.projectId), input.rowIndex),
       // A decision made while the project's confident rows are accepted, or an action undone, waits for that to end.
@@ -571,6 +582,7 @@ class MatchdeskEngine implements Engine {
       'decisions.clear': (input) => this.afterBulk(input.projectId, async () => this.decisions.clear(await this.plannedProject(input.projectId), input.rowIndex)),
       'decisions.undo': (input) =>
         this.afterBulk(input.projectId, () => this.tellingBulk(input.projectId, 'undo', (tell) => this.decisions.undo(requireProject(db, input.projectId), tell))),
+      'decisions.record': (input) => this.afterBulk(input.projectId, async () => this.decisions.record(await this.plannedProject(input.projectId), input.entries)),
       'decisions.acceptPreview': async (input) => {
         const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
         return this.decisions.acceptPreview(project, getSettings(db).autoAccept, this.readsElsewhere(project) ? this.reading.rows : undefined);
@@ -585,6 +597,20 @@ class MatchdeskEngine implements Engine {
           }),
         ),
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),
+      // Learning waits for an accept or undo under way, then works out every lift before writing any: cancelled, it changes nothing.
+      'learning.learn': (input) =>
+        this.afterBulk(input.projectId, () =>
+          this.learns.run(input.projectId, async (signal) => {
+            const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
+            const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
+            const at = new Date(this.clock.now()).toISOString();
+            return this.tellingBulk(project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
+          }),
+        ),
+      'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
+      'learning.reset': (input) => this.afterBulk(input.projectId, async () => resetLearning(db, await this.plannedProject(input.projectId))),
+      'learning.cancel': (input) => ({ cancelled: this.learns.cancel(input.projectId) }),
+      'review.groups': async (input) => reviewGroups(db, await this.ensureAssessed(await this.plannedProject(input.projectId))),
       'decisions.underWay': (input) => this.bulkWords.get(requireProject(db, input.projectId).id),
 
       'refresh.preview': async (input) => {

@@ -8,8 +8,9 @@ import { DropZone } from './shell/drop-zone';
 import { ImportStatus } from './shell/import-status';
 import { Nav } from './shell/nav';
 import { useAppCommands } from './shell/use-app-commands';
+import { useWorkTitle } from './shell/use-work-title';
 import { ConfirmProvider } from './ui/confirm-dialog';
-import { ToastProvider } from './ui/toasts';
+import { ToastProvider, ToastRegion } from './ui/toasts';
 
 export function App() {
   return (
@@ -40,6 +41,7 @@ function Shell() {
   const main = useRef<HTMLElement>(null);
   const shownHash = shown ? routeToHash(shown) : null;
   useAppCommands(shown);
+  useWorkTitle();
 
   // The default screen, once shown, becomes the route: saving the first profile on Account must not switch the
   // screen to Projects under the user (and hide the connection test's answer).
@@ -73,10 +75,13 @@ function Shell() {
         Skip to content
       </a>
       {shown && <Nav route={shown} />}
-      <main id="main" ref={main} className="main" tabIndex={-1}>
-        <ImportStatus />
-        {shown ? <CurrentScreen route={shown} /> : <p className="muted loading-app">Starting…</p>}
-      </main>
+      <div className="main-column">
+        <main id="main" ref={main} className="main" tabIndex={-1}>
+          <ImportStatus />
+          {shown ? <CurrentScreen route={shown} /> : <p className="muted loading-app">Starting…</p>}
+        </main>
+        <ToastRegion />
+      </div>
     </DropZone>
   );
 }

@@ -58,7 +58,7 @@ test('every screen, light, and the review screen dark as well', async ({ page })
   await setTheme(page, 'dark');
   await checkScreen(page, 'review-dark');
   // The row list takes the keyboard (it scrolls itself) and shows that it has it.
-  await page.getByPlaceholder(/Filter by name/).focus();
+  await page.getByPlaceholder(/Filter rows/).focus();
   await expectVisibleKeyboardFocus(page, page.getByTestId('review-table'));
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog')).toBeVisible();

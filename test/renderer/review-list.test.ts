@@ -4,6 +4,7 @@ import { ROW_STATES, type RowState } from '../../shared/model';
 import {
   emptyList,
   farthestPages,
+  firstToReview,
   filterKey,
   MAX_CACHED_PAGES,
   pageFilter,
@@ -105,5 +106,16 @@ describe('review list pages', () => {
       jobChanges: ['moved'],
       changedAtLastRefresh: true,
     });
+  });
+});
+
+describe('firstToReview', () => {
+  it('finds the first row to review in the first page, and nothing before that page is there or when it holds none', () => {
+    expect(firstToReview(emptyList('k'))).toBeNull();
+    const result = { ...page(0, 5), rows: [row(0, 'auto'), row(1, 'accepted'), row(2, 'to_review'), row(3, 'to_review'), row(4, 'auto')] };
+    const list = reviewListReducer(emptyList('k'), { type: 'pageLoaded', key: 'k', page: 0, result });
+    expect(firstToReview(list)).toBe(2);
+    const none = reviewListReducer(emptyList('k'), { type: 'pageLoaded', key: 'k', page: 0, result: { ...result, rows: [row(0, 'auto'), row(1, 'rejected')] } });
+    expect(firstToReview(none)).toBeNull();
   });
 });

@@ -123,6 +123,7 @@ const EXPECTED: Record<string, Expected> = {
   'document.pdf': { code: 'not_a_spreadsheet', fragment: `is a PDF document, ${NOT_A_SHEET}` },
   'zip-not-xlsx.xlsx': { code: 'not_a_spreadsheet', fragment: `is a ZIP archive, ${NOT_A_SHEET}` },
   'word-renamed.xlsx': { code: 'not_a_spreadsheet', fragment: `is a Word document, ${NOT_A_SHEET}` },
+  'apple-numbers.numbers': { code: 'not_a_spreadsheet', fragment: "is an Apple Numbers document, which Matchdesk can't read. In Numbers, choose File > Export To > CSV (or Excel)" },
   'opendocument.ods': { code: 'not_a_spreadsheet', fragment: "is an OpenDocument file (.ods), which Matchdesk can't read. Open it in Excel and save it as .xlsx or CSV" },
   'web-page.xls': { code: 'not_a_spreadsheet', fragment: 'is a web page (HTML), not a spreadsheet. Some systems save web pages under an Excel name.' },
   'legacy-excel-97.xls': { code: 'not_a_spreadsheet', fragment: "is in the old Excel 97–2003 format (.xls), which Matchdesk can't read." },

@@ -113,6 +113,35 @@ export class Decisions {
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after: this.decided('skipped', null) }]);
   }
 
+  /**
+   * Decisions from a file (matchdesk decide), as a reviewer would make them, in one action that one undo reverts:
+   * each names a row by its sheet number and the person chosen, or null for none of the candidates. Every entry is
+   * checked before any is written: a row not in the project, without candidates, or a person not among its
+   * candidates refuses the whole file, naming the entry's line.
+   */
+  record(project: ProjectRecord, entries: readonly { line: number; row: number; personId: string | null }[]): DecisionResult {
+    this.refuseWhileBulk(project.id);
+    const seen = new Map<number, number>();
+    const changes = entries.map(({ line, row: number, personId }): Change => {
+      const refuse = (why: string) => new EngineError('invalid_input', `Line ${line}: ${why}. Nothing was recorded; correct the file and run it again.`);
+      const rowIndex = number - project.firstRow;
+      const status = rowIndex >= 0 ? readRowStatus(this.db, project.id, rowIndex) : null;
+      if (!status) throw refuse(`row ${number} is not a row of "${project.name}" (its rows are ${project.firstRow} to ${sheetRowNumber(project, project.rowCount - 1)}, blank rows aside)`);
+      if (seen.has(rowIndex)) throw refuse(`row ${number} was already decided on line ${seen.get(rowIndex)}`);
+      seen.set(rowIndex, line);
+      if (personId === null) return { rowIndex, before: fieldsOf(status), after: this.decided('rejected', null) };
+      const assessed = assessedRow(this.db, project, status, rowCells(this.db, project.id, rowIndex) ?? []);
+      const person = assessed?.facts.find((f) => f.summary.id === personId);
+      if (!assessed || !person) {
+        const ids = assessed?.facts.map((f) => f.summary.id).filter(Boolean) ?? [];
+        throw refuse(`person ${personId} is not among row ${number}'s candidates (${ids.length ? ids.join(', ') : 'it has none'})`);
+      }
+      const chosen = chosenFrom(assessed.assessment, assessed.facts, person.rank, assessed.sheetCompany)!;
+      return { rowIndex, before: fieldsOf(status), after: this.decided('accepted', chosen) };
+    });
+    return this.commit(project, null, changes);
+  }
+
   /** Back to what the run found, as if nobody had decided. */
   clear(project: ProjectRecord, rowIndex: number): DecisionResult {
     this.refuseWhileBulk(project.id);

@@ -54,6 +54,19 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       ? scannedTextPage(db, filter, text, matching, total)
       : { rows: filter.order === 'file' ? statePage(db, filter, matching, total) : confidencePage(db, filter), found: matching };
 
+  const page = reviewRowsOf(db, projectId, rows);
+  return {
+    rows: page,
+    total: found,
+    counts,
+    jobChanges: jobChangesNow,
+    changedAtLastRefresh,
+    lastRefreshAt: lastRefresh?.startedAt ?? null,
+  };
+}
+
+/** The review list's rows for these row statuses: each with its label, its best or chosen person and its verdict. */
+export function reviewRowsOf(db: Database, projectId: number, rows: readonly RowStatusRow[]): ReviewRow[] {
   const statuses = rows.map(toRowStatus);
   const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
   const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
@@ -86,14 +99,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
       chosenRank: s.chosenRank,
     };
   });
-  return {
-    rows: page,
-    total: found,
-    counts,
-    jobChanges: jobChangesNow,
-    changedAtLastRefresh,
-    lastRefreshAt: lastRefresh?.startedAt ?? null,
-  };
+  return page;
 }
 
 /**
@@ -388,7 +394,7 @@ class MoveTally implements Iterable<StateMove> {
 }
 
 /** The state (and job-change) condition on row_status (alias rs) and its parameters; none without a filter. */
-function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'): { sql: string; params: unknown[] } {
+export function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.states) {

@@ -1,14 +1,17 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { MappingPreview, MappingSample } from '../../../shared/contract';
+import type { MappingPreview, MappingSample, PreviewRow } from '../../../shared/contract';
 import { MAPPED_FIELDS, type MappedField, type Mapping, type Strategy } from '../../../shared/model';
 import { CancellableCalls } from '../cancellable-calls';
 import { foldWhitespace, normalizeEmail, plannedQueries, profileSlugFromUrl, rowInput, type RowInput } from '../matching';
 import { EngineError } from '../engine-errors';
-import type { ProjectRecord } from '../projects/project-record';
+import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
 import { BLANK_ROW, parseCells } from './row-cells';
 
 const SAMPLES_PER_FIELD = 5;
+/** Rows a warning shows of those it counts: enough to see what is wrong, never the whole sheet. */
+const EXAMPLE_ROWS = 20;
+const EXAMPLE_CELL_CHARS = 200;
 const SAMPLE_SCAN_ROWS = 200;
 const PAGE_ROWS = 5000;
 /** Whole-sheet previews kept, the last asked for kept longest: a mapping the screen comes back to answers at once. */
@@ -90,8 +93,13 @@ export async function mappingPreview(
   }
 
   const page = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?');
-  const problems = new Map<string, number>();
+  const problems = new Map<string, { count: number; examples: PreviewRow[] }>();
   let unusableRows = 0;
+  const unusableExamples: PreviewRow[] = [];
+  // "Name alone" would look up a row with a name and nothing else usable: counted only when it is not chosen.
+  const withName: Strategy[] | null = strategies.includes('name') ? null : [...strategies, 'name'];
+  let unusableByName = 0;
+  const example = (rowIndex: number, cells: string[]): PreviewRow => ({ rowNumber: sheetRowNumber(project, rowIndex), cells: cells.map((c) => c.slice(0, EXAMPLE_CELL_CHARS)) });
   let scanned = 0;
   for (let from = 0; scanned < firstRows; ) {
     const rows = page.all(project.id, from, Math.min(PAGE_ROWS, firstRows - scanned)) as { row_index: number; cells: string }[];
@@ -100,8 +108,17 @@ export async function mappingPreview(
       if (row.cells === BLANK_ROW) continue;
       const cells = parseCells(row.cells);
       const input = rowInput(cells, mapping);
-      if (plannedQueries(input, strategies).length === 0) unusableRows++;
-      for (const problem of problemKinds(input)) problems.set(problem, (problems.get(problem) ?? 0) + 1);
+      if (plannedQueries(input, strategies).length === 0) {
+        unusableRows++;
+        if (unusableExamples.length < EXAMPLE_ROWS) unusableExamples.push(example(row.row_index, cells));
+        if (withName && plannedQueries(input, withName).length > 0) unusableByName++;
+      }
+      for (const kind of problemKinds(input)) {
+        const problem = problems.get(kind) ?? { count: 0, examples: [] };
+        problem.count++;
+        if (problem.examples.length < EXAMPLE_ROWS) problem.examples.push(example(row.row_index, cells));
+        problems.set(kind, problem);
+      }
       if (scanned++ < SAMPLE_SCAN_ROWS) addSamples(fields, mapping, cells);
     }
     from = rows[rows.length - 1]!.row_index + 1;
@@ -113,7 +130,9 @@ export async function mappingPreview(
     fields,
     rowsChecked: scanned,
     unusableRows,
-    problems: [...problems].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count),
+    unusableExamples,
+    unusableByName: withName ? unusableByName : null,
+    problems: [...problems].map(([message, { count, examples }]) => ({ message, count, examples })).sort((a, b) => b.count - a.count),
   };
 }
 

@@ -4,6 +4,8 @@ import type { Mapping, RowState, Strategy } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
 import { FreshestFacts } from '../refresh/freshest-facts';
 import { chosenWithFacts } from '../refresh/refreshed-choice';
+import { LIFTED_REASON, learnedVerdict, usableState } from '../matching/learned-model';
+import { storedLearning } from '../review/learning';
 import { answerFacts } from './answer-facts';
 import { parseCells } from './row-cells';
 import { jobChangeOf, type ChosenPerson } from './row-status';
@@ -27,7 +29,8 @@ export function unassessedProbe(projectId: number): { sql: string; params: unkno
  * Works out the confidence model's verdict again for the rows of a project that have candidates, without asking
  * the service: `unassessed` fills rows settled before the model existed, `all` follows a new mapping (another
  * location or company column changes the evidence). Decisions stay as they are; only what the model says
- * about the candidates changes, and where a chosen person is now against the sheet's company. Returns how many
+ * about the candidates changes, and where a chosen person is now against the sheet's company; what the project
+ * learned from its decisions still lifts the waiting rows it supports (matching/learned-model.ts). Returns how many
  * rows it assessed.
  */
 export async function reassessRows(db: Database, projectId: number, mapping: Mapping, which: 'unassessed' | 'all'): Promise<number> {
@@ -43,6 +46,8 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
     'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?',
   );
   const scope = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
+  // What the project learned from its decisions still lifts the rows of the patterns it supports.
+  const learned = usableState(storedLearning(db, projectId)?.state ?? null).state;
   let assessed = 0;
   for (let from = 0; ; ) {
     const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, RowState, string | null, string][];
@@ -75,7 +80,8 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
             : chosen && person
               ? { ...chosen, jobChange: jobChange(input.company, person.jobs) }
               : chosen;
-        write.run(a.confidence, a.runnerUp, a.candidates[0]!.rank, a.reason, a.guard, rechosen ? JSON.stringify(rechosen) : null, jobChangeOf(state, rechosen), projectId, rowIndex);
+        const v = state === 'to_review' ? learnedVerdict(a, learned) : { ...a, learned: false };
+        write.run(v.confidence, a.runnerUp, a.candidates[0]!.rank, v.learned ? `${a.reason}${LIFTED_REASON}` : a.reason, v.guard, rechosen ? JSON.stringify(rechosen) : null, jobChangeOf(state, rechosen), projectId, rowIndex);
         assessed++;
       }
     })();

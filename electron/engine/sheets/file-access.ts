@@ -1,5 +1,6 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { SheetError, fileLabel } from './sheet-error';
 
 /** Turns a file-system failure into the `unreadable` error a user can act on. */
@@ -34,6 +35,14 @@ function notAFile(info: Stats): string | null {
 function refuseNonFile(path: string, info: Stats): void {
   const what = notAFile(info);
   if (what === null) return;
+  // On a Mac a Numbers document is a folder (a package) named .numbers.
+  if (info.isDirectory() && extname(path).toLowerCase() === '.numbers') {
+    throw new SheetError(
+      'not_a_spreadsheet',
+      path,
+      `${fileLabel(path)} is an Apple Numbers document, which Matchdesk can't read. In Numbers, choose File > Export To > CSV (or Excel), then import that file.`,
+    );
+  }
   throw new SheetError(
     'unreadable',
     path,

@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { extname, posix } from 'node:path';
 import { SheetError, fileLabel } from './sheet-error';
 import { notASpreadsheet, unsupportedFormat } from './sniff-file';
 import { ZipDamaged, ZipDirectory, type PartLocation } from './zip-directory';
@@ -78,6 +78,8 @@ export async function readWorkbookOutline(path: string): Promise<WorkbookOutline
 }
 
 export function corruptWorkbook(path: string, cause?: unknown): SheetError {
+  // Numbers keeps a document as a ZIP of its own kind: one that does not even read as a ZIP is still not a damaged workbook.
+  if (extname(path).toLowerCase() === '.numbers') return appleNumbers(path);
   return new SheetError(
     'corrupt',
     path,
@@ -87,7 +89,14 @@ export function corruptWorkbook(path: string, cause?: unknown): SheetError {
   );
 }
 
+const NUMBERS_ADVICE = 'In Numbers, choose File > Export To > CSV (or Excel), then import that file.';
+
+function appleNumbers(path: string): SheetError {
+  return unsupportedFormat(path, 'an Apple Numbers document', NUMBERS_ADVICE);
+}
+
 function otherZip(path: string, zip: ZipDirectory): SheetError {
+  if (zip.has('Index/Document.iwa') || zip.has('Index.zip') || extname(path).toLowerCase() === '.numbers') return appleNumbers(path);
   if (zip.has('xl/workbook.bin')) return unsupportedFormat(path, 'an Excel Binary Workbook (.xlsb)');
   if (zip.has('content.xml') && zip.has('mimetype')) return unsupportedFormat(path, 'an OpenDocument file (.ods)');
   if (zip.has('word/document.xml')) return notASpreadsheet(path, 'a Word document');

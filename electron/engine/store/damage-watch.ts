@@ -54,7 +54,9 @@ export function watchForDamage(db: Database, file: string): void {
     return stmt;
   };
   const d = db as unknown as Record<'prepare' | 'exec' | 'pragma', Method>;
-  const prepare = guard(db, d.prepare);
+  // The class's own prepare, looked up at each call, so a spy put on it later (a test's) still sees every statement.
+  const prototype = Object.getPrototypeOf(db) as Record<'prepare', Method>;
+  const prepare = guard(db, (...args: unknown[]) => prototype.prepare.apply(db, args));
   d.prepare = (...args: unknown[]) => statement(prepare(...args) as Statement);
   d.exec = guard(db, d.exec);
   d.pragma = guard(db, d.pragma);

@@ -15,6 +15,26 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
+interface ScrollBox {
+  scrollWidth: number;
+  clientWidth: number;
+}
+
+/**
+ * What is wider than the room it has, and so scrolls sideways: the page, and the screen's own scrolling area (the
+ * main column). Each as "what: scrollWidth > clientWidth"; none is allowed.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { documentElement: ScrollBox; querySelector(selector: string): ScrollBox | null } }).document;
+    const boxes: [string, ScrollBox | null][] = [
+      ['the page', doc.documentElement],
+      ['the main column', doc.querySelector('.main')],
+    ];
+    return boxes.filter(([, box]) => box && box.scrollWidth > box.clientWidth).map(([what, box]) => `${what}: ${box!.scrollWidth} > ${box!.clientWidth}`);
+  });
+}
+
 /**
  * Shows the screen at each window size, saves `<name>-<w>x<h>.png` and checks it with axe; `ready` waits for
  * what must be on screen at a size before the picture is taken. Leaves the page at the first size.
@@ -35,6 +55,7 @@ export async function checkScreen(page: Page, name: string, ready: () => Promise
     });
     await screenshot(page, `${name}-${size.width}x${size.height}`);
     expect(await axeViolations(page), `axe on ${name} at ${size.width}x${size.height}`).toEqual([]);
+    expect(await sidewaysOverflow(page), `sideways overflow on ${name} at ${size.width}x${size.height}`).toEqual([]);
   }
   await page.setViewportSize(WINDOW_SIZES[0]);
 }

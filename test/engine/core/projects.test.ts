@@ -325,6 +325,29 @@ describe('mapping', () => {
     expect(preview.problems.map((p) => p.count)).toEqual([1, 1]);
   });
 
+  it('shows the rows each warning counts, by their number in the sheet, and how many of the unusable ones "Name alone" would look up', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? [`Person ${i}`, i % 4 === 0 ? `bad-${i}` : '', ''] : ['', `p${i}@acme.com`, 'Acme']));
+    const { summary } = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'warned.csv'), ['Name', 'Email', 'Company'], rows) });
+    const request = { projectId: summary.id, mapping: { fullName: 0, email: 1, company: 2 } };
+    const preview = await ok(engine, 'mapping.preview', { ...request, strategies: ['email', 'name+company'] });
+    // Even rows have a name and no company (nothing to ask by these strategies); every fourth an e-mail that is not one.
+    expect(preview.unusableRows).toBe(30);
+    expect(preview.unusableByName).toBe(30);
+    expect(preview.unusableExamples).toHaveLength(20);
+    // Row numbers as the sheet numbers them: its header is row 1.
+    expect(preview.unusableExamples.slice(0, 2)).toEqual([
+      { rowNumber: 2, cells: ['Person 0', 'bad-0', ''] },
+      { rowNumber: 4, cells: ['Person 2', '', ''] },
+    ]);
+    const invalid = preview.problems.find((p) => /not valid e-mail/.test(p.message))!;
+    expect(invalid.count).toBe(15);
+    expect(invalid.examples.map((r) => r.rowNumber)).toEqual(Array.from({ length: 15 }, (_, i) => 2 + i * 4));
+
+    // With "Name alone" chosen there is nothing more it would cover; with names gone, nothing it could.
+    expect((await ok(engine, 'mapping.preview', { ...request, strategies: ['email', 'name'] })).unusableByName).toBeNull();
+    expect((await ok(engine, 'mapping.preview', { projectId: summary.id, mapping: { email: 1, company: 2 }, strategies: ['email'] })).unusableByName).toBe(0);
+  });
+
   it("lets a preview go when a newer one of the same project is asked for from the same screen, so the last answers in its own time; another screen's goes on", async () => {
     const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, i % 3 === 0 ? 'not-an-email' : `p${i}@acme.com`]);
     const { summary } = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'big.csv'), ['Name', 'Email'], rows) });

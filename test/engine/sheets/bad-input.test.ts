@@ -89,6 +89,16 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
     await expectSheetError(ods, 'not_a_spreadsheet', /is an OpenDocument file \(\.ods\), which Matchdesk can't read\. Open it in Excel and save it as \.xlsx or CSV/);
   });
 
+  it('not_a_spreadsheet: an Apple Numbers document, as a ZIP, as a file no ZIP reader takes, and as the folder a Mac keeps it in', async () => {
+    const numbers = /^“[^”]+\.numbers” is an Apple Numbers document, which Matchdesk can't read\. In Numbers, choose File > Export To > CSV \(or Excel\), then import that file\.$/;
+    await expectSheetError(sheetFile('accounts.numbers', makeZip([{ name: 'Index/Document.iwa', data: 'iwa' }])), 'not_a_spreadsheet', numbers);
+    // Named .numbers, a ZIP signature, and a directory no ZIP reader finds: not a "damaged Excel workbook".
+    await expectSheetError(sheetFile('cut-short.numbers', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(64)])), 'not_a_spreadsheet', numbers);
+    const folder = join(tempFolder(), 'package.numbers');
+    mkdirSync(folder);
+    await expectSheetError(folder, 'not_a_spreadsheet', numbers);
+  });
+
   it('encrypted: a password-protected workbook (an OLE2/CFB container holding EncryptedPackage)', async () => {
     const path = sheetFile('salaries.xlsx', makeCfb(['EncryptionInfo', 'EncryptedPackage', '\u0006DataSpaces']));
     await expectSheetError(path, 'encrypted', '“salaries.xlsx” is password-protected: save it without a password and try again.');

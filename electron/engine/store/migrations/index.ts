@@ -19,7 +19,8 @@ import { copiedRowTimings } from './017-copied-row-timings';
 import { lookupsByAnswer } from './018-lookups-by-answer';
 import { runOptions } from './019-run-options';
 import { sheetRowNumbers } from './020-sheet-row-numbers';
-import { watchesPersonHistory } from './021-watches-person-history';
+import { learnedModels } from './021-learned-models';
+import { watchesPersonHistory } from './022-watches-person-history';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -43,5 +44,6 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   lookupsByAnswer,
   runOptions,
   sheetRowNumbers,
+  learnedModels,
   watchesPersonHistory,
 ];

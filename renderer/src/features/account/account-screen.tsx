@@ -6,6 +6,7 @@ import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
 import { useConfirm } from '../../ui/confirm-dialog';
 import { ErrorBanner, Notice } from '../../ui/error-banner';
+import { TechnicalDetails } from '../../ui/technical-details';
 import { useToast } from '../../ui/toasts';
 import { DemoButton } from './demo-button';
 import { ProfileCard } from './profile-card';
@@ -73,8 +74,9 @@ export function AccountScreen() {
 
       {sessionOnlyOffered && (
         <Notice tone="warning">
-          <strong>The system keychain is unavailable.</strong> Secrets can be kept for this session only: you will enter them again after Matchdesk restarts.
-          {data.info?.keychainProblem && <p className="banner__hint">What the system said: {data.info.keychainProblem}</p>}
+          <strong>Matchdesk cannot reach this computer's password store.</strong> A profile's password or key can still be used, but only until
+          Matchdesk closes: you will type it again after a restart.
+          {data.info?.keychainProblem && <TechnicalDetails text={data.info.keychainProblem} testId="keychain-details" />}
         </Notice>
       )}
 

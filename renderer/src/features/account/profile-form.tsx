@@ -5,6 +5,7 @@ import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
+import { TechnicalDetails } from '../../ui/technical-details';
 import { kindLabel, loginLabel, secretLabel } from './credential-labels';
 import { profileFormToInput, type ProfileFormField, type ProfileFormValues } from './profile-form-values';
 
@@ -125,8 +126,9 @@ export function ProfileForm({ initial, sessionOnlyOffered, keychainProblem, onSa
             <input type="checkbox" checked={values.sessionOnly} onChange={(e) => set('sessionOnly', e.target.checked)} /> Keep for this session only
           </label>
           <p className="field__help">
-            The system keychain is unavailable{keychainProblem ? ` (${keychainProblem})` : ''}. The secret is then kept in memory until Matchdesk closes, never written to disk.
+            This computer's password store cannot be reached, so the secret is kept in memory until Matchdesk closes, never written to disk.
           </p>
+          {keychainProblem && <TechnicalDetails text={keychainProblem} />}
         </div>
       )}
       <ErrorBanner error={saveError} title="Could not save the profile" onDismiss={() => setSaveError(null)} />

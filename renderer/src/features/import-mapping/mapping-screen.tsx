@@ -163,7 +163,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
 
           <section className="card" aria-labelledby="warnings-heading">
             <h2 id="warnings-heading">Warnings</h2>
-            <SheetWarnings warnings={detail.warnings} preview={preview.value} counting={counting} />
+            <SheetWarnings warnings={detail.warnings} preview={preview.value} counting={counting} headers={detail.headers} />
             <ErrorBanner error={preview.error} title="Could not check the mapping" />
           </section>
 

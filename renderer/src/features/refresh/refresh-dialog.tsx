@@ -5,6 +5,7 @@ import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, formatDateTime, formatEstimate, plural } from '../../ui/format';
+import { askToNotify } from '../../shell/use-work-title';
 import { Modal } from '../../ui/modal';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
@@ -73,6 +74,7 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
   }, [phase, projectId]);
 
   const act = async (action: Action) => {
+    if (action === 'start' || action === 'resume') askToNotify();
     setBusy(action);
     setError(null);
     try {

@@ -6,6 +6,8 @@ import type { JobChangeSummary } from './use-review-list';
 
 interface JobChangeChipsProps {
   summary: JobChangeSummary | null;
+  /** A state filter is on too: the two apply together, and the label says so. */
+  andState: boolean;
   active: JobChangeStatus[] | null;
   changedOnly: boolean;
   onChange: (jobChanges: JobChangeStatus[] | null) => void;
@@ -16,11 +18,11 @@ interface JobChangeChipsProps {
  * Where the matched people are now against the sheet's company ("412 moved, 58 left, 3,120 still there"), each a
  * filter; and, once the project was refreshed, the rows whose person's job changed at that refresh.
  */
-export function JobChangeChips({ summary, active, changedOnly, onChange, onChangedOnly }: JobChangeChipsProps) {
+export function JobChangeChips({ summary, andState, active, changedOnly, onChange, onChangedOnly }: JobChangeChipsProps) {
   return (
     <div className="chips job-change-chips" role="group" aria-label="Matched rows by where the person is now">
       <span className="chips__label" aria-hidden="true">
-        Now:
+        {andState ? 'and now:' : 'Now:'}
       </span>
       {JOB_CHANGE_ORDER.map((status) => {
         const pressed = active?.length === 1 && active[0] === status;

@@ -108,6 +108,12 @@ export function rowAt(list: ReviewList, position: number, pageSize = PAGE_SIZE):
   return list.pages.get(Math.floor(position / pageSize))?.[position % pageSize];
 }
 
+/** The place of the first row to review in the list's first page; null when it holds none (or is not loaded yet). */
+export function firstToReview(list: ReviewList): number | null {
+  const index = list.pages.get(0)?.findIndex((row) => row.state === 'to_review') ?? -1;
+  return index >= 0 ? index : null;
+}
+
 /** Where a sheet row sits in the cached pages, if it is in one. */
 export function positionOfRow(list: ReviewList, rowIndex: number, pageSize = PAGE_SIZE): number | null {
   for (const [page, rows] of list.pages) {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
-import type { JobChangeStatus, RowState } from '../../../../shared/model';
+import type { RowState } from '../../../../shared/model';
 import { CANCELLING, decisionsProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
@@ -28,7 +28,10 @@ import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
 import { textIndexDetail, textIndexStatus } from './text-index-status';
 import { useBulkDecision } from './use-bulk-decision';
+import { useOpeningPosition } from './use-opening-position';
 import { useReviewList } from './use-review-list';
+import { useReviewView } from './use-review-view';
+import { isFiltered, viewFilterWords } from './review-view';
 
 type Decision =
   | { kind: 'choose'; rank: number }
@@ -43,11 +46,10 @@ const ORDER_LABELS: Record<ReviewOrder, string> = { file: 'Sheet order', confide
 export function ReviewScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
-  const [states, setStates] = useState<RowState[] | null>(null);
-  const [text, setText] = useState('');
-  const [order, setOrder] = useState<ReviewOrder>('file');
-  const [jobChanges, setJobChanges] = useState<JobChangeStatus[] | null>(null);
-  const [changedOnly, setChangedOnly] = useState(false);
+  // Filters and order as the user last left them in this project (after going elsewhere, or a reload).
+  const [reviewView, changeView] = useReviewView(projectId);
+  const { states, text, order, jobChanges, changedOnly } = reviewView;
+  const setText = (next: string) => changeView({ text: next });
   const query = useDebouncedValue(text, 250);
   const filter = useMemo(() => ({ states, text: query, order, jobChanges, changedAtLastRefresh: changedOnly }), [states, query, order, jobChanges, changedOnly]);
   const fKey = filterKey(projectId, filter);
@@ -59,8 +61,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const textIndex = useProjectEvent('review.textIndex', projectId);
   const indexing = view.list.total === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
 
-  const [selection, setSelection] = useState({ key: fKey, position: 0 });
-  const selected = selection.key === fKey ? Math.min(selection.position, Math.max(0, total - 1)) : 0;
+  // A list opens on its first row that needs a decision (found in its first page, or asked for), not on row 1.
+  const [selection, setSelection] = useState<{ key: string | null; position: number }>({ key: null, position: 0 });
+  const opening = useOpeningPosition(projectId, view.list, filter, fKey);
+  const selected = selection.key === fKey ? Math.min(selection.position, Math.max(0, total - 1)) : Math.min(opening, Math.max(0, total - 1));
   const select = (position: number) => setSelection({ key: fKey, position });
   const row = rowAt(view.list, selected);
   const [pageRows, setPageRows] = useState(15);
@@ -220,9 +224,14 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const changeStates = (next: RowState[] | null) => {
     const same = JSON.stringify(next) === JSON.stringify(states);
     if (same) setGeneration((g) => g + 1);
-    else setStates(next);
+    else changeView({ states: next });
     gridRef.current?.focus();
   };
+  const clearFilters = () => {
+    changeView({ states: null, jobChanges: null, changedOnly: false, text: '' });
+    gridRef.current?.focus();
+  };
+  const filterWords = viewFilterWords(reviewView);
 
   const onWindowChange = (window: ListWindow) => {
     view.showWindow(window.start, window.end);
@@ -241,15 +250,16 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       {view.jobChanges && (totalMatched(view.jobChanges.jobChanges) > 0 || view.jobChanges.lastRefreshAt) && (
         <div className="review-toolbar">
           <JobChangeChips
-            summary={view.jobChanges}
+            summary={view.viewJobChanges}
+            andState={states !== null}
             active={jobChanges}
             changedOnly={changedOnly}
             onChange={(next) => {
-              setJobChanges(next);
+              changeView({ jobChanges: next });
               gridRef.current?.focus();
             }}
             onChangedOnly={(on) => {
-              setChangedOnly(on);
+              changeView({ changedOnly: on });
               gridRef.current?.focus();
             }}
           />
@@ -264,10 +274,16 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
         <span className="muted" aria-live="polite" aria-busy={indexing !== null || undefined} data-testid="review-total" title={indexing ? textIndexDetail(textIndex) : undefined}>
           {view.list.total === null ? (indexing ?? 'Loading…') : plural(total, 'row')}
+          {filterWords.length > 1 && view.list.total !== null && <span data-testid="review-filter-words">: {filterWords.join(' and ')}</span>}
         </span>
+        {isFiltered(reviewView) && (
+          <Button variant="quiet" small onClick={clearFilters} data-testid="review-clear-filters" title="Show every row of the project">
+            Clear filters
+          </Button>
+        )}
         <label className="review-order">
           <span className="sr-only">Order</span>
-          <select value={order} onChange={(event) => setOrder(event.target.value as ReviewOrder)} data-testid="review-order">
+          <select value={order} onChange={(event) => changeView({ order: event.target.value as ReviewOrder })} data-testid="review-order">
             {(Object.keys(ORDER_LABELS) as ReviewOrder[]).map((o) => (
               <option key={o} value={o}>
                 {ORDER_LABELS[o]}
@@ -295,13 +311,21 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           </Button>
         )}
         <Button variant="quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
-          Keys <kbd>?</kbd>
+          <span className="review-keys__label">Keys</span> <kbd>?</kbd>
         </Button>
       </div>
       <ErrorBanner error={view.error} title="Could not load the rows" onRetry={() => setGeneration((g) => g + 1)} />
       <ErrorBanner error={actionError} title="The decision was not saved" onDismiss={() => setActionError(null)} />
       <div className="review-layout">
-        <ReviewTable gridRef={gridRef} list={view.list} selected={selected} resetKey={fKey} onSelect={select} onWindowChange={onWindowChange} />
+        <ReviewTable
+          gridRef={gridRef}
+          list={view.list}
+          selected={selected}
+          resetKey={fKey}
+          onSelect={select}
+          onWindowChange={onWindowChange}
+          onClearFilters={isFiltered(reviewView) ? clearFilters : undefined}
+        />
         <aside className={`review-side ${stale ? 'is-stale' : ''}`} aria-label="Selected row" aria-busy={stale || undefined}>
           <RowPanel
             busy={stale || (row !== undefined && shownDetail === undefined)}
@@ -325,9 +349,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           onFinished={refreshed}
           onShowChanged={() => {
             setRefreshOpen(false);
-            setStates(null);
-            setJobChanges(null);
-            setChangedOnly(true);
+            changeView({ states: null, jobChanges: null, changedOnly: true, text: '' });
           }}
         />
       )}

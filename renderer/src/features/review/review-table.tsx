@@ -1,3 +1,4 @@
+import { Button } from '../../ui/button';
 import { formatConfidence, formatCount } from '../../ui/format';
 import { VirtualList, type ListWindow } from '../../ui/virtual-list';
 import { rowAt, type ReviewList } from './review-list';
@@ -12,13 +13,15 @@ interface ReviewTableProps {
   resetKey: string;
   onSelect: (position: number) => void;
   onWindowChange: (window: ListWindow) => void;
+  /** Given while a filter is on: an empty list offers to clear the filters. */
+  onClearFilters?: () => void;
 }
 
 export function rowElementId(position: number): string {
   return `review-row-${position}`;
 }
 
-export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWindowChange }: ReviewTableProps) {
+export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWindowChange, onClearFilters }: ReviewTableProps) {
   const total = list.total ?? 0;
   return (
     <div className="review-table-wrap">
@@ -48,7 +51,10 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
               Best candidate
             </span>
             <span role="columnheader" className="col-score" title="How sure Matchdesk is of the best candidate">
-              Confidence
+              <span className="col-score__long">Confidence</span>
+              <span className="col-score__short" aria-hidden="true">
+                Conf.
+              </span>
             </span>
           </div>
         }
@@ -94,9 +100,13 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
               <span role="gridcell" className="col-input" title={row.label}>
                 {row.label || <span className="muted">(empty)</span>}
               </span>
+              {/* Name above company, each on its own line, so a narrow column still shows where the person works. */}
               <span role="gridcell" className="col-match" title={candidate}>
-                {candidate || (row.candidateCount === 0 ? <span className="muted">—</span> : '')}
-                {row.candidateCount > 1 && <span className="muted"> +{row.candidateCount - 1}</span>}
+                <span className="col-match__name">
+                  {row.top?.name ?? (row.candidateCount === 0 ? <span className="muted">—</span> : '')}
+                  {row.candidateCount > 1 && <span className="muted"> +{row.candidateCount - 1}</span>}
+                </span>
+                {row.top?.company && <span className="col-match__company">{row.top.company}</span>}
               </span>
               <span role="gridcell" className="col-score" title={row.reason ?? undefined}>
                 {row.confidence === null ? '' : formatConfidence(row.confidence)}
@@ -105,7 +115,16 @@ export function ReviewTable({ gridRef, list, selected, resetKey, onSelect, onWin
           );
         }}
       />
-      {list.total === 0 && <p className="review-table__empty">No rows match this filter.</p>}
+      {list.total === 0 && (
+        <div className="review-table__empty" data-testid="review-empty">
+          <p>{onClearFilters ? 'No rows match these filters together.' : 'No rows yet.'}</p>
+          {onClearFilters && (
+            <Button small onClick={onClearFilters}>
+              Clear filters
+            </Button>
+          )}
+        </div>
+      )}
       {list.total === null && <p className="review-table__empty">Loading rows…</p>}
     </div>
   );

@@ -23,8 +23,8 @@ export function TextFilter({ inputRef, value, onChange, onLeave }: TextFilterPro
           onLeave();
         }
       }}
-      placeholder="Filter by name, e-mail, company… ( / )"
-      aria-label="Filter rows by text"
+      placeholder="Filter rows ( / )"
+      aria-label="Filter rows by text: name, e-mail, company or any cell"
       data-testid="review-text-filter"
     />
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { ContractError, ReviewPage } from '../../../../shared/contract';
+import type { ContractError, ReviewCounts, ReviewPage } from '../../../../shared/contract';
 import type { RowState } from '../../../../shared/model';
 import { api } from '../../api';
 import { toContractError } from '../../ui/contract-error';
@@ -11,8 +11,12 @@ export type JobChangeSummary = Pick<ReviewPage, 'jobChanges' | 'changedAtLastRef
 
 export interface ReviewListView {
   list: ReviewList;
+  /** Rows per state in the view on show: under the job-change filters, as the state chips count them. */
   counts: Record<RowState, number> | null;
+  /** The project's matched rows by job change, and its last refresh: whether the job-change chips are shown. */
   jobChanges: JobChangeSummary | null;
+  /** The same figures in the view on show: under the state filter, as the job-change chips count them. */
+  viewJobChanges: JobChangeSummary | null;
   error: ContractError | null;
   /** Tell the list which positions are on screen; it fetches the pages they need. */
   showWindow(start: number, end: number): void;
@@ -31,6 +35,11 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
   const [jobChanges, setJobChanges] = useState<JobChangeSummary | null>(null);
   const [failure, setFailure] = useState<{ key: string; error: ContractError } | null>(null);
   const [shown, setShown] = useState({ start: 0, end: 60 });
+  // The chips count the view on show (review.counts) once a filter by status is on, asked again after every decision.
+  const filtered = filter.states !== null || filter.jobChanges !== null || filter.changedAtLastRefresh;
+  const [figuresSeen, setFiguresSeen] = useState(0);
+  const [viewCounts, setViewCounts] = useState<{ key: string; counts: ReviewCounts } | null>(null);
+  const [countsFailure, setCountsFailure] = useState<{ key: string; error: ContractError } | null>(null);
   const inFlight = useRef(new Set<string>());
   const currentKey = useRef(listKey);
   useEffect(() => {
@@ -63,12 +72,31 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
     }
   }, [projectId, filter, listKey, list.pages, list.total, shown.start, shown.end, failed]);
 
+  const countsKey = `${listKey}@${figuresSeen}`;
+  useEffect(() => {
+    if (!filtered) return;
+    let live = true;
+    const { states, jobChanges, changedAtLastRefresh } = pageFilter(filter);
+    api.callOrThrow('review.counts', { projectId, states, jobChanges, changedAtLastRefresh }).then(
+      (result) => {
+        if (live) setViewCounts({ key: countsKey, counts: result });
+      },
+      (thrown: unknown) => {
+        if (live) setCountsFailure({ key: countsKey, error: toContractError(thrown) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [projectId, filter, filtered, countsKey]);
+
   const showWindow = useCallback((start: number, end: number) => {
     setShown((current) => (current.start === start && current.end === end ? current : { start, end }));
   }, []);
 
   const setFigures = useCallback((figures: Pick<ReviewPage, 'counts' | 'jobChanges' | 'changedAtLastRefresh'>) => {
     setCounts(figures.counts);
+    setFiguresSeen((n) => n + 1);
     setJobChanges((current) => ({ jobChanges: figures.jobChanges, changedAtLastRefresh: figures.changedAtLastRefresh, lastRefreshAt: current?.lastRefreshAt ?? null }));
   }, []);
 
@@ -76,5 +104,9 @@ export function useReviewList(projectId: number, filter: ReviewFilter, listKey: 
   const changed = useChangedCount(projectId, jobChanges?.changedAtLastRefresh);
   const shownJobChanges = jobChanges && jobChanges.changedAtLastRefresh !== changed ? { ...jobChanges, changedAtLastRefresh: changed } : jobChanges;
 
-  return { list, counts, jobChanges: shownJobChanges, error: failed ? failure.error : null, showWindow, update: dispatch, setFigures };
+  // Until the view's figures come, the last ones stand (a decision moves a figure by one at most).
+  const view = filtered ? (viewCounts?.counts ?? null) : null;
+  const viewJobChanges = !filtered ? shownJobChanges : view && jobChanges ? { jobChanges: view.jobChanges, changedAtLastRefresh: view.changedAtLastRefresh, lastRefreshAt: jobChanges.lastRefreshAt } : null;
+  const error = failed ? failure.error : countsFailure?.key === countsKey ? countsFailure.error : null;
+  return { list, counts: filtered ? (view?.counts ?? null) : counts, jobChanges: shownJobChanges, viewJobChanges, error, showWindow, update: dispatch, setFigures };
 }

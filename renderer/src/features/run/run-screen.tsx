@@ -8,6 +8,7 @@ import { useRoute } from '../../navigation/use-route';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner, Notice } from '../../ui/error-banner';
+import { askToNotify } from '../../shell/use-work-title';
 import { ProgressLine } from '../../ui/progress-line';
 import { useEngineData } from '../../ui/use-engine-data';
 import { useProjectEvent } from '../../ui/use-project-event';
@@ -56,6 +57,8 @@ export function RunScreen({ projectId }: { projectId: number }) {
   );
 
   const act = async (action: RunAction) => {
+    // Starting a run is when the user may want to hear of its end: the browser asks once (Electron needs no asking).
+    if (action === 'start' || action === 'retry' || action === 'resume') askToNotify();
     setBusy(action);
     setActionError(null);
     try {

@@ -6,14 +6,14 @@ import { tempFolder } from '../temp-folder';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
-describe('migration 21: watches, person history, important rows and the inbox', () => {
+describe('migration 22: watches, person history, important rows and the inbox', () => {
   it('adds the tables to a database of the version before, keeps one version per person state, and lets a project go with its watch', () => {
     const db = new Database(join(tempFolder(), 'm.db'));
     try {
       db.pragma('foreign_keys = ON');
-      migrate(db, upTo(20));
+      migrate(db, upTo(21));
       db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'ready', 't', 't')").run();
-      expect(migrate(db, upTo(21)).applied).toEqual([21]);
+      expect(migrate(db, upTo(22)).applied).toEqual([22]);
 
       const watch = db.prepare("INSERT INTO watches (project_id, every_days, weekday, profile_id, next_due_at, created_at) VALUES (1, ?, ?, 'p1', 't', 't')");
       expect(() => watch.run(null, null), 'a schedule is needed').toThrow(/CHECK/);

@@ -4,7 +4,7 @@ import type { Migration } from '../migration';
 // "changes since any date" compares those states. A person's state is kept once per version (person_versions) and
 // each refresh refers to it by id, so a quarter of monthly refreshes of unchanged people adds only integer rows.
 export const watchesPersonHistory: Migration = {
-  version: 21,
+  version: 22,
   name: 'watches, person history, important rows and the changes inbox',
   up(db) {
     db.exec(`

@@ -1,0 +1,62 @@
+import { useEffect, useRef } from 'react';
+import { api } from '../api';
+import { importWork, refreshEndNotice, refreshWork, runEndNotice, runWork, workTitle, type Work, type WorkKey } from './work-title';
+
+/**
+ * Keeps the window's title on the long work under way (work-title.ts), and when a run or a refresh ends while the
+ * window is not in front, says so in a desktop notification: in Electron at once, in a browser once the user allowed
+ * it (asked when they start a run: askToNotify).
+ */
+export function useWorkTitle(): void {
+  const works = useRef(new Map<WorkKey, Work>());
+  useEffect(() => {
+    // Whether the window is in front, as its focus and visibility events say.
+    inFront = document.hasFocus() && document.visibilityState === 'visible';
+    const onFocus = () => (inFront = document.visibilityState === 'visible');
+    const onBlur = () => (inFront = false);
+    window.addEventListener('focus', onFocus);
+    window.addEventListener('blur', onBlur);
+    document.addEventListener('visibilitychange', onFocus);
+    const set = (key: WorkKey, work: Work | null) => {
+      if (work) works.current.set(key, work);
+      else works.current.delete(key);
+      document.title = workTitle([...works.current.values()]);
+    };
+    const offs = [
+      api.on('run.progress', (progress) => {
+        const was = works.current.has(`run:${progress.projectId}`);
+        set(`run:${progress.projectId}`, runWork(progress));
+        if (was && progress.status !== 'running') notifyUnlessInFront(runEndNotice(progress));
+      }),
+      api.on('refresh.progress', (progress) => {
+        const was = works.current.has(`refresh:${progress.projectId}`);
+        set(`refresh:${progress.projectId}`, refreshWork(progress));
+        if (was && progress.status !== 'running') notifyUnlessInFront(refreshEndNotice(progress));
+      }),
+      api.on('import.progress', (progress) => set('import', importWork(progress))),
+    ];
+    return () => {
+      for (const off of offs) off();
+      window.removeEventListener('focus', onFocus);
+      window.removeEventListener('blur', onBlur);
+      document.removeEventListener('visibilitychange', onFocus);
+    };
+  }, []);
+}
+
+let inFront = true;
+
+function notifyUnlessInFront(notice: { title: string; body: string } | null): void {
+  if (!notice || inFront) return;
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  new Notification(notice.title, { body: notice.body });
+}
+
+/**
+ * Asks the browser to let the app notify the end of long work: called as the user starts a run or a refresh, never on
+ * load. Electron grants it without asking; a browser asks once, and a "no" is kept by the browser.
+ */
+export function askToNotify(): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  void Notification.requestPermission().catch(() => undefined);
+}

@@ -1,0 +1,100 @@
+// `matchdesk decide`: decisions from a file, recorded as a reviewer would and learned from, or refused whole with the
+// line and the reason. The real CLI in a child process against a simulator.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../electron/simulator/server';
+
+const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
+
+let sim: Simulator;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-decide-'));
+  sim = await startSimulator({ port: 0, people: 3000, seed: 5 });
+});
+
+afterAll(async () => {
+  await sim?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function matchdesk(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        MATCHDESK_HOME: join(dir, 'home'),
+        MATCHDESK_BASE_URL: sim.baseUrl,
+        MATCHDESK_ORG_ID: sim.orgId,
+        MATCHDESK_CLIENT_ID: sim.demo.clientId,
+        MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret,
+        DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
+function uniquePeople(count: number) {
+  const names = new Map<string, number>();
+  for (const p of sim.dataset.people) names.set(p.name, (names.get(p.name) ?? 0) + 1);
+  return sim.dataset.people.filter((p) => names.get(p.name) === 1 && p.jobs[0]?.ended_at === null).slice(0, count);
+}
+
+async function exported(name: string): Promise<Record<string, string>[]> {
+  const out = join(dir, name);
+  const result = await matchdesk(['export', '1', '--out', out]);
+  expect(result.code, result.stderr).toBe(0);
+  return Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+}
+
+describe('matchdesk decide', () => {
+  it('refuses a bad file whole, naming the line and why, and records a good one as one action', async () => {
+    const people = uniquePeople(4);
+    const sheet = join(dir, 'people.csv');
+    writeFileSync(sheet, `Name,Company\r\n${people.map((p) => `${p.name},${p.jobs[0]!.company.name}`).join('\r\n')}\r\n`);
+    // Name and employer alone never reach 0.9999: every row waits for review.
+    const run = await matchdesk(['match', sheet, '--out', join(dir, 'run.csv'), '--auto-accept', '--min-confidence', '0.9999', '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    const before = (await exported('before.csv')).map((r) => r.match_status);
+    expect(before).toEqual(people.map(() => 'to_review'));
+
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const wrongColumns = await matchdesk(['decide', '--project', '1', '--file', file('cols.csv', 'row,person\r\n2,x\r\n'), '--yes']);
+    expect(wrongColumns.code).not.toBe(0);
+    expect(wrongColumns.stderr).toContain('line 1: the columns must be exactly "row" and "person_id"');
+
+    // Row 2 is fine; row 99 is not in the project: nothing of the file is recorded.
+    const noSuchRow = await matchdesk(['decide', '--project', '1', '--file', file('row.csv', `row,person_id\r\n2,${people[0]!.id}\r\n99,\r\n`), '--yes']);
+    expect(noSuchRow.code).not.toBe(0);
+    expect(noSuchRow.stderr).toContain('Line 3: row 99 is not a row of');
+    const noSuchPerson = await matchdesk(['decide', '--project', '1', '--file', file('person.csv', `row,person_id\r\n2,${people[0]!.id}\r\n3,${people[0]!.id}\r\n`), '--yes']);
+    expect(noSuchPerson.code).not.toBe(0);
+    expect(noSuchPerson.stderr).toContain(`Line 3: person ${people[0]!.id} is not among row 3's candidates`);
+    const notANumber = await matchdesk(['decide', '--project', '1', '--file', file('nan.csv', 'person_id,row\r\n,two\r\n'), '--yes']);
+    expect(notANumber.stderr).toContain('line 2: row "two" is not a row number');
+    expect((await exported('refused.csv')).map((r) => r.match_status)).toEqual(before);
+
+    // Row 2 takes its person, row 3 none of the candidates; the others stay for review.
+    const good = await matchdesk(['decide', '--project', '1', '--file', file('good.csv', `person_id,row\r\n${people[0]!.id},2\r\n,3\r\n`), '--yes']);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toContain('Recorded 2 decision(s): 1 person(s) chosen, 1 row(s) where none fits; 2 row(s) changed (one action');
+    expect(good.stderr).toContain('You accepted 1 of 2 rows with the same name at the same company');
+    const after = await exported('after.csv');
+    expect(after.map((r) => r.match_status)).toEqual(['accepted', 'rejected', 'to_review', 'to_review']);
+  });
+});

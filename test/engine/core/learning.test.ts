@@ -1,0 +1,143 @@
+// Learning from a reviewer's decisions through the engine's calls (review/learning.ts), on the simulator's labeled
+// evaluation set: rows like this, what was learned in words, its lifts taken by one undoable accept, kept across a
+// restart, a reset, a new project starting from it, and a state of another model version dropped with a note.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE, type Engine } from '../../../electron/engine/engine';
+import type { Simulator } from '../../../electron/simulator';
+import { CONFIDENCE_MODEL } from '../../../electron/engine/matching';
+import { LIFTED_REASON } from '../../../electron/engine/matching/learned-model';
+import { reassessRows } from '../../../electron/engine/runs/reassess-rows';
+import { buildEvaluationSet, type EvaluationSet } from '../../../electron/simulator/evaluation-set';
+import { connect, fails, ok, openEngine, startSim, tempDir } from './helpers';
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let engine: Engine;
+let set: EvaluationSet;
+let file: string;
+const dataDir = () => join(tmp.dir, 'data');
+const MAPPING = { fullName: 0, email: 1, profile: 2, company: 3 };
+
+async function importAndRun(name: string): Promise<number> {
+  const projectId = (await ok(engine, 'projects.import', { file, name })).summary.id;
+  await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['email', 'social', 'name+company', 'name'] });
+  await ok(engine, 'run.start', { projectId, autoAccept: true });
+  expect((await engine.runSettled(projectId))?.status).toBe('done');
+  return projectId;
+}
+
+beforeAll(async () => {
+  tmp = tempDir();
+  sim = await startSim({ people: 30_000, seed: 12 });
+  set = buildEvaluationSet(sim.dataset, { seed: 12, rowsPerCategory: 60 });
+  file = join(tmp.dir, 'sheet.csv');
+  writeFileSync(file, `${Papa.unparse([set.headers, ...set.rows], { newline: '\r\n' })}\r\n`, 'utf8');
+  engine = await openEngine(dataDir());
+  await connect(engine, sim);
+});
+afterAll(async () => {
+  await engine.close();
+  await sim.close();
+  tmp.remove();
+});
+
+describe('learning from decisions', () => {
+  it('groups the queue, learns from decided near names, lifts rows like them, and keeps twins with the reviewer', async () => {
+    const projectId = await importAndRun('first');
+    const groups = await ok(engine, 'review.groups', { projectId });
+    const near = groups.find((g) => g.pattern === 'near_name|typo|current_same|none|alone')!;
+    expect(near.words).toBe('Rows with a near name at the same company');
+    expect(near.learnable).toBe(true);
+    expect(groups.filter((g) => g.pattern.startsWith('twins|')).every((g) => !g.learnable)).toBe(true);
+    // Rows like this: the page of one pattern holds exactly its group's rows, waiting for review, in file order.
+    const like = await ok(engine, 'review.page', { projectId, pattern: near.pattern, offset: 0, limit: 500 });
+    expect(like.total).toBe(near.rows);
+    expect(like.rows).toHaveLength(near.rows);
+    expect(like.rows.every((r) => r.state === 'to_review' && r.reason!.startsWith('name nearly the same'))).toBe(true);
+    expect(like.rows.map((r) => r.rowIndex)).toEqual([...like.rows.map((r) => r.rowIndex)].sort((a, b) => a - b));
+    expect((await ok(engine, 'review.page', { projectId, pattern: near.pattern, offset: 1, limit: 2 })).rows.map((r) => r.rowIndex)).toEqual(like.rows.slice(1, 3).map((r) => r.rowIndex));
+    expect(groups.reduce((n, g) => n + g.rows, 0)).toBe((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts.to_review);
+
+    // The reviewer decides the near-name rows the labels say are right, by the file's numbers, as one action.
+    const entries: { line: number; row: number; personId: string | null }[] = [];
+    for (let rowIndex = 0; rowIndex < set.rows.length && entries.length < 20; rowIndex++) {
+      const label = set.labels[rowIndex]!;
+      if (label.category !== 'near_name' || label.truePersonId === null) continue;
+      const row = await ok(engine, 'review.row', { projectId, rowIndex });
+      // A one-letter typo at the sheet's company, the only such candidate: the pattern the group above counts.
+      const typos = row.candidates.filter((c) => c.reason.startsWith('name nearly the same') && / now(,|$)/u.test(c.reason.split(';')[0]!));
+      if (row.state !== 'to_review' || row.candidates[0]?.personId !== label.truePersonId || typos.length !== 1 || typos[0] !== row.candidates[0]) continue;
+      entries.push({ line: entries.length + 2, row: row.rowNumber, personId: label.truePersonId });
+    }
+    expect(entries.length).toBeGreaterThanOrEqual(10);
+    const recorded = await ok(engine, 'decisions.record', { projectId, entries });
+    expect(recorded.changed).toBe(entries.length);
+
+    const preview = await ok(engine, 'decisions.acceptPreview', { projectId });
+    const learned = await ok(engine, 'learning.learn', { projectId });
+    expect(learned.labels).toBe(entries.length);
+    expect(learned.rowsLifted, learned.sentences.join('\n')).toBeGreaterThan(0);
+    expect(learned.sentences.some((s) => /^You accepted \d+ of \d+ rows with a near name at the same company: such rows are now \d+% confident\.$/u.test(s))).toBe(true);
+    expect(learned.changes[0]!.sentence).toMatch(/^You accepted \d+ of \d+ rows with a near name at the same company; \d+ more rows? now looks? like them\.$/u);
+    const after = await ok(engine, 'decisions.acceptPreview', { projectId });
+    const at = (p: typeof preview) => p.thresholds.find((t) => t.minConfidence === p.setting)!.rows;
+    expect(at(after)).toBe(at(preview) + learned.rowsLifted);
+
+    // One accept takes them, one undo puts them back.
+    const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId });
+    expect(accepted.changed).toBe(at(after));
+    const undone = await ok(engine, 'decisions.undo', { projectId });
+    expect(undone.changed).toBe(accepted.changed);
+
+    // What was learned stays with the project across a restart, and a new verdict of the model (a new mapping) keeps its lifts.
+    await engine.close();
+    const db = new Database(join(dataDir(), DATABASE_FILE));
+    const liftedRows = () => db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'to_review' AND guard IS NULL AND reason LIKE ?").pluck().get(projectId, `%${LIFTED_REASON}`);
+    expect(liftedRows()).toBe(learned.rowsLifted);
+    await reassessRows(db, projectId, MAPPING, 'all');
+    expect(liftedRows()).toBe(learned.rowsLifted);
+    db.close();
+    engine = await openEngine(dataDir());
+    const kept = await ok(engine, 'learning.summary', { projectId });
+    expect(kept).toMatchObject({ labels: learned.labels, rowsLifted: learned.rowsLifted, sentences: learned.sentences, note: null });
+
+    // A new project of the same sheet may start from it: its rows are lifted with no decision of its own.
+    await connect(engine, sim, 'Simulator again');
+    const second = await importAndRun('second');
+    const started = await ok(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId });
+    expect(started.labels).toBe(0);
+    expect(started.rowsLifted).toBeGreaterThan(0);
+    // Learning again without naming it keeps what it started from.
+    expect((await ok(engine, 'learning.learn', { projectId: second })).rowsLifted).toBe(started.rowsLifted);
+
+    // Reset: the lifts go, the accept takes what it took before learning.
+    const reset = await ok(engine, 'learning.reset', { projectId });
+    expect(reset).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [], note: null });
+    expect(at(await ok(engine, 'decisions.acceptPreview', { projectId }))).toBe(at(preview));
+    // A project that learned nothing is no start for another.
+    expect((await fails(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId })).message).toContain('has learned nothing to start from');
+  }, 120_000);
+
+  it('refuses a file of decisions whole on a person not among a row\'s candidates, and drops a state of another model version with a note', async () => {
+    const projectId = (await ok(engine, 'projects.list', {}))[0]!.id;
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    const row = (await ok(engine, 'review.page', { projectId, states: ['to_review'], offset: 0, limit: 2 })).rows;
+    const error = await fails(engine, 'decisions.record', { projectId, entries: [{ line: 2, row: row[0]!.rowNumber, personId: null }, { line: 3, row: row[1]!.rowNumber, personId: 'nobody' }] });
+    expect(error.message).toContain(`Line 3: person nobody is not among row ${row[1]!.rowNumber}'s candidates`);
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts).toEqual(before);
+
+    await engine.close();
+    const db = new Database(join(dataDir(), DATABASE_FILE));
+    db.prepare("INSERT OR REPLACE INTO learned_models (project_id, model_version, patterns, labels, rows_lifted, learned_at) VALUES (?, ?, '{\"near_name|typo|current_same|none|alone\":{\"accepted\":50,\"rejected\":0}}', 50, 9, 't')").run(projectId, CONFIDENCE_MODEL.version - 1);
+    db.close();
+    engine = await openEngine(dataDir());
+    const summary = await ok(engine, 'learning.summary', { projectId });
+    expect(summary).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [] });
+    expect(summary.note).toContain(`model version ${CONFIDENCE_MODEL.version - 1} was dropped`);
+    expect((await ok(engine, 'learning.learn', { projectId })).rowsLifted).toBe(0);
+  }, 60_000);
+});
