@@ -64,8 +64,79 @@ export interface ProjectSummary {
    */
   changedAtLastRefresh: number | null;
   lastRefreshAt: string | null;
+  /** The project's watch (scheduled refresh), or null when it is not watched. */
+  watch: WatchSummary | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A project refreshed on a schedule (watch/): when next, and what its last due run did. */
+export interface WatchSummary {
+  projectId: number;
+  projectName: string;
+  /** Refreshed every this many days, or weekly on `weekday` (0 = Sunday, UTC): one of the two. */
+  everyDays: number | null;
+  weekday: number | null;
+  /** At most this many people asked (each up to a credit) a refresh; null: no ceiling. */
+  creditCeiling: number | null;
+  /** The connection profile it refreshes with. */
+  profileId: string;
+  nextRefreshAt: string;
+  /** Its next refresh is due now. */
+  due: boolean;
+  lastRunAt: string | null;
+  /** What its last due run did, in words ("12 people moved or left, 3 changed title", "waiting for the network"). */
+  lastResult: string | null;
+  /** Why its last due run did not refresh (no secret, out of credits, over its ceiling); the next due run tries again. */
+  blocked: string | null;
+}
+
+/** What a due run of a watch did: started (or went on with) its refresh, or did not, and why. */
+export type WatchRun =
+  | { outcome: 'started'; progress: RefreshProgress }
+  | { outcome: 'blocked'; reason: string }
+  | { outcome: 'waiting'; reason: string }
+  | { outcome: 'not_due'; nextRefreshAt: string };
+
+export type ChangeKind = 'moved' | 'left' | 'title';
+
+/** One matched row whose person moved, left or changed title since a date (or since the inbox was last seen). */
+export interface PersonChange {
+  rowIndex: number;
+  cells: string[];
+  personName: string | null;
+  personId: string | null;
+  kind: ChangeKind;
+  from: { company: string | null; title: string | null };
+  to: { company: string | null; title: string | null };
+  /** When the new job began (or the last one ended), as the service wrote it; null when it sent no date. */
+  changeDate: string | null;
+  /** When the refresh that found it began (ISO). */
+  detectedAt: string;
+  important: boolean;
+}
+
+/** Rows marked important: one by one, and by a column's value (compared trimmed and case-folded). */
+export interface ImportantMarks {
+  rows: number[];
+  values: { columnIndex: number; value: string }[];
+}
+
+/** The changes no one has marked as seen yet, counted. */
+export interface ChangesInbox {
+  projectId: number;
+  unseen: number;
+  counts: Record<ChangeKind, number>;
+  important: number;
+  changes: PersonChange[];
+}
+
+/** A refresh found people marked important moved or left: the hosts may show a desktop notification. */
+export interface ImportantChangesFound {
+  projectId: number;
+  projectName: string;
+  refreshId: number;
+  changes: PersonChange[];
 }
 
 export interface ColumnGuess {
@@ -547,6 +618,44 @@ export const exportInput = z.object({
   delimiter: z.enum([',', ';', '\t', '|']).default(','),
 });
 
+/** A calendar day, YYYY-MM-DD, that exists. */
+export const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
+  .refine((day) => {
+    // Runs on any string (zod goes on after a failed regex): not every one makes a date.
+    const at = Date.parse(`${day}T00:00:00Z`);
+    return Number.isFinite(at) && new Date(at).toISOString().startsWith(day);
+  }, 'a day that exists (YYYY-MM-DD)');
+
+export const watchSetInput = z
+  .object({
+    projectId: id,
+    everyDays: z.number().int().min(1).max(366).optional(),
+    weekday: z.number().int().min(0).max(6).optional(),
+    creditCeiling: z.number().int().nonnegative().nullable().default(null),
+    profileId: z.string().min(1).max(200).optional(),
+  })
+  .refine((w) => (w.everyDays === undefined) !== (w.weekday === undefined), 'Choose one: every N days (everyDays) or weekly on a day (weekday, 0 = Sunday).');
+
+export const changesExportInput = z.object({
+  projectId: id,
+  since: isoDay,
+  format: z.enum(['csv', 'xlsx']),
+  destination: z.string().max(4096).nullable().default(null),
+  bom: z.boolean().default(true),
+  delimiter: z.enum([',', ';', '\t', '|']).default(','),
+});
+
+export const markImportantInput = z
+  .object({
+    projectId: id,
+    rows: z.array(z.number().int().nonnegative()).max(100_000).optional(),
+    column: z.object({ columnIndex: z.number().int().nonnegative(), value: z.string().max(1000) }).optional(),
+    important: z.boolean().default(true),
+  })
+  .refine((m) => (m.rows === undefined) !== (m.column === undefined), 'Mark rows (rows) or a column value (column), one at a time.');
+
 /** What an export writes: its format, rows, candidates and CSV options. */
 export type ExportChoice = Pick<z.infer<typeof exportInput>, 'format' | 'scope' | 'candidates' | 'bom' | 'delimiter'>;
 
@@ -734,6 +843,24 @@ export const calls = {
   'refresh.cancel': call<RefreshProgress | null>()(z.object({ projectId: id })),
   'refresh.status': call<RefreshProgress | null>()(z.object({ projectId: id })),
 
+  /** Watches the project: a refresh every N days or weekly on a day, up to a credit ceiling, with a profile (default: the selected one). */
+  'watch.set': call<WatchSummary>()(watchSetInput),
+  'watch.clear': call<void>()(z.object({ projectId: id })),
+  /** Every watch, the next due first. */
+  'watch.list': call<WatchSummary[]>()(none),
+  /** Runs the project's watch if it is due: starts (or goes on with) its refresh, or says why not; `refresh.progress` follows. */
+  'watch.runDue': call<WatchRun>()(z.object({ projectId: id })),
+  /** Matched rows whose person moved, left or changed title since the day (refreshes that began on it or after). */
+  'watch.changes': call<PersonChange[]>()(z.object({ projectId: id, since: isoDay })),
+  /** Writes the changes since the day, one row a change, for a CRM to import (CSV or XLSX). */
+  'watch.exportChanges': call<ExportResult>()(changesExportInput),
+  /** Marks rows (by index, or every row with a column's value) important, or unmarks them; the marks after. */
+  'watch.markImportant': call<ImportantMarks>()(markImportantInput),
+  'watch.importantMarks': call<ImportantMarks>()(z.object({ projectId: id })),
+  'watch.inbox': call<ChangesInbox>()(z.object({ projectId: id })),
+  /** Marks every change found so far as seen; the (empty) inbox after. */
+  'watch.markSeen': call<ChangesInbox>()(z.object({ projectId: id })),
+
   'export.run': call<ExportResult>()(exportInput),
   /** Stops the project's exports under way: each fails as `cancelled`, removes its part files and leaves the files there as they were. */
   'export.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
@@ -861,6 +988,7 @@ export interface Events {
   'plan.progress': PlanProgress;
   'decisions.progress': DecisionsProgress;
   'project.changedCount': ChangedRowsCounted;
+  'watch.important': ImportantChangesFound;
   'app.command': AppCommand;
 }
 export type EventName = keyof Events;
@@ -876,6 +1004,7 @@ const eventNames: Record<EventName, true> = {
   'plan.progress': true,
   'decisions.progress': true,
   'project.changedCount': true,
+  'watch.important': true,
   'app.command': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];

@@ -115,9 +115,15 @@ ${EXIT_CODE_HELP}`,
   refresh: {
     summary: "ask the service again for the people a project's rows chose, and see who moved or left since",
     usage: `matchdesk refresh --project N [--older-than DAYS] [--yes]
+matchdesk refresh --due [--yes]
 
   --project N                   the project (its number from "matchdesk projects")
   --older-than DAYS             ask only for people whose record is older than this many days
+  --due                         refresh every watched project that is due ("matchdesk watch"), each with its own
+                                profile and credit ceiling: what the system's scheduler runs. A watch that cannot
+                                run (no secret, over its ceiling, out of credits) or whose refresh stops (no
+                                network) says why in "matchdesk watch list" and is tried again at the next run;
+                                exit 0 either way
   --yes                         do not ask before sending (required when not on a terminal)
 
   Asks for the chosen person of every matched row (auto and accepted), each once however many rows chose them,
@@ -133,10 +139,37 @@ ${EXIT_CODE_HELP}`,
   export: {
     summary: "export a project's rows with their match columns",
     usage: `matchdesk export <project-id> --out <file.csv|xlsx> [--candidates FILE] [--matched-only] [--changes-only]
+matchdesk export <project-id> --out <file.csv|xlsx> --changes-since YYYY-MM-DD
 
   --changes-only                only the matched rows whose person's job changed at the last refresh
+  --changes-since DAY           one row a change found by the refreshes since that day, for a CRM to import: the
+                                sheet's columns, then change_person, change_person_id, change_kind (moved, left,
+                                title), change_old_company, change_old_title, change_new_company, change_new_title,
+                                change_date (as the service wrote it), change_detected_date, change_important
 `,
     run: async (argv) => (await import('./commands/projects')).exportCommand(argv),
+  },
+  watch: {
+    summary: 'refresh a project on a schedule, mark the rows that matter, see what changed',
+    usage: `matchdesk watch set --project N (--every DAYS | --weekly DAY) [--credit-ceiling N] [--profile ID]
+matchdesk watch clear --project N
+matchdesk watch list [--json]
+matchdesk watch important --project N (--rows 2,5,9 | --column NAME --value VALUE) [--unmark]
+matchdesk watch inbox --project N [--mark-seen]
+matchdesk watch schedule | unschedule
+
+  set                           refresh the project every DAYS days, or weekly on DAY (monday ... sunday, UTC),
+                                with the profile (default: the selected one); --credit-ceiling: a refresh that would
+                                ask more people than this is not run, and the watch says so
+  list                          each watch: when next, what its last due run did, or why it is blocked
+  important                     rows whose person moving or leaving the app announces (sheet row numbers, 1 = the
+                                first after the header), or every row with a column's value (e.g. Tier = A)
+  inbox                         the changes not marked as seen yet, counted; --mark-seen marks them
+  schedule                      has the system run "matchdesk refresh --due --yes" every hour: a systemd user timer
+                                (Linux), a launchd agent (macOS) or a Task Scheduler task (Windows); no secret goes
+                                in it, the run reads each profile's from the keychain. unschedule removes it
+`,
+    run: async (argv) => (await import('./commands/watch')).watchCommand(argv),
   },
   projects: {
     summary: 'list projects with their row, matched and to-review counts, or delete one',

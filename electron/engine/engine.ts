@@ -51,6 +51,7 @@ import { reviewCounts } from './review/view-counts';
 import { rowDetail } from './review/row-detail';
 import { onRowTextIndexProgress, prefillRowTextIndex } from './review/row-text-index';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
+import { WatchControl, changesExport, importantMarks, markColumnValue, markRows } from './watch';
 import { clearAnswers } from './runs/clear-answers';
 import { CallTiming } from './runs/call-timing';
 import { ServiceCredits } from './runs/service-credits';
@@ -123,7 +124,12 @@ export interface EngineOptions {
    * date, before leaving them to be resumed. Default 10 s.
    */
   closeGraceMs?: number;
+  /** How often the app looks for due watches and runs them (default 5 minutes); the CLI never does (`refresh --due` does). */
+  watchSweepMs?: number;
 }
+
+/** How often the desktop app and the browser host look for due watches. */
+const WATCH_SWEEP_MS = 5 * 60_000;
 
 export interface Engine {
   /** Parses input with the contract and never throws: every failure is a ContractError. */
@@ -207,6 +213,7 @@ class MatchdeskEngine implements Engine {
   private readonly decisions: Decisions;
   private readonly runs: RunControl;
   private readonly refreshes: RefreshControl;
+  private readonly watches: WatchControl;
   /** Projects whose plan is being (re)computed, and when that ends: nothing else may touch their rows meanwhile. */
   private readonly planning = new KeyedWork<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see ensureAssessed). */
@@ -298,8 +305,29 @@ class MatchdeskEngine implements Engine {
         this.refuseWhileRewriting(projectId);
         if (this.runs.isBusy(projectId)) throw new EngineError('busy', 'A run of this project is going. Let it finish (or pause it) before refreshing.');
       },
-      onProgress: (p) => this.emit('refresh.progress', p),
+      onProgress: (p) => {
+        // The watch hears its refresh end first, so a screen reloading on the event sees the watch's result.
+        this.watches.refreshProgress(p);
+        this.emit('refresh.progress', p);
+      },
     });
+    this.watches = new WatchControl({
+      db,
+      clock,
+      refreshes: this.refreshes,
+      connection: async (profileId) => {
+        const profile = getProfile(db, profileId);
+        if (!profile) throw new EngineError('invalid_input', `The watch's connection profile "${profileId}" was removed. Set the watch again with a profile.`, 'no_profile');
+        // Looked up now, even with a client made before, so a profile whose secret is gone blocks the watch before
+        // anything is listed or sent.
+        await this.secretOf(profile);
+        return { scope: scopeOf(profile), client: (concurrency) => this.clientFor(profile, concurrency) };
+      },
+      selectedProfileId: () => getSettings(db).activeProfileId,
+      onImportant: (found) => this.emit('watch.important', found),
+      ready: async (projectId) => void (await this.plannedProject(projectId)),
+    });
+    if (opts.host !== 'cli') this.watches.startBackground(opts.watchSweepMs ?? WATCH_SWEEP_MS);
     this.search = createSearchHandlers({
       db,
       clock,
@@ -385,8 +413,11 @@ class MatchdeskEngine implements Engine {
       this.reading.close();
       const counting = this.changedRows?.close();
       await this.cleanup.stop();
+      // A background watch's refresh is paused below with the others; the next start's sweep goes on with it.
+      const sweeping = this.watches.stopBackground();
       await this.runs.closeAll(this.opts.closeGraceMs);
       await this.refreshes.closeAll(this.opts.closeGraceMs);
+      await sweeping;
       await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
       let timer: NodeJS.Timeout | undefined;
@@ -432,7 +463,7 @@ class MatchdeskEngine implements Engine {
       'profiles.select': (input) => this.selectProfile(input.id, input.forThisSession),
       'demo.start': () => this.startDemo(),
 
-      'projects.list': () => listProjectSummaries(db, this.changed),
+      'projects.list': () => listProjectSummaries(db, this.changed, this.clock.now()),
       'projects.sheets': (input) => listSheets(input.file),
       'projects.import': (input) =>
         this.imports.run(input.file, async (signal) => {
@@ -597,6 +628,28 @@ class MatchdeskEngine implements Engine {
       'refresh.cancel': (input) => this.refreshes.cancel(input.projectId),
       'refresh.status': (input) => this.refreshes.status(input.projectId),
 
+      'watch.set': (input) => this.watches.set(input),
+      'watch.clear': (input) => this.watches.clear(input.projectId),
+      'watch.list': () => this.watches.list(),
+      'watch.runDue': async (input) => {
+        await this.plannedProject(input.projectId);
+        return this.watches.runDue(input.projectId);
+      },
+      'watch.changes': (input) => this.watches.changes(input.projectId, input.since),
+      'watch.exportChanges': (input) => changesExport(db, input, this.exportDir()),
+      'watch.markImportant': (input) => {
+        requireProject(db, input.projectId);
+        if (input.rows) markRows(db, input.projectId, input.rows, input.important);
+        else markColumnValue(db, input.projectId, input.column!.columnIndex, input.column!.value, input.important);
+        return importantMarks(db, input.projectId);
+      },
+      'watch.importantMarks': (input) => {
+        requireProject(db, input.projectId);
+        return importantMarks(db, input.projectId);
+      },
+      'watch.inbox': (input) => this.watches.inbox(input.projectId),
+      'watch.markSeen': (input) => this.watches.markSeen(input.projectId),
+
       'export.run': (input) =>
         this.exports.run(input.projectId, async (signal) => {
           const project = await this.plannedProject(input.projectId);
@@ -735,20 +788,24 @@ class MatchdeskEngine implements Engine {
     return this.clientFor(profile, concurrency);
   }
 
+  /** The profile's secret; throws (no_secret) when none is kept, for this session or in the keychain. */
+  private async secretOf(profile: Profile): Promise<string> {
+    const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
+    if (secret) return secret;
+    throw new EngineError(
+      'login_failed',
+      profile.id === DEMO_PROFILE_ID
+        ? 'The demo service is not running. Start the demo again to use it.'
+        : `No secret is stored for the profile "${profile.name}" (it may have been kept for an earlier session only). Enter it again in the profile.`,
+      'no_secret',
+    );
+  }
+
   /** One client per profile (its token and limiter live there), made again when the profile or concurrency changes. */
   private async clientFor(profile: Profile, concurrency = getSettings(this.db).concurrency): Promise<ServiceClient> {
     const cached = this.clients.get(profile.id);
     if (cached && cached.concurrency === concurrency) return cached.client;
-    const secret = (await this.sessionSecrets.get(profile.id)) ?? (profile.id === DEMO_PROFILE_ID ? null : await this.secrets.get(profile.id));
-    if (!secret) {
-      throw new EngineError(
-        'login_failed',
-        profile.id === DEMO_PROFILE_ID
-          ? 'The demo service is not running. Start the demo again to use it.'
-          : `No secret is stored for the profile "${profile.name}" (it may have been kept for an earlier session only). Enter it again in the profile.`,
-        'no_secret',
-      );
-    }
+    const secret = await this.secretOf(profile);
     const client = new ServiceClient({
       baseUrl: profile.baseUrl,
       orgId: profile.orgId,

@@ -15,6 +15,7 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'plan.progress': true,
   'decisions.progress': true,
   'project.changedCount': true,
+  'watch.important': true,
   'app.command': true,
 };
 

@@ -133,7 +133,7 @@ describe('small pieces', () => {
   it('opens an untouched project at its mapping, a looked-up one at review', () => {
     const summary = {
       id: 1, name: 'x', kind: 'match' as const, sourceName: null, rowCount: 10, blankRows: 0, matched: 0, createdAt: '', updatedAt: '',
-      jobChanges: { no_change: 0, moved: 0, left: 0, unknown: 0 }, changedAtLastRefresh: 0, lastRefreshAt: null,
+      jobChanges: { no_change: 0, moved: 0, left: 0, unknown: 0 }, changedAtLastRefresh: 0, lastRefreshAt: null, watch: null,
     };
     expect(projectOpenScreen({ ...summary, counts: { ...zero, pending: 10 } })).toBe('mapping');
     expect(projectOpenScreen({ ...summary, counts: { ...zero, pending: 2, to_review: 8 } })).toBe('review');

@@ -65,7 +65,7 @@ const INPUT_KEYS = [
   'offset', 'limit', 'states', 'text', 'applyToIdentical', 'format', 'scope', 'candidates', 'bom', 'delimiter',
   'filters', 'refresh', 'valuesPerCall', 'pageSize', 'column', 'field', 'baseUrl', 'orgId', 'kind', 'login', 'secret',
   'sessionOnly', 'cacheTtlDays', 'autoAccept', 'minConfidence', 'order', 'activeProfileId', 'defaultName', 'olderThanDays',
-  'jobChanges', 'changedAtLastRefresh', '__proto__', 'constructor',
+  'jobChanges', 'changedAtLastRefresh', 'everyDays', 'weekday', 'creditCeiling', 'since', 'rows', 'important', '__proto__', 'constructor',
 ];
 const fieldValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -102,6 +102,9 @@ function templates(dir: string, sheet: string): Record<CallName, Record<string, 
     'decisions.record': { ...project, entries: [{ line: 2, row: 2, personId: null }] }, 'learning.learn': project, 'learning.summary': project, 'learning.reset': project, 'learning.cancel': project, 'review.groups': project,
     'refresh.preview': { ...project, olderThanDays: 30 }, 'refresh.start': project, 'refresh.pause': project,
     'refresh.resume': project, 'refresh.cancel': project, 'refresh.status': project,
+    'watch.set': { ...project, everyDays: 30, creditCeiling: 100 }, 'watch.clear': project, 'watch.list': {}, 'watch.runDue': project,
+    'watch.changes': { ...project, since: '2026-01-01' }, 'watch.exportChanges': { ...project, since: '2026-01-01', format: 'csv', destination: join(dir, 'changes.csv') },
+    'watch.markImportant': { ...project, rows: [0] }, 'watch.importantMarks': project, 'watch.inbox': project, 'watch.markSeen': project,
     'export.run': { ...project, format: 'csv', scope: 'all', destination: join(dir, 'out.csv') }, 'export.cancel': project,
     'search.run': { filters: [filter], offline: true }, 'search.status': { searchId: 1 }, 'search.cancel': { searchId: 1 },
     'search.resume': { searchId: 1 }, 'search.get': { searchId: 1 }, 'search.results': { searchId: 1, offset: 0, limit: 5 },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { isoDay } from '../../../shared/contract';
 import { lookupShortfall } from '../../../shared/lookup-needs';
 import { exportFormat, parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
@@ -41,12 +42,25 @@ export async function importCommand(argv: string[]): Promise<number> {
 export async function exportCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { out: { type: 'string' }, candidates: { type: 'string' }, 'matched-only': { type: 'boolean' }, 'changes-only': { type: 'boolean' }, 'no-bom': { type: 'boolean' } },
+    {
+      out: { type: 'string' },
+      candidates: { type: 'string' },
+      'matched-only': { type: 'boolean' },
+      'changes-only': { type: 'boolean' },
+      'changes-since': { type: 'string' },
+      'no-bom': { type: 'boolean' },
+    },
     1,
   );
   const projectId = positiveInt(positionals[0], 'The project id');
   if (!projectId) throw CliError.usage('Name the project: matchdesk export <project-id> --out <file>.');
   if (!values.out) throw CliError.usage('Say where to write with --out <file.csv|xlsx>.');
+  const since = values['changes-since'];
+  if (since !== undefined) {
+    if (values.candidates || values['matched-only'] || values['changes-only']) throw CliError.usage('--changes-since writes one row a change: it goes without --candidates, --matched-only and --changes-only.');
+    if (!isoDay.safeParse(since).success) throw CliError.usage(`--changes-since takes a day as YYYY-MM-DD (e.g. 2026-01-01), not "${since}".`);
+    return exportChanges(projectId, since, values.out, !values['no-bom']);
+  }
   const cli = await openCliSession();
   try {
     // The rows that changed at the last refresh are matched rows: --changes-only narrows --matched-only further.
@@ -68,6 +82,22 @@ export async function exportCommand(argv: string[]): Promise<number> {
       process.stdout.write(last ? 'No row changed at the last refresh.\n' : `The project was never refreshed: run "matchdesk refresh --project ${projectId}" first.\n`);
     }
     await printCounts(cli, projectId);
+    return 0;
+  } finally {
+    await cli.close();
+  }
+}
+
+/** `export N --changes-since DAY`: one row a change (sheet columns, person, old and new job, dates) for a CRM. */
+async function exportChanges(projectId: number, since: string, out: string, bom: boolean): Promise<number> {
+  const cli = await openCliSession();
+  try {
+    const result = await cli.call('watch.exportChanges', { projectId, since, format: exportFormat(out), destination: resolve(out), bom });
+    process.stdout.write(`Wrote ${result.rows} change${result.rows === 1 ? '' : 's'} since ${since} to ${result.path}\n`);
+    if (result.rows === 0) {
+      const last = await cli.call('refresh.status', { projectId });
+      process.stdout.write(last ? `No matched person moved, left or changed title in the refreshes since ${since}.\n` : `The project was never refreshed: run "matchdesk refresh --project ${projectId}" first.\n`);
+    }
     return 0;
   } finally {
     await cli.close();

@@ -1,4 +1,4 @@
-import type { RefreshProgress } from '../../../shared/contract';
+import type { RefreshProgress, WatchRun } from '../../../shared/contract';
 import { parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
@@ -20,8 +20,15 @@ export async function refreshCommand(argv: string[]): Promise<number> {
     project: { type: 'string' },
     'older-than': { type: 'string' },
     profile: { type: 'string' },
+    due: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
   });
+  if (values.due) {
+    if (values.project !== undefined || values['older-than'] !== undefined || values.profile !== undefined) {
+      throw CliError.usage('--due runs every due watch with its own profile: it takes no --project, --older-than or --profile.');
+    }
+    return refreshDue(Boolean(values.yes));
+  }
   const projectId = positiveInt(values.project, '--project');
   if (!projectId) throw CliError.usage('Name the project: matchdesk refresh --project <id> [--older-than DAYS].');
   const olderThanDays = days(values['older-than']);
@@ -74,6 +81,72 @@ export async function refreshCommand(argv: string[]): Promise<number> {
     if (final.failed > 0) {
       process.stderr.write(`matchdesk refresh: ${final.failed} ${final.failed === 1 ? 'person' : 'people'} could not be asked; their rows keep what they had. Refresh again to ask them.\n`);
       return EXIT_CODES.rowsFailed;
+    }
+    return EXIT_CODES.ok;
+  } finally {
+    await cli.close();
+  }
+}
+
+/** A due watch that did not start its refresh, and why. */
+class NotStarted extends Error {
+  constructor(readonly run: Exclude<WatchRun, { outcome: 'started' }>) {
+    super(run.outcome);
+  }
+}
+
+/**
+ * `matchdesk refresh --due [--yes]`: runs every due watch, one project after another, each with its own profile, as
+ * the system's scheduler does. A watch that cannot run (no secret, over its ceiling, out of credits) or whose refresh
+ * stops (the network is gone) says so on the watch and is tried again at the next run: exit 0, so a scheduled run
+ * never fails loudly; 130 on Ctrl-C.
+ */
+async function refreshDue(yes: boolean): Promise<number> {
+  if (!yes && !process.stdin.isTTY) throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to run the due watches.');
+  const cli = await openCliSession();
+  const stop = new AbortController();
+  try {
+    const watches = await cli.call('watch.list', {});
+    const due = watches.filter((w) => w.due);
+    if (due.length === 0) {
+      const next = watches[0];
+      process.stderr.write(next ? `No watch is due; the next is "${next.projectName}" at ${next.nextRefreshAt}.\n` : 'No project is watched: set one with "matchdesk watch set".\n');
+      return EXIT_CODES.ok;
+    }
+    process.stderr.write(`Due: ${due.map((w) => `"${w.projectName}" (project ${w.projectId})`).join(', ')}.\n`);
+    if (!yes && !(await confirm(`Refresh ${due.length === 1 ? 'it' : `these ${due.length}`} now?`))) {
+      process.stderr.write('Nothing sent.\n');
+      return EXIT_CODES.failed;
+    }
+    for (const watch of due) {
+      if (stop.signal.aborted) break;
+      process.stderr.write(`${watch.projectName} (project ${watch.projectId}):\n`);
+      try {
+        const final = await follow(
+          cli,
+          async () => {
+            const run = await cli.call('watch.runDue', { projectId: watch.projectId });
+            if (run.outcome !== 'started') throw new NotStarted(run);
+            return run.progress;
+          },
+          stop,
+        );
+        if (final.status === 'paused' && stop.signal.aborted) break;
+        const after = (await cli.call('watch.list', {})).find((w) => w.projectId === watch.projectId);
+        if (after?.lastResult) process.stderr.write(`  ${after.lastResult}\n`);
+      } catch (error) {
+        // One watch that cannot run does not keep the others from theirs.
+        if (error instanceof NotStarted) {
+          const run = error.run;
+          process.stderr.write(run.outcome === 'not_due' ? `  not due until ${run.nextRefreshAt}.\n` : `  not refreshed: ${run.reason}\n`);
+        } else {
+          process.stderr.write(`  not refreshed: ${error instanceof Error ? error.message : String(error)}\n`);
+        }
+      }
+    }
+    if (stop.signal.aborted) {
+      process.stderr.write('Stopped. Everything that landed is kept; the next "matchdesk refresh --due" goes on with it.\n');
+      return EXIT_CODES.interrupted;
     }
     return EXIT_CODES.ok;
   } finally {

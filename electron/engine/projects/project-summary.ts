@@ -6,12 +6,16 @@ import { parseCells } from '../runs/row-cells';
 import { stateCounts } from '../runs/row-status';
 import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
 import { lastRefreshOf } from '../store/refresh-tables';
+import { watchSummary } from '../watch/watches';
 
 /** Rows of the sheet shown with the project (the mapping screen's preview). */
 const SAMPLE_ROWS = 20;
 
-/** `changed`: how the rows changed at its last refresh are counted (review-page.ts ChangedCount): walked here without it. */
-export function projectSummary(db: Database, project: ProjectRecord, changed?: ChangedCount): ProjectSummary {
+/**
+ * `changed`: how the rows changed at its last refresh are counted (review-page.ts ChangedCount): walked here without it.
+ * `now`: the engine's clock, which says whether its watch is due.
+ */
+export function projectSummary(db: Database, project: ProjectRecord, changed?: ChangedCount, now = Date.now()): ProjectSummary {
   const counts = withUnplannedRows(stateCounts(db, project.id), project.rowCount);
   const lastRefresh = lastRefreshOf(db, project.id);
   return {
@@ -26,6 +30,7 @@ export function projectSummary(db: Database, project: ProjectRecord, changed?: C
     jobChanges: jobChangeCountsOf(db, project.id),
     changedAtLastRefresh: changedAtLastRefresh(db, project.id, changed, lastRefresh),
     lastRefreshAt: lastRefresh?.startedAt ?? null,
+    watch: watchSummary(db, project.id, now),
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
   };
@@ -37,8 +42,8 @@ export function projectSummary(db: Database, project: ProjectRecord, changed?: C
  * counts nothing. One pass over every project's rows at each list took 105-170 ms at a million rows (1.8 s from a
  * cold disk), all of it on the engine's thread (docs/performance.md, Phase 17).
  */
-export function listProjectSummaries(db: Database, changed?: ChangedCount): ProjectSummary[] {
-  return readyProjectIds(db).map((id) => projectSummary(db, requireProject(db, id), changed));
+export function listProjectSummaries(db: Database, changed?: ChangedCount, now = Date.now()): ProjectSummary[] {
+  return readyProjectIds(db).map((id) => projectSummary(db, requireProject(db, id), changed, now));
 }
 
 export function projectDetail(db: Database, projectId: number, changed?: ChangedCount): ProjectDetail {

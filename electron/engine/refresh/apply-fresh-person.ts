@@ -3,6 +3,8 @@ import type { Mapping } from '../../../shared/model';
 import { readStoredPersonFacts, rowInput, type CandidateFacts } from '../matching';
 import { parseCells } from '../runs/row-cells';
 import { jobChangeOf, type ChosenPerson } from '../runs/row-status';
+import { PersonHistoryWriter } from '../watch/person-history';
+import { stateOfSummary } from '../watch/person-state';
 import { chosenWithFacts, jobChanged, rowBefore } from './refreshed-choice';
 
 /** What one slice of rows did. */
@@ -34,13 +36,17 @@ export class FreshPersonWriter {
   private readonly listed: Statement;
   private readonly writeChosen: Statement;
   private readonly writeBefore: Statement;
+  private readonly history: PersonHistoryWriter;
 
+  /** `scope`: the service asked, as refreshes keep it (the person history is kept under it). */
   constructor(
     db: Database,
     private readonly projectId: number,
     private readonly refreshId: number,
     private readonly mapping: Mapping,
+    scope: string,
   ) {
+    this.history = new PersonHistoryWriter(db, scope, refreshId);
     // The joins in this order: the refresh's rows by row, skipping those whose person was not found (yet) or that it
     // wrote already before the row and its cells are read; the person's facts by position (refresh_found, migration 14).
     this.waiting = db
@@ -101,6 +107,8 @@ export class FreshPersonWriter {
     const after = chosenWithFacts(chosen, facts, rowInput(parseCells(cells), this.mapping).company);
     const before = rowBefore(chosen);
     const changed = jobChanged(before, after);
+    // What the row said of its person before: the baseline of "changes since" a date before this refresh.
+    this.history.see(slug, stateOfSummary(chosen.summary), true);
     this.writeChosen.run({ chosen: JSON.stringify(after), jobChange: jobChangeOf(state, after), projectId: this.projectId, rowIndex });
     this.writeBefore.run(
       this.projectId,

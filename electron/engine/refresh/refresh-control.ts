@@ -32,6 +32,12 @@ export interface RefreshControlDeps {
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
 
+/** Another connection than the selected one (a watch refreshes with its own profile). */
+export interface RefreshConnection {
+  scope: ServiceScope;
+  client(concurrency: number): Promise<ServiceClient>;
+}
+
 /** Starts, pauses, resumes and cancels refreshes: at most one per project at a time. */
 export class RefreshControl {
   private readonly active = new Map<number, RefreshRun>();
@@ -54,9 +60,9 @@ export class RefreshControl {
   }
 
   /** `elsewhere`: reads the project's matched people on the reading worker (a large project's), else they are listed here. */
-  async preview(projectId: number, olderThanDays: number | null, elsewhere?: RowsReader): Promise<RefreshPreview> {
+  async preview(projectId: number, olderThanDays: number | null, elsewhere?: RowsReader, via?: RefreshConnection): Promise<RefreshPreview> {
     const project = requireProject(this.deps.db, projectId);
-    const scope = this.scopeFor(project);
+    const scope = this.scopeFor(project, via);
     const plan = await planRefresh(this.deps.db, projectId, scopeId(scope), olderThanDays, this.deps.clock.now(), () => this.turn(), { elsewhere });
     return refreshPreview(plan, olderThanDays, {
       concurrency: this.deps.settings().concurrency,
@@ -65,11 +71,11 @@ export class RefreshControl {
     });
   }
 
-  async start(projectId: number, olderThanDays: number | null): Promise<RefreshProgress> {
+  async start(projectId: number, olderThanDays: number | null, via?: RefreshConnection): Promise<RefreshProgress> {
     const project = requireProject(this.deps.db, projectId);
     this.refuseIfBusy(project);
-    const scope = this.scopeFor(project);
-    return this.launch(project, scope, async () => {
+    const scope = this.scopeFor(project, via);
+    return this.launch(project, scope, via, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
       // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
       const stopped = latestRefresh(this.deps.db, projectId);
@@ -81,16 +87,16 @@ export class RefreshControl {
     });
   }
 
-  async resume(projectId: number): Promise<RefreshProgress | null> {
+  async resume(projectId: number, via?: RefreshConnection): Promise<RefreshProgress | null> {
     const project = requireProject(this.deps.db, projectId);
     const running = this.active.get(projectId);
     if (running) return running.progress();
     const last = latestRefresh(this.deps.db, projectId);
     if (!last || !RESUMABLE.has(last.status)) return null;
     this.refuseIfBusy(project);
-    const scope = this.scopeFor(project);
+    const scope = this.scopeFor(project, via);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
-    return this.launch(project, scope, async () => ({ refresh: last, listed: null }));
+    return this.launch(project, scope, via, async () => ({ refresh: last, listed: null }));
   }
 
   async pause(projectId: number): Promise<RefreshProgress | null> {
@@ -176,8 +182,8 @@ export class RefreshControl {
   }
 
   /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */
-  private scopeFor(project: ProjectRecord): ServiceScope {
-    const scope = this.deps.service();
+  private scopeFor(project: ProjectRecord, via?: RefreshConnection): ServiceScope {
+    const scope = via ? via.scope : this.deps.service();
     if (!scope) {
       throw new EngineError('invalid_input', 'No connection is selected. Add a connection profile on the Account screen (or try the demo), then refresh again.', 'no_profile');
     }
@@ -189,12 +195,17 @@ export class RefreshControl {
   }
 
   /** `record`: the refresh to run, and how long a new one took to list its matched rows (a resumed one lists nothing). */
-  private async launch(project: ProjectRecord, scope: ServiceScope, record: () => Promise<{ refresh: RefreshRecord | null; listed: Listed | null }>): Promise<RefreshProgress> {
+  private async launch(
+    project: ProjectRecord,
+    scope: ServiceScope,
+    via: RefreshConnection | undefined,
+    record: () => Promise<{ refresh: RefreshRecord | null; listed: Listed | null }>,
+  ): Promise<RefreshProgress> {
     const { db, clock } = this.deps;
     this.starting.add(project.id);
     try {
       const concurrency = this.deps.settings().concurrency;
-      const client = await this.deps.client(concurrency);
+      const client = await (via ? via.client(concurrency) : this.deps.client(concurrency));
       const { refresh, listed } = await record();
       if (!refresh) throw new Error('the refresh was not recorded');
       // Closing began while it was listed: it is recorded as running, and the next start finds it interrupted, to resume.

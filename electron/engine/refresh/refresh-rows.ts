@@ -43,7 +43,7 @@ export async function writeWaitingRows(
  */
 export async function writeLeftRows(db: Database, record: RefreshRecord, mapping: Mapping, at: () => string, turn: () => Promise<void>): Promise<RefreshCounters> {
   const counters = { ...record.counters };
-  const writer = new FreshPersonWriter(db, record.projectId, record.id, mapping);
+  const writer = new FreshPersonWriter(db, record.projectId, record.id, mapping, record.scope);
   const persist = () => saveRefresh(db, record.id, { status: record.status, counters, message: record.message, updatedAt: at(), finishedAt: record.finishedAt });
   await writeWaitingRows(db, writer, counters, persist, () => undefined, async () => {
     await turn();

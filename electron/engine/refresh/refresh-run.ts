@@ -13,6 +13,8 @@ import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
 import { putRefreshedPerson } from './refreshed-people';
+import { PersonHistoryWriter } from '../watch/person-history';
+import { stateOfFacts } from '../watch/person-state';
 
 export interface RefreshRunDeps {
   db: Database;
@@ -72,6 +74,8 @@ export class RefreshRun {
   private message: string | null = null;
   private readonly abort = new AbortController();
   private readonly writer: FreshPersonWriter;
+  /** The state each person found is in, kept for "changes since" a date (watch/person-history.ts). */
+  private readonly history: PersonHistoryWriter;
   private readonly activeSince: number;
   private readonly doneAtStart: number;
   private networkFailuresInARow = 0;
@@ -94,7 +98,8 @@ export class RefreshRun {
     private readonly startedAt: string,
     private readonly counters: RefreshCounters,
   ) {
-    this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping);
+    this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping, deps.service.scope);
+    this.history = new PersonHistoryWriter(deps.db, deps.service.scope, refreshId);
     this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ?, found_id = ? WHERE refresh_id = ? AND slug = ?');
     this.keepFound = deps.db.prepare('INSERT INTO refresh_found (refresh_id, facts) VALUES (?, ?)');
     this.activeSince = deps.clock.now();
@@ -301,6 +306,7 @@ export class RefreshRun {
         const stored = storedPersonFacts(person);
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);
         mark.run('found', this.keepFound.run(this.refreshId, stored).lastInsertRowid, this.refreshId, slug);
+        this.history.see(slug, stateOfFacts(person), false);
         this.counters.found++;
       });
       putLookups(db, answered);

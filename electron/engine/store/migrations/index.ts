@@ -20,6 +20,7 @@ import { lookupsByAnswer } from './018-lookups-by-answer';
 import { runOptions } from './019-run-options';
 import { sheetRowNumbers } from './020-sheet-row-numbers';
 import { learnedModels } from './021-learned-models';
+import { watchesPersonHistory } from './022-watches-person-history';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -44,4 +45,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   runOptions,
   sheetRowNumbers,
   learnedModels,
+  watchesPersonHistory,
 ];

@@ -1,0 +1,60 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { PersonState } from './person-state';
+
+/**
+ * Keeps what a refresh saw of each person (migration 22): each distinct state once in person_versions, and a
+ * sighting per refresh that refers to it. `before` sightings are what the person's rows said when the refresh began
+ * (what the match, or the refresh before, left them with): the baseline for a date before the first refresh.
+ * Runs in the caller's transaction.
+ */
+export class PersonHistoryWriter {
+  private readonly find: Statement;
+  private readonly insert: Statement;
+  private readonly sight: Statement;
+
+  constructor(
+    db: Database,
+    private readonly scope: string,
+    private readonly refreshId: number,
+  ) {
+    this.find = db.prepare('SELECT id FROM person_versions WHERE scope = ? AND slug = ? AND company IS ? AND title IS ? AND since IS ?').pluck();
+    this.insert = db.prepare('INSERT INTO person_versions (scope, slug, company, title, since) VALUES (?, ?, ?, ?, ?)');
+    this.sight = db.prepare('INSERT OR IGNORE INTO person_sightings (refresh_id, before, version_id) VALUES (?, ?, ?)');
+  }
+
+  see(slug: string, state: PersonState, before: boolean): void {
+    const key = [this.scope, slug, state.company, state.title, state.since] as const;
+    const id = (this.find.get(...key) as number | undefined) ?? Number(this.insert.run(...key).lastInsertRowid);
+    this.sight.run(this.refreshId, before ? 1 : 0, id);
+  }
+}
+
+/** One sighting read back: a person's state at a refresh, oldest refresh first. */
+export interface Sighting {
+  refreshId: number;
+  startedAt: string;
+  before: boolean;
+  slug: string;
+  state: PersonState;
+}
+
+/**
+ * Every sighting of the project's refreshes (those listed, store/refresh-tables.ts), person by person, each person's
+ * in refresh order with a refresh's `before` ahead of what it saw.
+ */
+export function* projectSightings(db: Database, projectId: number): Generator<Sighting> {
+  const rows = db
+    .prepare(
+      `SELECT s.refresh_id, r.started_at, s.before, v.slug, v.company, v.title, v.since
+       FROM refreshes AS r
+       JOIN person_sightings AS s ON s.refresh_id = r.id
+       JOIN person_versions AS v ON v.id = s.version_id
+       WHERE r.project_id = ? AND NOT (r.status = 'cancelled' AND r.finished_at IS NULL)
+       ORDER BY v.slug, r.id, s.before DESC, v.id`,
+    )
+    .raw()
+    .iterate(projectId) as IterableIterator<[number, string, number, string, string | null, string | null, string | null]>;
+  for (const [refreshId, startedAt, before, slug, company, title, since] of rows) {
+    yield { refreshId, startedAt, before: before === 1, slug, state: { company, title, since } };
+  }
+}
