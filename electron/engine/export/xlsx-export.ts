@@ -16,12 +16,12 @@ const DEFAULT_SHEET_NAME = 'Sheet1';
 const ROWS_PER_TURN = 500;
 /**
  * Bytes of sheet XML handed to the compressor at a time. Each row's XML is written into the chunk as UTF-8 at once:
- * joined into long strings first, their conversion to bytes took 9 s of a 1M-row export (docs/performance.md, Phase 18).
+ * joined into long strings first, their conversion to bytes was a large share of a big export's time.
  */
 const CHUNK_BYTES = 1 << 20;
 /**
- * zlib's level: 1 wrote the bench's 100,000-row export in 3.3-3.6 s against 5.0-5.1 s with the default 6, in a file
- * a fifth larger (22 MB against 18 MB; exceljs' was 21 MB). docs/performance.md, Phase 18.
+ * zlib's level: 1 writes a large export markedly faster than the default 6, in a file about a fifth larger
+ * (docs/performance.md, "Export").
  */
 const DEFLATE_LEVEL = 1;
 

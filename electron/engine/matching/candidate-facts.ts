@@ -39,7 +39,7 @@ export interface CandidateFacts {
  * Bumped when how facts are stored changes: facts stored by an unknown version are made again from the candidates.
  * Version 2 stored each candidate's facts as an object, with the summary's name, profile and location twice; version 3
  * stores them as a row of values (storedFacts below), half the bytes: what a run writes beside each answer, and what a
- * cached re-run reads and parses for each (docs/performance.md, Phase 14). Version 2 facts still read as they are.
+ * cached re-run reads and parses for each (docs/performance.md, "SQLite"). Version 2 facts still read as they are.
  */
 export const FACTS_VERSION = 3;
 const OBJECT_FACTS_VERSION = 2;

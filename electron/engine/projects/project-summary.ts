@@ -39,8 +39,8 @@ export function projectSummary(db: Database, project: ProjectRecord, changed?: C
 /**
  * Every ready project, most recently changed first. Each project's counts are its own, kept until the data changes
  * and carried through decisions (stateCounts, jobChangeCountsOf): the projects screen, opened again after a review,
- * counts nothing. One pass over every project's rows at each list took 105-170 ms at a million rows (1.8 s from a
- * cold disk), all of it on the engine's thread (docs/performance.md, Phase 17).
+ * counts nothing. One pass over every project's rows at each list grows with the rows, and from a cold disk held the
+ * engine's thread for seconds.
  */
 export function listProjectSummaries(db: Database, changed?: ChangedCount, now = Date.now()): ProjectSummary[] {
   return readyProjectIds(db).map((id) => projectSummary(db, requireProject(db, id), changed, now));

@@ -28,8 +28,8 @@ type WaitingRow = [rowIndex: number, slug: string, state: string, chosen: string
  * is left alone.
  *
  * The rows are written in sheet order, a slice at a time, after the people are asked (refresh-run.ts): a call's 100
- * people have rows anywhere in the project, and writing them as each call landed wrote ~6 pages a row at random in a
- * million-row project (docs/performance.md, Phase 19).
+ * people have rows anywhere in the project, and writing them as each call landed wrote several pages a row at random
+ * in a large project (docs/performance.md, "Refresh").
  */
 export class FreshPersonWriter {
   private readonly waiting: Statement;

@@ -34,8 +34,8 @@ const DAY_MS = 86_400_000;
 const ROWS_PER_SLICE = 5_000;
 
 /**
- * People a statement reads with their freshest record. Read in one statement, the bench's 195k people held the engine
- * 1.4-1.8 s at a million rows, at every first preview and again at the refresh's start (docs/performance.md, Phase 17).
+ * People a statement reads with their freshest record. Read in one statement, a large project's people held the
+ * engine's thread for seconds, at every first preview and again at the refresh's start.
  */
 export const PEOPLE_PER_SLICE = 5_000;
 
@@ -215,9 +215,8 @@ export async function planRefresh(
 
 /**
  * The people's ages as the reading worker reads them (MATCHED_PEOPLE), kept like a listing's; null when the worker
- * cannot read them (they are then listed here). At a million rows the listing held the engine's thread for slices of
- * up to ~60 ms, then 1.1 s to index the listing by person, 2.9-3.9 s in all; the worker's one statement holds it not
- * at all (docs/performance.md, Phase 17).
+ * cannot read them (they are then listed here). Listing them here, then indexing the listing by person, holds the
+ * engine's thread for seconds in a large project; the worker's one statement holds it not at all.
  */
 async function agesReadElsewhere(db: Database, projectId: number, scope: string, key: string, elsewhere: RowsReader): Promise<PeopleAges | null> {
   const stamp = dataStamp(db);

@@ -228,10 +228,9 @@ const MERGE_PAGES = 200;
  * database closed, or another process was writing) is as correct, only slower.
  */
 /**
- * Copies what the fill wrote into the database file. A fill writes ~2 GB at a million rows and leaves up to a WAL's
- * worth (30,000 pages) that every read after it looks pages up in until a later commit checkpoints: the review's
- * pages after the first text filter of a 1M project took p95 18-27 ms (decided ones 84-353 ms), and 5-7 ms (18-31 ms)
- * once the WAL had been copied (docs/performance.md, Phase 22). Passive: a reader holding an older snapshot (the
+ * Copies what the fill wrote into the database file. A large fill leaves up to a WAL's worth (30,000 pages) that every
+ * read after it looks pages up in until a later commit checkpoints, which made the review's pages after a first text
+ * filter several times slower (docs/performance.md, "Review"). Passive: a reader holding an older snapshot (the
  * reading worker) is not waited for, and what it still needs is copied by a later checkpoint.
  */
 function checkpoint(db: Database): void {

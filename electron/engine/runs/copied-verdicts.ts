@@ -29,10 +29,10 @@ export interface CopiedRow {
 /**
  * Verdicts a run copies from another project of the same sheet instead of working them out again: a sheet imported
  * again (the same file a week later, or with a few cells edited) asks the same queries, the cache holds their answers,
- * and working out a million rows' verdicts from them took ~45 s of a cached re-run's both cores (docs/performance.md,
- * Phase 22). A row's verdict is a function of its cells, its answer and its basis (verdict-basis.ts: the app, the
- * model, the mapping, the rule), so it is copied from the row at the same place in the other project (or where that
- * row moved to, below) only when all of them are the same there:
+ * and working out a large sheet's verdicts from them was most of a cached re-run's work on both cores
+ * (docs/performance.md, "The cached re-run"). A row's verdict is a function of its cells, its answer and its basis
+ * (verdict-basis.ts: the app, the model, the mapping, the rule), so it is copied from the row at the same place in the
+ * other project (or where that row moved to, below) only when all of them are the same there:
  * - the same cells, settled by the same query at the same step of the waterfall, whose answer on file is the very
  *   one that row was settled by (fetched at the same time) and fresh enough for this run;
  * - the verdict was worked out by the same basis, by a run (a decision, a refresh or a reassessment since clears
@@ -211,7 +211,7 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
       : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL
          AND NOT EXISTS (SELECT 1 FROM row_queries AS later WHERE later.project_id = @project AND later.row_index = n.row_index AND later.step > d.step)`;
   // A row copied at its own step keeps its query as it is: assigned at all, the query's entry in row_status_by_query
-  // (ordered by the keys' hashes, so at random) is written again, which doubled what a re-run wrote (Phase 22). A row
+  // (ordered by the keys' hashes, so at random) is written again, which doubled what a re-run wrote. A row
   // moved on takes the other's step, with its own query there (q), as the run's own moving on does.
   const steps = fromFirstStep
     ? `n.step = 0 AND d.step > 0

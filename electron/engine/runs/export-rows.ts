@@ -73,11 +73,8 @@ const PAGE_ROWS = 2000;
  * with V8's young generation capped at 8 MB semi-spaces (bin/matchdesk.mjs): a page of 2,000 rows (the rows as read
  * plus their parsed cells and status, a few MB) outlived one or two scavenges, so scavenges kept copying it, promoted
  * it, and the old generation filled with dead pages for mark-compacts to clear. 100 rows are written before a
- * scavenge comes. CSV export of the 1M bench folder (fresh process, load 3-5): CPU 16.6 s -> 13.2-13.4 s,
- * scavenges 3.9-4.3 s -> 0.8 s, mark-compacts 30 -> 0; 200 rows still had 23 mark-compacts and 2.3-2.8 s of
- * scavenges. After a cached re-run in the same process (the bench's order): CPU 23.4 -> 16.6 s, mark-compacts
- * 94 -> 3 (docs/performance.md, "Phase 4: export pages"). XLSX kept 2,000 while exceljs wrote it (100 cost it more
- * CPU); written by Matchdesk's own writer, 100 rows took 36 s of CPU at 1M against 40 s (Phase 18).
+ * scavenge comes, so mark-compacts all but stop and scavenges copy far less; 200 rows still promoted pages
+ * (docs/performance.md, "Export"). Matchdesk's own XLSX writer also takes less CPU at 100 rows than at 2,000.
  */
 export const EXPORT_PAGE_ROWS = 100;
 /** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */

@@ -55,8 +55,8 @@ export class RowResolution {
          job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
        WHERE ${row}`,
     );
-    // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at 8-10 µs a row instead of
-    // 32-52 µs (20,000 rows of a 100k project moved on; docs/performance.md, Phase 4).
+    // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at a fraction of the cost
+    // (docs/performance.md, "The first run").
     const nextStep = 'FROM row_queries AS rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1';
     this.advance = db.prepare(
       `UPDATE row_status SET (step, query_key, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_key, rq.query_id, rq.strategy, NULL ${nextStep})

@@ -80,9 +80,9 @@ export function stateCounts(db: Database, projectId: number): Record<RowState, n
  * How a statement that reads more of some states' rows than the state index holds should find them. SQLite has no
  * statistics to choose by, and walks the whole project in row order even when no row is in those states: the run's
  * count of the queries still to ask (at each round, the last finding none), its start reopening the rows that failed,
- * and the failed queries' list each took 0.36-0.40 s at a million rows, 3.0-3.5 s from a cold disk. Through the state
- * index, 34,084 rows of 997,159 take 0.14 s and none take nothing, while 825,812 take 1.2 s against 0.86 s in row
- * order: the index is taken while the states hold under half of the rows (docs/performance.md, Phase 17).
+ * and the failed queries' list each walked a large project whole, for seconds from a cold disk. Through the state index
+ * a few rows take little and none take nothing, while most of a project is slower than in row order: the index is
+ * taken while the states hold under half of the rows (docs/performance.md, "SQLite").
  */
 export function stateRowsHint(db: Database, projectId: number, ...states: RowState[]): string {
   // Counted in the state index alone (a walk of the states' entries only), against the span of the project's rows.
@@ -219,8 +219,8 @@ export const REPLACE_STATUS_SQL = `INSERT OR REPLACE INTO row_status (project_id
 
 /**
  * A status with nothing behind it yet, as a row's first plan writes it: the query to ask and the label, every other
- * column left at its default (NULL, no candidates). Binding 9 values instead of a full write's 21 took a quarter off
- * the status inserts of a million-row plan (docs/performance.md, Phase 21).
+ * column left at its default (NULL, no candidates). Binding 9 values instead of a full write's 21 makes a large plan's
+ * status inserts markedly cheaper (docs/performance.md, "Planning").
  */
 export const NEW_STATUS_SQL = 'INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, query_id, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 

@@ -7,10 +7,9 @@ import type { Database } from 'better-sqlite3';
 export type RowWork = 'run' | 'copy' | 'refresh';
 
 /**
- * What a row takes of the engine's own work, until this machine has timed one (seconds). Measured on two shared cores
- * at a million rows (docs/performance.md, Phase 20): a run ~30 µs a row (reading its answer, assessing its candidates,
- * writing it), a refresh ~70 µs a matched row (listing it, then bringing it up to date). A copied row takes about three
- * quarters of a worked-out one (Phase 22: 4.46 s against 6.17 s for the same 100k re-run on one machine).
+ * What a row takes of the engine's own work, until this machine has timed one (seconds): a run's row is read, assessed
+ * and written, a refresh's matched row listed and then brought up to date. A copied row takes about three quarters of
+ * a worked-out one. Only a first guess: each machine's own timings replace it.
  */
 export const ASSUMED_SECONDS_PER_ROW: Readonly<Record<RowWork, number>> = { run: 30e-6, copy: 22e-6, refresh: 70e-6 };
 

@@ -51,9 +51,8 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
 
     // A new file gives the pages a deleted project or a cleared cache leaves free back to the disk (free-space.ts), a
     // slice at a time while the engine is idle. Only a file with no tables yet can take this; older files keep what
-    // they freed for SQLite to reuse. Its pointer map costs every write a little: the 1M first run took 78.5 and
-    // 79.7 s against 75.8 and 74.9 s without, writing 7% more (100k: within the noise); deleting that sheet's re-run
-    // then gives 1.17 GB back (docs/performance.md, Phase 10).
+    // they freed for SQLite to reuse. Its pointer map costs every write a little (a few percent of a large first run);
+    // kept, since deleting a project then gives its space back (docs/performance.md, "SQLite").
     if (!readonly && !inMemory && version === 0) db.pragma('auto_vacuum = INCREMENTAL');
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');

@@ -1,6 +1,6 @@
 // The statements that read some states' rows of a project (the run's queries still to ask, the rows a run's start
 // reopens, the failed queries) go through the state index while those states hold few rows. Without the hint SQLite walks every row of the project,
-// even when none is in that state: 0.36-0.40 s at a million rows, 3 s from a cold disk (docs/performance.md, Phase 17).
+// even when none is in that state, which in a large project takes seconds from a cold disk.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,9 +1,9 @@
 import type { Migration } from '../migration';
 
 // A preview's time counted the calls only. At a million rows the engine's own work (reading, assessing and writing each
-// row) is most of a run against a fast service and all of a run the cache answers: a cached re-run estimated as
-// "seconds" took ~30-45 s, and a refresh estimated at 18 s took 72-92 s (docs/performance.md, Phase 20). What a row
-// took on this machine where no call was in it is kept for each kind of work, as call_timings keeps what a call took.
+// row) is most of a run against a fast service and all of a run the cache answers, so a cached re-run or a refresh
+// took several times what its preview said. What a row took on this machine where no call was in it is kept for each
+// kind of work, as call_timings keeps what a call took.
 export const rowTimings: Migration = {
   version: 15,
   name: "the engine's own time a row takes, by kind of work",

@@ -1,7 +1,7 @@
 import type { Migration } from '../migration';
 
 // A run that copies its rows' verdicts from another project of the same sheet (runs/copied-verdicts.ts) takes about
-// three quarters of what one that works them out from the cache takes (docs/performance.md, Phase 23), and both were
+// three quarters of what one that works them out from the cache takes, and both were
 // timed as the one figure 'run': a re-run with nothing to copy was estimated by the last copied one, and the other way
 // round. A copied run's rows are now timed as work of their own. SQLite cannot change a CHECK: the table is made anew.
 export const copiedRowTimings: Migration = {
