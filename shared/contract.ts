@@ -1,4 +1,4 @@
-// The one contract between the renderer and the engine (guide/style.md item 2): every call with a zod input
+// The one contract between the renderer and the engine: every call with a zod input
 // schema and its output type, and every event. Electron IPC, the browser host and tests all carry this contract;
 // the engine parses every input with it, whoever sent it.
 import { z } from 'zod';

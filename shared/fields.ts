@@ -1,4 +1,4 @@
-// The person fields a criteria search can filter on (spec 4.3 and spec/service-notes.md "search"), with their
+// The person fields a criteria search can filter on (those the service's search accepts), with their
 // type and a label in plain words. The renderer's filter builder and the engine's validation both read this.
 
 export const JOB_FUNCTIONS = [

@@ -15,7 +15,7 @@ export interface Profile {
   createdAt: string;
 }
 
-/** A person record exactly as the service sent it. Known fields are read defensively (spec/service-notes.md). */
+/** A person record exactly as the service sent it. Known fields are read defensively: they are undocumented. */
 export type PersonJson = Record<string, unknown>;
 
 /** One field term of a find query, as sent to the service. */

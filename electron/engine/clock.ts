@@ -1,4 +1,4 @@
-/** Time comes in as a parameter, so expiry, backoff and TTLs are tested in milliseconds (guide/style.md item 5). */
+/** Time comes in as a parameter, so expiry, backoff and TTLs are tested in milliseconds, not by waiting. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;

@@ -1,4 +1,4 @@
-// Every contract call enters the main process here, through one handler (guide/style.md item 2): the sender is
+// Every contract call enters the main process here, through one handler: the sender is
 // checked, the files it names by token are turned into their paths, then the call is routed to the engine (which
 // parses the input) or to a native dialog, whose answers go back as tokens.
 import { isAbsolute } from 'node:path';

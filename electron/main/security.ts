@@ -1,4 +1,4 @@
-// The shell's security guards, in one place (guide/style.md item 9). Each takes what it acts on as a parameter so
+// The shell's security guards, in one place. Each takes what it acts on as a parameter so
 // it runs and is tested in plain Node.
 import type { Session, WebContents } from 'electron';
 

@@ -1,4 +1,4 @@
-// The main window and its security preferences (guide/style.md item 9): the renderer is an untrusted web page
+// The main window and its security preferences: the renderer is an untrusted web page
 // that reaches the engine only through the preload's named calls.
 import { BrowserWindow, screen, type BrowserWindowConstructorOptions } from 'electron';
 import { join } from 'node:path';

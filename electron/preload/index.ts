@@ -1,4 +1,4 @@
-// The renderer's only door to the main process (guide/style.md item 2): three named operations, never
+// The renderer's only door to the main process: three named operations, never
 // ipcRenderer itself. Runs sandboxed, so it imports only `electron` and types (no zod, no Node built-ins).
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import type { CallInput, CallName, CallResult, EventName, Events, MatchdeskBridge } from '../../shared/contract';

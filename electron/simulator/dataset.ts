@@ -3,7 +3,7 @@ import { NAMES_WITH_SPELLING_VARIANTS, oneLetterVariant, spellingVariantsOf } fr
 import { deriveSeed, seededRandom, type Random } from './random';
 import { companyKey, foldText } from './scoring';
 
-/** `jobs.function` values seen on the real service (spec/service-notes.md). */
+/** `jobs.function` values seen on the real service. */
 export const JOB_FUNCTIONS = [
   'Engineering', 'Information Technology', 'Marketing and Product', 'Sales and Support', 'Finance and Administration',
   'Human Resources', 'Business Management', 'Design', 'Data Science', 'Customer Success', 'Operations', 'Legal',

@@ -4,14 +4,14 @@ import { publicPerson } from './dataset';
 import { NICKNAMES, SPELLING_VARIANTS } from './name-variants';
 import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, TYPO_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore, type TokenMatch } from './scoring';
 
-/** `linkedin` is the third-party name for `social` (spec/service-notes.md). */
+/** `linkedin` is the third-party name for `social`. */
 export const FIND_FIELDS = ['email_address', 'social', 'linkedin', 'name', 'company.name'] as const;
 export const MAX_QUERIES_PER_FIND = 100;
 export const MAX_PEOPLE_PER_QUERY = 5;
 
-/** Where the persons of each find item go; see spec/service-notes.md "find". */
+/** Where the persons of each find item go: real replies put them under several keys. */
 /**
- * Reply shapes clients of the real service have seen (service-notes "find"): a bare array of lists; items with
+ * Reply shapes clients of the real service have seen: a bare array of lists; items with
  * `people` and `found`; items with `results`; `{matches: [...]}`; and the same wrapped under `data`, as a list
  * (`data`) or as `{data: {matches: [{results}]}}` (`data-matches`).
  */

@@ -31,7 +31,7 @@ export interface SimulatorOptions {
   findShape?: FindShape;
   /** When set: X-LDT-Credits-Used / X-LDT-Credits-Remaining headers, and 402 once spent. */
   creditBudget?: number | null;
-  /** Include a `score` on each person in find replies (default false: the real service sends none, spec/service-notes.md). */
+  /** Include a `score` on each person in find replies (default false: the real service sends none). */
   scores?: boolean;
   /** Time for token expiry (default: the system clock), so expiry can be tested without waiting. */
   clock?: Clock;

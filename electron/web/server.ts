@@ -1,5 +1,5 @@
 // The browser host: the built renderer and the contract on 127.0.0.1, behind a per-launch token
-// (guide/architecture.md). It is how the whole app runs in a real browser where Electron cannot.
+// (docs/architecture.md). It is how the whole app runs in a real browser where Electron cannot.
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// The Electron binary cannot run here: the electron module is the one edge replaced (guide/style.md item 8).
+// The Electron binary cannot run here: the electron module is the one edge replaced.
 const electron = vi.hoisted(() => ({
   created: [] as unknown[],
   displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],

@@ -435,7 +435,7 @@ const item = fc.oneof(
   fc.record({ person, score: fc.double() }),
   fc.constant({}),
 );
-/** Replies in every shape the parser accepts (service-notes "find"). */
+/** Replies in every find shape the parser accepts. */
 const wellFormed = fc.array(item, { maxLength: 6 }).chain((items) => fc.constantFrom({ items, reply: items as unknown }, { items, reply: { matches: items } as unknown }));
 
 function checkCandidates(result: ReturnType<typeof parseFindReply>, queryCount: number): void {

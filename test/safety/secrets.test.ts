@@ -36,8 +36,8 @@ afterAll(async () => {
 
 /**
  * Tokens revoked every few calls, with server errors and cut-off replies: many tokens, and every error path.
- * One call at a time, so no call meets two revocations (the client logs in again once per call, as
- * service-notes says) and every run finishes.
+ * One call at a time, so no call meets two revocations (the client logs in again once per call) and every run
+ * finishes.
  */
 const TROUBLE = { revokeEveryCalls: 7, rate5xx: 0.1, rateMalformed: 0.05, retryAfterS: 0 };
 

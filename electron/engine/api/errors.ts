@@ -54,7 +54,7 @@ export class BadRequestError extends ServiceError {
   }
 }
 
-/** Out of credits: the run must stop and keep what it has (service-notes, Money). */
+/** Out of credits: the run must stop and keep what it has, since every further call would fail the same way. */
 export class PaymentRequiredError extends ServiceError {
   constructor(body: string, detail: string) {
     super(

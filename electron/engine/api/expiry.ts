@@ -1,4 +1,4 @@
-// When a session token stops being valid, read from the session reply (spec §2, service-notes "Session").
+// When a session token stops being valid, read from the session reply.
 
 /** Used when the reply names no expiry the client can read: short, so a wrong guess costs one extra login. */
 export const FALLBACK_TOKEN_LIFETIME_MS = 15 * 60_000;

@@ -2,7 +2,7 @@ import type { Candidate, PersonJson } from '../../../shared/model';
 import { MalformedReplyError } from './errors';
 import { MAX_CANDIDATES_PER_QUERY, checkJobs } from './reply-limits';
 
-// The find reply's item shape is undocumented and third-party clients disagree (service-notes "find"):
+// The find reply's item shape is undocumented and third-party clients disagree:
 // accept every shape seen, and refuse anything that would misalign queries and items.
 const PERSON_LIST_KEYS = ['people', 'results', 'matches', 'persons'] as const;
 const SCORE_KEYS = ['score', '_score', 'match_score'] as const;
@@ -30,7 +30,7 @@ export function parseFindReply(json: unknown, queryCount: number): Candidate[][]
   });
 }
 
-/** A bare array of items, `{matches: [...]}`, `{data: [...]}` or `{data: {matches: [...]}}` (service-notes "find"). */
+/** A bare array of items, `{matches: [...]}`, `{data: [...]}` or `{data: {matches: [...]}}`: each shape seen in use. */
 function topLevelItems(json: unknown): unknown[] {
   if (Array.isArray(json)) return json;
   if (isObject(json) && Array.isArray(json.matches)) return json.matches;

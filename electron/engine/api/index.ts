@@ -1,4 +1,4 @@
-// The People Data Service client (spec/people-data-service.md, spec/service-notes.md).
+// The People Data Service client.
 export type { Credentials } from './credentials';
 export {
   ServiceClient,

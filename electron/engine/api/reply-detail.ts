@@ -1,4 +1,4 @@
-/** The service's own explanation in an error body: `message` or `error` of a JSON body (service-notes), else the text. */
+/** The service's own explanation in an error body: `message` or `error` of a JSON body, else the text. */
 export function replyDetail(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return '';

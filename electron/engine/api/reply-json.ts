@@ -1,4 +1,4 @@
-// A people reply's text as JSON. On the real network a body cut off midway is a passing fault (service-notes): the
+// A people reply's text as JSON. On the real network a body cut off midway is a passing fault: the
 // client sends such a call again, whichever thread found out that the text does not parse.
 
 /** A 2xx reply whose text is not JSON. Thrown by replyJson; the client retries the call on it. */

@@ -1,4 +1,4 @@
-// How long to wait before sending a call again (service-notes: honour Retry-After, otherwise back off).
+// How long to wait before sending a call again: honour the service's Retry-After, otherwise back off.
 import type { Clock } from '../clock';
 import { CancelledError, type ServiceError } from './errors';
 

@@ -3,7 +3,7 @@ import { MalformedReplyError } from './errors';
 import { describe, isObject } from './find-reply';
 import { checkJobs } from './reply-limits';
 
-// The search reply is "not shown" in the spec; service-notes saw `{people, count}` and a `pagination_token`.
+// The search reply's shape is not documented; replies seen carry `{people, count}` and a `pagination_token`.
 const PEOPLE_KEYS = ['people', 'results'] as const;
 const TOKEN_KEYS = ['pagination_token', 'next', 'nextToken', 'next_page_token'] as const;
 

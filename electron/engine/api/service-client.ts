@@ -212,7 +212,7 @@ export class ServiceClient {
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
       for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
       yield { people: reply.people, count: reply.count, page, token: reply.token };
-      // Never loop forever on a service that keeps handing out tokens (service-notes "search"): stop at the last
+      // Never loop forever on a service that may keep handing out tokens: stop at the last
       // token, on an empty page, on a token already followed, or on a page of nobody new.
       if (reply.token === null || reply.people.length === 0 || sent.has(reply.token) || fresh === 0) return;
       sent.add(reply.token);

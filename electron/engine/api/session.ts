@@ -32,7 +32,7 @@ interface PendingLogin {
 }
 
 /**
- * The access token of one client (spec §5). Fixes the reference client's bugs (service-notes "Session"): one login
+ * The access token of one client. Fixes the reference client's bugs with sessions: one login
  * in flight however many calls wait, a failed login rejects every waiter and leaves nothing stuck, and a token
  * rejected with 401 is replaced once for all the calls that saw it.
  */

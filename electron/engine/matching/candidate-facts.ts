@@ -1,6 +1,6 @@
 // What the confidence model, the job-change status and the review screen read from a person record, taken out
 // once per answer and stored beside it (lookups.facts), so settling a row never parses a whole person again.
-// Person fields are undocumented (spec/service-notes.md): every read tolerates a missing field, a null, a number
+// Person fields are undocumented: every read tolerates a missing field, a null, a number
 // or an odd date, and yields "not known" rather than a guess.
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import { nameParts, type NameParts } from './name-comparison';

@@ -17,7 +17,7 @@
 // - Guards (assess-row.ts) stop a row from being accepted alone whatever its confidence: the cases where a careful
 //   person would look first however good the figures seem. They do not change the confidence: a twin shows about
 //   50%, a near name what near names turn out to be.
-// The m and u figures are judgements from how CRM sheets and the service behave (spec/service-notes.md, find),
+// The m and u figures are judgements from how CRM sheets and the service's find behave,
 // checked against the simulator's labeled evaluation set (`npm run eval`).
 
 import { DEFAULT_SETTINGS } from '../../../shared/model';

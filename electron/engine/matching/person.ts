@@ -1,7 +1,7 @@
 import type { PersonJson, PersonSummary } from '../../../shared/model';
 import { foldWhitespace, profileSlugFromUrl } from './normalize';
 
-// Person fields are undocumented (spec/service-notes.md): every read tolerates a missing field, a null, a
+// Person fields are undocumented: every read tolerates a missing field, a null, a
 // number or an array where an object was expected.
 
 type Json = Record<string, unknown>;

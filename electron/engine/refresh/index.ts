@@ -1,4 +1,4 @@
-// Refreshing a project: asking the service again for the people its rows chose (guide/architecture.md step 9).
+// Refreshing a project: asking the service again for the people its rows chose.
 export { RefreshControl, type RefreshConnection, type RefreshControlDeps } from './refresh-control';
 export { markInterruptedRefreshes, latestRefresh } from './refresh-records';
 export { refreshedPeople, type RefreshedPerson } from './refreshed-people';

@@ -7,5 +7,5 @@ export interface SecretStore {
   readonly kind: 'keychain' | 'session';
 }
 
-/** The OS keychain service every Matchdesk secret is filed under (guide/architecture.md, Data). */
+/** The OS keychain service every Matchdesk secret is filed under. */
 export const KEYCHAIN_SERVICE = 'matchdesk';

@@ -1,6 +1,6 @@
 import type { Migration } from '../migration';
 
-// No secret column on purpose: secrets live only in the OS keychain (guide/architecture.md, Data).
+// No secret column on purpose: secrets live only in the OS keychain, never in the database file.
 export const profilesSettingsLookups: Migration = {
   version: 1,
   name: 'profiles, settings and the lookups cache',

@@ -1,5 +1,5 @@
-// A found person's jobs, read defensively from the record the service sent (fields may be missing or odd:
-// spec/service-notes.md), for the details of the selected result.
+// A found person's jobs, read defensively from the record the service sent (its fields are undocumented and may be
+// missing or odd), for the details of the selected result.
 import type { PersonJson } from '../../../../shared/model';
 
 export interface JobLine {
