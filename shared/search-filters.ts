@@ -1,4 +1,4 @@
-// A criteria search's filters as the service takes them (spec 4.3, service notes), with validation whose messages a
+// A criteria search's filters as the service takes them, with validation whose messages a
 // user understands. Shared so the filter builder can say what is wrong before anything is sent.
 import { z } from 'zod';
 import { fieldInfo, SEARCH_FIELDS } from './fields';

@@ -34,7 +34,7 @@ export class ServiceError extends Error {
   }
 }
 
-/** The session call answered with something other than 200 (spec §5.4). */
+/** The session call answered with something other than 200. */
 export class LoginFailedError extends ServiceError {
   constructor(status: number, body: string, detail: string, credentialHint: string) {
     super('login_failed', `Login failed (HTTP ${status})${withDetail(detail)}. ${credentialHint}`, { status, body });

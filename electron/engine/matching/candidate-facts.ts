@@ -69,7 +69,7 @@ export function candidateFacts(candidate: Candidate): CandidateFacts {
   };
 }
 
-/** The most a row looks at: the service sends at most five people per query (spec §8). */
+/** The most a row looks at: the service sends at most five people per query. */
 export const MAX_CANDIDATES = 5;
 
 /** The facts of an answer's candidates, best service rank first, at most MAX_CANDIDATES. */

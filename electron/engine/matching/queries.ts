@@ -50,7 +50,7 @@ function queryFor(strategy: Strategy, input: RowInput): FindQuery | null {
     case 'email':
       return input.email?.ok ? { fields: [{ field_name: 'email_address', search_term: input.email.email }] } : null;
     case 'social':
-      // spec 4.2: the slug only, never the URL.
+      // The service finds a profile by its slug only, never by the URL.
       return input.profile?.ok ? { fields: [{ field_name: 'social', search_term: input.profile.slug }] } : null;
     case 'name+company':
       return input.name && input.company

@@ -183,7 +183,7 @@ export interface PlanReading {
 }
 
 /**
- * The chosen people of a project's matched rows, by profile slug (spec 4.2: find by `social`), counted. With
+ * The chosen people of a project's matched rows, by profile slug (find by `social`), counted. With
  * `olderThanDays` only people whose freshest record (a refresh's, else the answer their rows were settled by) is
  * older than that. Their ages are kept until the data changes, so any other age asked is counted at once.
  */

@@ -54,7 +54,7 @@ function isPassingAuthFailure(error: unknown): boolean {
   return error.kind === 'login_failed' && error.status !== undefined && isRetryableStatus(error.status);
 }
 
-/** spec 4.2: a person is found by their profile slug under `social`, the slug only. */
+/** A person is found by their profile slug under `social`, the slug only. */
 export function slugQuery(slug: string): FindQuery {
   return { fields: [{ field_name: 'social', search_term: slug }] };
 }

@@ -1,5 +1,5 @@
 // What users paste into a filter (a column of profile links, "linkedin.com/company/acme/", " engineering ") turned
-// into what the service matches on. Strict in what we send (service notes): never a URL where a slug belongs.
+// into what the service matches on. Strict in what we send: never a URL where a slug belongs.
 import { fieldInfo } from '../../../shared/fields';
 import type { FilterProblem, SearchFilter } from '../../../shared/search-filters';
 import { foldWhitespace, profileSlugFromUrl } from '../matching';

@@ -1,4 +1,4 @@
-// Criteria search (spec 4.3): filters normalized and validated, long value lists split, pages stored as they land,
+// Criteria search: filters normalized and validated, long value lists split, pages stored as they land,
 // results cached, the satisfying job found locally, and exports.
 export { createSearchHandlers, type SearchContext, type SearchHandlers } from './search-handlers';
 export { SearchRunner, personIdOf } from './search-runner';

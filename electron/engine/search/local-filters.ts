@@ -1,6 +1,6 @@
-// The filters evaluated locally on a person the service returned, with the service's semantics (spec 4.3, service
-// notes "search"): each filter must hold; any-of within a value list; `job_group` filters hold for one job entry;
-// ungrouped jobs.* filters may each hold for a different job. Used to name the job that satisfied the search.
+// The filters evaluated locally on a person the service returned, with the service's semantics: each filter must hold;
+// any-of within a value list; `job_group` filters hold for one job entry; ungrouped jobs.* filters may each hold for a
+// different job. Used to name the job that satisfied the search.
 import type { SatisfyingJob } from '../../../shared/contract';
 import type { PersonJson } from '../../../shared/model';
 import type { SearchFilter } from '../../../shared/search-filters';

@@ -1,4 +1,4 @@
-// Every find reply shape the service notes list (bare arrays, {people}, {results}, {matches}, {data}) gives the
+// Every find reply shape seen in use (bare arrays, {people}, {results}, {matches}, {data}) gives the
 // same rows, candidates and export: the engine reads them all the same way, end to end.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

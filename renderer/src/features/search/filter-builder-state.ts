@@ -1,5 +1,5 @@
 // The filter builder's state: rows of field / match / values, loose or inside "same job" boxes. A box becomes a
-// `job_group`, so every filter in it must hold for one and the same job entry (spec 4.3).
+// `job_group`, so every filter in it must hold for one and the same job entry (the service's semantics).
 import { fieldInfo, SEARCH_FIELDS, type FieldInfo, type MatchType } from '../../../../shared/fields';
 import { validateFilters, type SearchFilter } from '../../../../shared/search-filters';
 import { parseValueList, valueListText } from './value-list';
@@ -284,7 +284,7 @@ function sentence(message: string): string {
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
-/** The request body as the service takes it (spec 4.3), for people who know the API. */
+/** The request body as the service takes it, for people who know the API. */
 export function requestJson(filters: readonly SearchFilter[]): string {
   return JSON.stringify({ filters }, null, 2);
 }

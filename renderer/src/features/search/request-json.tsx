@@ -3,7 +3,7 @@ import { Button } from '../../ui/button';
 import { useToast } from '../../ui/toasts';
 import { requestJson } from './filter-builder-state';
 
-/** The request body as the service takes it (spec 4.3), read-only, for people who know the API. */
+/** The request body as the service takes it, read-only, for people who know the API. */
 export function RequestJson({ filters }: { filters: SearchFilter[] }) {
   const toast = useToast();
   const json = requestJson(filters);
