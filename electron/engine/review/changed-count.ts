@@ -11,8 +11,8 @@ const WALKS = 3;
 /**
  * The count of rows changed at a project's last refresh, which the projects list, the review's chips and the export
  * screen show, had without holding the engine. Counting them walks the refresh's changed rows and reads each one's
- * chosen person: at a million rows (144k changed) ~0.6-1 s with the file in the OS's cache, 7.9 s after a restart,
- * and once over two minutes while the disk was busy. That held the projects list, the first screen, for as long.
+ * chosen person: in a large project that takes seconds, far longer after a restart or while the disk is busy, and it
+ * held the projects list, the first screen, for as long.
  *
  * So when the list of those rows is not kept (review-page.ts keeps it until the data changes, and decisions bring it
  * through), a refresh that marked more than COUNTED_HERE rows changed is walked by a worker, on its own

@@ -18,9 +18,9 @@ export const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_c
     AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
 
 /**
- * The rows changed at refresh `refreshId` (`k`, in no order yet): `extra` narrows them further (a condition on rs and its
- * parameters). Reads each changed row's chosen person from its JSON: ~0.6-1 s for 144k changed rows of a million with
- * the file in the OS's cache, 6-8 s after a restart, ~90 ms at 100k.
+ * The rows changed at refresh `refreshId` (`k`, in no order yet): `extra` narrows them further (a condition on rs and
+ * its parameters). Reads each changed row's chosen person from its JSON, which grows with the changed rows and is far
+ * slower when the file is not in the OS's cache.
  */
 export function changedRowsQuery(projectId: number, refreshId: number, extra: { sql: string; params: unknown[] } = { sql: '', params: [] }): { sql: string; params: unknown[] } {
   return { sql: `SELECT rr.row_index AS k ${CHANGED_ROWS}${extra.sql}`, params: [projectId, refreshId, ...extra.params] };

@@ -158,8 +158,7 @@ export class Decisions {
     const thresholds = [...new Set([...PREVIEW_THRESHOLDS, rule.minConfidence])].sort((a, b) => b - a);
     // One walk of the queue, each row counted under every threshold it clears, as acceptAtOrAbove selects them: no
     // guard, a confidence, and the lead over the runner-up. A count a threshold read each row's runner-up and guard
-    // again, ten times over (1-2 s at a million rows, 34k rows to review); the one walk reads each row's once (0.2-0.75
-    // s there, which `elsewhere` may take off the engine's thread).
+    // again, ten times over; the one walk reads each row's once (and `elsewhere` may take it off the engine's thread).
     const leads = 'guard IS NULL AND confidence IS NOT NULL AND runner_up IS NOT NULL AND confidence - runner_up >= ?';
     const sql = `SELECT coalesce(sum(guard IS NOT NULL), 0) AS guarded, ${thresholds.map((_, i) => `coalesce(sum(${leads} AND confidence >= ?), 0) AS t${i}`).join(', ')}
       FROM row_status INDEXED BY row_status_to_review_by_confidence WHERE project_id = ? AND state = 'to_review'`;
@@ -172,8 +171,8 @@ export class Decisions {
    * Every row waiting for review whose best candidate is at or above `minConfidence` (and leads the runner-up by the
    * rule's minLead, with no guard) becomes 'auto', as one action that undo reverts. Counted by acceptPreview first.
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
-   * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (~100 µs a row: a queue of
-   * 300,000 confident rows would hold the engine half a minute in one), so a review queue of a million confident rows
+   * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (a large queue of confident
+   * rows would hold the engine for many seconds in one), so a review queue of a million confident rows
    * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
    * (bulkSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
@@ -252,7 +251,7 @@ export class Decisions {
   /**
    * Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. The
    * action's log is read and reverted ENTRIES_PER_READ entries a transaction, other calls taking their turn in between
-   * (~50 µs a row: the undo of an accept of 300,000 rows would hold the engine ~15 s in one), so an "accept all" over a
+   * (the undo of a large accept would hold the engine for many seconds in one), so an "accept all" over a
    * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: callers
    * wait (bulkSettled). An action over more than one slice of rows is told to `onProgress` as it goes: the log entries
    * gone through, of the action's.
@@ -370,7 +369,7 @@ export class Decisions {
   private logBatch(project: ProjectRecord, produce: (write: (changes: readonly Change[]) => void) => void, batchOfAction: number | null = null): { changed: number; batch: number | null } {
     const db = this.db;
     const log = statement(db, 'INSERT INTO decision_log (project_id, batch_id, row_index, before, after, at) VALUES (?, ?, ?, ?, ?, ?)');
-    // The review's counts and lists follow the decision instead of being counted again (~1 s at a million rows).
+    // The review's counts and lists follow the decision instead of being counted again (a walk of the project).
     const moves = new ReviewMoves(project.id);
     let changed = 0;
     let batch = batchOfAction;

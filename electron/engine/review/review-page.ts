@@ -45,7 +45,7 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   const changedIn = req.changedAtLastRefresh ? (lastRefresh?.id ?? -1) : null;
   const filter: StatusFilter = { projectId, states, jobChanges, changedIn, order: req.order ?? 'file', offset: req.offset, limit: req.limit };
-  // A list sorted by confidence took 1.4-1.7 s to walk at a million rows, in which the engine answered nothing.
+  // A list sorted by confidence of a large project takes seconds to walk, in which the engine would answer nothing.
   if (elsewhere.walk && !text) await walkedElsewhere(db, filter, elsewhere.walk);
   const matching = jobChanges || changedIn !== null ? statusList(db, filter).rows.length : states ? states.reduce((n, s) => n + counts[s], 0) : total;
   const { rows, found } = match
@@ -125,8 +125,8 @@ export function changedAtLastRefresh(db: Database, projectId: number, changed?: 
 /**
  * Matched rows whose person's job changed at the refresh `refreshId`: the length of that filter's list, which is kept
  * until the data changes and brought through decisions (withReviewMoves), as every review page shows the count and the
- * filter's first page needs the list. Walking it reads each changed row's chosen person from its JSON: ~0.6-1 s at a
- * million rows (144k changed, the file in the OS's cache; ~6 s when it is not), ~90 ms at 100k.
+ * filter's first page needs the list. Walking it reads each changed row's chosen person from its JSON, which in a large
+ * project takes seconds, far longer when the file is not in the OS's cache.
  */
 export function changedAtRefresh(db: Database, projectId: number, refreshId: number): number {
   return statusList(db, changedFilter(projectId, refreshId)).rows.length;
@@ -157,7 +157,7 @@ function offerList(db: Database, w: ListWalk, stamp: string, ks: Uint32Array): b
   return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows: w.rowIndexOf ? listRows(ks, w) : ks, holds: w.holds, place: w.place });
 }
 
-/** Projects of up to this many rows have their lists walked on the engine's thread: a sort of 100k rows takes ~0.15 s. */
+/** Projects of up to this many rows have their lists walked on the engine's thread: their sorts are short enough. */
 export const LISTS_WALKED_HERE = 100_000;
 
 /**
@@ -203,8 +203,8 @@ export function jobChangeCountsOf(db: Database, projectId: number): Record<JobCh
 
 /**
  * A filtered list of a project's rows, walked once and kept until the data changes: the index of every row it holds,
- * in row order (4 bytes a row), so any page is a slice and its length the count. A state list of a million rows
- * takes ~100 ms to walk, the rows changed at a refresh ~1 s, a text's ~50 ms; a decision brings the lists through
+ * in row order (4 bytes a row), so any page is a slice and its length the count. Walking a large project's list costs
+ * far more than a page, the rows changed at a refresh most of all; a decision brings the lists through
  * (withReviewMoves) instead of having them walked again.
  */
 interface RowList {
@@ -225,9 +225,9 @@ const statusLists = new StampedCache<RowList>(12);
 const confidenceLists = new StampedCache<RowList>(6);
 /**
  * Lists of a text filter, alone or with a status filter. FTS5 reads a phrase's position lists from their start whatever
- * rowid a query starts at (at 1M rows a page of "engineer" 90% down took 35 ms in the index query alone), so the list
- * is walked once. Eight, so the bench's six text filters in turn each find their own kept (with four, at 1M rows its
- * text pages took p50 20 ms / p95 113 ms walking their lists again). At most 32 MB.
+ * rowid a query starts at (a page deep in a common text's list pays for every entry before it), so the list is walked
+ * once. Eight, so the bench's six text filters in turn each find their own kept (with four, its text pages walked their
+ * lists again). At most 32 MB.
  */
 const textLists = new StampedCache<RowList>(8, true);
 
@@ -249,9 +249,8 @@ interface ListWalk extends Omit<RowList, 'rows'> {
 }
 
 function keptList(db: Database, w: ListWalk): RowList {
-  // All rows in one call rather than stepping an iterator: at 1M rows "engineer" (122k matches) took 111 ms stepped
-  // and 44 ms at once, of which FTS5's own walk is ~34 ms. Sorted in one array rather than through window functions,
-  // which sorted them again in a temporary B-tree (826k "auto" rows: 747 ms that way, 95 ms this way).
+  // All rows in one call rather than stepping an iterator, which more than doubled a common text's walk. Sorted in one
+  // array rather than through window functions, which sorted them again in a temporary B-tree, several times slower.
   return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: listRows(db.prepare(w.sql).pluck().all(...w.params) as number[], w), holds: w.holds, place: w.place }));
 }
 
@@ -263,7 +262,7 @@ function listRows(ks: ArrayLike<number>, w: ListWalk): Uint32Array {
 function statusListWalk(db: Database, f: ListFilter): ListWalk {
   const where = stateWhere(f);
   // The rows changed at a refresh from its index of changed rows: walking every matched row of the project to look
-  // each up took ~1.5 s a page at a million rows.
+  // each up took seconds a page in a large project.
   const { sql, params } =
     f.changedIn === null
       ? { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, params: [f.projectId, ...where.params] }
@@ -304,7 +303,8 @@ const ROWS_CARRIED = 100;
 /**
  * What a decision (review/decisions.ts) does to the figures and lists the review keeps, tallied row by row as it
  * writes them: every page shows the project's counts per state and job change and of rows changed at its last
- * refresh, which at a million rows take ~1 s to count again. A reviewer's every key is a decision and then a page.
+ * refresh, which in a large project would be a walk of every row to count again. A reviewer's every key is a decision
+ * and then a page.
  */
 export class ReviewMoves {
   readonly states = new MoveTally();
@@ -458,10 +458,10 @@ function statePage(db: Database, f: StatusFilter, matching: number, total: numbe
 
 /**
  * Rows by their best candidate's confidence, rows without candidates last, file order among equals. The first pages of
- * the queue of rows to review are read straight off its confidence index (equals then in file order going up, the
- * other way going down); any other filter's rows, and the queue's further down, are sorted once and the order kept:
- * at a million rows the sort took 0.4-1 s a page. A decision changes no row's confidence, only which rows a filter by
- * state holds.
+ * the queue of rows to review are read straight off its confidence index (equals then in file order going up, the other
+ * way going down); any other filter's rows, and the queue's further down, are sorted once and the order kept: sorted
+ * again at each page, a large project's sort would hold every page. A decision changes no row's confidence, only which
+ * rows a filter by state holds.
  */
 function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
   const w = confidenceListWalk(db, f);
@@ -481,7 +481,7 @@ function confidencePage(db: Database, f: StatusFilter): RowStatusRow[] {
 
 /**
  * How the list of a filter by confidence is walked; null for the queue's first pages, read straight off its index.
- * Deeper in the queue, OFFSET stepped over every earlier entry of the index: ~100 ms a page 20,000 rows down.
+ * Deeper in the queue, OFFSET stepped over every earlier entry of the index, so a page cost more the further down.
  */
 function confidenceListWalk(db: Database, f: StatusFilter): ListWalk | null {
   const direction = f.order === 'confidence_asc' ? 'ASC' : 'DESC';
@@ -494,7 +494,7 @@ function confidenceListWalk(db: Database, f: StatusFilter): ListWalk | null {
     lists: confidenceLists,
     key: `confidence ${direction} ${f.projectId} ${JSON.stringify(f.states)} ${JSON.stringify(f.jobChanges)} ${f.changedIn}`,
     projectId: f.projectId,
-    // The queue's list straight off its index too (34k rows at 1M: sorted from the table, 384 ms).
+    // The queue's list straight off its index too: sorting it from the table read the whole project.
     sql: queue
       ? `SELECT rs.row_index AS k FROM row_status AS rs INDEXED BY row_status_to_review_by_confidence
          WHERE rs.project_id = ? AND rs.state = 'to_review' ORDER BY rs.confidence ${direction}, rs.row_index ${direction}`

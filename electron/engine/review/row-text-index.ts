@@ -17,7 +17,7 @@ import { writingTextIndexOnly } from '../store/data-stamp';
 
 /** A trigram index finds only texts of at least three characters; shorter filters scan the rows instead. */
 export const MIN_INDEXED_LENGTH = 3;
-/** Rows indexed per transaction: about 25 ms each, so other calls get in between while a large project fills. */
+/** Rows indexed per transaction: a short transaction, so other calls get in between while a large project fills. */
 const ROWS_PER_SLICE = 1000;
 /** Bump when what a row's document holds changes: every project's index is then filled again. */
 const DOCUMENT_VERSION = 1;
@@ -82,7 +82,7 @@ interface FillJob {
   wake: (() => void) | null;
 }
 
-/** Rows a background slice indexes: ~5-10 ms at 1M rows, so a page asked for meanwhile waits at most that long. */
+/** Rows a background slice indexes: a few milliseconds' work, so a page asked for meanwhile barely waits. */
 const BACKGROUND_ROWS_PER_SLICE = 250;
 
 const filling = new WeakMap<Database, Map<number, FillJob>>();
@@ -115,8 +115,8 @@ export function fillRowTextIndex(db: Database, projectId: number): Promise<void>
 /**
  * Starts filling the project's text index in the background, a small slice at a time and only while `isIdle` says
  * nothing else is going on, so the first text filter of a large project finds it (partly) filled instead of waiting
- * for all of it (a million rows take ~50 s). Nothing happens when the index is ready or a fill is under way; a fill
- * that fails (the database closed) is left for the next filter, which resumes it.
+ * for all of it (a large project's fill takes a long while). Nothing happens when the index is ready or a fill is under
+ * way; a fill that fails (the database closed) is left for the next filter, which resumes it.
  */
 export function prefillRowTextIndex(db: Database, projectId: number, isIdle: () => boolean): void {
   if (filling.get(db)?.has(projectId) || isRowTextIndexReady(db, projectId)) return;
@@ -203,8 +203,8 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
 }
 
 /**
- * Tells the listener of `db` (if any) how far a fill got (a million rows take ~20 s, and a text filter waits for
- * them): each change of phase, and the rows indexed a few times a second while filling.
+ * Tells the listener of `db` (if any) how far a fill got (a large project's fill is long, and a text filter waits
+ * for it): each change of phase, and the rows indexed a few times a second while filling.
  */
 function progressReport(db: Database, projectId: number, rowsTotal: () => number): (phase: TextIndexProgress['phase'], rowsIndexed: number) => void {
   const pace = progressPace();
@@ -217,15 +217,14 @@ function progressReport(db: Database, projectId: number, rowsTotal: () => number
   };
 }
 
-/** Pages of the index written per merge step: ~20 ms each, so other calls get in between. */
+/** Pages of the index written per merge step: a short step, so other calls get in between. */
 const MERGE_PAGES = 200;
 
 /**
  * Merges the index's segments into one, in short steps after a fill. Filled 1,000 rows a transaction, a million-row
- * index is left in dozens of segments, and every query reads each of them: measured at 1M rows (load 8), a page of a
- * common text took 2-46 ms before merging and 0.4-7 ms after, and counting "gmail" 23 ms instead of 5. One 'optimize'
- * would do it in a single statement, but that blocks every other call for ~17 s. An index left half-merged (the
- * database closed, or another process was writing) is as correct, only slower.
+ * index is left in dozens of segments, and every query reads each of them, several times slower than one merged
+ * segment. One 'optimize' would do it in a single statement, but that blocks every other call for many seconds. An
+ * index left half-merged (the database closed, or another process was writing) is as correct, only slower.
  */
 /**
  * Copies what the fill wrote into the database file. A large fill leaves up to a WAL's worth (30,000 pages) that every
