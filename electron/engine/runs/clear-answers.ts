@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import { clearCache } from '../store';
 
-/** Rows sent back to be asked again per transaction: ~10 µs a row, so a slice holds the engine ~50 ms. */
+/** Rows sent back to be asked again per transaction: a slice holds the engine only briefly. */
 const ROWS_PER_SLICE = 5_000;
 
 /** The outcomes an answer on file settled: with the answers gone, such rows must be asked again. */
@@ -13,12 +13,12 @@ const FIRST_STEP = 'FROM row_queries rq WHERE rq.project_id = row_status.project
  * Clears the cache of answers and sends the rows they settled back to be asked again from their first query. A
  * decision stays (state and chosen person); only rows waiting for review, found nobody or failed become pending.
  *
- * At 100k rows, one statement for all of it took ~1.5 s (0.9 s the rows, 0.5 s the commit), in which the engine
- * answered nothing: ~15 s at a million rows, and in the Electron app the engine is the main process. The rows go first,
+ * One statement for all of it would hold the engine for seconds, many of them in a large project, answering nothing,
+ * and in the Electron app the engine is the main process. The rows go first,
  * ROWS_PER_SLICE a transaction in each project's sheet order (its pages in turn), other calls taking their turn in
  * between, while their answers are still on file: a crash part-way leaves pending rows that the next run settles again
- * from the cache, and the answers are still there to clear. Then the answers go, in one statement (~0.1 s for 87,000).
- * The caller keeps runs, refreshes and plans from starting meanwhile. Returns how many answers were removed.
+ * from the cache, and the answers are still there to clear. Then the answers go, in one statement (quick: no row to
+ * rewrite). The caller keeps runs, refreshes and plans from starting meanwhile. Returns how many answers were removed.
  */
 export async function clearAnswers(db: Database): Promise<number> {
   const projects = db

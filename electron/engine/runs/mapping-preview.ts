@@ -28,7 +28,7 @@ export interface PreviewRequest {
 
 /**
  * The mapping screen's previews. The screen asks again as the mapping changes, and a whole sheet's preview walks every
- * row (~3 s at a million rows): the preview it asked before is let go, so the last answers in its own time instead of
+ * row (seconds in a large sheet): the preview it asked before is let go, so the last answers in its own time instead of
  * after every earlier one. A sheet's rows never change once imported, so a whole-sheet preview stays true: the last
  * few are kept, and a mapping the screen comes back to (opened again, a column chosen back) answers at once.
  */
@@ -70,7 +70,7 @@ export class MappingPreviews {
 
 /**
  * What a mapping would make of the sheet before it is saved: a few normalized samples per field, how many
- * rows would have nothing to ask, and the kinds of problems found, counted over every row (~3 s at a million rows,
+ * rows would have nothing to ask, and the kinds of problems found, counted over every row (seconds in a large sheet,
  * a page at a time with other calls' turns between) or over the first `firstRows`. `signal`: the preview is no longer
  * wanted (another mapping's replaced it), and it stops at its next page.
  */

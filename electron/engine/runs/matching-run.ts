@@ -97,14 +97,13 @@ const QUEUED_CALLS = 2;
 const PROGRESS_INTERVAL_MS = 100;
 /**
  * Pages read while earlier ones wait on their verdicts: enough to keep the worker busy, memory a few pages. With
- * two, a page the worker read held up the pages behind it (a million-row re-run: the run's thread idle 14 s).
+ * two, a page the worker read held up the pages behind it, and the run's thread sat idle.
  */
 const PAGES_AHEAD = 4;
 /**
  * Of pages whose queries the cache mostly answers, every this many the verdict worker reads the answers itself:
- * the run's thread then reads one page while the worker reads the other, and each thread has about as much to do
- * (a million-row re-run: ~12 s of reading answers beside ~20 s of writing rows on the run's thread, ~22 s of
- * verdicts on the worker's; docs/performance.md).
+ * the run's thread then reads one page while the worker reads the other, and each thread has about as much to do:
+ * the run's thread also writes the rows, the worker works out the verdicts (docs/performance.md, "The cached re-run").
  */
 const PAGES_PER_WORKER_READ = 2;
 
@@ -120,7 +119,7 @@ const PAGES_PER_WORKER_READ = 2;
  * read (and the verdicts of pages not written yet, worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
- * while a page or a commit keeps the loop busy). Committing on a timer (150 ms) wrote ~20% less at 100k rows, but
+ * while a page or a commit keeps the loop busy). Committing on a timer wrote less, but
  * whatever landed in the last interval was lost at a crash and asked again (test/safety/crashes.test.ts).
  */
 export class MatchingRun {

@@ -27,7 +27,7 @@ export interface PlanOutcome {
 /**
  * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
  * row order (queries by their id, runs/query-ids.ts), save a repeated query's rows, so a page dirties little more
- * than the pages it appends. A page of 10,000 rows takes about 0.2 s, short enough for the UI's reads to interleave.
+ * than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
  */
 const PAGE_ROWS = 10_000;
 
@@ -106,9 +106,9 @@ export async function planProject(
     for (const r of oldStatus.all(projectId, first, last) as RowStatusRow[]) statuses.set(r.row_index, toRowStatus(r));
 
     // The page is worked out first, then written: stale steps first (one statement per kept length), then the new
-    // steps and statuses, positional values bound from small arrays. Measured on 100,000 rows, writing each row as
-    // it was worked out took a tenth longer (the matching code and SQLite took turns at the CPU caches), and one
-    // INSERT ... SELECT FROM json_each(?) per page longer still.
+    // steps and statuses, positional values bound from small arrays. Writing each row as it was worked out took longer
+    // (the matching code and SQLite took turns at the CPU caches), and one INSERT ... SELECT FROM json_each(?) per page
+    // longer still.
     const steps: StepRow[] = [];
     const newStatuses: NewStatusValues[] = [];
     const replaces: RowStatusValues[] = [];

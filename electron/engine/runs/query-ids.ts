@@ -103,7 +103,7 @@ export class QueryIds {
 /**
  * Reads a key that is a digest already (64 lowercase hex digits, as every query key is) into its int32 words, the
  * same words its bytes read big-endian would give; false, with the words half-written, for any other key. Read by
- * character codes: with a regular expression and eight parseInt(slice) a million keys took 1.9 s, this way 0.9 s.
+ * character codes: twice as fast as a regular expression and eight parseInt(slice).
  */
 function readHexDigest(key: string, words: Int32Array): boolean {
   if (key.length !== WORDS * 8) return false;

@@ -10,8 +10,8 @@ export interface PlannedQueryRecord {
 
 /**
  * How row_queries.query holds a query: its terms as [field_name, search_term] pairs, in order. Planning writes one
- * per step of every row (130,000 for 100,000 rows), and this is half the bytes of the FindQuery JSON (measured:
- * about a third less to commit). Rows planned before hold that JSON; both read back the same.
+ * per step of every row (130,000 for 100,000 rows), and this is half the bytes of the FindQuery JSON (about
+ * a third less to commit). Rows planned before hold that JSON; both read back the same.
  */
 export function storedQuery(query: FindQuery): string {
   const fields = query.fields;

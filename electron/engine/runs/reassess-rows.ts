@@ -18,8 +18,8 @@ const UNASSESSED = 'rs.confidence IS NULL';
 
 /**
  * Whether the project has rows settled before the confidence model existed (reassessRows 'unassessed' has work), as a
- * statement giving the first such row's index (`k`): it reads the whole project when there is none (~0.36 s at a
- * million rows with the file in the OS's cache), so the engine may have a worker run it (runs/reading-thread.ts).
+ * statement giving the first such row's index (`k`): it reads the whole project when there is none, so the engine may
+ * have a worker run it (runs/reading-thread.ts).
  */
 export function unassessedProbe(projectId: number): { sql: string; params: unknown[] } {
   return { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ? AND ${TO_ASSESS} AND ${UNASSESSED} LIMIT 1`, params: [projectId] };

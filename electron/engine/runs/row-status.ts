@@ -69,8 +69,8 @@ export function emptyCounts(): Record<RowState, number> {
 const countsCache = new StampedCache<Record<RowState, number>>();
 
 /**
- * Rows per state for a whole project: a walk over the (project_id, state, row_index) index, about 60 ms for a
- * million rows, so it is kept until the database changes (every page of the review list shows the counts).
+ * Rows per state for a whole project: a walk over the (project_id, state, row_index) index, which grows with the
+ * project, so it is kept until the database changes (every page of the review list shows the counts).
  */
 export function stateCounts(db: Database, projectId: number): Record<RowState, number> {
   return { ...countsCache.get(db, String(projectId), () => countStates(db, projectId)) };

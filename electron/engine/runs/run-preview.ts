@@ -28,8 +28,8 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): a walk of the (project_id,
   // query_id) index in row order, where a DISTINCT over the keys sorted every row's 64-character hash into a temporary
-  // B-tree (15-22 s at 1M rows). A few waiting (a project run before): those rows through the state index, where the
-  // walk of the query index read every row's state from the table (4 s at 1M rows with none waiting).
+  // B-tree (many seconds in a large project). A few waiting (a project run before): those rows through the state index,
+  // where the walk of the query index read every row's state from the table even with none waiting.
   const few = waiting * 4 < rowCount;
   const sql = `WITH asked AS (
        SELECT query_id, query_key, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
@@ -42,10 +42,10 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
      GROUP BY a.strategy`;
   // Offline, any answer on file will do, however old.
   const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs];
-  // A project not run yet reads each waiting row's query and its answer (~2 s at a million rows): `elsewhere` may.
+  // A project not run yet reads each waiting row's query and its answer (seconds in a large project): `elsewhere` may.
   const groups = (waiting === 0 ? [] : await readRows(db, sql, params, elsewhere)) as { strategy: Strategy; n: number; cached: number }[];
   // A row without a query is in that state unless someone decided it by hand: counted through the state index, where
-  // a count by outcome read the whole table (0.5-8 s at 1M rows).
+  // a count by outcome read the whole table.
   const withoutQuery = (
     db
       .prepare(
