@@ -2,7 +2,7 @@
 export const CLOSING: unique symbol = Symbol('the engine is closing');
 
 /**
- * Long calls a user may cancel part-way: an import (a million rows of Excel take ~20 s) and an export (~40 s to Excel).
+ * Long calls a user may cancel part-way: an import and an export, which take a long while for a large sheet.
  * Each holds a signal under a key while it works (the import's file, the export's project). `cancel` aborts every call
  * under that key; each looks at its signal between pages, undoes what it began (the import's rows, the export's part
  * files) and fails with the `cancelled` kind, in words saying what was left.

@@ -170,8 +170,7 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   try {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
     // page cache nearly every insert reads a page back from the file. 16 MB measured as fast as 64 MB for planning,
-    // the run and the review, and holds the engine's memory lower (npm run bench, 64 MB -> 16 MB: planning 1.19 ->
-    // 1.07 s, matching 10.4 -> 10.7 s, review p95 18.5 -> 13.5 ms, peak RSS 599 -> 571 MB).
+    // the run and the review, and holds the engine's memory lower (docs/performance.md, "SQLite").
     db.pragma('cache_size = -16384');
     // The WAL's checkpoint point follows the file's size (store/wal-budget.ts): a run needs little room beyond its file.
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
@@ -224,7 +223,7 @@ class MatchdeskEngine implements Engine {
   /** Mapping previews: going on by project and the screen that asked (a newer one lets the same screen's older one go), and the last few kept. */
   private readonly mappingPreviews = new MappingPreviews();
   private readonly exports = new CancellableCalls<number>();
-  /** Accepts of a project's confident rows (~30 s at 300,000 rows): cancelled, they take back their rows; closing keeps them. */
+  /** Accepts of a project's confident rows (long for a large queue): cancelled, they take back their rows; closing keeps them. */
   private readonly accepts = new CancellableCalls<number>();
   /** Learnings from a project's decisions: cancelled (or the engine closing), they change nothing. */
   private readonly learns = new CancellableCalls<number>();
@@ -341,7 +340,7 @@ class MatchdeskEngine implements Engine {
       unfinished: this.unfinished,
     });
     this.handlers = { ...this.buildHandlers(), ...this.search.handlers };
-    // A text filter waits for its project's index to fill (~20 s at a million rows): the review says how far it is.
+    // A text filter waits for its project's index to fill (long in a large project): the review says how far it is.
     onRowTextIndexProgress(db, (progress) => this.emit('review.textIndex', progress));
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
@@ -518,7 +517,7 @@ class MatchdeskEngine implements Engine {
         const settings = getSettings(db);
         // Rows whose verdicts the run would copy from another project of this sheet go at a copy's pace (row-timing.ts).
         const copies = VerdictCopy.available(db, project.id, verdictBasis(project.mapping, settings.autoAccept));
-        // A large project not run yet has its queries counted on the reading worker (~2 s at a million rows).
+        // A large project not run yet has its queries counted on the reading worker (a walk of every row).
         return runPreview(
           db,
           project.id,
@@ -561,7 +560,7 @@ class MatchdeskEngine implements Engine {
         if (input.pattern) return patternPage(db, await this.ensureAssessed(project), input.pattern, input.offset, input.limit, this.changed);
         // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
         if (input.changedAtLastRefresh) await this.changedRows?.walked(input.projectId);
-        // A large project's lists (a sort by confidence took 1.4-1.7 s at a million rows) are walked on the reading worker.
+        // A large project's lists (a sort by confidence takes seconds) are walked on the reading worker.
         const page = await reviewPage(db, input.projectId, input, { changed: this.changed, walk: this.readsElsewhere(project) ? this.reading.rowList : undefined });
         // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
         prefillRowTextIndex(db, input.projectId, () => this.isIdle());
@@ -1058,8 +1057,8 @@ class MatchdeskEngine implements Engine {
   }
 
   /**
-   * The cache's figures. Counting them reads every answer (the bytes of its JSON): ~1 s at a million answers with the
-   * file in the OS's cache, far longer after a restart, in which the engine (in Electron the main process, and its
+   * The cache's figures. Counting them reads every answer (the bytes of its JSON): seconds for a large cache, far
+   * longer after a restart, in which the engine (in Electron the main process, and its
    * window) answered nothing. A large cache is counted by the reading worker meanwhile, except in the CLI, which waits.
    */
   private async cacheFigures(): Promise<CacheStats> {

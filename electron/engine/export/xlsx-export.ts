@@ -29,7 +29,7 @@ const DEFLATE_LEVEL = 1;
  * An .xlsx written as it goes (xlsx-parts.ts, zip-writer.ts): header row bold, frozen and filtered, strings as inline
  * strings (so a formula-looking string stays text: no cell is ever a formula), numbers as numbers. Inline strings keep
  * memory flat, where a shared-strings table would hold every distinct value until the end. Written with exceljs'
- * streaming writer before: its cell, row and style objects made a 1M-row export take ~50 s, most of it building
+ * streaming writer before: its cell, row and style objects made a large export slow, most of it spent building
  * objects and collecting them again.
  */
 export async function writeXlsx(target: ExportTarget, headers: string[], rows: ExportRows): Promise<ExportResult> {

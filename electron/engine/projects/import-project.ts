@@ -33,8 +33,8 @@ export interface ImportOptions {
  * The project exists with status 'importing' until the last row is in;
  * on any failure it is deleted again (rows and all, by cascade) and the error goes to the caller, so no half-made
  * project remains. Cancelled by its signal, it leaves the project list at once too, and its rows follow in the
- * background (project-cleanup.ts; `wake` the cleanup after): a cascade of 900,000 rows would hold the engine ~10 s
- * after the user cancelled it. Its queries are not planned here: the user confirms the mapping first
+ * background (project-cleanup.ts; `wake` the cleanup after): a cascade of a large sheet's rows would hold the engine
+ * for seconds after the user cancelled it. Its queries are not planned here: the user confirms the mapping first
  * (mapping.save), and until then plan_scope stays NULL and every row counts as pending.
  */
 export async function importProject(
@@ -63,7 +63,7 @@ export async function importProject(
     );
 
     // A batch goes in as one JSON array, each element stored as its own JSON text (the same text JSON.stringify
-    // makes of the row): one statement per batch instead of one per row (measured: a quarter less time to store).
+    // makes of the row): one statement per batch instead of one per row (a quarter less time to store).
     const insertRows = db.prepare('INSERT INTO rows (project_id, row_index, cells) SELECT ?, ? + key, value FROM json_each(?)');
     // updated_at doubles as the import's heartbeat: deleteAbandonedImports leaves a live import alone.
     const heartbeat = db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?');

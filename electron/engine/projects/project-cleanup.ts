@@ -5,14 +5,13 @@ import { freeSpace, giveBackFreePages } from '../store/free-space';
 
 /**
  * Row indexes removed per slice, from every table keyed by row (its rows, plan, statuses, refresh marks and text
- * index documents): ~50 ms at a million rows, so a call that comes in meanwhile waits no longer than that.
+ * index documents): a short slice, so a call that comes in meanwhile waits only briefly.
  */
 const ROWS_PER_SLICE = 5_000;
 /** Entries of the other tables (decisions, a refresh's people and rows) removed per slice. */
 const ENTRIES_PER_SLICE = 20_000;
 /**
- * Free pages given back to the disk per slice (8 MB of 4 KB pages), about as long as a slice of rows: on the 1M bench
- * folder, the 1.17 GB a deleted re-run of its sheet left went back in 140 slices, p50 41 ms, longest 156 ms.
+ * Free pages given back to the disk per slice (8 MB of 4 KB pages), about as long as a slice of rows.
  */
 const FREE_PAGES_PER_SLICE = 2_048;
 /** Free pages below which the file keeps them for SQLite to reuse: giving back a few only to grow again is churn. */
@@ -22,8 +21,8 @@ const FREE_PAGES_KEPT = 2_560;
  * Takes a project out of the engine at once: it leaves `projects` (so every call on it finds no such project, and no
  * list shows it) and is listed in `project_cleanup`, in one transaction. Its rows, plan, statuses, decisions, runs,
  * refreshes and text index stay behind, belonging to no project, until ProjectCleanup removes them a slice at a
- * time: deleting them all by cascade held the engine (and the app's window) ~10 s for a million rows. Returns false
- * when there is no such project. Must not run inside a transaction: it turns the cascade off for its own.
+ * time: deleting them all by cascade held the engine (and the app's window) for seconds in a large project. Returns
+ * false when there is no such project. Must not run inside a transaction: it turns the cascade off for its own.
  */
 export function removeProject(db: Database, projectId: number): boolean {
   if (db.inTransaction) throw new Error('removeProject runs outside a transaction: foreign keys cannot be switched inside one');

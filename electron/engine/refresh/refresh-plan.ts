@@ -27,9 +27,9 @@ export type Turn = () => Promise<void>;
 const DAY_MS = 86_400_000;
 
 /**
- * Rows a transaction reads or writes. Listing reads each matched row's chosen person out of its JSON: at 100k rows
- * the whole listing took ~1 s in one transaction, ~11 s at a million in which the engine (in Electron, the main
- * process) answered nothing. A slice of 5,000 rows holds it a few tens of milliseconds.
+ * Rows a transaction reads or writes. Listing reads each matched row's chosen person out of its JSON: the whole
+ * listing in one transaction held the engine (in Electron, the main process) for seconds, answering nothing. A slice
+ * of 5,000 rows holds it only briefly.
  */
 const ROWS_PER_SLICE = 5_000;
 
@@ -77,9 +77,8 @@ let listings = 0;
  * A project's matched rows whose chosen person has a profile, with when the answer each was settled by was fetched,
  * read in slug order; and how many matched rows have no profile. Listed a slice of row indexes at a time, other calls
  * taking their turn in between, then indexed by slug in one statement. Kept in slug order as they were listed, the
- * listing wrote its pages over and over: at 100k rows 0.36-0.75 s and 28 MB written, against 0.15 s and nothing for
- * the rows in sheet order, and 35-47 ms for the index after (scratch, on a copy of the 100k folder). `drop` lets the
- * table go.
+ * listing wrote its pages over and over, several times slower than listing the rows in sheet order and indexing them
+ * after. `drop` lets the table go.
  */
 class MatchedRows {
   readonly table = `refresh_listing_${++listings}`;
@@ -162,8 +161,8 @@ async function withMatchedRows<T>(db: Database, projectId: number, turn: Turn, u
 
 /**
  * What a preview needs of a project's matched people whatever the age asked for: kept until the data changes, so the
- * refresh dialog's "older than" field counts again at once. Listing the people takes ~2.3 s at a million rows (826k
- * matched rows' chosen person read from their JSON); the ages take 8 bytes a person (1.6 MB for the bench's 195k).
+ * refresh dialog's "older than" field counts again at once. Listing the people takes seconds in a large project (each
+ * matched row's chosen person read from its JSON); the ages take 8 bytes a person.
  */
 interface PeopleAges {
   matchedRows: number;

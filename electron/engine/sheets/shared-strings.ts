@@ -6,8 +6,8 @@ const ENDS_BLOCK = 1 << 16;
 /**
  * An xlsx's shared-strings table, which Excel writes for every sheet it saves: each string's UTF-8 bytes end to end
  * in buffers, and where each ends, instead of a JavaScript string (or rich-text object) per entry. A cell's
- * text is decoded when its row is read. Measured, a 1M-row sheet saved with its strings shared: exceljs' own table
- * took the import to a 670 MB heap and 848 MB resident before the first row was stored.
+ * text is decoded when its row is read. For a large sheet saved with its strings shared, exceljs' own table took
+ * hundreds of MB before the first row was stored.
  * The bytes go in fixed-size chunks and the ends in fixed-size blocks, never copied to grow, so the table takes about
  * what it holds, which the shared-strings part's inflate cap bounds (a string takes no more than its XML).
  */

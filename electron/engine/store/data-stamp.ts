@@ -92,7 +92,7 @@ const caches = new Set<StampedCache<unknown>>();
 /**
  * Runs a write that touches only the review's text index (a slice of its fill, a merge step): every kept value that
  * does not read the index is brought through it as it is. The index fills in the background while a reviewer reads
- * pages of a large project (~50 s at a million rows); each slice used to have the next page count everything again.
+ * pages of a large project, for a long while; each slice used to have the next page count everything again.
  */
 export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
   return keepingAcross(db, write, (cache) => !cache.readsTextIndex);
@@ -103,7 +103,7 @@ export function writingTextIndexOnly<R>(db: Database, write: () => R): R {
  * connection's temporary tables (a listing a preview counts over) and a refresh's own lists (store/refresh-tables.ts:
  * the people and rows it asks for, the facts it found, let go a slice at a time once it ends while the review may be
  * read). total_changes() counts their rows too, so a refresh's preview used to have the review's next page count
- * everything again (~1 s at a million rows).
+ * everything again (a walk of the whole project).
  */
 export function writingUnreadTablesOnly<R>(db: Database, write: () => R): R {
   return keepingAcross(db, write, () => true);

@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 const prepared = new WeakMap<Database, Map<string, Statement>>();
 
 /**
- * The database's statement for `sql`, prepared once. Preparing parses the SQL against the schema, ~100-200 µs, several
+ * The database's statement for `sql`, prepared once. Preparing parses the SQL against the schema, several
  * times what a keyed read or write then costs: code that runs one per row (a decision's reads and write, "accept
  * confident rows" over thousands of rows) takes its statements from here. Only for get, run and all: an iterating
  * statement is busy until its iterator ends, and pluck/raw would change the statement for every other caller.

@@ -1,8 +1,8 @@
 import type { Migration } from '../migration';
 
-// The review list's text filter: a trigram index answers "contains this text" from a 100,000-row project in
-// milliseconds, where LIKE over every row's cells took over 100 ms per page. It is filled lazily, the first time a
-// project is filtered by text (review/row-text-index.ts), because indexing costs seconds per 100,000 rows.
+// The review list's text filter: a trigram index answers "contains this text" from a large project without reading
+// every row, where LIKE read every row's cells for each page. It is filled lazily, the first time a project is
+// filtered by text (review/row-text-index.ts), because indexing a large project takes a long while.
 export const reviewTextIndex: Migration = {
   version: 4,
   name: 'text index of the rows for the review filter',

@@ -1,8 +1,8 @@
 import type { Migration } from '../migration';
 
-// What a run writes and reads per answer, made smaller. Measured on a 100,000-row run (npm run bench): settling rows
-// from the cache parsed every candidates list (7.7 s, now ~3 s), and the query index's entries moved with each row's
-// state (a fifth of what a run wrote).
+// What a run writes and reads per answer, made smaller. Settling rows from the cache parsed every candidates list
+// (most of a cached run's time), and the query index's entries moved with each row's state (a fifth of what a run
+// wrote).
 export const answerDigests: Migration = {
   version: 5,
   name: 'answer digests on lookups; the query index without state',

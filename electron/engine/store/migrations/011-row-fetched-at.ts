@@ -2,7 +2,8 @@ import type { Migration } from '../migration';
 
 // Export showed when each row's answer was fetched by joining lookups on the row's query key: a probe into the
 // cache's hash-ordered key index and a read of the answer's row (1.7 KB of candidates on average) per exported row,
-// 27 s of a 1M-row export (docs/performance.md). The row now keeps the time of the answer that settled it.
+// a large share of a big export's time (docs/performance.md, "SQLite"). The row now keeps the time of the answer
+// that settled it.
 // The job change index holds only rows that have one: every row a run settled rewrote its entry under NULL, a
 // seventh of the cost of settling a row, for an index only ever read for a job change (= or IN, or IS NOT NULL).
 export const rowFetchedAt: Migration = {

@@ -1,8 +1,8 @@
 import type { Migration } from '../migration';
 
 // The cost preview estimates a run's time from how long find calls took. Measured in memory only, every session (and
-// so every CLI command) started from an assumed 1.5 s a call: the demo's 100,000-row sheet was estimated at 5 min for
-// a run of ~10 s. Each service's average is now kept, and a new session starts from it.
+// so every CLI command) started from an assumed 1.5 s a call: against a fast service a run of seconds was estimated
+// at minutes. Each service's average is now kept, and a new session starts from it.
 export const callTimings: Migration = {
   version: 13,
   name: 'the average find call duration, by service',

@@ -1,10 +1,11 @@
 import type { Migration } from '../migration';
 
 // A refresh asks for its people first and then brings their rows up to date in sheet order (refresh/refresh-rows.ts):
-// a call's 100 people have rows anywhere in the project, and writing them as each call landed wrote ~6 pages a row
-// at random in a million-row project (docs/performance.md, Phases 14 and 19). The walk in sheet order reads the
+// a call's 100 people have rows anywhere in the project, and writing them as each call landed wrote several pages a
+// row at random in a large project (docs/performance.md, "Refresh"). The walk in sheet order reads the
 // refresh's listed rows by row, and each row's person's fresh facts by position: refreshed_people, keyed by profile,
-// keeps ~1 KB rows in a WITHOUT ROWID b-tree ~8 levels deep, and 825,000 rows looked their person up there in ~20 s.
+// keeps ~1 KB rows in a WITHOUT ROWID b-tree ~8 levels deep, and a large refresh's rows looking their person up there
+// was a large part of its time.
 export const refreshRowsByRow: Migration = {
   version: 14,
   name: "a refresh's listed rows by row, and the facts of the people it found",
