@@ -733,8 +733,8 @@ export const calls = {
    * counts as one screen's.
    */
   /**
-   * A whole sheet's preview walks every row (~3 s at a million): `screen` (the asking screen's own id) lets its older
-   * preview go, `firstRows` asks for the first rows only (their samples, while the whole sheet is counted).
+   * A whole sheet's preview walks every row (seconds in a large sheet): `screen` (the asking screen's own id) lets its
+   * older preview go, `firstRows` asks for the first rows only (their samples, while the whole sheet is counted).
    */
   'mapping.preview': call<MappingPreview>()(
     z.object({
@@ -746,7 +746,7 @@ export const calls = {
     }),
   ),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
-  /** Cancels the saving of the project's mapping under way (a million rows take ~15 s to plan): the project keeps the mapping it had. */
+  /** Cancels the saving of the project's mapping under way (a large sheet takes a while to plan): the project keeps the mapping it had. */
   'mapping.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
   /** How far the saving of the project's mapping going on is (its plan; saved from another screen or window), or null. */
   'mapping.underWay': call<PlanProgress | null>()(z.object({ projectId: id })),
@@ -914,7 +914,7 @@ export interface ImportProgress {
 
 /**
  * How far a project's text index for the review filter is (review/row-text-index.ts): filled once per project and
- * mapping, ~20 s at a million rows, and a text filter waits for it. 'filling' counts rows; 'merging' is its last part.
+ * mapping, long in a large project, and a text filter waits for it. 'filling' counts rows; 'merging' is its last part.
  */
 export interface TextIndexProgress {
   projectId: number;
@@ -925,7 +925,7 @@ export interface TextIndexProgress {
 
 /**
  * How far planning a project's queries is: when its mapping is saved, or when a run or a screen needs it planned for
- * another service. A million rows take ~15 s.
+ * another service. A large sheet takes a while.
  */
 export interface PlanProgress {
   projectId: number;
@@ -935,7 +935,7 @@ export interface PlanProgress {
 
 /**
  * How far an export (export.run) is: the project's rows gone through, of all of them, for the matches and then, when
- * asked for, the candidates. A million rows take ~10 s to CSV and ~40 s to Excel.
+ * asked for, the candidates. A large project takes a while, to Excel longer than to CSV.
  */
 export interface ExportProgress {
   projectId: number;
@@ -953,7 +953,7 @@ export type BulkDecision = (typeof BULK_DECISIONS)[number];
 /**
  * How far a decision over many rows is: "accept all at or above" (decisions.acceptAtOrAbove), or an undo of an action
  * over more rows than one slice. The rows it went through, of those it counted when it began. Each writes a few
- * hundred rows at a time, giving other calls their turn in between: 300,000 rows take ~30 s to accept, ~15 s to undo.
+ * hundred rows at a time, giving other calls their turn in between: a large accept or undo takes a while.
  */
 export interface DecisionsProgress {
   projectId: number;

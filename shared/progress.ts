@@ -52,7 +52,7 @@ export function exportProgressText(progress: ExportProgress | null): string {
   return progressText(exportProgressParts(progress));
 }
 
-/** What saving a mapping says while the rows' queries are planned (~15 s at a million rows); `progress` is null until the first word comes. */
+/** What saving a mapping says while the rows' queries are planned (a while for a large sheet); `progress` is null until the first word comes. */
 export function planProgressParts(progress: PlanProgress | null): ProgressParts {
   return { words: 'Planning the queries…', percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
 }
@@ -64,8 +64,8 @@ export function planProgressText(progress: PlanProgress | null): string {
 const BULK_WORDS: Record<BulkDecision, string> = { accept: 'Accepting rows…', undo: 'Undoing the last action…', learn: 'Learning from your decisions…' };
 
 /**
- * What a decision over many rows says while it writes them: "accept all at or above" (~30 s at 300,000 rows), an undo
- * of such an action (~15 s). `progress` is null until the first word comes.
+ * What a decision over many rows says while it writes them: "accept all at or above", an undo of such an action,
+ * each long for many rows. `progress` is null until the first word comes.
  */
 export function decisionsProgressParts(action: BulkDecision, progress: DecisionsProgress | null): ProgressParts {
   return { words: BULK_WORDS[action], percent: progress ? percent(progress.rowsDone, progress.rowsTotal) : null };

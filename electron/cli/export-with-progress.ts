@@ -5,8 +5,8 @@ import type { CliSession } from './connect';
 import { withProgressLine } from './progress-line';
 
 /**
- * Runs an export, saying on a terminal how far it is ("Writing the rows… 41%": a million rows take ~10 s to CSV and
- * ~40 s to Excel); Ctrl-C cancels it, leaving the files there as they were.
+ * Runs an export, saying on a terminal how far it is ("Writing the rows… 41%": a large project takes a while, to Excel
+ * longer); Ctrl-C cancels it, leaving the files there as they were.
  */
 export function exportWithProgress(cli: CliSession, input: CallInput<'export.run'>): Promise<ExportResult> {
   return withProgressLine(

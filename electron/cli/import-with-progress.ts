@@ -4,8 +4,8 @@ import type { CliSession } from './connect';
 import { withProgressLine } from './progress-line';
 
 /**
- * Imports a sheet, saying on a terminal how far it is ("Importing: 412000 rows (41%)": a million rows of Excel take
- * ~20 s); Ctrl-C cancels it, keeping no project.
+ * Imports a sheet, saying on a terminal how far it is ("Importing: 412000 rows (41%)": a large Excel sheet takes a
+ * while); Ctrl-C cancels it, keeping no project.
  */
 export function importWithProgress(cli: CliSession, input: CallInput<'projects.import'>): Promise<ProjectDetail> {
   return withProgressLine(

@@ -4,7 +4,7 @@ import type { CliSession } from './connect';
 /**
  * Runs `work` while one line of a terminal (stderr) says how far it is: `first` at once, then what `say` makes of
  * each `event` (null: about other work), and the line is cleared when the work ends. Output that is not a terminal
- * gets nothing more. Long steps a run waits on use it: planning (~15 s at a million rows) and exports (~10-40 s).
+ * gets nothing more. Long steps a run waits on use it: planning and exports, which take a while for a large sheet.
  */
 export async function withProgressLine<E extends EventName, T>(
   cli: CliSession,

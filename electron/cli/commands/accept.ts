@@ -30,7 +30,7 @@ export async function acceptCommand(argv: string[]): Promise<number> {
       process.stderr.write('Nothing changed.\n');
       return 1;
     }
-    // ~30 s at 300,000 rows: a terminal is told how far it is, and Ctrl-C takes back what it accepted so far.
+    // Long for a large queue: a terminal is told how far it is, and Ctrl-C takes back what it accepted so far.
     const result = await withProgressLine(
       cli,
       'decisions.progress',

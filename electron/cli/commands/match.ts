@@ -163,7 +163,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const mapping = applyMapOverrides(detail, choices.overrides);
     const shortfall = lookupShortfall(mapping, choices.strategies);
     if (shortfall) throw CliError.usage(`${shortfall} ${mapHint(detail.headers)}`);
-    // Planning a million rows' queries and costing them takes ~15 s: a terminal is told what it waits for.
+    // Planning a large sheet's queries and costing them takes a while: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
       cli,

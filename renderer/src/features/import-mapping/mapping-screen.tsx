@@ -28,7 +28,7 @@ import { StrategyOrderList } from './strategy-order-list';
 
 /** The rows a sheet's samples are taken from, asked for first when the whole sheet takes longer to check. */
 const FIRST_ROWS = 200;
-/** Sheets over this many rows show their first rows' samples before the whole sheet is checked (~0.1 s at this size). */
+/** Sheets over this many rows show their first rows' samples before the whole sheet is checked. */
 const FIRST_ROWS_ABOVE = 30_000;
 
 export function MappingScreen({ projectId }: { projectId: number }) {
@@ -65,7 +65,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   };
   const asking = strategies.length > 0;
   const preview = useEngineData(asking ? `preview:${projectId}:${request}` : null, askPreview());
-  // A large sheet's whole preview takes seconds (~3 s a million rows): its first rows give the samples meanwhile.
+  // A large sheet's whole preview takes seconds: its first rows give the samples meanwhile.
   const quick = asking && detail.summary.rowCount > FIRST_ROWS_ABOVE;
   const firstRows = useEngineData(quick ? `preview-first:${projectId}:${request}` : null, askPreview(FIRST_ROWS));
   const samples = preview.value ?? firstRows.value;
@@ -73,9 +73,9 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
   // Columns are mapped, but not one row of the whole sheet gives them anything to ask with.
   const nothingInIt = shortfall === null && preview.value !== undefined && detail.summary.rowCount > 0 && preview.value.unusableRows >= detail.summary.rowCount;
 
-  // Saving a million rows' mapping plans them (~15-20 s). The user may go elsewhere meanwhile: then the save's end
-  // leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in another
-  // window) shows how far it is, and goes on to the run when it ends, as its Continue would have.
+  // Saving a large sheet's mapping plans its rows, which takes a while. The user may go elsewhere meanwhile: then the
+  // save's end leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in
+  // another window) shows how far it is, and goes on to the run when it ends, as its Continue would have.
   const shown = useRef(true);
   useEffect(() => {
     shown.current = true;

@@ -91,7 +91,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     setGeneration((g) => g + 1);
     reloadProject();
   }, [reloadProject]);
-  // An accept of many confident rows takes a while (~30 s at 300,000), and so does undoing it (~15 s): it says how far
+  // An accept of many confident rows takes a while, and so does undoing it: it says how far
   // it is where the accept's button was, also when the screen is opened again while it goes on.
   const bulk = useBulkDecision(projectId, refreshed);
   const accepting = bulk.action === 'accept';

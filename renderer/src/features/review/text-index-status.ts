@@ -1,5 +1,5 @@
 // What the review toolbar says while a text filter waits for the project's text index to fill (the engine's
-// review.textIndex event): ~20 s at a million rows, where "Loading…" alone would look stuck.
+// review.textIndex event): long in a large project, where "Loading…" alone would look stuck.
 import type { TextIndexProgress } from '../../../../shared/contract';
 import { formatCount, percent } from '../../ui/format';
 

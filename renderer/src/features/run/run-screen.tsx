@@ -38,7 +38,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
   const preview = useEngineData(active ? null : `run-preview:${projectId}:${offline}:${progress?.runId ?? 0}:${progress?.status ?? ''}`, () =>
     api.callOrThrow('run.preview', { projectId, offline }),
   );
-  // Counting a project planned for another service (or never planned) plans its queries first: ~15 s at a million rows.
+  // Counting a project planned for another service (or never planned) plans its queries first: slow for large sheets.
   const planned = useProjectEvent('plan.progress', projectId, preview.loading);
   const planning = planned !== null && planned.rowsPlanned < planned.rowsTotal;
   const finished = progress && !active;
