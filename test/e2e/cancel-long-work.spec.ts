@@ -1,6 +1,6 @@
-// A large sheet's import, the planning of its queries, its Excel export and an accept of its confident rows take a while
-// (a million rows: ~20 s, ~15 s, ~40 s, ~30 s for 300,000 confident rows): a user who picked the wrong file, mapping,
-// format or threshold cancels any of them, and nothing half-made is left.
+// A large sheet's import, the planning of its queries, its Excel export and an accept of its confident rows take a
+// while: a user who picked the wrong file, mapping, format or threshold cancels any of them, and nothing half-made is
+// left.
 import type { Page } from '@playwright/test';
 import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 import { waitForRun } from './support/demo';

@@ -40,7 +40,7 @@ test('the review queue sorts by confidence, and the confident rows are accepted 
   await page.getByTestId('threshold-0.95').check();
   await expect(page.getByTestId('accept-confident-confirm')).toHaveText(`Accept ${at95} rows`);
   await checkScreen(page, 'accept-confident', () => expect(page.getByTestId('accept-confident-confirm')).toBeVisible());
-  // The accept's answer is held, as a long accept (~30 s at 300,000 rows) would keep it: meanwhile its progress stands
+  // The accept's answer is held, as a long accept of many rows would keep it: meanwhile its progress stands
   // where the button was, from the engine's own events.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

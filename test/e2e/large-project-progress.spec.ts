@@ -1,5 +1,5 @@
 // Importing a large sheet reads every row, saving its mapping plans every row's queries, and exporting it writes every
-// row (a million rows: ~5-20 s to import, ~15 s to plan, ~10 s to CSV, ~40 s to Excel): each says how far it is, then goes on.
+// row, each a while for a large sheet: each says how far it is, then goes on.
 import { expect, openApp, pickFile, projectIdFromUrl, screenshot, test, useHost } from './support/app';
 
 const host = useHost('large-project-progress');

@@ -6,7 +6,7 @@ import type { CallInput, CallName, Events } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { fails, ok, openEngine, tempDir, writeCsv } from './helpers';
 
-// A million rows take ~20 s to import from Excel and ~40 s to export to it: a user who picked the wrong file or
+// A large sheet takes a while to import from Excel and longer to export to it: a user who picked the wrong file or
 // format cancels, and nothing half-made is left behind.
 
 const HEADERS = ['Name', 'Email', 'Company'];

@@ -1,6 +1,6 @@
 // The projects list gives each project's counts per state and per job change. Each project's are kept until the data
-// changes, and a decision brings them through: listed again after a review, nothing is counted. At a million rows one
-// count over every project took 105-170 ms at each list (1.8 s from a cold disk), on the engine's thread.
+// changes, and a decision brings them through: listed again after a review, nothing is counted. In a large project one
+// count over every project at each list took seconds from a cold disk, on the engine's thread.
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

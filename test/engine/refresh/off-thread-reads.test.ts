@@ -1,9 +1,9 @@
 // Reads that held the engine's thread for seconds on a large project, made on a worker (runs/reading-thread.ts): the
-// figure of rows changed at the last refresh (review/changed-count.ts; at a million rows it held the projects list,
-// the app's first screen, 7.9 s after a restart), the review's lists, the cache's figures. Here every such read goes
-// to the worker (readHereUpTo: 0) on a real refreshed project: a figure is null while counted, then what a connection
-// that kept nothing counts on the file, and a list walked before a write is never kept. And the refresh preview's
-// people, kept for any age asked while nothing changes.
+// figure of rows changed at the last refresh (review/changed-count.ts; in a large project it held the projects
+// list, the app's first screen, for seconds after a restart), the review's lists, the cache's figures. Here every such
+// read goes to the worker (readHereUpTo: 0) on a real refreshed project: a figure is null while counted, then what a
+// connection that kept nothing counts on the file, and a list walked before a write is never kept. And the refresh
+// preview's people, kept for any age asked while nothing changes.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,8 @@
 // The review keeps its counts and filtered lists between pages and brings them through each decision instead of
-// counting again (review-page.ts withReviewMoves): at a million rows a recount took 0.5-2 s after every key a reviewer
-// pressed. Here every kind of decision is made on a refreshed project, and after each one every filter's page (in file order and by
-// confidence), total and figures must equal what a connection that kept nothing works out from the file.
+// counting again (review-page.ts withReviewMoves): in a large project a recount held every key a reviewer pressed
+// for up to seconds. Here every kind of decision is made on a refreshed project, and after each one every filter's page
+// (in file order and by confidence), total and figures must equal what a connection that kept nothing works out from
+// the file.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
