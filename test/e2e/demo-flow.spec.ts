@@ -160,7 +160,12 @@ test('the demo shows several candidates, a refresh that finds who moved, credits
   for (const n of [2, 3, 4, 5]) expect(candidateCounts.has(n), `a row to review with ${n} candidates`).toBe(true);
   await page.getByTestId('filter-chip-to_review').click();
   await page.getByTestId('review-order').selectOption('confidence_desc');
+  // The most confident rows to review are near names with one candidate: open the first with several.
+  const byConfidence = (await app.value('review.page', { projectId, states: ['to_review'], order: 'confidence_desc', offset: 0, limit: 500 })).rows;
+  const several = byConfidence.findIndex((row) => row.candidateCount >= 2);
   await page.locator('#review-row-0').click();
+  for (let i = 0; i < several; i++) await page.keyboard.press('j');
+  await expect(page.getByTestId('row-panel')).toHaveAttribute('data-row-index', String(byConfidence[several]!.rowIndex));
   await expect.poll(() => page.getByTestId('candidate-card').count()).toBeGreaterThanOrEqual(2);
   await screenshot(page, 'demo-several-candidates');
 
