@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyMapOverrides } from '../../electron/cli/map-overrides';
 import { closestOption, exportFormat, parseCommandArgs, positiveInt } from '../../electron/cli/args';
+import { closestCommand } from '../../electron/cli/run-cli';
 import { CliError } from '../../electron/cli/cli-error';
 import { formatDuration, formatLine } from '../../electron/cli/progress';
 import type { RunProgress } from '../../shared/contract';
@@ -100,5 +101,15 @@ describe('a mistyped option', () => {
     expect(closestOption('--cand', ['--out', '--candidates'])).toBe('--candidates');
     expect(closestOption('--zzz', ['--out', '--yes'])).toBeNull();
     expect(closestOption('--yse', ['--out', '--yes'])).toBe('--yes');
+  });
+});
+
+describe('a mistyped command', () => {
+  it('names the command meant, and nothing when none is close', () => {
+    const commands = ['match', 'accept', 'decide', 'export', 'refresh', 'watch', 'search'];
+    expect(closestCommand('mach', commands)).toBe('match');
+    expect(closestCommand('exprot', commands)).toBe('export');
+    expect(closestCommand('Refresh', commands)).toBe('refresh');
+    expect(closestCommand('no-such-command', commands)).toBeNull();
   });
 });
