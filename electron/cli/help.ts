@@ -213,7 +213,7 @@ matchdesk projects delete <project-id> [--yes]
   web: {
     summary: 'run the app in your browser (the browser host), for machines where Electron cannot run',
     usage: `matchdesk web [--port P] [--data-dir DIR] [--open]\n`,
-    run: async (argv) => (await import('../web/server')).runWebCommand(argv),
+    run: async (argv) => (await import('./commands/web')).runWebCommand(argv),
   },
 };
 

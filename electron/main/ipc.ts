@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path';
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_NAMES, isCallName, type CallName, type CallOutput, type CallResult, type ContractError, type EventName } from '../../shared/contract';
-import { routeCall, type ContractEngine, type HostCalls } from '../web/route-call';
+import { routeCall, type ContractEngine, type HostCalls } from '../engine/route-call';
 import { CALL_CHANNEL, FILE_TOKEN_CHANNEL } from './ipc-channels';
 import type { PickedFiles, TokenOwner } from './picked-files';
 import { isAppUrl, type AppLocation } from './security';

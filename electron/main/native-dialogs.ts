@@ -1,7 +1,7 @@
 // The host calls the Electron shell answers itself: the OS open and save dialogs.
 import type { BrowserWindow, Dialog } from 'electron';
 import { basename, join } from 'node:path';
-import type { HostCalls } from '../web/route-call';
+import type { HostCalls } from '../engine/route-call';
 
 export const SHEET_FILTERS = [
   { name: 'Spreadsheets (CSV, TSV, Excel)', extensions: ['csv', 'tsv', 'txt', 'xlsx'] },

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Clock } from '../engine/clock';
 import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
@@ -34,7 +33,7 @@ export interface SimulatorOptions {
   /** Include a `score` on each person in find replies (default false: the real service sends none). */
   scores?: boolean;
   /** Time for token expiry (default: the system clock), so expiry can be tested without waiting. */
-  clock?: Clock;
+  clock?: { now(): number };
   /** Let the world move on once before serving (see Simulator.moveOn): the same people as without it, some in new jobs. */
   moveOn?: MoveOnOptions;
   /** Replies a broken or hostile service could send (simulator/hostile-replies.ts), as an object or "huge=N,bad-utf8". */

@@ -10,9 +10,6 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_NAMES, isCallName, type CallName, type CallResult, type ContractError, type ExportResult } from '../../shared/contract';
-import { parseCommandArgs } from '../cli/args';
-import { CliError } from '../cli/cli-error';
-import { defaultDataDir } from '../engine/data-dir';
 import { makeDataFolderPrivate } from '../engine/store/private-folder';
 import { translateBrowserInput } from './browser-files';
 import { attachmentHeader, Downloads } from './downloads';
@@ -24,7 +21,7 @@ import {
   tokenCookie,
   tokensEqual,
 } from './request-guard';
-import { routeCall, type ContractEngine, type HostCalls } from './route-call';
+import { routeCall, type ContractEngine, type HostCalls } from '../engine/route-call';
 import { contentTypeFor, cspOfIndexHtml, indexHtmlPath, resolveStaticPath } from './static-files';
 import { UploadTooLarge, Uploads } from './uploads';
 
@@ -414,38 +411,4 @@ function openInBrowser(url: string): void {
   } catch {
     // Same: the printed URL is enough.
   }
-}
-
-/** `matchdesk web [--port P] [--data-dir DIR] [--open]`: runs until Ctrl+C. */
-export async function runWebCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs(argv, {
-    port: { type: 'string' },
-    'data-dir': { type: 'string' },
-    open: { type: 'boolean', default: false },
-  });
-  const port = parsePort(values.port);
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : defaultDataDir();
-  let host: WebHost;
-  try {
-    host = await startWebHost({ dataDir, port, open: values.open, log: (line) => process.stderr.write(`${line}\n`) });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw CliError.usage(`Port ${port} is already in use. Pick another with --port, or leave it out to use a free one.`);
-    throw new CliError(message);
-  }
-  process.stdout.write(`Matchdesk is running. Open this link in your browser:\n\n  ${host.url}\n\nData folder: ${dataDir}\nPress Ctrl+C to stop.\n`);
-  await new Promise<void>((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
-  process.stdout.write('Stopping...\n');
-  await host.close();
-  return 0;
-}
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw CliError.usage(`--port takes a port number from 0 to 65535, not "${value}".`);
-  return port;
 }

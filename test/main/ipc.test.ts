@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CallName, CallResult, EventName, Events } from '../../shared/contract';
 import { dispatch, type Handlers } from '../../electron/engine/dispatch';
-import type { ContractEngine, HostCalls } from '../../electron/web/route-call';
+import type { ContractEngine, HostCalls } from '../../electron/engine/route-call';
 
 // Only the electron module is replaced; dispatch, zod and the routing are the real ones.
 const electron = vi.hoisted(() => ({ handlers: new Map<string, (...args: unknown[]) => unknown>() }));

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../electron/engine/data-dir';
-import { runWebCommand, startWebHost } from '../../electron/web/server';
+import { runWebCommand } from '../../electron/cli/commands/web';
+import { startWebHost } from '../../electron/web/server';
 
 describe('the default data folder', () => {
   it('follows MATCHDESK_HOME when set', () => {

@@ -97,7 +97,7 @@ export class ServiceClient {
   private readonly limiter: Limiter;
   private readonly redactor = new Redactor();
   private readonly session: Session;
-  /** The service and organization asked, as the client was given them (runs/service-scope.ts ServiceScope). */
+  /** The service and organization asked, as the client was given them (rows/service-scope.ts ServiceScope). */
   readonly scope: { baseUrl: string; orgId: string };
 
   constructor(opts: ServiceClientOptions) {

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { notFound } from '../engine-errors';
 import { removeProject } from './project-cleanup';
-import { requireProject } from './project-record';
+import { requireProject } from '../rows/project-record';
 
 export function renameProject(db: Database, projectId: number, name: string, at: string): void {
   requireProject(db, projectId);

@@ -2,9 +2,9 @@ import type { Database } from 'better-sqlite3';
 import type { ProjectDetail, ProjectSummary } from '../../../shared/contract';
 import type { RowState } from '../../../shared/model';
 import { changedAtLastRefresh, jobChangeCountsOf, type ChangedCount } from '../review/review-page';
-import { parseCells } from '../runs/row-cells';
-import { stateCounts } from '../runs/row-status';
-import { readyProjectIds, requireProject, type ProjectRecord } from './project-record';
+import { parseCells } from '../rows/row-cells';
+import { stateCounts } from '../rows/row-status';
+import { readyProjectIds, requireProject, type ProjectRecord } from '../rows/project-record';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { watchSummary } from '../watch/watches';
 

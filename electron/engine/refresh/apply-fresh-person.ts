@@ -1,11 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
 import { readStoredPersonFacts, rowInput, type CandidateFacts } from '../matching';
-import { parseCells } from '../runs/row-cells';
-import { jobChangeOf, type ChosenPerson } from '../runs/row-status';
-import { PersonHistoryWriter } from '../watch/person-history';
-import { stateOfSummary } from '../watch/person-state';
-import { chosenWithFacts, jobChanged, rowBefore } from './refreshed-choice';
+import { parseCells } from '../rows/row-cells';
+import { jobChangeOf, type ChosenPerson } from '../rows/row-status';
+import { PersonHistoryWriter } from '../rows/person-history';
+import { stateOfSummary } from '../rows/person-state';
+import { chosenWithFacts, jobChanged, rowBefore } from '../rows/refreshed-choice';
 
 /** What one slice of rows did. */
 export interface WrittenSlice {

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { RefreshPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
 import { lowerBound } from '../lower-bound';
-import { estimatedSeconds, type WorkPace } from '../runs/call-timing';
+import { estimatedSeconds, type WorkPace } from '../rows/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import { StampedCache, dataStamp, writingUnreadTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';

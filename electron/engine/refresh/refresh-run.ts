@@ -5,16 +5,16 @@ import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
-import type { CallTiming } from '../runs/call-timing';
-import type { RowTiming } from '../runs/row-timing';
-import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../runs/stop-request';
+import type { CallTiming } from '../rows/call-timing';
+import type { RowTiming } from '../rows/row-timing';
+import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
 import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
-import { putRefreshedPerson } from './refreshed-people';
-import { PersonHistoryWriter } from '../watch/person-history';
-import { stateOfFacts } from '../watch/person-state';
+import { putRefreshedPerson } from '../rows/refreshed-people';
+import { PersonHistoryWriter } from '../rows/person-history';
+import { stateOfFacts } from '../rows/person-state';
 
 export interface RefreshRunDeps {
   db: Database;
@@ -74,7 +74,7 @@ export class RefreshRun {
   private message: string | null = null;
   private readonly abort = new AbortController();
   private readonly writer: FreshPersonWriter;
-  /** The state each person found is in, kept for "changes since" a date (watch/person-history.ts). */
+  /** The state each person found is in, kept for "changes since" a date (rows/person-history.ts). */
   private readonly history: PersonHistoryWriter;
   private readonly activeSince: number;
   private readonly doneAtStart: number;
@@ -371,7 +371,7 @@ export class RefreshRun {
   }
 
   /**
-   * What a new refresh's matched rows took, for the next previews (runs/row-timing.ts): listing them and bringing
+   * What a new refresh's matched rows took, for the next previews (rows/row-timing.ts): listing them and bringing
    * them up to date, the work before and after its calls.
    */
   private timeRows(): void {

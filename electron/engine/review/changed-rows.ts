@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 
 /**
  * A matched row changed at a refresh when that refresh asked for the person the row still has and found them
- * elsewhere (refresh/refreshed-choice.ts jobChanged): the condition on a row_status row (alias rs).
+ * elsewhere (rows/refreshed-choice.ts jobChanged): the condition on a row_status row (alias rs).
  */
 export const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
   AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;

@@ -7,23 +7,14 @@ import type { LearningSummary, ReviewGroup, ReviewPage } from '../../../shared/c
 import { EngineError } from '../engine-errors';
 import { LIFTED_REASON, learnFrom, learnedSentences, learnedVerdict, supportOf, usableState, type Label, type LearnedState } from '../matching/learned-model';
 import { learnablePattern, patternWords, reasonPattern } from '../matching/reason-pattern';
-import type { ProjectRecord } from '../projects/project-record';
-import { ROW_STATUS_COLUMNS, readRowStatus, type RowStatusRow } from '../runs/row-status';
+import type { ProjectRecord } from '../rows/project-record';
+import { storedLearning } from '../rows/stored-learning';
+import { ROW_STATUS_COLUMNS, readRowStatus, type RowStatusRow } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { reviewFigures, reviewRowsOf, type ChangedCount } from './review-page';
 import { assessedRow, rowCells } from './row-detail';
 
 const ROWS_PER_SLICE = 500;
-
-/** What a project learned, as stored; null when it learned nothing yet (or it was reset). */
-export function storedLearning(db: Database, projectId: number): { state: LearnedState; base: LearnedState; labels: number; rowsLifted: number; learnedAt: string } | null {
-  const row = db.prepare('SELECT model_version, patterns, base, labels, rows_lifted, learned_at FROM learned_models WHERE project_id = ?').get(projectId) as
-    | { model_version: number; patterns: string; base: string; labels: number; rows_lifted: number; learned_at: string }
-    | undefined;
-  if (!row) return null;
-  const stateOf = (patterns: string): LearnedState => ({ modelVersion: row.model_version, patterns: JSON.parse(patterns) as LearnedState['patterns'] });
-  return { state: stateOf(row.patterns), base: stateOf(row.base), labels: row.labels, rowsLifted: row.rows_lifted, learnedAt: row.learned_at };
-}
 
 /** What was learned, in words, and what it changed; a state from another model version is dropped with a note. */
 export function learningSummary(db: Database, project: ProjectRecord, changes: LearningSummary['changes'] = []): LearningSummary {

@@ -4,12 +4,12 @@ import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '..
 import { lowerBound } from '../lower-bound';
 import { answerFacts } from '../runs/answer-facts';
 import type { ListWalker } from '../runs/reading-thread';
-import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../runs/row-status';
+import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
-import { sheetRowNumber } from '../projects/project-record';
+import { sheetRowNumber } from '../rows/project-record';
 import { statement } from '../store/statements';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';

@@ -2,12 +2,12 @@ import type { Database } from 'better-sqlite3';
 import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../shared/contract';
 import type { JobChangeStatus } from '../../../shared/model';
 import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
-import { FreshestFacts } from '../refresh/freshest-facts';
+import { FreshestFacts } from '../rows/freshest-facts';
 import { EngineError, notFound } from '../engine-errors';
-import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
+import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { factsOf } from '../runs/answer-facts';
-import { parseCells } from '../runs/row-cells';
-import { readRowStatus, type RowStatusRecord } from '../runs/row-status';
+import { parseCells } from '../rows/row-cells';
+import { readRowStatus, type RowStatusRecord } from '../rows/row-status';
 import { getLookups, statement, type Lookup } from '../store';
 import { LISTED } from '../store/refresh-tables';
 

@@ -6,7 +6,7 @@ import { idleTurn } from '../idle-turn';
 import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
 import { rowLabel } from '../runs/plan-queries';
-import { BLANK_ROW, parseCells } from '../runs/row-cells';
+import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { writingTextIndexOnly } from '../store/data-stamp';
 
 /**

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ReviewCounts } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
-import { stateCounts } from '../runs/row-status';
+import { stateCounts } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { CHANGED_ROWS } from './changed-rows';
 import { changedAtLastRefresh, jobChangeCountsOf, noJobChanges, stateWhere, type ChangedCount } from './review-page';

@@ -5,7 +5,7 @@ import type { ExportChoice, ExportProgress, ExportResult } from '../../../shared
 import { EngineError } from '../engine-errors';
 import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type UnfinishedExports } from '../export';
 import { safeFileName } from '../file-names';
-import type { ProjectRecord } from '../projects/project-record';
+import type { ProjectRecord } from '../rows/project-record';
 import { progressPace } from '../progress-pace';
 import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
 

@@ -3,10 +3,10 @@ import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState } from '../../../shared/model';
 import type { ExportCell } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
-import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
+import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
-import { BLANK_ROW, parseCells } from './row-cells';
-import { toRowStatus, type RowStatusRecord, type RowStatusRow } from './row-status';
+import { BLANK_ROW, parseCells } from '../rows/row-cells';
+import { toRowStatus, type RowStatusRecord, type RowStatusRow } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
@@ -185,7 +185,7 @@ function markOf(evidence: EvidenceItem[], field: EvidenceField): string {
 interface ExportRow {
   rowIndex: number;
   cells: string[];
-  /** Null for a blank row of the sheet (runs/row-cells.ts BLANK_ROW), which has none. */
+  /** Null for a blank row of the sheet (rows/row-cells.ts BLANK_ROW), which has none. */
   status: RowStatusRecord | null;
   fetchedAt: number | null;
   /** What the service said when the row's lookup failed. */

@@ -5,8 +5,8 @@ import { MAPPED_FIELDS, type MappedField, type Mapping, type Strategy } from '..
 import { CancellableCalls } from '../cancellable-calls';
 import { foldWhitespace, normalizeEmail, plannedQueries, profileSlugFromUrl, rowInput, type RowInput } from '../matching';
 import { EngineError } from '../engine-errors';
-import { sheetRowNumber, type ProjectRecord } from '../projects/project-record';
-import { BLANK_ROW, parseCells } from './row-cells';
+import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
+import { BLANK_ROW, parseCells } from '../rows/row-cells';
 
 const SAMPLES_PER_FIELD = 5;
 /** Rows a warning shows of those it counts: enough to see what is wrong, never the whole sheet. */

@@ -6,14 +6,14 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
-import type { CallTiming } from './call-timing';
+import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
-import { runFigure, type RowTiming } from './row-timing';
+import { runFigure, type RowTiming } from '../rows/row-timing';
 import { saveRun, type RunCounters } from './run-records';
-import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from './stop-request';
+import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 
 function isPassingAuthFailure(error: unknown): boolean {
@@ -745,7 +745,7 @@ export class MatchingRun {
   }
 
   /**
-   * What this run's rows took, for the next previews (runs/row-timing.ts): only when the cache answered all of it (online
+   * What this run's rows took, for the next previews (rows/row-timing.ts): only when the cache answered all of it (online
    * and no call). Calls overlap the rows' work, and offline the rows with no answer on file cost next to nothing. Timed
    * as a copy when it copied nearly all its rows, as a run when nearly none (runFigure).
    */

@@ -7,9 +7,9 @@ import { queryKeys } from '../store';
 import { QueryIds } from './query-ids';
 import { storedForm, storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
-import { BLANK_ROW, parseCells } from './row-cells';
-import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from './row-status';
-import { scopeId, type ServiceScope } from './service-scope';
+import { BLANK_ROW, parseCells } from '../rows/row-cells';
+import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from '../rows/row-status';
+import { scopeId, type ServiceScope } from '../rows/service-scope';
 
 export interface PlanRequest {
   mapping: Mapping;

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FindQuery, Strategy } from '../../../shared/model';
-import { stateRowsHint } from './row-status';
+import { stateRowsHint } from '../rows/row-status';
 
 export interface PlannedQueryRecord {
   key: string;

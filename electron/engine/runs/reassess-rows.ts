@@ -2,13 +2,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { Mapping, RowState, Strategy } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
-import { FreshestFacts } from '../refresh/freshest-facts';
-import { chosenWithFacts } from '../refresh/refreshed-choice';
+import { FreshestFacts } from '../rows/freshest-facts';
+import { chosenWithFacts } from '../rows/refreshed-choice';
 import { LIFTED_REASON, learnedVerdict, usableState } from '../matching/learned-model';
-import { storedLearning } from '../review/learning';
+import { storedLearning } from '../rows/stored-learning';
 import { answerFacts } from './answer-facts';
-import { parseCells } from './row-cells';
-import { jobChangeOf, type ChosenPerson } from './row-status';
+import { parseCells } from '../rows/row-cells';
+import { jobChangeOf, type ChosenPerson } from '../rows/row-status';
 
 const PAGE_ROWS = 2000;
 /** Rows with candidates the model assesses (row_status as rs). */

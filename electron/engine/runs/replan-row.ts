@@ -1,5 +1,5 @@
 import type { Strategy } from '../../../shared/model';
-import { ASKABLE_STATES, type RowStatusRecord } from './row-status';
+import { ASKABLE_STATES, type RowStatusRecord } from '../rows/row-status';
 
 /** One step of a row's plan: the cache key for the current service and its id in the project, and the query's terms (JSON) it is compared by. */
 export interface PlannedStep {

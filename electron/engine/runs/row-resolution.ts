@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import type { CandidateFacts } from '../matching';
 import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
-import { stateRowsHint } from './row-status';
+import { stateRowsHint } from '../rows/row-status';
 import { verdictBasis } from './verdict-basis';
 
 /** One query's answer: its candidates' facts (none when the service found nobody). */

@@ -3,8 +3,8 @@ import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readSto
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
 import { replyText } from '../api/reply-text';
-import { parseCells } from './row-cells';
-import type { ChosenPerson } from './row-status';
+import { parseCells } from '../rows/row-cells';
+import type { ChosenPerson } from '../rows/row-status';
 
 // What a row's answer makes of it, with nothing but the row and the answer: pure, so the verdict worker
 // (verdict-worker.ts) runs it beside the engine, and the engine itself when there is no worker.

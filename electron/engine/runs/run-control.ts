@@ -4,10 +4,10 @@ import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
-import { requireProject } from '../projects/project-record';
-import type { CallTiming } from './call-timing';
+import { requireProject } from '../rows/project-record';
+import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
-import type { RowTiming } from './row-timing';
+import type { RowTiming } from '../rows/row-timing';
 import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 

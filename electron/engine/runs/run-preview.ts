@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { RunPreview } from '../../../shared/contract';
 import { MAX_QUERIES_PER_FIND } from '../api';
-import { estimatedSeconds, type WorkPace } from './call-timing';
+import { estimatedSeconds, type WorkPace } from '../rows/call-timing';
 import { readRows, type RowsReader } from './reading-thread';
 import { MANUAL_STATES, type RowState, type Strategy } from '../../../shared/model';
-import { ASKABLE_STATES, stateCounts } from './row-status';
+import { ASKABLE_STATES, stateCounts } from '../rows/row-status';
 import { MAX_PEOPLE_PER_QUERY } from './service-credits';
 
 /** States as an SQL list of literals (the planner sees them, as it would written out). */

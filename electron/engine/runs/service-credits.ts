@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { CreditsReport } from '../api';
-import { scopeId, type ServiceScope } from './service-scope';
+import { scopeId, type ServiceScope } from '../rows/service-scope';
 
 /** The service returns at most this many people a query, each billed once at most: a run's credits are bounded by it. */
 export const MAX_PEOPLE_PER_QUERY = 5;

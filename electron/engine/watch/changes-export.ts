@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { ExportResult, PersonChange } from '../../../shared/contract';
 import { writeTable, type ExportCell } from '../export';
 import { safeFileName } from '../file-names';
-import { requireProject } from '../projects/project-record';
+import { requireProject } from '../rows/project-record';
 import { projectChanges } from './changes';
 
 /** The columns after the sheet's own: what a CRM needs to update a contact, one change a row. */

@@ -1,10 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { PersonChange } from '../../../shared/contract';
-import { parseCells } from '../runs/row-cells';
-import type { ChosenPerson } from '../runs/row-status';
+import { parseCells } from '../rows/row-cells';
+import type { ChosenPerson } from '../rows/row-status';
 import { importantTest } from './important';
-import { projectSightings, type Sighting } from './person-history';
-import { changeBetween, type ChangeKind, type PersonState } from './person-state';
+import { projectSightings, type Sighting } from '../rows/person-history';
+import { changeBetween, type ChangeKind, type PersonState } from '../rows/person-state';
 
 /** A person whose state after the cut differs from their state at it. */
 interface PersonMove {

@@ -2,9 +2,9 @@ import type { Database } from 'better-sqlite3';
 import type { ChangesInbox, ChangeKind, ImportantChangesFound, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
-import { requireProject } from '../projects/project-record';
+import { requireProject } from '../rows/project-record';
 import { latestRefresh, type RefreshConnection, type RefreshControl } from '../refresh';
-import { scopeId } from '../runs/service-scope';
+import { scopeId } from '../rows/service-scope';
 import { personMoves, projectChanges } from './changes';
 import { deleteWatch, listWatches, putWatch, watchHeldBack, watchOf, watchRefreshEnded, watchStarted, watchSummary, type WatchRecord } from './watches';
 

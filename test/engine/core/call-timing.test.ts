@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import { ASSUMED_SECONDS_PER_CALL } from '../../../electron/engine/runs/call-timing';
+import { ASSUMED_SECONDS_PER_CALL } from '../../../electron/engine/rows/call-timing';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 

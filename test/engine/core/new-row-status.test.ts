@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshStatus, type PlannedStep } from '../../../electron/engine/runs/replan-row';
-import { NEW_STATUS_SQL, newStatusValues, readRowStatus, REPLACE_STATUS_SQL, rowStatusValues, type RowStatusRecord } from '../../../electron/engine/runs/row-status';
+import { NEW_STATUS_SQL, newStatusValues, readRowStatus, REPLACE_STATUS_SQL, rowStatusValues, type RowStatusRecord } from '../../../electron/engine/rows/row-status';
 import { migrate } from '../../../electron/engine/store';
 import { tempFolder } from '../store/temp-folder';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { freshStatus, replannedStatus, type PlannedStep } from '../../../electron/engine/runs/replan-row';
-import type { RowStatusRecord } from '../../../electron/engine/runs/row-status';
+import type { RowStatusRecord } from '../../../electron/engine/rows/row-status';
 
 const step = (name: string, id: number, strategy: PlannedStep['strategy'] = 'email'): PlannedStep => ({ key: `key-${name}`, id, signature: name, strategy });
 const plan = (...names: string[]) => names.map((n, i) => step(n, i));

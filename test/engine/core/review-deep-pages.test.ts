@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RowState } from '../../../shared/model';
 import { reviewPage } from '../../../electron/engine/review/review-page';
-import { stateCounts } from '../../../electron/engine/runs/row-status';
+import { stateCounts } from '../../../electron/engine/rows/row-status';
 import { openDatabase } from '../../../electron/engine/store';
 import { tempDir } from './helpers';
 

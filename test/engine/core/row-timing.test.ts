@@ -1,12 +1,12 @@
 // The previews' time counts the engine's own work on the rows beside the calls: assumed at first, then what this
 // machine's runs (answered by the cache; those that copied their verdicts from another project of the sheet apart) and
-// refreshes (listing and rows) of enough rows took, kept for the next session (runs/row-timing.ts).
+// refreshes (listing and rows) of enough rows took, kept for the next session (rows/row-timing.ts).
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
-import { ASSUMED_SECONDS_PER_CALL, callSeconds } from '../../../electron/engine/runs/call-timing';
-import { ASSUMED_SECONDS_PER_ROW, TIMED_ROWS, runFigure, type RowWork } from '../../../electron/engine/runs/row-timing';
+import { ASSUMED_SECONDS_PER_CALL, callSeconds } from '../../../electron/engine/rows/call-timing';
+import { ASSUMED_SECONDS_PER_ROW, TIMED_ROWS, runFigure, type RowWork } from '../../../electron/engine/rows/row-timing';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 

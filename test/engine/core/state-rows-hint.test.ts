@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { pendingQueryCount } from '../../../electron/engine/runs/query-records';
-import { stateRowsHint } from '../../../electron/engine/runs/row-status';
+import { stateRowsHint } from '../../../electron/engine/rows/row-status';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 

@@ -16,7 +16,7 @@ import { runPreview } from '../../../electron/engine/runs/run-preview';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
 import { cacheStats, getSettings, openDatabase } from '../../../electron/engine/store';
 import { systemClock } from '../../../electron/engine/clock';
-import { requireProject } from '../../../electron/engine/projects/project-record';
+import { requireProject } from '../../../electron/engine/rows/project-record';
 import { Decisions } from '../../../electron/engine/review/decisions';
 import { lastRefreshOf } from '../../../electron/engine/store/refresh-tables';
 import { planRefresh } from '../../../electron/engine/refresh/refresh-plan';

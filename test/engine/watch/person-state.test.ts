@@ -1,6 +1,6 @@
 // What counts as a change between two states of a person, and when a watch is due next: pure, so every case is here.
 import { describe, expect, it } from 'vitest';
-import { changeBetween } from '../../../electron/engine/watch/person-state';
+import { changeBetween } from '../../../electron/engine/rows/person-state';
 import { nextDue } from '../../../electron/engine/watch/watches';
 
 const at = (company: string | null, title: string | null = 'Engineer') => ({ company, title, since: null });

@@ -3,7 +3,7 @@ import type { Migration } from '../migration';
 // Two indexes made cheaper, measured on a 30,000-row run (npm run bench and a CPU profile):
 // - The job change as a VIRTUAL generated column: SQLite never reads an index on one as covering, so counting the
 //   matched rows per job change read every row's decision at every review page (seconds in a large project).
-//   It becomes a plain column that every writer of a decision sets (runs/row-status.ts jobChangeOf), read by a
+//   It becomes a plain column that every writer of a decision sets (rows/row-status.ts jobChangeOf), read by a
 //   covering index.
 // - The confidence index over every row: each settled row moved its entry (a third of the cost of settling it).
 //   Only the rows waiting for review are sorted and accepted by confidence, so only they are indexed.

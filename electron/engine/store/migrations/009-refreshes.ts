@@ -12,7 +12,7 @@ export const refreshes: Migration = {
       CREATE TABLE refreshes (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         project_id INTEGER NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
-        -- The service asked (runs/service-scope.ts scopeId): facts found there are kept under it.
+        -- The service asked (rows/service-scope.ts scopeId): facts found there are kept under it.
         scope TEXT NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('running', 'paused', 'cancelled', 'done', 'failed', 'out_of_credits')),
         -- Only people whose facts were older than this many days; NULL asks for everyone.

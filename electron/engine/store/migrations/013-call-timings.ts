@@ -9,7 +9,7 @@ export const callTimings: Migration = {
   up(db) {
     db.exec(`
       CREATE TABLE call_timings (
-        -- runs/service-scope.ts scopeId: the service's base URL and the organization.
+        -- rows/service-scope.ts scopeId: the service's base URL and the organization.
         scope TEXT PRIMARY KEY,
         seconds_per_call REAL NOT NULL,
         updated_at TEXT NOT NULL

@@ -10,7 +10,7 @@ export const rowTimings: Migration = {
   up(db) {
     db.exec(`
       CREATE TABLE row_timings (
-        -- runs/row-timing.ts RowWork: a matching run's rows, or a refresh's matched rows.
+        -- rows/row-timing.ts RowWork: a matching run's rows, or a refresh's matched rows.
         work TEXT PRIMARY KEY CHECK (work IN ('run', 'refresh')),
         seconds_per_row REAL NOT NULL,
         updated_at TEXT NOT NULL

@@ -10,7 +10,7 @@ export const copiedRowTimings: Migration = {
   up(db) {
     db.exec(`
       CREATE TABLE row_timings_new (
-        -- runs/row-timing.ts RowWork: a matching run's rows worked out, or copied, or a refresh's matched rows.
+        -- rows/row-timing.ts RowWork: a matching run's rows worked out, or copied, or a refresh's matched rows.
         work TEXT PRIMARY KEY CHECK (work IN ('run', 'copy', 'refresh')),
         seconds_per_row REAL NOT NULL,
         updated_at TEXT NOT NULL

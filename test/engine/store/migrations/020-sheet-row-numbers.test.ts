@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_MIGRATIONS, migrate } from '../../../../electron/engine/store';
-import { readProject, sheetRowNumber } from '../../../../electron/engine/projects/project-record';
+import { readProject, sheetRowNumber } from '../../../../electron/engine/rows/project-record';
 import { tempFolder } from '../temp-folder';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);

@@ -2,7 +2,7 @@
 // Pure: the refresh, the decisions made after it and a reassessment after a mapping change all go through here, so
 // a row never shows an older record than the freshest one on file.
 import { compareCompanyNames, jobChange, type CandidateFacts } from '../matching';
-import type { ChosenPerson } from '../runs/row-status';
+import type { ChosenPerson } from './row-status';
 
 /** The row's person as it stood before a refresh: what the export's match_previous_company and the app show. */
 export interface RowBefore {

@@ -10,8 +10,8 @@ import {
   type EventName,
   type Events,
 } from '../../shared/contract';
-import { dispatch, type Handlers } from '../engine/dispatch';
-import { toContractError } from '../engine/engine-errors';
+import { dispatch, type Handlers } from './dispatch';
+import { toContractError } from './engine-errors';
 
 /** What a host needs of the engine: the facade in electron/engine/engine.ts satisfies it. */
 export interface ContractEngine {

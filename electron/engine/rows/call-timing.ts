@@ -9,7 +9,7 @@ export interface CallPace {
   secondsPerCall: number;
 }
 
-/** What a preview's time is worked out from: the calls, and the engine's own time a row takes (runs/row-timing.ts). */
+/** What a preview's time is worked out from: the calls, and the engine's own time a row takes (rows/row-timing.ts). */
 export interface WorkPace extends CallPace {
   secondsPerRow: number;
 }
