@@ -32,7 +32,7 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   throw new Error('still not so after 60 s');
 }
 
-/** A matched project watched every 7 days on a simulator, due now. */
+/** A matched project watched every 7 days on a simulator; `due()` brings its next refresh round. */
 async function watched(extra: Partial<EngineOptions> = {}) {
   tmp = tempDir('matchdesk-watch-offline-');
   sim = await startSim({ people: 3000, seed: 5 });
@@ -45,20 +45,23 @@ async function watched(extra: Partial<EngineOptions> = {}) {
   expect((await runToEnd(engine, projectId)).status).toBe('done');
   await ok(engine, 'watch.set', { projectId, everyDays: 7, creditCeiling: null });
   const scheduled = (await ok(engine, 'watch.list'))[0]!.nextRefreshAt;
-  offset += 8 * DAY;
   const watch = async () => (await ok(engine!, 'watch.list'))[0]!;
-  return { engine, sim, projectId, scheduled, watch };
+  const due = () => {
+    offset += 8 * DAY;
+  };
+  return { engine, sim, projectId, scheduled, watch, due };
 }
 
-/** The same, with the service gone (its port refuses connections) by the time the watch is due. */
+/** The same, with the service gone (its port refuses connections), then the watch due. */
 async function watchedThenOffline(extra: Partial<EngineOptions> = {}) {
-  const sheet = await watched(extra);
-  const port = Number(new URL(sheet.sim.baseUrl).port);
-  await sheet.sim.close();
+  const watching = await watched(extra);
+  const port = Number(new URL(watching.sim.baseUrl).port);
+  await watching.sim.close();
   sim = undefined;
+  watching.due();
   /** The service answering again on the same address. */
   const back = async () => (sim = await startSim({ people: 3000, seed: 5, port }));
-  return { ...sheet, back };
+  return { ...watching, back };
 }
 
 /** What a watch says while it waits: not blocked, still due on its schedule, the reason in words, no refresh begun. */
@@ -95,8 +98,9 @@ describe('a due watch while the service is out of reach', () => {
   });
 
   it('whose refresh asks nobody (every people call cut as it starts): that refresh is not the period\'s, the watch stays due', async () => {
-    const { engine, sim, projectId, scheduled, watch } = await watched();
+    const { engine, sim, projectId, scheduled, watch, due } = await watched();
     sim.setFaults({ rateReset: 1 });
+    due();
     expect((await ok(engine, 'watch.runDue', { projectId })).outcome).toBe('started');
     expect((await engine.refreshSettled(projectId))!).toMatchObject({ status: 'done', found: 0, notFound: 0, failed: 90 });
     const waiting = await watch();
