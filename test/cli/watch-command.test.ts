@@ -1,6 +1,6 @@
 // `matchdesk watch`, `matchdesk refresh --due` and `matchdesk export --changes-since`, the real CLI in a child process
-// against a simulator whose world moves on an epoch: a due watch is refreshed, a blocked one says why and exits 0,
-// and the changes since a day are written one row a change.
+// against a simulator whose world moves on an epoch: a due watch is refreshed, a blocked one says why and exits 0, one
+// while the service cannot be reached waits and exits 0, and the changes since a day are written one row a change.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +107,31 @@ describe('matchdesk watch and refresh --due', () => {
     const noSchedule = await run(['watch', 'set', '--project', '1']);
     expect(noSchedule.code).toBe(2);
     expect(noSchedule.stderr).toMatch(/--every DAYS \(e\.g\. 30\) or --weekly DAY/);
+  });
+
+  it('a due watch while the service cannot be reached waits: it says so, exits 0, begins no refresh and stays due', async () => {
+    makeDue();
+    const refreshes = () => {
+      const db = new Database(join(home, DATABASE_FILE));
+      try {
+        return db.prepare('SELECT count(*) FROM refreshes').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const before = refreshes();
+    const port = Number(new URL(sim.baseUrl).port);
+    await sim.close();
+    try {
+      const waiting = await run(['refresh', '--due', '--yes']);
+      expect(waiting.code, waiting.stderr).toBe(0);
+      expect(waiting.stderr).toMatch(/not refreshed: Waiting for the service: Could not get an answer from 127\.0\.0\.1:\d+/);
+      expect(refreshes()).toBe(before);
+      const list = await run(['watch', 'list'], {});
+      expect(list.stdout).toMatch(/due now\n {4}last \([^)]+\): Waiting for the service: /);
+      expect(list.stdout).not.toMatch(/blocked/);
+    } finally {
+      sim = await startSimulator({ port, people: 6000, seed: 9, epochs: { share: 0.3, seed: 2 } });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ChangesInbox, ChangeKind, ImportantChangesFound, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
+import { ServiceError } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { requireProject } from '../rows/project-record';
@@ -28,6 +29,8 @@ const BLOCKING_CODES = new Set(['no_secret', 'no_profile']);
 
 /** A due watch tried a moment ago (blocked, or its refresh stopped: the network gone) waits this long for its next try in the background. */
 const RETRY_MS = 30 * 60_000;
+/** Service errors that say the service cannot be reached or is down for now: a due run waits for them to pass. */
+const OUT_OF_REACH = new Set(['network_error', 'server_error']);
 
 /** Watches: set, cleared, listed, run when due, and what their refreshes found. */
 export class WatchControl {
@@ -118,6 +121,8 @@ export class WatchControl {
       if (error instanceof EngineError && error.code !== undefined && BLOCKING_CODES.has(error.code)) return this.blocked(watch, error.message);
       throw error;
     }
+    const outOfReach = await this.outOfReach(via);
+    if (outOfReach !== null) return this.waiting(watch, outOfReach);
     const last = latestRefresh(db, projectId);
     if (last && RESUMABLE.has(last.status) && last.scope === scopeId(via.scope)) {
       const progress = await refreshes.resume(projectId, via);
@@ -145,7 +150,7 @@ export class WatchControl {
     const watch = watchOf(db, progress.projectId, now);
     if (watch && watch.refreshId === progress.refreshId) {
       const { result, blocked } = this.outcome(progress);
-      watchRefreshEnded(db, watch, progress.status === 'done', result, blocked, now);
+      watchRefreshEnded(db, watch, progress.status === 'done' && !nobodyAnswered(progress), result, blocked, now);
     }
     if (progress.status === 'done') this.announceImportant(progress);
   }
@@ -179,6 +184,27 @@ export class WatchControl {
     return { outcome: 'started', progress };
   }
 
+  /**
+   * Why the service cannot be reached now, or null when it answers (a login, or for an API key a find of nobody; no
+   * credit spent). Checked before a due run starts a refresh, so one at 3 am with the network gone waits for the
+   * next try instead of asking nobody and counting as the period's refresh.
+   */
+  private async outOfReach(via: RefreshConnection): Promise<string | null> {
+    try {
+      await (await via.client(1)).testConnection();
+      return null;
+    } catch (error) {
+      if (error instanceof ServiceError && OUT_OF_REACH.has(error.kind)) return error.message;
+      throw error;
+    }
+  }
+
+  private waiting(watch: WatchRecord, reason: string): WatchRun {
+    const text = `Waiting for the service: ${reason} The next due run tries again.`;
+    watchHeldBack(this.deps.db, watch.projectId, text, false, this.deps.clock.now());
+    return { outcome: 'waiting', reason: text };
+  }
+
   private blocked(watch: WatchRecord, reason: string): WatchRun {
     watchHeldBack(this.deps.db, watch.projectId, reason, true, this.deps.clock.now());
     return { outcome: 'blocked', reason };
@@ -189,6 +215,7 @@ export class WatchControl {
     const message = progress.message ?? 'the service did not say why';
     switch (progress.status) {
       case 'done': {
+        if (nobodyAnswered(progress)) return { result: `Waiting for the service: ${message} The next due run asks them again.`, blocked: null };
         const moves = personMoves(this.deps.db, progress.projectId, { throughRefresh: progress.refreshId - 1 });
         const count = (kind: ChangeKind) => moves.filter((m) => m.kind === kind).length;
         return { result: `${progress.found} people asked: ${count('moved')} moved, ${count('left')} left, ${count('title')} changed title.`, blocked: null };
@@ -213,4 +240,9 @@ export class WatchControl {
     const projectName = requireProject(db, progress.projectId).name;
     this.deps.onImportant({ projectId: progress.projectId, projectName, refreshId: progress.refreshId, changes });
   }
+}
+
+/** A refresh that ended with every call failed (the service went out of reach as it started): not the period's refresh. */
+function nobodyAnswered(progress: RefreshProgress): boolean {
+  return progress.failed > 0 && progress.found === 0 && progress.notFound === 0;
 }
