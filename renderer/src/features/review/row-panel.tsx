@@ -7,6 +7,7 @@ import { CandidateCard } from './candidate-card';
 import { noCandidatesText, STATE_LABELS } from './row-states';
 import { BreakableText } from '../../ui/breakable-text';
 import { JOB_CHANGE_LABELS } from './job-change-labels';
+import { ImportantToggle } from '../changes/important-toggle';
 
 interface RowPanelProps {
   /** The panel still shows the previous row: its buttons must not act on the new selection. */
@@ -56,6 +57,7 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           </div>
         ))}
       </dl>
+      <ImportantToggle detail={detail} />
       {detail.problems.length > 0 && (
         <ul className="warnings">
           {detail.problems.map((problem) => (
