@@ -11,7 +11,8 @@ export function ChangeTable({ changes, label, testId }: { changes: readonly Pers
   const shown = changes.slice(0, SHOWN);
   return (
     <>
-      <div className="table-wrap changes-table-wrap">
+      {/* It scrolls when long: focusable, so keys scroll it too. */}
+      <div className="table-wrap changes-table-wrap" role="region" aria-label={label} tabIndex={0}>
         <table className="table table--compact changes-table" data-testid={testId}>
           <caption className="sr-only">{label}</caption>
           <thead>

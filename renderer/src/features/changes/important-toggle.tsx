@@ -22,10 +22,14 @@ export function ImportantToggle({ detail }: { detail: RowDetail }) {
   const columns = detail.headers.map((header, index) => ({ header: header || `Column ${index + 1}`, index, value: (detail.cells[index] ?? '').trim() })).filter((c) => c.value !== '');
   const [column, setColumn] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
+  // The box shows the click at once; the marks the engine sends back settle it.
+  const [ticked, setTicked] = useState<boolean | null>(null);
   const columnId = useId();
   if (projectId === null || !marks.value) return null;
-  const chosen = columns.find((c) => c.index === column) ?? columns[0];
   const byValue = valuesMarking(marks.value, detail.cells);
+  // A column whose value already marks the row is offered to unmark, not to mark again.
+  const markable = columns.filter((c) => !byValue.some((v) => v.columnIndex === c.index));
+  const chosen = markable.find((c) => c.index === column) ?? markable[0];
 
   const mark = async (input: Omit<CallInput<'watch.markImportant'>, 'projectId'>, said: string) => {
     setBusy(true);
@@ -37,6 +41,7 @@ export function ImportantToggle({ detail }: { detail: RowDetail }) {
       toast(toContractError(thrown).message, 'error');
     } finally {
       setBusy(false);
+      setTicked(null);
     }
   };
 
@@ -45,14 +50,15 @@ export function ImportantToggle({ detail }: { detail: RowDetail }) {
       <label className="switch">
         <input
           type="checkbox"
-          checked={rowMarked(marks.value, detail.rowIndex)}
+          checked={ticked ?? rowMarked(marks.value, detail.rowIndex)}
           disabled={busy}
-          onChange={(event) =>
+          onChange={(event) => {
+            setTicked(event.target.checked);
             void mark(
               { rows: [detail.rowIndex], important: event.target.checked },
               event.target.checked ? `Row ${detail.rowNumber} is important.` : `Row ${detail.rowNumber} is no longer marked important.`,
-            )
-          }
+            );
+          }}
           data-testid="important-row"
         />
         Important: notify me when this person moves or leaves
@@ -80,7 +86,7 @@ export function ImportantToggle({ detail }: { detail: RowDetail }) {
         <div className="important-toggle__value">
           <label htmlFor={columnId}>Every row where</label>
           <select id={columnId} value={chosen.index} onChange={(event) => setColumn(Number(event.target.value))} data-testid="important-column">
-            {columns.map((c) => (
+            {markable.map((c) => (
               <option key={c.index} value={c.index}>
                 {c.header}
               </option>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ProjectSummary, WatchSummary } from '../../../../shared/contract';
 import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
-import { formatCount, plural } from '../../ui/format';
+import { formatCount } from '../../ui/format';
 import { useInbox } from './use-inbox';
 import { WatchDialog } from './watch-dialog';
 import { scheduleWords, shortDay, watchLine } from './watch-text';
@@ -46,13 +46,13 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
         className="button button--quiet button--small"
         href={routeToHash({ screen: 'changes', projectId })}
         aria-current={onChanges ? 'page' : undefined}
-        aria-label={unseen > 0 ? `Changes, ${plural(unseen, 'change')} not seen yet` : 'Changes'}
         data-testid="changes-link"
       >
         Changes
         {unseen > 0 && (
           <span className="badge badge--accent" data-testid="inbox-badge" data-count={unseen}>
             {formatCount(unseen)}
+            <span className="sr-only"> not seen yet</span>
           </span>
         )}
       </a>
