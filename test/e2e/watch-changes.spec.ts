@@ -128,6 +128,13 @@ test('a watched project: a refresh after the world moved on, important people no
   await expect(page.getByTestId('changes-since-summary')).toHaveText(`Since ${today}: ${changedPeople.length} changes, ${movedRows} moved, ${leftRows} left.`);
   const table = page.getByTestId('changes-table');
   await expect(table.getByTestId('change-row')).toHaveCount(changedPeople.length);
+  // The presets: since the last refresh (today's) lists the same, since the start of the quarter too (before any refresh).
+  await page.getByTestId('since-lastRefresh').click();
+  await expect(page.getByTestId('since-lastRefresh')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('changes-since-summary')).toHaveText(`Since ${today}: ${changedPeople.length} changes, ${movedRows} moved, ${leftRows} left.`);
+  await page.getByTestId('since-quarter').click();
+  await expect(page.getByTestId('changes-since-summary')).toContainText(`: ${changedPeople.length} changes, ${movedRows} moved, ${leftRows} left.`);
+  await page.getByTestId('since-day').fill(today);
   // A row whose person moved: from the sheet's company to where they are now.
   const mover = people.find((p) => moved.moved.includes(p.id))!;
   const moverRow = table.locator(`[data-row-index="${people.indexOf(mover)}"]`);
@@ -162,4 +169,15 @@ test('a watched project: a refresh after the world moved on, important people no
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Projects' }).click();
   await expect(line).toBeVisible();
   await expect(inboxLink).toHaveCount(0);
+
+  // Stop watching, from the keyboard: the project is no longer watched anywhere.
+  await page.getByRole('link', { name: 'Open champions' }).click();
+  await page.getByTestId('watch-open').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toContainText('Watching champions');
+  await page.getByTestId('watch-clear').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByTestId('watch-open')).toHaveText('Watch this project…');
+  expect(await app.value('watch.list', {})).toEqual([]);
 });

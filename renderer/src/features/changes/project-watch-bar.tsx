@@ -16,12 +16,12 @@ interface ProjectWatchBarProps {
 
 /** In the project's header: its watch (or "Watch…"), and the way to its changes with how many are not seen yet. */
 export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchBarProps) {
-  // The watch as this bar last saved it, until the screen reads the project again.
-  const [saved, setSaved] = useState<{ watch: WatchSummary | null } | null>(null);
+  // The watch as this bar last saved it, until the screen reads the project again (a new summary).
+  const [saved, setSaved] = useState<{ watch: WatchSummary | null; over: ProjectSummary } | null>(null);
   const [open, setOpen] = useState(false);
   const inbox = useInbox(projectId, Boolean(summary?.lastRefreshAt));
   if (!summary || summary.kind !== 'match') return null;
-  const watch = saved ? saved.watch : summary.watch;
+  const watch = saved?.over === summary ? saved.watch : summary.watch;
   const unseen = inbox.value?.unseen ?? 0;
 
   return (
@@ -63,7 +63,7 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
           watch={watch}
           onClose={() => setOpen(false)}
           onChanged={(next) => {
-            setSaved({ watch: next });
+            setSaved({ watch: next, over: summary });
             setOpen(false);
           }}
         />
