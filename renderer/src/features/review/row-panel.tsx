@@ -57,7 +57,6 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           </div>
         ))}
       </dl>
-      <ImportantToggle detail={detail} />
       {detail.problems.length > 0 && (
         <ul className="warnings">
           {detail.problems.map((problem) => (
@@ -103,6 +102,8 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           ))}
         </ol>
       )}
+
+      <ImportantToggle detail={detail} />
 
       <div className="row-panel__actions">
         {detail.identicalRows > 0 && (
