@@ -103,6 +103,8 @@ export type ChangeKind = 'moved' | 'left' | 'title';
 /** One matched row whose person moved, left or changed title since a date (or since the inbox was last seen). */
 export interface PersonChange {
   rowIndex: number;
+  /** The row's number in the sheet, as a spreadsheet app shows it. */
+  rowNumber: number;
   cells: string[];
   personName: string | null;
   personId: string | null;

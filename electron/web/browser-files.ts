@@ -23,7 +23,7 @@ export function translateBrowserInput(name: CallName, input: unknown, uploads: P
     }
     return { ok: true, input: { ...input, file: path } };
   }
-  if (name === 'export.run' || name === 'search.export') {
+  if (name === 'export.run' || name === 'search.export' || name === 'watch.exportChanges') {
     // The page cannot choose where a file lands on this computer: the host writes it and offers a download.
     const named = (field: string) => field in input && input[field] !== null && input[field] !== undefined;
     if (named('destination') || named('candidatesDestination')) {

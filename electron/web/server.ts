@@ -190,7 +190,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       input = translated.input;
     }
     const result = await routeCall(engine, browserHostCalls, name, input);
-    sendJson(res, 200, name === 'export.run' || name === 'search.export' ? offerDownload(result) : result);
+    sendJson(res, 200, name === 'export.run' || name === 'search.export' || name === 'watch.exportChanges' ? offerDownload(result) : result);
   }
 
   /** Turns the engine's export files into download references the page can fetch; server paths stay here. */

@@ -11,6 +11,7 @@ describe('route in the URL hash', () => {
       { screen: 'run', projectId: 3 },
       { screen: 'review', projectId: 12 },
       { screen: 'export', projectId: 99 },
+      { screen: 'changes', projectId: 99 },
     ];
     for (const route of routes) expect(routeFromHash(routeToHash(route))).toEqual(route);
   });

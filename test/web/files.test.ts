@@ -86,6 +86,14 @@ describe('browser inputs', () => {
     expect(translateBrowserInput('export.run', { projectId: 1, format: 'csv' }, uploads)).toEqual({ ok: true, input: { projectId: 1, format: 'csv', destination: null } });
   });
 
+  it('refuses a changes export destination and lets the host choose', () => {
+    expect(translateBrowserInput('watch.exportChanges', { projectId: 1, since: '2026-01-01', destination: '/home/ana/.bashrc' }, uploads)).toMatchObject({ ok: false, error: { code: 'path_refused' } });
+    expect(translateBrowserInput('watch.exportChanges', { projectId: 1, since: '2026-01-01', format: 'csv' }, uploads)).toEqual({
+      ok: true,
+      input: { projectId: 1, since: '2026-01-01', format: 'csv', destination: null },
+    });
+  });
+
   it('leaves other calls and malformed inputs for the schema', () => {
     expect(translateBrowserInput('projects.get', { projectId: 1 }, uploads)).toEqual({ ok: true, input: { projectId: 1 } });
     expect(translateBrowserInput('projects.import', { file: 42 }, uploads)).toEqual({ ok: true, input: { file: 42 } });

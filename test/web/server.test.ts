@@ -188,6 +188,14 @@ describe('the browser host', () => {
     expect(download.body).toContain('Ana Lima');
     expect(download.body).toContain('bo@example.com');
     expect((await raw('/api/download/AAAAAAAAAAAAAAAAAAAAAA', { headers: { 'x-matchdesk-token': host.token } })).status).toBe(404);
+
+    // The changes export for a CRM (no refresh yet: its header alone) is a download too, its server path kept here.
+    const changes = await callOk<ExportResult>('watch.exportChanges', { projectId: detail.summary.id, since: '2026-01-01', format: 'csv' });
+    expect(changes.path).toBeNull();
+    expect(changes.downloadRef).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const changesDownload = await raw(`/api/download/${changes.downloadRef}`, { headers: { cookie: `matchdesk_token_${host.port}=${host.token}` } });
+    expect(changesDownload.status).toBe(200);
+    expect(changesDownload.body).toContain('Name,Email,Company,change_person');
   });
 
   it('forgets an upload reference it never handed out', async () => {

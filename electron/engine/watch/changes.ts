@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { PersonChange } from '../../../shared/contract';
+import { requireProject, sheetRowNumber } from '../rows/project-record';
 import { parseCells } from '../rows/row-cells';
 import type { ChosenPerson } from '../rows/row-status';
 import { importantTest } from './important';
@@ -74,6 +75,7 @@ const SLUGS_PER_READ = 500;
  * with its cells and whether it is marked important.
  */
 export function projectChanges(db: Database, projectId: number, cut: Cut): PersonChange[] {
+  const project = requireProject(db, projectId);
   const moves = new Map(personMoves(db, projectId, cut).map((m) => [m.slug, m]));
   const isImportant = importantTest(db, projectId);
   const changes: PersonChange[] = [];
@@ -97,6 +99,7 @@ export function projectChanges(db: Database, projectId: number, cut: Cut): Perso
       const cells = parseCells(cellsText);
       changes.push({
         rowIndex,
+        rowNumber: sheetRowNumber(project, rowIndex),
         cells,
         personName: chosen.summary.name,
         personId: chosen.summary.id,

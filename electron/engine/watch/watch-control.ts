@@ -142,13 +142,17 @@ export class WatchControl {
     return this.started(watch, await refreshes.start(projectId, null, via));
   }
 
-  /** Every refresh's progress: a watch's refresh that ended says so on the watch; any refresh done may find important people moved. */
+  /**
+   * Every refresh's progress: a watch's refresh that ended says so on the watch; any refresh done may find important
+   * people moved. A refresh of a watched project started by hand that is done counts as the watch's: its people were
+   * just asked, so the next is due a period later, and its result is the watch's last.
+   */
   refreshProgress(progress: RefreshProgress): void {
     if (!FINAL.has(progress.status)) return;
     const { db, clock } = this.deps;
     const now = clock.now();
     const watch = watchOf(db, progress.projectId, now);
-    if (watch && watch.refreshId === progress.refreshId) {
+    if (watch && (watch.refreshId === progress.refreshId || progress.status === 'done')) {
       const { result, blocked } = this.outcome(progress);
       watchRefreshEnded(db, watch, progress.status === 'done' && !nobodyAnswered(progress), result, blocked, now);
     }

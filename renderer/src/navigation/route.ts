@@ -1,7 +1,8 @@
 // View state lives in the URL hash so a reload returns to the same screen; everything else is in the engine.
 
-export type ProjectScreen = 'mapping' | 'run' | 'review' | 'export';
-export const PROJECT_SCREENS: readonly ProjectScreen[] = ['mapping', 'run', 'review', 'export'];
+/** The project's steps, and beside them its changes (who moved or left, from its refreshes). */
+export type ProjectScreen = 'mapping' | 'run' | 'review' | 'export' | 'changes';
+export const PROJECT_SCREENS: readonly ProjectScreen[] = ['mapping', 'run', 'review', 'export', 'changes'];
 
 export type Route =
   | { screen: 'projects' }

@@ -1,4 +1,5 @@
 import { AccountScreen } from '../features/account/account-screen';
+import { ChangesScreen } from '../features/changes/changes-screen';
 import { ExportScreen } from '../features/export/export-screen';
 import { MappingScreen } from '../features/import-mapping/mapping-screen';
 import { ProjectsScreen } from '../features/projects/projects-screen';
@@ -26,5 +27,7 @@ export function CurrentScreen({ route }: { route: Route }) {
       return <ReviewScreen key={route.projectId} projectId={route.projectId} />;
     case 'export':
       return <ExportScreen key={route.projectId} projectId={route.projectId} />;
+    case 'changes':
+      return <ChangesScreen key={route.projectId} projectId={route.projectId} />;
   }
 }

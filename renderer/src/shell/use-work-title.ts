@@ -1,11 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { api } from '../api';
+import { importantNotice } from '../features/changes/change-text';
 import { importWork, refreshEndNotice, refreshWork, runEndNotice, runWork, workTitle, type Work, type WorkKey } from './work-title';
 
 /**
  * Keeps the window's title on the long work under way (work-title.ts), and when a run or a refresh ends while the
  * window is not in front, says so in a desktop notification: in Electron at once, in a browser once the user allowed
- * it (asked when they start a run: askToNotify).
+ * it (asked when they start a run: askToNotify). People marked important who moved or left are notified in front too:
+ * a watch's refresh runs by itself, so nothing else on screen would say so.
  */
 export function useWorkTitle(): void {
   const works = useRef(new Map<WorkKey, Work>());
@@ -34,6 +36,7 @@ export function useWorkTitle(): void {
         if (was && progress.status !== 'running') notifyUnlessInFront(refreshEndNotice(progress));
       }),
       api.on('import.progress', (progress) => set('import', importWork(progress))),
+      api.on('watch.important', (found) => notify(importantNotice(found))),
     ];
     return () => {
       for (const off of offs) off();
@@ -47,7 +50,11 @@ export function useWorkTitle(): void {
 let inFront = true;
 
 function notifyUnlessInFront(notice: { title: string; body: string } | null): void {
-  if (!notice || inFront) return;
+  if (!inFront) notify(notice);
+}
+
+function notify(notice: { title: string; body: string } | null): void {
+  if (!notice) return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   new Notification(notice.title, { body: notice.body });
 }

@@ -152,6 +152,8 @@ describe('a watch over a quarter', () => {
         expect(c.to.company).toBe(now?.company.name ?? null);
         expect(c.from.company).not.toBe(c.to.company);
         expect(Date.parse(c.detectedAt)).toBeGreaterThanOrEqual(at + DAY - 2 * DAY);
+        // Named as a spreadsheet app numbers it: the header is row 1.
+        expect(c.rowNumber).toBe(c.rowIndex + 2);
       }
     }
     expect(await ok(engine, 'watch.changes', { projectId, since: day(refreshedAt[2]! + DAY) })).toEqual([]);

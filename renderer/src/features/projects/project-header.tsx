@@ -1,6 +1,7 @@
 import type { ProjectSummary } from '../../../../shared/contract';
 import { routeToHash, type ProjectScreen } from '../../navigation/route';
 import { plural } from '../../ui/format';
+import { ProjectWatchBar } from '../changes/project-watch-bar';
 
 const STEPS: { screen: ProjectScreen; label: string }[] = [
   { screen: 'mapping', label: 'Columns' },
@@ -22,10 +23,13 @@ export function ProjectHeader({ projectId, current, summary, title }: ProjectHea
     <header className="screen__header project-header">
       <div className="project-header__top">
         <div>
-          <p className="project-header__project">
-            <a href={routeToHash({ screen: 'projects' })}>Projects</a> <span aria-hidden="true">/</span> {summary ? summary.name : '…'}
-            {summary && <span className="muted"> · {plural(summary.rowCount, 'row')}</span>}
-          </p>
+          <div className="project-header__crumbs">
+            <p className="project-header__project">
+              <a href={routeToHash({ screen: 'projects' })}>Projects</a> <span aria-hidden="true">/</span> {summary ? summary.name : '…'}
+              {summary && <span className="muted"> · {plural(summary.rowCount, 'row')}</span>}
+            </p>
+            <ProjectWatchBar projectId={projectId} summary={summary} onChanges={current === 'changes'} />
+          </div>
           <h1 tabIndex={-1}>{title}</h1>
         </div>
         <nav aria-label="Project steps">

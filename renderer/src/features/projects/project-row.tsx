@@ -3,6 +3,8 @@ import type { ProjectSummary } from '../../../../shared/contract';
 import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
 import { formatCount, formatDateTime } from '../../ui/format';
+import { useInbox } from '../changes/use-inbox';
+import { scheduleWords, watchLine } from '../changes/watch-text';
 import { jobChangeSummary } from '../review/job-change-labels';
 import { useChangedCount } from './changed-count';
 import { projectOpenScreen, toReviewCount } from './open-screen';
@@ -16,6 +18,8 @@ interface ProjectRowProps {
 export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
   const [renaming, setRenaming] = useState(false);
   const changed = useChangedCount(project.id, project.changedAtLastRefresh);
+  const inbox = useInbox(project.id, project.kind === 'match' && project.lastRefreshAt !== null);
+  const unseen = inbox.value?.unseen ?? 0;
   const [name, setName] = useState(project.name);
   const [saving, setSaving] = useState(false);
 
@@ -67,6 +71,17 @@ export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
             Now: {jobChangeSummary(project.jobChanges, formatCount)}
             {project.lastRefreshAt && (changed === null ? ' · counting the rows changed at last refresh…' : ` · ${formatCount(changed)} changed at last refresh`)}
           </span>
+        )}
+        {project.watch && (
+          <span className={`project-name__watch ${project.watch.blocked ? 'text-danger' : ''}`} data-testid="project-watch" title={scheduleWords(project.watch)}>
+            Watched: {watchLine(project.watch)}
+            {project.watch.blocked && ` · blocked: ${project.watch.blocked}`}
+          </span>
+        )}
+        {unseen > 0 && (
+          <a className="project-name__inbox" href={routeToHash({ screen: 'changes', projectId: project.id })} data-testid="project-inbox" data-count={unseen}>
+            <span className="badge badge--accent">{formatCount(unseen)}</span> {unseen === 1 ? 'change' : 'changes'} not seen yet
+          </a>
         )}
       </th>
       <td className="num">{formatCount(project.rowCount)}</td>

@@ -7,6 +7,7 @@ import { CandidateCard } from './candidate-card';
 import { noCandidatesText, STATE_LABELS } from './row-states';
 import { BreakableText } from '../../ui/breakable-text';
 import { JOB_CHANGE_LABELS } from './job-change-labels';
+import { ImportantToggle } from '../changes/important-toggle';
 
 interface RowPanelProps {
   /** The panel still shows the previous row: its buttons must not act on the new selection. */
@@ -101,6 +102,8 @@ export function RowPanel({ busy, detail, error, applyToIdentical, onApplyToIdent
           ))}
         </ol>
       )}
+
+      <ImportantToggle detail={detail} />
 
       <div className="row-panel__actions">
         {detail.identicalRows > 0 && (
