@@ -814,8 +814,11 @@ export const calls = {
     }),
   ),
   'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
-  /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
-  'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
+  /**
+   * Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as
+   * one undoable action; with `pattern`, only the rows of that reason pattern (the rows a learning's change names).
+   */
+  'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional(), pattern: z.string().min(1).max(200).optional() })),
   /** Stops an accept of the project's confident rows before its next slice and takes back what it had written; false when none goes on. */
   'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
   /** The decision over many rows going on in the project (started from another screen or window), or null. */
