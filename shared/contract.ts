@@ -421,6 +421,8 @@ export interface AcceptPreview {
 /** Rows of one reason pattern that what was learned now lifts, and the labels that support it. */
 export interface LearningChange {
   pattern: string;
+  /** The pattern in words, as its group of rows like this says it (review.groups): "Rows with a near name at the same company". */
+  words: string;
   rows: number;
   /** The probability the labels give such rows (and at least what the model gave). */
   confidence: number;

@@ -40,6 +40,7 @@ it('accepts only the rows of the pattern a learning lifted, as one action one un
   const learned = await ok(engine, 'learning.learn', { projectId });
   const change = learned.changes.find((c) => c.pattern === NEAR_NAME)!;
   expect(change.rows).toBe(group.rows - 10);
+  expect(change.words).toBe(group.words);
   expect(change.sentence).toBe(`You accepted 10 of 10 rows with a near name at the same company; ${change.rows} more rows now look like them.`);
 
   expect(change.confidence).toBeLessThan(0.95);
