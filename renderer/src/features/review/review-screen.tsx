@@ -108,11 +108,13 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const bulkShown = accepting || (bulk.action === 'undo' && (bulk.progress !== null || bulk.foundGoingOn));
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
-  // Learning lifts rows and raises their confidence: the list is read again, from its first row to decide.
+  // Learning lifts rows and raises their confidence: the list is read again. One of rows waiting for review alone (a
+  // group, or "To review") loses the rows decided meanwhile, so it opens again on its first row.
+  const waitingOnly = group !== null || (states?.length === 1 && states[0] === 'to_review');
   const learned = useCallback(() => {
-    setSelection({ key: null, position: 0 });
+    if (waitingOnly) setSelection({ key: null, position: 0 });
     setGeneration((g) => g + 1);
-  }, []);
+  }, [waitingOnly]);
   const learning = useLearning(projectId, learned);
   // The offer whose rows the last action accepted: an undo of it offers them again.
   const acceptedOffer = useRef<string | null>(null);
@@ -123,6 +125,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     if (decision.kind === 'choose' || decision.kind === 'reject') learning.noteDecisions(result.changed);
     if (decision.kind === 'undo' && result.changed > 0 && acceptedOffer.current) learning.bringBack(acceptedOffer.current);
     acceptedOffer.current = decision.kind === 'acceptAll' && decision.pattern && result.changed > 0 ? decision.pattern : null;
+    if (acceptedOffer.current) learning.putAway(acceptedOffer.current);
     if (result.row) {
       view.update({ type: 'rowChanged', row: result.row });
       if (result.row.rowIndex === latestRowIndex.current) detail.setValue(result.row);
@@ -260,10 +263,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     changeView({ states: null, jobChanges: null, changedOnly: false, text: '', group: { pattern: picked.pattern, words: picked.words } });
     gridRef.current?.focus();
   };
-  const acceptOffer = (change: LearningChange) => {
-    learning.putAway(change.pattern);
-    void decide({ kind: 'acceptAll', minConfidence: change.confidence, pattern: change.pattern });
-  };
+  const acceptOffer = (change: LearningChange) => void decide({ kind: 'acceptAll', minConfidence: change.confidence, pattern: change.pattern });
   const filterWords = viewFilterWords(reviewView);
 
   const onWindowChange = (window: ListWindow) => {
@@ -382,7 +382,18 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         </aside>
       </div>
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
-      {groupsOpen && <GroupDialog projectId={projectId} current={group?.pattern ?? null} onPick={showGroup} onClear={() => { setGroupsOpen(false); clearFilters(); }} onClose={() => setGroupsOpen(false)} />}
+      {groupsOpen && (
+        <GroupDialog
+          projectId={projectId}
+          current={group?.pattern ?? null}
+          onPick={showGroup}
+          onClear={() => {
+            setGroupsOpen(false);
+            clearFilters();
+          }}
+          onClose={() => setGroupsOpen(false)}
+        />
+      )}
       {learnedOpen && (
         <LearnedDialog
           projectId={projectId}
