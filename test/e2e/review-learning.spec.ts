@@ -61,14 +61,29 @@ test('a group of rows like this is decided, what changed is said and accepted in
   await expect(page.getByTestId('review-group-by')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('.review-row.is-selected')).toHaveAttribute('data-row-index', String(rows[0]!.rowIndex));
 
-  // Ten near names accepted, one by one, as a reviewer does with Enter: then the app learns, and says what changed.
+  // Ten near names accepted, one by one, as a reviewer does with Enter: then the app learns in the background. Its
+  // answer is held, as a large project's learning takes a while: meanwhile the line says how far it is.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/call/learning.learn', async (route) => {
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
   const selected = page.locator('.review-row.is-selected');
   await page.getByTestId('review-table').focus();
   for (const row of rows.slice(0, 10)) {
     await expect(selected).toHaveAttribute('data-row-index', String(row.rowIndex));
+    await expect(page.getByTestId('learning-progress')).toHaveCount(0);
     await page.keyboard.press('Enter');
     await expect(page.locator(`.review-row[data-row-index="${row.rowIndex}"]`)).toHaveAttribute('data-state', 'accepted');
   }
+  const learningProgress = page.getByTestId('learning-progress');
+  await expect(learningProgress.getByRole('status')).toHaveText('Learning from your decisions…');
+  await expect(learningProgress.getByRole('progressbar', { name: 'Learning progress' })).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByTestId('learning-cancel')).toBeVisible();
+  release();
+  await expect(learningProgress).toHaveCount(0);
   const more = near.rows - 10;
   const change = page.getByTestId('learning-change');
   await expect(change).toHaveText(`You accepted 10 of 10 rows with a near name at the same company; ${more} more rows now look like them.`);

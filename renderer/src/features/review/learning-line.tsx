@@ -1,4 +1,4 @@
-import type { LearningChange } from '../../../../shared/contract';
+import type { DecisionsProgress, LearningChange } from '../../../../shared/contract';
 import { CANCELLING, decisionsProgressParts } from '../../../../shared/progress';
 import { Button } from '../../ui/button';
 import { ProgressLine } from '../../ui/progress-line';
@@ -11,6 +11,8 @@ interface LearningLineProps {
   showing: boolean;
   /** An accept or an undo over many rows goes on: the offer waits for it. */
   busy: boolean;
+  /** A learning found going on that this screen did not start (another window, or before going elsewhere), with its last word. */
+  foundLearning: { progress: DecisionsProgress | null } | null;
   onAccept: (change: LearningChange) => void;
   onShow: (change: LearningChange) => void;
 }
@@ -20,15 +22,19 @@ interface LearningLineProps {
  * then what changed ("You accepted 18 of 18 rows with a near name at the same company; 212 more rows now look like
  * them") with the accept of those rows in one undoable step. Nothing at all when there is nothing to say.
  */
-export function LearningLine({ learning, showing, busy, onAccept, onShow }: LearningLineProps) {
+export function LearningLine({ learning, showing, busy, foundLearning, onAccept, onShow }: LearningLineProps) {
   const { offer, cancelling } = learning;
-  if (learning.learning) {
+  if (learning.learning || foundLearning) {
+    const progress = learning.learning ? learning.progress : foundLearning!.progress;
     return (
       <div className="learning-line" data-testid="learning-line">
-        <ProgressLine parts={cancelling ? CANCELLING : decisionsProgressParts('learn', learning.progress)} label="Learning progress" testId="learning-progress" />
-        <Button variant="quiet" small onClick={learning.cancel} disabled={cancelling} title="Stop learning: nothing is changed" data-testid="learning-cancel">
-          Cancel
-        </Button>
+        <ProgressLine parts={cancelling ? CANCELLING : decisionsProgressParts('learn', progress)} label="Learning progress" testId="learning-progress" />
+        {/* Its answer goes to whoever started it: only this screen's own learning is cancelled from here. */}
+        {learning.learning && (
+          <Button variant="quiet" small onClick={learning.cancel} disabled={cancelling} title="Stop learning: nothing is changed" data-testid="learning-cancel">
+            Cancel
+          </Button>
+        )}
       </div>
     );
   }

@@ -352,7 +352,14 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           <span className="review-keys__label">Keys</span> <kbd>?</kbd>
         </Button>
       </div>
-      <LearningLine learning={learning} showing={group?.pattern === learning.offer?.pattern} busy={bulk.action !== null} onAccept={acceptOffer} onShow={showGroup} />
+      <LearningLine
+        learning={learning}
+        showing={group?.pattern === learning.offer?.pattern}
+        busy={bulk.action !== null}
+        foundLearning={bulk.action === 'learn' ? { progress: bulk.progress } : null}
+        onAccept={acceptOffer}
+        onShow={showGroup}
+      />
       <ErrorBanner error={learning.error} title="Could not learn from your decisions" onDismiss={learning.dismissError} />
       <ErrorBanner error={view.error} title="Could not load the rows" onRetry={() => setGeneration((g) => g + 1)} />
       <ErrorBanner error={actionError} title="The decision was not saved" onDismiss={() => setActionError(null)} />
