@@ -50,7 +50,7 @@ export function LearnedDialog({ projectId, learning, onLearn, onReset, onClose }
         confirming ? (
           <>
             <span className="learned-dialog__confirm" id="learned-reset-words">
-              Forget what {plural(value?.labels ?? 0, 'decision')} taught? This cannot be undone; your decisions stay.
+              {value && value.labels > 0 ? `Forget what ${plural(value.labels, 'decision')} taught?` : 'Forget what was learned?'} This cannot be undone; your decisions stay.
             </span>
             <Button onClick={() => setConfirming(false)} autoFocus>
               Keep it

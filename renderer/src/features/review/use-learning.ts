@@ -16,14 +16,14 @@ export interface LearningState {
   error: ContractError | null;
   /** Counts hand decisions (each row a label); learns in the background once enough were made since the last time. */
   noteDecisions: (rows: number) => void;
-  /** Learns now (the panel's button, or an undo of the offer's accept bringing its rows back). */
+  /** Learns now (What was learned's button). */
   learn: () => void;
   cancel: () => void;
   /** Takes the offer away (accepted, or put away by the reviewer). */
   putAway: (pattern: string) => void;
   /** Offers it again (the accept of its rows was undone). */
   bringBack: (pattern: string) => void;
-  /** What a reset or a learning elsewhere said: its changes replace those offered. */
+  /** Offers nothing more (what was learned was reset). */
   forget: () => void;
   dismissError: () => void;
 }
@@ -47,6 +47,8 @@ export function useLearning(projectId: number, onLearned: (summary: LearningSumm
   const learn = useCallback(() => {
     if (going.current) return;
     going.current = true;
+    // Counted from now; a learning that fails or is cancelled leaves them to be counted by the next.
+    const counted = decided.current;
     decided.current = 0;
     setLearning(true);
     setError(null);
@@ -56,6 +58,7 @@ export function useLearning(projectId: number, onLearned: (summary: LearningSumm
       setCancelling(false);
       // A cancel changes nothing, and says nothing more than its button did.
       if (!result.ok) {
+        decided.current += counted;
         if (result.error.kind !== 'cancelled') setError(result.error);
         return;
       }
