@@ -423,6 +423,8 @@ export interface AcceptPreview {
 /** Rows of one reason pattern that what was learned now lifts, and the labels that support it. */
 export interface LearningChange {
   pattern: string;
+  /** The pattern in words, as its group of rows like this says it (review.groups): "Rows with a near name at the same company". */
+  words: string;
   rows: number;
   /** The probability the labels give such rows (and at least what the model gave). */
   confidence: number;
@@ -816,8 +818,11 @@ export const calls = {
     }),
   ),
   'decisions.acceptPreview': call<AcceptPreview>()(z.object({ projectId: id })),
-  /** Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as one undoable action. */
-  'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional() })),
+  /**
+   * Accepts every row waiting for review whose best candidate is at or above the threshold (default: the setting), as
+   * one undoable action; with `pattern`, only the rows of that reason pattern (the rows a learning's change names).
+   */
+  'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional(), pattern: z.string().min(1).max(200).optional() })),
   /** Stops an accept of the project's confident rows before its next slice and takes back what it had written; false when none goes on. */
   'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
   /** The decision over many rows going on in the project (started from another screen or window), or null. */

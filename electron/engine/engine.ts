@@ -44,7 +44,7 @@ import { listProjectSummaries, projectDetail, projectSummary } from './projects/
 import { LastWords } from './last-words';
 import { progressPace } from './progress-pace';
 import { Decisions } from './review/decisions';
-import { learnFromDecisions, learningSummary, learningToStartFrom, patternPage, resetLearning, reviewGroups } from './review/learning';
+import { learnFromDecisions, learningSummary, learningToStartFrom, patternIndexes, patternPage, resetLearning, reviewGroups } from './review/learning';
 import { ChangedRowsCounter } from './review/changed-count';
 import { LISTS_WALKED_HERE, reviewPage, type ChangedCount } from './review/review-page';
 import { reviewCounts } from './review/view-counts';
@@ -592,7 +592,8 @@ class MatchdeskEngine implements Engine {
           this.accepts.run(input.projectId, async (signal) => {
             const project = await this.ensureAssessed(await this.plannedProject(input.projectId));
             const rule = getSettings(db).autoAccept;
-            return this.tellingBulk(project.id, 'accept', (tell) => this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal));
+            const only = input.pattern === undefined ? undefined : new Set(await patternIndexes(db, project, input.pattern));
+            return this.tellingBulk(project.id, 'accept', (tell) => this.decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal, only));
           }),
         ),
       'decisions.cancelAccept': (input) => ({ cancelled: this.accepts.cancel(input.projectId) }),

@@ -14,6 +14,8 @@ describe('review keys', () => {
     expect(reviewActionForKey({ key: 'u' })).toEqual({ type: 'undo' });
     expect(reviewActionForKey({ key: 'Enter' })).toEqual({ type: 'acceptTop' });
     expect(reviewActionForKey({ key: '?' })).toEqual({ type: 'help' });
+    expect(reviewActionForKey({ key: 'g' })).toEqual({ type: 'groups' });
+    expect(reviewActionForKey({ key: 'G' })).toEqual({ type: 'groups' });
   });
 
   it('works with caps lock on, and takes Ctrl+Z as undo', () => {
@@ -33,7 +35,8 @@ describe('review keys', () => {
 
   it('lists every key in the help table', () => {
     const keys = REVIEW_KEY_HELP.flatMap((entry) => entry.keys);
-    for (const key of ['↓', 'j', '↑', 'k', '1', '5', 'Enter', 'n', 's', 'u', '?']) expect(keys).toContain(key);
+    for (const key of ['↓', 'j', '↑', 'k', '1', '5', 'Enter', 'n', 's', 'u', '?', 'g']) expect(keys).toContain(key);
+    expect(REVIEW_KEY_HELP.find((entry) => entry.keys.includes('g'))?.what).toBe('Group rows by reason (rows like this)');
   });
 
   it('clamps moves to the list', () => {

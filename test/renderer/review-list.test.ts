@@ -87,19 +87,26 @@ describe('review list pages', () => {
   });
 
   it('names a filter the same whatever the order of its states and job changes', () => {
-    const none = { jobChanges: null, changedAtLastRefresh: false };
+    const none = { jobChanges: null, changedAtLastRefresh: false, pattern: null };
     expect(filterKey(1, { states: ['auto', 'accepted'], text: 'x ', order: 'file', ...none })).toBe(filterKey(1, { states: ['accepted', 'auto'], text: 'x', order: 'file', ...none }));
     expect(filterKey(1, { states: null, text: '', order: 'file', ...none })).not.toBe(filterKey(2, { states: null, text: '', order: 'file', ...none }));
     expect(filterKey(1, { states: null, text: '', order: 'file', ...none })).not.toBe(filterKey(1, { states: null, text: '', order: 'confidence_desc', ...none }));
-    const base = { states: null, text: '', order: 'file' as const };
+    const base = { states: null, text: '', order: 'file' as const, pattern: null };
     expect(filterKey(1, { ...base, jobChanges: ['moved', 'left'], changedAtLastRefresh: false })).toBe(filterKey(1, { ...base, jobChanges: ['left', 'moved'], changedAtLastRefresh: false }));
     expect(filterKey(1, { ...base, ...none })).not.toBe(filterKey(1, { ...base, jobChanges: ['moved'], changedAtLastRefresh: false }));
     expect(filterKey(1, { ...base, ...none })).not.toBe(filterKey(1, { ...base, jobChanges: null, changedAtLastRefresh: true }));
+    // Each group of rows like this is a list of its own.
+    expect(filterKey(1, { ...base, ...none, pattern: 'near_name|typo|current_same|none|alone' })).not.toBe(filterKey(1, { ...base, ...none }));
+    expect(filterKey(1, { ...base, ...none, pattern: 'near_name|typo|current_same|none|alone' })).not.toBe(filterKey(1, { ...base, ...none, pattern: 'clear|exact|past_same|none|alone' }));
   });
 
   it('asks review.page for the filter as set, and nothing for what is not', () => {
-    expect(pageFilter({ states: null, text: ' ', order: 'file', jobChanges: null, changedAtLastRefresh: false })).toEqual({ order: 'file' });
-    expect(pageFilter({ states: ['auto'], text: ' Anna ', order: 'file', jobChanges: ['moved'], changedAtLastRefresh: true })).toEqual({
+    expect(pageFilter({ states: null, text: ' ', order: 'file', jobChanges: null, changedAtLastRefresh: false, pattern: null })).toEqual({ order: 'file' });
+    expect(pageFilter({ states: null, text: '', order: 'file', jobChanges: null, changedAtLastRefresh: false, pattern: 'twins|exact|current_same|none|rival' })).toEqual({
+      order: 'file',
+      pattern: 'twins|exact|current_same|none|rival',
+    });
+    expect(pageFilter({ states: ['auto'], text: ' Anna ', order: 'file', jobChanges: ['moved'], changedAtLastRefresh: true, pattern: null })).toEqual({
       states: ['auto'],
       text: 'Anna',
       order: 'file',

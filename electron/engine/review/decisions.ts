@@ -177,6 +177,7 @@ export class Decisions {
    * (bulkSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
    * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
    * stops it before its next slice: a user's cancel reverts the slices written, the engine closing keeps them.
+   * `only` limits it to those rows (one reason pattern's, as a learning's change names them).
    */
   async acceptAtOrAbove(
     project: ProjectRecord,
@@ -184,6 +185,7 @@ export class Decisions {
     minConfidence: number,
     onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined,
     signal?: AbortSignal,
+    only?: ReadonlySet<number>,
   ): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
     const qualifying = this.db
@@ -193,7 +195,7 @@ export class Decisions {
       )
       .pluck()
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
-    const indexes = Int32Array.from(qualifying);
+    const indexes = Int32Array.from(only ? [...qualifying].filter((i) => only.has(i)) : qualifying);
     const at = this.now();
     const changed = await this.bulk.run(project.id, "This project's confident rows are being accepted.", async () => {
       let batch: number | null = null;

@@ -120,6 +120,7 @@ export async function learnFromDecisions(
     const total = accepted + rejected;
     return {
       pattern,
+      words: `Rows ${patternWords(pattern)}`,
       rows,
       confidence: supportOf(state.patterns[pattern])!,
       sentence: `You accepted ${accepted} of ${total} row${total === 1 ? '' : 's'} ${patternWords(pattern)}; ${rows} more row${rows === 1 ? ' now looks' : 's now look'} like them.`,

@@ -10,7 +10,8 @@ export type ReviewAction =
   | { type: 'skip' }
   | { type: 'undo' }
   | { type: 'help' }
-  | { type: 'focusFilter' };
+  | { type: 'focusFilter' }
+  | { type: 'groups' };
 
 export interface KeyPress {
   key: string;
@@ -56,6 +57,8 @@ export function reviewActionForKey(press: KeyPress): ReviewAction | null {
       return { type: 'help' };
     case '/':
       return { type: 'focusFilter' };
+    case 'g':
+      return { type: 'groups' };
     default:
       return null;
   }
@@ -72,6 +75,7 @@ export const REVIEW_KEY_HELP: { keys: string[]; what: string }[] = [
   { keys: ['s'], what: 'Skip for now' },
   { keys: ['u', 'Ctrl+Z'], what: 'Undo the last decision' },
   { keys: ['/'], what: 'Filter rows by text' },
+  { keys: ['g'], what: 'Group rows by reason (rows like this)' },
   { keys: ['?'], what: 'Show these keys' },
 ];
 

@@ -17,6 +17,8 @@ export interface ReviewFilter {
   jobChanges: JobChangeStatus[] | null;
   /** Only matched rows whose person's job changed at the last refresh. */
   changedAtLastRefresh: boolean;
+  /** Only the rows waiting for review of this reason pattern, in file order (the other filters do not apply). */
+  pattern: string | null;
 }
 
 export function filterKey(projectId: number, filter: ReviewFilter): string {
@@ -27,6 +29,7 @@ export function filterKey(projectId: number, filter: ReviewFilter): string {
     filter.order,
     filter.jobChanges ? [...filter.jobChanges].sort() : null,
     filter.changedAtLastRefresh,
+    filter.pattern,
   ]);
 }
 
@@ -38,6 +41,7 @@ export function pageFilter(filter: ReviewFilter) {
     order: filter.order,
     ...(filter.jobChanges ? { jobChanges: filter.jobChanges } : {}),
     ...(filter.changedAtLastRefresh ? { changedAtLastRefresh: true } : {}),
+    ...(filter.pattern !== null ? { pattern: filter.pattern } : {}),
   };
 }
 

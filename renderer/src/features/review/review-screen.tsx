@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { CallResult, ContractError, DecisionResult } from '../../../../shared/contract';
+import type { CallResult, ContractError, DecisionResult, LearningChange, ReviewGroup } from '../../../../shared/contract';
 import type { RowState } from '../../../../shared/model';
 import { CANCELLING, decisionsProgressParts } from '../../../../shared/progress';
 import { api } from '../../api';
@@ -18,9 +18,13 @@ import { ProjectHeader } from '../projects/project-header';
 import { RefreshDialog } from '../refresh/refresh-dialog';
 import { AcceptConfidentDialog } from './accept-confident-dialog';
 import { FilterChips } from './filter-chips';
+import { GroupDialog } from './group-dialog';
 import { JobChangeChips } from './job-change-chips';
 import { totalMatched } from './job-change-labels';
 import { KeyHelp } from './key-help';
+import { LearnedDialog } from './learned-dialog';
+import { LearningLine } from './learning-line';
+import { LearningTools } from './learning-tools';
 import { filterKey, positionOfRow, rowAt, type ReviewOrder } from './review-list';
 import { movedPosition, reviewActionForKey } from './review-keys';
 import { ReviewTable } from './review-table';
@@ -28,10 +32,11 @@ import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
 import { textIndexDetail, textIndexStatus } from './text-index-status';
 import { useBulkDecision } from './use-bulk-decision';
+import { useLearning } from './use-learning';
 import { useOpeningPosition } from './use-opening-position';
 import { useReviewList } from './use-review-list';
 import { useReviewView } from './use-review-view';
-import { isFiltered, viewFilterWords } from './review-view';
+import { isFiltered, reviewFilterOf, viewFilterWords } from './review-view';
 
 type Decision =
   | { kind: 'choose'; rank: number }
@@ -39,7 +44,7 @@ type Decision =
   | { kind: 'skip' }
   | { kind: 'clear' }
   | { kind: 'undo' }
-  | { kind: 'acceptAll'; minConfidence: number };
+  | { kind: 'acceptAll'; minConfidence: number; pattern?: string };
 
 const ORDER_LABELS: Record<ReviewOrder, string> = { file: 'Sheet order', confidence_desc: 'Most confident first', confidence_asc: 'Least confident first' };
 
@@ -48,10 +53,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
   // Filters and order as the user last left them in this project (after going elsewhere, or a reload).
   const [reviewView, changeView] = useReviewView(projectId);
-  const { states, text, order, jobChanges, changedOnly } = reviewView;
-  const setText = (next: string) => changeView({ text: next });
+  const { states, text, order, jobChanges, changedOnly, group } = reviewView;
+  // Any other filter takes the place of a group of rows like this (the engine lists a group alone).
+  const setText = (next: string) => changeView({ text: next, group: null });
   const query = useDebouncedValue(text, 250);
-  const filter = useMemo(() => ({ states, text: query, order, jobChanges, changedAtLastRefresh: changedOnly }), [states, query, order, jobChanges, changedOnly]);
+  const filter = useMemo(() => reviewFilterOf({ states, text: query, order, jobChanges, changedOnly, group }), [states, query, order, jobChanges, changedOnly, group]);
   const fKey = filterKey(projectId, filter);
   const [generation, setGeneration] = useState(0);
   const listKey = `${fKey}#${generation}`;
@@ -85,6 +91,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const [helpOpen, setHelpOpen] = useState(false);
   const [acceptOpen, setAcceptOpen] = useState(false);
   const [refreshOpen, setRefreshOpen] = useState(false);
+  const [groupsOpen, setGroupsOpen] = useState(false);
+  const [learnedOpen, setLearnedOpen] = useState(false);
   // A refresh changes rows' people and job changes (and their counts): the list is read again.
   const reloadProject = project.reload;
   const refreshed = useCallback(() => {
@@ -100,9 +108,24 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const bulkShown = accepting || (bulk.action === 'undo' && (bulk.progress !== null || bulk.foundGoingOn));
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
+  // Learning lifts rows and raises their confidence: the list is read again. One of rows waiting for review alone (a
+  // group, or "To review") loses the rows decided meanwhile, so it opens again on its first row.
+  const waitingOnly = group !== null || (states?.length === 1 && states[0] === 'to_review');
+  const learned = useCallback(() => {
+    if (waitingOnly) setSelection({ key: null, position: 0 });
+    setGeneration((g) => g + 1);
+  }, [waitingOnly]);
+  const learning = useLearning(projectId, learned);
+  // The offer whose rows the last action accepted: an undo of it offers them again.
+  const acceptedOffer = useRef<string | null>(null);
 
   const applyResult = (decision: Decision, result: DecisionResult) => {
     view.setFigures(result);
+    // Each row decided by hand is a label; after every few the review learns from them in the background.
+    if (decision.kind === 'choose' || decision.kind === 'reject') learning.noteDecisions(result.changed);
+    if (decision.kind === 'undo' && result.changed > 0 && acceptedOffer.current) learning.bringBack(acceptedOffer.current);
+    acceptedOffer.current = decision.kind === 'acceptAll' && decision.pattern && result.changed > 0 ? decision.pattern : null;
+    if (acceptedOffer.current) learning.putAway(acceptedOffer.current);
     if (result.row) {
       view.update({ type: 'rowChanged', row: result.row });
       if (result.row.rowIndex === latestRowIndex.current) detail.setValue(result.row);
@@ -148,7 +171,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         pending = api.call('decisions.undo', { projectId });
         break;
       case 'acceptAll':
-        pending = api.call('decisions.acceptAtOrAbove', { projectId, minConfidence: decision.minConfidence });
+        pending = api.call('decisions.acceptAtOrAbove', { projectId, minConfidence: decision.minConfidence, ...(decision.pattern ? { pattern: decision.pattern } : {}) });
         break;
     }
     // Move on at once so fast reviewers are never held up by the save; the answer patches the row when it lands.
@@ -218,19 +241,29 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       case 'focusFilter':
         filterRef.current?.focus();
         return true;
+      case 'groups':
+        setGroupsOpen(true);
+        return true;
     }
   });
 
   const changeStates = (next: RowState[] | null) => {
-    const same = JSON.stringify(next) === JSON.stringify(states);
+    const same = group === null && JSON.stringify(next) === JSON.stringify(states);
     if (same) setGeneration((g) => g + 1);
-    else changeView({ states: next });
+    else changeView({ states: next, group: null });
     gridRef.current?.focus();
   };
   const clearFilters = () => {
-    changeView({ states: null, jobChanges: null, changedOnly: false, text: '' });
+    changeView({ states: null, jobChanges: null, changedOnly: false, text: '', group: null });
     gridRef.current?.focus();
   };
+  // A group of rows like this is shown alone: the other filters give way to it.
+  const showGroup = (picked: Pick<ReviewGroup, 'pattern' | 'words'>) => {
+    setGroupsOpen(false);
+    changeView({ states: null, jobChanges: null, changedOnly: false, text: '', group: { pattern: picked.pattern, words: picked.words } });
+    gridRef.current?.focus();
+  };
+  const acceptOffer = (change: LearningChange) => void decide({ kind: 'acceptAll', minConfidence: change.confidence, pattern: change.pattern });
   const filterWords = viewFilterWords(reviewView);
 
   const onWindowChange = (window: ListWindow) => {
@@ -244,8 +277,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   return (
     <div className="screen screen--fill review-screen">
       <ProjectHeader projectId={projectId} current="review" summary={project.value?.summary} title="Review the matches" />
-      <div className="review-toolbar">
-        <FilterChips counts={view.counts} active={states} onChange={changeStates} />
+      <div className="review-toolbar review-toolbar--chips">
+        {/* None pressed while a group of rows like this is shown: it lists its rows alone. */}
+        <FilterChips counts={view.counts} active={group ? [] : states} onChange={changeStates} />
+        <LearningTools group={group} onGroups={() => setGroupsOpen(true)} onLearned={() => setLearnedOpen(true)} />
       </div>
       {view.jobChanges && (totalMatched(view.jobChanges.jobChanges) > 0 || view.jobChanges.lastRefreshAt) && (
         <div className="review-toolbar">
@@ -255,11 +290,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
             active={jobChanges}
             changedOnly={changedOnly}
             onChange={(next) => {
-              changeView({ jobChanges: next });
+              changeView({ jobChanges: next, group: null });
               gridRef.current?.focus();
             }}
             onChangedOnly={(on) => {
-              changeView({ changedOnly: on });
+              changeView({ changedOnly: on, group: null });
               gridRef.current?.focus();
             }}
           />
@@ -281,16 +316,19 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
             Clear filters
           </Button>
         )}
-        <label className="review-order">
-          <span className="sr-only">Order</span>
-          <select value={order} onChange={(event) => changeView({ order: event.target.value as ReviewOrder })} data-testid="review-order">
-            {(Object.keys(ORDER_LABELS) as ReviewOrder[]).map((o) => (
-              <option key={o} value={o}>
-                {ORDER_LABELS[o]}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* A group lists its rows in sheet order: no order to pick. */}
+        {!group && (
+          <label className="review-order">
+            <span className="sr-only">Order</span>
+            <select value={order} onChange={(event) => changeView({ order: event.target.value as ReviewOrder })} data-testid="review-order">
+              {(Object.keys(ORDER_LABELS) as ReviewOrder[]).map((o) => (
+                <option key={o} value={o}>
+                  {ORDER_LABELS[o]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span className="review-toolbar__spacer" />
         {bulkShown && bulk.action ? (
           <>
@@ -314,6 +352,15 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           <span className="review-keys__label">Keys</span> <kbd>?</kbd>
         </Button>
       </div>
+      <LearningLine
+        learning={learning}
+        showing={group?.pattern === learning.offer?.pattern}
+        busy={bulk.action !== null}
+        foundLearning={bulk.action === 'learn' ? { progress: bulk.progress } : null}
+        onAccept={acceptOffer}
+        onShow={showGroup}
+      />
+      <ErrorBanner error={learning.error} title="Could not learn from your decisions" onDismiss={learning.dismissError} />
       <ErrorBanner error={view.error} title="Could not load the rows" onRetry={() => setGeneration((g) => g + 1)} />
       <ErrorBanner error={actionError} title="The decision was not saved" onDismiss={() => setActionError(null)} />
       <div className="review-layout">
@@ -342,6 +389,31 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         </aside>
       </div>
       {helpOpen && <KeyHelp onClose={() => setHelpOpen(false)} />}
+      {groupsOpen && (
+        <GroupDialog
+          projectId={projectId}
+          current={group?.pattern ?? null}
+          onPick={showGroup}
+          onClear={() => {
+            setGroupsOpen(false);
+            clearFilters();
+          }}
+          onClose={() => setGroupsOpen(false)}
+        />
+      )}
+      {learnedOpen && (
+        <LearnedDialog
+          projectId={projectId}
+          learning={learning.learning}
+          onLearn={learning.learn}
+          onReset={() => {
+            learning.forget();
+            learned();
+            toast('What was learned is forgotten: the rows it lifted wait for review as before.');
+          }}
+          onClose={() => setLearnedOpen(false)}
+        />
+      )}
       {refreshOpen && (
         <RefreshDialog
           projectId={projectId}

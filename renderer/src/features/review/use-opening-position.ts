@@ -9,7 +9,7 @@ import { firstToReview, type ReviewFilter, type ReviewList } from './review-list
  */
 export function useOpeningPosition(projectId: number, list: ReviewList, filter: ReviewFilter, listKey: string): number {
   const inFirstPage = firstToReview(list);
-  const wholeProject = filter.states === null && filter.jobChanges === null && !filter.changedAtLastRefresh && filter.text.trim() === '' && filter.order === 'file';
+  const wholeProject = filter.states === null && filter.jobChanges === null && !filter.changedAtLastRefresh && filter.text.trim() === '' && filter.order === 'file' && filter.pattern === null;
   const askEngine = inFirstPage === null && list.pages.has(0) && wholeProject && (list.total ?? 0) > (list.pages.get(0)?.length ?? 0);
   const [asked, setAsked] = useState<{ key: string; position: number } | null>(null);
 

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { ContractError, LearningSummary } from '../../../../shared/contract';
+import { api } from '../../api';
+import { Button } from '../../ui/button';
+import { ErrorBanner } from '../../ui/error-banner';
+import { plural } from '../../ui/format';
+import { Modal } from '../../ui/modal';
+import { useEngineData } from '../../ui/use-engine-data';
+import { LEARN_AFTER_DECISIONS } from './learning-offer';
+
+interface LearnedDialogProps {
+  projectId: number;
+  /** A learning goes on: the summary is read again when it ends, and nothing else may start. */
+  learning: boolean;
+  onLearn: () => void;
+  /** What was learned is gone: the rows it lifted are back to what the model alone says. */
+  onReset: (summary: LearningSummary) => void;
+  onClose: () => void;
+}
+
+/**
+ * What the project learned from the reviewer's decisions, in sentences (learning.summary), and its reset: asked to
+ * confirm first, as it cannot be undone (the decisions themselves stay, and a later learning counts them again).
+ */
+export function LearnedDialog({ projectId, learning, onLearn, onReset, onClose }: LearnedDialogProps) {
+  const summary = useEngineData(`learned:${projectId}:${learning}`, () => api.callOrThrow('learning.summary', { projectId }));
+  const [confirming, setConfirming] = useState(false);
+  const [resetting, setResetting] = useState(false);
+  const [error, setError] = useState<ContractError | null>(null);
+  const value = summary.value;
+  const learned = value !== undefined && (value.labels > 0 || value.sentences.length > 0);
+
+  const reset = async () => {
+    setResetting(true);
+    setError(null);
+    const result = await api.call('learning.reset', { projectId });
+    setResetting(false);
+    setConfirming(false);
+    if (!result.ok) return setError(result.error);
+    summary.setValue(result.value);
+    onReset(result.value);
+  };
+
+  return (
+    <Modal
+      title="What was learned"
+      onClose={onClose}
+      className="learned-dialog"
+      footer={
+        confirming ? (
+          <>
+            <span className="learned-dialog__confirm" id="learned-reset-words">
+              {value && value.labels > 0 ? `Forget what ${plural(value.labels, 'decision')} taught?` : 'Forget what was learned?'} This cannot be undone; your decisions stay.
+            </span>
+            <Button onClick={() => setConfirming(false)} autoFocus>
+              Keep it
+            </Button>
+            <Button variant="danger" busy={resetting} onClick={() => void reset()} aria-describedby="learned-reset-words" data-testid="learned-reset-confirm">
+              Reset
+            </Button>
+          </>
+        ) : (
+          <>
+            {learned && (
+              <Button variant="danger" onClick={() => setConfirming(true)} disabled={learning} data-testid="learned-reset">
+                Reset what was learned…
+              </Button>
+            )}
+            <Button onClick={onLearn} busy={learning} title="Learn from the decisions made so far, now" data-testid="learned-learn">
+              Learn now
+            </Button>
+            <Button onClick={onClose} autoFocus>
+              Close
+            </Button>
+          </>
+        )
+      }
+    >
+      <ErrorBanner error={summary.error} title="Could not read what was learned" onRetry={summary.reload} />
+      <ErrorBanner error={error} title="What was learned was not reset" onDismiss={() => setError(null)} />
+      {!value && !summary.error && <p className="muted">Reading…</p>}
+      {value && (
+        <>
+          {value.note && <p className="banner banner--info">{value.note}</p>}
+          {learned ? (
+            <>
+              <p className="muted" data-testid="learned-figures">
+                From {plural(value.labels, 'decision')} you made by hand; {plural(value.rowsLifted, 'row')} waiting for review now {value.rowsLifted === 1 ? 'looks' : 'look'} like the
+                rows you accepted.
+              </p>
+              <ul className="learned-dialog__sentences" data-testid="learned-sentences">
+                {value.sentences.map((sentence) => (
+                  <li key={sentence}>{sentence}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p data-testid="learned-nothing">
+              Nothing learned yet. Each row you accept or mark “none fits” teaches the app; after every {LEARN_AFTER_DECISIONS} it learns which kinds of rows you accept, and rows
+              like them may then be accepted in one step. Twins, conflicting names and a name without a company always stay with you.
+            </p>
+          )}
+        </>
+      )}
+    </Modal>
+  );
+}
