@@ -147,6 +147,10 @@ test('a watched project: a refresh after the world moved on, important people no
   await checkScreen(page, 'watch-changes', async () => {
     await expect(table).toBeVisible();
   });
+  await checkScreen(page, 'watch-changes-since', async () => {
+    await page.getByTestId('changes-export').scrollIntoViewIfNeeded();
+    await expect(page.getByTestId('changes-export')).toBeInViewport();
+  });
 
   // Marked seen: the inbox is empty, and the header's count gone.
   await page.getByTestId('inbox-mark-seen').click();

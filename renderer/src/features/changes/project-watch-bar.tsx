@@ -22,6 +22,8 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
   const inbox = useInbox(projectId, Boolean(summary?.lastRefreshAt));
   if (!summary || summary.kind !== 'match') return null;
   const watch = saved?.over === summary ? saved.watch : summary.watch;
+  // Before anything is matched there is nobody to watch, and no change to see.
+  if (summary.matched === 0 && !watch && !summary.lastRefreshAt) return null;
   const unseen = inbox.value?.unseen ?? 0;
 
   return (
