@@ -18,7 +18,7 @@ const people = Array.from({ length: 400 }, (_, i) => ({
   headline: 'x'.repeat(120),
 }));
 const accented = Buffer.from(JSON.stringify([people]));
-const ascii = Buffer.from(accented.toString().replace(/[^\x00-\x7f]/g, 'e'));
+const ascii = Buffer.from(accented.toString().replace(/[\u0080-\uffff]/g, 'e'));
 const checked = (bytes: Buffer): Buffer => {
   if (!isUtf8(bytes)) throw new Error('not UTF-8');
   return bytes;
