@@ -1,6 +1,6 @@
+import { StringDecoder } from 'node:string_decoder';
 import { excelString } from './cell-text';
 import { decodeXml } from './xml-elements';
-import { StringDecoder } from 'node:string_decoder';
 import { NeedsGuard, RPH, SI, T, XmlTags, type XmlHandler } from './xml-tags';
 
 const CHUNK_BYTES = 16 * 1024 * 1024;

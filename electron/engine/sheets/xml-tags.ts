@@ -40,8 +40,8 @@ export class NeedsGuard extends Error {
 /**
  * A scan of an xlsx part's XML as it streams in, tag by tag, for the readers of worksheets and shared strings: no DOM,
  * no object per node. Text reaches the handler only while it asks for it, and a tag cut by the end of a chunk waits
- * for the next. Each chunk must end at a whole character (guardXmlText's chunks do), and what the scan keeps between
- * chunks is at most a tag, a comment or a CDATA section, which the guard bounds.
+ * for the next. What the scan keeps between chunks is at most a tag, a comment or a CDATA section, which `maxChars`
+ * or the guard in front bounds.
  */
 export class XmlTags {
   private rest = '';
