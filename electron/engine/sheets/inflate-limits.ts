@@ -34,14 +34,19 @@ export class PartTooLarge extends Error {
 
 /** The inflated bytes one read of a sheet has used, across its parts. */
 export class InflateBudget {
-  private used = 0;
+  private usedBytes = 0;
 
   constructor(private readonly total: number = INFLATE_CAPS.total) {}
 
+  /** The bytes counted so far. */
+  get used(): number {
+    return this.usedBytes;
+  }
+
   /** Counts `bytes` more of `part`; throws once the total is passed. */
   take(part: string, bytes: number): void {
-    this.used += bytes;
-    if (this.used > this.total) throw new PartTooLarge(part, 'total', this.total);
+    this.usedBytes += bytes;
+    if (this.usedBytes > this.total) throw new PartTooLarge(part, 'total', this.total);
   }
 }
 

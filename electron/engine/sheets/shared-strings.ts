@@ -1,4 +1,7 @@
+import { StringDecoder } from 'node:string_decoder';
 import { excelString } from './cell-text';
+import { decodeXml } from './xml-elements';
+import { NeedsGuard, RPH, SI, T, XmlTags, type XmlHandler } from './xml-tags';
 
 const CHUNK_BYTES = 16 * 1024 * 1024;
 const ENDS_BLOCK = 1 << 16;
@@ -70,10 +73,60 @@ export class SharedStrings {
   }
 }
 
-/** A shared-strings entry as exceljs' parser emits it: plain text, rich text runs, or nothing (`<si><t/></si>`). */
-export function sharedStringText(entry: unknown): string {
-  if (typeof entry === 'string') return excelString(entry);
-  const runs = (entry as { richText?: unknown } | null)?.richText;
-  if (Array.isArray(runs)) return excelString(runs.map((run: { text?: unknown }) => (typeof run?.text === 'string' ? run.text : '')).join(''));
-  return '';
+/**
+ * Reads a shared-strings part's entries into `table` as they stream in: each `<si>`'s text, rich text flattened to
+ * its runs' text as a cell shows it, phonetic guides (`<rPh>`) left out, Excel's escapes decoded. With `maxChars`,
+ * an entry or text run longer than that throws NeedsGuard (xml-tags.ts).
+ */
+export async function readSharedStrings(source: AsyncIterable<Buffer> | Iterable<Buffer>, table: SharedStrings, maxChars = Infinity): Promise<void> {
+  const reader = new EntryReader(table, maxChars);
+  const tags = new XmlTags(reader, maxChars);
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of source) tags.feed(decoder.write(chunk));
+  tags.feed(decoder.end());
+  tags.end();
+}
+
+class EntryReader implements XmlHandler {
+  collecting = false;
+  done = false;
+  private inEntry = false;
+  private phonetic = 0;
+  private entry = '';
+  private raw = '';
+
+  constructor(
+    private readonly table: SharedStrings,
+    private readonly maxChars: number,
+  ) {}
+
+  open(tag: number, _xml: string, _from: number, _to: number, empty: boolean): void {
+    if (tag === SI) {
+      if (empty) this.table.add('');
+      else {
+        this.inEntry = true;
+        this.entry = '';
+      }
+    } else if (tag === RPH && !empty) this.phonetic++;
+    else if (tag === T && !empty && this.inEntry && this.phonetic === 0) {
+      this.collecting = true;
+      this.raw = '';
+    }
+  }
+
+  text(raw: string): void {
+    this.raw += raw;
+  }
+
+  close(tag: number): void {
+    if (tag === T && this.collecting) {
+      this.entry += decodeXml(this.raw);
+      this.collecting = false;
+      if (this.entry.length > this.maxChars) throw new NeedsGuard();
+    } else if (tag === RPH) this.phonetic = Math.max(0, this.phonetic - 1);
+    else if (tag === SI && this.inEntry) {
+      this.table.add(excelString(this.entry));
+      this.inEntry = false;
+    }
+  }
 }

@@ -3,6 +3,7 @@ import { SheetError, fileLabel } from './sheet-error';
 import { notASpreadsheet, unsupportedFormat } from './sniff-file';
 import { ZipDamaged, ZipDirectory, type PartLocation } from './zip-directory';
 import { unreadable } from './file-access';
+import { elements } from './xml-elements';
 
 export interface WorkbookSheet {
   name: string;
@@ -107,30 +108,4 @@ function otherZip(path: string, zip: ZipDirectory): SheetError {
 /** Relationship targets are relative to the workbook part's folder unless they start with `/`. */
 function partPath(target: string): string {
   return target.startsWith('/') ? posix.normalize(target.slice(1)) : posix.normalize(posix.join('xl', target));
-}
-
-/**
- * Attributes of every `<name .../>` element, with or without a namespace prefix. workbook.xml and its rels are
- * small, flat lists of empty elements, so a full XML parser would add nothing here.
- */
-function elements(xml: string, name: string): Record<string, string>[] {
-  const found: Record<string, string>[] = [];
-  const tag = new RegExp(`<(?:[\\w.-]+:)?${name}\\b([^>]*)>`, 'g');
-  for (const match of xml.matchAll(tag)) {
-    const attributes: Record<string, string> = {};
-    for (const attr of match[1].matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-      attributes[attr[1]] = decodeXml(attr[2] ?? attr[3] ?? '');
-    }
-    found.push(attributes);
-  }
-  return found;
-}
-
-function decodeXml(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (whole, entity: string) => {
-    const lower = entity.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
-    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
-    return ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[lower] ?? whole;
-  });
 }

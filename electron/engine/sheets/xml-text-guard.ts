@@ -1,7 +1,7 @@
 import { OversizedCell } from './oversized-cell';
 
 /** Excel writes tags of a few dozen bytes; a longer one is damage or an attack on the parser's memory. */
-const MAX_TAG_BYTES = 64 * 1024;
+export const MAX_TAG_BYTES = 64 * 1024;
 /** `&#x10FFFF;` is the longest entity a cell's text needs. */
 const MAX_ENTITY_BYTES = 12;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SharedStrings, sharedStringText } from '../../../electron/engine/sheets/shared-strings';
+import { SharedStrings, readSharedStrings } from '../../../electron/engine/sheets/shared-strings';
 
 describe('SharedStrings', () => {
   it('gives back every entry by index, multi-byte text and empty entries included, past its first buffer sizes', () => {
@@ -26,9 +26,21 @@ describe('SharedStrings', () => {
     expect(table.get(0.5)).toBeUndefined();
   });
 
-  it('reads an entry as a cell shows it: rich text as its runs, nothing as empty', () => {
-    expect(sharedStringText('plain')).toBe('plain');
-    expect(sharedStringText({ richText: [{ text: 'Ada ' }, { font: { bold: true }, text: 'Lovelace' }, { text: null }] })).toBe('Ada Lovelace');
-    expect(sharedStringText(null)).toBe('');
+  it('reads each entry as a cell shows it: rich text as its runs, phonetic guides left out, entities, escapes and CDATA decoded, nothing as empty', async () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="7" uniqueCount="7">' +
+      '<si><t>plain</t></si>' +
+      '<si><r><t xml:space="preserve">Ada </t></r><r><rPr><b/></rPr><t>Lovelace</t></r></si>' +
+      '<si><t/></si><si/>' +
+      '<si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si>' +
+      '<si><t>A &amp; B &lt;c&gt; &#233;&#x1F600; line_x000D_break</t></si>' +
+      '<si><t><![CDATA[<b>&amp;</b>]]></t></si>' +
+      '</sst>';
+    // One character a chunk: every tag, entity and CDATA section is cut somewhere.
+    const chunks = [...xml].map((ch) => Buffer.from(ch));
+    const table = new SharedStrings();
+    await readSharedStrings(chunks, table);
+    const texts = Array.from({ length: 8 }, (_, i) => table.get(i));
+    expect(texts).toEqual(['plain', 'Ada Lovelace', '', '', '東京', 'A & B <c> é😀 line\rbreak', '<b>&amp;</b>', undefined]);
   });
 });
