@@ -1,5 +1,5 @@
 // What the model learns from a reviewer's decisions (issue 43): each decision on a row is a labelled pair (the row's
-// best candidate right or wrong), counted per reason pattern (reason-pattern.ts), and the model's m and u figures are
+// best candidate right or wrong), counted per reason pattern (reason-pattern.ts), and the model's m figures are
 // estimated again from the sheet's own comparisons with those labels (sheet-weights.ts). Precision first: what the
 // sheet says may lower a row's confidence anywhere, but a row rises, and its guard is lifted, only where its pattern's
 // labels support it (enough accepted, none rejected), never for a kind a person must always look at. Pure: no I/O.
@@ -149,7 +149,7 @@ export function learnedSentences(state: LearnedState): string[] {
 /** Bits a level's weight must move by on the sheet to be named among what changed. */
 const TELLING_CHANGE = 0.5;
 
-/** What the sheet's figures changed, the largest moves first: "On this sheet's 3,900 rows ...". */
+/** What the sheet's figures changed, the largest moves first: "The model weighed its evidence again on 2,452 of this sheet's rows ...". */
 function weightsSentence(weights: SheetWeights): string {
   const moves: { text: string; by: number }[] = [];
   for (const [comparison, { levels }] of Object.entries(weights.comparisons)) {

@@ -85,7 +85,7 @@ function spread(rows: number[], most: number): number[] {
 /**
  * Counts the project's hand-made decisions as labels (the decided row's best candidate right when it was the one
  * chosen, wrong when another was or none fits), on top of `startFrom` (another project's state, if the user chose
- * it); estimates the model's m and u figures again from the sheet's candidate pairs with those labels (EM,
+ * it); estimates the model's m figures again from the sheet's candidate pairs with those labels (EM,
  * matching/sheet-weights.ts); then assesses the rows waiting for review again: a supported pattern lifts a row, a
  * pattern no longer supported drops a lift, and the sheet's figures may lower a confidence. Everything is worked out
  * first, a slice at a time with `onProgress` and `signal` heard in between, and written in one transaction: a cancel
