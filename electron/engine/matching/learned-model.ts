@@ -6,7 +6,7 @@
 import type { RowAssessment } from './assess-row';
 import { calibrated } from './calibrate';
 import { CONFIDENCE_MODEL } from './confidence-model';
-import { learnablePattern, patternWords, reasonPattern } from './reason-pattern';
+import { learnablePattern, levelWords, patternWords, reasonPattern } from './reason-pattern';
 import { sheetShares, type SheetWeights } from './sheet-weights';
 
 /** Accepted labels a pattern needs, with none rejected, before it may lift a row: fewer is a reviewer's luck. */
@@ -157,7 +157,7 @@ function weightsSentence(weights: SheetWeights): string {
     for (const [level, l] of Object.entries(levels)) {
       const was = Math.log2(base[level]!.m / base[level]!.u);
       const now = Math.log2(l.m / l.u);
-      if (Math.abs(now - was) >= TELLING_CHANGE) moves.push({ text: `${comparison} ${level.replaceAll('_', ' ')} ${bits(now)} (was ${bits(was)})`, by: Math.abs(now - was) });
+      if (Math.abs(now - was) >= TELLING_CHANGE) moves.push({ text: `${levelWords(comparison, level)} ${bits(now)} (was ${bits(was)})`, by: Math.abs(now - was) });
     }
   }
   const { rows, labels } = weights.estimatedFrom;
