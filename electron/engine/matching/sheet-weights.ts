@@ -4,8 +4,8 @@
 // so a level the sheet shows seldom keeps the app's figures. u stays the app's, as Splink's EM keeps it by default:
 // it is judged among the people the service returns, and on a sheet of namesakes EM cannot tell it from m (left
 // free, it took namesakes at the company for evidence against the company, and the calibration error of the
-// confidences it gave on the evaluation set rose tenfold). Kept readable as data: one object in the shape of CONFIDENCE_MODEL, each figure with its
-// reason. Pure: no I/O.
+// confidences it gave on the evaluation set rose tenfold). Kept readable as data: one object in the shape of
+// CONFIDENCE_MODEL, each figure with its reason. Pure: no I/O.
 import type { Levels } from './assess-row';
 import { CONFIDENCE_MODEL, type Comparison, type Level } from './confidence-model';
 
@@ -29,17 +29,18 @@ export interface SheetWeights {
   comparisons: Record<Comparison, { levels: Record<string, EstimatedLevel> }>;
 }
 
-/** Pairs a level needs on the sheet before its figures are estimated from it: fewer is noise, so the app's are kept. */
+/** Pairs a level needs on the sheet before its m is estimated from it: fewer is noise, so the app's is kept. */
 export const MIN_PAIRS = 30;
 /** How many pairs the app's model counts for, as a prior, beside the sheet's. */
 const PRIOR_PAIRS = 100;
 const MAX_ITERATIONS = 40;
-/** EM stops once no m or u moves by more than this in an iteration. */
+/** EM stops once no m, nor the share of rows whose person is none of the candidates, moves by more than this. */
 const CONVERGED = 1e-4;
 const FLOOR = 1e-5;
 
 const COMPARISONS = Object.keys(CONFIDENCE_MODEL.comparisons) as Comparison[];
-type Figures = { p0: number; m: Record<string, Record<string, number>>; u: Record<string, Record<string, number>> };
+/** What EM estimates: the share of rows whose person is none of the candidates, and each informative level's m. */
+type Figures = { p0: number; m: Record<string, Record<string, number>> };
 
 function baseLevels(comparison: Comparison): Record<string, Level> {
   return CONFIDENCE_MODEL.comparisons[comparison].levels as Record<string, Level>;
@@ -66,25 +67,18 @@ function shares(levels: readonly Levels[], f: Pick<Figures, 'p0'> & { weight: (c
 function weightOf(f: Figures): (c: Comparison, level: string) => number {
   return (c, level) => {
     const m = f.m[c]![level];
-    const u = f.u[c]![level];
-    return m === undefined || u === undefined ? 0 : Math.log2(m / u);
+    return m === undefined ? 0 : Math.log2(m / baseLevels(c)[level]!.u);
   };
 }
 
 /** The app's model as figures EM starts from. */
 function baseFigures(): Figures {
   const m: Figures['m'] = {};
-  const u: Figures['u'] = {};
   for (const c of COMPARISONS) {
     m[c] = {};
-    u[c] = {};
-    for (const [level, l] of Object.entries(baseLevels(c))) {
-      if (!informative(c, level)) continue;
-      m[c][level] = l.m;
-      u[c][level] = l.u;
-    }
+    for (const [level, l] of Object.entries(baseLevels(c))) if (informative(c, level)) m[c][level] = l.m;
   }
-  return { p0: CONFIDENCE_MODEL.notAmongCandidates.probability, m, u };
+  return { p0: CONFIDENCE_MODEL.notAmongCandidates.probability, m };
 }
 
 /**
@@ -95,7 +89,6 @@ function baseFigures(): Figures {
 function maximise(rows: readonly SheetRow[], posteriors: readonly number[][], seen: Record<string, Record<string, number>>): Figures {
   const base = baseFigures();
   const m: Figures['m'] = {};
-  const u: Figures['u'] = {};
   let none = 0;
   for (const c of COMPARISONS) {
     const matchSum: Record<string, number> = {};
@@ -107,15 +100,15 @@ function maximise(rows: readonly SheetRow[], posteriors: readonly number[][], se
       });
     });
     m[c] = redistribute(base.m[c]!, matchSum, seen[c]!);
-    u[c] = base.u[c]!;
   }
   rows.forEach((_, r) => (none += 1 - posteriors[r]!.reduce((a, b) => a + b, 0)));
   const p0 = (none + PRIOR_PAIRS * base.p0) / (rows.length + PRIOR_PAIRS);
-  return { p0: Math.min(0.9, Math.max(0.05, p0)), m, u };
+  // Held within reason: a sheet of absent people only, or of none, still leaves room for the other.
+  return { p0: Math.min(0.9, Math.max(0.05, p0)), m };
 }
 
 /**
- * A comparison's probabilities over its levels: the app's where the sheet shows too few pairs; for the others the
+ * A comparison's m over its levels: the app's where the sheet shows too few pairs; for the others the
  * sheet's proportions among them (with the prior), holding the mass the app gives those levels together. The app's
  * figures are not one distribution a comparison (an e-mail found by the service and one on the record are two ways
  * of seeing the same thing), so the sheet only says how the levels it shows share theirs, as Splink estimates a
@@ -156,7 +149,7 @@ export async function estimateSheetWeights(all: readonly SheetRow[], onIteration
     iterations++;
     const moved = Math.max(
       Math.abs(next.p0 - figures.p0),
-      ...COMPARISONS.flatMap((c) => Object.keys(next.m[c]!).map((level) => Math.max(Math.abs(next.m[c]![level]! - figures.m[c]![level]!), Math.abs(next.u[c]![level]! - figures.u[c]![level]!)))),
+      ...COMPARISONS.flatMap((c) => Object.keys(next.m[c]!).map((level) => Math.abs(next.m[c]![level]! - figures.m[c]![level]!))),
     );
     figures = next;
     await onIteration(iterations);
@@ -183,7 +176,7 @@ function described(f: Figures, seen: Record<string, Record<string, number>>, row
             const n = seen[c]![level] ?? 0;
             if (!informative(c, level)) return [level, { m: 1, u: 1, pairs: n, why: base.why }];
             const m = round(f.m[c]![level]!);
-            const u = round(f.u[c]![level]!);
+            const u = base.u;
             const why =
               n < MIN_PAIRS
                 ? `The app's m ${base.m} and u ${base.u}: ${n} of this sheet's pairs had it, too few to tell.`

@@ -1,6 +1,7 @@
 // Learning from a project's reviewer decisions (issue 43): each row decided by hand is a labelled pair, counted per
-// reason pattern (matching/learned-model.ts); the rows still waiting for review are then assessed again under what
-// was learned, and a pattern the labels support lifts its rows' guard, so the accept of confident rows takes them.
+// reason pattern (matching/learned-model.ts) and, with the sheet's other rows, the ground the model's m figures are
+// estimated again on (matching/sheet-weights.ts); the rows still waiting for review are then assessed again under
+// what was learned, and a pattern the labels support lifts its rows' guard, so the accept of confident rows takes them.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { LearningSummary, ReviewGroup, ReviewPage } from '../../../shared/contract';
