@@ -84,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
     log('');
     log(`After a reviewer decided ${learning.decided} rows and the project learned from them (${learning.rowsLifted} rows lifted, ${learning.acceptedAfter} accepted), on the other rows:`);
     for (const sentence of [...learning.sentences, ...learning.changes]) log(`  ${sentence}`);
+    log('Reliability after learning, on the rows not decided by hand:');
+    log(reliabilityConsoleTable(learning.reliability));
     log(consoleTable(learning.checks));
   }
   if (values.json) {

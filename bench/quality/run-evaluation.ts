@@ -41,6 +41,8 @@ export interface LearningRun {
   acceptedAfter: number;
   score: QualityScore;
   checks: TargetCheck[];
+  /** Every candidate listed on the rows not decided by hand, by the confidence shown after learning. */
+  reliability: Reliability;
 }
 
 export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
@@ -191,14 +193,18 @@ async function learnAndScore(engine: Engine, projectId: number, labels: readonly
   const accepted = await call(engine, 'decisions.acceptAtOrAbove', { projectId });
   const kept: EvaluationLabel[] = [];
   const outcomes: RowOutcome[] = [];
+  const candidates: CandidateOutcome[] = [];
   for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) {
     if (byHand.has(rowIndex)) continue;
     const row = await call(engine, 'review.row', { projectId, rowIndex });
     const chosen = row.chosenRank === null ? null : (row.candidates.find((c) => c.rank === row.chosenRank)?.personId ?? null);
-    kept.push(labels[rowIndex]!);
+    const label = labels[rowIndex]!;
+    kept.push(label);
     outcomes.push({ state: row.state, chosenPersonId: chosen, candidatePersonIds: row.candidates.map((c) => c.personId).filter((id): id is string => id !== null) });
+    for (const c of row.candidates) candidates.push({ category: label.category, confidence: c.confidence, right: c.personId !== null && c.personId === label.truePersonId });
   }
   const score = scoreEvaluation(kept, outcomes);
+  const calibration = reliability(candidates);
   return {
     decided: byHand.size,
     sentences: learned.sentences,
@@ -206,6 +212,7 @@ async function learnAndScore(engine: Engine, projectId: number, labels: readonly
     rowsLifted: learned.rowsLifted,
     acceptedAfter: accepted.changed,
     score,
-    checks: qualityChecks(score),
+    checks: [...qualityChecks(score), calibrationCheck(calibration)],
+    reliability: calibration,
   };
 }

@@ -1,10 +1,13 @@
 // What the model learns from a reviewer's decisions (issue 43): each decision on a row is a labelled pair (the row's
-// best candidate right or wrong), counted per reason pattern (reason-pattern.ts). Like Splink's
-// estimate_m_from_pairwise_labels, but precision first: a pattern lifts a row above the threshold only when the labels
-// support it (enough accepted, none rejected), never for a kind a person must always look at. Pure: no I/O.
+// best candidate right or wrong), counted per reason pattern (reason-pattern.ts), and the model's m figures are
+// estimated again from the sheet's own comparisons with those labels (sheet-weights.ts). Precision first: what the
+// sheet says may lower a row's confidence anywhere, but a row rises, and its guard is lifted, only where its pattern's
+// labels support it (enough accepted, none rejected), never for a kind a person must always look at. Pure: no I/O.
 import type { RowAssessment } from './assess-row';
+import { calibrated } from './calibrate';
 import { CONFIDENCE_MODEL } from './confidence-model';
-import { learnablePattern, patternWords, reasonPattern } from './reason-pattern';
+import { learnablePattern, levelWords, patternWords, reasonPattern } from './reason-pattern';
+import { sheetShares, type SheetWeights } from './sheet-weights';
 
 /** Accepted labels a pattern needs, with none rejected, before it may lift a row: fewer is a reviewer's luck. */
 export const MIN_ACCEPTED = 10;
@@ -18,14 +21,23 @@ export interface PatternLabels {
   rejected: number;
 }
 
-/** What a project learned: its labels per pattern, and the model version they were counted under. */
+/**
+ * What a project learned: its labels per pattern, the model's figures its sheet gives (null before it learned, or
+ * for a state another project started from: a sheet's figures are its own), and the model version of both.
+ */
 export interface LearnedState {
   modelVersion: number;
   patterns: Record<string, PatternLabels>;
+  weights?: SheetWeights | null;
 }
 
 export function emptyLearnedState(): LearnedState {
   return { modelVersion: CONFIDENCE_MODEL.version, patterns: {} };
+}
+
+/** Whether a state changes any verdict: labels counted, or the sheet's figures estimated. */
+export function hasLearned(state: LearnedState): boolean {
+  return Object.keys(state.patterns).length > 0 || Boolean(state.weights);
 }
 
 /** One decision: the pattern of the row as assessed, and whether the reviewer took its best candidate. */
@@ -71,21 +83,46 @@ export function supportOf(labels: PatternLabels | undefined): number | null {
 }
 
 /**
- * The row's verdict under what was learned: where its pattern is supported, the guard is lifted and the best
- * candidate's confidence raised to the labels' figure (never lowered); anything else stays as the model said.
+ * The best candidate's confidence under the sheet's figures: its share of the evidence there, calibrated for the
+ * row's kind as the app's share is; the app's confidence when nothing was estimated.
  */
-export function learnedVerdict(assessment: RowAssessment, state: LearnedState): { confidence: number; runnerUp: number; guard: string | null; pattern: string | null; learned: boolean } {
+export function sheetConfidence(assessment: RowAssessment, weights: SheetWeights | null | undefined): number {
+  if (!weights || assessment.candidates.length === 0) return assessment.confidence;
+  const shares = sheetShares(assessment.candidates.map((c) => c.levels), weights);
+  return calibrated(CONFIDENCE_MODEL.calibration, assessment.kind ?? 'clear', shares[0]!);
+}
+
+/** What a row's verdict is under what was learned (learnedVerdict). */
+export interface LearnedVerdict {
+  confidence: number;
+  runnerUp: number;
+  guard: string | null;
+  pattern: string | null;
+  /** Lifted: the labels of its pattern raised it or lifted its guard (its reason says so). */
+  learned: boolean;
+}
+
+/**
+ * The row's verdict under what was learned. Where its pattern is supported, the guard is lifted and the best
+ * candidate's confidence raised to the labels' figure or the sheet's, whichever is higher; anywhere else the sheet's
+ * figures may lower the confidence, never raise it, and the guard stays.
+ */
+export function learnedVerdict(assessment: RowAssessment, state: LearnedState): LearnedVerdict {
   const pattern = reasonPattern(assessment);
-  const unchanged = { confidence: assessment.confidence, runnerUp: assessment.runnerUp, guard: assessment.guard, pattern, learned: false };
+  const sheet = sheetConfidence(assessment, state.weights);
+  const unchanged = { confidence: Math.min(sheet, assessment.confidence), runnerUp: assessment.runnerUp, guard: assessment.guard, pattern, learned: false };
   if (pattern === null || !learnablePattern(pattern)) return unchanged;
   const support = supportOf(state.patterns[pattern]);
-  if (support === null || (assessment.guard === null && support <= assessment.confidence)) return unchanged;
-  return { confidence: Math.max(support, assessment.confidence), runnerUp: assessment.runnerUp, guard: null, pattern, learned: true };
+  if (support === null) return unchanged;
+  const confidence = Math.max(support, sheet);
+  if (assessment.guard === null && confidence <= assessment.confidence) return unchanged;
+  return { confidence, runnerUp: assessment.runnerUp, guard: null, pattern, learned: true };
 }
 
 /**
  * What was learned, in sentences a reviewer reads: one per pattern with labels, the most decided first; patterns never
- * lifted that read the same (twins by name and company level) are counted in one sentence.
+ * lifted that read the same (twins by name and company level) are counted in one sentence; last, what the sheet's own
+ * comparisons changed in the model's figures.
  */
 export function learnedSentences(state: LearnedState): string[] {
   const merged = new Map<string, [string, PatternLabels]>();
@@ -95,7 +132,7 @@ export function learnedSentences(state: LearnedState): string[] {
     if (seen) merged.set(key, [seen[0], { accepted: seen[1].accepted + labels.accepted, rejected: seen[1].rejected + labels.rejected }]);
     else merged.set(key, [pattern, labels]);
   }
-  return [...merged.values()]
+  const sentences = [...merged.values()]
     .sort(([, a], [, b]) => b.accepted + b.rejected - (a.accepted + a.rejected))
     .map(([pattern, labels]) => {
       const total = labels.accepted + labels.rejected;
@@ -106,4 +143,30 @@ export function learnedSentences(state: LearnedState): string[] {
       if (labels.rejected > 0) return `${what}: such rows stay with you, as you rejected some.`;
       return `${what}: ${MIN_ACCEPTED - labels.accepted} more accepted without a rejection and such rows are lifted.`;
     });
+  return state.weights ? [...sentences, weightsSentence(state.weights)] : sentences;
+}
+
+/** Bits a level's weight must move by on the sheet to be named among what changed. */
+const TELLING_CHANGE = 0.5;
+
+/** What the sheet's figures changed, the largest moves first: "The model weighed its evidence again on 2,452 of this sheet's rows ...". */
+function weightsSentence(weights: SheetWeights): string {
+  const moves: { text: string; by: number }[] = [];
+  for (const [comparison, { levels }] of Object.entries(weights.comparisons)) {
+    const base = CONFIDENCE_MODEL.comparisons[comparison as keyof typeof CONFIDENCE_MODEL.comparisons].levels as Record<string, { m: number; u: number }>;
+    for (const [level, l] of Object.entries(levels)) {
+      const was = Math.log2(base[level]!.m / base[level]!.u);
+      const now = Math.log2(l.m / l.u);
+      if (Math.abs(now - was) >= TELLING_CHANGE) moves.push({ text: `${levelWords(comparison, level)} ${bits(now)} (was ${bits(was)})`, by: Math.abs(now - was) });
+    }
+  }
+  const { rows, labels } = weights.estimatedFrom;
+  const what = `The model weighed its evidence again on ${rows.toLocaleString('en-US')} of this sheet's rows and your ${labels} decision${labels === 1 ? '' : 's'}`;
+  if (moves.length === 0) return `${what}: its figures hold here.`;
+  const named = moves.sort((a, b) => b.by - a.by).slice(0, 3).map((m) => m.text);
+  return `${what} (a confidence rises only where your decisions back it): ${named.join(', ')}.`;
+}
+
+function bits(weight: number): string {
+  return `${weight >= 0 ? '+' : ''}${weight.toFixed(1)} bits`;
 }

@@ -60,6 +60,12 @@ const COMPANY_WORDS: Record<string, string> = {
   missing: 'with no company to compare',
 };
 
+/** One comparison level in words: "a near name", "at the same company", "e-mail found by". */
+export function levelWords(comparison: string, level: string): string {
+  const words = comparison === 'name' ? NAME_WORDS[level] : comparison === 'company' ? COMPANY_WORDS[level] : undefined;
+  return words ?? `${comparison.replace(/([A-Z])/gu, ' $1').toLowerCase()} ${level.replaceAll('_', ' ')}`;
+}
+
 /** A pattern in words, to follow "rows": "with a near name at the same company". */
 export function patternWords(pattern: string): string {
   const [kind, name, company, hit, rival] = pattern.split('|') as [RowKind, string, string, string, string];

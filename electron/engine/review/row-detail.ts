@@ -2,7 +2,9 @@ import type { Database } from 'better-sqlite3';
 import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../shared/contract';
 import type { JobChangeStatus } from '../../../shared/model';
 import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
+import { LIFTED_REASON, learnedVerdict, usableState } from '../matching/learned-model';
 import { FreshestFacts } from '../rows/freshest-facts';
+import { storedLearning } from '../rows/stored-learning';
 import { EngineError, notFound } from '../engine-errors';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { factsOf } from '../runs/answer-facts';
@@ -61,6 +63,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
   const lookup = answered ? lookupOf(db, status.queryKey) : null;
   const assessed = assessedRow(db, project, status, cells);
+  const verdict = assessed ? waitingVerdict(db, project.id, status, assessed.assessment) : null;
   const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;
   const candidates: CandidateView[] = assessed
     ? assessed.assessment.candidates.map((c, i) => {
@@ -71,8 +74,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
           score: person.score,
           personId: person.summary.id,
           summary: person.summary,
-          confidence: c.confidence,
-          reason: i === 0 ? assessed.assessment.reason : c.reason,
+          confidence: i === 0 ? verdict!.confidence : c.confidence,
+          reason: i === 0 ? verdict!.reason : c.reason,
           evidence: c.evidence,
           jobs: jobViews(person.jobs, input.company),
           jobsAsOf: refreshedAt === undefined ? answeredAt : new Date(refreshedAt).toISOString(),
@@ -98,9 +101,9 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     strategy: status.strategy,
     fetchedAt: answeredAt,
     candidates,
-    confidence: assessed?.assessment.confidence ?? null,
-    reason: assessed?.assessment.reason ?? null,
-    guard: assessed?.assessment.guard ?? null,
+    confidence: verdict?.confidence ?? null,
+    reason: verdict?.reason ?? null,
+    guard: verdict?.guard ?? null,
     scored: candidates.some((c) => c.score !== null),
     chosenRank: status.chosenRank,
     decidedAt: status.decidedAt,
@@ -110,6 +113,16 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     jobChange: matched ? (status.chosen?.jobChange ?? null) : null,
     refresh: matched ? rowRefresh(db, project.id, rowIndex, status.chosen?.summary.social ?? null) : null,
   };
+}
+
+/**
+ * The row's verdict as the review lists it: for a row waiting for review, under what the project learned (a lift, or
+ * a confidence the sheet's figures lowered); for any other, the model's alone, as its decision was made.
+ */
+function waitingVerdict(db: Database, projectId: number, status: RowStatusRecord, a: RowAssessment): { confidence: number; reason: string; guard: string | null } {
+  if (status.state !== 'to_review') return a;
+  const v = learnedVerdict(a, usableState(storedLearning(db, projectId)?.state ?? null).state);
+  return { confidence: v.confidence, guard: v.guard, reason: v.learned ? `${a.reason}${LIFTED_REASON}` : a.reason };
 }
 
 function jobViews(jobs: readonly JobFact[], sheetCompany: string | null): JobView[] {

@@ -2,7 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import type { CandidateFacts } from '../matching';
 import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
+import { hasLearned, usableState, type LearnedState } from '../matching/learned-model';
 import { stateRowsHint } from '../rows/row-status';
+import { storedLearning } from '../rows/stored-learning';
 import { verdictBasis } from './verdict-basis';
 
 /** One query's answer: its candidates' facts (none when the service found nobody). */
@@ -41,6 +43,8 @@ export class RowResolution {
   private readonly settle: Statement;
   /** What this run's verdicts are worked out by, stored with each (verdict-basis.ts). */
   readonly basis: number;
+  /** What the project learned from its decisions, as the run starts: the rows it settles are settled under it. */
+  private readonly learned: LearnedState | null;
 
   constructor(
     db: Database,
@@ -48,7 +52,9 @@ export class RowResolution {
     private readonly mapping: Mapping,
     private readonly rule: AutoAcceptRule,
   ) {
-    this.basis = verdictBasis(mapping, rule);
+    const learned = usableState(storedLearning(db, projectId)?.state ?? null).state;
+    this.learned = hasLearned(learned) ? learned : null;
+    this.basis = verdictBasis(mapping, rule, this.learned);
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
     this.foundRow = db.prepare(
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
@@ -79,7 +85,7 @@ export class RowResolution {
 
   /** What the rows' verdicts go by, for rows settled at `at`. */
   verdictContext(at: string): VerdictContext {
-    return { mapping: this.mapping, rule: this.rule, at };
+    return { mapping: this.mapping, rule: this.rule, learned: this.learned, at };
   }
 
   /** Rows an answer with candidates settles, with each row's values as row-verdict.ts works them out (in this order). */

@@ -3,16 +3,21 @@ import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readSto
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
 import { replyText } from '../api/reply-text';
+import { LIFTED_REASON, learnedVerdict, type LearnedState } from '../matching/learned-model';
 import { parseCells } from '../rows/row-cells';
 import type { ChosenPerson } from '../rows/row-status';
 
 // What a row's answer makes of it, with nothing but the row and the answer: pure, so the verdict worker
 // (verdict-worker.ts) runs it beside the engine, and the engine itself when there is no worker.
 
-/** What every verdict of one run shares: the sheet's columns, the rule for accepting alone, and when the run settles. */
+/**
+ * What every verdict of one run shares: the sheet's columns, the rule for accepting alone, what the project learned
+ * from its decisions (null when nothing), and when the run settles.
+ */
 export interface VerdictContext {
   mapping: Mapping;
   rule: AutoAcceptRule;
+  learned?: LearnedState | null;
   /** ISO time an accepted row is decided at. */
   at: string;
 }
@@ -40,15 +45,19 @@ export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateF
 }
 
 /** One row against its answer's candidates (at least one): the model's verdict, and the decision when it accepts. */
-export function rowVerdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], { mapping, rule, at }: VerdictContext): VerdictValues {
+export function rowVerdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], { mapping, rule, learned, at }: VerdictContext): VerdictValues {
   const input = rowInput(parseCells(cells), mapping);
   const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
   const bestRank = assessment.candidates[0]!.rank;
-  const verdict = [assessment.confidence, assessment.runnerUp, bestRank, assessment.reason, assessment.guard];
+  // What the project learned settles the row as it does the rows waiting for review (matching/learned-model.ts).
+  const v = learned ? learnedVerdict(assessment, learned) : { ...assessment, learned: false };
+  const reason = v.learned ? `${assessment.reason}${LIFTED_REASON}` : assessment.reason;
+  const verdict = [v.confidence, v.runnerUp, bestRank, reason, v.guard];
   const count = Math.min(facts.length, MAX_CANDIDATES);
-  if (!autoAccepts(assessment, rule)) return ['to_review', count, null, null, null, null, null, ...verdict];
+  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, ...verdict];
   const chosen = chosenFrom(assessment, facts, bestRank, input.company);
-  return ['auto', count, bestRank, chosen ? JSON.stringify(chosen) : null, 'auto', at, chosen?.jobChange?.status ?? null, ...verdict];
+  const kept = chosen && v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
+  return ['auto', count, bestRank, kept ? JSON.stringify(kept) : null, 'auto', at, kept?.jobChange?.status ?? null, ...verdict];
 }
 
 /** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */

@@ -1,6 +1,7 @@
 // Learning from a reviewer's decisions through the engine's calls (review/learning.ts), on the simulator's labeled
-// evaluation set: rows like this, what was learned in words, its lifts taken by one undoable accept, kept across a
-// restart, a reset, a new project starting from it, and a state of another model version dropped with a note.
+// evaluation set: rows like this, what was learned in words, its lifts shown by the review and taken by one undoable
+// accept, kept across a refresh and a restart, applied by a later run, a reset, a new project starting from it, a
+// cancel part-way that changes nothing, and a state of another model version dropped with a note.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -22,12 +23,35 @@ let file: string;
 const dataDir = () => join(tmp.dir, 'data');
 const MAPPING = { fullName: 0, email: 1, profile: 2, company: 3 };
 
-async function importAndRun(name: string): Promise<number> {
+async function importAndMap(name: string): Promise<number> {
   const projectId = (await ok(engine, 'projects.import', { file, name })).summary.id;
   await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['email', 'social', 'name+company', 'name'] });
+  return projectId;
+}
+
+async function run(projectId: number): Promise<number> {
   await ok(engine, 'run.start', { projectId, autoAccept: true });
   expect((await engine.runSettled(projectId))?.status).toBe('done');
   return projectId;
+}
+
+const importAndRun = async (name: string) => run(await importAndMap(name));
+
+/**
+ * Decisions a reviewer makes on the near-name rows the labels say are right, by the file's numbers: a one-letter typo
+ * at the sheet's company, the only such candidate, whose best candidate is the person (the pattern near_name|typo|current_same|none|alone).
+ */
+async function nearNameEntries(projectId: number, most: number): Promise<{ line: number; row: number; personId: string | null }[]> {
+  const entries: { line: number; row: number; personId: string | null }[] = [];
+  for (let rowIndex = 0; rowIndex < set.rows.length && entries.length < most; rowIndex++) {
+    const label = set.labels[rowIndex]!;
+    if (label.category !== 'near_name' || label.truePersonId === null) continue;
+    const row = await ok(engine, 'review.row', { projectId, rowIndex });
+    const typos = row.candidates.filter((c) => c.reason.startsWith('name nearly the same') && / now(,|$)/u.test(c.reason.split(';')[0]!));
+    if (row.state !== 'to_review' || row.candidates[0]?.personId !== label.truePersonId || typos.length !== 1 || typos[0] !== row.candidates[0]) continue;
+    entries.push({ line: entries.length + 2, row: row.rowNumber, personId: label.truePersonId });
+  }
+  return entries;
 }
 
 beforeAll(async () => {
@@ -63,16 +87,7 @@ describe('learning from decisions', () => {
     expect(groups.reduce((n, g) => n + g.rows, 0)).toBe((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts.to_review);
 
     // The reviewer decides the near-name rows the labels say are right, by the file's numbers, as one action.
-    const entries: { line: number; row: number; personId: string | null }[] = [];
-    for (let rowIndex = 0; rowIndex < set.rows.length && entries.length < 20; rowIndex++) {
-      const label = set.labels[rowIndex]!;
-      if (label.category !== 'near_name' || label.truePersonId === null) continue;
-      const row = await ok(engine, 'review.row', { projectId, rowIndex });
-      // A one-letter typo at the sheet's company, the only such candidate: the pattern the group above counts.
-      const typos = row.candidates.filter((c) => c.reason.startsWith('name nearly the same') && / now(,|$)/u.test(c.reason.split(';')[0]!));
-      if (row.state !== 'to_review' || row.candidates[0]?.personId !== label.truePersonId || typos.length !== 1 || typos[0] !== row.candidates[0]) continue;
-      entries.push({ line: entries.length + 2, row: row.rowNumber, personId: label.truePersonId });
-    }
+    const entries = await nearNameEntries(projectId, 20);
     expect(entries.length).toBeGreaterThanOrEqual(10);
     const recorded = await ok(engine, 'decisions.record', { projectId, entries });
     expect(recorded.changed).toBe(entries.length);
@@ -86,12 +101,30 @@ describe('learning from decisions', () => {
     const after = await ok(engine, 'decisions.acceptPreview', { projectId });
     const at = (p: typeof preview) => p.thresholds.find((t) => t.minConfidence === p.setting)!.rows;
     expect(at(after)).toBe(at(preview) + learned.rowsLifted);
+    // The sheet's own comparisons weighed the evidence again, said in words after the labels.
+    expect(learned.sentences.at(-1)).toMatch(/^The model weighed its evidence again on [\d,]+ of this sheet's rows and your \d+ decisions/u);
+
+    // The review shows a lifted row as the queue lists it: the labels' confidence, the reason saying why, no guard.
+    const lifted = (await ok(engine, 'review.page', { projectId, pattern: near.pattern, offset: 0, limit: 500 })).rows.filter((r) => r.reason!.endsWith(LIFTED_REASON));
+    expect(lifted.length).toBe(learned.changes.find((c) => c.pattern === near.pattern)!.rows);
+    for (const listed of lifted.slice(0, 5)) {
+      const detail = await ok(engine, 'review.row', { projectId, rowIndex: listed.rowIndex });
+      expect(detail).toMatchObject({ state: 'to_review', confidence: listed.confidence, reason: listed.reason, guard: null });
+      expect(detail.candidates[0]).toMatchObject({ confidence: listed.confidence, reason: listed.reason });
+      expect(listed.confidence).toBeGreaterThanOrEqual(learned.changes.find((c) => c.pattern === near.pattern)!.confidence);
+    }
 
     // One accept takes them, one undo puts them back.
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId });
     expect(accepted.changed).toBe(at(after));
     const undone = await ok(engine, 'decisions.undo', { projectId });
     expect(undone.changed).toBe(accepted.changed);
+
+    // A refresh of the matched people keeps what was learned, and the lifts.
+    await ok(engine, 'refresh.start', { projectId });
+    expect((await engine.refreshSettled(projectId))?.status).toBe('done');
+    expect(await ok(engine, 'learning.summary', { projectId })).toMatchObject({ labels: learned.labels, rowsLifted: learned.rowsLifted, sentences: learned.sentences });
+    expect((await ok(engine, 'review.row', { projectId, rowIndex: lifted[0]!.rowIndex })).reason).toBe(lifted[0]!.reason);
 
     // What was learned stays with the project across a restart, and a new verdict of the model (a new mapping) keeps its lifts.
     await engine.close();
@@ -113,6 +146,18 @@ describe('learning from decisions', () => {
     expect(started.rowsLifted).toBeGreaterThan(0);
     // Learning again without naming it keeps what it started from.
     expect((await ok(engine, 'learning.learn', { projectId: second })).rowsLifted).toBe(started.rowsLifted);
+
+    // A run after learning settles its rows under what was learned: a project that starts from the first before its
+    // run matches the rows like those lifted there as lifted, accepted alone where the labels' figure clears the rule.
+    const third = await importAndMap('third');
+    await ok(engine, 'learning.learn', { projectId: third, startFromProjectId: projectId });
+    await run(third);
+    const support = learned.changes.find((c) => c.pattern === near.pattern)!.confidence;
+    for (const listed of lifted) {
+      const row = await ok(engine, 'review.row', { projectId: third, rowIndex: listed.rowIndex });
+      if (support >= 0.95) expect(row).toMatchObject({ state: 'auto', chosenRank: row.candidates[0]!.rank });
+      else expect(row).toMatchObject({ state: 'to_review', guard: null, reason: listed.reason });
+    }
 
     // Reset: the lifts go, the accept takes what it took before learning.
     const reset = await ok(engine, 'learning.reset', { projectId });
@@ -140,4 +185,43 @@ describe('learning from decisions', () => {
     expect(summary.note).toContain(`model version ${CONFIDENCE_MODEL.version - 1} was dropped`);
     expect((await ok(engine, 'learning.learn', { projectId })).rowsLifted).toBe(0);
   }, 60_000);
+
+  it('cancelled part-way, changes nothing: no row, no label, no figure; learning again then lifts', async () => {
+    await connect(engine, sim, 'Simulator once more');
+    const projectId = await importAndRun('cancelled');
+    const entries = await nearNameEntries(projectId, 20);
+    expect((await ok(engine, 'decisions.record', { projectId, entries })).changed).toBe(entries.length);
+    const everyRow = async () => {
+      const rows: string[] = [];
+      for (let offset = 0; offset < set.rows.length; offset += 500) {
+        rows.push(...(await ok(engine, 'review.page', { projectId, offset, limit: 500 })).rows.map((r) => `${r.rowIndex} ${r.state} ${r.confidence} ${r.reason}`));
+      }
+      return rows;
+    };
+    const rowsBefore = await everyRow();
+    const previewBefore = await ok(engine, 'decisions.acceptPreview', { projectId });
+    let cancelled: Promise<{ cancelled: boolean }> | null = null;
+    let doneWhenCancelled = 0;
+    let total = 0;
+    // Cancelled at its first progress past the start, as a user's Cancel would find it.
+    const off = engine.on('decisions.progress', (p) => {
+      if (p.projectId !== projectId || p.action !== 'learn' || p.rowsDone === 0 || cancelled) return;
+      [doneWhenCancelled, total] = [p.rowsDone, p.rowsTotal];
+      cancelled = ok(engine, 'learning.cancel', { projectId });
+    });
+    const failure = await fails(engine, 'learning.learn', { projectId }).finally(off);
+    expect(await cancelled).toEqual({ cancelled: true });
+    expect(doneWhenCancelled).toBeGreaterThan(0);
+    expect(doneWhenCancelled).toBeLessThan(total);
+    expect(failure).toEqual({ kind: 'cancelled', message: 'Learning from your decisions was cancelled: nothing was changed.' });
+    expect(await everyRow()).toEqual(rowsBefore);
+    expect(await ok(engine, 'decisions.acceptPreview', { projectId })).toEqual(previewBefore);
+    expect(await ok(engine, 'learning.summary', { projectId })).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [], note: null });
+    expect(await ok(engine, 'learning.cancel', { projectId })).toEqual({ cancelled: false });
+    // Not cancelled, the same learning lifts rows: the cancel above had something to keep from happening.
+    const learned = await ok(engine, 'learning.learn', { projectId });
+    expect(learned.labels).toBe(entries.length);
+    expect(learned.rowsLifted).toBeGreaterThan(0);
+    expect(await everyRow()).not.toEqual(rowsBefore);
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
 // Issue 43's learning targets, held by the real engine on the simulator's labeled evaluation set: after a reviewer
 // decides 150 rows left for review (from their labels) and the project learns from them, the rows a careful matcher
 // accepts alone are still accepted (>= 99.5%), wrong automatic accepts stay <= 0.1% of the rows not decided by hand,
-// and twins, absent people and conflicting names get no automatic accept, before and after. Smaller than
+// the confidences shown after learning stay calibrated (the sheet's own figures included), and twins, absent people
+// and conflicting names get no automatic accept, before and after. Smaller than
 // `npm run eval -- --learn 150` (5,000 rows), on its own seed.
 import { describe, expect, it } from 'vitest';
 import { runEvaluation } from '../../../bench/quality/run-evaluation';
@@ -24,5 +25,6 @@ describe('learning from a reviewer on the labeled evaluation set', () => {
     const { overall } = learning.score;
     expect(overall.wrongAutomatic, report).toBeLessThanOrEqual(overall.automatic * 0.001);
     expect(overall.coverage, report).toBeGreaterThanOrEqual(0.995);
+    expect(learning.reliability.expectedCalibrationError, report).toBeLessThanOrEqual(0.05);
   }, 300_000);
 });
