@@ -35,10 +35,11 @@ it('accepts only the rows of the pattern a learning lifted, as one action one un
   // Other patterns' rows at 95% or more wait too (a near name's guard keeps its rows out of this count until learned):
   // the accept of confident rows at the change's figure would take them as well.
   const at95 = async () => (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.find((t) => t.minConfidence === 0.95)!.rows;
-  const confident = await at95();
-  expect(confident).toBeGreaterThan(0);
   const learned = await ok(engine, 'learning.learn', { projectId });
   const change = learned.changes.find((c) => c.pattern === NEAR_NAME)!;
+  // Counted after the learning, whose sheet figures may move other rows too; the lifted rows are among them.
+  const confident = await at95();
+  expect(confident).toBeGreaterThan(change.rows);
   expect(change.rows).toBe(group.rows - 10);
   expect(change.words).toBe(group.words);
   expect(change.sentence).toBe(`You accepted 10 of 10 rows with a near name at the same company; ${change.rows} more rows now look like them.`);
@@ -51,7 +52,7 @@ it('accepts only the rows of the pattern a learning lifted, as one action one un
   expect(accepted.counts.to_review).toBe(before.to_review - change.rows);
   expect(accepted.counts.auto).toBe(before.auto + change.rows);
   expect((await ok(engine, 'review.page', { projectId, pattern: NEAR_NAME, offset: 0, limit: 500 })).total).toBe(0);
-  expect(await at95()).toBe(confident);
+  expect(await at95()).toBe(confident - change.rows);
 
   const undone = await ok(engine, 'decisions.undo', { projectId });
   expect(undone.changed).toBe(change.rows);
