@@ -6,6 +6,7 @@ import { EngineError } from '../engine-errors';
 import { requireProject } from '../rows/project-record';
 import { latestRefresh, type RefreshConnection, type RefreshControl } from '../refresh';
 import { scopeId } from '../rows/service-scope';
+import { ANSWERED } from '../store/refresh-tables';
 import { personMoves, projectChanges } from './changes';
 import { deleteWatch, listWatches, putWatch, watchHeldBack, watchOf, watchRefreshEnded, watchStarted, watchSummary, type WatchRecord } from './watches';
 
@@ -154,7 +155,7 @@ export class WatchControl {
     const watch = watchOf(db, progress.projectId, now);
     if (watch && (watch.refreshId === progress.refreshId || progress.status === 'done')) {
       const { result, blocked } = this.outcome(progress);
-      watchRefreshEnded(db, watch, progress.status === 'done' && !nobodyAnswered(progress), result, blocked, now);
+      watchRefreshEnded(db, watch, progress.status === 'done', result, blocked, now);
     }
     if (progress.status === 'done') this.announceImportant(progress);
   }
@@ -174,11 +175,14 @@ export class WatchControl {
     return { projectId, unseen: changes.length, counts, important: changes.filter((c) => c.important).length, changes };
   }
 
-  /** Every change found by the project's refreshes so far is seen (one still going counts when it ends). */
+  /**
+   * Every change found by the project's refreshes so far is seen (one still going counts when it ends; one that got
+   * no answer yet, when it does).
+   */
   markSeen(projectId: number): ChangesInbox {
     const { db } = this.deps;
     requireProject(db, projectId);
-    const last = db.prepare("SELECT max(id) FROM refreshes WHERE project_id = ? AND status <> 'running'").pluck().get(projectId) as number | null;
+    const last = db.prepare(`SELECT max(id) FROM refreshes WHERE project_id = ? AND status <> 'running' AND ${ANSWERED}`).pluck().get(projectId) as number | null;
     if (last !== null) db.prepare('INSERT INTO inbox_seen (project_id, through_refresh_id) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET through_refresh_id = excluded.through_refresh_id').run(projectId, last);
     return this.inbox(projectId);
   }
@@ -219,7 +223,6 @@ export class WatchControl {
     const message = progress.message ?? 'the service did not say why';
     switch (progress.status) {
       case 'done': {
-        if (nobodyAnswered(progress)) return { result: `Waiting for the service: ${message} The next due run asks them again.`, blocked: null };
         const moves = personMoves(this.deps.db, progress.projectId, { throughRefresh: progress.refreshId - 1 });
         const count = (kind: ChangeKind) => moves.filter((m) => m.kind === kind).length;
         return { result: `${progress.found} people asked: ${count('moved')} moved, ${count('left')} left, ${count('title')} changed title.`, blocked: null };
@@ -244,9 +247,4 @@ export class WatchControl {
     const projectName = requireProject(db, progress.projectId).name;
     this.deps.onImportant({ projectId: progress.projectId, projectName, refreshId: progress.refreshId, changes });
   }
-}
-
-/** A refresh that ended with every call failed (the service went out of reach as it started): not the period's refresh. */
-function nobodyAnswered(progress: RefreshProgress): boolean {
-  return progress.failed > 0 && progress.found === 0 && progress.notFound === 0;
 }
