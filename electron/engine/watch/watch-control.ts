@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ChangesInbox, ChangeKind, ImportantChangesFound, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
+import type { ChangesInbox, ChangeKind, ImportantChangesFound, InboxCount, PersonChange, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
 import { ServiceError } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
@@ -166,13 +166,23 @@ export class WatchControl {
   }
 
   inbox(projectId: number): ChangesInbox {
-    const { db } = this.deps;
-    requireProject(db, projectId);
-    const through = (db.prepare('SELECT through_refresh_id FROM inbox_seen WHERE project_id = ?').pluck().get(projectId) as number | undefined) ?? 0;
-    const changes = projectChanges(db, projectId, { throughRefresh: through });
+    const changes = this.unseen(projectId);
     const counts: Record<ChangeKind, number> = { moved: 0, left: 0, title: 0 };
     for (const c of changes) counts[c.kind]++;
     return { projectId, unseen: changes.length, counts, important: changes.filter((c) => c.important).length, changes };
+  }
+
+  /** The inbox's counts without its changes, whose cells a count has no use for. */
+  inboxCount(projectId: number): InboxCount {
+    const changes = this.unseen(projectId);
+    return { projectId, unseen: changes.length, important: changes.filter((c) => c.important).length };
+  }
+
+  private unseen(projectId: number): PersonChange[] {
+    const { db } = this.deps;
+    requireProject(db, projectId);
+    const through = (db.prepare('SELECT through_refresh_id FROM inbox_seen WHERE project_id = ?').pluck().get(projectId) as number | undefined) ?? 0;
+    return projectChanges(db, projectId, { throughRefresh: through });
   }
 
   /**
