@@ -276,6 +276,8 @@ describe('what the service answers', () => {
     expect({ at: after.lastRefreshAt, changed: after.changedAtLastRefresh }).toEqual({ at: last.lastRefreshAt, changed: last.changedAtLastRefresh });
     expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).changedAtLastRefresh).toBe(last.changedAtLastRefresh);
     expect((await ok(engine, 'watch.list'))[0]).toEqual(watch);
+    // Seen through the refresh before: what the failed one finds once resumed is new.
+    await ok(engine, 'watch.markSeen', { projectId });
 
     sim.setFaults('none');
     sim.resetCounters();
@@ -283,6 +285,7 @@ describe('what the service answers', () => {
     expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 250, failed: 0 });
     expect(slugsAsked(sim)).toEqual(new Array(250).fill(1));
     expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBe(failed.startedAt);
+    expect((await ok(engine, 'watch.inboxCount', { projectId })).unseen).toBeGreaterThan(0);
   });
 
   it('a service out of reach for a small project (its one call refused): the refresh fails saying so, and resumes once it is back', async () => {
