@@ -124,12 +124,16 @@ export interface ImportantMarks {
   values: { columnIndex: number; value: string }[];
 }
 
-/** The changes no one has marked as seen yet, counted. */
-export interface ChangesInbox {
+/** How many changes no one has marked as seen yet, and how many of them are about rows marked important. */
+export interface InboxCount {
   projectId: number;
   unseen: number;
-  counts: Record<ChangeKind, number>;
   important: number;
+}
+
+/** The changes no one has marked as seen yet, counted. */
+export interface ChangesInbox extends InboxCount {
+  counts: Record<ChangeKind, number>;
   changes: PersonChange[];
 }
 
@@ -865,6 +869,8 @@ export const calls = {
   'watch.markImportant': call<ImportantMarks>()(markImportantInput),
   'watch.importantMarks': call<ImportantMarks>()(z.object({ projectId: id })),
   'watch.inbox': call<ChangesInbox>()(z.object({ projectId: id })),
+  /** The inbox's counts alone, for where only they are shown (the projects list, a project's header). */
+  'watch.inboxCount': call<InboxCount>()(z.object({ projectId: id })),
   /** Marks every change found so far as seen; the (empty) inbox after. */
   'watch.markSeen': call<ChangesInbox>()(z.object({ projectId: id })),
 

@@ -648,6 +648,7 @@ class MatchdeskEngine implements Engine {
         return importantMarks(db, input.projectId);
       },
       'watch.inbox': (input) => this.watches.inbox(input.projectId),
+      'watch.inboxCount': (input) => this.watches.inboxCount(input.projectId),
       'watch.markSeen': (input) => this.watches.markSeen(input.projectId),
 
       'export.run': (input) =>

@@ -86,6 +86,24 @@ describe('matchdesk refresh', () => {
     expect(bad.stderr).toMatch(/--older-than takes a number of days/);
   });
 
+  it('a refresh every call of which failed exits 3 saying so, and the next run goes on with it', async () => {
+    const home = await matchedHome('outage', 40);
+    sim.setFaults('outage');
+    try {
+      const failed = await run(home, ['refresh', '--project', '1', '--yes']);
+      expect(failed.code, failed.stderr).toBe(3);
+      expect(failed.stderr).toMatch(/matchdesk refresh: Every call failed, so nobody was refreshed: The service failed with HTTP 5\d\d/);
+      expect(failed.stderr).toMatch(/Go on with "matchdesk refresh --project 1 --yes"/);
+      expect(failed.stderr).not.toMatch(/Asked \d+ people/);
+    } finally {
+      sim.setFaults('none');
+    }
+    const again = await run(home, ['refresh', '--project', '1', '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/Going on with the refresh started .*: 0 of 40 people already asked, 40 to go\./);
+    expect(again.stderr).toMatch(/Asked 40 people in \d+ calls?: 40 matched rows brought up to date/);
+  }, 60_000);
+
   it('killed part-way and run again: goes on, asking nobody whose answer had landed', async () => {
     const home = await matchedHome('killed', 900);
     // One call at a time, slowly: the kill lands between calls that have committed and calls still to make.

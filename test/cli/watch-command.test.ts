@@ -16,7 +16,8 @@ let dir: string;
 let sim: Simulator;
 let connection: Connection;
 let home: string;
-/** The people the sheet's rows are about. */
+/** The people the sheet's rows are about, in sheet order. */
+let people: (string | null)[];
 let chosen: Set<string | null>;
 
 beforeAll(async () => {
@@ -25,7 +26,8 @@ beforeAll(async () => {
   connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
   home = join(dir, 'home');
   const sheet = truthSheet(sim.dataset.people, { still: 200, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
-  chosen = new Set(sheet.map((r) => r.personId));
+  people = sheet.map((r) => r.personId);
+  chosen = new Set(people);
   const file = writeCsv(join(dir, 'people.csv'), HEADERS, sheet.map((r) => r.cells));
   const matched = await run(['match', file, '--out', join(dir, 'matched.csv'), '--auto-accept', '--yes']);
   expect(matched.code, matched.stderr).toBe(0);
@@ -68,6 +70,13 @@ describe('matchdesk watch and refresh --due', () => {
     expect(due.stderr).toMatch(/200 people asked: \d+ moved, \d+ left, \d+ changed title\./);
     expect(sim.counters().queries).toBe(200);
 
+    // The inbox names each change's row as the spreadsheet numbers it: the header is row 1.
+    const inbox = await run(['watch', 'inbox', '--project', '1']);
+    expect(inbox.code, inbox.stderr).toBe(0);
+    const rowNumbers = [...inbox.stdout.matchAll(/^[! ] row (\d+) {2}/gm)].map((m) => Number(m[1]));
+    const changedRows = people.flatMap((id, i) => (id !== null && changed.has(id) ? [i + 2] : []));
+    expect(rowNumbers).toEqual(changedRows);
+
     const list = await run(['watch', 'list']);
     expect(list.stdout).toMatch(/1 {2}people: every 30 days, up to 1000 credits a refresh; next \d{4}-/);
 
@@ -88,7 +97,7 @@ describe('matchdesk watch and refresh --due', () => {
     const bad = await run(['export', '1', '--changes-since', '2026-02-30', '--out', out]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--changes-since takes a day as YYYY-MM-DD/);
-  });
+  }, 120_000);
 
   it('a due watch whose profile has no secret is not run: it says why, exits 0 and stays due', async () => {
     makeDue();

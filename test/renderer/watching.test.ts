@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportantChangesFound, PersonChange } from '../../shared/contract';
-import { changeCountWords, changesExportName, countChanges, importantNotice, jobWords } from '../../renderer/src/features/changes/change-text';
+import { changeCountWords, changesExportName, countChanges, importantNotice, jobWords, unseenWords } from '../../renderer/src/features/changes/change-text';
 import { rowMarked, valuesMarking } from '../../renderer/src/features/changes/important-marks';
 import { sinceChoices, startOfQuarter, validDay } from '../../renderer/src/features/changes/since-day';
 import { lastResultWords, scheduleWords, shortDay, watchLine } from '../../renderer/src/features/changes/watch-text';
@@ -47,6 +47,14 @@ describe('a watch in words', () => {
     expect(watchLine(watch, NOW)).toBe('next Mon 7 Dec · last: 4 moved, 1 left');
     expect(watchLine({ ...watch, lastResult: null }, NOW)).toBe('next Mon 7 Dec');
     expect(watchLine({ ...watch, due: true }, NOW)).toBe('due now · last: 4 moved, 1 left');
+  });
+});
+
+describe('the changes not seen yet, in words', () => {
+  it('follows the count with what they are, and how many are important only when some are', () => {
+    expect(unseenWords(1, 0)).toBe('change not seen yet');
+    expect(unseenWords(12, 0)).toBe('changes not seen yet');
+    expect(unseenWords(1200, 1005)).toBe('changes not seen yet, 1,005 important');
   });
 });
 

@@ -163,7 +163,7 @@ async function inbox(argv: string[]): Promise<number> {
     for (const c of box.changes) {
       const from = [c.from.title, c.from.company].filter(Boolean).join(' at ') || 'no job';
       const to = [c.to.title, c.to.company].filter(Boolean).join(' at ') || 'no job';
-      process.stdout.write(`${c.important ? '! ' : '  '}row ${c.rowIndex + 1}  ${c.personName ?? '(no name)'}  ${c.kind}: ${from} -> ${to}  (found ${c.detectedAt.slice(0, 10)})\n`);
+      process.stdout.write(`${c.important ? '! ' : '  '}row ${c.rowNumber}  ${c.personName ?? '(no name)'}  ${c.kind}: ${from} -> ${to}  (found ${c.detectedAt.slice(0, 10)})\n`);
     }
     if (values['mark-seen']) {
       await cli.call('watch.markSeen', { projectId });

@@ -171,6 +171,7 @@ export class RefreshRun {
     let failure: string | null = null;
     try {
       await this.askEveryone();
+      failure = this.reachedNobody();
     } catch (error) {
       failure = `The refresh stopped: ${stopReason(error)}`;
     }
@@ -214,6 +215,25 @@ export class RefreshRun {
       // nobody would loop forever.
       if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
     }
+  }
+
+  /**
+   * After the asking: when every call failed and none landed (now or before a resume), nobody was refreshed and the
+   * refresh fails with the reason, its people pending again, so it is resumed rather than taken for the last refresh
+   * (store/refresh-tables.ts ANSWERED). Returns that failure, or null when someone was reached, nobody was asked, or
+   * it was paused, cancelled or out of credits (it stays so).
+   */
+  private reachedNobody(): string | null {
+    const c = this.counters;
+    if (c.failed === 0 || c.found + c.notFound > 0 || (this.stop && this.stop.status !== 'failed')) return null;
+    const { db } = this.deps;
+    db.transaction(() => {
+      db.prepare("UPDATE refresh_people SET state = 'pending' WHERE refresh_id = ? AND state = 'failed'").run(this.refreshId);
+      c.failed = 0;
+      this.persist();
+    })();
+    // Stopped by a streak of calls out of reach: its message says so already.
+    return this.stop?.message ?? `Every call failed, so nobody was refreshed: ${this.message ?? 'the service did not say why.'}`;
   }
 
   /**

@@ -11,7 +11,7 @@ import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../rows/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../rows/row-status';
 import { getLookups, statement, type Lookup } from '../store';
-import { LISTED } from '../store/refresh-tables';
+import { ANSWERED } from '../store/refresh-tables';
 
 export function rowCells(db: Database, projectId: number, rowIndex: number): string[] | null {
   const row = statement(db, 'SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;
@@ -142,7 +142,7 @@ function rowRefresh(db: Database, projectId: number, rowIndex: number, slug: str
   const row = db
     .prepare(
       `SELECT rr.refresh_id, r.started_at, rr.changed, rr.previous_company, rr.previous_title, rr.previous_job_change, rr.previous_job_change_date,
-              (SELECT max(id) FROM refreshes WHERE project_id = rr.project_id AND ${LISTED}) AS latest
+              (SELECT max(id) FROM refreshes WHERE project_id = rr.project_id AND ${ANSWERED}) AS latest
        FROM row_refreshes AS rr JOIN refreshes AS r ON r.id = rr.refresh_id
        WHERE rr.project_id = ? AND rr.row_index = ? AND rr.slug = ?`,
     )

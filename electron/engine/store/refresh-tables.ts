@@ -13,9 +13,17 @@ import { statement } from './statements';
  */
 export const LISTED = "NOT (status = 'cancelled' AND finished_at IS NULL)";
 
-/** The id and start of the project's last refresh (see LISTED): what "changed at the last refresh" is about. */
+/**
+ * A listed refresh that did not fail to reach everyone: one that made calls and got no answer (every call failed)
+ * changed nothing, so it is no project's last refresh, which stays the one before it. One that asked nobody (all
+ * asked recently) is: it changed nobody.
+ */
+export const ANSWERED = `(${LISTED} AND json_valid(counters)
+  AND (coalesce(json_extract(counters, '$.calls'), 0) = 0 OR coalesce(json_extract(counters, '$.found'), 0) + coalesce(json_extract(counters, '$.notFound'), 0) > 0))`;
+
+/** The id and start of the project's last refresh (see ANSWERED): what "changed at the last refresh" is about. */
 export function lastRefreshOf(db: Database, projectId: number): { id: number; startedAt: string } | null {
-  const row = db.prepare(`SELECT id, started_at FROM refreshes WHERE project_id = ? AND ${LISTED} ORDER BY id DESC LIMIT 1`).raw().get(projectId) as [number, string] | undefined;
+  const row = db.prepare(`SELECT id, started_at FROM refreshes WHERE project_id = ? AND ${ANSWERED} ORDER BY id DESC LIMIT 1`).raw().get(projectId) as [number, string] | undefined;
   return row ? { id: row[0], startedAt: row[1] } : null;
 }
 

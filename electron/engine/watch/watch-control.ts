@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
-import type { ChangesInbox, ChangeKind, ImportantChangesFound, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
+import type { ChangesInbox, ChangeKind, ImportantChangesFound, InboxCount, PersonChange, RefreshProgress, WatchRun, WatchSummary } from '../../../shared/contract';
 import { ServiceError } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { requireProject } from '../rows/project-record';
 import { latestRefresh, type RefreshConnection, type RefreshControl } from '../refresh';
 import { scopeId } from '../rows/service-scope';
+import { ANSWERED } from '../store/refresh-tables';
 import { personMoves, projectChanges } from './changes';
 import { deleteWatch, listWatches, putWatch, watchHeldBack, watchOf, watchRefreshEnded, watchStarted, watchSummary, type WatchRecord } from './watches';
 
@@ -154,7 +155,7 @@ export class WatchControl {
     const watch = watchOf(db, progress.projectId, now);
     if (watch && (watch.refreshId === progress.refreshId || progress.status === 'done')) {
       const { result, blocked } = this.outcome(progress);
-      watchRefreshEnded(db, watch, progress.status === 'done' && !nobodyAnswered(progress), result, blocked, now);
+      watchRefreshEnded(db, watch, progress.status === 'done', result, blocked, now);
     }
     if (progress.status === 'done') this.announceImportant(progress);
   }
@@ -165,20 +166,33 @@ export class WatchControl {
   }
 
   inbox(projectId: number): ChangesInbox {
-    const { db } = this.deps;
-    requireProject(db, projectId);
-    const through = (db.prepare('SELECT through_refresh_id FROM inbox_seen WHERE project_id = ?').pluck().get(projectId) as number | undefined) ?? 0;
-    const changes = projectChanges(db, projectId, { throughRefresh: through });
+    const changes = this.unseen(projectId);
     const counts: Record<ChangeKind, number> = { moved: 0, left: 0, title: 0 };
     for (const c of changes) counts[c.kind]++;
     return { projectId, unseen: changes.length, counts, important: changes.filter((c) => c.important).length, changes };
   }
 
-  /** Every change found by the project's refreshes so far is seen (one still going counts when it ends). */
+  /** The inbox's counts without its changes, whose cells a count has no use for. */
+  inboxCount(projectId: number): InboxCount {
+    const changes = this.unseen(projectId);
+    return { projectId, unseen: changes.length, important: changes.filter((c) => c.important).length };
+  }
+
+  private unseen(projectId: number): PersonChange[] {
+    const { db } = this.deps;
+    requireProject(db, projectId);
+    const through = (db.prepare('SELECT through_refresh_id FROM inbox_seen WHERE project_id = ?').pluck().get(projectId) as number | undefined) ?? 0;
+    return projectChanges(db, projectId, { throughRefresh: through });
+  }
+
+  /**
+   * Every change found by the project's refreshes so far is seen (one still going counts when it ends; one that got
+   * no answer yet, when it does).
+   */
   markSeen(projectId: number): ChangesInbox {
     const { db } = this.deps;
     requireProject(db, projectId);
-    const last = db.prepare("SELECT max(id) FROM refreshes WHERE project_id = ? AND status <> 'running'").pluck().get(projectId) as number | null;
+    const last = db.prepare(`SELECT max(id) FROM refreshes WHERE project_id = ? AND status <> 'running' AND ${ANSWERED}`).pluck().get(projectId) as number | null;
     if (last !== null) db.prepare('INSERT INTO inbox_seen (project_id, through_refresh_id) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET through_refresh_id = excluded.through_refresh_id').run(projectId, last);
     return this.inbox(projectId);
   }
@@ -219,7 +233,6 @@ export class WatchControl {
     const message = progress.message ?? 'the service did not say why';
     switch (progress.status) {
       case 'done': {
-        if (nobodyAnswered(progress)) return { result: `Waiting for the service: ${message} The next due run asks them again.`, blocked: null };
         const moves = personMoves(this.deps.db, progress.projectId, { throughRefresh: progress.refreshId - 1 });
         const count = (kind: ChangeKind) => moves.filter((m) => m.kind === kind).length;
         return { result: `${progress.found} people asked: ${count('moved')} moved, ${count('left')} left, ${count('title')} changed title.`, blocked: null };
@@ -244,9 +257,4 @@ export class WatchControl {
     const projectName = requireProject(db, progress.projectId).name;
     this.deps.onImportant({ projectId: progress.projectId, projectName, refreshId: progress.refreshId, changes });
   }
-}
-
-/** A refresh that ended with every call failed (the service went out of reach as it started): not the period's refresh. */
-function nobodyAnswered(progress: RefreshProgress): boolean {
-  return progress.failed > 0 && progress.found === 0 && progress.notFound === 0;
 }

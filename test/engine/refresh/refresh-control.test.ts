@@ -77,6 +77,12 @@ async function refreshUntilLanded(e: Engine, s: Simulator, projectId: number, mo
   await landed;
 }
 
+/** The service gone: its port refuses connections. */
+async function closeSim(): Promise<void> {
+  await sim?.close();
+  sim = null;
+}
+
 /** How often each profile slug was asked since the counters were reset. */
 function slugsAsked(s: Simulator): number[] {
   return [...s.counters().queryKeys].filter(([key]) => key.includes('"social"')).map(([, n]) => n);
@@ -246,20 +252,73 @@ describe('a refresh stopped part-way', () => {
 });
 
 describe('what the service answers', () => {
-  it('a failing service: the people of failed calls keep what they had, are counted, and a later refresh asks them', async () => {
+  it('a service failing every call: the refresh fails with the reason, resumable, and is not the last refresh (nor the watch’s)', async () => {
     const { sim, engine, projectId } = await matchedProject({}, { still: 250 });
-    const statuses = rowStatuses(engine.dbPath, projectId);
     sim.moveOn({ share: 0.5, seed: 2 });
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 250 });
+    await ok(engine, 'watch.set', { projectId, everyDays: 7, creditCeiling: null });
+    const last = (await ok(engine, 'projects.get', { projectId })).summary;
+    expect(last.changedAtLastRefresh).toBeGreaterThan(0);
+    const watch = (await ok(engine, 'watch.list'))[0]!;
+    const statuses = rowStatuses(engine.dbPath, projectId);
+
+    sim.moveOn({ share: 0.5, seed: 3 });
     sim.setFaults('outage');
     await ok(engine, 'refresh.start', { projectId });
     const failed = (await engine.refreshSettled(projectId))!;
-    expect(failed).toMatchObject({ status: 'done', found: 0, failed: failed.peopleTotal, rowsUpdated: 0 });
-    expect(failed.message).toMatch(/could not be asked/);
+    // Three calls, none landed: nobody was refreshed, so nobody counts as asked and all are left to ask.
+    expect(failed).toMatchObject({ status: 'failed', calls: 3, found: 0, notFound: 0, failed: 0, peopleDone: 0, peopleTotal: 250, rowsUpdated: 0 });
+    expect(failed.message).toMatch(/^Every call failed, so nobody was refreshed: The service failed with HTTP 5\d\d/);
+    expect(await ok(engine, 'refresh.status', { projectId })).toMatchObject({ status: 'failed', refreshId: failed.refreshId });
     expect(rowStatuses(engine.dbPath, projectId)).toEqual(statuses);
+    const after = (await ok(engine, 'projects.get', { projectId })).summary;
+    expect({ at: after.lastRefreshAt, changed: after.changedAtLastRefresh }).toEqual({ at: last.lastRefreshAt, changed: last.changedAtLastRefresh });
+    expect((await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).changedAtLastRefresh).toBe(last.changedAtLastRefresh);
+    expect((await ok(engine, 'watch.list'))[0]).toEqual(watch);
+    // Seen through the refresh before: what the failed one finds once resumed is new.
+    await ok(engine, 'watch.markSeen', { projectId });
 
     sim.setFaults('none');
+    sim.resetCounters();
+    expect(await ok(engine, 'refresh.resume', { projectId })).toMatchObject({ refreshId: failed.refreshId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 250, failed: 0 });
+    expect(slugsAsked(sim)).toEqual(new Array(250).fill(1));
+    expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBe(failed.startedAt);
+    expect((await ok(engine, 'watch.inboxCount', { projectId })).unseen).toBeGreaterThan(0);
+  });
+
+  it('a service out of reach for a small project (its one call refused): the refresh fails saying so, and resumes once it is back', async () => {
+    const { engine, projectId } = await matchedProject({}, { still: 90 });
+    const port = Number(new URL(sim!.baseUrl).port);
+    await closeSim();
     await ok(engine, 'refresh.start', { projectId });
-    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: failed.peopleTotal, failed: 0 });
+    const failed = (await engine.refreshSettled(projectId))!;
+    expect(failed).toMatchObject({ status: 'failed', calls: 1, found: 0, failed: 0, peopleDone: 0, peopleTotal: 90 });
+    expect(failed.message).toMatch(/^Every call failed, so nobody was refreshed: Could not get an answer from 127\.0\.0\.1:\d+/);
+    expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBeNull();
+
+    sim = await startSim({ people: 6000, seed: 5, port });
+    await ok(engine, 'refresh.resume', { projectId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 90, failed: 0 });
+    expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBe(failed.startedAt);
+  });
+
+  it('a service that fails part-way: done with the failed people counted and reported, and a later refresh asks them', async () => {
+    const { sim, engine, projectId } = await matchedProject({}, { still: 250 });
+    const statuses = rowStatuses(engine.dbPath, projectId);
+    await refreshUntilLanded(engine, sim, projectId, { share: 0.5, seed: 2 });
+    sim.setFaults('outage');
+    const partly = (await engine.refreshSettled(projectId))!;
+    expect(partly).toMatchObject({ status: 'done', found: 100, failed: 150, peopleDone: 250 });
+    expect(partly.message).toMatch(/^150 people could not be asked \(The service failed with HTTP 5\d\d/);
+    expect(rowStatuses(engine.dbPath, projectId)).not.toEqual(statuses);
+    expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBe(partly.startedAt);
+
+    sim.setFaults('none');
+    sim.setLatency(0);
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', failed: 0 });
   });
 
   it('a person the service no longer finds by their profile keeps what their rows had, and is counted and reported', async () => {

@@ -97,19 +97,20 @@ describe('a due watch while the service is out of reach', () => {
     expect(await watch()).toMatchObject({ due: false, blocked: null });
   });
 
-  it('whose refresh asks nobody (every people call cut as it starts): that refresh is not the period\'s, the watch stays due', async () => {
+  it('whose refresh reaches nobody (every people call cut as it starts): it fails, is not the period\'s, and the next due run goes on with it', async () => {
     const { engine, sim, projectId, scheduled, watch, due } = await watched();
     sim.setFaults({ rateReset: 1 });
     due();
     expect((await ok(engine, 'watch.runDue', { projectId })).outcome).toBe('started');
-    expect((await engine.refreshSettled(projectId))!).toMatchObject({ status: 'done', found: 0, notFound: 0, failed: 90 });
+    const failed = (await engine.refreshSettled(projectId))!;
+    expect(failed).toMatchObject({ status: 'failed', found: 0, notFound: 0, failed: 0, peopleDone: 0 });
     const waiting = await watch();
     expect(waiting).toMatchObject({ due: true, blocked: null, nextRefreshAt: scheduled });
-    expect(waiting.lastResult).toMatch(/^Waiting for the service: .* The next due run asks them again\.$/);
+    expect(waiting.lastResult).toMatch(/^Stopped: Every call failed, so nobody was refreshed: .* The next due run goes on with it\.$/);
 
     sim.setFaults('none');
     expect((await ok(engine, 'watch.runDue', { projectId })).outcome).toBe('started');
-    expect((await engine.refreshSettled(projectId))!).toMatchObject({ status: 'done', failed: 0, found: 90 });
+    expect((await engine.refreshSettled(projectId))!).toMatchObject({ refreshId: failed.refreshId, status: 'done', failed: 0, found: 90 });
     expect(await watch()).toMatchObject({ due: false, blocked: null });
   });
 });

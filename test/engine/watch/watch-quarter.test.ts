@@ -171,7 +171,10 @@ describe('a watch over a quarter', () => {
     expect(inbox.unseen).toBe(all.length);
     expect(inbox.counts.moved + inbox.counts.left + inbox.counts.title).toBe(all.length);
     expect(inbox.important).toBe(all.filter((c) => c.important).length);
+    // Where only the counts are shown, they come without the changes.
+    expect(await ok(engine, 'watch.inboxCount', { projectId })).toEqual({ projectId, unseen: inbox.unseen, important: inbox.important });
     expect(await ok(engine, 'watch.markSeen', { projectId })).toMatchObject({ unseen: 0, important: 0, changes: [] });
+    expect(await ok(engine, 'watch.inboxCount', { projectId })).toEqual({ projectId, unseen: 0, important: 0 });
   });
 
   it('writes the changes since a day for a CRM: the sheet columns, the person, old and new company and title, the dates', async () => {

@@ -1,6 +1,6 @@
 // A change of a person's job in words: what kind, from what to what, and how many of each.
 import type { ChangeKind, ImportantChangesFound, PersonChange } from '../../../../shared/contract';
-import { plural } from '../../ui/format';
+import { formatCount, plural } from '../../ui/format';
 
 export const CHANGE_KIND_LABELS: Record<ChangeKind, string> = { moved: 'Moved', left: 'Left', title: 'New title' };
 
@@ -15,6 +15,11 @@ export function changeCountWords(counts: Record<ChangeKind, number>): string {
   const parts = [counts.moved > 0 && `${counts.moved} moved`, counts.left > 0 && `${counts.left} left`, counts.title > 0 && `${counts.title} changed title`];
   const said = parts.filter((part): part is string => typeof part === 'string');
   return said.length > 0 ? said.join(', ') : 'no changes';
+}
+
+/** What follows the count of changes not seen yet: "changes not seen yet, 2 important" (the important only when there are). */
+export function unseenWords(unseen: number, important: number): string {
+  return `${unseen === 1 ? 'change' : 'changes'} not seen yet${important > 0 ? `, ${formatCount(important)} important` : ''}`;
 }
 
 export function countChanges(changes: readonly PersonChange[]): Record<ChangeKind, number> {

@@ -3,7 +3,7 @@ import type { ProjectSummary, WatchSummary } from '../../../../shared/contract';
 import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
 import { formatCount } from '../../ui/format';
-import { useInbox } from './use-inbox';
+import { useInboxCount } from './use-inbox';
 import { WatchDialog } from './watch-dialog';
 import { scheduleWords, shortDay, watchLine } from './watch-text';
 
@@ -19,7 +19,7 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
   // The watch as this bar last saved it, until the screen reads the project again (a new summary).
   const [saved, setSaved] = useState<{ watch: WatchSummary | null; over: ProjectSummary } | null>(null);
   const [open, setOpen] = useState(false);
-  const inbox = useInbox(projectId, Boolean(summary?.lastRefreshAt));
+  const inbox = useInboxCount(projectId, Boolean(summary?.lastRefreshAt));
   if (!summary || summary.kind !== 'match') return null;
   const watch = saved?.over === summary ? saved.watch : summary.watch;
   // Before anything is matched there is nobody to watch, and no change to see.

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { ChangesInbox } from '../../../../shared/contract';
+import type { ChangesInbox, InboxCount } from '../../../../shared/contract';
 import { api } from '../../api';
 import { useEngineData, type EngineData } from '../../ui/use-engine-data';
 
@@ -16,7 +16,19 @@ export function inboxChanged(projectId: number): void {
  */
 export function useInbox(projectId: number, enabled: boolean): EngineData<ChangesInbox> {
   const inbox = useEngineData(enabled ? `inbox:${projectId}` : null, () => api.callOrThrow('watch.inbox', { projectId }));
-  const { reload } = inbox;
+  useReadAgain(projectId, enabled, inbox.reload);
+  return inbox;
+}
+
+/** How many changes of the project are not seen yet, without them: for a count on show (the projects list, the header). */
+export function useInboxCount(projectId: number, enabled: boolean): EngineData<InboxCount> {
+  const count = useEngineData(enabled ? `inbox-count:${projectId}` : null, () => api.callOrThrow('watch.inboxCount', { projectId }));
+  useReadAgain(projectId, enabled, count.reload);
+  return count;
+}
+
+/** Reads the project's inbox again when a refresh of it ends, and when it is marked seen here. */
+function useReadAgain(projectId: number, enabled: boolean, reload: () => void): void {
   useEffect(() => {
     if (!enabled) return;
     const onChanged = (event: Event) => {
@@ -31,5 +43,4 @@ export function useInbox(projectId: number, enabled: boolean): EngineData<Change
       off();
     };
   }, [enabled, projectId, reload]);
-  return inbox;
 }

@@ -3,7 +3,8 @@ import type { ProjectSummary } from '../../../../shared/contract';
 import { routeToHash } from '../../navigation/route';
 import { Button } from '../../ui/button';
 import { formatCount, formatDateTime } from '../../ui/format';
-import { useInbox } from '../changes/use-inbox';
+import { unseenWords } from '../changes/change-text';
+import { useInboxCount } from '../changes/use-inbox';
 import { scheduleWords, watchLine } from '../changes/watch-text';
 import { jobChangeSummary } from '../review/job-change-labels';
 import { useChangedCount } from './changed-count';
@@ -18,7 +19,7 @@ interface ProjectRowProps {
 export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
   const [renaming, setRenaming] = useState(false);
   const changed = useChangedCount(project.id, project.changedAtLastRefresh);
-  const inbox = useInbox(project.id, project.kind === 'match' && project.lastRefreshAt !== null);
+  const inbox = useInboxCount(project.id, project.kind === 'match' && project.lastRefreshAt !== null);
   const unseen = inbox.value?.unseen ?? 0;
   const [name, setName] = useState(project.name);
   const [saving, setSaving] = useState(false);
@@ -80,7 +81,7 @@ export function ProjectRow({ project, onRename, onDelete }: ProjectRowProps) {
         )}
         {unseen > 0 && (
           <a className="project-name__inbox" href={routeToHash({ screen: 'changes', projectId: project.id })} data-testid="project-inbox" data-count={unseen}>
-            <span className="badge badge--accent">{formatCount(unseen)}</span> {unseen === 1 ? 'change' : 'changes'} not seen yet
+            <span className="badge badge--accent">{formatCount(unseen)}</span> {unseenWords(unseen, inbox.value?.important ?? 0)}
           </a>
         )}
       </th>
