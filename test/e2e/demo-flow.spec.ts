@@ -170,8 +170,8 @@ test('the demo shows several candidates, the accept of confident rows at 90%, a 
   await screenshot(page, 'demo-several-candidates');
 
   // Rows with the company written short wait for review; once ten of them are accepted and learned from, the accept of
-  // confident rows offers the rest at 90%, and fewer at 95%. (Decided and learned over the contract: the review's
-  // own way to learn is not this flow's subject.)
+  // confident rows offers the rest at 90%, and fewer at 95%. (Decided and learned over the contract here; the review
+  // learning on its own after ten hand decisions is review-learning.spec.ts.)
   const pattern = 'not_at_company|exact|current_close|none|alone';
   const shortCompany = (await app.value('review.page', { projectId, pattern, offset: 0, limit: 500 })).rows;
   for (const row of shortCompany.slice(0, 10)) await app.value('decisions.choose', { projectId, rowIndex: row.rowIndex, rank: row.bestRank! });
