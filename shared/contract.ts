@@ -563,6 +563,13 @@ export interface ColumnValues {
   problems: { value: string; message: string }[];
 }
 
+/** Every kind of long work the engine does, each a job (electron/engine/jobs/). */
+export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+/** One lifecycle for every job: queued (waiting for what it may not overlap), running, paused (resumable), then one end. */
+export const JOB_STATES = ['queued', 'running', 'paused', 'done', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
 // ---------- input schemas ----------
 
 const id = z.number().int().positive();
@@ -931,6 +938,25 @@ export interface PlanProgress {
   projectId: number;
   rowsPlanned: number;
   rowsTotal: number;
+}
+
+/**
+ * How far a job is, one shape for every kind (the event job.progress, job.list). `done` of `total` counts the job's
+ * own unit (rows for most, queries for a run's asking); `phase` says in words what it does now.
+ */
+export interface JobProgress {
+  jobId: number;
+  kind: JobKind;
+  /** Null for work on no one project (an import before its project exists, clearing the cache). */
+  projectId: number | null;
+  state: JobState;
+  done: number;
+  total: number;
+  phase: string;
+  startedAt: string;
+  updatedAt: string;
+  /** Why it failed or how it was stopped; null while it goes. */
+  message: string | null;
 }
 
 /**
