@@ -889,6 +889,13 @@ export const calls = {
   'search.export': call<ExportResult>()(searchExportInput),
   'search.columnValues': call<ColumnValues>()(columnValuesInput),
 
+  /** Cancels a job: by its id, or the project's job of a kind (what a cancel leaves: docs/architecture.md). */
+  'job.cancel': call<{ cancelled: boolean }>()(
+    z.union([z.object({ jobId: id }).strict(), z.object({ projectId: id, kind: z.enum(JOB_KINDS) }).strict()]),
+  ),
+  /** The jobs under way (queued, running or paused) on a project, for a screen opened meanwhile. */
+  'job.list': call<JobProgress[]>()(z.object({ projectId: id })),
+
   'settings.get': call<Settings>()(none),
   'settings.update': call<Settings>()(settingsPatch),
   'cache.stats': call<CacheStats>()(none),
@@ -1013,6 +1020,7 @@ export interface Events {
   'export.progress': ExportProgress;
   'plan.progress': PlanProgress;
   'decisions.progress': DecisionsProgress;
+  'job.progress': JobProgress;
   'project.changedCount': ChangedRowsCounted;
   'watch.important': ImportantChangesFound;
   'app.command': AppCommand;
@@ -1029,6 +1037,7 @@ const eventNames: Record<EventName, true> = {
   'export.progress': true,
   'plan.progress': true,
   'decisions.progress': true,
+  'job.progress': true,
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,

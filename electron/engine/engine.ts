@@ -15,7 +15,10 @@ import { withHostDefaults, type Engine, type EngineOptions } from './facade/engi
 import { diskFullIn, mapKnownErrors } from './facade/known-errors';
 import { defaultSecrets, makePrivate } from './facade/start-up';
 import { applyHeapPolicy } from './heap-policy';
-import { enter, type Action, type UnderWay } from './jobs/concurrency';
+import { admit, enter, type Action, type UnderWay } from './jobs/concurrency';
+import { createJobHandlers } from './jobs/handlers';
+import { JobBoard } from './jobs/job-board';
+import { TextIndexJobs } from './review/text-index-jobs';
 import { Connections } from './connections/connections';
 import { createProfileHandlers } from './connections/handlers';
 import { createProjectHandlers, type ProjectHandlers } from './projects/handlers';
@@ -88,6 +91,8 @@ class MatchdeskEngine implements Engine {
   private readonly rowTiming: RowTiming;
   private readonly demo = new DemoService();
   private readonly mappingPreviews = new MappingPreviews();
+  private readonly jobs: JobBoard;
+  private readonly textIndexJobs: TextIndexJobs;
   private readonly connections: Connections;
   private readonly prep: ProjectPreparation;
   private readonly decisions: Decisions;
@@ -112,7 +117,7 @@ class MatchdeskEngine implements Engine {
   private verdictThread: VerdictThread | null | undefined;
   /** A worker for reads that would hold the engine's thread for seconds on a large file; started when one is asked. */
   private readonly reading: ReadingThread;
-  /** Counts the rows changed at a large project's last refresh off the engine's thread; null in the CLI. */
+  /** Counts the rows changed at a large project's last refresh off the engine's thread; null where reads are made here. */
   private readonly changedRows: ChangedRowsCounter | null;
   readonly privacyNotice: string | null;
 
@@ -133,6 +138,9 @@ class MatchdeskEngine implements Engine {
     const now = new Date(clock.now()).toISOString();
     markInterruptedRuns(db, now);
     markInterruptedRefreshes(db, now);
+    JobBoard.markInterrupted(db, now, ['run', 'refresh']);
+    const jobs = (this.jobs = new JobBoard(db, clock, (progress) => this.emit('job.progress', progress)));
+    this.textIndexJobs = new TextIndexJobs(jobs);
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
     const emit = <E extends EventName>(event: E, payload: Events[E]) => this.emit(event, payload);
     const readsElsewhere = (project: ProjectRecord) => this.readsPast(project.rowCount, LISTS_WALKED_HERE);
@@ -141,23 +149,25 @@ class MatchdeskEngine implements Engine {
     this.connections = new Connections({ db, clock, secrets, mappers: this.mappers, onCredits: (scope, c) => this.credits.record(scope, c), fetch: opts.fetch, clientClock: opts.clock });
     const connections = this.connections;
     this.reading = new ReadingThread(() => VerdictThread.start(dbPath, READING_CACHE_MB));
-    // The CLI waits for its answers and shows no event: it counts the rows a refresh changed as it goes.
-    this.changedRows = opts.readsElsewhere === false ? null : new ChangedRowsCounter(db, this.reading, (counted) => this.emit('project.changedCount', counted), opts.readHereUpTo);
+    // A host that waits for its answers (the CLI) shows no event: it counts the rows a refresh changed as it goes.
+    this.changedRows = opts.readsElsewhere ? new ChangedRowsCounter(db, this.reading, (counted) => this.emit('project.changedCount', counted), opts.readHereUpTo) : null;
     const changed = this.changedRows?.count;
     this.decisions = new Decisions(db, clock, changed);
     this.prep = new ProjectPreparation({
+      jobs,
       db,
       activeScope: () => connections.activeScope(),
       runBusy: (projectId) => this.runs.isBusy(projectId),
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
       onPlanProgress: (p) => this.emit('plan.progress', p),
     });
-    const shared = { db, clock, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
+    const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
     this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (projectId) => this.prep.ensurePlan(projectId), onProgress: (p) => this.emit('run.progress', p) });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),
-      refuseWhileRunning: (projectId) => void enterOn('refresh', projectId, ['refresh']),
+      // Synchronous: the table refuses a refresh, never makes it wait (its own refresh is RefreshControl's to refuse).
+      refuseWhileRunning: (projectId) => void admit('refresh', this.underWay.kinds(projectId).filter((kind) => kind !== 'refresh'), requireProject(db, projectId).name),
       onProgress: (p) => {
         // The watch hears its refresh end first, so a screen reloading on the event sees the watch's result.
         this.watches.refreshProgress(p);
@@ -192,10 +202,11 @@ class MatchdeskEngine implements Engine {
     });
     const cleanUp = () => this.cleanUp();
     const prep = this.prep;
-    this.projectCalls = createProjectHandlers({ db, clock, changed, prep, connections, demo: this.demo, mappingPreviews: this.mappingPreviews, resourcesDir: opts.resourcesDir, enter: enterOn, cleanUp, emit });
+    this.projectCalls = createProjectHandlers({ db, clock, changed, prep, jobs, connections, demo: this.demo, mappingPreviews: this.mappingPreviews, resourcesDir: opts.resourcesDir, enter: enterOn, cleanUp, emit });
     this.runCalls = createRunHandlers({
       ...shared,
       runs: this.runs,
+      jobs,
       prep,
       connections,
       credits: this.credits,
@@ -209,7 +220,7 @@ class MatchdeskEngine implements Engine {
       unfinished: atStart.unfinished,
       emit,
     });
-    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle(), emit });
+    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle(), emit });
     // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
     const beforeRefresh = () => connections.activeProfile()?.id === DEMO_PROFILE_ID && this.demo.moveOnForRefresh();
     this.handlers = {
@@ -221,6 +232,7 @@ class MatchdeskEngine implements Engine {
         keychainProblem: this.keychainProblem,
         demoRunning: this.demo.running !== null,
       }),
+      ...createJobHandlers(jobs),
       ...createProfileHandlers(db, connections),
       ...this.projectCalls.handlers,
       ...this.runCalls.handlers,
@@ -230,7 +242,10 @@ class MatchdeskEngine implements Engine {
       ...this.search.handlers,
     };
     // A text filter waits for its project's index to fill (long in a large project): the review says how far it is.
-    onRowTextIndexProgress(db, (progress) => this.emit('review.textIndex', progress));
+    onRowTextIndexProgress(db, (progress) => {
+      this.textIndexJobs.tell(progress);
+      this.emit('review.textIndex', progress);
+    });
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
     void this.cleanup.wake();
@@ -239,17 +254,13 @@ class MatchdeskEngine implements Engine {
   /** What is under way on a project, for the overlap table (jobs/concurrency.ts). */
   private readonly underWay: UnderWay = {
     kinds: (projectId) => {
-      const kinds: JobKind[] = this.runCalls?.clearing() ? ['cacheClear'] : [];
-      if (projectId === null) return kinds;
-      const bulk = this.decisions.bulkUnderWay(projectId);
-      if (this.prep.isPlanning(projectId)) kinds.push('plan');
-      if (bulk) kinds.push(bulk);
-      if (this.runs.isBusy(projectId)) kinds.push('run');
-      if (this.refreshes.isBusy(projectId)) kinds.push('refresh');
-      return kinds;
+      const kinds = new Set([...this.jobs.kinds(null).filter((kind) => kind === 'cacheClear'), ...(projectId === null ? [] : this.jobs.kinds(projectId))]);
+      // A run or refresh being started (logging in, planning) is one before its job opens.
+      if (projectId !== null && this.runs.isBusy(projectId)) kinds.add('run');
+      if (projectId !== null && this.refreshes.isBusy(projectId)) kinds.add('refresh');
+      return [...kinds];
     },
-    settled: (projectId, kind) =>
-      kind === 'plan' ? this.prep.planSettled(projectId) : kind === 'run' ? this.runs.settled(projectId) : kind === 'refresh' ? this.refreshes.settled(projectId) : this.decisions.bulkSettled(projectId),
+    settled: (projectId, kind) => this.jobs.settled(projectId, kind),
     cancel: (projectId, kind) => (kind === 'run' ? this.runs.cancel(projectId) : this.refreshes.cancel(projectId)),
   };
 
@@ -364,13 +375,13 @@ class MatchdeskEngine implements Engine {
    * returns).
    */
   private async cleanUp(): Promise<void> {
-    if (this.opts.readsElsewhere === false) await this.cleanup.finishNow();
+    if (!this.opts.readsElsewhere) await this.cleanup.finishNow();
     else void this.cleanup.wake();
   }
 
   /** Whether a read over `rows` goes to the reading worker: past `hereUpTo` (or readHereUpTo), unless the host waits anyway. */
   private readsPast(rows: number, hereUpTo: number): boolean {
-    return this.opts.readsElsewhere !== false && rows > (this.opts.readHereUpTo ?? hereUpTo);
+    return this.opts.readsElsewhere && rows > (this.opts.readHereUpTo ?? hereUpTo);
   }
 
   private emit<E extends EventName>(event: E, payload: Events[E]): void {

@@ -12,11 +12,6 @@ export class KeyedWork<K> {
     return this.working.has(key);
   }
 
-  /** What the work under way under `key` was said to be, or undefined when none goes on. */
-  what(key: K): string | undefined {
-    return this.working.get(key)?.what;
-  }
-
   get size(): number {
     return this.working.size;
   }

@@ -23,7 +23,7 @@ export interface EngineOptions {
    * Rows up to which the engine reads a figure or list that reads them all on its own thread: a refresh's changed rows
    * (default review/changed-rows.ts COUNTED_HERE), the cache's answers (store/lookups.ts CACHE_COUNTED_HERE), a
    * project's rows for the review's lists (review-page.ts LISTS_WALKED_HERE). More are read by a worker
-   * (runs/reading-thread.ts) while the engine answers other calls. The CLI reads them all itself.
+   * (runs/reading-thread.ts) while the engine answers other calls. A host with readsElsewhere false (the CLI) reads them all itself.
    */
   readHereUpTo?: number;
   /**

@@ -9,6 +9,7 @@ import { DEMO_PROJECT_NAME, DEMO_SHEET, findResourcesDir, type DemoService } fro
 import type { Handlers } from '../dispatch';
 import { EngineError } from '../engine-errors';
 import type { Action } from '../jobs/concurrency';
+import type { JobBoard } from '../jobs/job-board';
 import { LastWords } from '../last-words';
 import type { Connections } from '../connections/connections';
 import { requireProject } from '../rows/project-record';
@@ -27,6 +28,7 @@ export interface ProjectHandlersDeps {
   clock: Clock;
   changed: ChangedCount | undefined;
   prep: ProjectPreparation;
+  jobs: JobBoard;
   connections: Connections;
   demo: DemoService;
   resourcesDir: string | undefined;
@@ -71,15 +73,21 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
     'projects.list': () => listProjectSummaries(db, deps.changed, clock.now()),
     'projects.sheets': (input) => listSheets(input.file),
     'projects.import': (input) =>
-      imports.run(input.file, async (signal) => {
-        try {
-          const id = await importProject(db, clock, input, (progress) => deps.emit('import.progress', { file: input.file, ...progress }), { signal });
-          return projectDetail(db, id, deps.changed);
-        } finally {
-          // A cancelled import left its rows to the cleanup.
-          if (signal.aborted) await deps.cleanUp();
-        }
-      }),
+      deps.jobs.run({ kind: 'import', projectId: null, options: input, stop: () => imports.cancel(input.file), phase: 'reading the sheet' }, (job) =>
+        imports.run(input.file, async (signal) => {
+          try {
+            const tell = (progress: { rowsRead: number; percent: number }) => {
+              job.progress(progress.percent, 100);
+              deps.emit('import.progress', { file: input.file, ...progress });
+            };
+            const id = await importProject(db, clock, input, tell, { signal });
+            return projectDetail(db, id, deps.changed);
+          } finally {
+            // A cancelled import left its rows to the cleanup.
+            if (signal.aborted) await deps.cleanUp();
+          }
+        }),
+      ),
     'projects.cancelImport': (input) => ({ cancelled: imports.cancel(input.file) }),
     'projects.get': (input) => projectDetail(db, input.projectId, deps.changed),
     'projects.rename': (input) => {
@@ -99,10 +107,10 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
     'mapping.save': async (input) => {
       const project = requireProject(db, input.projectId);
       await deps.enter('plan', project.id);
-      await prep.withPlanLock(project.id, () =>
+      await prep.withPlanLock(project.id, (job) =>
         mappingSaves.run(project.id, (signal) =>
           mappingWords.keep(project.id, async (say) => {
-            await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, signal, say);
+            await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, job, signal, say);
             // Rows that keep their candidates are compared with them again: another column is other evidence.
             if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
           }),

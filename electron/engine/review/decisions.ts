@@ -48,9 +48,6 @@ const PREVIEW_THRESHOLDS = [0.99, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5];
 // Confidences are floats: a threshold of 0.95 must take a row at 0.9499999999.
 const EPSILON = 1e-9;
 
-/** What an accept of many rows is said to be while it goes (and, for bulkUnderWay, how it is told from an undo). */
-const ACCEPTING = "This project's confident rows are being accepted.";
-
 /**
  * What a person decides about rows. Every change is written with its entry in the append-only decision log in
  * one transaction, grouped in a batch (one user action), so undo reverts exactly the last action, also after a
@@ -80,12 +77,6 @@ export class Decisions {
    */
   bulkSettled(projectId: number): Promise<void> {
     return this.bulk.settled(projectId);
-  }
-
-  /** The action over many rows going on in the project (an accept or an undo), or null. */
-  bulkUnderWay(projectId: number): 'accept' | 'undo' | null {
-    const what = this.bulk.what(projectId);
-    return what === undefined ? null : what === ACCEPTING ? 'accept' : 'undo';
   }
 
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
@@ -204,7 +195,7 @@ export class Decisions {
       .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
     const indexes = Int32Array.from(qualifying);
     const at = this.now();
-    const changed = await this.bulk.run(project.id, ACCEPTING, async () => {
+    const changed = await this.bulk.run(project.id, "This project's confident rows are being accepted.", async () => {
       let batch: number | null = null;
       let changed = 0;
       onProgress(0, indexes.length);

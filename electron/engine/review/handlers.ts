@@ -5,6 +5,7 @@ import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import type { Action } from '../jobs/concurrency';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { LastWords } from '../last-words';
 import { progressPace } from '../progress-pace';
 import { requireProject, type ProjectRecord } from '../rows/project-record';
@@ -23,8 +24,9 @@ export interface ReviewHandlersDeps {
   db: Database;
   clock: Clock;
   decisions: Decisions;
+  jobs: JobBoard;
   prep: ProjectPreparation;
-  /** Counts the rows changed at a large project's last refresh off the engine's thread; null in the CLI. */
+  /** Counts the rows changed at a large project's last refresh off the engine's thread; null where reads are made here. */
   changedRows: ChangedRowsCounter | null;
   changed: ChangedCount | undefined;
   reading: ReadingThread;
@@ -61,15 +63,22 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
    * Runs a decision over many rows with a teller that sends how far it is (decisions.progress: the start and the end
    * always, a few times a second between) and keeps the last word for decisions.underWay until the decision ends.
    */
-  function tellingBulk<T>(projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
+  function tellingBulk<T>(job: JobHandle, projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
     const pace = progressPace();
     return bulkWords.keep(projectId, (say) =>
       decide((rowsDone, rowsTotal) => {
         const progress = { projectId, action, rowsDone, rowsTotal };
         say(progress);
+        job.progress(rowsDone, rowsTotal);
         if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) deps.emit('decisions.progress', progress);
       }),
     );
+  }
+
+  /** The action over many rows as the project's job of its kind; `calls` holds the cancels of those that can stop. */
+  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number> | null, work: (job: JobHandle) => Promise<T>): Promise<T> {
+    const phase = action === 'accept' ? 'accepting rows' : action === 'undo' ? 'undoing the last action' : 'learning';
+    return deps.jobs.run({ kind: action, projectId, cancellable: calls !== null, stop: () => calls?.cancel(projectId), phase }, work);
   }
 
   const planned = (projectId: number) => prep.planned(projectId);
@@ -100,7 +109,9 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     'decisions.skip': (input) => after('decide', input.projectId, async () => decisions.skip(await planned(input.projectId), input.rowIndex)),
     'decisions.clear': (input) => after('decide', input.projectId, async () => decisions.clear(await planned(input.projectId), input.rowIndex)),
     'decisions.undo': (input) =>
-      after('undo', input.projectId, () => tellingBulk(input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell))),
+      after('undo', input.projectId, () =>
+        asJob('undo', input.projectId, null, (job) => tellingBulk(job, input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell))),
+      ),
     'decisions.record': (input) => after('decide', input.projectId, async () => decisions.record(await planned(input.projectId), input.entries)),
     'decisions.acceptPreview': async (input) => {
       const project = await prep.plannedAndAssessed(input.projectId);
@@ -109,23 +120,27 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     // Cancellable from the start: a cancel while the project's verdicts are made accepts nothing.
     'decisions.acceptAtOrAbove': (input) =>
       after('accept', input.projectId, () =>
-        accepts.run(input.projectId, async (signal) => {
-          const project = await prep.plannedAndAssessed(input.projectId);
-          const rule = getSettings(db).autoAccept;
-          return tellingBulk(project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal));
-        }),
+        asJob('accept', input.projectId, accepts, (job) =>
+          accepts.run(input.projectId, async (signal) => {
+            const project = await prep.plannedAndAssessed(input.projectId);
+            const rule = getSettings(db).autoAccept;
+            return tellingBulk(job, project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal));
+          }),
+        ),
       ),
     'decisions.cancelAccept': (input) => ({ cancelled: accepts.cancel(input.projectId) }),
     'decisions.underWay': (input) => bulkWords.get(requireProject(db, input.projectId).id),
     // Learning waits for an accept or undo under way, then works out every lift before writing any: cancelled, it changes nothing.
     'learning.learn': (input) =>
       after('learn', input.projectId, () =>
-        learns.run(input.projectId, async (signal) => {
-          const project = await prep.plannedAndAssessed(input.projectId);
-          const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
-          const at = new Date(deps.clock.now()).toISOString();
-          return tellingBulk(project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
-        }),
+        asJob('learn', input.projectId, learns, (job) =>
+          learns.run(input.projectId, async (signal) => {
+            const project = await prep.plannedAndAssessed(input.projectId);
+            const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
+            const at = new Date(deps.clock.now()).toISOString();
+            return tellingBulk(job, project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
+          }),
+        ),
       ),
     'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
     'learning.reset': (input) => after('decide', input.projectId, async () => resetLearning(db, await planned(input.projectId))),

@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import type { UnfinishedExports } from '../export';
 import { admit, type Action, type UnderWay } from '../jobs/concurrency';
+import type { JobBoard } from '../jobs/job-board';
 import { LastWords } from '../last-words';
 import type { Connections } from '../connections/connections';
 import type { CallTiming } from '../rows/call-timing';
@@ -28,6 +29,7 @@ export interface RunHandlersDeps {
   db: Database;
   clock: Clock;
   runs: RunControl;
+  jobs: JobBoard;
   prep: ProjectPreparation;
   connections: Connections;
   timing: CallTiming;
@@ -71,7 +73,8 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
   function clearCache(): Promise<{ removed: number }> {
     if (clearing) return clearing;
     for (const id of readyProjectIds(db)) admit('cacheClear', deps.underWay.kinds(id), requireProject(db, id).name);
-    clearing = clearAnswers(db)
+    clearing = deps.jobs
+      .run({ kind: 'cacheClear', projectId: null, cancellable: false, phase: 'sending rows back' }, () => clearAnswers(db))
       .then((removed) => ({ removed }))
       .finally(() => (clearing = null));
     return clearing;
@@ -133,23 +136,26 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
     'run.failures': (input) => runFailures(db, input.projectId),
 
     'export.run': (input) =>
-      exports.run(input.projectId, async (signal) => {
-        const project = await prep.planned(input.projectId);
-        return exportWords.keep(project.id, (say) =>
-          exportProject(
-            db,
-            project,
-            input,
-            deps.exportDir,
-            (progress) => {
-              say(progress);
-              deps.emit('export.progress', progress);
-            },
-            signal,
-            deps.unfinished,
-          ),
-        );
-      }),
+      deps.jobs.run({ kind: 'export', projectId: input.projectId, options: input, stop: () => exports.cancel(input.projectId), phase: 'matches' }, (job) =>
+        exports.run(input.projectId, async (signal) => {
+          const project = await prep.planned(input.projectId);
+          return exportWords.keep(project.id, (say) =>
+            exportProject(
+              db,
+              project,
+              input,
+              deps.exportDir,
+              (progress) => {
+                say(progress);
+                job.progress(progress.rowsDone, progress.rowsTotal, progress.part);
+                deps.emit('export.progress', progress);
+              },
+              signal,
+              deps.unfinished,
+            ),
+          );
+        }),
+      ),
     'export.cancel': (input) => ({ cancelled: exports.cancel(input.projectId) }),
     'export.underWay': (input) => exportWords.get(requireProject(db, input.projectId).id),
 

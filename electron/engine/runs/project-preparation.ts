@@ -2,6 +2,7 @@
 // service (a plan), and every row carrying a verdict of the confidence model (an assessment).
 import type { Database } from 'better-sqlite3';
 import type { PlanProgress } from '../../../shared/contract';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { KeyedWork } from '../keyed-work';
 import { progressPace } from '../progress-pace';
 import { requireProject, type ProjectRecord } from '../rows/project-record';
@@ -18,6 +19,8 @@ export interface PreparationDeps {
   /** Walks a large project's rows on the reading worker; undefined to walk them here. */
   walkElsewhere(project: ProjectRecord): ListWalker | undefined;
   onPlanProgress(progress: PlanProgress): void;
+  /** Each plan is a job there: job.cancel stops it, whoever started it (a mapping saved, a run, a read). */
+  jobs: JobBoard;
 }
 
 export class ProjectPreparation {
@@ -41,9 +44,11 @@ export class ProjectPreparation {
     return this.planning.size > 0;
   }
 
-  /** Runs `work` (a plan) as the project's one plan: another asked meanwhile is refused. */
-  withPlanLock<T>(projectId: number, work: () => Promise<T>): Promise<T> {
-    return this.planning.run(projectId, 'This project is being prepared (its queries are being planned).', work);
+  /** Runs `work` (a plan) as the project's one plan job: another asked meanwhile is refused. */
+  withPlanLock<T>(projectId: number, work: (job: JobHandle) => Promise<T>): Promise<T> {
+    return this.planning.run(projectId, 'This project is being prepared (its queries are being planned).', () =>
+      this.deps.jobs.run({ kind: 'plan', projectId, phase: 'planning queries' }, work),
+    );
   }
 
   /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
@@ -56,18 +61,19 @@ export class ProjectPreparation {
     const scope = this.deps.activeScope();
     const wanted = scope ?? NO_SCOPE;
     if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
-    await this.withPlanLock(projectId, () => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }));
+    await this.withPlanLock(projectId, (job) => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }, job));
   }
 
   /**
-   * Plans the project's queries, telling how far it is (plan.progress): at the start, a few times a second, at the end;
-   * `say` is given every word told.
+   * Plans the project's queries as `job`, telling how far it is (plan.progress and the job's): at the start, a few times
+   * a second, at the end; `say` is given every word told. Stopped by the job's cancel or by `signal`.
    */
-  async plan(project: ProjectRecord, req: PlanRequest, signal?: AbortSignal, say: (progress: PlanProgress) => void = () => undefined): Promise<void> {
+  async plan(project: ProjectRecord, req: PlanRequest, job: JobHandle, signal?: AbortSignal, say: (progress: PlanProgress) => void = () => undefined): Promise<void> {
     const pace = progressPace();
     const tell = (rowsPlanned: number) => {
       const progress = { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount };
       say(progress);
+      job.progress(rowsPlanned, project.rowCount);
       this.deps.onPlanProgress(progress);
     };
     tell(0);
@@ -78,7 +84,7 @@ export class ProjectPreparation {
       (rowsPlanned) => {
         if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
       },
-      signal,
+      signal ? AbortSignal.any([signal, job.signal]) : job.signal,
     );
     tell(project.rowCount);
   }
@@ -97,18 +103,17 @@ export class ProjectPreparation {
   /**
    * Rows settled before the confidence model existed get their verdict once per project and session, before
    * anything reads verdicts in bulk (sorting by confidence, accepting at a threshold); rows settled since carry one.
+   * Only when some row needs it is that a job (a `plan`, phase "assessing rows") the read waits on: otherwise the read
+   * writes nothing.
    */
   async assessed(project: ProjectRecord): Promise<ProjectRecord> {
     if (this.assessedIds.has(project.id)) return project;
     // Finding that no row needs it reads the whole project: in a large one a worker looks first.
     const { sql, params } = unassessedProbe(project.id);
     const walk = this.deps.walkElsewhere(project);
-    const probe = walk ? walk(sql, params) : null;
-    if (probe && (await probe.catch(() => null))?.length === 0) {
-      this.assessedIds.add(project.id);
-      return project;
-    }
-    await reassessRows(this.deps.db, project.id, project.mapping, 'unassessed');
+    const elsewhere = walk ? await (walk(sql, params) ?? Promise.resolve(null)).catch(() => null) : null;
+    const needed = elsewhere ? elsewhere.length > 0 : this.deps.db.prepare(sql).get(...params) !== undefined;
+    if (needed) await this.deps.jobs.run({ kind: 'plan', projectId: project.id, phase: 'assessing rows' }, () => reassessRows(this.deps.db, project.id, project.mapping, 'unassessed'));
     this.assessedIds.add(project.id);
     return project;
   }

@@ -4,6 +4,8 @@ import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
+import { jobStateOf } from '../jobs/job-states';
 import { requireProject } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
@@ -24,6 +26,8 @@ export interface RunControlDeps {
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
   onProgress(progress: RunProgress): void;
+  /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
+  jobs: JobBoard;
 }
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
@@ -46,6 +50,8 @@ export class RunControl {
   private readonly active = new Map<number, MatchingRun>();
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
   private readonly starting = new Set<number>();
+  /** Each project's run job, from start to its end (a paused run's stays, to be resumed). */
+  private readonly jobs = new Map<number, JobHandle>();
 
   constructor(private readonly deps: RunControlDeps) {}
 
@@ -97,10 +103,22 @@ export class RunControl {
       const at = new Date(this.deps.clock.now()).toISOString();
       saveRun(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
       const progress = this.status(projectId);
-      if (progress) this.deps.onProgress(progress);
+      if (progress) this.tell(progress);
       return progress;
     }
     return this.status(projectId);
+  }
+
+  /** The run's progress to the engine, and to its job. */
+  private tell(progress: RunProgress): void {
+    const job = this.jobs.get(progress.projectId);
+    if (job) {
+      job.progress(progress.rowsResolved, progress.rowsTotal);
+      const state = jobStateOf(progress.status);
+      if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
+      job.state(state, progress.message);
+    }
+    this.deps.onProgress(progress);
   }
 
   /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */
@@ -136,6 +154,10 @@ export class RunControl {
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
+      if (!this.jobs.has(projectId)) {
+        const options = { offline, settings, runId };
+        this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
+      }
       const run = new MatchingRun(
         {
           db,
@@ -147,7 +169,7 @@ export class RunControl {
           rowTiming: this.deps.rowTiming,
           verdicts: () => this.deps.verdicts(),
           rowCount: project.rowCount,
-          onProgress: (p) => this.deps.onProgress(p),
+          onProgress: (p) => this.tell(p),
         },
         projectId,
         runId,
