@@ -1,4 +1,4 @@
-// Which jobs may run together on a project, in one table: the only place the engine decides what may overlap.
+// Which jobs may run together on a project, in one table the handlers ask before any work starts.
 import type { JobKind } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
 

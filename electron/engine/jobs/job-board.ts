@@ -99,12 +99,6 @@ export class JobBoard {
     };
   }
 
-  /** The project's job of that kind under way (queued, running or paused), if any. */
-  find(projectId: number | null, kind: JobKind): JobProgress | null {
-    for (const job of this.live.values()) if (job.progress.projectId === projectId && job.progress.kind === kind) return { ...job.progress };
-    return null;
-  }
-
   /** The jobs under way on the project, oldest first. */
   list(projectId: number): JobProgress[] {
     return [...this.live.values()].filter((job) => job.progress.projectId === projectId).map((job) => ({ ...job.progress }));

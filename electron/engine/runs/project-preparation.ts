@@ -31,15 +31,7 @@ export class ProjectPreparation {
 
   constructor(private readonly deps: PreparationDeps) {}
 
-  isPlanning(projectId: number): boolean {
-    return this.planning.has(projectId);
-  }
-
-  /** Resolves once no plan of the project goes on, however it ended. */
-  planSettled(projectId: number): Promise<void> {
-    return this.planning.settled(projectId);
-  }
-
+  /** Whether any project is being planned: background work waits for it. */
   get anyPlanning(): boolean {
     return this.planning.size > 0;
   }
