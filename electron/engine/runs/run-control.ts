@@ -10,7 +10,7 @@ import { requireProject } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
 import type { RowTiming } from '../rows/row-timing';
-import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
+import { createRun, latestRun, saveRun, storedSettings, zeroCounters, type RunRecord, type RunSettings } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
@@ -109,6 +109,16 @@ export class RunControl {
     return this.status(projectId);
   }
 
+  /**
+   * The settings the run started with, from its job: the one place a resume reads them from (the run's own record
+   * keeps a copy for its status). Null for a run from before runs kept them: it resumes under the settings.
+   */
+  private startedWith(run: RunRecord): RunSettings | null {
+    const options = this.deps.jobs.lastOptions(run.projectId, 'run') as { runId?: number; settings?: unknown } | null;
+    if (options?.runId !== run.id || options.settings === undefined || options.settings === null) return null;
+    return storedSettings(JSON.stringify(options.settings));
+  }
+
   /** The run's progress to the engine, and to its job. */
   private tell(progress: RunProgress): void {
     const job = this.jobs.get(progress.projectId);
@@ -148,14 +158,15 @@ export class RunControl {
     if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
     this.starting.add(projectId);
     try {
-      const settings = resumed?.settings ? { ...this.deps.settings(), ...resumed.settings } : runSettings(this.deps.settings(), options);
+      const started = resumed ? this.startedWith(resumed) : null;
+      const settings = started ? { ...this.deps.settings(), ...started } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
       if (!this.jobs.has(projectId)) {
-        const options = { offline, settings, runId };
+        const options = { offline, runId, settings: { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: settings.autoAccept } };
         this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
       }
       const run = new MatchingRun(

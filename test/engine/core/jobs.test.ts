@@ -234,4 +234,18 @@ describe('jobs', () => {
     expect(await fails(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] })).toMatchObject({ kind: 'busy' });
     await engine.refreshSettled(projectId);
   });
+
+  it("a run resumes under its job's options, not the copy its own record shows", async () => {
+    const { engine } = await setUp(20);
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await ok(engine, 'run.pause', { projectId });
+    const db = (engine as unknown as { db: Database.Database }).db;
+    db.prepare('UPDATE runs SET options = ?').run(JSON.stringify({ concurrency: 3, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.9, minLead: 0.1 } }));
+    const resumed = await ok(engine, 'run.resume', { projectId });
+    expect(resumed!.autoAccept).toMatchObject({ enabled: false });
+    expect((await engine.runSettled(projectId))!.status).toBe('done');
+    expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'auto'").pluck().get(projectId)).toBe(0);
+  });
 });

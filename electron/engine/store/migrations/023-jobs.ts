@@ -1,7 +1,7 @@
 import type { Migration } from '../migration';
 
-// Every long piece of work is a job (engine/jobs/): its kind, the options it started with (what a resume goes on
-// under), its state and how far it got. A job of a project goes with it; an import's has no project until it has one.
+// A run's and a refresh's job (engine/jobs/): its kind, the options it started with (what a resume goes on under), its
+// state and how far it got. The other kinds of job resume nothing and are kept in memory only.
 export const jobs: Migration = {
   version: 23,
   name: 'jobs',
@@ -21,6 +21,13 @@ export const jobs: Migration = {
         updated_at TEXT NOT NULL
       );
       CREATE INDEX jobs_by_project ON jobs (project_id, kind, id);
+    `);
+    // A run stopped before jobs existed resumes under the options stored with it (migration 019): they become its job's.
+    db.exec(`
+      INSERT INTO jobs (kind, project_id, options, state, started_at, updated_at)
+      SELECT 'run', project_id, json_object('offline', json(CASE offline WHEN 1 THEN 'true' ELSE 'false' END), 'runId', id, 'settings', json(options)),
+             CASE status WHEN 'failed' THEN 'failed' ELSE 'paused' END, started_at, updated_at
+      FROM runs WHERE options IS NOT NULL AND json_valid(options) AND status IN ('running', 'paused', 'failed', 'out_of_credits') ORDER BY id
     `);
   },
 };

@@ -26,4 +26,24 @@ describe('migration 23: every long piece of work is a job with its options', () 
       db.close();
     }
   });
+
+  it('gives each stopped run that kept its options a job holding them, which its resume reads', () => {
+    const db = new Database(join(tempFolder(), 'm.db'));
+    try {
+      migrate(db, upTo(22));
+      db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'ready', 't', 't')").run();
+      const options = { concurrency: 2, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.99, minLead: 0.5 } };
+      const insert = db.prepare("INSERT INTO runs (project_id, status, offline, options, counters, started_at, updated_at) VALUES (1, ?, ?, ?, '{}', 't', 't')");
+      insert.run('done', 0, JSON.stringify(options));
+      insert.run('paused', 1, JSON.stringify(options));
+      insert.run('paused', 0, null);
+      migrate(db, upTo(23));
+      const jobs = db.prepare('SELECT kind, project_id AS projectId, state, options FROM jobs').all() as { options: string }[];
+      expect(jobs).toHaveLength(1);
+      expect(jobs[0]).toMatchObject({ kind: 'run', projectId: 1, state: 'paused' });
+      expect(JSON.parse(jobs[0].options)).toEqual({ offline: true, runId: 2, settings: options });
+    } finally {
+      db.close();
+    }
+  });
 });
