@@ -15,7 +15,7 @@ const noElectron = {
 
 // The engine's rooms from the bottom up; the single files at electron/engine/*.ts (clock, errors, dispatch, the
 // router) sit below them all, engine.ts above them all. A room may import the rooms before it, never one after it.
-const ENGINE_LAYERS = ['store', 'secrets', 'matching', 'sheets', 'export', 'api', 'demo', 'rows', 'runs', 'refresh', 'watch', 'review', 'projects', 'search'];
+const ENGINE_LAYERS = ['store', 'secrets', 'matching', 'sheets', 'export', 'api', 'demo', 'rows', 'jobs', 'connections', 'runs', 'refresh', 'watch', 'review', 'projects', 'search', 'facade'];
 
 const noHosts = { group: ['../web/**', '../cli/**', '../../web/**', '../../cli/**', '../../../web/**', '../../../cli/**'], message: 'The engine serves the hosts; it never imports one.' };
 

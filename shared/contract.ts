@@ -571,6 +571,13 @@ export interface ColumnValues {
   problems: { value: string; message: string }[];
 }
 
+/** Every kind of long work the engine does, each a job (electron/engine/jobs/). */
+export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+/** One lifecycle for every job: queued (waiting for what it may not overlap), running, paused (resumable), then one end. */
+export const JOB_STATES = ['queued', 'running', 'paused', 'done', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
 // ---------- input schemas ----------
 
 const id = z.number().int().positive();
@@ -895,6 +902,13 @@ export const calls = {
   'search.export': call<ExportResult>()(searchExportInput),
   'search.columnValues': call<ColumnValues>()(columnValuesInput),
 
+  /** Cancels a job: by its id, or the project's job of a kind (what a cancel leaves: docs/architecture.md). */
+  'job.cancel': call<{ cancelled: boolean }>()(
+    z.union([z.object({ jobId: id }).strict(), z.object({ projectId: id, kind: z.enum(JOB_KINDS) }).strict()]),
+  ),
+  /** The jobs under way (queued, running or paused) on a project, for a screen opened meanwhile. */
+  'job.list': call<JobProgress[]>()(z.object({ projectId: id })),
+
   'settings.get': call<Settings>()(none),
   'settings.update': call<Settings>()(settingsPatch),
   'cache.stats': call<CacheStats>()(none),
@@ -944,6 +958,25 @@ export interface PlanProgress {
   projectId: number;
   rowsPlanned: number;
   rowsTotal: number;
+}
+
+/**
+ * How far a job is, one shape for every kind (the event job.progress, job.list). `done` of `total` counts the job's
+ * own unit (rows for most, queries for a run's asking); `phase` says in words what it does now.
+ */
+export interface JobProgress {
+  jobId: number;
+  kind: JobKind;
+  /** Null for work on no one project (an import before its project exists, clearing the cache). */
+  projectId: number | null;
+  state: JobState;
+  done: number;
+  total: number;
+  phase: string;
+  startedAt: string;
+  updatedAt: string;
+  /** Why it failed or how it was stopped; null while it goes. */
+  message: string | null;
 }
 
 /**
@@ -1000,6 +1033,7 @@ export interface Events {
   'export.progress': ExportProgress;
   'plan.progress': PlanProgress;
   'decisions.progress': DecisionsProgress;
+  'job.progress': JobProgress;
   'project.changedCount': ChangedRowsCounted;
   'watch.important': ImportantChangesFound;
   'app.command': AppCommand;
@@ -1016,6 +1050,7 @@ const eventNames: Record<EventName, true> = {
   'export.progress': true,
   'plan.progress': true,
   'decisions.progress': true,
+  'job.progress': true,
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,

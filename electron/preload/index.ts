@@ -14,6 +14,7 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'export.progress': true,
   'plan.progress': true,
   'decisions.progress': true,
+  'job.progress': true,
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,

@@ -15,3 +15,13 @@ export function renameProject(db: Database, projectId: number, name: string, at:
 export function deleteProject(db: Database, projectId: number): void {
   if (!removeProject(db, projectId)) throw notFound(`Project ${projectId}`);
 }
+
+/** Marks the project changed now (its mapping was saved). */
+export function touchProject(db: Database, projectId: number, at: string): void {
+  db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?').run(at, projectId);
+}
+
+/** The newest ready project of that name, if any (the demo's, to open again rather than import again). */
+export function readyProjectNamed(db: Database, name: string): number | undefined {
+  return db.prepare("SELECT id FROM projects WHERE name = ? AND status = 'ready' ORDER BY id DESC LIMIT 1").pluck().get(name) as number | undefined;
+}

@@ -189,12 +189,14 @@ function refreshesStep(db: Database): Step {
   };
 }
 
-/** What is left is small: the runs and the text index's state (whose trigger finds no documents left to drop). */
+/** What is left is small: the runs, the jobs and the text index's state (whose trigger finds no documents left to drop). */
 function lastStep(db: Database): Step {
   const runs = db.prepare('DELETE FROM runs WHERE project_id = ?');
+  const jobs = db.prepare('DELETE FROM jobs WHERE project_id = ?');
   const textState = db.prepare('DELETE FROM row_text_state WHERE project_id = ?');
   return (projectId) => {
     runs.run(projectId);
+    jobs.run(projectId);
     textState.run(projectId);
     return false;
   };

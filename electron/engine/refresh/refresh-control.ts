@@ -5,6 +5,8 @@ import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
+import { jobStateOf } from '../jobs/job-states';
 import { requireProject, type ProjectRecord } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
@@ -28,6 +30,15 @@ export interface RefreshControlDeps {
   /** Refuses (throws) while the project is being planned or run: a refresh and a run must not write rows together. */
   refuseWhileRunning(projectId: number): void;
   onProgress(progress: RefreshProgress): void;
+  /** Each refresh is a job there, storing the options a resume goes on under. */
+  jobs: JobBoard;
+}
+
+/** What a refresh started with, kept with its job: a resume goes on under it, whatever the settings say by then. */
+interface RefreshJobOptions {
+  refreshId: number;
+  olderThanDays: number | null;
+  concurrency: number;
 }
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
@@ -47,6 +58,8 @@ export class RefreshControl {
   /** Projects whose stopped refresh's rows left are being written (writeRowsLeft). */
   private readonly writingLeft = new Map<number, Promise<RefreshCounters>>();
   private closing = false;
+  /** Each project's refresh job, from start to its end (a paused refresh's stays, to be resumed). */
+  private readonly jobs = new Map<number, JobHandle>();
 
   constructor(private readonly deps: RefreshControlDeps) {}
 
@@ -75,7 +88,7 @@ export class RefreshControl {
     const project = requireProject(this.deps.db, projectId);
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project, via);
-    return this.launch(project, scope, via, async () => {
+    return this.launch(project, scope, via, null, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
       // meanwhile): recent now, they would be left out of this one, and their rows never brought up to date.
       const stopped = latestRefresh(this.deps.db, projectId);
@@ -96,7 +109,7 @@ export class RefreshControl {
     this.refuseIfBusy(project);
     const scope = this.scopeFor(project, via);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
-    return this.launch(project, scope, via, async () => ({ refresh: last, listed: null }));
+    return this.launch(project, scope, via, last, async () => ({ refresh: last, listed: null }));
   }
 
   async pause(projectId: number): Promise<RefreshProgress | null> {
@@ -126,7 +139,7 @@ export class RefreshControl {
       saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
       void dropLists(this.deps.db, last.id, 'rows');
       const progress = this.status(projectId);
-      if (progress) this.deps.onProgress(progress);
+      if (progress) this.tell(progress);
       return progress;
     }
     return this.status(projectId);
@@ -176,6 +189,24 @@ export class RefreshControl {
     return writing;
   }
 
+  /** The options the refresh started with, from its job; null for one started before refreshes kept them. */
+  private startedWith(refresh: RefreshRecord): RefreshJobOptions | null {
+    const options = this.deps.jobs.lastOptions(refresh.projectId, 'refresh') as Partial<RefreshJobOptions> | null;
+    return options?.refreshId === refresh.id && typeof options.concurrency === 'number' ? (options as RefreshJobOptions) : null;
+  }
+
+  /** The refresh's progress to the engine, and to its job. */
+  private tell(progress: RefreshProgress): void {
+    const job = this.jobs.get(progress.projectId);
+    if (job) {
+      job.progress(progress.peopleDone, progress.peopleTotal, progress.rowsWriting ? 'writing rows' : 'asking');
+      const state = jobStateOf(progress.status);
+      if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
+      job.state(state, progress.message);
+    }
+    this.deps.onProgress(progress);
+  }
+
   private refuseIfBusy(project: ProjectRecord): void {
     if (this.isBusy(project.id)) throw new EngineError('busy', `A refresh of "${project.name}" is already going. Pause or cancel it first.`);
     this.deps.refuseWhileRunning(project.id);
@@ -199,12 +230,13 @@ export class RefreshControl {
     project: ProjectRecord,
     scope: ServiceScope,
     via: RefreshConnection | undefined,
+    resumed: RefreshRecord | null,
     record: () => Promise<{ refresh: RefreshRecord | null; listed: Listed | null }>,
   ): Promise<RefreshProgress> {
     const { db, clock } = this.deps;
     this.starting.add(project.id);
     try {
-      const concurrency = this.deps.settings().concurrency;
+      const concurrency = (resumed && this.startedWith(resumed)?.concurrency) || this.deps.settings().concurrency;
       const client = await (via ? via.client(concurrency) : this.deps.client(concurrency));
       const { refresh, listed } = await record();
       if (!refresh) throw new Error('the refresh was not recorded');
@@ -212,6 +244,10 @@ export class RefreshControl {
       if (this.closing) throw new EngineError('cancelled', 'Matchdesk is closing: the refresh will go on when it is resumed.');
       if (refresh.status !== 'running') {
         saveRefresh(db, refresh.id, { status: 'running', counters: refresh.counters, message: null, updatedAt: new Date(clock.now()).toISOString(), finishedAt: null });
+      }
+      if (!this.jobs.has(project.id)) {
+        const options: RefreshJobOptions = { refreshId: refresh.id, olderThanDays: refresh.olderThanDays, concurrency };
+        this.jobs.set(project.id, this.deps.jobs.open({ kind: 'refresh', projectId: project.id, options, stop: () => this.cancel(project.id), phase: 'asking' }));
       }
       const run = new RefreshRun(
         {
@@ -226,7 +262,7 @@ export class RefreshControl {
           timing: this.deps.timing,
           rowTiming: this.deps.rowTiming,
           listed,
-          onProgress: (p) => this.deps.onProgress(p),
+          onProgress: (p) => this.tell(p),
         },
         project.id,
         refresh.id,

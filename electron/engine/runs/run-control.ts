@@ -4,11 +4,13 @@ import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
+import { jobStateOf } from '../jobs/job-states';
 import { requireProject } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
 import type { RowTiming } from '../rows/row-timing';
-import { createRun, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
+import { createRun, latestRun, saveRun, storedSettings, zeroCounters, type RunRecord, type RunSettings } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
@@ -24,6 +26,8 @@ export interface RunControlDeps {
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
   onProgress(progress: RunProgress): void;
+  /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
+  jobs: JobBoard;
 }
 
 const RESUMABLE = new Set(['paused', 'failed', 'out_of_credits']);
@@ -46,6 +50,8 @@ export class RunControl {
   private readonly active = new Map<number, MatchingRun>();
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
   private readonly starting = new Set<number>();
+  /** Each project's run job, from start to its end (a paused run's stays, to be resumed). */
+  private readonly jobs = new Map<number, JobHandle>();
 
   constructor(private readonly deps: RunControlDeps) {}
 
@@ -97,10 +103,32 @@ export class RunControl {
       const at = new Date(this.deps.clock.now()).toISOString();
       saveRun(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
       const progress = this.status(projectId);
-      if (progress) this.deps.onProgress(progress);
+      if (progress) this.tell(progress);
       return progress;
     }
     return this.status(projectId);
+  }
+
+  /**
+   * The settings the run started with, from its job: the one place a resume reads them from (the run's own record
+   * keeps a copy for its status). Null for a run from before runs kept them: it resumes under the settings.
+   */
+  private startedWith(run: RunRecord): RunSettings | null {
+    const options = this.deps.jobs.lastOptions(run.projectId, 'run') as { runId?: number; settings?: unknown } | null;
+    if (options?.runId !== run.id || options.settings === undefined || options.settings === null) return null;
+    return storedSettings(JSON.stringify(options.settings));
+  }
+
+  /** The run's progress to the engine, and to its job. */
+  private tell(progress: RunProgress): void {
+    const job = this.jobs.get(progress.projectId);
+    if (job) {
+      job.progress(progress.rowsResolved, progress.rowsTotal);
+      const state = jobStateOf(progress.status);
+      if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
+      job.state(state, progress.message);
+    }
+    this.deps.onProgress(progress);
   }
 
   /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */
@@ -130,12 +158,17 @@ export class RunControl {
     if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
     this.starting.add(projectId);
     try {
-      const settings = resumed?.settings ? { ...this.deps.settings(), ...resumed.settings } : runSettings(this.deps.settings(), options);
+      const started = resumed ? this.startedWith(resumed) : null;
+      const settings = started ? { ...this.deps.settings(), ...started } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
+      if (!this.jobs.has(projectId)) {
+        const options = { offline, runId, settings: { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: settings.autoAccept } };
+        this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
+      }
       const run = new MatchingRun(
         {
           db,
@@ -147,7 +180,7 @@ export class RunControl {
           rowTiming: this.deps.rowTiming,
           verdicts: () => this.deps.verdicts(),
           rowCount: project.rowCount,
-          onProgress: (p) => this.deps.onProgress(p),
+          onProgress: (p) => this.tell(p),
         },
         projectId,
         runId,

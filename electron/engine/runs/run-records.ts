@@ -126,7 +126,7 @@ function toRecord(row: RunRow): RunRecord {
  * The options stored with a run, or null when there are none (an older run). Stored ones that do not parse are a
  * damaged row: the run would otherwise go on under other options than it started with, so that is refused.
  */
-function storedSettings(text: string | null): RunSettings | null {
+export function storedSettings(text: string | null): RunSettings | null {
   if (text === null) return null;
   let parsed: unknown;
   try {

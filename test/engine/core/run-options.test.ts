@@ -144,6 +144,8 @@ describe('a resumed run goes on under the options it started with', () => {
     await ok(engine, 'run.pause', { projectId });
     const db = new Database(join(tmp.dir, 'old', 'matchdesk.sqlite'));
     db.prepare('UPDATE runs SET options = NULL').run();
+    // Nor had it a job: a resume reads a run's options from its job (migration 023 made one for each run that had them).
+    db.prepare("DELETE FROM jobs WHERE kind = 'run'").run();
     db.close();
     const status = await ok(engine, 'run.status', { projectId });
     expect(status!.autoAccept).toBeNull();

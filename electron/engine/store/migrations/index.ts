@@ -22,6 +22,7 @@ import { sheetRowNumbers } from './020-sheet-row-numbers';
 import { learnedModels } from './021-learned-models';
 import { watchesPersonHistory } from './022-watches-person-history';
 import { learnedWeights } from './023-learned-weights';
+import { jobs } from './024-jobs';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -48,4 +49,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   learnedModels,
   watchesPersonHistory,
   learnedWeights,
+  jobs,
 ];

@@ -1,0 +1,159 @@
+// The review.*, decisions.* and learning.* calls: reading a project's rows for review, deciding them, learning from it.
+import type { Database } from 'better-sqlite3';
+import type { BulkDecision, DecisionsProgress, EventName, Events } from '../../../shared/contract';
+import { CancellableCalls } from '../cancellable-calls';
+import type { Clock } from '../clock';
+import type { Handlers } from '../dispatch';
+import type { Action } from '../jobs/concurrency';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
+import { LastWords } from '../last-words';
+import { progressPace } from '../progress-pace';
+import { requireProject, type ProjectRecord } from '../rows/project-record';
+import type { ProjectPreparation } from '../runs/project-preparation';
+import type { ReadingThread } from '../runs/reading-thread';
+import { getSettings } from '../store';
+import type { ChangedRowsCounter } from './changed-count';
+import type { Decisions } from './decisions';
+import { learnFromDecisions, learningSummary, learningToStartFrom, patternIndexes, patternPage, resetLearning, reviewGroups } from './learning';
+import { rowDetail } from './row-detail';
+import { prefillRowTextIndex } from './row-text-index';
+import { reviewPage, type ChangedCount } from './review-page';
+import { reviewCounts } from './view-counts';
+
+export interface ReviewHandlersDeps {
+  db: Database;
+  clock: Clock;
+  decisions: Decisions;
+  jobs: JobBoard;
+  prep: ProjectPreparation;
+  /** Counts the rows changed at a large project's last refresh off the engine's thread; null where reads are made here. */
+  changedRows: ChangedRowsCounter | null;
+  changed: ChangedCount | undefined;
+  reading: ReadingThread;
+  readsElsewhere(project: ProjectRecord): boolean;
+  /** Lets the action start on the project as the overlap table says (jobs/concurrency.ts). */
+  enter(action: Action, projectId: number): Promise<void>;
+  /** Nothing asked of the engine for a moment: the text index may fill a slice. */
+  isIdle(): boolean;
+  emit<E extends EventName>(event: E, payload: Events[E]): void;
+}
+
+export interface ReviewHandlers {
+  handlers: Handlers;
+  /** An accept stops before its next slice and keeps those written (one action undo reverts); a learning changes nothing. */
+  close(reason: unknown): void;
+}
+
+export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
+  const { db, decisions, prep } = deps;
+  /** Accepts of a project's confident rows (long for a large queue): cancelled, they take back their rows; closing keeps them. */
+  const accepts = new CancellableCalls<number>();
+  /** Learnings from a project's decisions: cancelled (or the engine closing), they change nothing. */
+  const learns = new CancellableCalls<number>();
+  /** The last word of each decision over many rows: what a screen opened meanwhile shows. */
+  const bulkWords = new LastWords<DecisionsProgress>();
+
+  /** Decides once no action changes the project's rows a slice at a time (an accept, an undo). */
+  async function after<T>(action: Action, projectId: number, decide: () => T | Promise<T>): Promise<T> {
+    await deps.enter(action, projectId);
+    return decide();
+  }
+
+  /**
+   * Runs a decision over many rows with a teller that sends how far it is (decisions.progress: the start and the end
+   * always, a few times a second between) and keeps the last word for decisions.underWay until the decision ends.
+   */
+  function tellingBulk<T>(job: JobHandle, projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
+    const pace = progressPace();
+    return bulkWords.keep(projectId, (say) =>
+      decide((rowsDone, rowsTotal) => {
+        const progress = { projectId, action, rowsDone, rowsTotal };
+        say(progress);
+        job.progress(rowsDone, rowsTotal);
+        if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) deps.emit('decisions.progress', progress);
+      }),
+    );
+  }
+
+  /** The action over many rows as the project's job of its kind; `calls` holds the cancels of those that can stop. */
+  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number> | null, work: (job: JobHandle) => Promise<T>): Promise<T> {
+    const phase = action === 'accept' ? 'accepting rows' : action === 'undo' ? 'undoing the last action' : 'learning';
+    return deps.jobs.run({ kind: action, projectId, cancellable: calls !== null, stop: () => calls?.cancel(projectId), phase }, work);
+  }
+
+  const planned = (projectId: number) => prep.planned(projectId);
+
+  const handlers: Handlers = {
+    'review.page': async (input) => {
+      const project = await planned(input.projectId);
+      if (input.order !== 'file') await prep.assessed(project);
+      if (input.pattern) return patternPage(db, await prep.assessed(project), input.pattern, input.offset, input.limit, deps.changed);
+      // The changed rows' filter needs their list: one walked in the background is waited for, not walked again.
+      if (input.changedAtLastRefresh) await deps.changedRows?.walked(input.projectId);
+      // A large project's lists (a sort by confidence takes seconds) are walked on the reading worker.
+      const page = await reviewPage(db, input.projectId, input, { changed: deps.changed, walk: deps.readsElsewhere(project) ? deps.reading.rowList : undefined });
+      // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
+      prefillRowTextIndex(db, input.projectId, () => deps.isIdle());
+      return page;
+    },
+    'review.counts': async (input) => {
+      await planned(input.projectId);
+      if (input.changedAtLastRefresh) await deps.changedRows?.walked(input.projectId);
+      return reviewCounts(db, input.projectId, input, deps.changed);
+    },
+    'review.row': async (input) => rowDetail(db, await planned(input.projectId), input.rowIndex),
+    'review.groups': async (input) => reviewGroups(db, await prep.plannedAndAssessed(input.projectId)),
+    // A decision made while the project's confident rows are accepted, or an action undone, waits for that to end.
+    'decisions.choose': (input) => after('decide', input.projectId, async () => decisions.choose(await planned(input.projectId), input.rowIndex, input.rank, input.applyToIdentical)),
+    'decisions.reject': (input) => after('decide', input.projectId, async () => decisions.reject(await planned(input.projectId), input.rowIndex, input.applyToIdentical)),
+    'decisions.skip': (input) => after('decide', input.projectId, async () => decisions.skip(await planned(input.projectId), input.rowIndex)),
+    'decisions.clear': (input) => after('decide', input.projectId, async () => decisions.clear(await planned(input.projectId), input.rowIndex)),
+    'decisions.undo': (input) =>
+      after('undo', input.projectId, () =>
+        asJob('undo', input.projectId, null, (job) => tellingBulk(job, input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell))),
+      ),
+    'decisions.record': (input) => after('decide', input.projectId, async () => decisions.record(await planned(input.projectId), input.entries)),
+    'decisions.acceptPreview': async (input) => {
+      const project = await prep.plannedAndAssessed(input.projectId);
+      return decisions.acceptPreview(project, getSettings(db).autoAccept, deps.readsElsewhere(project) ? deps.reading.rows : undefined);
+    },
+    // Cancellable from the start: a cancel while the project's verdicts are made accepts nothing.
+    'decisions.acceptAtOrAbove': (input) =>
+      after('accept', input.projectId, () =>
+        asJob('accept', input.projectId, accepts, (job) =>
+          accepts.run(input.projectId, async (signal) => {
+            const project = await prep.plannedAndAssessed(input.projectId);
+            const rule = getSettings(db).autoAccept;
+            // The rows a learning lifted, when the accept is the offer of its "what changed" line.
+            const only = input.pattern === undefined ? undefined : new Set(await patternIndexes(db, project, input.pattern));
+            return tellingBulk(job, project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal, only));
+          }),
+        ),
+      ),
+    'decisions.cancelAccept': (input) => ({ cancelled: accepts.cancel(input.projectId) }),
+    'decisions.underWay': (input) => bulkWords.get(requireProject(db, input.projectId).id),
+    // Learning waits for an accept or undo under way, then works out every lift before writing any: cancelled, it changes nothing.
+    'learning.learn': (input) =>
+      after('learn', input.projectId, () =>
+        asJob('learn', input.projectId, learns, (job) =>
+          learns.run(input.projectId, async (signal) => {
+            const project = await prep.plannedAndAssessed(input.projectId);
+            const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
+            const at = new Date(deps.clock.now()).toISOString();
+            return tellingBulk(job, project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
+          }),
+        ),
+      ),
+    'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
+    'learning.reset': (input) => after('decide', input.projectId, async () => resetLearning(db, await planned(input.projectId))),
+    'learning.cancel': (input) => ({ cancelled: learns.cancel(input.projectId) }),
+  };
+
+  return {
+    handlers,
+    close(reason) {
+      accepts.cancelAll(reason);
+      learns.cancelAll();
+    },
+  };
+}

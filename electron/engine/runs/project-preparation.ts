@@ -1,0 +1,117 @@
+// Bringing a project's rows up to date before work reads or writes them: its queries planned for the selected
+// service (a plan), and every row carrying a verdict of the confidence model (an assessment).
+import type { Database } from 'better-sqlite3';
+import type { PlanProgress } from '../../../shared/contract';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
+import { KeyedWork } from '../keyed-work';
+import { progressPace } from '../progress-pace';
+import { requireProject, type ProjectRecord } from '../rows/project-record';
+import { NO_SCOPE, scopeId, type ServiceScope } from '../rows/service-scope';
+import { planProject, type PlanRequest } from './plan-queries';
+import type { ListWalker } from './reading-thread';
+import { reassessRows, unassessedProbe } from './reassess-rows';
+
+export interface PreparationDeps {
+  db: Database;
+  activeScope(): ServiceScope | null;
+  /** Whether a run of the project is starting or going: it plans the project itself. */
+  runBusy(projectId: number): boolean;
+  /** Walks a large project's rows on the reading worker; undefined to walk them here. */
+  walkElsewhere(project: ProjectRecord): ListWalker | undefined;
+  onPlanProgress(progress: PlanProgress): void;
+  /** Each plan is a job there: job.cancel stops it, whoever started it (a mapping saved, a run, a read). */
+  jobs: JobBoard;
+}
+
+export class ProjectPreparation {
+  /** Projects whose plan is being (re)computed, and when that ends: nothing else may touch their rows meanwhile. */
+  private readonly planning = new KeyedWork<number>();
+  /** Projects whose rows all carry a verdict of the confidence model (see assessed). */
+  private readonly assessedIds = new Set<number>();
+
+  constructor(private readonly deps: PreparationDeps) {}
+
+  /** Whether any project is being planned: background work waits for it. */
+  get anyPlanning(): boolean {
+    return this.planning.size > 0;
+  }
+
+  /** Runs `work` (a plan) as the project's one plan job: another asked meanwhile is refused. */
+  withPlanLock<T>(projectId: number, work: (job: JobHandle) => Promise<T>): Promise<T> {
+    return this.planning.run(projectId, 'This project is being prepared (its queries are being planned).', () =>
+      this.deps.jobs.run({ kind: 'plan', projectId, phase: 'planning queries' }, work),
+    );
+  }
+
+  /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
+  async ensurePlan(projectId: number): Promise<void> {
+    // A plan under way (a mapping being saved, a run or another screen's plan) is waited for, then looked at again. In
+    // this loop, not planning.settled: with none under way it goes on in the same turn, so two callers cannot both
+    // find none and then both start one.
+    for (let pending = this.planning.current(projectId); pending; pending = this.planning.current(projectId)) await pending;
+    const project = requireProject(this.deps.db, projectId);
+    const scope = this.deps.activeScope();
+    const wanted = scope ?? NO_SCOPE;
+    if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
+    await this.withPlanLock(projectId, (job) => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }, job));
+  }
+
+  /**
+   * Plans the project's queries as `job`, telling how far it is (plan.progress and the job's): at the start, a few times
+   * a second, at the end; `say` is given every word told. Stopped by the job's cancel or by `signal`.
+   */
+  async plan(project: ProjectRecord, req: PlanRequest, job: JobHandle, signal?: AbortSignal, say: (progress: PlanProgress) => void = () => undefined): Promise<void> {
+    const pace = progressPace();
+    const tell = (rowsPlanned: number) => {
+      const progress = { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount };
+      say(progress);
+      job.progress(rowsPlanned, project.rowCount);
+      this.deps.onPlanProgress(progress);
+    };
+    tell(0);
+    await planProject(
+      this.deps.db,
+      project.id,
+      req,
+      (rowsPlanned) => {
+        if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
+      },
+      signal ? AbortSignal.any([signal, job.signal]) : job.signal,
+    );
+    tell(project.rowCount);
+  }
+
+  /**
+   * The project, its rows' statuses made: one never planned (just imported, its mapping not saved yet) is planned
+   * first with the mapping it stores, as a run would be. One being planned or run is left to that.
+   */
+  async planned(projectId: number): Promise<ProjectRecord> {
+    const project = requireProject(this.deps.db, projectId);
+    if (project.planScope !== null || this.planning.has(projectId) || this.deps.runBusy(projectId)) return project;
+    await this.ensurePlan(projectId);
+    return requireProject(this.deps.db, projectId);
+  }
+
+  /**
+   * Rows settled before the confidence model existed get their verdict once per project and session, before
+   * anything reads verdicts in bulk (sorting by confidence, accepting at a threshold); rows settled since carry one.
+   * Only when some row needs it is that a job (a `plan`, phase "assessing rows") the read waits on: otherwise the read
+   * writes nothing.
+   */
+  async assessed(project: ProjectRecord): Promise<ProjectRecord> {
+    if (this.assessedIds.has(project.id)) return project;
+    // Finding that no row needs it reads the whole project: in a large one a worker looks first.
+    const { sql, params } = unassessedProbe(project.id);
+    const walk = this.deps.walkElsewhere(project);
+    const elsewhere = walk ? await (walk(sql, params) ?? Promise.resolve(null)).catch(() => null) : null;
+    const needed = elsewhere ? elsewhere.length > 0 : this.deps.db.prepare(sql).get(...params) !== undefined;
+    if (needed) await this.deps.jobs.run({ kind: 'plan', projectId: project.id, phase: 'assessing rows' }, () => reassessRows(this.deps.db, project.id, project.mapping, 'unassessed'));
+    this.assessedIds.add(project.id);
+    return project;
+  }
+
+  /** The planned project with its verdicts made. */
+  async plannedAndAssessed(projectId: number): Promise<ProjectRecord> {
+    return this.assessed(await this.planned(projectId));
+  }
+}

@@ -1,0 +1,251 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobKind, JobProgress } from '../../../shared/contract';
+import type { Engine } from '../../../electron/engine/engine';
+import type { Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSim, tempDir, writeCsv } from './helpers';
+
+// Every long piece of work is a job: one progress event (job.progress) of one shape, one lifecycle, one cancel
+// (job.cancel), and job.list for a screen opened meanwhile.
+
+const JOB_KEYS = ['jobId', 'kind', 'projectId', 'state', 'done', 'total', 'phase', 'startedAt', 'updatedAt', 'message'].sort();
+const MAPPING = { fullName: 0, company: 1 };
+
+let tmp: ReturnType<typeof tempDir> | null = null;
+let sim: Simulator | null = null;
+let engine: Engine | null = null;
+
+afterEach(async () => {
+  await engine?.close();
+  engine = null;
+  await sim?.close();
+  sim = null;
+  tmp?.remove();
+  tmp = null;
+});
+
+async function setUp(latencyMs = 0): Promise<{ engine: Engine; events: JobProgress[] }> {
+  tmp = tempDir();
+  sim = await startSim({ latencyMs });
+  engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'exports') });
+  await connect(engine, sim);
+  const events: JobProgress[] = [];
+  engine.on('job.progress', (p) => events.push(p));
+  return { engine, events };
+}
+
+/** A sheet of `rows` people (name and current company), repeated as needed. */
+function sheet(rows: number): string {
+  const people = findablePeople(sim!);
+  const cells = Array.from({ length: rows }, (_, i) => people[i % people.length]).map((p) => [p.name, currentCompany(p)]);
+  return writeCsv(join(tmp!.dir, `people-${rows}.csv`), ['Name', 'Company'], cells);
+}
+
+/** Cancels the first job of `kind` as soon as it says it is running, through job.cancel (by id, or by project and kind). */
+function cancelFirst(engine: Engine, kind: JobKind, by: 'id' | 'kind' = 'id'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const off = engine.on('job.progress', (p) => {
+      if (p.kind !== kind || p.state !== 'running') return;
+      off();
+      const input = by === 'id' || p.projectId === null ? { jobId: p.jobId } : { projectId: p.projectId, kind };
+      void ok(engine, 'job.cancel', input).then((r) => resolve(r.cancelled));
+    });
+  });
+}
+
+function lastOf(events: JobProgress[], kind: JobKind): JobProgress | undefined {
+  return events.filter((e) => e.kind === kind).at(-1);
+}
+
+describe('jobs', () => {
+  it('tells every kind of work with one event shape, one lifecycle, and lists what is under way', async () => {
+    const { engine, events } = await setUp();
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    const listed = await ok(engine, 'job.list', { projectId });
+    expect(listed.map((j) => j.kind)).toContain('run');
+    expect(listed.find((j) => j.kind === 'run')).toMatchObject({ projectId, state: 'running' });
+    expect((await engine.runSettled(projectId))!.status).toBe('done');
+    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
+    await ok(engine, 'decisions.undo', { projectId });
+    await ok(engine, 'learning.learn', { projectId });
+    await ok(engine, 'export.run', { projectId, scope: 'all', format: 'csv' });
+    await ok(engine, 'refresh.start', { projectId });
+    await engine.refreshSettled(projectId);
+    await ok(engine, 'cache.clear');
+
+    for (const event of events) expect(Object.keys(event).sort()).toEqual(JOB_KEYS);
+    const kinds: JobKind[] = ['import', 'plan', 'run', 'accept', 'undo', 'learn', 'export', 'refresh', 'cacheClear'];
+    for (const kind of kinds) {
+      const mine = events.filter((e) => e.kind === kind);
+      expect(mine.length, kind).toBeGreaterThan(0);
+      expect(mine[0].state, kind).toBe('running');
+      expect(mine.at(-1)!.state, kind).toBe('done');
+      // Each job keeps its one id from first word to last.
+      expect(new Set(mine.map((e) => e.jobId)).size, kind).toBe(1);
+    }
+    expect(lastOf(events, 'run')!.done).toBe(300);
+    expect(lastOf(events, 'cacheClear')!.projectId).toBeNull();
+    expect(await ok(engine, 'job.list', { projectId })).toEqual([]);
+  });
+
+  it('cancels an import, a plan, a run, an export and a refresh through job.cancel, each leaving what it leaves', async () => {
+    const { engine, events } = await setUp(20);
+    const file = sheet(6000);
+
+    // An import cancelled leaves no project.
+    const importCancelled = cancelFirst(engine, 'import');
+    expect(await fails(engine, 'projects.import', { file })).toMatchObject({ kind: 'cancelled' });
+    expect(await importCancelled).toBe(true);
+    expect(lastOf(events, 'import')!.state).toBe('cancelled');
+    expect(await ok(engine, 'projects.list')).toEqual([]);
+
+    // A plan cancelled keeps the mapping the project had.
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const before = await ok(engine, 'projects.get', { projectId });
+    const planCancelled = cancelFirst(engine, 'plan', 'kind');
+    expect(await fails(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] })).toMatchObject({ kind: 'cancelled' });
+    expect(await planCancelled).toBe(true);
+    expect(lastOf(events, 'plan')!.state).toBe('cancelled');
+    expect((await ok(engine, 'projects.get', { projectId })).mapping).toEqual(before.mapping);
+
+    // A run cancelled keeps what landed and leaves nothing to resume.
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    const runCancelled = cancelFirst(engine, 'run', 'kind');
+    await ok(engine, 'run.start', { projectId, offline: false });
+    expect(await runCancelled).toBe(true);
+    expect((await engine.runSettled(projectId))!.status).toBe('cancelled');
+    expect(lastOf(events, 'run')!.state).toBe('cancelled');
+    expect(await ok(engine, 'run.resume', { projectId })).toBeNull();
+
+    // An export cancelled leaves no file.
+    const target = join(tmp!.dir, 'out.csv');
+    const exportCancelled = cancelFirst(engine, 'export');
+    expect(await fails(engine, 'export.run', { projectId, scope: 'all', format: 'csv', destination: target })).toMatchObject({ kind: 'cancelled' });
+    expect(await exportCancelled).toBe(true);
+    expect(lastOf(events, 'export')!.state).toBe('cancelled');
+    expect(existsSync(target)).toBe(false);
+
+    // A refresh cancelled: nothing left to resume.
+    const runDone = await ok(engine, 'run.start', { projectId, offline: false });
+    expect(runDone).not.toBeNull();
+    await engine.runSettled(projectId);
+    const refreshCancelled = cancelFirst(engine, 'refresh', 'kind');
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await refreshCancelled).toBe(true);
+    expect((await engine.refreshSettled(projectId))!.status).toBe('cancelled');
+    expect(lastOf(events, 'refresh')!.state).toBe('cancelled');
+    expect(await ok(engine, 'job.list', { projectId })).toEqual([]);
+  });
+
+  it('an undo cannot stop part-way: job.cancel says so and it ends done', async () => {
+    const { engine, events } = await setUp();
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(200) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await engine.runSettled(projectId);
+    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
+    const refused = cancelFirst(engine, 'undo');
+    await ok(engine, 'decisions.undo', { projectId });
+    expect(await refused).toBe(false);
+    expect(lastOf(events, 'undo')!.state).toBe('done');
+  });
+
+  it('a refresh resumed after a crash goes on under the options it started with, whatever the settings say', async () => {
+    const { engine: first } = await setUp(40);
+    await ok(first, 'settings.update', { concurrency: 1 });
+    const projectId = (await ok(first, 'projects.import', { file: sheet(150) })).summary.id;
+    await ok(first, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(first, 'run.start', { projectId, offline: false });
+    await first.runSettled(projectId);
+    const asked = new Promise<void>((resolve) => {
+      const off = first.on('refresh.progress', (p) => p.peopleDone >= 2 && (off(), resolve()));
+    });
+    await ok(first, 'refresh.start', { projectId });
+    await asked;
+    await first.close();
+    engine = null;
+    // As if the process had been killed: the refresh and its job still marked running in the file.
+    const dataDir = join(tmp!.dir, 'data');
+    const db = new Database(join(dataDir, 'matchdesk.sqlite'));
+    db.prepare("UPDATE refreshes SET status = 'running'").run();
+    db.prepare("UPDATE jobs SET state = 'running' WHERE kind = 'refresh'").run();
+    db.close();
+
+    engine = await openEngine(dataDir, { exportDir: join(tmp!.dir, 'exports') });
+    await connect(engine, sim!);
+    await ok(engine, 'settings.update', { concurrency: 6 });
+    expect(await ok(engine, 'refresh.status', { projectId })).toMatchObject({ status: 'paused' });
+    await ok(engine, 'refresh.resume', { projectId });
+    expect((await engine.refreshSettled(projectId))!.status).toBe('done');
+
+    const check = new Database(join(dataDir, 'matchdesk.sqlite'), { readonly: true });
+    try {
+      const jobs = check.prepare("SELECT state, options FROM jobs WHERE kind = 'refresh' ORDER BY id").all() as { state: string; options: string }[];
+      // The first job was found cut off (paused); the resumed one went on under the first one's concurrency.
+      expect(jobs.map((j) => j.state)).toEqual(['paused', 'done']);
+      expect(JSON.parse(jobs[1].options)).toMatchObject({ concurrency: 1, olderThanDays: null });
+      expect(JSON.parse(jobs[1].options).refreshId).toBe(JSON.parse(jobs[0].options).refreshId);
+    } finally {
+      check.close();
+    }
+  });
+
+  it('a read waits on the plan a project needs, shown as a job, and on a ready project writes nothing', async () => {
+    const { engine, events } = await setUp();
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(400) })).summary.id;
+    // Never planned: the page waits for a plan job, which says how far it is before the page comes.
+    const page = await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    expect(page.rows).toHaveLength(10);
+    const plan = events.filter((e) => e.kind === 'plan' && e.projectId === projectId);
+    expect(plan[0]).toMatchObject({ state: 'running', phase: 'planning queries' });
+    expect(plan.at(-1)).toMatchObject({ state: 'done', done: 400, total: 400 });
+
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await engine.runSettled(projectId);
+    // Once: a first read sorted by confidence looks whether any row needs its verdict (none does here).
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10, order: 'confidence_desc' });
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+    const before = { changes: changes(), jobs: events.length };
+    for (const order of ['file', 'confidence_desc', 'confidence_asc'] as const) await ok(engine, 'review.page', { projectId, offset: 10, limit: 20, order });
+    await ok(engine, 'review.counts', { projectId });
+    await ok(engine, 'review.row', { projectId, rowIndex: 3 });
+    await ok(engine, 'review.groups', { projectId });
+    await ok(engine, 'run.preview', { projectId, offline: false });
+    await ok(engine, 'refresh.preview', { projectId });
+    expect(changes()).toBe(before.changes);
+    expect(events.length).toBe(before.jobs);
+  });
+
+  it('refuses what the overlap table refuses, through the engine: a refresh while a run goes, a run while a refresh goes', async () => {
+    const { engine } = await setUp(20);
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false });
+    expect(await fails(engine, 'refresh.start', { projectId })).toMatchObject({ kind: 'busy', message: 'A run of "people-300" is going. Pause or cancel it first.' });
+    await engine.runSettled(projectId);
+    await ok(engine, 'refresh.start', { projectId });
+    expect(await fails(engine, 'run.start', { projectId, offline: false })).toMatchObject({ kind: 'busy', message: 'A refresh of "people-300" is going. Pause or cancel it first.' });
+    expect(await fails(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] })).toMatchObject({ kind: 'busy' });
+    await engine.refreshSettled(projectId);
+  });
+
+  it("a run resumes under its job's options, not the copy its own record shows", async () => {
+    const { engine } = await setUp(20);
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await ok(engine, 'run.pause', { projectId });
+    const db = (engine as unknown as { db: Database.Database }).db;
+    db.prepare('UPDATE runs SET options = ?').run(JSON.stringify({ concurrency: 3, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.9, minLead: 0.1 } }));
+    const resumed = await ok(engine, 'run.resume', { projectId });
+    expect(resumed!.autoAccept).toMatchObject({ enabled: false });
+    expect((await engine.runSettled(projectId))!.status).toBe('done');
+    expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'auto'").pluck().get(projectId)).toBe(0);
+  });
+});
