@@ -363,12 +363,12 @@ const slugish = fc.oneof(
 const SLUG_REASONS = ['empty', 'company_page', 'other_host', 'not_a_profile', 'invalid'];
 
 describe('the profile slug normalizer', () => {
-  it('answers any string with a slug or a reason, quickly', () => {
+  // A pattern that backtracks without end on some input would hang here: the test's timeout catches a hang, with no
+  // clock read that a loaded machine could trip.
+  it('answers any string with a slug or a reason', () => {
     fc.assert(
       fc.property(slugish, (input) => {
-        const started = performance.now();
         const result = profileSlugFromUrl(input);
-        expect(performance.now() - started).toBeLessThan(250);
         if (result.ok) {
           expect(result.slug.length).toBeGreaterThanOrEqual(2);
           expect(result.slug.length).toBeLessThanOrEqual(100);
@@ -406,13 +406,12 @@ describe('the profile slug normalizer', () => {
   });
 
   // unwrap() in matching/normalize.ts once stripped wrappers with a /^[...]+|[...]+$/ regex, quadratic on a long
-  // inner whitespace run: a 1 MiB cell of spaces would have blocked the engine for about half an hour.
+  // inner whitespace run: a 1 MiB cell of spaces would have blocked the engine for about half an hour, far past the
+  // test's timeout, which catches it without a clock read a loaded machine could trip.
   it('stays linear on a long run of inner whitespace', () => {
     const input = `a${' '.repeat(1_000_000)}b`;
-    const started = performance.now();
-    profileSlugFromUrl(input);
-    normalizeEmail(input);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(profileSlugFromUrl(input).ok).toBe(false);
+    expect(normalizeEmail(input)).not.toContain('  ');
   });
 });
 
