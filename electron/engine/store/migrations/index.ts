@@ -21,6 +21,7 @@ import { runOptions } from './019-run-options';
 import { sheetRowNumbers } from './020-sheet-row-numbers';
 import { learnedModels } from './021-learned-models';
 import { watchesPersonHistory } from './022-watches-person-history';
+import { peopleOnce } from './023-people-once';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -46,4 +47,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   sheetRowNumbers,
   learnedModels,
   watchesPersonHistory,
+  peopleOnce,
 ];
