@@ -39,6 +39,7 @@ import { applyHeapPolicy } from './heap-policy';
 import { deleteAbandonedImports, importProject } from './projects/import-project';
 import { deleteProject, renameProject } from './projects/manage-projects';
 import { ProjectCleanup } from './projects/project-cleanup';
+import { AnswerMove } from './runs/answer-people';
 import { readyProjectIds, requireProject, type ProjectRecord } from './rows/project-record';
 import { listProjectSummaries, projectDetail, projectSummary } from './projects/project-summary';
 import { LastWords } from './last-words';
@@ -244,6 +245,7 @@ class MatchdeskEngine implements Engine {
   private held = 0;
   /** Removes what deleted projects left behind, while the engine is idle. */
   private readonly cleanup: ProjectCleanup;
+  private readonly answerMove: AnswerMove;
   /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
   /** A worker for reads that would hold the engine's thread for seconds on a large file; started when one is asked. */
@@ -345,6 +347,9 @@ class MatchdeskEngine implements Engine {
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
     void this.cleanup.wake();
+    // Answers an older version stored move to the current layout in the background (runs/answer-people.ts).
+    this.answerMove = new AnswerMove(db, () => this.isIdle(), (progress) => this.emit('cache.moving', progress));
+    void this.answerMove.wake();
   }
 
   async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
@@ -412,6 +417,7 @@ class MatchdeskEngine implements Engine {
       this.reading.close();
       const counting = this.changedRows?.close();
       await this.cleanup.stop();
+      await this.answerMove.stop();
       // A background watch's refresh is paused below with the others; the next start's sweep goes on with it.
       const sweeping = this.watches.stopBackground();
       await this.runs.closeAll(this.opts.closeGraceMs);

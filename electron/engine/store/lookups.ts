@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
+import { statement } from './statements';
 
 export interface LookupError {
   kind: string;
@@ -113,14 +114,12 @@ export function getLookups(db: Database, keys: readonly string[], freshAfterMs: 
  */
 export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
-  const { upsert, findPerson, addPerson } = writeStatements(db);
+  const { upsert } = writeStatements(db);
   const write = () => {
     for (const r of rows) {
       const ok = r.status === 'ok';
       if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryKey}).`);
-      const ids = ok
-        ? r.stored!.people.map((p) => (findPerson.get(p.digest) as number | undefined) ?? Number(addPerson.run(p.digest, p.factsVersion, p.facts, p.person).lastInsertRowid))
-        : null;
+      const ids = ok ? personIds(db, r.stored!.people) : null;
       upsert.run(
         r.queryKey,
         JSON.stringify(r.query),
@@ -138,6 +137,41 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   // journal (a temporary file past 64 KB): measured, a run wrote a quarter more with one per call.
   if (db.inTransaction) write();
   else db.transaction(write)();
+}
+
+/**
+ * Answers stored before migration 23 (their candidates' records and facts beside them) after rowid `after`, oldest
+ * first, at most `limit`: what runs/answer-people.ts moves to the new layout.
+ */
+export function answersToMove(db: Database, after: number, limit: number): { rowid: number; candidates: string }[] {
+  return statement(db, 'SELECT rowid, candidates FROM lookups WHERE rowid > ? AND people IS NULL AND candidates IS NOT NULL ORDER BY rowid LIMIT ?').all(after, limit) as {
+    rowid: number;
+    candidates: string;
+  }[];
+}
+
+/** How many answers stored before migration 23 are left to move. */
+export function answersLeftToMove(db: Database): number {
+  return db.prepare('SELECT count(*) FROM lookups WHERE people IS NULL AND candidates IS NOT NULL').pluck().get() as number;
+}
+
+/**
+ * One answer stored before migration 23 in the new layout: its people stored once, their ids and ranks kept, its
+ * candidates and facts dropped. `stored` null: its candidates no longer read, so it goes (a miss, asked again).
+ */
+export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | null): void {
+  if (!stored) {
+    statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
+    return;
+  }
+  const ids = personIds(db, stored.people);
+  statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
+}
+
+/** The ids of these people, each added where no version with its digest is stored yet. */
+function personIds(db: Database, people: readonly StoredPerson[]): number[] {
+  const { findPerson, addPerson } = writeStatements(db);
+  return people.map((p) => (findPerson.get(p.digest) as number | undefined) ?? Number(addPerson.run(p.digest, p.factsVersion, p.facts, p.person).lastInsertRowid));
 }
 
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
