@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
+import { PersonDigests } from './person-digests';
 import { statement } from './statements';
 
 export interface LookupError {
@@ -10,7 +11,7 @@ export interface LookupError {
   status?: number;
 }
 
-/** One version of a person as an answer stores it: found again by its digest, its facts made once. */
+/** One version of a person as an answer stores it: found again by its digest (store/person-digests.ts), its facts made once. */
 export interface StoredPerson {
   /** The first 64 bits of the SHA-256 of `person` (matching/candidate-facts.ts answerPeople). */
   digest: bigint;
@@ -170,8 +171,18 @@ export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | n
 
 /** The ids of these people, each added where no version with its digest is stored yet. */
 function personIds(db: Database, people: readonly StoredPerson[]): number[] {
-  const { findPerson, addPerson } = writeStatements(db);
-  return people.map((p) => (findPerson.get(p.digest) as number | undefined) ?? Number(addPerson.run(p.digest, p.factsVersion, p.facts, p.person).lastInsertRowid));
+  if (people.length === 0) return [];
+  const { addPerson, addDigest } = writeStatements(db);
+  const digests = PersonDigests.of(db);
+  digests.catchUp();
+  return people.map((p) => {
+    const known = digests.idOf(p.digest);
+    if (known !== undefined) return known;
+    const id = Number(addPerson.run(p.factsVersion, p.facts, p.person).lastInsertRowid);
+    addDigest.run(id, p.digest);
+    digests.add(p.digest, id);
+    return id;
+  });
 }
 
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
@@ -217,12 +228,16 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
  * many lookups were deleted.
  */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
+  PersonDigests.of(db).forget();
   if (opts.olderThanMs === undefined) {
-    db.prepare('DELETE FROM people').run();
+    db.exec('DELETE FROM people; DELETE FROM person_digests;');
     return db.prepare('DELETE FROM lookups').run().changes;
   }
   const deleted = db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs).changes;
-  if (deleted > 0) db.prepare('DELETE FROM people WHERE id NOT IN (SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL)').run();
+  if (deleted > 0) {
+    db.exec(`DELETE FROM people WHERE id NOT IN (SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL);
+             DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);`);
+  }
   return deleted;
 }
 
@@ -255,7 +270,7 @@ type FactRow = [string, number | null, string | null, number];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
-const writes = new WeakMap<Database, { upsert: Statement; findPerson: Statement; addPerson: Statement }>();
+const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
@@ -283,7 +298,7 @@ function paddedKeys(keys: string[]): string[] {
   return keys;
 }
 
-function writeStatements(db: Database): { upsert: Statement; findPerson: Statement; addPerson: Statement } {
+function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement } {
   let statements = writes.get(db);
   if (!statements) {
     statements = {
@@ -295,8 +310,8 @@ function writeStatements(db: Database): { upsert: Statement; findPerson: Stateme
            facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
          WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
       ),
-      findPerson: db.prepare('SELECT id FROM people WHERE digest = ? LIMIT 1').pluck(),
-      addPerson: db.prepare('INSERT INTO people (digest, facts_version, facts, person) VALUES (?, ?, ?, ?)'),
+      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, ?)'),
+      addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
     };
     writes.set(db, statements);
   }

@@ -235,6 +235,29 @@ describe('lookups cache', () => {
     }
   });
 
+  it('finds a person another connection stored, and never names one another connection removed', () => {
+    const file = join(tempFolder(), 'matchdesk.db');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const ada = candidate(1, 'Ada');
+      putLookups(db, [ok('a@example.com', now, [ada])]);
+      // Another process (the CLI beside the app) stores Bob, then this one finds him stored rather than adding him again.
+      putLookups(other, [ok('b@example.com', now, [candidate(1, 'Bob')])]);
+      putLookups(db, [ok('c@example.com', now, [candidate(1, 'Bob'), { ...ada, rank: 2 }])]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(2);
+      // The other process clears the cache: Ada stored again here is a new row, and the answer reads whole.
+      clearCache(other);
+      const again = ok('a@example.com', now + 1, [ada]);
+      putLookups(db, [again]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
+      expect(getLookups(db, [again.queryKey], 0).get(again.queryKey)).toEqual(read(again));
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
   it('reads an answer stored before people were stored once (its candidates and facts beside it) as it was stored', () => {
     const db = open();
     try {

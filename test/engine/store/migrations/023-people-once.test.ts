@@ -27,7 +27,8 @@ describe('migration 23: people stored once, answers as their ids', () => {
       expect(migrate(db, upTo(23)).applied).toEqual([23]);
       const columns = db.prepare("SELECT name FROM pragma_table_info('lookups')").pluck().all();
       expect(columns.slice(-2)).toEqual(['people', 'ranks']);
-      expect(db.prepare("SELECT name FROM pragma_table_info('people')").pluck().all()).toEqual(['id', 'digest', 'facts_version', 'facts', 'person']);
+      expect(db.prepare("SELECT name FROM pragma_table_info('people')").pluck().all()).toEqual(['id', 'facts_version', 'facts', 'person']);
+      expect(db.prepare("SELECT name FROM pragma_table_info('person_digests')").pluck().all()).toEqual(['id', 'digest']);
 
       // The answers stored before read as they were stored.
       expect(getLookups(db, ['found'], 0).get('found')?.candidates).toEqual(candidates);
