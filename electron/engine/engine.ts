@@ -347,9 +347,10 @@ class MatchdeskEngine implements Engine {
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
     void this.cleanup.wake();
-    // Answers an older version stored move to the current layout in the background (runs/answer-people.ts).
+    // Answers an older version stored move to the current layout in the background (runs/answer-people.ts); the pages
+    // their records took are then given back.
     this.answerMove = new AnswerMove(db, () => this.isIdle(), (progress) => this.emit('cache.moving', progress));
-    void this.answerMove.wake();
+    void this.answerMove.wake().then(() => this.cleanup.wake());
   }
 
   async call<K extends CallName>(name: K, input: unknown): Promise<CallResult<K>> {
