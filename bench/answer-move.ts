@@ -31,9 +31,9 @@ if (times > 1) {
   for (let k = 1; k < times; k++) {
     db.prepare(
       `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates, error)
-       SELECT query_key || '-' || ?1, query, fetched_at + ?1, status, candidate_count, facts, replace(candidates, '"name":"', '"name":"' || ?1 || ' '), error
+       SELECT query_key || '-' || @k, query, fetched_at + @k, status, candidate_count, facts, replace(candidates, '"name":"', '"name":"' || @k || ' '), error
        FROM lookups WHERE instr(query_key, '-') = 0`,
-    ).run(k);
+    ).run({ k });
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

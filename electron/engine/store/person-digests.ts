@@ -11,8 +11,8 @@ const FIRST_CAPACITY = 4096;
  * another process) before each use. A hit is checked against that table, so a person removed meanwhile (clearing the
  * cache, a rolled-back write) is not named again: the table is read anew.
  *
- * Open addressing over typed arrays (a digest and an id a slot, never more than half full): a Map of a million
- * BigInt keys held tens of MB of heap.
+ * Open addressing over typed arrays (a digest and an id a slot, never more than half full), rather than a Map that
+ * holds an object per person.
  */
 export class PersonDigests {
   private digests = new BigInt64Array(FIRST_CAPACITY);
