@@ -1024,6 +1024,16 @@ export interface ChangedRowsCounted {
  */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
+/**
+ * How far moving the answers stored by an older version to the current layout is (after an upgrade, in the
+ * background: they read as they were stored until then).
+ */
+export interface AnswersMoving {
+  answersMoved: number;
+  answersTotal: number;
+  done: boolean;
+}
+
 export interface Events {
   'run.progress': RunProgress;
   'refresh.progress': RefreshProgress;
@@ -1037,6 +1047,7 @@ export interface Events {
   'project.changedCount': ChangedRowsCounted;
   'watch.important': ImportantChangesFound;
   'app.command': AppCommand;
+  'cache.moving': AnswersMoving;
 }
 export type EventName = keyof Events;
 
@@ -1054,6 +1065,7 @@ const eventNames: Record<EventName, true> = {
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,
+  'cache.moving': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
 

@@ -24,6 +24,7 @@ import { createProfileHandlers } from './connections/handlers';
 import { createProjectHandlers, type ProjectHandlers } from './projects/handlers';
 import { deleteAbandonedImports } from './projects/import-project';
 import { ProjectCleanup } from './projects/project-cleanup';
+import { AnswerMove } from './runs/answer-people';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { createRefreshHandlers } from './refresh/handlers';
 import { ChangedRowsCounter } from './review/changed-count';
@@ -111,8 +112,9 @@ class MatchdeskEngine implements Engine {
   private lastCallEnded = 0;
   /** Hosts' transfers under way (holdBackground): background work waits for them as for calls. */
   private held = 0;
-  /** Removes what deleted projects left behind, while the engine is idle. */
+  /** While the engine is idle: answers stored by an older version move (runs/answer-people.ts), then what deleted projects left behind goes. */
   private readonly cleanup: ProjectCleanup;
+  private readonly answerMove: AnswerMove;
   /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
   /** A worker for reads that would hold the engine's thread for seconds on a large file; started when one is asked. */
@@ -248,7 +250,8 @@ class MatchdeskEngine implements Engine {
     });
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
-    void this.cleanup.wake();
+    this.answerMove = new AnswerMove(db, () => this.isIdle(), (progress) => this.emit('cache.moving', progress));
+    void this.answerMove.wake().then(() => this.cleanup.wake());
   }
 
   /** What is under way on a project, for the overlap table (jobs/concurrency.ts). */
@@ -327,6 +330,7 @@ class MatchdeskEngine implements Engine {
       this.reading.close();
       const counting = this.changedRows?.close();
       await this.cleanup.stop();
+      await this.answerMove.stop();
       // A background watch's refresh is paused below with the others; the next start's sweep goes on with it.
       const sweeping = this.watches.stopBackground();
       await this.runs.closeAll(this.opts.closeGraceMs);

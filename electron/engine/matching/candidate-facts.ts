@@ -1,8 +1,10 @@
 // What the confidence model, the job-change status and the review screen read from a person record, taken out
-// once per answer and stored beside it (lookups.facts), so settling a row never parses a whole person again.
+// once per person version and stored with it (people.facts), so settling a row never parses a whole person again.
 // Person fields are undocumented: every read tolerates a missing field, a null, a number
 // or an odd date, and yields "not known" rather than a guess.
+import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
+import type { AnswerPeople } from '../store/lookups';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';
@@ -85,14 +87,46 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
   return JSON.stringify({ v: FACTS_VERSION, c: facts.map(storedCandidate) });
 }
 
-/** Stored facts, or null when they were made by an unknown version or do not read (then make them again). */
+/**
+ * An answer's candidates as stored: each person version once (`people`, found again by the digest of its JSON, its
+ * facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside them. `facts` is
+ * what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is read back.
+ */
+export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & { ranked: CandidateFacts[]; facts: string } {
+  const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
+  const facts = ranked.map(candidateFacts);
+  const people = ranked.map((c, i) => {
+    const person = JSON.stringify(c.person) ?? 'null';
+    return { digest: personDigest(person), person, factsVersion: FACTS_VERSION, facts: JSON.stringify(storedCandidate(facts[i]!)) };
+  });
+  const ranks = JSON.stringify(ranked.map((c) => [c.rank, c.score]));
+  return { people, ranks, ranked: facts, facts: `{"v":${FACTS_VERSION},"c":[${people.map((p) => p.facts).join(',')}],"r":${ranks}}` };
+}
+
+/**
+ * A person version's identity: the first 64 bits of the SHA-256 of its JSON, an integer SQLite stores in 8 bytes. The
+ * chance that two of a million people share one is about 3 in 10^8.
+ */
+function personDigest(json: string): bigint {
+  return hash('sha256', json, 'buffer').readBigInt64BE(0);
+}
+
+/**
+ * Stored facts, or null when they were made by an unknown version or do not read (then make them again). Facts
+ * composed from the people of an answer carry its ranks and scores in `r` (a person's own facts hold those of the
+ * answer that first stored them).
+ */
 export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
   if (stored === null) return null;
   try {
-    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown };
+    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown; r?: unknown };
     if (!Array.isArray(parsed.c)) return null;
-    if (parsed.v === OBJECT_FACTS_VERSION) return parsed.c as CandidateFacts[];
-    return parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
+    const ranks = Array.isArray(parsed.r) ? (parsed.r as [number, number | null][]) : null;
+    if (ranks && ranks.length !== parsed.c.length) return null;
+    if (parsed.c.length === 0) return [];
+    const facts = parsed.v === OBJECT_FACTS_VERSION ? (parsed.c as CandidateFacts[]) : parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
+    ranks?.forEach(([rank, score], i) => Object.assign(facts?.[i] ?? {}, { rank, score }));
+    return facts;
   } catch {
     return null;
   }

@@ -4,7 +4,7 @@ import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { rankedFacts, storedFacts, storedPersonFacts } from '../matching';
+import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
@@ -310,7 +310,7 @@ export class RefreshRun {
     db.transaction(() => {
       slugs.forEach((slug, i) => {
         const candidates = answers[i] ?? [];
-        const facts = rankedFacts(candidates);
+        const { people, ranks, ranked: facts } = answerPeople(candidates);
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
         const person = facts.find((f) => f.slug === slug);
         if (!person) {
@@ -321,7 +321,7 @@ export class RefreshRun {
           return;
         }
         const query = slugQuery(slug);
-        answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, facts: storedFacts(facts) });
+        answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } });
         // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
         const stored = storedPersonFacts(person);
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);

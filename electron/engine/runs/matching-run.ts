@@ -641,10 +641,8 @@ export class MatchingRun {
           fetchedAt,
           status: 'ok',
           candidates: null,
-          candidateCount: prepared.counts[i],
-          candidatesJson: prepared.candidates[i],
           error: null,
-          facts: prepared.facts[i],
+          stored: prepared.stored[i],
         }),
       ),
     );

@@ -1,5 +1,6 @@
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
-import { MAX_CANDIDATES, assessRow, autoAccepts, jobChange, rankedFacts, readStoredFacts, rowFacts, rowInput, storedFacts, type CandidateFacts, type RowAssessment } from '../matching';
+import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import type { AnswerPeople } from '../store';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
 import { replyText } from '../api/reply-text';
@@ -94,8 +95,8 @@ export function jobVerdicts(job: VerdictJob, context: VerdictContext): VerdictVa
 
 /** A landed call's answers as the engine stores them, and the values of the rows that waited on each. */
 export interface PreparedAnswers {
-  /** Each answer's candidates as JSON, and their facts as stored (matching/candidate-facts.ts storedFacts). */
-  candidates: string[];
+  /** Each answer's people and their ranks (matching/candidate-facts.ts answerPeople), and its facts as getAnswerFacts reads them back. */
+  stored: AnswerPeople[];
   facts: string[];
   /** How many candidates each answer holds (0: it found nobody). */
   counts: number[];
@@ -121,12 +122,11 @@ export interface LandedReply {
  * the limits (api/reply-limits.ts).
  */
 export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
-  const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length);
-  const facts = answers.map((candidates) => rankedFacts(candidates));
+  const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length).map(answerPeople);
   return {
-    candidates: answers.map((candidates) => JSON.stringify(candidates)),
-    facts: facts.map((f) => storedFacts(f)),
-    counts: answers.map((candidates) => candidates.length),
-    values: facts.map((f, i) => (f.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, f, context) : null)),
+    stored: answers.map(({ people, ranks }) => ({ people, ranks })),
+    facts: answers.map((a) => a.facts),
+    counts: answers.map((a) => a.people.length),
+    values: answers.map(({ ranked }, i) => (ranked.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, ranked, context) : null)),
   };
 }

@@ -1,7 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import type { Candidate, FindQuery } from '../../../shared/model';
+import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
+import { PersonDigests } from './person-digests';
+import { statement } from './statements';
 
 export interface LookupError {
   kind: string;
@@ -9,7 +11,27 @@ export interface LookupError {
   status?: number;
 }
 
-/** One cached answer to a find query: the candidates, or the error the service gave. */
+/** One version of a person as an answer stores it: found again by its digest (store/person-digests.ts), its facts made once. */
+export interface StoredPerson {
+  /** The first 64 bits of the SHA-256 of `person` (matching/candidate-facts.ts answerPeople). */
+  digest: bigint;
+  /** The record as the service sent it, JSON. */
+  person: string;
+  factsVersion: number;
+  /** Its facts as the model reads them, one stored row of values (matching/candidate-facts.ts). */
+  facts: string;
+}
+
+/** An 'ok' answer's candidates as stored: its people, best rank first, and their ranks and scores in it (`[[rank, score], ...]`). */
+export interface AnswerPeople {
+  people: StoredPerson[];
+  ranks: string;
+}
+
+/**
+ * One cached answer to a find query: the candidates, or the error the service gave. Read with its candidates; an
+ * 'ok' answer is stored with `stored` (matching/candidate-facts.ts answerPeople), the people it found once each.
+ */
 export interface Lookup {
   queryKey: string;
   query: FindQuery;
@@ -18,15 +40,7 @@ export interface Lookup {
   status: 'ok' | 'error';
   candidates: Candidate[] | null;
   error: LookupError | null;
-  /**
-   * Stored beside an 'ok' answer: the candidates' facts as JSON (matching/candidate-facts.ts storedFacts), so
-   * settling rows from the cache never parses whole person records.
-   */
-  facts?: string;
-  /** `candidates` as JSON when it was made already (off the engine's thread): stored as it is, with candidateCount. */
-  candidatesJson?: string;
-  /** How many candidates candidatesJson holds, when `candidates` is not given. */
-  candidateCount?: number;
+  stored?: AnswerPeople;
 }
 
 /** What settling rows needs from an 'ok' answer: how many were found, and their facts (null for an answer stored without). */
@@ -96,23 +110,26 @@ export function getLookups(db: Database, keys: readonly string[], freshAfterMs: 
 /**
  * Stores many lookups in one transaction (the caller's, when it has one open). An 'ok' row replaces anything; an
  * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
- * refresh never throws away candidates the user could still review.
+ * refresh never throws away candidates the user could still review. An 'ok' answer's people are added to `people`
+ * where no version with their digest is there already; the answer keeps their ids.
  */
 export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
-  const upsert = upsertStatement(db);
+  const { upsert } = writeStatements(db);
   const write = () => {
     for (const r of rows) {
       const ok = r.status === 'ok';
+      if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryKey}).`);
+      const ids = ok ? personIds(db, r.stored!.people) : null;
       upsert.run(
         r.queryKey,
         JSON.stringify(r.query),
         Math.trunc(r.fetchedAt),
         r.status,
-        ok ? (r.candidates?.length ?? r.candidateCount ?? 0) : null,
-        ok ? (r.facts ?? null) : null,
-        ok ? (r.candidatesJson ?? JSON.stringify(r.candidates ?? [])) : null,
+        ids ? ids.length : null,
         ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
+        ids ? JSON.stringify(ids) : null,
+        ok ? r.stored!.ranks : null,
         keepOkAfterMs,
       );
     }
@@ -123,6 +140,51 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   else db.transaction(write)();
 }
 
+/**
+ * Answers stored before migration 25 (their candidates' records and facts beside them) after rowid `after`, oldest
+ * first, at most `limit`: what runs/answer-people.ts moves to the new layout.
+ */
+export function answersToMove(db: Database, after: number, limit: number): { rowid: number; candidates: string }[] {
+  return statement(db, 'SELECT rowid, candidates FROM lookups WHERE rowid > ? AND people IS NULL AND candidates IS NOT NULL ORDER BY rowid LIMIT ?').all(after, limit) as {
+    rowid: number;
+    candidates: string;
+  }[];
+}
+
+/** How many answers stored before migration 25 are left to move. */
+export function answersLeftToMove(db: Database): number {
+  return db.prepare('SELECT count(*) FROM lookups WHERE people IS NULL AND candidates IS NOT NULL').pluck().get() as number;
+}
+
+/**
+ * One answer stored before migration 25 in the new layout: its people stored once, their ids and ranks kept, its
+ * candidates and facts dropped. `stored` null: its candidates no longer read, so it goes (a miss, asked again).
+ */
+export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | null): void {
+  if (!stored) {
+    statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
+    return;
+  }
+  const ids = personIds(db, stored.people);
+  statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
+}
+
+/** The ids of these people, each added where no version with its digest is stored yet. */
+function personIds(db: Database, people: readonly StoredPerson[]): number[] {
+  if (people.length === 0) return [];
+  const { addPerson, addDigest } = writeStatements(db);
+  const digests = PersonDigests.of(db);
+  digests.catchUp();
+  return people.map((p) => {
+    const known = digests.idOf(p.digest);
+    if (known !== undefined) return known;
+    const id = Number(addPerson.run(p.factsVersion, p.facts, p.person).lastInsertRowid);
+    addDigest.run(id, p.digest);
+    digests.add(p.digest, id);
+    return id;
+  });
+}
+
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
@@ -131,7 +193,10 @@ export function cacheEntriesBound(db: Database): number {
   return (db.prepare('SELECT max(rowid) FROM lookups').pluck().get() as number | null) ?? 0;
 }
 
-/** The statement that counts the cache's figures (one row): it reads every answer, for the bytes of its JSON. */
+/**
+ * The statement that counts the cache's figures (one row): it reads every answer, for the bytes of its JSON, and
+ * every person stored (once each, however many answers found them).
+ */
 export function cacheStatsQuery(freshAfterMs: number): { sql: string; params: unknown[] } {
   return {
     sql: `SELECT
@@ -140,7 +205,8 @@ export function cacheStatsQuery(freshAfterMs: number): { sql: string; params: un
          coalesce(sum(status = 'ok' AND fetched_at < @fresh), 0) AS stale,
          coalesce(sum(status = 'error'), 0) AS errors,
          coalesce(sum(length(CAST(query AS BLOB)) + coalesce(length(CAST(candidates AS BLOB)), 0)
-                      + coalesce(length(CAST(error AS BLOB)), 0)), 0) AS bytes
+                      + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(people) + length(ranks), 0)), 0)
+           + (SELECT coalesce(sum(length(CAST(person AS BLOB))), 0) FROM people) AS bytes
        FROM lookups`,
     params: [{ fresh: freshAfterMs }],
   };
@@ -157,13 +223,22 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
   return toCacheStats(db.prepare(sql).get(...params));
 }
 
-/** Deletes every lookup, or only those fetched before `olderThanMs`. Returns how many were deleted. */
+/**
+ * Deletes every lookup, or only those fetched before `olderThanMs`, and the people no answer left names. Returns how
+ * many lookups were deleted.
+ */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
-  const result =
-    opts.olderThanMs === undefined
-      ? db.prepare('DELETE FROM lookups').run()
-      : db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs);
-  return result.changes;
+  PersonDigests.of(db).forget();
+  if (opts.olderThanMs === undefined) {
+    db.exec('DELETE FROM people; DELETE FROM person_digests;');
+    return db.prepare('DELETE FROM lookups').run().changes;
+  }
+  const deleted = db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs).changes;
+  if (deleted > 0) {
+    db.exec(`DELETE FROM people WHERE id NOT IN (SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL);
+             DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);`);
+  }
+  return deleted;
 }
 
 interface LookupRow {
@@ -171,24 +246,38 @@ interface LookupRow {
   query: string;
   fetched_at: number;
   status: 'ok' | 'error';
+  /** The candidates as JSON: stored so before migration 25 (until runs/answer-people.ts moves them), else made of the people's records. */
   candidates: string | null;
+  ranks: string | null;
   error: string | null;
 }
 
-const LOOKUP_COLUMNS = 'query_key, query, fetched_at, status, candidates, error';
-const FACT_COLUMNS = 'query_key, candidate_count, facts, fetched_at';
+/** An answer's people, `alias.person` or `alias.facts`, joined in rank order by SQLite itself. */
+const peopleOf = (column: string) => `(SELECT group_concat(p.${column}, ',' ORDER BY j.key) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
+
+const LOOKUP_COLUMNS = `query_key, query, fetched_at, status, CASE WHEN l.people IS NULL THEN candidates ELSE '[' || coalesce(${peopleOf('person')}, '') || ']' END AS candidates, ranks, error`;
+/**
+ * An answer's facts: as stored beside it before migration 25, or composed of its people's (readStoredFacts reads
+ * the ranks in `r`). None when its people's facts were made by different versions, or some of its people are no
+ * longer stored: the answer is then read whole (getLookups), or is a miss.
+ */
+const FACT_COLUMNS = `query_key, candidate_count,
+  CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
+    (SELECT CASE WHEN count(*) = l.candidate_count AND min(p.facts_version) = max(p.facts_version) THEN
+              '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"r":' || l.ranks || '}' END
+     FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
 type FactRow = [string, number | null, string | null, number];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
-const upserts = new WeakMap<Database, Statement>();
+const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
   if (!byCount) cache.set(db, (byCount = new Map()));
   let statement = byCount.get(count);
   if (!statement) {
-    statement = db.prepare(`SELECT ${columns} FROM lookups WHERE ${filter} fetched_at >= ? AND query_key IN (${new Array(count).fill('?').join(', ')})`);
+    statement = db.prepare(`SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_key IN (${new Array(count).fill('?').join(', ')})`);
     byCount.set(count, statement);
   }
   return statement;
@@ -209,20 +298,24 @@ function paddedKeys(keys: string[]): string[] {
   return keys;
 }
 
-function upsertStatement(db: Database): Statement {
-  let statement = upserts.get(db);
-  if (!statement) {
-    statement = db.prepare(
-      `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (query_key) DO UPDATE SET
-         query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status,
-         candidate_count = excluded.candidate_count, facts = excluded.facts, candidates = excluded.candidates, error = excluded.error
-       WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
-    );
-    upserts.set(db, statement);
+function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement } {
+  let statements = writes.get(db);
+  if (!statements) {
+    statements = {
+      upsert: db.prepare(
+        `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
+         VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)
+         ON CONFLICT (query_key) DO UPDATE SET
+           query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
+           facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
+         WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
+      ),
+      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, ?)'),
+      addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
+    };
+    writes.set(db, statements);
   }
-  return statement;
+  return statements;
 }
 
 /** A row whose JSON no longer parses counts as a miss, so the next run fetches it again. */
@@ -233,12 +326,21 @@ function toLookup(row: LookupRow): Lookup | null {
       query: JSON.parse(row.query) as FindQuery,
       fetchedAt: row.fetched_at,
       status: row.status,
-      candidates: row.candidates === null ? null : (JSON.parse(row.candidates) as Candidate[]),
+      candidates: row.candidates === null ? null : candidatesOf(row.candidates, row.ranks),
       error: row.error === null ? null : (JSON.parse(row.error) as LookupError),
     };
   } catch {
     return null;
   }
+}
+
+/** Candidates stored whole (before migration 25), or the records of an answer's people with its ranks and scores. */
+function candidatesOf(json: string, ranks: string | null): Candidate[] {
+  if (ranks === null) return JSON.parse(json) as Candidate[];
+  const people = JSON.parse(json) as PersonJson[];
+  const ranked = JSON.parse(ranks) as [number, number | null][];
+  if (people.length !== ranked.length) throw new Error('an answer names people no longer stored');
+  return people.map((person, i) => ({ rank: ranked[i]![0], score: ranked[i]![1], person }));
 }
 
 function compare(a: string, b: string): number {

@@ -124,9 +124,9 @@ describe('settling rows from stored answers', () => {
       expect(progress.every((p) => p.queriesDone <= p.queriesTotal)).toBe(true);
       expect(fromCache.queriesDone).toBe(fromCache.queriesTotal);
 
-      // Answers stored without facts (as before the confidence model) or with another version's are read whole instead.
+      // Answers whose people's facts another version made are read whole instead.
       const writer = new Database(engine.dbPath);
-      writer.prepare(`UPDATE lookups SET facts = CASE WHEN rowid % 2 = 0 THEN NULL ELSE replace(facts, '"v":', '"v":-') END`).run();
+      expect(writer.prepare('UPDATE people SET facts_version = -facts_version WHERE id % 2 = 0').run().changes).toBeGreaterThan(0);
       writer.close();
       const undigested = (await ok(engine, 'projects.import', { file, name: 'undigested' })).summary;
       expect(await runToEnd(engine, undigested.id)).toMatchObject({ status: 'done', calls: 0 });
@@ -136,7 +136,7 @@ describe('settling rows from stored answers', () => {
     }
   }, 30_000);
 
-  it('asks again for an answer stored without facts whose candidates no longer parse', async () => {
+  it('asks again for an answer whose people are no longer stored', async () => {
     const engine = await openEngine(join(tmp.dir, 'damaged'));
     try {
       await connect(engine, sim);
@@ -144,7 +144,7 @@ describe('settling rows from stored answers', () => {
       const first = (await ok(engine, 'projects.import', { file })).summary;
       expect(await runToEnd(engine, first.id)).toMatchObject({ status: 'done', calls: 1 });
       const writer = new Database(engine.dbPath);
-      expect(writer.prepare("UPDATE lookups SET candidates = '[{broken', facts = NULL").run().changes).toBe(1);
+      expect(writer.prepare('DELETE FROM people').run().changes).toBe(1);
       writer.close();
       const again = (await ok(engine, 'projects.import', { file, name: 'again' })).summary;
       expect(await runToEnd(engine, again.id)).toMatchObject({ status: 'done', calls: 1, cacheHits: 0 });

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
+import { answerPeople, rankedFacts, storedFacts } from '../../../electron/engine/matching';
 import { preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
 import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
 import { openDatabase, putLookups } from '../../../electron/engine/store';
@@ -45,8 +45,8 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     const dbPath = join(tmp.dir, 'matchdesk.sqlite');
     const db = openDatabase(dbPath);
     putLookups(db, [
-      { queryKey: 'found', query: { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] }, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, facts: storedFacts(facts) },
-      { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, facts: storedFacts([]) },
+      { queryKey: 'found', query: { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] }, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, stored: answerPeople(answer) },
+      { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, stored: answerPeople([]) },
     ]);
     db.close();
     const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath, readCacheMb: 4 } satisfies VerdictWorkerData });

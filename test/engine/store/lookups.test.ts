@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FindQuery } from '../../../shared/model';
-import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryKey, type AnswerFacts, type Lookup } from '../../../electron/engine/store';
+import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/engine/matching';
+import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryKey, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
 
 const DAY = 86_400_000;
@@ -23,7 +24,13 @@ function candidate(rank: number, name: string): Candidate {
 
 function ok(email: string, fetchedAt: number, candidates: Candidate[] = [candidate(1, email)]): Lookup {
   const q = query(email);
-  return { queryKey: queryKey(base, 'org', q), query: q, fetchedAt, status: 'ok', candidates, error: null };
+  const { people, ranks } = answerPeople(candidates);
+  return { queryKey: queryKey(base, 'org', q), query: q, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
+}
+
+/** A lookup as getLookups reads it back: its candidates, not how they were stored. */
+function read({ stored: _stored, ...lookup }: Lookup): Lookup {
+  return lookup;
 }
 
 function failed(email: string, fetchedAt: number, status = 503): Lookup {
@@ -86,7 +93,7 @@ describe('lookups cache', () => {
       putLookups(db, rows);
       const got = getLookups(db, rows.map((r) => r.queryKey), 0);
       expect(got.size).toBe(3);
-      for (const r of rows) expect(got.get(r.queryKey)).toEqual(r);
+      for (const r of rows) expect(got.get(r.queryKey)).toEqual(read(r));
     } finally {
       db.close();
     }
@@ -115,7 +122,7 @@ describe('lookups cache', () => {
       const keys = [...rows.map((r) => r.queryKey), ...rows.slice(0, 10).map((r) => r.queryKey), 'missing'];
       const got = getLookups(db, keys, 0);
       expect(got.size).toBe(1234);
-      expect(got.get(rows[1233].queryKey)).toEqual(rows[1233]);
+      expect(got.get(rows[1233].queryKey)).toEqual(read(rows[1233]));
     } finally {
       db.close();
     }
@@ -145,14 +152,14 @@ describe('lookups cache', () => {
       putLookups(db, [failed('a@example.com', now - 2 * DAY)]);
       const good = ok('a@example.com', now - DAY);
       putLookups(db, [good]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(good);
+      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(good));
 
       putLookups(db, [failed('a@example.com', now, 429)]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(good);
+      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(good));
 
       const newer = ok('a@example.com', now, [candidate(1, 'Someone else')]);
       putLookups(db, [newer]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(newer);
+      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(newer));
 
       const newerError = failed('b@example.com', now, 500);
       putLookups(db, [failed('b@example.com', now - DAY, 503), newerError]);
@@ -172,37 +179,111 @@ describe('lookups cache', () => {
       putLookups(db, [failed('a@example.com', now), failed('b@example.com', now)], { keepOkAfterMs: cutoff });
       const got = getLookups(db, [stale.queryKey, fresh.queryKey], 0);
       expect(got.get(stale.queryKey)?.status).toBe('error');
-      expect(got.get(fresh.queryKey)).toEqual(fresh);
+      expect(got.get(fresh.queryKey)).toEqual(read(fresh));
     } finally {
       db.close();
     }
   });
 
-  it("keeps an answer's candidate facts beside it, read without the candidates; an answer stored without them reads as null", () => {
+  it("reads an answer's candidate facts composed of its people's, with its own ranks and scores, without their records", () => {
     const db = open();
     try {
-      const facts = '{"v":1,"c":[{"rank":1,"name":"Ada"},{"rank":2,"name":"Ada L."}]}';
-      const withFacts = { ...ok('ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), facts };
-      const empty = { ...ok('nobody@example.com', now, []), facts: '{"v":1,"c":[]}' };
-      const plain = ok('plain@example.com', now);
-      const stale = { ...ok('old@example.com', now - 31 * DAY), facts };
-      putLookups(db, [withFacts, empty, plain, stale, failed('slow@example.com', now)]);
-      const keys = [withFacts, empty, plain, stale].map((r) => r.queryKey);
-      const got = getAnswerFacts(db, [...keys, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
-      expect(got).toEqual(
-        new Map<string, AnswerFacts | null>([
-          [withFacts.queryKey, { count: 2, facts, fetchedAt: now }],
-          [empty.queryKey, { count: 0, facts: '{"v":1,"c":[]}', fetchedAt: now }],
-          [plain.queryKey, null],
-        ]),
-      );
-      // getLookups still returns the candidates themselves.
-      expect(getLookups(db, [withFacts.queryKey], 0).get(withFacts.queryKey)?.candidates).toEqual(withFacts.candidates);
+      const candidates = [candidate(2, 'Ada L.'), candidate(1, 'Ada')];
+      const found = ok('ada@example.com', now, candidates);
+      const empty = ok('nobody@example.com', now, []);
+      const stale = ok('old@example.com', now - 31 * DAY);
+      putLookups(db, [found, empty, stale, failed('slow@example.com', now)]);
+      const got = getAnswerFacts(db, [found.queryKey, empty.queryKey, stale.queryKey, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
+      expect([...got.keys()].sort()).toEqual([found.queryKey, empty.queryKey].sort());
+      expect(got.get(found.queryKey)).toMatchObject({ count: 2, fetchedAt: now });
+      expect(readStoredFacts(got.get(found.queryKey)!.facts)).toEqual(rankedFacts(candidates));
+      expect(readStoredFacts(got.get(empty.queryKey)!.facts)).toEqual([]);
+      expect(got.get(empty.queryKey)?.count).toBe(0);
 
-      // An error replacing an old answer takes its facts with it.
+      // An error replacing an old answer takes its people's ids with it.
       putLookups(db, [failed('old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
       expect(getAnswerFacts(db, [stale.queryKey], 0).size).toBe(0);
-      expect(db.prepare('SELECT candidate_count, facts FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({ candidate_count: null, facts: null });
+      expect(db.prepare('SELECT candidate_count, people, ranks FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({ candidate_count: null, people: null, ranks: null });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('stores a person found by several answers once, each answer with its own rank and score for them', () => {
+    const db = open();
+    try {
+      const ada = candidate(1, 'Ada');
+      const first = ok('a@example.com', now, [ada, candidate(2, 'Bob')]);
+      const second = ok('b@example.com', now, [{ ...candidate(1, 'Cy'), score: 0.5 }, { ...ada, rank: 2, score: 0.4 }]);
+      putLookups(db, [first, second]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(3);
+      const got = getLookups(db, [first.queryKey, second.queryKey], 0);
+      expect(got.get(first.queryKey)).toEqual(read(first));
+      expect(got.get(second.queryKey)).toEqual(read(second));
+      const facts = readStoredFacts(getAnswerFacts(db, [second.queryKey], 0).get(second.queryKey)!.facts)!;
+      expect(facts.map((f) => [f.rank, f.score, f.name])).toEqual([
+        [1, 0.5, 'Cy'],
+        [2, 0.4, 'Ada'],
+      ]);
+      // Another version of Ada (a new job) is another person row; the answer asked again names it instead.
+      const moved = { ...ada, person: { ...ada.person, jobs: [{ title: 'CTO', company: { name: 'Hooli' } }] } };
+      putLookups(db, [ok('a@example.com', now + 1, [moved])]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(4);
+      expect(getLookups(db, [first.queryKey], 0).get(first.queryKey)?.candidates).toEqual([moved]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('finds a person another connection stored, and never names one another connection removed', () => {
+    const file = join(tempFolder(), 'matchdesk.db');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const ada = candidate(1, 'Ada');
+      putLookups(db, [ok('a@example.com', now, [ada])]);
+      // Another process (the CLI beside the app) stores Bob, then this one finds him stored rather than adding him again.
+      putLookups(other, [ok('b@example.com', now, [candidate(1, 'Bob')])]);
+      putLookups(db, [ok('c@example.com', now, [candidate(1, 'Bob'), { ...ada, rank: 2 }])]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(2);
+      // The other process clears the cache: Ada stored again here is a new row, and the answer reads whole.
+      clearCache(other);
+      const again = ok('a@example.com', now + 1, [ada]);
+      putLookups(db, [again]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
+      expect(getLookups(db, [again.queryKey], 0).get(again.queryKey)).toEqual(read(again));
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
+  it('reads an answer stored before people were stored once (its candidates and facts beside it) as it was stored', () => {
+    const db = open();
+    try {
+      const candidates = [candidate(1, 'Ada'), candidate(2, 'Ada L.')];
+      const facts = '{"v":3,"c":[]}';
+      const insert = db.prepare("INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates) VALUES (?, '{\"fields\":[]}', ?, 'ok', ?, ?, ?)");
+      insert.run('old-with-facts', now, 2, facts, JSON.stringify(candidates));
+      insert.run('old-without', now, 2, null, JSON.stringify(candidates));
+      expect(getAnswerFacts(db, ['old-with-facts', 'old-without'], 0)).toEqual(
+        new Map([
+          ['old-with-facts', { count: 2, facts, fetchedAt: now }],
+          ['old-without', null],
+        ]),
+      );
+      expect(getLookups(db, ['old-without'], 0).get('old-without')?.candidates).toEqual(candidates);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses to store an answer without its people', () => {
+    const db = open();
+    try {
+      const { stored: _stored, ...bare } = ok('a@example.com', now);
+      expect(() => putLookups(db, [bare])).toThrow(/without its people/);
+      expect(getLookups(db, [bare.queryKey], 0).size).toBe(0);
     } finally {
       db.close();
     }
@@ -230,8 +311,12 @@ describe('lookups cache', () => {
     try {
       const row = ok('a@example.com', now);
       putLookups(db, [row]);
-      db.prepare("UPDATE lookups SET candidates = '[{broken' WHERE query_key = ?").run(row.queryKey);
+      db.prepare("UPDATE people SET person = '{broken'").run();
       expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
+      // An answer naming a person no longer stored is a miss too.
+      db.prepare('DELETE FROM people').run();
+      expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
+      expect(getAnswerFacts(db, [row.queryKey], 0).get(row.queryKey)).toBeNull();
     } finally {
       db.close();
     }
@@ -245,13 +330,19 @@ describe('lookups cache', () => {
       const cutoff = now - 30 * DAY;
       const stats = cacheStats(db, cutoff);
       expect({ ...stats, bytes: undefined }).toEqual({ entries: 4, fresh: 1, stale: 2, errors: 1, bytes: undefined });
-      const stored = db.prepare("SELECT sum(length(CAST(query || coalesce(candidates, '') || coalesce(error, '') AS BLOB))) FROM lookups").pluck().get();
-      expect(stats.bytes).toBe(stored);
+      const stored = db.prepare("SELECT sum(length(CAST(query || coalesce(error, '') || coalesce(people || ranks, '') AS BLOB))) FROM lookups").pluck().get() as number;
+      const people = db.prepare('SELECT sum(length(CAST(person AS BLOB))) FROM people').pluck().get() as number;
+      expect(stats.bytes).toBe(stored + people);
 
-      expect(clearCache(db, { olderThanMs: cutoff })).toBe(2);
+      // Clearing by age takes the people only the cleared answers named, and keeps those an answer left still names.
+      putLookups(db, [ok('e@example.com', now - 45 * DAY, [candidate(1, 'a@example.com')])]);
+      expect(clearCache(db, { olderThanMs: cutoff })).toBe(3);
       expect(cacheStats(db, cutoff)).toMatchObject({ entries: 2, fresh: 1, stale: 0, errors: 1 });
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
+      expect(getLookups(db, [ok('a@example.com', now).queryKey], 0).get(ok('a@example.com', now).queryKey)).toEqual(read(ok('a@example.com', now)));
       expect(clearCache(db)).toBe(2);
-      expect(cacheStats(db, cutoff).entries).toBe(0);
+      expect(cacheStats(db, cutoff)).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(0);
     } finally {
       db.close();
     }

@@ -23,6 +23,7 @@ import { learnedModels } from './021-learned-models';
 import { watchesPersonHistory } from './022-watches-person-history';
 import { learnedWeights } from './023-learned-weights';
 import { jobs } from './024-jobs';
+import { peopleOnce } from './025-people-once';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -50,4 +51,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   watchesPersonHistory,
   learnedWeights,
   jobs,
+  peopleOnce,
 ];

@@ -24,14 +24,15 @@ describe('migration 6: candidate facts on lookups; the model\'s verdict on row s
       const columns = (table: string) => (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name);
       expect(columns('lookups')).toEqual(['query_key', 'query', 'fetched_at', 'status', 'candidate_count', 'facts', 'candidates', 'error']);
       expect(columns('row_status').slice(-5)).toEqual(['confidence', 'runner_up', 'best_rank', 'reason', 'guard']);
-      // The old answer is kept whole, without facts: the run makes them from its candidates.
-      expect(getAnswerFacts(db, ['ok-key', 'err-key'], 0)).toEqual(new Map([['ok-key', null]]));
-      expect(getLookups(db, ['ok-key', 'err-key'], 0).get('ok-key')?.candidates).toHaveLength(1);
-      expect(getLookups(db, ['err-key'], 0).get('err-key')?.error).toEqual({ kind: 'server', message: 'boom' });
       expect(db.prepare('SELECT state, confidence, guard FROM row_status WHERE project_id = ?').get(project)).toEqual({ state: 'to_review', confidence: null, guard: null });
       const indexColumns = (name: string) => (db.pragma(`index_info(${name})`) as { name: string }[]).map((c) => c.name);
       expect(indexColumns('row_status_by_confidence')).toEqual(['project_id', 'state', 'confidence']);
       expect(indexColumns('lookups_by_fetched_at')).toEqual(['fetched_at']);
+      // The old answer is kept whole, without facts: once the file is up to date, the run makes them from its candidates.
+      migrate(db);
+      expect(getAnswerFacts(db, ['ok-key', 'err-key'], 0)).toEqual(new Map([['ok-key', null]]));
+      expect(getLookups(db, ['ok-key', 'err-key'], 0).get('ok-key')?.candidates).toHaveLength(1);
+      expect(getLookups(db, ['err-key'], 0).get('err-key')?.error).toEqual({ kind: 'server', message: 'boom' });
     } finally {
       db.close();
     }

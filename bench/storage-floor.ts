@@ -1,0 +1,170 @@
+// The floor of a first run's storage: the essential work of storing a run's answers and settling its rows, in two
+// layouts, with nothing else of the engine around it. Replays the find replies of a prepared data folder (the
+// answers its first run stored, 100 to a call, with the rows each settled) into a fresh SQLite file per layout:
+//   old: each answer keeps its candidates' person JSON and facts JSON under a 64-hex key, a row keeps its chosen
+//        person as JSON (the layout before migration 23);
+//   new: each person version stored once (a content digest finds it again, its facts made once), an answer is the
+//        query's integer id with its people's row ids, a row's chosen person is an id;
+//   new-unindexed: as new, the digests kept in memory instead of an index, to show what that index's random inserts cost.
+// Both decode and parse each reply, make the candidates' facts, and commit per call as the run does; neither works out
+// verdicts (the same work in both). Prints CPU per call, bytes handed to write() and the file's size for each.
+//
+//   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
+//   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed]
+import Database from 'better-sqlite3';
+import { hash } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parseFindReply } from '../electron/engine/api/find-reply';
+import { replyJson } from '../electron/engine/api/reply-json';
+import { replyText } from '../electron/engine/api/reply-text';
+import { candidateFacts, rankedFacts, storedFacts, storedPersonFacts } from '../electron/engine/matching';
+import { num } from './report';
+
+const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
+const { values } = parseArgs({ options: { rows: { type: 'string' }, layout: { type: 'string' } } });
+const rows = Number(values.rows ?? 100_000);
+const source = join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
+if (!existsSync(source)) throw new Error(`No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
+
+interface Call {
+  keys: string[];
+  queryIds: number[];
+  body: Buffer;
+  /** For each answer, the rows it settles. */
+  rows: number[][];
+}
+
+/** The prepared run's answers in the order it stored them, as the calls that brought them. */
+function replayedCalls(): Call[] {
+  const db = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    const project = db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number;
+    const queryIds = new Map<string, number>();
+    for (const [key, id] of db.prepare('SELECT query_key, query_id FROM row_queries WHERE project_id = ?').raw().iterate(project) as IterableIterator<[string, number]>) queryIds.set(key, id);
+    const rowsOf = new Map<number, number[]>();
+    for (const [row, id] of db.prepare('SELECT row_index, query_id FROM row_status WHERE project_id = ? AND query_id IS NOT NULL').raw().iterate(project) as IterableIterator<[number, number]>) {
+      let list = rowsOf.get(id);
+      if (!list) rowsOf.set(id, (list = []));
+      list.push(row);
+    }
+    const answers = (db.prepare("SELECT query_key, candidates FROM lookups WHERE status = 'ok' ORDER BY rowid").raw().all() as [string, string][]).map(
+      ([key, candidates]) => [key, candidates, queryIds.get(key)!] as const,
+    );
+    const calls: Call[] = [];
+    for (let i = 0; i < answers.length; i += 100) {
+      const slice = answers.slice(i, i + 100);
+      // The simulator's shape: a list of items, each with its people (their own records, no scores).
+      const items = slice.map(([, candidates]) => ({ people: (JSON.parse(candidates) as { person: unknown }[]).map((c) => c.person) }));
+      calls.push({
+        keys: slice.map(([key]) => key),
+        queryIds: slice.map(([, , id]) => id),
+        body: Buffer.from(JSON.stringify({ matches: items })),
+        rows: slice.map(([, , id]) => rowsOf.get(id) ?? []),
+      });
+    }
+    return calls;
+  } finally {
+    db.close();
+  }
+}
+
+function open(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -16384');
+  db.pragma('wal_autocheckpoint = 30000');
+  return db;
+}
+
+const ROWS_TABLE = (chosen: string) => `
+  CREATE TABLE row_status (project_id INTEGER NOT NULL, row_index INTEGER NOT NULL, state TEXT NOT NULL, candidate_count INTEGER,
+    confidence REAL, chosen ${chosen}, fetched_at INTEGER, PRIMARY KEY (project_id, row_index)) WITHOUT ROWID;
+  WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows - 1})
+  INSERT INTO row_status (project_id, row_index, state) SELECT 1, i, 'pending' FROM n;`;
+
+function oldLayout(db: Database.Database): (call: Call, at: number) => void {
+  db.exec(`
+    CREATE TABLE lookups (query_key TEXT PRIMARY KEY, query TEXT NOT NULL, fetched_at INTEGER NOT NULL, status TEXT NOT NULL,
+      candidate_count INTEGER, facts TEXT, candidates TEXT, error TEXT);
+    CREATE INDEX lookups_by_answer ON lookups (fetched_at, query_key, status, candidate_count);
+    ${ROWS_TABLE('TEXT')}`);
+  const put = db.prepare('INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const settle = db.prepare("UPDATE row_status SET state = 'to_review', candidate_count = ?, confidence = 0.5, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?");
+  return (call, at) => {
+    const answers = parseFindReply(replyJson(replyText(call.body, 'find reply')), call.keys.length);
+    for (const [i, candidates] of answers.entries()) {
+      const facts = rankedFacts(candidates);
+      put.run(call.keys[i], '{"fields":[]}', at, 'ok', candidates.length, storedFacts(facts), JSON.stringify(candidates));
+      const chosen = facts[0] ? JSON.stringify({ rank: 1, score: null, summary: facts[0].summary, confidence: 0.5, reason: 'same name', jobChange: null }) : null;
+      for (const row of call.rows[i]!) settle.run(facts.length, chosen, at, row);
+    }
+  };
+}
+
+function newLayout(db: Database.Database, digestIndex = true): (call: Call, at: number) => void {
+  db.exec(`
+    CREATE TABLE people (id INTEGER PRIMARY KEY, digest INTEGER NOT NULL, facts TEXT NOT NULL, person TEXT NOT NULL);
+    ${digestIndex ? 'CREATE INDEX people_by_digest ON people (digest);' : ''}
+    CREATE TABLE answers (query_id INTEGER PRIMARY KEY, fetched_at INTEGER NOT NULL, status TEXT NOT NULL, people TEXT, ranks TEXT);
+    ${ROWS_TABLE('INTEGER')}`);
+  const find = digestIndex ? db.prepare('SELECT id FROM people WHERE digest = ?').pluck() : null;
+  const known = new Map<bigint, number>();
+  const add = db.prepare('INSERT INTO people (digest, facts, person) VALUES (?, ?, ?)');
+  const put = db.prepare('INSERT INTO answers (query_id, fetched_at, status, people, ranks) VALUES (?, ?, ?, ?, ?)');
+  const settle = db.prepare("UPDATE row_status SET state = 'to_review', candidate_count = ?, confidence = 0.5, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?");
+  return (call, at) => {
+    const answers = parseFindReply(replyJson(replyText(call.body, 'find reply')), call.keys.length);
+    for (const [i, candidates] of answers.entries()) {
+      const ids = candidates.map((c) => {
+        const json = JSON.stringify(c.person);
+        const digest = hash('sha256', json, 'buffer').readBigInt64BE(0);
+        const id = find ? (find.get(digest) as number | undefined) : known.get(digest);
+        if (id !== undefined) return id;
+        const added = Number(add.run(digest, storedPersonFacts(candidateFacts(c)), json).lastInsertRowid);
+        if (!find) known.set(digest, added);
+        return added;
+      });
+      put.run(call.queryIds[i], at, 'ok', JSON.stringify(ids), JSON.stringify(candidates.map((c) => [c.rank, c.score])));
+      for (const row of call.rows[i]!) settle.run(ids.length, ids[0] ?? null, at, row);
+    }
+  };
+}
+
+async function bytesWritten(): Promise<number> {
+  const io = await readFile('/proc/self/io', 'utf8');
+  return Number(/^wchar: (\d+)$/m.exec(io)![1]);
+}
+
+const calls = replayedCalls();
+const replyBytes = calls.reduce((sum, c) => sum + c.body.length, 0);
+console.log(`${num(calls.length)} calls, ${num(calls.reduce((s, c) => s + c.keys.length, 0))} answers, ${num(replyBytes / 1e6)} MB of replies`);
+await mkdir(TMP_DIR, { recursive: true });
+for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unindexed']) {
+  const dir = join(TMP_DIR, `storage-floor-${layout}`);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir);
+  const path = join(dir, 'floor.sqlite');
+  const db = open(path);
+  const store = layout === 'old' ? oldLayout(db) : newLayout(db, layout !== 'new-unindexed');
+  const written = await bytesWritten();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (const [i, call] of calls.entries()) db.transaction(() => store(call, 1_700_000_000_000 + i))();
+  const used = process.cpuUsage(cpu);
+  const seconds = (performance.now() - started) / 1000;
+  const wrote = (await bytesWritten()) - written;
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const size = statSync(path).size;
+  console.log(
+    `${layout}: ${num(seconds, 2)} s, CPU ${num((used.user + used.system) / 1000 / calls.length, 2)} ms a call, ` +
+      `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies), file ${num(size / 1e6)} MB`,
+  );
+  await rm(dir, { recursive: true, force: true });
+}

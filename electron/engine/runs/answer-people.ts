@@ -1,0 +1,86 @@
+import type { Database } from 'better-sqlite3';
+import type { AnswersMoving } from '../../../shared/contract';
+import type { Candidate } from '../../../shared/model';
+import { idleTurn } from '../idle-turn';
+import { answerPeople } from '../matching';
+import { answersLeftToMove, answersToMove, moveAnswer } from '../store';
+
+/** Answers moved per transaction: a short slice, so a call that comes in meanwhile waits only briefly. */
+const ANSWERS_PER_SLICE = 500;
+
+/**
+ * Moves the answers stored before migration 25 (each with its candidates' whole records and facts) to the new layout,
+ * a slice per transaction while the engine is idle: their people stored once, the answer keeping their ids. Until
+ * then they read as they were stored, so nothing waits for it. A slice is all moved or not at all: a quit or a crash
+ * part-way leaves each answer in one layout or the other, and the next start goes on from what is left. Says how far
+ * it is after each slice (`onProgress`) for a host to show.
+ */
+export class AnswerMove {
+  private running: Promise<void> | null = null;
+  private hurry = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly isIdle: () => boolean,
+    private readonly onProgress: (progress: AnswersMoving) => void = () => {},
+  ) {}
+
+  /** Starts moving when there is anything to move; resolves once nothing is left (or it stopped). */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.moveAll().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** Moves everything left without waiting for the engine to be idle (a host nobody waits on meanwhile, or a test). */
+  async finishNow(): Promise<void> {
+    this.hurry = true;
+    try {
+      await this.wake();
+    } finally {
+      this.hurry = false;
+    }
+  }
+
+  /** Stops after the slice under way (the engine is closing); what is left is moved at the next start. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.running ?? Promise.resolve();
+  }
+
+  private async moveAll(): Promise<void> {
+    try {
+      const total = answersLeftToMove(this.db);
+      if (total === 0) return;
+      let moved = 0;
+      let after = 0;
+      this.onProgress({ answersMoved: 0, answersTotal: total, done: false });
+      for (;;) {
+        if (!(await idleTurn({ isIdle: this.isIdle, goOn: () => !this.stopped && this.db.open, hurry: () => this.hurry }))) return;
+        const slice = this.db.transaction(() => {
+          const answers = answersToMove(this.db, after, ANSWERS_PER_SLICE);
+          for (const { rowid, candidates } of answers) moveAnswer(this.db, rowid, peopleOf(candidates));
+          return answers;
+        })();
+        if (slice.length === 0) break;
+        after = slice[slice.length - 1]!.rowid;
+        moved += slice.length;
+        this.onProgress({ answersMoved: Math.min(moved, total), answersTotal: total, done: false });
+      }
+      this.onProgress({ answersMoved: total, answersTotal: total, done: true });
+    } catch {
+      // The database closed under it, or another process holds the write lock: the next start goes on.
+    }
+  }
+}
+
+/** An answer's people from its candidates as stored before; null when they no longer read. */
+function peopleOf(candidates: string): ReturnType<typeof answerPeople> | null {
+  try {
+    const parsed = JSON.parse(candidates) as unknown;
+    return Array.isArray(parsed) ? answerPeople(parsed as Candidate[]) : null;
+  } catch {
+    return null;
+  }
+}
