@@ -1,6 +1,7 @@
-// The match-quality targets of issues 10 and 43, checked on a scored evaluation run. Measured, never asserted: the
+// The match-quality targets of issues 10, 43 and 45, checked on a scored evaluation run. Measured, never asserted: the
 // bench and `npm run eval` print them; the engine's tests decide what must hold.
 import { check, type TargetCheck } from '../report';
+import type { JobChangeScore } from './job-change-score';
 import type { Reliability } from './reliability';
 import type { QualityScore } from './score-evaluation';
 
@@ -13,6 +14,8 @@ export const QUALITY_TARGETS = {
   truthAmongCandidates: 0.99,
   /** Expected calibration error of the confidences shown between 0.05 and 0.95 (reliability.ts). */
   expectedCalibrationError: 0.05,
+  /** Accepted rows whose stored job change is the world's, before and after a refresh (issue 45). */
+  jobChangeRight: 0.995,
 } as const;
 
 const percent = (share: number | null) => (share === null ? 0 : share * 100);
@@ -37,4 +40,10 @@ export function qualityChecks(score: QualityScore): TargetCheck[] {
 export function calibrationCheck(r: Reliability): TargetCheck {
   return check('quality_calibration', `Calibration error (candidates shown ${r.from}-${r.to})`, r.expectedCalibrationError ?? 0, '', QUALITY_TARGETS.expectedCalibrationError, 'lower',
     `${r.candidates} candidates`);
+}
+
+/** Whether the accepted rows carry the job change the world says (issue 45); `when` names the moment measured. */
+export function jobChangeCheck(score: JobChangeScore, when: 'before' | 'after'): TargetCheck {
+  return check(when === 'before' ? 'quality_job_change' : 'quality_job_change_refreshed', `Job change right on accepted rows${when === 'after' ? ', after a refresh' : ''}`,
+    percent(score.share), '%', QUALITY_TARGETS.jobChangeRight * 100, 'higher', `${score.right} of ${score.rows}`);
 }

@@ -1,6 +1,7 @@
 // Drives the real engine end to end on the labeled evaluation set, against the simulator on 127.0.0.1, as a
 // host does: import the sheet, confirm the mapping, run with auto-accept, then read every row's decision and
-// candidates through the contract (review.row). Scores the outcome against the labels.
+// candidates through the contract (review.row). Scores the outcome against the labels, and the job change of every
+// accepted row against the world's, before and (with `refresh`) after the world moves on and the project is refreshed.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,10 +12,12 @@ import { createEngine, type Engine } from '../../electron/engine/engine';
 import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator } from '../../electron/simulator';
 import { EVALUATION_CATEGORIES, buildEvaluationSet, type EvaluationCategory, type EvaluationLabel } from '../../electron/simulator/evaluation-set';
-import { calibrationCheck, qualityChecks } from './quality-targets';
+import { JobChangeTally, type JobChangeScore } from './job-change-score';
+import { calibrationCheck, jobChangeCheck, qualityChecks } from './quality-targets';
 import { reliability, type CandidateOutcome, type Reliability } from './reliability';
 import { scoreEvaluation, type QualityScore, type RowOutcome } from './score-evaluation';
 import type { TargetCheck } from '../report';
+import type { Person } from '../../electron/simulator/dataset';
 
 export interface EvaluationRunOptions {
   /** People in the simulator's dataset. */
@@ -29,6 +32,11 @@ export interface EvaluationRunOptions {
    * After the run, a reviewer decides this many rows left for review (spread over the queue, each from its label), the project learns from them, and the confident rows are accepted (issue 43): scored again apart.
    */
   learn?: number;
+  /**
+   * Then the simulator's world moves on (this share of the current jobs end, seeded), the project is refreshed
+   * (refresh.start) and the accepted rows' job changes are measured again against the moved world (issue 45).
+   */
+  refresh?: { share: number; seed: number };
 }
 
 /** What learning from a reviewer's decisions did, scored on the rows not decided by hand. */
@@ -45,10 +53,19 @@ export interface LearningRun {
   reliability: Reliability;
 }
 
-export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
+/** What a refresh after the world moved on found, and the job changes measured then. */
+export interface RefreshRun {
+  /** People the world moved and who left, as the simulator says. */
+  moved: number;
+  left: number;
+  rowsChanged: number;
+  jobChange: JobChangeScore;
+}
+
+export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn' | 'refresh'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
 
 export interface EvaluationRun {
-  options: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn'>;
+  options: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn' | 'refresh'>;
   rows: number;
   rowsByCategory: Record<EvaluationCategory, number>;
   score: QualityScore;
@@ -60,6 +77,10 @@ export interface EvaluationRun {
   mappingFixed: boolean;
   /** When `learn` was asked: the same figures after learning, on the rows not decided by hand. */
   learning: LearningRun | null;
+  /** The job change of every accepted row (after learning, when asked) against the world's. */
+  jobChange: JobChangeScore;
+  /** When `refresh` was asked: the same after the world moved on and the project was refreshed. */
+  refreshed: RefreshRun | null;
   seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
 }
 
@@ -79,7 +100,7 @@ async function call<K extends CallName>(engine: Engine, name: K, input: CallInpu
 }
 
 export async function runEvaluation(options: EvaluationRunOptions): Promise<EvaluationRun> {
-  const { log, onRow, learn, ...params } = options;
+  const { log, onRow, learn, refresh, ...params } = options;
   const started = performance.now();
   const lap = (() => {
     let last = started;
@@ -147,16 +168,31 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     const score = scoreEvaluation(set.labels, outcomes);
     const calibration = reliability(candidates);
     const learning = learn ? await learnAndScore(engine, projectId, set.labels, learn) : null;
+    const people = new Map(sim.dataset.people.map((p) => [p.id, p]));
+    const personOf = (id: string) => people.get(id);
+    const jobChange = await measureJobChanges(engine, projectId, set.labels, personOf);
+    let refreshed: RefreshRun | null = null;
+    if (refresh) {
+      // Jobs change in place: `people` reads the moved world from here on.
+      const moves = sim.moveOn(refresh);
+      await call(engine, 'refresh.start', { projectId });
+      const settled = await engine.refreshSettled(projectId);
+      if (settled?.status !== 'done') throw new EvaluationFailure(`The refresh ended "${settled?.status ?? 'nowhere'}": ${settled?.message ?? 'no message'}`);
+      log(`  refresh after the world moved on (${moves.moved.length} moved, ${moves.left.length} left): ${settled.found} people found, ${settled.rowsChanged} rows changed`);
+      refreshed = { moved: moves.moved.length, left: moves.left.length, rowsChanged: settled.rowsChanged, jobChange: await measureJobChanges(engine, projectId, set.labels, personOf) };
+    }
     return {
       options: params,
       rows: set.rows.length,
       rowsByCategory,
       score,
-      checks: [...qualityChecks(score), calibrationCheck(calibration)],
+      checks: [...qualityChecks(score), calibrationCheck(calibration), jobChangeCheck(jobChange, 'before'), ...(refreshed ? [jobChangeCheck(refreshed.jobChange, 'after')] : [])],
       states,
       reliability: calibration,
       mappingFixed,
       learning,
+      jobChange,
+      refreshed,
       seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },
     };
   } finally {
@@ -164,6 +200,13 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     await sim.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Every accepted row's stored job change against the world's as `personOf` reads it now. */
+async function measureJobChanges(engine: Engine, projectId: number, labels: readonly EvaluationLabel[], personOf: (id: string) => Person | undefined): Promise<JobChangeScore> {
+  const tally = new JobChangeTally(personOf);
+  for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) tally.add(await call(engine, 'review.row', { projectId, rowIndex }), labels[rowIndex]!);
+  return tally.score();
 }
 
 /**

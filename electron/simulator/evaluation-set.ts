@@ -58,6 +58,8 @@ export interface EvaluationLabel {
   acceptAlone: boolean;
   /** The ground truth behind the label, in words. */
   reason: string;
+  /** The dataset company the row's Company cell names, however it is spelled; null when the cell is empty. */
+  companyId: string | null;
 }
 
 export interface EvaluationSet {
@@ -243,6 +245,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         truePersonId: p.id,
         acceptAlone: alone,
         reason: alone ? `the only ${p.name} who holds or held ${company.name}` : `${holders} people named ${p.name} hold or held ${company.name}`,
+        companyId: company.id,
       },
     };
   };
@@ -257,10 +260,14 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       if (i === null) return null;
       const p = people[i]!;
       const company = currentCompany(p);
+      // Drawn in the order the cells are written, so the stream (and every row after) stays as it was.
+      const name = nameAsTyped(p.name, rng);
+      const email = emailAsTyped(p.email_address, rng);
+      const at = company && rng.chance(0.5) ? company : null;
       return {
         person: i,
-        cells: [nameAsTyped(p.name, rng), emailAsTyped(p.email_address, rng), '', company && rng.chance(0.5) ? company.name : '', rng.chance(0.3) ? locationOf(p, rng) : ''],
-        label: { category: 'email', truePersonId: p.id, acceptAlone: true, reason: `the mailbox is ${p.name}'s and the row says ${p.name}` },
+        cells: [name, email, '', at?.name ?? '', rng.chance(0.3) ? locationOf(p, rng) : ''],
+        label: { category: 'email', truePersonId: p.id, acceptAlone: true, reason: `the mailbox is ${p.name}'s and the row says ${p.name}`, companyId: at?.id ?? null },
       };
     },
     email_only: () => {
@@ -268,10 +275,12 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       if (i === null) return null;
       const p = people[i]!;
       const company = currentCompany(p);
+      const email = emailAsTyped(p.email_address, rng);
+      const at = company && rng.chance(0.3) ? company : null;
       return {
         person: i,
-        cells: ['', emailAsTyped(p.email_address, rng), '', company && rng.chance(0.3) ? company.name : '', rng.chance(0.3) ? locationOf(p, rng) : ''],
-        label: { category: 'email_only', truePersonId: p.id, acceptAlone: true, reason: `the mailbox is ${p.name}'s; the row names nobody` },
+        cells: ['', email, '', at?.name ?? '', rng.chance(0.3) ? locationOf(p, rng) : ''],
+        label: { category: 'email_only', truePersonId: p.id, acceptAlone: true, reason: `the mailbox is ${p.name}'s; the row names nobody`, companyId: at?.id ?? null },
       };
     },
     profile: () => {
@@ -279,10 +288,13 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       if (i === null) return null;
       const p = people[i]!;
       const company = currentCompany(p);
+      const name = nameAsTyped(p.name, rng);
+      const link = profileLink(p.linkedin, rng);
+      const at = company && rng.chance(0.4) ? company : null;
       return {
         person: i,
-        cells: [nameAsTyped(p.name, rng), '', profileLink(p.linkedin, rng), company && rng.chance(0.4) ? company.name : '', rng.chance(0.3) ? locationOf(p, rng) : ''],
-        label: { category: 'profile', truePersonId: p.id, acceptAlone: true, reason: `the profile is ${p.name}'s and the row says ${p.name}` },
+        cells: [name, '', link, at?.name ?? '', rng.chance(0.3) ? locationOf(p, rng) : ''],
+        label: { category: 'profile', truePersonId: p.id, acceptAlone: true, reason: `the profile is ${p.name}'s and the row says ${p.name}`, companyId: at?.id ?? null },
       };
     },
     name_company_current: () => {
@@ -317,7 +329,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', group.company.name, ''],
-        label: { category: 'twins', truePersonId: p.id, acceptAlone: false, reason: `${group.members.length} people named ${p.name} hold or held ${group.company.name}` },
+        label: { category: 'twins', truePersonId: p.id, acceptAlone: false, reason: `${group.members.length} people named ${p.name} hold or held ${group.company.name}`, companyId: group.company.id },
       };
     },
     absent: () => {
@@ -333,7 +345,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: null,
         cells: [nameAsTyped(p.name, rng), '', '', company.name, rng.chance(0.3) ? locationOf(people[randomPerson()]!, rng) : ''],
-        label: { category: 'absent', truePersonId: null, acceptAlone: false, reason: `nobody named ${p.name} (${elsewhere} elsewhere) holds or held ${company.name}` },
+        label: { category: 'absent', truePersonId: null, acceptAlone: false, reason: `nobody named ${p.name} (${elsewhere} elsewhere) holds or held ${company.name}`, companyId: company.id },
       };
     },
     conflicting_name: () => {
@@ -348,7 +360,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [nameAsTyped(name, rng), emailAsTyped(owner.email_address, rng), '', '', ''],
-        label: { category: 'conflicting_name', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
+        label: { category: 'conflicting_name', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}`, companyId: null },
       };
     },
     family_mailbox: () => {
@@ -361,7 +373,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [nameAsTyped(name, rng), emailAsTyped(owner.email_address, rng), '', '', ''],
-        label: { category: 'family_mailbox', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}` },
+        label: { category: 'family_mailbox', truePersonId: null, acceptAlone: false, reason: `the mailbox is ${owner.name}'s; nobody is named ${name}`, companyId: null },
       };
     },
     near_name: () => {
@@ -387,7 +399,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [written, '', '', company.name, ''],
-        label: { category: 'near_name', truePersonId: p.id, acceptAlone: false, reason: `${how} for ${p.name} at ${company.name}` },
+        label: { category: 'near_name', truePersonId: p.id, acceptAlone: false, reason: `${how} for ${p.name} at ${company.name}`, companyId: company.id },
       };
     },
     name_only: () => {
@@ -399,7 +411,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', '', ''],
-        label: { category: 'name_only', truePersonId: p.id, acceptAlone: false, reason: `a name alone; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} it` },
+        label: { category: 'name_only', truePersonId: p.id, acceptAlone: false, reason: `a name alone; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} it`, companyId: null },
       };
     },
     unknown_company: () => {
@@ -413,7 +425,7 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       return {
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
-        label: { category: 'unknown_company', truePersonId: p.id, acceptAlone: false, reason: `${p.name} never held ${company.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name` },
+        label: { category: 'unknown_company', truePersonId: p.id, acceptAlone: false, reason: `${p.name} never held ${company.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name`, companyId: company.id },
       };
     },
   };
@@ -435,4 +447,25 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
     [made[i], made[j]] = [made[j]!, made[i]!];
   }
   return { headers: [...EVALUATION_HEADERS], rows: made.map((m) => [...m.cells]), labels: made.map((m) => m.label) };
+}
+
+/** Where a person is now against a row's company, in the engine's words (shared/model.ts JOB_CHANGES). */
+export type JobChangeTruth = 'no_change' | 'moved' | 'left' | 'unknown';
+
+const READABLE_DATE = /^\d{4}(-\d{2}(-\d{2})?)?$/;
+
+/**
+ * The job change a matched row should carry, from the world as it is: the person's jobs at the company the row's
+ * Company cell names (by id, however the sheet spells it). Unknown when the row names no company, the person never
+ * held it (a stale or mistaken company), or an end that matters cannot be read: what the record cannot tell.
+ */
+export function jobChangeTruth(person: Person, companyId: string | null): JobChangeTruth {
+  if (companyId === null) return 'unknown';
+  const there = person.jobs.filter((j) => j.company.id === companyId);
+  if (there.length === 0) return 'unknown';
+  if (there.some((j) => j.ended_at === null)) return 'no_change';
+  // Most recent first: the last time the person was there.
+  if (!READABLE_DATE.test(there[0]!.ended_at!)) return 'unknown';
+  if (person.jobs.some((j) => j.ended_at === null)) return 'moved';
+  return person.jobs.every((j) => READABLE_DATE.test(j.ended_at!)) ? 'left' : 'unknown';
 }

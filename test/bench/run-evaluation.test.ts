@@ -21,7 +21,11 @@ describe('runEvaluation', () => {
       const f = run.score.byCategory[c];
       expect(f.automatic - f.wrongAutomatic + f.truthAmongCandidates, c).toBe(f.rows);
     }
-    expect(run.checks.map((check) => check.id)).toHaveLength(7);
+    expect(run.checks.map((check) => check.id)).toHaveLength(8);
+    // Every accepted row's job change is measured; no refresh was asked for, so none after one.
+    expect(run.jobChange.rows).toBe((run.states.auto ?? 0) + (run.states.accepted ?? 0));
+    expect(run.checks.map((check) => check.id)).toContain('quality_job_change');
+    expect(run.refreshed).toBeNull();
     expect(lines.join('\n')).toMatch(/labeled rows from 3,000 people/);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { EvaluationCategory, EvaluationLabel } from '../../electron/simulat
 import { qualityChecks } from '../../bench/quality/quality-targets';
 import { scoreEvaluation, type RowOutcome } from '../../bench/quality/score-evaluation';
 
-const label = (category: EvaluationCategory, truePersonId: string | null, acceptAlone: boolean): EvaluationLabel => ({ category, truePersonId, acceptAlone, reason: 'hand-made' });
+const label = (category: EvaluationCategory, truePersonId: string | null, acceptAlone: boolean): EvaluationLabel => ({ category, truePersonId, acceptAlone, reason: 'hand-made', companyId: null });
 const outcome = (state: string, chosenPersonId: string | null, ...candidatePersonIds: string[]): RowOutcome => ({ state, chosenPersonId, candidatePersonIds });
 
 describe('scoreEvaluation', () => {

@@ -2,7 +2,7 @@
 // the people (one of that name at that company, two, nobody, a mailbox of someone else) must be so.
 import { describe, expect, it } from 'vitest';
 import { buildDataset, type Company, type Person } from '../../electron/simulator';
-import { EVALUATION_CATEGORIES, EVALUATION_HEADERS, buildEvaluationSet, companySpellings, type EvaluationLabel } from '../../electron/simulator/evaluation-set';
+import { EVALUATION_CATEGORIES, EVALUATION_HEADERS, buildEvaluationSet, companySpellings, jobChangeTruth, type EvaluationLabel } from '../../electron/simulator/evaluation-set';
 import { foldText } from '../../electron/simulator/scoring';
 
 const PER_CATEGORY = 120;
@@ -204,6 +204,33 @@ describe('evaluation set', () => {
       expect(cell(cells, 'Work Email') + cell(cells, 'Profile URL')).toBe('');
       expect(label.acceptAlone).toBe(false);
     }
+  });
+});
+
+describe('the company a row names, and the job change it should carry', () => {
+  it('names the company the Company cell means, however it is spelled, and none when the cell is empty', () => {
+    set.labels.forEach((label, i) => {
+      const written = cell(set.rows[i]!, 'Company');
+      if (written === '') expect(label.companyId, `row ${i}`).toBeNull();
+      else expect(companyMeant(written).map((c) => c.id), `row ${i}: ${written}`).toEqual([label.companyId]);
+    });
+    expect(set.labels.filter((l) => l.companyId !== null).length).toBeGreaterThan(PER_CATEGORY * 5);
+  });
+
+  it('says where the person is now against that company, from the jobs alone', () => {
+    const [a, b] = dataset.companies as [Company, Company];
+    const job = (company: Company, ended_at: string | null) => ({ ...people[0]!.jobs[0]!, company, ended_at });
+    const person = (...jobs: ReturnType<typeof job>[]): Person => ({ ...people[0]!, jobs });
+    expect(jobChangeTruth(person(job(a, null)), a.id)).toBe('no_change');
+    // Came back to the company: still there.
+    expect(jobChangeTruth(person(job(a, null), job(b, '2024-01-05'), job(a, '2020-02-01')), a.id)).toBe('no_change');
+    expect(jobChangeTruth(person(job(b, null), job(a, '2025-03-02')), a.id)).toBe('moved');
+    expect(jobChangeTruth(person(job(a, '2025-03-02'), job(b, '2020-01-01')), a.id)).toBe('left');
+    // Never held it (a stale or mistaken company), no company in the row, or an end the record does not date.
+    expect(jobChangeTruth(person(job(b, null)), a.id)).toBe('unknown');
+    expect(jobChangeTruth(person(job(a, null)), null)).toBe('unknown');
+    expect(jobChangeTruth(person(job(b, null), job(a, 'sometime in 2025')), a.id)).toBe('unknown');
+    expect(jobChangeTruth(person(job(a, '2025-03-02'), job(b, 'sometime in 2024')), a.id)).toBe('unknown');
   });
 });
 
