@@ -572,7 +572,7 @@ export interface ColumnValues {
 }
 
 /** Every kind of long work the engine does, each a job (electron/engine/jobs/). */
-export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear'] as const;
+export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear', 'answerMove'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 /** One lifecycle for every job: queued (waiting for what it may not overlap), running, paused (resumable), then one end. */
 export const JOB_STATES = ['queued', 'running', 'paused', 'done', 'failed', 'cancelled'] as const;
@@ -1024,16 +1024,6 @@ export interface ChangedRowsCounted {
  */
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
-/**
- * How far moving the answers stored by an older version to the current layout is (after an upgrade, in the
- * background: they read as they were stored until then).
- */
-export interface AnswersMoving {
-  answersMoved: number;
-  answersTotal: number;
-  done: boolean;
-}
-
 export interface Events {
   'run.progress': RunProgress;
   'refresh.progress': RefreshProgress;
@@ -1047,7 +1037,6 @@ export interface Events {
   'project.changedCount': ChangedRowsCounted;
   'watch.important': ImportantChangesFound;
   'app.command': AppCommand;
-  'cache.moving': AnswersMoving;
 }
 export type EventName = keyof Events;
 
@@ -1065,7 +1054,6 @@ const eventNames: Record<EventName, true> = {
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,
-  'cache.moving': true,
 };
 export const EVENT_NAMES = Object.keys(eventNames) as EventName[];
 

@@ -24,7 +24,7 @@ import { createProfileHandlers } from './connections/handlers';
 import { createProjectHandlers, type ProjectHandlers } from './projects/handlers';
 import { deleteAbandonedImports } from './projects/import-project';
 import { ProjectCleanup } from './projects/project-cleanup';
-import { AnswerMove } from './runs/answer-people';
+import { AnswerMove, answerMoveJob } from './runs/answer-people';
 import { RefreshControl, markInterruptedRefreshes } from './refresh';
 import { createRefreshHandlers } from './refresh/handlers';
 import { ChangedRowsCounter } from './review/changed-count';
@@ -250,7 +250,7 @@ class MatchdeskEngine implements Engine {
     });
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
-    this.answerMove = new AnswerMove(db, () => this.isIdle(), (progress) => this.emit('cache.moving', progress));
+    this.answerMove = new AnswerMove(db, () => this.isIdle(), answerMoveJob(jobs));
     void this.answerMove.wake().then(() => this.cleanup.wake());
   }
 

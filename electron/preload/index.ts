@@ -18,7 +18,6 @@ const KNOWN_EVENTS: Record<EventName, true> = {
   'project.changedCount': true,
   'watch.important': true,
   'app.command': true,
-  'cache.moving': true,
 };
 
 function isKnownEvent(name: unknown): name is EventName {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { AnswersMoving } from '../../../shared/contract';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
 import type { Candidate } from '../../../shared/model';
 import { idleTurn } from '../idle-turn';
 import { answerPeople } from '../matching';
@@ -7,6 +7,26 @@ import { answersLeftToMove, answersToMove, moveAnswer } from '../store';
 
 /** Answers moved per transaction: a short slice, so a call that comes in meanwhile waits only briefly. */
 const ANSWERS_PER_SLICE = 500;
+
+/**
+ * How far moving the answers stored by an older version to the current layout is (after an upgrade, in the
+ * background: they read as they were stored until then).
+ */
+export interface AnswersMoving {
+  answersMoved: number;
+  answersTotal: number;
+  done: boolean;
+}
+
+/** The move told as a job of its own (kind `answerMove`, on no project), opened at its first word. Not cancellable. */
+export function answerMoveJob(jobs: JobBoard): (progress: AnswersMoving) => void {
+  let job: JobHandle | null = null;
+  return ({ answersMoved, answersTotal, done }) => {
+    job ??= jobs.open({ kind: 'answerMove', projectId: null, cancellable: false, phase: 'moving answers' });
+    job.progress(answersMoved, answersTotal);
+    if (done) job.state('done');
+  };
+}
 
 /**
  * Moves the answers stored before migration 25 (each with its candidates' whole records and facts) to the new layout,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
 import { ALL_MIGRATIONS, migrate } from '../../../electron/engine/store';
-import type { AnswersMoving } from '../../../shared/contract';
+import type { JobProgress } from '../../../shared/contract';
 import type { Candidate } from '../../../shared/model';
 import { ok, openEngine, tempDir } from './helpers';
 
@@ -14,13 +14,13 @@ let tmp: ReturnType<typeof tempDir>;
 beforeAll(() => (tmp = tempDir('matchdesk-answer-move-')));
 afterAll(() => tmp.remove());
 
-describe('an engine on a data folder from before migration 23', () => {
+describe('an engine on a data folder from before migration 25', () => {
   it('moves its answers to the new layout in the background, with progress, and its cache reads the same', async () => {
     const dataDir = join(tmp.dir, 'old');
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, 'matchdesk.sqlite');
     const old = new Database(file);
-    migrate(old, ALL_MIGRATIONS.filter((m) => m.version <= 22));
+    migrate(old, ALL_MIGRATIONS.filter((m) => m.version <= 24));
     const insert = old.prepare("INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates) VALUES (?, '{\"fields\":[]}', ?, 'ok', ?, ?, ?)");
     old.transaction(() => {
       for (let i = 0; i < 700; i++) {
@@ -32,15 +32,17 @@ describe('an engine on a data folder from before migration 23', () => {
 
     const engine = await openEngine(dataDir);
     try {
-      const progress: AnswersMoving[] = [];
+      // The move is a job like any long work: one event shape, on no project, ending done with every answer moved.
+      const progress: JobProgress[] = [];
       await new Promise<void>((resolve) => {
-        engine.on('cache.moving', (p) => {
+        engine.on('job.progress', (p) => {
+          if (p.kind !== 'answerMove') return;
           progress.push(p);
-          if (p.done) resolve();
+          if (p.state === 'done') resolve();
         });
       });
-      expect(progress.at(-1)).toEqual({ answersMoved: 700, answersTotal: 700, done: true });
-      expect(progress.map((p) => p.answersMoved)).toEqual([...progress.map((p) => p.answersMoved)].sort((a, b) => a - b));
+      expect(progress.at(-1)).toMatchObject({ kind: 'answerMove', projectId: null, state: 'done', done: 700, total: 700 });
+      expect(progress.map((p) => p.done)).toEqual([...progress.map((p) => p.done)].sort((a, b) => a - b));
       expect(await ok(engine, 'cache.stats', {})).toMatchObject({ entries: 700, fresh: 700 });
     } finally {
       await engine.close();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { answerPeople, readStoredFacts, storedFacts, rankedFacts } from '../../../../electron/engine/matching';
 import { AnswerMove } from '../../../../electron/engine/runs/answer-people';
 import { ALL_MIGRATIONS, cacheStats, getAnswerFacts, getLookups, migrate, putLookups } from '../../../../electron/engine/store';
-import type { AnswersMoving } from '../../../../shared/contract';
+import type { AnswersMoving } from '../../../../electron/engine/runs/answer-people';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
 
