@@ -23,5 +23,5 @@ describe('runEvaluation', () => {
     }
     expect(run.checks.map((check) => check.id)).toHaveLength(7);
     expect(lines.join('\n')).toMatch(/labeled rows from 3,000 people/);
-  }, 60_000);
+  });
 });

@@ -38,7 +38,7 @@ beforeAll(async () => {
   sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
   home = join(tmp.dir, 'home');
   cli = await cliBundle();
-}, 60_000);
+});
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await sim?.close();
@@ -246,7 +246,7 @@ describe('a CLI run killed five times', () => {
       if (JSON.stringify(row.filter((_, c) => !skip.has(c))) !== JSON.stringify(reference[i]!.filter((_, c) => !skip.has(c)))) differing.push(i);
     });
     expect(differing.slice(0, 5).map((i) => ({ row: i, resumed: out[i], reference: reference[i] }))).toEqual([]);
-  }, 90_000);
+  });
 });
 
 async function referenceExport(): Promise<string[][]> {

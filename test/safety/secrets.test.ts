@@ -31,7 +31,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, people: 3_000, seed: 5 });
   sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
   cli = await cliBundle();
-}, 60_000);
+});
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await sim?.close();
@@ -216,5 +216,5 @@ describe('secrets and tokens stay secret', () => {
     } finally {
       sim.setFaults('none');
     }
-  }, 60_000);
+  });
 });

@@ -61,7 +61,7 @@ beforeAll(async () => {
   engine = await openEngine(dataDir());
   decidedRow = waiting[0]!;
   await ok(engine, 'decisions.skip', { projectId, rowIndex: decidedRow });
-}, 60_000);
+});
 
 afterAll(async () => {
   await engine?.close();

@@ -139,5 +139,5 @@ describe('learning from decisions', () => {
     expect(summary).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [] });
     expect(summary.note).toContain(`model version ${CONFIDENCE_MODEL.version - 1} was dropped`);
     expect((await ok(engine, 'learning.learn', { projectId })).rowsLifted).toBe(0);
-  }, 60_000);
+  });
 });

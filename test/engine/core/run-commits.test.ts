@@ -134,7 +134,7 @@ describe('settling rows from stored answers', () => {
     } finally {
       await engine.close();
     }
-  }, 30_000);
+  });
 
   it('asks again for an answer stored without facts whose candidates no longer parse', async () => {
     const engine = await openEngine(join(tmp.dir, 'damaged'));
