@@ -21,6 +21,7 @@ export function autoAccepts(verdict: Verdict, rule: AutoAcceptRule): boolean {
   return rule.enabled && clearsLimits(verdict, rule);
 }
 
+/** The rule's test of one verdict, whether or not the rule is on; clearsLimitsWhere is the same test in SQL. */
 export function clearsLimits(verdict: Verdict, limits: AcceptLimits): boolean {
   return verdict.guard === null && verdict.confidence >= limits.minConfidence - EPSILON && verdict.confidence - verdict.runnerUp >= limits.minLead - EPSILON;
 }

@@ -15,12 +15,12 @@ export type SettingsField = 'concurrency' | 'cacheTtlDays' | 'minConfidencePerce
 export type SettingsFormResult = { ok: true; patch: CallInput<'settings.update'> } | { ok: false; errors: Partial<Record<SettingsField, string>> };
 
 /** A range of fractions as the percentages the form takes: 0.5..1 -> 50..100. */
-export function percentRange(range: { min: number; max: number }): { min: number; max: number } {
+function percentRange(range: { min: number; max: number }): { min: number; max: number } {
   return { min: range.min * 100, max: range.max * 100 };
 }
 
 export const CONFIDENCE_PERCENT = percentRange(CONFIDENCE_THRESHOLD_RANGE);
-export const LEAD_PERCENT = percentRange(LEAD_RANGE);
+const LEAD_PERCENT = percentRange(LEAD_RANGE);
 
 function percentText(fraction: number): string {
   return String(Math.round(fraction * 1000) / 10);
