@@ -3,8 +3,10 @@
 // the engine parses every input with it, whoever sent it.
 import { z } from 'zod';
 import {
+  CONFIDENCE_THRESHOLD_RANGE,
   CREDENTIAL_KINDS,
   JOB_CHANGES,
+  LEAD_RANGE,
   MAPPED_FIELDS,
   ROW_STATES,
   STRATEGIES,
@@ -601,14 +603,14 @@ export const profileInput = z.object({
 });
 export type ProfileInput = z.infer<typeof profileInput>;
 
-const confidenceThreshold = z.number().min(0.5).max(1);
+const confidenceThreshold = z.number().min(CONFIDENCE_THRESHOLD_RANGE.min).max(CONFIDENCE_THRESHOLD_RANGE.max);
 /** A refresh asks only for people whose record is older than this; absent asks for everyone. */
 const olderThanDays = z.number().min(0).max(36_500).optional();
 
 const autoAcceptRule = z.object({
   enabled: z.boolean(),
   minConfidence: confidenceThreshold,
-  minLead: z.number().min(0).max(1),
+  minLead: z.number().min(LEAD_RANGE.min).max(LEAD_RANGE.max),
 }) satisfies z.ZodType<AutoAcceptRule>;
 
 export const settingsPatch = z.object({

@@ -113,6 +113,11 @@ export interface AutoAcceptRule {
   minLead: number;
 }
 
+/** The thresholds a user may set. Below 0.5 the best candidate need not even be likelier than the rest together. */
+export const CONFIDENCE_THRESHOLD_RANGE = { min: 0.5, max: 1 } as const;
+/** The lead over the runner-up a user may ask for: the difference of two confidences. */
+export const LEAD_RANGE = { min: 0, max: 1 } as const;
+
 export interface Settings {
   concurrency: number;
   cacheTtlDays: number;
@@ -123,6 +128,8 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Settings = {
   concurrency: 4,
   cacheTtlDays: 30,
+  // Precision first: a wrong automatic match is worse than a row left for review. A calibrated 0.95 keeps exact
+  // name + employer, e-mail and profile hits, and leaves every row with a rival candidate or a guard for a person.
   autoAccept: { enabled: true, minConfidence: 0.95, minLead: 0.5 },
   activeProfileId: null,
 };

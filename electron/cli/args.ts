@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CONFIDENCE_THRESHOLD_RANGE } from '../../shared/model';
 import { editDistance } from '../engine/matching/edit-distance';
 import { CliError } from './cli-error';
 
@@ -58,10 +59,11 @@ export function exportFormat(path: string): 'csv' | 'xlsx' {
   throw CliError.usage(`Cannot tell the format of "${path}": name it .csv or .xlsx.`);
 }
 
-/** An auto-accept threshold: 0.5 to 1 (below 0.5 the best candidate need not be likelier than all the others). */
+/** An auto-accept threshold, in the range the settings take. */
 export function confidenceThreshold(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0.5 || n > 1) throw CliError.usage(`${name} takes a confidence from 0.5 to 1 (e.g. 0.9), not "${value}".`);
+  const { min, max } = CONFIDENCE_THRESHOLD_RANGE;
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw CliError.usage(`${name} takes a confidence from ${min} to ${max} (e.g. 0.9), not "${value}".`);
   return n;
 }

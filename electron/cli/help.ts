@@ -1,3 +1,4 @@
+import { CONFIDENCE_THRESHOLD_RANGE, DEFAULT_SETTINGS } from '../../shared/model';
 import { EXIT_CODE_HELP } from './exit-codes';
 
 export interface CommandEntry {
@@ -5,6 +6,9 @@ export interface CommandEntry {
   usage: string;
   run(argv: string[]): Promise<number>;
 }
+
+/** The threshold's range and default, as --min-confidence's help gives them. */
+const THRESHOLDS = `${CONFIDENCE_THRESHOLD_RANGE.min} to ${CONFIDENCE_THRESHOLD_RANGE.max} (default: the setting, ${DEFAULT_SETTINGS.autoAccept.minConfidence})`;
 
 const CONNECTION_HELP = `
 Connection (from a saved profile, or from the environment; secrets are never accepted as arguments):
@@ -31,7 +35,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
                                 so they export as matches; without it every row with candidates is left for
                                 review (match_status to_review). Never accepted alone: namesakes at one company,
                                 a name without a company, a near name, an e-mail whose owner has another name
-  --min-confidence X            the auto-accept threshold, 0.5 to 1 (default: the setting, 0.95); the run ends
+  --min-confidence X            the auto-accept threshold, ${THRESHOLDS}; the run ends
                                 with how many rows each threshold would accept (matchdesk accept applies one)
   --offline                     answer from the local cache only; send nothing
   --concurrency N               calls in flight at once (default 4)
@@ -53,7 +57,7 @@ ${EXIT_CODE_HELP}`,
     usage: `matchdesk accept --project N [--min-confidence X] [--yes]
 
   --project N                   the project (its number from "matchdesk projects")
-  --min-confidence X            0.5 to 1 (default: the setting, 0.95). Prints how many rows each threshold takes
+  --min-confidence X            ${THRESHOLDS}. Prints how many rows each threshold takes
                                 first, and asks before accepting (undo in the app's review screen)
   --yes                         do not ask (required when not on a terminal)
 ${CONNECTION_HELP}`,

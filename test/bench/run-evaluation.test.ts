@@ -27,5 +27,5 @@ describe('runEvaluation', () => {
     expect(run.checks.map((check) => check.id)).toContain('quality_job_change');
     expect(run.refreshed).toBeNull();
     expect(lines.join('\n')).toMatch(/labeled rows from 3,000 people/);
-  }, 60_000);
+  });
 });

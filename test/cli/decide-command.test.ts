@@ -1,78 +1,30 @@
 // `matchdesk decide`: decisions from a file, recorded as a reviewer would and learned from, or refused whole with the
 // line and the reason. The real CLI in a child process against a simulator.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../electron/simulator/server';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reviewQueueFixture } from './review-queue-fixture';
 
-const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
-
-let sim: Simulator;
-let dir: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-decide-'));
-  sim = await startSimulator({ port: 0, people: 3000, seed: 5 });
-});
-
-afterAll(async () => {
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-function matchdesk(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        MATCHDESK_HOME: join(dir, 'home'),
-        MATCHDESK_BASE_URL: sim.baseUrl,
-        MATCHDESK_ORG_ID: sim.orgId,
-        MATCHDESK_CLIENT_ID: sim.demo.clientId,
-        MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret,
-        DBUS_SESSION_BUS_ADDRESS: 'disabled:',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stderr }));
-  });
-}
-
-function uniquePeople(count: number) {
-  const names = new Map<string, number>();
-  for (const p of sim.dataset.people) names.set(p.name, (names.get(p.name) ?? 0) + 1);
-  return sim.dataset.people.filter((p) => names.get(p.name) === 1 && p.jobs[0]?.ended_at === null).slice(0, count);
-}
+const queue = reviewQueueFixture('matchdesk-cli-decide-');
+const { matchdesk, uniquePeople, writeSheet, matchStrictly, readCsv } = queue;
 
 async function exported(name: string): Promise<Record<string, string>[]> {
-  const out = join(dir, name);
+  const out = join(queue.dir, name);
   const result = await matchdesk(['export', '1', '--out', out]);
   expect(result.code, result.stderr).toBe(0);
-  return Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true }).data;
+  return readCsv(out);
 }
 
 describe('matchdesk decide', () => {
   it('refuses a bad file whole, naming the line and why, and records a good one as one action', async () => {
     const people = uniquePeople(4);
-    const sheet = join(dir, 'people.csv');
-    writeFileSync(sheet, `Name,Company\r\n${people.map((p) => `${p.name},${p.jobs[0]!.company.name}`).join('\r\n')}\r\n`);
-    // Name and employer alone never reach 0.9999: every row waits for review.
-    const run = await matchdesk(['match', sheet, '--out', join(dir, 'run.csv'), '--auto-accept', '--min-confidence', '0.9999', '--yes']);
-    expect(run.code, run.stderr).toBe(0);
+    await matchStrictly(writeSheet(people), join(queue.dir, 'run.csv'));
     const before = (await exported('before.csv')).map((r) => r.match_status);
     expect(before).toEqual(people.map(() => 'to_review'));
 
     const file = (name: string, text: string) => {
-      writeFileSync(join(dir, name), text);
-      return join(dir, name);
+      writeFileSync(join(queue.dir, name), text);
+      return join(queue.dir, name);
     };
     const wrongColumns = await matchdesk(['decide', '--project', '1', '--file', file('cols.csv', 'row,person\r\n2,x\r\n'), '--yes']);
     expect(wrongColumns.code).not.toBe(0);

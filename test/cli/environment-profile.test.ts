@@ -54,7 +54,7 @@ describe('a connection from the environment', () => {
     } finally {
       await next.close();
     }
-  }, 60_000);
+  });
 
   it('takes back the active choice an earlier version left on the environment profile', async () => {
     const home = join(dir, 'earlier');
@@ -77,5 +77,5 @@ describe('a connection from the environment', () => {
     } finally {
       await host.close();
     }
-  }, 60_000);
+  });
 });

@@ -62,5 +62,5 @@ describe('the note on rows still to review', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('Wrote 4 rows');
     expect(run.stderr).not.toContain('still to review');
-  }, 60_000);
+  });
 });

@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { BIN, runMatchdesk, type Connection } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -243,9 +243,10 @@ describe('matchdesk search: a failed start writes nothing', () => {
 });
 
 describe('matchdesk --help', () => {
+  // Through the start script a user runs (tsx on the source tree), where the other cases run the CLI's bundle.
   it('lists the exit codes, for match and search as well', async () => {
     for (const args of [['--help'], ['match', '--help'], ['search', '--help']]) {
-      const help = await runMatchdesk(args, { cwd: dir, home: join(dir, 'help-home'), connection: {} });
+      const help = await runMatchdesk(args, { cwd: dir, home: join(dir, 'help-home'), connection: {}, bin: BIN });
       expect(help.code).toBe(0);
       for (const [code, words] of [[2, 'wrong usage'], [4, 'credentials refused'], [5, 'could not be reached'], [6, 'some rows ended in error']] as const) {
         expect(help.stdout).toMatch(new RegExp(`^\\s+${code}  .*${words}`, 'm'));

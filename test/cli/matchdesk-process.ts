@@ -2,8 +2,9 @@
 // in the child's memory), its data in the MATCHDESK_HOME given.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { cliBundle } from '../support/cli-bundle';
 
-const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
+export const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
 
 export interface CliOutcome {
   code: number | null;
@@ -15,10 +16,11 @@ export interface CliOutcome {
 export type Connection = Partial<Record<'MATCHDESK_BASE_URL' | 'MATCHDESK_ORG_ID' | 'MATCHDESK_CLIENT_ID' | 'MATCHDESK_CLIENT_SECRET', string>>;
 
 /**
- * `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. `node` runs it
- * on another Node than this one, `bin` is another copy of the script.
+ * `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. The CLI runs from
+ * its bundle (test/support/cli-bundle.ts) unless `bin` names a copy of the start script (BIN: the repository's,
+ * through tsx) or `node` another Node than this one, which runs the start script.
  */
-export function runMatchdesk(
+export async function runMatchdesk(
   args: string[],
   opts: { cwd: string; home: string; connection: Connection; whileRunning?: (child: ChildProcess) => void; node?: string; bin?: string },
 ): Promise<CliOutcome> {
@@ -27,8 +29,9 @@ export function runMatchdesk(
     delete env[key];
   }
   Object.assign(env, opts.connection);
+  const script = opts.bin ?? (opts.node ? BIN : await cliBundle());
   return new Promise((done, fail) => {
-    const child = spawn(opts.node ?? process.execPath, [opts.bin ?? BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(opts.node ?? process.execPath, [script, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -44,7 +44,7 @@ describe('matchdesk projects', () => {
     const unknown = await runMatchdesk(['projects', 'remove', '1'], opts);
     expect(unknown.code).toBe(EXIT_CODES.usage);
     expect(unknown.stderr).toContain('"remove" is neither');
-  }, 60_000);
+  });
 
   it('gives the space a large project took back to the disk, and says how much', async () => {
     const opts = { cwd: dir, home: join(dir, 'home-large'), connection: {} };
@@ -60,5 +60,5 @@ describe('matchdesk projects', () => {
     expect(given, deleted.stdout).not.toBeNull();
     expect(Number(given![1])).toBeGreaterThan(15);
     expect(statSync(join(opts.home, 'matchdesk.sqlite')).size).toBeLessThan(2 * 1024 * 1024);
-  }, 60_000);
+  });
 });

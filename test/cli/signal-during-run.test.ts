@@ -67,5 +67,5 @@ describe('SIGTERM while a reply trickles in', () => {
     process.stderr.write(`matchdesk match exited ${exitSeconds.toFixed(2)} s after SIGTERM\n`);
     expect(settledRows(home)).toBe(100);
     await expect.poll(() => sim.counters().hostile.cutShort).toBe(1);
-  }, 60_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   const file = writeCsv(join(dir, 'people.csv'), HEADERS, sheet.map((r) => r.cells));
   const matched = await run(['match', file, '--out', join(dir, 'matched.csv'), '--auto-accept', '--yes']);
   expect(matched.code, matched.stderr).toBe(0);
-}, 120_000);
+});
 afterAll(async () => {
   await sim?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });

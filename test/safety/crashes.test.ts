@@ -11,6 +11,7 @@ import type { FindQuery, RowState } from '../../shared/model';
 import { DATABASE_FILE } from '../../electron/engine/engine';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { queryKey } from '../../electron/simulator/find';
+import { cliBundle } from '../support/cli-bundle';
 import { SHEET_HEADERS, callOk, connectSimulator, openTestEngine, readCsv, runToEnd, sheetRows, tempDir, waitUntil, writeCsv } from './safety-helpers';
 
 const ROOT = resolve(__dirname, '../..');
@@ -26,6 +27,8 @@ let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
 let sheet: string;
 let home: string;
+/** The CLI's start file (test/support/cli-bundle.ts). */
+let cli: string;
 /** CLI processes still running, killed if the test stops early. */
 const children = new Set<ChildProcess>();
 
@@ -34,7 +37,8 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, people: 10_000, seed: 7, latencyMs: LATENCY_MS });
   sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
   home = join(tmp.dir, 'home');
-}, 60_000);
+  cli = await cliBundle();
+});
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await sim?.close();
@@ -48,7 +52,7 @@ interface Attempt {
 }
 
 function startCli(args: string[]): Attempt {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/matchdesk.mjs'), 'match', ...args, '--out', join(tmp.dir, 'out.csv'), '--concurrency', String(CONCURRENCY), '--auto-accept', '--yes'], {
+  const child = spawn(process.execPath, [cli, 'match', ...args, '--out', join(tmp.dir, 'out.csv'), '--concurrency', String(CONCURRENCY), '--auto-accept', '--yes'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -242,7 +246,7 @@ describe('a CLI run killed five times', () => {
       if (JSON.stringify(row.filter((_, c) => !skip.has(c))) !== JSON.stringify(reference[i]!.filter((_, c) => !skip.has(c)))) differing.push(i);
     });
     expect(differing.slice(0, 5).map((i) => ({ row: i, resumed: out[i], reference: reference[i] }))).toEqual([]);
-  }, 90_000);
+  });
 });
 
 async function referenceExport(): Promise<string[][]> {
@@ -291,7 +295,7 @@ describe('clearing the cache killed part-way', () => {
     const answers = read<number>('SELECT count(*) FROM lookups');
     expect(answers).toBeGreaterThan(1000);
 
-    const child = spawn(process.execPath, [join(ROOT, 'bin/matchdesk.mjs'), 'cache', 'clear'], { cwd: ROOT, env: { ...process.env, MATCHDESK_HOME: clearHome }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [cli, 'cache', 'clear'], { cwd: ROOT, env: { ...process.env, MATCHDESK_HOME: clearHome }, stdio: 'ignore' });
     children.add(child);
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_code, signal) => done(signal)));
     let done = false;

@@ -26,7 +26,7 @@ beforeAll(async () => {
   tmp = tempDir('matchdesk-faults-');
   sim = await startSimulator({ port: 0, people: 10_000, seed: 11, latencyMs: 0 });
   sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
-}, 60_000);
+});
 afterAll(async () => {
   await sim?.close();
   tmp?.remove();

@@ -184,7 +184,7 @@ describe('the contract', () => {
     expect(seen.ok.size).toBeGreaterThan(10);
     expect(seen.failed.get('invalid_input') ?? 0).toBeGreaterThan(0);
     expect(seen.failed.get('not_found') ?? 0).toBeGreaterThan(0);
-  }, 30_000);
+  });
 });
 
 // ---------- the CSV reader ----------
@@ -253,14 +253,14 @@ describe('the CSV reader', () => {
       fc.asyncProperty(bytes, async (b) => checkOutcome(await readOrRefuse(caseFile(b)))),
       budget(300, 5_000),
     );
-  }, 20_000);
+  });
 
   it('reads arbitrary text of delimiters, quotes, line ends, NULs and BOMs, in every encoding, to rows or a SheetError', async () => {
     await fc.assert(
       fc.asyncProperty(textish, fc.constantFrom(...ENCODINGS), async (text, encoding) => checkOutcome(await readOrRefuse(caseFile(encode(text, encoding))))),
       budget(300, 5_000),
     );
-  }, 20_000);
+  });
 
   it('gives back exactly the cells of any well-formed sheet, whatever the delimiter and encoding', async () => {
     const CELL_TOKENS = ['a', 'Z', '7', ' ', 'é', '李', '😀', ',', ';', '\t', '|', '"', '\r', '\n', '\r\n', '=', '\u00a0'];
@@ -280,7 +280,7 @@ describe('the CSV reader', () => {
       }),
       budget(300, 5_000),
     );
-  }, 20_000);
+  });
 });
 
 // ---------- rows in, rows out ----------
@@ -348,7 +348,7 @@ describe('import and export keep every row at its place', () => {
       }),
       budget(40, 10_000),
     );
-  }, 30_000);
+  });
 });
 
 // ---------- the profile slug normalizer ----------

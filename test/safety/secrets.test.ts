@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_NAMES, type CallName } from '../../shared/contract';
 import type { Engine } from '../../electron/engine/engine';
 import { startSimulator, type Simulator } from '../../electron/simulator';
+import { cliBundle } from '../support/cli-bundle';
 import { SHEET_HEADERS, openTestEngine, sheetRows, tempDir, writeCsv } from './safety-helpers';
 
 const ROOT = resolve(__dirname, '../..');
@@ -20,6 +21,8 @@ const ROWS = 800;
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
 let sheet: string;
+/** The CLI's start file (test/support/cli-bundle.ts). */
+let cli: string;
 /** CLI processes still running, killed if the test stops early. */
 const children = new Set<ChildProcess>();
 
@@ -27,7 +30,8 @@ beforeAll(async () => {
   tmp = tempDir('matchdesk-secrets-');
   sim = await startSimulator({ port: 0, people: 3_000, seed: 5 });
   sheet = writeCsv(join(tmp.dir, 'people.csv'), SHEET_HEADERS, sheetRows(sim.dataset.people, ROWS));
-}, 30_000);
+  cli = await cliBundle();
+});
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await sim?.close();
@@ -145,7 +149,7 @@ function runCli(kind: Kind, home: string, out: string): Promise<{ code: number |
       : kind === 'password'
         ? { MATCHDESK_USERNAME: login!, MATCHDESK_PASSWORD: secret }
         : { MATCHDESK_API_KEY: secret };
-  const child = spawn(process.execPath, [join(ROOT, 'bin/matchdesk.mjs'), 'match', sheet, '--out', out, '--candidates', out.replace(/\.csv$/, '-candidates.csv'), '--concurrency', '1', '--yes'], {
+  const child = spawn(process.execPath, [cli, 'match', sheet, '--out', out, '--candidates', out.replace(/\.csv$/, '-candidates.csv'), '--concurrency', '1', '--yes'], {
     cwd: ROOT,
     env: { ...process.env, MATCHDESK_HOME: home, MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, ...credentials },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -212,5 +216,5 @@ describe('secrets and tokens stay secret', () => {
     } finally {
       sim.setFaults('none');
     }
-  }, 60_000);
+  });
 });

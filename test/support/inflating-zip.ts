@@ -2,6 +2,7 @@
 // head, a block repeated many times and a tail. Each piece is deflated on its own and ended with a full flush, which
 // leaves no reference to earlier bytes, so the repeated block's deflated bytes can simply be written again and again.
 import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { zipParts } from './zip-file';
 
 export interface InflatingPart {
   name: string;
@@ -63,50 +64,14 @@ function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
 }
 
 export function inflatingZip(parts: InflatingPart[]): Buffer {
-  const files: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const block = part.block ? flushed(part.block) : Buffer.alloc(0);
-    const pieces = [flushed(part.head), ...Array.from({ length: part.times ?? 0 }, () => block), deflateRawSync(Buffer.from(part.tail ?? '', 'utf8'))];
-    const packed = Buffer.concat(pieces);
-    const size = part.statedSize ?? Buffer.byteLength(part.head) + Buffer.byteLength(part.block ?? '') * (part.times ?? 0) + Buffer.byteLength(part.tail ?? '');
-    const name = Buffer.from(part.name, 'utf8');
-    const crc = partCrc(part);
-    // Sizes past 4 GiB would need ZIP64; these parts stay under it.
-    if (size >= 0xffffffff) throw new Error(`${part.name} would need ZIP64`);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    files.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...files, directory, end]);
+  return zipParts(
+    parts.map((part) => {
+      const block = part.block ? flushed(part.block) : Buffer.alloc(0);
+      const pieces = [flushed(part.head), ...Array.from({ length: part.times ?? 0 }, () => block), deflateRawSync(Buffer.from(part.tail ?? '', 'utf8'))];
+      const size = part.statedSize ?? Buffer.byteLength(part.head) + Buffer.byteLength(part.block ?? '') * (part.times ?? 0) + Buffer.byteLength(part.tail ?? '');
+      return { name: part.name, packed: Buffer.concat(pieces), crc: partCrc(part), size };
+    }),
+  );
 }
 
 const CONTENT_TYPES =

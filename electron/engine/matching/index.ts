@@ -7,7 +7,7 @@ export type { PlannedQuery, RowInput } from './queries';
 export { summarizePerson } from './person';
 export { answerPeople, candidateFacts, rankedFacts, storedFacts, readStoredFacts, storedPersonFacts, readStoredPersonFacts, looseDate, MAX_CANDIDATES, type CandidateFacts, type JobFact } from './candidate-facts';
 export { assessRow, rowFacts, type RowAssessment, type CandidateAssessment, type RowFacts } from './assess-row';
-export { autoAccepts, type Verdict } from './auto-accept';
+export { autoAccepts, clearsLimits, clearsLimitsWhere, type AcceptLimits, type Verdict } from './auto-accept';
 export { CONFIDENCE_MODEL } from './confidence-model';
 export { compareCompanyNames, companyKey, type CompanyMatch } from './company-names';
 export { jobChange } from './job-change';

@@ -8,7 +8,7 @@ import { EngineError, notFound } from '../engine-errors';
 import { KeyedWork } from '../keyed-work';
 import type { ProjectRecord } from '../rows/project-record';
 import { sheetRowNumber, touchProject } from '../rows/project-record';
-import { jobChange, rowInput } from '../matching';
+import { clearsLimitsWhere, jobChange, rowInput } from '../matching';
 import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
@@ -45,8 +45,6 @@ const KEYS_PER_READ = 500;
 const ENTRIES_PER_READ = 500;
 /** The thresholds "accept all at or above" shows counts for, besides the setting's. */
 const PREVIEW_THRESHOLDS = [0.99, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5];
-// Confidences are floats: a threshold of 0.95 must take a row at 0.9499999999.
-const EPSILON = 1e-9;
 
 /**
  * What a person decides about rows. Every change is written with its entry in the append-only decision log in
@@ -156,13 +154,13 @@ export class Decisions {
    */
   async acceptPreview(project: ProjectRecord, rule: AutoAcceptRule, elsewhere?: RowsReader): Promise<AcceptPreview> {
     const thresholds = [...new Set([...PREVIEW_THRESHOLDS, rule.minConfidence])].sort((a, b) => b - a);
-    // One walk of the queue, each row counted under every threshold it clears, as acceptAtOrAbove selects them: no
-    // guard, a confidence, and the lead over the runner-up. A count a threshold read each row's runner-up and guard
-    // again, ten times over; the one walk reads each row's once (and `elsewhere` may take it off the engine's thread).
-    const leads = 'guard IS NULL AND confidence IS NOT NULL AND runner_up IS NOT NULL AND confidence - runner_up >= ?';
-    const sql = `SELECT coalesce(sum(guard IS NOT NULL), 0) AS guarded, ${thresholds.map((_, i) => `coalesce(sum(${leads} AND confidence >= ?), 0) AS t${i}`).join(', ')}
+    // One walk of the queue, each row counted under every threshold it clears, by the condition acceptAtOrAbove
+    // selects with. A count a threshold read each row's runner-up and guard again, ten times over; the one walk reads
+    // each row's once (and `elsewhere` may take it off the engine's thread).
+    const clears = thresholds.map((minConfidence) => clearsLimitsWhere({ minConfidence, minLead: rule.minLead }));
+    const sql = `SELECT coalesce(sum(guard IS NOT NULL), 0) AS guarded, ${clears.map((c, i) => `coalesce(sum(${c.sql}), 0) AS t${i}`).join(', ')}
       FROM row_status INDEXED BY row_status_to_review_by_confidence WHERE project_id = ? AND state = 'to_review'`;
-    const params = [...thresholds.flatMap((t) => [rule.minLead - EPSILON, t - EPSILON]), project.id];
+    const params = [...clears.flatMap((c) => c.params), project.id];
     const counts = (await readRows(this.db, sql, params, elsewhere))[0] as Record<string, number>;
     return { thresholds: thresholds.map((t, i) => ({ minConfidence: t, rows: counts[`t${i}`]! })), minLead: rule.minLead, setting: rule.minConfidence, guarded: counts.guarded! };
   }
@@ -188,13 +186,14 @@ export class Decisions {
     only?: ReadonlySet<number>,
   ): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
+    const clears = clearsLimitsWhere({ minConfidence, minLead: rule.minLead });
     const qualifying = this.db
       .prepare(
         `SELECT row_index FROM row_status INDEXED BY row_status_to_review_by_confidence
-         WHERE project_id = ? AND state = 'to_review' AND confidence >= ? AND guard IS NULL AND confidence - runner_up >= ?`,
+         WHERE project_id = ? AND state = 'to_review' AND ${clears.sql}`,
       )
       .pluck()
-      .iterate(project.id, minConfidence - EPSILON, rule.minLead - EPSILON) as IterableIterator<number>;
+      .iterate(project.id, ...clears.params) as IterableIterator<number>;
     const indexes = Int32Array.from(only ? [...qualifying].filter((i) => only.has(i)) : qualifying);
     const at = this.now();
     const changed = await this.bulk.run(project.id, "This project's confident rows are being accepted.", async () => {

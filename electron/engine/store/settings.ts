@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { DEFAULT_SETTINGS, type AutoAcceptRule, type Settings } from '../../../shared/model';
+import { CONFIDENCE_THRESHOLD_RANGE, DEFAULT_SETTINGS, LEAD_RANGE, type AutoAcceptRule, type Settings } from '../../../shared/model';
 import { InvalidSetting } from './errors';
 
 type SettingKey = keyof Settings;
@@ -55,18 +55,21 @@ function readAutoAccept(v: unknown): AutoAcceptRule | undefined {
   return {
     enabled: typeof o.enabled === 'boolean' ? o.enabled : d.enabled,
     minConfidence: isThreshold(o.minConfidence) ? o.minConfidence : d.minConfidence,
-    minLead: isFiniteNumber(o.minLead) && o.minLead >= 0 && o.minLead <= 1 ? o.minLead : d.minLead,
+    minLead: isLead(o.minLead) ? o.minLead : d.minLead,
   };
 }
 
 function isCompleteAutoAccept(v: unknown): boolean {
   const o = v as Record<string, unknown>;
-  return typeof o.enabled === 'boolean' && isThreshold(o.minConfidence) && isFiniteNumber(o.minLead) && o.minLead >= 0 && o.minLead <= 1;
+  return typeof o.enabled === 'boolean' && isThreshold(o.minConfidence) && isLead(o.minLead);
 }
 
-/** Below 0.5 the best candidate need not even be likelier than the rest together. */
 function isThreshold(v: unknown): v is number {
-  return isFiniteNumber(v) && v >= 0.5 && v <= 1;
+  return isFiniteNumber(v) && v >= CONFIDENCE_THRESHOLD_RANGE.min && v <= CONFIDENCE_THRESHOLD_RANGE.max;
+}
+
+function isLead(v: unknown): v is number {
+  return isFiniteNumber(v) && v >= LEAD_RANGE.min && v <= LEAD_RANGE.max;
 }
 
 function isFiniteNumber(v: unknown): v is number {

@@ -1,11 +1,13 @@
 // The browser host as a user starts it (`matchdesk web --port 0 --data-dir X`), in a child process with a fresh
-// temp data folder, so every spec file begins with no profiles, no projects and no cache.
+// temp data folder, so every spec file begins with no profiles, no projects and no cache. It runs from the CLI's
+// bundle (test/support/cli-bundle.ts), which starts without tsx transforming the engine in each spec's host.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallName, CallOutput, CallResult } from '../../../shared/contract';
+import { cliBundle } from '../../support/cli-bundle';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -26,7 +28,7 @@ export interface RunningHost {
 export async function startHost(label: string): Promise<RunningHost> {
   const dataDir = mkdtempSync(join(tmpdir(), `matchdesk-e2e-${label}-`));
   // process.execPath is the Node 24 that runs Playwright (npx puts the `node` devDependency first on PATH).
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'matchdesk.mjs'), 'web', '--port', '0', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [await cliBundle(), 'web', '--port', '0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, BROWSER: 'none' },

@@ -127,7 +127,7 @@ describe('cancelling an export', () => {
     expect(doneWhenCancelled).toBeLessThan(ROWS);
     expect([readFileSync(destination), readFileSync(candidatesDestination)]).toEqual(before);
     expect(readdirSync(dir).sort()).toEqual(['candidates.xlsx', 'matches.xlsx']);
-  }, 30_000);
+  });
 
   it('writes no file where there was none, in CSV as in Excel, and exports whole afterwards', async () => {
     const dir = join(tmp.dir, 'out-new');
@@ -142,7 +142,7 @@ describe('cancelling an export', () => {
     const whole = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination });
     expect(whole.rows).toBe(ROWS);
     expect(readdirSync(dir)).toEqual(['matches.csv']);
-  }, 30_000);
+  });
 
   it('leaves no download behind in the browser host either (no destination: the engine names the file)', async () => {
     const downloads = join(tmp.dir, 'downloads');
@@ -152,7 +152,7 @@ describe('cancelling an export', () => {
     expect(error.kind).toBe('cancelled');
     expect(error.message).toBe('The export was cancelled: Export me-matches.xlsx was not written.');
     expect(readdirSync(downloads)).toEqual(before);
-  }, 30_000);
+  });
 });
 
 describe('cancelling the saving of a mapping (its plan)', () => {
@@ -180,7 +180,7 @@ describe('cancelling the saving of a mapping (its plan)', () => {
     // The rows planned for the other mapping before the cancel are planned again for this one.
     expect(await ok(engine, 'run.preview', { projectId, offline: true })).toEqual(before);
     expect(await ok(engine, 'mapping.cancel', { projectId })).toEqual({ cancelled: false });
-  }, 30_000);
+  });
 });
 
 describe('closing the engine', () => {

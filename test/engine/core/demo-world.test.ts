@@ -28,7 +28,7 @@ beforeAll(async () => {
   projectId = (await ok(engine, 'demo.start')).project.id;
   expect((await runToEnd(engine, projectId)).status).toBe('done');
   rows = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 500 })).rows;
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.close();

@@ -289,5 +289,5 @@ describe('export', () => {
     // Some in between, though never more than four a second and a part's start and end.
     expect(matches.length).toBeGreaterThan(2);
     expect(events.length).toBeLessThanOrEqual(seconds * 4 + 4);
-  }, 30_000);
+  });
 });

@@ -165,7 +165,7 @@ describe('learning from decisions', () => {
     expect(at(await ok(engine, 'decisions.acceptPreview', { projectId }))).toBe(at(preview));
     // A project that learned nothing is no start for another.
     expect((await fails(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId })).message).toContain('has learned nothing to start from');
-  }, 120_000);
+  });
 
   it('refuses a file of decisions whole on a person not among a row\'s candidates, and drops a state of another model version with a note', async () => {
     const projectId = (await ok(engine, 'projects.list', {}))[0]!.id;
@@ -184,7 +184,7 @@ describe('learning from decisions', () => {
     expect(summary).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [] });
     expect(summary.note).toContain(`model version ${CONFIDENCE_MODEL.version - 1} was dropped`);
     expect((await ok(engine, 'learning.learn', { projectId })).rowsLifted).toBe(0);
-  }, 60_000);
+  });
 
   it('cancelled part-way, changes nothing: no row, no label, no figure; learning again then lifts', async () => {
     await connect(engine, sim, 'Simulator once more');
@@ -223,5 +223,5 @@ describe('learning from decisions', () => {
     expect(learned.labels).toBe(entries.length);
     expect(learned.rowsLifted).toBeGreaterThan(0);
     expect(await everyRow()).not.toEqual(rowsBefore);
-  }, 120_000);
+  });
 });

@@ -78,7 +78,7 @@ describe('the review text filter on 100,000 rows', () => {
     folded = rows.map((cells) => cells.map(fold));
     const file = writeCsv(join(tmp.dir, 'big.csv'), ['Full name', 'Email', 'Company', 'Title', 'Notes'], rows);
     projectId = (await ok(engine, 'projects.import', { file })).summary.id;
-  }, 60_000);
+  });
 
   it('returns exactly the rows whose label or cells contain the text, with their count, page by page', async () => {
     // The first page plans the new project's rows; the first text filter then fills the index.
@@ -107,7 +107,7 @@ describe('the review text filter on 100,000 rows', () => {
       `text filter over ${ROWS.toLocaleString('en-US')} rows: first page ${firstPageMs.toFixed(0)} ms, first text filter (fills the index) ${fillMs.toFixed(0)} ms; ` +
         `then p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${percentile(timings, 95).toFixed(1)} ms, max ${percentile(timings, 100).toFixed(1)} ms per 100-row page`,
     );
-  }, 60_000);
+  });
 
   it('combines the text with a state filter, counting only rows in those states', async () => {
     const junk = new Set(await allPages(projectId, { states: ['no_query'] }));

@@ -50,7 +50,7 @@ describe('the text index filled in the background', () => {
     expect(indexState(projectId)).toEqual({ ready: true, nextRow: ROWS });
     const page = await ok(engine, 'review.page', { projectId, text: 'acme', offset: 0, limit: 10 });
     expect(page.total).toBe(ROWS / 3);
-  }, 30_000);
+  });
 
   it('takes no turn while calls keep coming, and a text filter meanwhile finishes it at once', async () => {
     const projectId = await importRows('busy');
@@ -71,7 +71,7 @@ describe('the text index filled in the background', () => {
     // "Person 59", "Person 590".."Person 599", "Person 5900".."Person 5999".
     expect(page.total).toBe(1 + 10 + 100);
     expect(indexState(projectId).ready).toBe(true);
-  }, 30_000);
+  });
 
   it('takes no turn while a host holds it back (a download under way), and fills once released', async () => {
     const projectId = await importRows('held');
@@ -92,5 +92,5 @@ describe('the text index filled in the background', () => {
     await sleep(1_000);
     expect(indexState(again).nextRow).toBe(0);
     hold();
-  }, 40_000);
+  });
 });

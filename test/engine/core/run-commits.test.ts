@@ -134,7 +134,7 @@ describe('settling rows from stored answers', () => {
     } finally {
       await engine.close();
     }
-  }, 30_000);
+  });
 
   it('asks again for an answer whose people are no longer stored', async () => {
     const engine = await openEngine(join(tmp.dir, 'damaged'));

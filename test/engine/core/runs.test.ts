@@ -214,7 +214,7 @@ describe('a matching run', () => {
     const decidedAt = HEADERS.length + MATCH_COLUMNS.indexOf('match_decided_at');
     const strip = (table: string[][]) => table.map((r) => r.filter((_, i) => i !== decidedAt));
     expect(strip(readCsv(two.path!))).toEqual(strip(readCsv(one.path!)));
-  }, 60_000);
+  });
 
   it('moves a row to its next query when the first finds nobody (the waterfall)', async () => {
     const p = people[1600]!;

@@ -115,7 +115,7 @@ describe('the verdict worker', () => {
       await withWorker.close();
       await without.close();
     }
-  }, 60_000);
+  });
 
   it('reads a reply while the next call is on its way', async () => {
     const engine = await openEngine(join(tmp.dir, 'overlap'));
@@ -143,7 +143,7 @@ describe('the verdict worker', () => {
     } finally {
       await engine.close();
     }
-  }, 60_000);
+  });
 
   it("leaves its pages to the engine's thread when it fails, and the rows come out the same", async () => {
     const engine = await openEngine(join(tmp.dir, 'failing'));
@@ -162,7 +162,7 @@ describe('the verdict worker', () => {
       await engine.close();
       await local.close();
     }
-  }, 60_000);
+  });
 
   it('refuses one request its worker cannot work out, and every request once it is closed', async () => {
     const thread = VerdictThread.start()!;

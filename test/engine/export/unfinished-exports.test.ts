@@ -41,7 +41,7 @@ describe('an export cut off by a kill', () => {
     } finally {
       tmp.remove();
     }
-  }, 60_000);
+  });
 
   it('leaves the part file of an export still going in another process', async () => {
     const tmp = tempDir('matchdesk-unfinished-');
@@ -59,7 +59,7 @@ describe('an export cut off by a kill', () => {
       await exited;
       tmp.remove();
     }
-  }, 60_000);
+  });
 });
 
 describe.skipIf(posixSkipped)('the modes of exported files', () => {

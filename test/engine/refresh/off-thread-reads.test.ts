@@ -43,7 +43,7 @@ beforeAll(async () => {
   projectId = await refreshedProject(engine, sim, file, { share: 0.5, seed: 3 });
   fresh = openDatabase(engine.dbPath, { readonly: true });
   refreshId = lastRefreshOf(fresh, projectId)!.id;
-}, 120_000);
+});
 
 afterAll(async () => {
   fresh?.close();

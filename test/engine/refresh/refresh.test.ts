@@ -37,7 +37,7 @@ beforeAll(async () => {
   await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
   expect((await runToEnd(engine, projectId)).status).toBe('done');
   companyBefore = new Map(sim.dataset.people.map((p) => [p.id, p.jobs[0]?.ended_at === null ? p.jobs[0].company.name : null]));
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.close();

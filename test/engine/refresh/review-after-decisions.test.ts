@@ -63,7 +63,7 @@ beforeAll(async () => {
           { ...f, offset: 210, limit: 50 },
         ],
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   fresh?.close();
@@ -145,7 +145,7 @@ describe('the review after decisions', () => {
     } finally {
       stop();
     }
-  }, 40_000);
+  });
 
   it('keeps every count, total and page as the file has them through each kind of decision and its undo', async () => {
     const first = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
   sim.moveOn({ share: 0.35, seed: 11 });
   await ok(engine, 'refresh.start', { projectId });
   expect((await engine.refreshSettled(projectId))!.status).toBe('done');
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.close();

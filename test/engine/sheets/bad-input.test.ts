@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { listSheets, openSheet, SheetError, type SheetErrorCode } from '../../../electron/engine/sheets';
-import { allRows, makeCfb, makeZip, sheetFile, tempFolder } from './sheet-files';
+import { compoundFile } from '../../support/compound-file';
+import { zip } from '../../support/zip-file';
+import { allRows, sheetFile, tempFolder } from './sheet-files';
 
 async function failure(promise: Promise<unknown>): Promise<SheetError> {
   const err = await promise.then(
@@ -77,21 +79,21 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
   });
 
   it('not_a_spreadsheet: a ZIP archive renamed .csv', async () => {
-    const path = sheetFile('contacts.csv', makeZip([{ name: 'contacts.txt', data: 'Name,Email\nAnn,ann@example.com\n' }]));
+    const path = sheetFile('contacts.csv', zip([{ name: 'contacts.txt', data: 'Name,Email\nAnn,ann@example.com\n' }]));
     await expectSheetError(path, 'not_a_spreadsheet', '“contacts.csv” is a ZIP archive, not a spreadsheet. Choose a CSV or Excel (.xlsx) file.');
     await expect(listSheets(path)).rejects.toMatchObject({ code: 'not_a_spreadsheet' });
   });
 
   it('not_a_spreadsheet: other Office files in a ZIP', async () => {
-    const docx = sheetFile('letter.xlsx', makeZip([{ name: 'word/document.xml', data: '<w:document/>' }]));
+    const docx = sheetFile('letter.xlsx', zip([{ name: 'word/document.xml', data: '<w:document/>' }]));
     await expectSheetError(docx, 'not_a_spreadsheet', '“letter.xlsx” is a Word document, not a spreadsheet. Choose a CSV or Excel (.xlsx) file.');
-    const ods = sheetFile('sheet.ods', makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet' }, { name: 'content.xml', data: '<x/>' }]));
+    const ods = sheetFile('sheet.ods', zip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet' }, { name: 'content.xml', data: '<x/>' }]));
     await expectSheetError(ods, 'not_a_spreadsheet', /is an OpenDocument file \(\.ods\), which Matchdesk can't read\. Open it in Excel and save it as \.xlsx or CSV/);
   });
 
   it('not_a_spreadsheet: an Apple Numbers document, as a ZIP, as a file no ZIP reader takes, and as the folder a Mac keeps it in', async () => {
     const numbers = /^“[^”]+\.numbers” is an Apple Numbers document, which Matchdesk can't read\. In Numbers, choose File > Export To > CSV \(or Excel\), then import that file\.$/;
-    await expectSheetError(sheetFile('accounts.numbers', makeZip([{ name: 'Index/Document.iwa', data: 'iwa' }])), 'not_a_spreadsheet', numbers);
+    await expectSheetError(sheetFile('accounts.numbers', zip([{ name: 'Index/Document.iwa', data: 'iwa' }])), 'not_a_spreadsheet', numbers);
     // Named .numbers, a ZIP signature, and a directory no ZIP reader finds: not a "damaged Excel workbook".
     await expectSheetError(sheetFile('cut-short.numbers', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(64)])), 'not_a_spreadsheet', numbers);
     const folder = join(tempFolder(), 'package.numbers');
@@ -100,17 +102,17 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
   });
 
   it('encrypted: a password-protected workbook (an OLE2/CFB container holding EncryptedPackage)', async () => {
-    const path = sheetFile('salaries.xlsx', makeCfb(['EncryptionInfo', 'EncryptedPackage', '\u0006DataSpaces']));
+    const path = sheetFile('salaries.xlsx', compoundFile(['EncryptionInfo', 'EncryptedPackage', '\u0006DataSpaces']));
     await expectSheetError(path, 'encrypted', '“salaries.xlsx” is password-protected: save it without a password and try again.');
     await expect(listSheets(path)).rejects.toMatchObject({ code: 'encrypted' });
   });
 
   it('encrypted (or old format): a CFB header with nothing recognisable inside', async () => {
-    await expectSheetError(sheetFile('locked.xlsx', makeCfb([])), 'encrypted', /is password-protected or saved in an old Office format/);
+    await expectSheetError(sheetFile('locked.xlsx', compoundFile([])), 'encrypted', /is password-protected or saved in an old Office format/);
   });
 
   it('a legacy .xls says it is the old Excel format to save as .xlsx or CSV', async () => {
-    const path = sheetFile('old.xls', makeCfb(['Workbook', '\u0005SummaryInformation']));
+    const path = sheetFile('old.xls', compoundFile(['Workbook', '\u0005SummaryInformation']));
     await expectSheetError(
       path,
       'not_a_spreadsheet',
@@ -131,15 +133,15 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
 
   it('corrupt: an xlsx whose worksheet data is damaged', async () => {
     const sheetXml = '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row></sheetData></worksheet>';
-    const zip = makeZip([
+    const bytes = zip([
       { name: 'xl/workbook.xml', data: '<workbook xmlns:r="r"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>' },
       { name: 'xl/_rels/workbook.xml.rels', data: '<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>' },
       { name: 'xl/worksheets/sheet1.xml', data: sheetXml.repeat(50) },
     ]);
     // Scramble the deflated worksheet bytes in place: the directory is intact, the data is not.
-    const at = zip.indexOf('xl/worksheets/sheet1.xml') + 'xl/worksheets/sheet1.xml'.length + 10;
-    for (let i = 0; i < 40; i++) zip[at + i] ^= 0xa5;
-    await expectSheetError(sheetFile('damaged.xlsx', zip), 'corrupt', /is damaged or incomplete/);
+    const at = bytes.indexOf('xl/worksheets/sheet1.xml') + 'xl/worksheets/sheet1.xml'.length + 10;
+    for (let i = 0; i < 40; i++) bytes[at + i] ^= 0xa5;
+    await expectSheetError(sheetFile('damaged.xlsx', bytes), 'corrupt', /is damaged or incomplete/);
   });
 
   it('too_many_rows: a CSV over the limit is counted and refused before any row is read, with the figure', async () => {

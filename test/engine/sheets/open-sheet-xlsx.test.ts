@@ -10,10 +10,10 @@ import {
   XLSX_CONTENT_TYPES,
   XLSX_ROOT_RELS,
   allRows,
-  makeZip,
   sheetFile,
   tempFolder,
 } from './sheet-files';
+import { zip } from '../../support/zip-file';
 
 async function saveWorkbook(build: (wb: ExcelJS.Workbook) => void, name = 'book.xlsx'): Promise<string> {
   const wb = new ExcelJS.Workbook();
@@ -193,7 +193,7 @@ describe('openSheet on xlsx workbooks', () => {
     const shared = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="${SHEET_NS}" count="4" uniqueCount="4"><si><t>Name</t></si><si><t>Joined</t></si><si><r><t>Zoë </t></r><r><rPr><b/></rPr><t>Adams</t></r></si><si><t xml:space="preserve"> AT&amp;T </t></si></sst>`;
     const path = sheetFile(
       'excel-order.xlsx',
-      makeZip([
+      zip([
         { name: '[Content_Types].xml', data: XLSX_CONTENT_TYPES },
         { name: '_rels/.rels', data: XLSX_ROOT_RELS },
         { name: 'xl/workbook.xml', data: workbookXml },
@@ -231,7 +231,7 @@ describe('openSheet on xlsx workbooks', () => {
       '<si><t>line1_x000D_line2, a_x005F_x0041_</t></si><si><r><t>Zo_x00EB_ </t></r><r><rPr><b/></rPr><t>Adams</t></r></si></sst>';
     const path = sheetFile(
       'escapes.xlsx',
-      makeZip([
+      zip([
         { name: '[Content_Types].xml', data: XLSX_CONTENT_TYPES },
         { name: '_rels/.rels', data: XLSX_ROOT_RELS },
         { name: 'xl/workbook.xml', data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="${SHEET_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>` },

@@ -44,7 +44,7 @@ beforeAll(async () => {
   expect((await runToEnd(engine, projectId)).status).toBe('done');
   matched = await matchedRows(engine, projectId);
   start = clock.now();
-}, 120_000);
+});
 
 afterAll(async () => {
   await engine?.close();

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { ContractError } from '../../../../shared/contract';
-import type { Settings } from '../../../../shared/model';
+import { DEFAULT_SETTINGS, type Settings } from '../../../../shared/model';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
 import { Button } from '../../ui/button';
@@ -8,7 +8,7 @@ import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { useToast } from '../../ui/toasts';
 import { CachePanel } from './cache-panel';
-import { settingsFromForm, settingsToForm, type SettingsField, type SettingsForm } from './settings-form';
+import { CONFIDENCE_PERCENT, settingsFromForm, settingsToForm, type SettingsField, type SettingsForm } from './settings-form';
 import { BreakableText } from '../../ui/breakable-text';
 
 export function SettingsScreen() {
@@ -111,12 +111,17 @@ function SettingsEditor({ settings, onSaved }: { settings: Settings; onSaved: (s
         </label>
       </div>
       <div className="form-grid">
-        {numberField('minConfidencePercent', 'When the best candidate is at least (% confident)', '50 to 100. 95 keeps wrong matches rare; lower accepts more.', {
-          type: 'number',
-          min: 50,
-          max: 100,
-          step: 1,
-        })}
+        {numberField(
+          'minConfidencePercent',
+          'When the best candidate is at least (% confident)',
+          `${CONFIDENCE_PERCENT.min} to ${CONFIDENCE_PERCENT.max}. ${Math.round(DEFAULT_SETTINGS.autoAccept.minConfidence * 100)} keeps wrong matches rare; lower accepts more.`,
+          {
+            type: 'number',
+            min: CONFIDENCE_PERCENT.min,
+            max: CONFIDENCE_PERCENT.max,
+            step: 1,
+          },
+        )}
         {numberField('minLeadPercent', '… and ahead of the runner-up by at least (%)', 'How clearly the best candidate must beat the next one.', {})}
       </div>
       <ErrorBanner error={saveError} title="Could not save the settings" onDismiss={() => setSaveError(null)} />
