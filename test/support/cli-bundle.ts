@@ -56,7 +56,9 @@ async function build(): Promise<string> {
   }
   for (const name of readdirSync(out)) {
     const other = join(out, name);
-    if (name.startsWith('cli-bundle-') && other !== dir && Date.now() - statSync(other).mtimeMs > OLD_BUNDLE_MS) rmSync(other, { recursive: true, force: true });
+    // Another test process may remove the same one meanwhile: gone either way.
+    const age = name.startsWith('cli-bundle-') && other !== dir ? Date.now() - (statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) : 0;
+    if (age > OLD_BUNDLE_MS) rmSync(other, { recursive: true, force: true });
   }
   return entry;
 }
