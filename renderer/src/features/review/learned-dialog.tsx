@@ -99,8 +99,9 @@ export function LearnedDialog({ projectId, learning, onLearn, onReset, onClose }
           {learned ? (
             <>
               <p className="muted" data-testid="learned-figures">
-                From {plural(value.labels, 'decision')} you made by hand; {plural(value.rowsLifted, 'row')} waiting for review now {value.rowsLifted === 1 ? 'looks' : 'look'} like the
-                rows you accepted.
+                {value.labels > 0 ? `From ${plural(value.labels, 'decision')} you made by hand; ` : 'From what another project learned; '}
+                {plural(value.rowsLifted, 'row')} waiting for review now {value.rowsLifted === 1 ? 'looks' : 'look'} like the{' '}
+                {value.labels > 0 ? 'rows you accepted' : 'rows accepted there'}.
               </p>
               <ul className="learned-dialog__sentences" data-testid="learned-sentences">
                 {value.sentences.map((sentence) => (
