@@ -169,6 +169,12 @@ describe('learning from decisions', () => {
     // A project that learned nothing is no start for another.
     expect((await fails(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId })).message).toContain('has learned nothing to start from');
     expect((await ok(engine, 'learning.sources', { projectId: third })).map((s) => s.projectId)).not.toContain(projectId);
+    // A sheet of another kind (no email or profile column) sees the second's learning as another kind, and is refused it with why.
+    const other = (await ok(engine, 'projects.import', { file, name: 'other kind' })).summary.id;
+    await ok(engine, 'mapping.save', { projectId: other, mapping: { fullName: 0, company: 3 }, strategies: ['name+company', 'name'] });
+    expect((await ok(engine, 'learning.sources', { projectId: other })).find((s) => s.projectId === second)).toMatchObject({ sameKind: false });
+    expect((await fails(engine, 'learning.learn', { projectId: other, startFromProjectId: second })).message).toContain('what one learned fits only a sheet of the same kind');
+    await ok(engine, 'projects.delete', { projectId: other });
   }, 120_000);
 
   it('refuses a file of decisions whole on a person not among a row\'s candidates, and drops a state of another model version with a note', async () => {
