@@ -452,6 +452,16 @@ export interface LearningSummary {
   changes: LearningChange[];
 }
 
+/** Another project whose learning a project may start from (learning.sources). */
+export interface LearningSource {
+  projectId: number;
+  name: string;
+  /** Hand-made decisions it learned from. */
+  labels: number;
+  /** Its sheet maps the same fields: the only kind learning.learn takes it for. */
+  sameKind: boolean;
+}
+
 /** "Rows like this": the rows waiting for review of one reason pattern. */
 export interface ReviewGroup {
   pattern: string;
@@ -847,6 +857,8 @@ export const calls = {
    */
   'learning.learn': call<LearningSummary>()(z.object({ projectId: id, startFromProjectId: id.optional() })),
   'learning.summary': call<LearningSummary>()(z.object({ projectId: id })),
+  /** The other projects that learned something under this model version, those of the same kind of sheet first. */
+  'learning.sources': call<LearningSource[]>()(z.object({ projectId: id })),
   /** Forgets what the project learned: lifted rows go back to what the model alone says. */
   'learning.reset': call<LearningSummary>()(z.object({ projectId: id })),
   'learning.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),

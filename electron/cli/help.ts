@@ -65,12 +65,15 @@ ${CONNECTION_HELP}`,
   },
   decide: {
     summary: 'record review decisions from a file, as one undoable action, and learn from them',
-    usage: `matchdesk decide --project N --file decisions.csv [--yes]
+    usage: `matchdesk decide --project N --file decisions.csv [--learn-from M] [--yes]
+       matchdesk decide --project N --learn-from M
 
   --project N                   the project (its number from "matchdesk projects")
   --file FILE                   a CSV with the columns row (the row number as the app shows it) and person_id
                                 (the chosen candidate's id; blank when none of the candidates fits). A row or person
                                 not in the project, or other columns, refuse the whole file with the line and why
+  --learn-from M                start from what project M learned (a sheet of the same kind only); without --file,
+                                nothing is recorded and the project only learns from M
   --yes                         do not ask (required when not on a terminal)
 
   The decisions are one action: undo it in the app's review screen. The project then learns from its decisions

@@ -49,4 +49,21 @@ describe('matchdesk decide', () => {
     const after = await exported('after.csv');
     expect(after.map((r) => r.match_status)).toEqual(['accepted', 'rejected', 'to_review', 'to_review']);
   });
+
+  it('starts a new project of the same sheet from what another learned, with --learn-from alone recording nothing', async () => {
+    // The first test's sheet, matched again as project 2.
+    await matchStrictly(join(queue.dir, 'people.csv'), join(queue.dir, 'again.csv'));
+    const itself = await matchdesk(['decide', '--project', '2', '--learn-from', '2']);
+    expect(itself.code).not.toBe(0);
+    expect(itself.stderr).toContain('a project cannot start from itself');
+    // Project 2 learned nothing yet: it is no start for project 1.
+    const nothing = await matchdesk(['decide', '--project', '1', '--learn-from', '2']);
+    expect(nothing.code).not.toBe(0);
+    expect(nothing.stderr).toContain('has learned nothing to start from');
+
+    const started = await matchdesk(['decide', '--project', '2', '--learn-from', '1']);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stderr).not.toContain('Recorded');
+    expect(started.stderr).toContain('You accepted 1 of 2 rows with the same name at the same company');
+  });
 });

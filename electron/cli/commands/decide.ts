@@ -9,27 +9,34 @@ import { confirm } from '../prompt';
 import { printCounts } from './run-wait';
 
 /**
- * `matchdesk decide --project N --file decisions.csv [--yes]`: records the file's decisions as a reviewer would, as
- * one action undo reverts in the app, then learns from the project's decisions, so `matchdesk accept` and
- * `matchdesk export` afterwards reflect what was learned.
+ * `matchdesk decide --project N --file decisions.csv [--learn-from M] [--yes]`: records the file's decisions as a
+ * reviewer would, as one action undo reverts in the app, then learns from the project's decisions (on top of what
+ * project M learned, when named), so `matchdesk accept` and `matchdesk export` afterwards reflect what was learned.
+ * With --learn-from alone, nothing is recorded: the project only starts from M's learning.
  */
 export async function decideCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs(argv, { project: { type: 'string' }, file: { type: 'string' }, yes: { type: 'boolean', short: 'y' } });
+  const { values } = parseCommandArgs(argv, { project: { type: 'string' }, file: { type: 'string' }, 'learn-from': { type: 'string' }, yes: { type: 'boolean', short: 'y' } });
   const projectId = positiveInt(values.project, '--project');
-  if (!projectId || !values.file) throw CliError.usage('Name the project and the file: matchdesk decide --project <id> --file decisions.csv.');
-  if (!values.yes && !process.stdin.isTTY) throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to record the decisions.');
-  const entries = await readDecisionsFile(values.file);
+  const learnFrom = positiveInt(values['learn-from'], '--learn-from');
+  if (!projectId || (!values.file && !learnFrom)) {
+    throw CliError.usage('Name the project and the file, or the project to learn from: matchdesk decide --project <id> (--file decisions.csv | --learn-from <id>).');
+  }
+  if (learnFrom === projectId) throw CliError.usage('--learn-from names another project than --project: a project cannot start from itself.');
+  if (values.file && !values.yes && !process.stdin.isTTY) throw CliError.usage('Not on a terminal, so nothing can be confirmed: add --yes to record the decisions.');
+  const entries = values.file ? await readDecisionsFile(values.file) : null;
 
   const cli = await openCliSession();
   try {
-    const chosen = entries.filter((e) => e.personId !== null).length;
-    const summary = `${entries.length} decision(s): ${chosen} person(s) chosen, ${entries.length - chosen} row(s) where none fits`;
-    if (!values.yes && !(await confirm(`Record ${summary}?`))) {
-      process.stderr.write('Nothing changed.\n');
-      return 1;
+    if (entries) {
+      const chosen = entries.filter((e) => e.personId !== null).length;
+      const summary = `${entries.length} decision(s): ${chosen} person(s) chosen, ${entries.length - chosen} row(s) where none fits`;
+      if (!values.yes && !(await confirm(`Record ${summary}?`))) {
+        process.stderr.write('Nothing changed.\n');
+        return 1;
+      }
+      const recorded = await cli.call('decisions.record', { projectId, entries });
+      process.stderr.write(`Recorded ${summary}; ${recorded.changed} row(s) changed (one action: undo it in the review screen).\n`);
     }
-    const recorded = await cli.call('decisions.record', { projectId, entries });
-    process.stderr.write(`Recorded ${summary}; ${recorded.changed} row(s) changed (one action: undo it in the review screen).\n`);
     const learned = await withProgressLine(
       cli,
       'decisions.progress',
@@ -37,7 +44,7 @@ export async function decideCommand(argv: string[]): Promise<number> {
       () =>
         cancelOnSignal(
           () => cli.call('learning.cancel', { projectId }),
-          () => cli.call('learning.learn', { projectId }),
+          () => cli.call('learning.learn', { projectId, startFromProjectId: learnFrom }),
         ),
     );
     if (learned.note) process.stderr.write(`${learned.note}\n`);

@@ -14,7 +14,7 @@ import type { ReadingThread } from '../runs/reading-thread';
 import { getSettings } from '../store';
 import type { ChangedRowsCounter } from './changed-count';
 import type { Decisions } from './decisions';
-import { learnFromDecisions, learningSummary, learningToStartFrom, patternIndexes, patternPage, resetLearning, reviewGroups } from './learning';
+import { learnFromDecisions, learningSources, learningSummary, learningToStartFrom, patternIndexes, patternPage, resetLearning, reviewGroups } from './learning';
 import { rowDetail } from './row-detail';
 import { prefillRowTextIndex } from './row-text-index';
 import { reviewPage, type ChangedCount } from './review-page';
@@ -145,6 +145,7 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
         ),
       ),
     'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
+    'learning.sources': (input) => learningSources(db, requireProject(db, input.projectId)),
     'learning.reset': (input) => after('decide', input.projectId, async () => resetLearning(db, await planned(input.projectId))),
     'learning.cancel': (input) => ({ cancelled: learns.cancel(input.projectId) }),
   };

@@ -4,13 +4,13 @@
 // what was learned, and a pattern the labels support lifts its rows' guard, so the accept of confident rows takes them.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { LearningSummary, ReviewGroup, ReviewPage } from '../../../shared/contract';
+import type { LearningSource, LearningSummary, ReviewGroup, ReviewPage } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
 import { LIFTED_REASON, learnFrom, learnedSentences, learnedVerdict, supportOf, usableState, type Label, type LearnedState } from '../matching/learned-model';
 import { learnablePattern, patternWords, reasonPattern } from '../matching/reason-pattern';
 import { estimateSheetWeights, type SheetRow } from '../matching/sheet-weights';
 import type { RowAssessment } from '../matching/assess-row';
-import type { ProjectRecord } from '../rows/project-record';
+import { readyProjectIds, requireProject, type ProjectRecord } from '../rows/project-record';
 import { storedLearning } from '../rows/stored-learning';
 import { ROW_STATUS_COLUMNS, readRowStatus, type RowStatusRow } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
@@ -26,6 +26,29 @@ export function learningSummary(db: Database, project: ProjectRecord, changes: L
   return { projectId: project.id, labels: note ? 0 : (stored?.labels ?? 0), rowsLifted: note ? 0 : (stored?.rowsLifted ?? 0), sentences: learnedSentences(state), note, changes };
 }
 
+/** The fields a project's sheet maps, sorted: two sheets of the same kind map the same. */
+function mappedFields(p: ProjectRecord): string {
+  return Object.keys(p.mapping)
+    .filter((k) => p.mapping[k as keyof ProjectRecord['mapping']] !== undefined)
+    .sort()
+    .join(', ');
+}
+
+/**
+ * The projects besides `to` whose learning it may be offered to start from: those that learned something under this
+ * model version, the same kind of sheet first (another kind is listed, and learning.learn says why it refuses it).
+ */
+export function learningSources(db: Database, to: ProjectRecord): LearningSource[] {
+  const sources: LearningSource[] = [];
+  for (const id of readyProjectIds(db)) {
+    const stored = id === to.id ? null : storedLearning(db, id);
+    if (!stored || usableState(stored.state).note) continue;
+    const from = requireProject(db, id);
+    sources.push({ projectId: id, name: from.name, labels: stored.labels, sameKind: mappedFields(from) === mappedFields(to) });
+  }
+  return sources.sort((a, b) => Number(b.sameKind) - Number(a.sameKind));
+}
+
 /**
  * Another project's learned state for a new project to start from, when the user chooses it: refused when that
  * project learned nothing under this model version, or its sheet maps other fields (another kind of sheet).
@@ -34,9 +57,8 @@ export function learningToStartFrom(db: Database, from: ProjectRecord, to: Proje
   const stored = storedLearning(db, from.id);
   const { state, note } = usableState(stored?.state ?? null);
   if (!stored || note) throw new EngineError('invalid_input', `"${from.name}" has learned nothing to start from${note ? ` (${note})` : ''}.`);
-  const fields = (p: ProjectRecord) => Object.keys(p.mapping).filter((k) => p.mapping[k as keyof ProjectRecord['mapping']] !== undefined).sort().join(', ');
-  if (fields(from) !== fields(to)) {
-    throw new EngineError('invalid_input', `"${from.name}" maps ${fields(from) || 'no column'} and "${to.name}" maps ${fields(to) || 'no column'}: what one learned fits only a sheet of the same kind.`);
+  if (mappedFields(from) !== mappedFields(to)) {
+    throw new EngineError('invalid_input', `"${from.name}" maps ${mappedFields(from) || 'no column'} and "${to.name}" maps ${mappedFields(to) || 'no column'}: what one learned fits only a sheet of the same kind.`);
   }
   return state;
 }

@@ -141,6 +141,9 @@ describe('learning from decisions', () => {
     // A new project of the same sheet may start from it: its rows are lifted with no decision of its own.
     await connect(engine, sim, 'Simulator again');
     const second = await importAndRun('second');
+    // It is offered to the new project, the same kind of sheet, and the new one to no other (it learned nothing).
+    expect(await ok(engine, 'learning.sources', { projectId: second })).toEqual([{ projectId, name: expect.any(String), labels: learned.labels, sameKind: true }]);
+    expect((await ok(engine, 'learning.sources', { projectId })).map((s) => s.projectId)).not.toContain(second);
     const started = await ok(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId });
     expect(started.labels).toBe(0);
     expect(started.rowsLifted).toBeGreaterThan(0);
@@ -165,6 +168,13 @@ describe('learning from decisions', () => {
     expect(at(await ok(engine, 'decisions.acceptPreview', { projectId }))).toBe(at(preview));
     // A project that learned nothing is no start for another.
     expect((await fails(engine, 'learning.learn', { projectId: second, startFromProjectId: projectId })).message).toContain('has learned nothing to start from');
+    expect((await ok(engine, 'learning.sources', { projectId: third })).map((s) => s.projectId)).not.toContain(projectId);
+    // A sheet of another kind (no email or profile column) sees the second's learning as another kind, and is refused it with why.
+    const other = (await ok(engine, 'projects.import', { file, name: 'other kind' })).summary.id;
+    await ok(engine, 'mapping.save', { projectId: other, mapping: { fullName: 0, company: 3 }, strategies: ['name+company', 'name'] });
+    expect((await ok(engine, 'learning.sources', { projectId: other })).find((s) => s.projectId === second)).toMatchObject({ sameKind: false });
+    expect((await fails(engine, 'learning.learn', { projectId: other, startFromProjectId: second })).message).toContain('what one learned fits only a sheet of the same kind');
+    await ok(engine, 'projects.delete', { projectId: other });
   });
 
   it('refuses a file of decisions whole on a person not among a row\'s candidates, and drops a state of another model version with a note', async () => {

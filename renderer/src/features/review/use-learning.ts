@@ -16,8 +16,11 @@ export interface LearningState {
   error: ContractError | null;
   /** Counts hand decisions (each row a label); learns in the background once enough were made since the last time. */
   noteDecisions: (rows: number) => void;
-  /** Learns now (What was learned's button). */
-  learn: () => void;
+  /**
+   * Learns now (What was learned's buttons), on top of another project's learning when one is named; the answer is the
+   * error of a learning that started from one (the dialog shows it), or null.
+   */
+  learn: (startFromProjectId?: number) => Promise<ContractError | null>;
   cancel: () => void;
   /** Takes the offer away (accepted, or put away by the reviewer). */
   putAway: (pattern: string) => void;
@@ -44,33 +47,35 @@ export function useLearning(projectId: number, onLearned: (summary: LearningSumm
   const event = useProjectEvent('decisions.progress', projectId, learning);
   const progress = event?.action === 'learn' ? event : null;
 
-  const learn = useCallback(() => {
-    if (going.current) return;
+  const learn = useCallback(async (startFromProjectId?: number): Promise<ContractError | null> => {
+    if (going.current) return null;
     going.current = true;
     // Counted from now; a learning that fails or is cancelled leaves them to be counted by the next.
     const counted = decided.current;
     decided.current = 0;
     setLearning(true);
     setError(null);
-    void api.call('learning.learn', { projectId }).then((result) => {
-      going.current = false;
-      setLearning(false);
-      setCancelling(false);
-      // A cancel changes nothing, and says nothing more than its button did.
-      if (!result.ok) {
-        decided.current += counted;
-        if (result.error.kind !== 'cancelled') setError(result.error);
-        return;
-      }
-      setChanges({ projectId, list: result.value.changes });
-      setPutAway(new Set());
-      onLearned(result.value);
-    });
+    const result = await api.call('learning.learn', { projectId, startFromProjectId });
+    going.current = false;
+    setLearning(false);
+    setCancelling(false);
+    // A cancel changes nothing, and says nothing more than its button did.
+    if (!result.ok) {
+      decided.current += counted;
+      if (result.error.kind === 'cancelled') return null;
+      if (startFromProjectId !== undefined) return result.error;
+      setError(result.error);
+      return null;
+    }
+    setChanges({ projectId, list: result.value.changes });
+    setPutAway(new Set());
+    onLearned(result.value);
+    return null;
   }, [projectId, onLearned]);
 
   const noteDecisions = (rows: number) => {
     decided.current += rows;
-    if (learningDue(decided.current, going.current)) learn();
+    if (learningDue(decided.current, going.current)) void learn();
   };
   const shown = changes.projectId === projectId ? changes.list : [];
   return {
