@@ -37,11 +37,14 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
       >
         {watch ? (
           <>
-            <span aria-hidden="true">◉</span> Watched · {watch.due ? 'due now' : `next ${shortDay(watch.nextRefreshAt)}`}
+            <span aria-hidden="true">◉</span> <span className="watch-bar__long">Watched · </span>
+            {watch.due ? 'due now' : `next ${shortDay(watch.nextRefreshAt)}`}
             {watch.blocked && <span className="badge badge--danger">blocked</span>}
           </>
         ) : (
-          'Watch this project…'
+          <>
+            Watch<span className="watch-bar__long"> this project</span>…
+          </>
         )}
       </Button>
       <a
