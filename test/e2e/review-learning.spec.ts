@@ -115,7 +115,7 @@ test('a group of rows like this is decided, what changed is said and accepted in
   // What was learned, in words, from the toolbar; its reset asks first and then forgets it.
   await page.getByTestId('review-learned').click();
   const sentences = page.getByTestId('learned-sentences');
-  await expect(sentences).toContainText('You accepted 10 of 10 rows with a near name at the same company: such rows are now 91% confident.');
+  await expect(sentences).toContainText('You accepted 10 of 10 rows with a near name at the same company: such rows are now at least 91% confident.');
   await expect(page.getByTestId('learned-figures')).toContainText(`From 10 decisions you made by hand; ${more} rows waiting for review now look like the rows you accepted.`);
   await checkScreen(page, 'review-learned', () => expect(sentences).toBeVisible());
   await page.getByTestId('learned-reset').click();

@@ -139,7 +139,7 @@ export function learnedSentences(state: LearnedState): string[] {
       const what = `You accepted ${labels.accepted} of ${total} row${total === 1 ? '' : 's'} ${patternWords(pattern)}`;
       if (!learnablePattern(pattern)) return `${what}: such rows stay with you whatever is learned.`;
       const support = supportOf(labels);
-      if (support !== null) return `${what}: such rows are now ${Math.floor(support * 100)}% confident.`;
+      if (support !== null) return `${what}: such rows are now at least ${Math.floor(support * 100)}% confident.`;
       if (labels.rejected > 0) return `${what}: such rows stay with you, as you rejected some.`;
       return `${what}: ${MIN_ACCEPTED - labels.accepted} more accepted without a rejection and such rows are lifted.`;
     });

@@ -96,7 +96,7 @@ describe('learning from decisions', () => {
     const learned = await ok(engine, 'learning.learn', { projectId });
     expect(learned.labels).toBe(entries.length);
     expect(learned.rowsLifted, learned.sentences.join('\n')).toBeGreaterThan(0);
-    expect(learned.sentences.some((s) => /^You accepted \d+ of \d+ rows with a near name at the same company: such rows are now \d+% confident\.$/u.test(s))).toBe(true);
+    expect(learned.sentences.some((s) => /^You accepted \d+ of \d+ rows with a near name at the same company: such rows are now at least \d+% confident\.$/u.test(s))).toBe(true);
     expect(learned.changes[0]!.sentence).toMatch(/^You accepted \d+ of \d+ rows with a near name at the same company; \d+ more rows? now looks? like them\.$/u);
     const after = await ok(engine, 'decisions.acceptPreview', { projectId });
     const at = (p: typeof preview) => p.thresholds.find((t) => t.minConfidence === p.setting)!.rows;

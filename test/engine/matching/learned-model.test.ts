@@ -41,7 +41,7 @@ describe('learning from decisions', () => {
     const verdict = learnedVerdict(nearName, enough);
     expect(verdict).toMatchObject({ learned: true, guard: null, confidence: Math.max(19 / 20, nearName.confidence) });
     expect(accepted(verdict)).toBe(true);
-    expect(learnedSentences(enough)).toEqual(['You accepted 18 of 18 rows with a near name at the same company: such rows are now 95% confident.']);
+    expect(learnedSentences(enough)).toEqual(['You accepted 18 of 18 rows with a near name at the same company: such rows are now at least 95% confident.']);
   });
 
   it('does not lift a pattern the reviewer rejected even once', () => {
