@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Database } from 'better-sqlite3';
 
 /** How often background work waiting for the engine to be idle looks again. */
 const IDLE_POLL_MS = 100;
@@ -32,4 +33,63 @@ export async function idleTurn({ isIdle, goOn, hurry, onPoll }: IdleWait): Promi
     onPoll?.(null);
   }
   return goOn();
+}
+
+/**
+ * Background work on the database done a slice per idle turn (a deleted project's cleanup, the move of an older
+ * folder's answers): `wake` starts it when it is not going (a wake while it goes makes it look once more at its end),
+ * `finishNow` does the rest without waiting for idle, `stop` ends it after the slice under way (the engine is closing).
+ */
+export abstract class IdleWork {
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** finishNow: slices follow one another without waiting for the engine to be idle. */
+  private hurry = false;
+  protected stopped = false;
+
+  constructor(
+    protected readonly db: Database,
+    private readonly isIdle: () => boolean,
+  ) {}
+
+  /** Starts the work when there is anything to do; resolves once nothing is left (or it stopped). */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.workAll().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        void this.wake();
+      }
+    });
+    return this.running;
+  }
+
+  /** Does everything left without waiting for the engine to be idle: for a host nobody waits on meanwhile, or a test. */
+  async finishNow(): Promise<void> {
+    this.hurry = true;
+    try {
+      await this.wake();
+    } finally {
+      this.hurry = false;
+    }
+  }
+
+  /** Stops after the slice under way; what is left is done at the next start. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.running ?? Promise.resolve();
+  }
+
+  /** Waits for the engine to be idle (unless hurried): true when the next slice may go, false once the work should stop. */
+  protected turn(): Promise<boolean> {
+    return idleTurn({ isIdle: this.isIdle, goOn: () => !this.stopped && this.db.open, hurry: () => this.hurry });
+  }
+
+  /** Everything there is to do, a slice per `turn()`; never throws. */
+  protected abstract workAll(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { idleTurn } from '../idle-turn';
+import { IdleWork } from '../idle-turn';
 import { dropListsSlice } from '../store/refresh-tables';
 import { freeSpace, giveBackFreePages } from '../store/free-space';
 
@@ -52,64 +52,19 @@ type Step = (projectId: number) => boolean;
  * by a quit or a crash goes on at the next start; `wake` after each removal, and after anything else that frees many
  * pages (clearing the cache). Idempotent: two processes on one database (the app and the CLI) may both clean.
  */
-export class ProjectCleanup {
-  private running: Promise<void> | null = null;
-  /** A removal woke the cleanup while it was running. */
-  private again = false;
-  /** finishNow: slices follow one another without waiting for the engine to be idle. */
-  private hurry = false;
-  private stopped = false;
+export class ProjectCleanup extends IdleWork {
   private readonly steps: Step[];
   private readonly pending: Statement;
   private readonly done: Statement;
 
-  constructor(
-    private readonly db: Database,
-    private readonly isIdle: () => boolean,
-  ) {
+  constructor(db: Database, isIdle: () => boolean) {
+    super(db, isIdle);
     this.pending = db.prepare('SELECT project_id FROM project_cleanup ORDER BY project_id LIMIT 1').pluck();
     this.done = db.prepare('DELETE FROM project_cleanup WHERE project_id = ?');
     this.steps = [rowsStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
   }
 
-  /** Starts cleaning when there is anything to clean; resolves once nothing is left (or it stopped). */
-  wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      // The cleanup under way may be past its last look for work: it looks once more when it ends.
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.cleanAll().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        void this.wake();
-      }
-    });
-    return this.running;
-  }
-
-  /**
-   * Cleans everything pending without waiting for the engine to be idle, slice after slice: for a host nobody waits
-   * on meanwhile (the CLI, which may exit right after), where leaving rows for the next start would only leave them.
-   */
-  async finishNow(): Promise<void> {
-    this.hurry = true;
-    try {
-      await this.wake();
-    } finally {
-      this.hurry = false;
-    }
-  }
-
-  /** Stops after the slice under way (the engine is closing); what is left is cleaned at the next start. */
-  stop(): Promise<void> {
-    this.stopped = true;
-    return this.running ?? Promise.resolve();
-  }
-
-  private async cleanAll(): Promise<void> {
+  protected async workAll(): Promise<void> {
     try {
       for (let projectId = this.next(); projectId !== null; projectId = this.next()) {
         for (const step of this.steps) {
@@ -147,9 +102,6 @@ export class ProjectCleanup {
   }
 
   /** Waits until the engine is idle; false once the cleanup should stop. */
-  private turn(): Promise<boolean> {
-    return idleTurn({ isIdle: this.isIdle, goOn: () => !this.stopped && this.db.open, hurry: () => this.hurry });
-  }
 }
 
 /** The tables keyed by (project_id, row_index): the lowest ROWS_PER_SLICE row indexes left, from each, and their text index documents. */

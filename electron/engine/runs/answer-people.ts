@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import type { Candidate } from '../../../shared/model';
-import { idleTurn } from '../idle-turn';
+import { IdleWork } from '../idle-turn';
 import { answerPeople } from '../matching';
 import { answersLeftToMove, answersToMove, moveAnswer } from '../store';
 
@@ -35,41 +35,16 @@ export function answerMoveJob(jobs: JobBoard): (progress: AnswersMoving) => void
  * part-way leaves each answer in one layout or the other, and the next start goes on from what is left. Says how far
  * it is after each slice (`onProgress`) for a host to show.
  */
-export class AnswerMove {
-  private running: Promise<void> | null = null;
-  private hurry = false;
-  private stopped = false;
-
+export class AnswerMove extends IdleWork {
   constructor(
-    private readonly db: Database,
-    private readonly isIdle: () => boolean,
+    db: Database,
+    isIdle: () => boolean,
     private readonly onProgress: (progress: AnswersMoving) => void = () => {},
-  ) {}
-
-  /** Starts moving when there is anything to move; resolves once nothing is left (or it stopped). */
-  wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.running ??= this.moveAll().finally(() => (this.running = null));
-    return this.running;
+  ) {
+    super(db, isIdle);
   }
 
-  /** Moves everything left without waiting for the engine to be idle (a host nobody waits on meanwhile, or a test). */
-  async finishNow(): Promise<void> {
-    this.hurry = true;
-    try {
-      await this.wake();
-    } finally {
-      this.hurry = false;
-    }
-  }
-
-  /** Stops after the slice under way (the engine is closing); what is left is moved at the next start. */
-  stop(): Promise<void> {
-    this.stopped = true;
-    return this.running ?? Promise.resolve();
-  }
-
-  private async moveAll(): Promise<void> {
+  protected async workAll(): Promise<void> {
     try {
       const total = answersLeftToMove(this.db);
       if (total === 0) return;
@@ -77,7 +52,7 @@ export class AnswerMove {
       let after = 0;
       this.onProgress({ answersMoved: 0, answersTotal: total, done: false });
       for (;;) {
-        if (!(await idleTurn({ isIdle: this.isIdle, goOn: () => !this.stopped && this.db.open, hurry: () => this.hurry }))) return;
+        if (!(await this.turn())) return;
         const slice = this.db.transaction(() => {
           const answers = answersToMove(this.db, after, ANSWERS_PER_SLICE);
           for (const { rowid, candidates } of answers) moveAnswer(this.db, rowid, peopleOf(candidates));
