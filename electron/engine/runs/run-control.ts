@@ -25,8 +25,7 @@ export interface RunControlDeps {
   client(concurrency: number): Promise<ServiceClient>;
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
-  onProgress(progress: RunProgress): void;
-  /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
+  /** Each run is a job there (job.progress, its RunProgress the detail; job.cancel), from its start or resume to its end; a pause keeps it. */
   jobs: JobBoard;
 }
 
@@ -51,7 +50,7 @@ export class RunControl {
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
   private readonly starting = new Set<number>();
   /** Each project's run job, from start to its end (a paused run's stays, to be resumed). */
-  private readonly jobs = new Map<number, JobHandle>();
+  private readonly jobs = new Map<number, JobHandle<'run'>>();
 
   constructor(private readonly deps: RunControlDeps) {}
 
@@ -119,16 +118,15 @@ export class RunControl {
     return storedSettings(JSON.stringify(options.settings));
   }
 
-  /** The run's progress to the engine, and to its job. */
+  /** The run's progress to its job (job.progress). */
   private tell(progress: RunProgress): void {
     const job = this.jobs.get(progress.projectId);
     if (job) {
-      job.progress(progress.rowsResolved, progress.rowsTotal);
+      job.progress(progress.rowsResolved, progress.rowsTotal, undefined, progress);
       const state = jobStateOf(progress.status);
       if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
       job.state(state, progress.message);
     }
-    this.deps.onProgress(progress);
   }
 
   /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */

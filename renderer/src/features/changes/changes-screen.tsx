@@ -6,7 +6,7 @@ import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { useToast } from '../../ui/toasts';
 import { ProjectHeader } from '../projects/project-header';
 import { ChangeTable } from './change-table';
@@ -19,11 +19,14 @@ import { inboxChanged, useInbox } from './use-inbox';
  * Who moved, left or changed title: the changes not seen yet (the inbox, marked seen in one go), and the changes since
  * any day (a preset or a day picked), exported as a file a CRM imports.
  */
+/** The job whose detail says how a refresh goes. */
+const REFRESH = ['refresh'] as const;
+
 export function ChangesScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
   // A refresh that ends while the screen is open found changes: the project and the list are read again.
-  const refreshEvent = useProjectEvent('refresh.progress', projectId);
+  const refreshEvent = useJobDetail(REFRESH, projectId);
   const ended = refreshEvent && refreshEvent.status !== 'running' ? refreshEvent.refreshId : 0;
   const reloadProject = project.reload;
   useEffect(() => {
