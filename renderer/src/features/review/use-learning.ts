@@ -12,7 +12,7 @@ export interface LearningState {
   learning: boolean;
   /** Its cancel was asked for, and it has not ended yet. */
   cancelling: boolean;
-  /** How far it is (decisions.progress, action 'learn'); null before its first word. */
+  /** How far it is (its `learn` job's detail); null before its first word. */
   progress: DecisionsProgress | null;
   /** The change the screen offers to accept, from the last learning; null when none is left to offer. */
   offer: LearningChange | null;
