@@ -62,10 +62,10 @@ export interface SearchHandlers {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_PAGE_SIZE = 100;
 
 /** A search's end as its job's: one out of credits failed (a resume pages on, as a new job). */
 const jobStateOf = (status: SearchStatus): JobState => (status === 'out_of_credits' ? 'failed' : status);
-const DEFAULT_PAGE_SIZE = 100;
 
 export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
   const { db } = ctx;

@@ -15,13 +15,13 @@ import { ChangesExport } from './changes-export';
 import { isoDayOf, sinceChoices, validDay, type SincePreset } from './since-day';
 import { inboxChanged, useInbox } from './use-inbox';
 
+/** The job whose detail says how a refresh goes. */
+const REFRESH = ['refresh'] as const;
+
 /**
  * Who moved, left or changed title: the changes not seen yet (the inbox, marked seen in one go), and the changes since
  * any day (a preset or a day picked), exported as a file a CRM imports.
  */
-/** The job whose detail says how a refresh goes. */
-const REFRESH = ['refresh'] as const;
-
 export function ChangesScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));

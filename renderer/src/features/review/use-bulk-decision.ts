@@ -3,6 +3,7 @@ import { BULK_DECISIONS, type BulkDecision, type DecisionsProgress } from '../..
 import { useFoundGoingOn } from '../../jobs/use-found-job';
 import { useJobDetail } from '../../jobs/use-job-detail';
 
+/** The jobs of the decisions over many rows: an accept, an undo, a learning. */
 const BULK: readonly BulkDecision[] = BULK_DECISIONS;
 
 export interface BulkDecisionState {
