@@ -78,14 +78,15 @@ const small = (f: BenchFigures) => short(f.smallRows);
 /** The larger size, for the targets only a run of two sizes measures. */
 const larger = (f: BenchFigures) => (f.largeRows === null ? 'a larger size' : short(f.largeRows));
 
-const STEP_LABELS: Record<PerRowStep, string> = {
-  csvImport: 'CSV import',
-  xlsxImport: 'XLSX import',
-  planning: 'Planning',
-  matching: 'Matching run',
-  cachedRerun: 'Cached re-run',
-  csvExport: 'CSV export',
-  xlsxExport: 'XLSX export',
+/** Each step's target id (as in earlier results.json files) and label. */
+const STEP_TARGETS: Record<PerRowStep, [string, string]> = {
+  csvImport: ['per_row_csv_import', 'CSV import'],
+  xlsxImport: ['per_row_xlsx_import', 'XLSX import'],
+  planning: ['per_row_planning', 'Planning'],
+  matching: ['per_row_run', 'Matching run'],
+  cachedRerun: ['per_row_cached_rerun', 'Cached re-run'],
+  csvExport: ['per_row_csv_export', 'CSV export'],
+  xlsxExport: ['per_row_xlsx_export', 'XLSX export'],
 };
 
 /** `matchdesk match` end to end against the network bound (issue 41): the cores' budget row of the table uses it too. */
@@ -195,8 +196,8 @@ export const TARGETS: readonly Target[] = [
   // Issue 12, kept by issue 41: every step scales with the rows.
   ...PER_ROW_STEPS.map(
     (step): Target => ({
-      id: `per_row_${step}`,
-      label: (f) => `${STEP_LABELS[step]}: per-row cost ${larger(f)} / ${small(f)}`,
+      id: STEP_TARGETS[step][0],
+      label: (f) => `${STEP_TARGETS[step][1]}: per-row cost ${larger(f)} / ${small(f)}`,
       figure: (f) => f.perRowGrowth?.[step] ?? null,
       unit: 'x',
       limit: 1.3,
