@@ -127,6 +127,8 @@ describe('the target list', () => {
     const checks = byId({ ...atLimits, matchVsBoundSmall: 4.91, matchVsBoundLarge: 5.88, csvExportRowsPerSecond: 26_380 });
     const small = checks.get('match_vs_bound_small')!;
     expect(small).toMatchObject({ value: 4.91, target: 2, pass: false, issue: 41, label: 'matchdesk match end to end / network bound (100k)' });
+    // What a target replaced goes with it into results.json.
+    expect(checks.get('match_vs_bound_large')!.detail).toBe('replaces issue 12 (1.5x at 1M only)');
     expect(small.ratio).toBeCloseTo(2.455, 6);
     expect(checks.get('match_vs_bound_large')!.label).toBe('matchdesk match end to end / network bound (1M)');
     expect(checks.get('csv_export_rate')).toMatchObject({ label: 'CSV export (1M)', pass: false, better: 'higher' });
