@@ -39,7 +39,7 @@ export const CONFIDENCE_MODEL = {
    * comparison's levels): a run copies a verdict between projects only when the model is the same one
    * (runs/verdict-basis.ts), and within one app version only this tells two models apart.
    */
-  version: 3,
+  version: 4,
 
   notAmongCandidates: {
     probability: 0.3,
