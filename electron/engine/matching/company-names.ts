@@ -71,6 +71,10 @@ interface Reduced {
    * has no word of its own to keep.
    */
   shortened: ReadonlyMap<string, number>;
+  /** The compact forms of the words the name begins with, each with the words left after it: "Pereira & Karlsson" -> "pereira" (1). */
+  beginnings: ReadonlyMap<string, number>;
+  /** Whether the name is one distinctive word, which may stand for a name it begins ("Pereira", "Cyberdyne"). */
+  oneWord: boolean;
   /** The name as an acronym, when it is written as one: one word of 2 to 6 capitals ("IBM"); else null. */
   acronym: string | null;
   /** The initials of a name of two words or more, with and without its small words ("of", "for"). */
@@ -79,6 +83,8 @@ interface Reduced {
 
 // Words an acronym may skip: "Bank of America" is BA as well as BOA.
 const SMALL_WORDS = new Set(['of', 'for', 'in', 'at']);
+// A first word standing for the whole name has at least this many letters: "Acme" does, "Red" or "AB" does not.
+const MIN_FIRST_WORD = 4;
 // At most this many descriptive words are tried dropped in one name: real names have one or two.
 const MOST_DROPPED = 4;
 
@@ -97,11 +103,14 @@ function reduce(name: string): Reduced {
       shortened.set(form, Math.min(dropped.size, shortened.get(form) ?? Infinity));
     }
   }
+  const beginnings = new Map<string, number>();
+  for (let n = 1; n < words.length; n++) beginnings.set(compactOf(words.slice(0, n)), words.length - n);
+  const oneWord = words.length === 1 && compact.length >= MIN_FIRST_WORD && !DESCRIPTIVE_COMPANY_WORDS.has(words[0]!);
   // Capitals in the name as written, legal forms aside: "IBM Corp." is an acronym, "Ibm" and "Acme" are not.
   const written = name.replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ').filter((w) => !LEGAL_FORMS.has(w.toLowerCase()));
   const acronym = words.length === 1 && written.length === 1 && /^[\p{Lu}\p{N}]{2,6}$/u.test(written[0]!) ? compact : null;
   const initials = words.length < 2 ? [] : [...new Set([words, words.filter((w) => !SMALL_WORDS.has(w))].map((ws) => ws.map((w) => w[0]).join('')))];
-  return { key, compact, shortened, acronym, initials };
+  return { key, compact, shortened, beginnings, oneWord, acronym, initials };
 }
 
 // Company names repeat across a sheet and across people's jobs: each is reduced once.
@@ -132,8 +141,9 @@ const DIFFERS: CompanyAgreement = { match: 'differs', apart: 0 };
  * same: one company written two ways (legal form, case, "The", "&"/"and", spacing, ü/ue).
  * close: one company as far as a reader can tell, but not written the same: one name is the other with
  *   descriptive words more ("CYBERDYNE" / "Cyberdyne Systems", "Sterling Cooper & Partners" / "Sterling Cooper",
- *   "Black Mesa Research" / "Black Mesa"), a one-letter typo in a longer name, or an acronym written in capitals
- *   ("IBM" / "International Business Machines").
+ *   "Black Mesa Research" / "Black Mesa"), one distinctive word the other begins with ("Pereira" / "Pereira &
+ *   Karlsson"), a one-letter typo in a longer name, or an acronym written in capitals ("IBM" / "International
+ *   Business Machines").
  * differs: otherwise, or either name empty. Sharing a word is not enough ("Stone Analytics" / "Blue Stone Capital",
  *   "Nova Analytics" / "Nova Robotics"): that is how sister companies and strangers are named alike.
  */
@@ -146,6 +156,8 @@ export function companyAgreement(a: string | null, b: string | null): CompanyAgr
   const dropped = Math.min(
     x.compact.length >= 3 ? (y.shortened.get(x.compact) ?? Infinity) : Infinity,
     y.compact.length >= 3 ? (x.shortened.get(y.compact) ?? Infinity) : Infinity,
+    x.oneWord ? (y.beginnings.get(x.compact) ?? Infinity) : Infinity,
+    y.oneWord ? (x.beginnings.get(y.compact) ?? Infinity) : Infinity,
   );
   if (dropped !== Infinity) return { match: 'close', apart: dropped };
   if (Math.min(x.compact.length, y.compact.length) >= 5 && editDistance(x.compact, y.compact, 1) <= 1) return { match: 'close', apart: 1 };

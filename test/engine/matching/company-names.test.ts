@@ -27,6 +27,10 @@ describe('compareCompanyNames', () => {
     ['Black Mesa Research', 'Black Mesa'],
     ['Globex Group International', 'GLOBEX'],
     ['Nova Analytics', 'Nova Bio Analytics'],
+    // One distinctive word for a name it begins: the first partner of a firm, a brand before its other words.
+    ['Pereira', 'Pereira & Karlsson'],
+    ['Meridian', 'Meridian Bridge Logistics AG'],
+    ['Meridianbridge', 'Meridian Bridge Logistics'],
     // A typo in a longer name; an acronym written in capitals.
     ['Initech Solutions', 'Initech Sulutions'],
     ['IBM', 'International Business Machines Corporation'],
@@ -53,6 +57,10 @@ describe('compareCompanyNames', () => {
     // A name that only begins the other's first word is another name.
     ['Nørre Ltd', 'Nørrebridge Ventures'],
     ['Acme', 'Acmecorp'],
+    // Two words are not one: a first word that a longer first word begins, or a short or descriptive one.
+    ['Karlsson', 'Pereira & Karlsson'],
+    ['Red', 'Red Ridge Analytics'],
+    ['Data', 'Data Harbor Systems'],
     // Descriptive words alone name no company; a lower-case or long word is no acronym.
     ['Data Systems', 'Data Cloud Systems'],
     ['Research', 'Black Mesa Research'],
