@@ -98,8 +98,9 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   headers.push(...MATCH_COLUMNS);
 
   async function* rows(): AsyncGenerator<ExportCell[]> {
+    const fetchTimes = new FetchTimes();
     for (const page of pages(db, project.id, scope, pageRows)) {
-      for (const row of page) yield matchLine(row, width);
+      for (const row of page) yield matchLine(row, width, fetchTimes);
       onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
     }
@@ -108,7 +109,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
 }
 
 /** A row of the matches export: its cells padded to `width`, then the match columns. */
-function matchLine({ cells, result }: ExportRow, width: number): ExportCell[] {
+function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: FetchTimes): ExportCell[] {
   const line: ExportCell[] = parseCells(cells);
   if (line.length > width) line.length = width;
   while (line.length < width) line.push('');
@@ -139,7 +140,7 @@ function matchLine({ cells, result }: ExportRow, width: number): ExportCell[] {
     reason ?? '',
     chosen?.rank ?? '',
     answered ? (result.strategy ?? '') : '',
-    answered && result.fetchedAt !== null ? new Date(result.fetchedAt).toISOString() : '',
+    answered && result.fetchedAt !== null ? fetchTimes.text(result.fetchedAt) : '',
     result.decidedAt ?? '',
     outcome === 'error' ? (result.error ?? UNEXPLAINED_ERROR) : '',
     // What the last refresh found, for the person the row still has: another decision since makes it moot.
@@ -147,6 +148,26 @@ function matchLine({ cells, result }: ExportRow, width: number): ExportCell[] {
     chosen && refresh ? (refresh.previousCompany ?? '') : '',
   );
   return line;
+}
+
+const FETCH_TIMES_KEPT = 4096;
+
+/**
+ * Fetch times' ISO texts, each made once: a call's answers share one fetch time, and the rows of a page come from
+ * a few calls. Forgotten past FETCH_TIMES_KEPT, so a sheet of a million calls does not keep them all.
+ */
+class FetchTimes {
+  private readonly texts = new Map<number, string>();
+
+  text(ms: number): string {
+    let text = this.texts.get(ms);
+    if (text === undefined) {
+      if (this.texts.size >= FETCH_TIMES_KEPT) this.texts.clear();
+      text = new Date(ms).toISOString();
+      this.texts.set(ms, text);
+    }
+    return text;
+  }
 }
 
 /** Every candidate of every exported row that has candidates, one line each, with the evidence per input field. */
