@@ -90,15 +90,42 @@ export interface UnderWay {
   cancel(projectId: number, kind: JobKind): Promise<unknown>;
 }
 
+/** How an action enters: kinds it passes over, the signal of its queued job, and what it does the moment it may go. */
+export interface Entry {
+  /** Kinds not looked at (a resume, which joins its own kind's job). */
+  except?: JobKind[];
+  /** Aborted when the queued job is cancelled: it stops waiting and starts nothing. */
+  signal?: AbortSignal;
+  /** Called in the same turn as the last look at the table, so nothing else may start in between (the job goes running). */
+  admitted?: () => void;
+}
+
 /**
  * Lets `asked` start on the project as the table says: refused (busy), or once what it waits for has ended (looked at
- * again after, as another may have started meanwhile) and what it cancels is cancelled. `except`: kinds not looked
- * at (a resume, which joins its own kind's job).
+ * again after, as another may have started meanwhile) and what it cancels is cancelled.
  */
-export async function enter(asked: Action, projectId: number, projectName: string, underWay: UnderWay, except: JobKind[] = []): Promise<void> {
+export async function enter(asked: Action, projectId: number, projectName: string, underWay: UnderWay, entry: Entry = {}): Promise<void> {
+  const { except = [], signal } = entry;
   const going = () => underWay.kinds(projectId).filter((kind) => !except.includes(kind));
   for (const kind of admit(asked, going(), projectName).cancel) await underWay.cancel(projectId, kind);
   for (let waits = admit(asked, going(), projectName).wait; waits.length > 0; waits = admit(asked, going(), projectName).wait) {
-    for (const kind of waits) await underWay.settled(projectId, kind);
+    for (const kind of waits) await untilSettled(underWay.settled(projectId, kind), signal);
+  }
+  entry.admitted?.();
+}
+
+/** Waits for `settled`, or throws `cancelled` once the waiting job is cancelled. */
+async function untilSettled(settled: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return void (await settled);
+  let onAbort = () => undefined as void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new EngineError('cancelled', 'Cancelled while it waited its turn: nothing was changed.'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([settled, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }

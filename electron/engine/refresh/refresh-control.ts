@@ -27,8 +27,11 @@ export interface RefreshControlDeps {
   service(): ServiceScope | null;
   /** The active profile's client; throws an EngineError the user can act on when there is none. */
   client(concurrency: number): Promise<ServiceClient>;
-  /** Refuses (throws) while the project is being planned or run: a refresh and a run must not write rows together. */
-  refuseWhileRunning(projectId: number): void;
+  /**
+   * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a refresh beside
+   * (a run, a plan, another refresh of the project): asked in the same turn the refresh is marked starting.
+   */
+  admit(projectId: number): void;
   onProgress(progress: RefreshProgress): void;
   /** Each refresh is a job there, storing the options a resume goes on under. */
   jobs: JobBoard;
@@ -49,7 +52,7 @@ export interface RefreshConnection {
   client(concurrency: number): Promise<ServiceClient>;
 }
 
-/** Starts, pauses, resumes and cancels refreshes: at most one per project at a time. */
+/** Starts, pauses, resumes and cancels refreshes; what may go beside one is the overlap table's to say. */
 export class RefreshControl {
   private readonly active = new Map<number, RefreshRun>();
   private readonly starting = new Set<number>();
@@ -208,8 +211,7 @@ export class RefreshControl {
   }
 
   private refuseIfBusy(project: ProjectRecord): void {
-    if (this.isBusy(project.id)) throw new EngineError('busy', `A refresh of "${project.name}" is already going. Pause or cancel it first.`);
-    this.deps.refuseWhileRunning(project.id);
+    this.deps.admit(project.id);
   }
 
   /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */

@@ -3,7 +3,6 @@ import type { RunProgress } from '../../../shared/contract';
 import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { EngineError } from '../engine-errors';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { jobStateOf } from '../jobs/job-states';
 import { requireProject } from '../rows/project-record';
@@ -26,6 +25,11 @@ export interface RunControlDeps {
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
   onProgress(progress: RunProgress): void;
+  /**
+   * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a run beside:
+   * asked in the same turn the run is marked starting, so a second start of the project finds this one.
+   */
+  admit(projectId: number): void;
   /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
   jobs: JobBoard;
 }
@@ -45,7 +49,7 @@ export interface RunOptions {
   minConfidence?: number;
 }
 
-/** Starts, pauses, resumes and cancels runs: at most one per project at a time. */
+/** Starts, pauses, resumes and cancels runs; what may go beside one (another run of the project: no) is the overlap table's to say. */
 export class RunControl {
   private readonly active = new Map<number, MatchingRun>();
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
@@ -155,7 +159,7 @@ export class RunControl {
     const { offline } = options;
     const { db, clock } = this.deps;
     const project = requireProject(db, projectId);
-    if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
+    this.deps.admit(projectId);
     this.starting.add(projectId);
     try {
       const started = resumed ? this.startedWith(resumed) : null;

@@ -141,19 +141,6 @@ describe('jobs', () => {
     expect(await ok(engine, 'job.list', { projectId })).toEqual([]);
   });
 
-  it('an undo cannot stop part-way: job.cancel says so and it ends done', async () => {
-    const { engine, events } = await setUp();
-    const projectId = (await ok(engine, 'projects.import', { file: sheet(200) })).summary.id;
-    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
-    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
-    await engine.runSettled(projectId);
-    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
-    const refused = cancelFirst(engine, 'undo');
-    await ok(engine, 'decisions.undo', { projectId });
-    expect(await refused).toBe(false);
-    expect(lastOf(events, 'undo')!.state).toBe('done');
-  });
-
   it('a refresh resumed after a crash goes on under the options it started with, whatever the settings say', async () => {
     const { engine: first } = await setUp(40);
     await ok(first, 'settings.update', { concurrency: 1 });
