@@ -31,7 +31,7 @@ import { ChangedRowsCounter } from './review/changed-count';
 import { Decisions } from './review/decisions';
 import { createReviewHandlers, type ReviewHandlers } from './review/handlers';
 import { LISTS_WALKED_HERE } from './review/review-page';
-import { onRowTextIndexProgress } from './review/row-text-index';
+import { onRowTextIndexProgress, stopRowTextIndexFill } from './review/row-text-index';
 import { CallTiming } from './rows/call-timing';
 import { requireProject, type ProjectRecord } from './rows/project-record';
 import { RowTiming } from './rows/row-timing';
@@ -142,7 +142,7 @@ class MatchdeskEngine implements Engine {
     markInterruptedRefreshes(db, now);
     JobBoard.markInterrupted(db, now, ['run', 'refresh']);
     const jobs = (this.jobs = new JobBoard(db, clock, (progress) => this.emit('job.progress', progress)));
-    this.textIndexJobs = new TextIndexJobs(jobs);
+    this.textIndexJobs = new TextIndexJobs(jobs, (projectId) => stopRowTextIndexFill(db, projectId));
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
     const emit = <E extends EventName>(event: E, payload: Events[E]) => this.emit(event, payload);
     const readsElsewhere = (project: ProjectRecord) => this.readsPast(project.rowCount, LISTS_WALKED_HERE);
