@@ -9,7 +9,7 @@ import { requireProject } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
 import type { RowTiming } from '../rows/row-timing';
-import { createRun, latestRun, saveRun, storedSettings, zeroCounters, type RunRecord, type RunSettings } from './run-records';
+import { createRun, jobOptions, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
@@ -113,16 +113,6 @@ export class RunControl {
     return this.status(projectId);
   }
 
-  /**
-   * The settings the run started with, from its job: the one place a resume reads them from (the run's own record
-   * keeps a copy for its status). Null for a run from before runs kept them: it resumes under the settings.
-   */
-  private startedWith(run: RunRecord): RunSettings | null {
-    const options = this.deps.jobs.lastOptions(run.projectId, 'run') as { runId?: number; settings?: unknown } | null;
-    if (options?.runId !== run.id || options.settings === undefined || options.settings === null) return null;
-    return storedSettings(JSON.stringify(options.settings));
-  }
-
   /** The run's progress to the engine, and to its job. */
   private tell(progress: RunProgress): void {
     const job = this.jobs.get(progress.projectId);
@@ -162,15 +152,22 @@ export class RunControl {
     this.deps.admit(projectId);
     this.starting.add(projectId);
     try {
-      const started = resumed ? this.startedWith(resumed) : null;
+      // A resume goes on under what its run's job kept; a run from before runs kept them, under the settings.
+      const started = resumed?.settings ?? null;
       const settings = started ? { ...this.deps.settings(), ...started } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
-      const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
+      const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
+      // A new run replaces a paused one: that one's job ends, and the new run has its own, holding its options.
+      const previous = this.jobs.get(projectId);
+      if (previous && !resumed) {
+        this.jobs.delete(projectId);
+        previous.state('cancelled', 'A new run of the project was started instead.');
+      }
       if (!this.jobs.has(projectId)) {
-        const options = { offline, runId, settings: { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: settings.autoAccept } };
+        const options = jobOptions(runId, offline, settings);
         this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
       }
       const run = new MatchingRun(

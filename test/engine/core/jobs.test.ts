@@ -222,17 +222,38 @@ describe('jobs', () => {
     await engine.refreshSettled(projectId);
   });
 
-  it("a run resumes under its job's options, not the copy its own record shows", async () => {
+  it("keeps a run's options once, in its job: its status shows them and its resume goes on under them", async () => {
     const { engine } = await setUp(20);
     const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
     await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
     await ok(engine, 'run.pause', { projectId });
     const db = (engine as unknown as { db: Database.Database }).db;
-    db.prepare('UPDATE runs SET options = ?').run(JSON.stringify({ concurrency: 3, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.9, minLead: 0.1 } }));
+    expect(db.prepare("SELECT name FROM pragma_table_info('runs')").pluck().all()).not.toContain('options');
+    const runId = (await ok(engine, 'run.status', { projectId }))!.runId;
+    const jobs = db.prepare("SELECT options FROM jobs WHERE kind = 'run'").pluck().all() as string[];
+    expect(jobs).toHaveLength(1);
+    expect(JSON.parse(jobs[0]!)).toMatchObject({ offline: false, runId, settings: { autoAccept: { enabled: false } } });
+    await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.5, minLead: 0.1 } });
+    expect((await ok(engine, 'run.status', { projectId }))!.autoAccept).toMatchObject({ enabled: false });
     const resumed = await ok(engine, 'run.resume', { projectId });
     expect(resumed!.autoAccept).toMatchObject({ enabled: false });
     expect((await engine.runSettled(projectId))!.status).toBe('done');
     expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'auto'").pluck().get(projectId)).toBe(0);
+  });
+
+  it('a new run started while another is paused ends that one\'s job and keeps its own options in a job of its own', async () => {
+    const { engine, events } = await setUp(20);
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await ok(engine, 'run.pause', { projectId });
+    const first = lastOf(events, 'run')!;
+    expect(first.state).toBe('paused');
+    await ok(engine, 'run.start', { projectId, offline: false, minConfidence: 0.99 });
+    expect(events.filter((e) => e.jobId === first.jobId).at(-1)).toMatchObject({ state: 'cancelled', message: 'A new run of the project was started instead.' });
+    expect((await engine.runSettled(projectId))!.autoAccept).toMatchObject({ enabled: true, minConfidence: 0.99 });
+    expect(lastOf(events, 'run')).toMatchObject({ state: 'done' });
+    expect(lastOf(events, 'run')!.jobId).not.toBe(first.jobId);
   });
 });
