@@ -182,6 +182,8 @@ export class RunControl {
           verdicts: () => this.deps.verdicts(),
           rowCount: project.rowCount,
           onProgress: (p) => this.tell(p),
+          // Its own job, beside the run's: job.cancel stops the copy and the run goes on working the rest out.
+          copyJob: () => this.deps.jobs.open({ kind: 'verdictCopy', projectId, options: { runId }, phase: 'copying verdicts' }),
         },
         projectId,
         runId,
