@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobKind, JobProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import type { Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSim, tempDir, writeCsv } from './helpers';
+import { EngineOnSim, jobEvents } from '../jobs/engine-on-sim';
+import { fails, ok } from './helpers';
 
 // Every long piece of work is a job: one progress event (job.progress) of one shape, one lifecycle, one cancel
 // (job.cancel), and job.list for a screen opened meanwhile.
@@ -13,35 +13,15 @@ import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSi
 const JOB_KEYS = ['jobId', 'kind', 'projectId', 'state', 'done', 'total', 'phase', 'startedAt', 'updatedAt', 'message'].sort();
 const MAPPING = { fullName: 0, company: 1 };
 
-let tmp: ReturnType<typeof tempDir> | null = null;
-let sim: Simulator | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.close();
-  engine = null;
-  await sim?.close();
-  sim = null;
-  tmp?.remove();
-  tmp = null;
-});
+const fixture = new EngineOnSim();
 
 async function setUp(latencyMs = 0): Promise<{ engine: Engine; events: JobProgress[] }> {
-  tmp = tempDir();
-  sim = await startSim({ latencyMs });
-  engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'exports') });
-  await connect(engine, sim);
-  const events: JobProgress[] = [];
-  engine.on('job.progress', (p) => events.push(p));
-  return { engine, events };
+  const engine = await fixture.start({ latencyMs });
+  return { engine, events: jobEvents(engine) };
 }
 
 /** A sheet of `rows` people (name and current company), repeated as needed. */
-function sheet(rows: number): string {
-  const people = findablePeople(sim!);
-  const cells = Array.from({ length: rows }, (_, i) => people[i % people.length]).map((p) => [p.name, currentCompany(p)]);
-  return writeCsv(join(tmp!.dir, `people-${rows}.csv`), ['Name', 'Company'], cells);
-}
+const sheet = (rows: number) => fixture.sheet(rows);
 
 /** Cancels the first job of `kind` as soon as it says it is running, through job.cancel (by id, or by project and kind). */
 function cancelFirst(engine: Engine, kind: JobKind, by: 'id' | 'kind' = 'id'): Promise<boolean> {
@@ -122,7 +102,7 @@ describe('jobs', () => {
     expect(await ok(engine, 'run.resume', { projectId })).toBeNull();
 
     // An export cancelled leaves no file.
-    const target = join(tmp!.dir, 'out.csv');
+    const target = join(fixture.dir, 'out.csv');
     const exportCancelled = cancelFirst(engine, 'export');
     expect(await fails(engine, 'export.run', { projectId, scope: 'all', format: 'csv', destination: target })).toMatchObject({ kind: 'cancelled' });
     expect(await exportCancelled).toBe(true);
@@ -153,17 +133,15 @@ describe('jobs', () => {
     });
     await ok(first, 'refresh.start', { projectId });
     await asked;
-    await first.close();
-    engine = null;
+    await fixture.close();
     // As if the process had been killed: the refresh and its job still marked running in the file.
-    const dataDir = join(tmp!.dir, 'data');
+    const dataDir = fixture.dataDir;
     const db = new Database(join(dataDir, 'matchdesk.sqlite'));
     db.prepare("UPDATE refreshes SET status = 'running'").run();
     db.prepare("UPDATE jobs SET state = 'running' WHERE kind = 'refresh'").run();
     db.close();
 
-    engine = await openEngine(dataDir, { exportDir: join(tmp!.dir, 'exports') });
-    await connect(engine, sim!);
+    const engine = await fixture.open();
     await ok(engine, 'settings.update', { concurrency: 6 });
     expect(await ok(engine, 'refresh.status', { projectId })).toMatchObject({ status: 'paused' });
     await ok(engine, 'refresh.resume', { projectId });

@@ -1,46 +1,25 @@
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobKind, JobProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import type { Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
+import { fails, ok } from '../core/helpers';
+import { EngineOnSim, jobEvents } from './engine-on-sim';
 
 // Work the overlap table has wait (an undo behind an accept) is a job from the start: queued, listed, cancellable,
 // then running once it may go. An undo stops part-way when cancelled, keeping what it took back.
 
 const MAPPING = { fullName: 0, company: 1 };
 const ROWS = 1200;
-
-let tmp: ReturnType<typeof tempDir> | null = null;
-let sim: Simulator | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.close();
-  engine = null;
-  await sim?.close();
-  sim = null;
-  tmp?.remove();
-  tmp = null;
-});
+const fixture = new EngineOnSim();
 
 /** A project of ROWS rows, run, every row waiting for review; the job events from then on. */
 async function runProject(): Promise<{ engine: Engine; projectId: number; events: JobProgress[] }> {
-  tmp = tempDir();
-  sim = await startSim();
-  engine = await openEngine(join(tmp.dir, 'data'));
-  await connect(engine, sim);
-  const people = findablePeople(sim);
-  const cells = Array.from({ length: ROWS }, (_, i) => people[i % people.length]).map((p) => [p.name, currentCompany(p)]);
-  const file = writeCsv(join(tmp.dir, 'people.csv'), ['Name', 'Company'], cells);
-  const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+  const engine = await fixture.start();
+  const projectId = (await ok(engine, 'projects.import', { file: fixture.sheet(ROWS) })).summary.id;
   await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
   await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
   expect((await engine.runSettled(projectId))!.status).toBe('done');
-  const events: JobProgress[] = [];
-  engine.on('job.progress', (p) => events.push(p));
-  return { engine, projectId, events };
+  return { engine, projectId, events: jobEvents(engine) };
 }
 
 function stateCount(engine: Engine, projectId: number, state: string): number {

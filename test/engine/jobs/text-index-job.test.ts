@@ -1,40 +1,31 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
-import type { Engine } from '../../../electron/engine/engine';
-import { fails, ok, openEngine, tempDir, writeCsv } from '../core/helpers';
+import { fails, ok, writeCsv } from '../core/helpers';
+import { EngineOnSim, jobEvents } from './engine-on-sim';
 
 // The text index's fill is a job job.cancel stops: where it got to is kept, and the next fill goes on from there.
 
-let tmp: ReturnType<typeof tempDir> | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.close();
-  engine = null;
-  tmp?.remove();
-  tmp = null;
-});
+const fixture = new EngineOnSim();
 
 describe('the text index fill as a job', () => {
   it('stops on job.cancel, keeping where it got to, and the next text filter goes on from there', async () => {
-    tmp = tempDir();
-    engine = await openEngine(join(tmp.dir, 'data'));
+    const engine = await fixture.start();
     const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
-    const file = writeCsv(join(tmp.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
     const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
-    const jobs: JobProgress[] = [];
+    const events = jobEvents(engine);
+    const jobs = (): JobProgress[] => events.filter((p) => p.kind === 'textIndex');
     const fills: TextIndexProgress[] = [];
-    engine.on('job.progress', (p) => p.kind === 'textIndex' && jobs.push(p));
     engine.on('review.textIndex', (p) => fills.push(p));
 
     // Cancelled at its first word, in that turn.
     const cancelled = new Promise<boolean>((resolve) => {
-      const off = engine!.on('job.progress', (p) => {
+      const off = engine.on('job.progress', (p) => {
         if (p.kind !== 'textIndex') return;
         off();
-        void ok(engine!, 'job.cancel', { projectId, kind: 'textIndex' }).then((r) => resolve(r.cancelled));
+        void ok(engine, 'job.cancel', { projectId, kind: 'textIndex' }).then((r) => resolve(r.cancelled));
       });
     });
     expect(await fails(engine, 'review.page', { projectId, offset: 0, limit: 10, text: 'needle' })).toMatchObject({
@@ -42,7 +33,7 @@ describe('the text index fill as a job', () => {
       message: 'The text index stopped filling: where it got to is kept. Filter again to go on from there.',
     });
     expect(await cancelled).toBe(true);
-    expect(jobs.at(-1)).toMatchObject({ state: 'cancelled', projectId, message: expect.stringContaining('Where the text index got to is kept') });
+    expect(jobs().at(-1)).toMatchObject({ state: 'cancelled', projectId, message: expect.stringContaining('Where the text index got to is kept') });
     const db = (engine as unknown as { db: Database.Database }).db;
     const state = () => db.prepare('SELECT next_row AS nextRow, done FROM row_text_state WHERE project_id = ?').get(projectId) as { nextRow: number; done: number };
     const stoppedAt = state();
@@ -58,7 +49,7 @@ describe('the text index fill as a job', () => {
     expect(fills[before]).toMatchObject({ phase: 'filling' });
     expect(fills[before]!.rowsIndexed).toBeGreaterThan(stoppedAt.nextRow);
     expect(state()).toEqual({ nextRow: 5_000, done: 1 });
-    const second = jobs.filter((j) => j.jobId !== jobs[0]!.jobId);
+    const second = jobs().filter((j) => j.jobId !== jobs()[0]!.jobId);
     expect(second.at(-1)).toMatchObject({ state: 'done', done: 5_000, total: 5_000 });
   });
 });

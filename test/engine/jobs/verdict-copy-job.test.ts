@@ -1,50 +1,30 @@
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import type { Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { ok, runToEnd } from '../core/helpers';
+import { EngineOnSim, jobEvents } from './engine-on-sim';
 
 // The copy of verdicts from another project of the same sheet is its run's first step and a job of its own: its own
 // progress, its own cancel (which stops the copy, not the run: the run works the rest out as always).
 
 const MAPPING = { fullName: 0, company: 1 };
 const ROWS = 4_500;
-
-let tmp: ReturnType<typeof tempDir> | null = null;
-let sim: Simulator | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.close();
-  engine = null;
-  await sim?.close();
-  sim = null;
-  tmp?.remove();
-  tmp = null;
-});
+const fixture = new EngineOnSim();
 
 /** A sheet of more rows than two spans of the copy (2,000 each), run once; then imported again, not run yet. */
 async function sheetRunOnce(): Promise<{ engine: Engine; first: number; again: number; events: JobProgress[] }> {
-  tmp = tempDir();
-  sim = await startSim({ people: 3000, seed: 7 });
-  engine = await openEngine(join(tmp.dir, 'data'));
-  await connect(engine, sim);
-  const people = findablePeople(sim);
-  const cells = Array.from({ length: ROWS }, (_, i) => [people[i % people.length]!.name, currentCompany(people[i % people.length]!), `row ${i}`]);
-  const file = writeCsv(join(tmp.dir, 'sheet.csv'), ['Name', 'Company', 'Note'], cells);
+  const engine = await fixture.start({ people: 3000, seed: 7 });
+  const file = fixture.sheet(ROWS, true);
   const imported = async () => {
-    const id = (await ok(engine!, 'projects.import', { file })).summary.id;
-    await ok(engine!, 'mapping.save', { projectId: id, mapping: MAPPING, strategies: ['name+company'] });
+    const id = (await ok(engine, 'projects.import', { file })).summary.id;
+    await ok(engine, 'mapping.save', { projectId: id, mapping: MAPPING, strategies: ['name+company'] });
     return id;
   };
   const first = await imported();
   expect((await runToEnd(engine, first)).status).toBe('done');
   const again = await imported();
-  const events: JobProgress[] = [];
-  engine.on('job.progress', (p) => events.push(p));
-  return { engine, first, again, events };
+  return { engine, first, again, events: jobEvents(engine) };
 }
 
 /** Each row's outcome as the run left it, in row order (the time an accepted row was decided at aside). */
