@@ -97,10 +97,8 @@ export interface UnderWay {
   cancel(projectId: number, kind: JobKind): Promise<unknown>;
 }
 
-/** How an action enters: kinds it passes over, the signal of its queued job, and what it does the moment it may go. */
+/** How a queued job enters: its signal, and what it does the moment it may go. */
 export interface Entry {
-  /** Kinds not looked at (a resume, which joins its own kind's job). */
-  except?: JobKind[];
   /** Aborted when the queued job is cancelled: it stops waiting and starts nothing. */
   signal?: AbortSignal;
   /** Called in the same turn as the last look at the table, so nothing else may start in between (the job goes running). */
@@ -112,8 +110,8 @@ export interface Entry {
  * again after, as another may have started meanwhile) and what it cancels is cancelled.
  */
 export async function enter(asked: Action, projectId: number, projectName: string, underWay: UnderWay, entry: Entry = {}): Promise<void> {
-  const { except = [], signal } = entry;
-  const going = () => underWay.kinds(projectId).filter((kind) => !except.includes(kind));
+  const { signal } = entry;
+  const going = () => underWay.kinds(projectId);
   for (const kind of admit(asked, going(), projectName).cancel) await underWay.cancel(projectId, kind);
   for (let waits = admit(asked, going(), projectName).wait; waits.length > 0; waits = admit(asked, going(), projectName).wait) {
     for (const kind of waits) await untilSettled(underWay.settled(projectId, kind), signal);

@@ -89,7 +89,7 @@ export class RefreshControl {
 
   async start(projectId: number, olderThanDays: number | null, via?: RefreshConnection): Promise<RefreshProgress> {
     const project = requireProject(this.deps.db, projectId);
-    this.refuseIfBusy(project);
+    this.deps.admit(project.id);
     const scope = this.scopeFor(project, via);
     return this.launch(project, scope, via, null, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
@@ -109,7 +109,7 @@ export class RefreshControl {
     if (running) return running.progress();
     const last = latestRefresh(this.deps.db, projectId);
     if (!last || !RESUMABLE.has(last.status)) return null;
-    this.refuseIfBusy(project);
+    this.deps.admit(project.id);
     const scope = this.scopeFor(project, via);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
     return this.launch(project, scope, via, last, async () => ({ refresh: last, listed: null }));
@@ -208,10 +208,6 @@ export class RefreshControl {
       job.state(state, progress.message);
     }
     this.deps.onProgress(progress);
-  }
-
-  private refuseIfBusy(project: ProjectRecord): void {
-    this.deps.admit(project.id);
   }
 
   /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */

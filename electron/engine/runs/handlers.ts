@@ -115,7 +115,7 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
       );
     },
     // What may go beside a run is the overlap table's to say, asked as the run starts (RunControl's admit).
-    'run.start': async (input) =>
+    'run.start': (input) =>
       runs.start(input.projectId, {
         offline: input.offline,
         ...(input.concurrency ? { concurrency: input.concurrency } : {}),
