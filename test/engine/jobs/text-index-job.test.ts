@@ -5,7 +5,7 @@ import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
 import { fails, ok, writeCsv } from '../core/helpers';
 import { EngineOnSim, jobEvents } from './engine-on-sim';
 
-// The text index's fill is a job job.cancel stops: where it got to is kept, and the next fill goes on from there.
+// The text index's fill is a job that job.cancel stops: where it got to is kept, and the next fill goes on from there.
 
 const fixture = new EngineOnSim();
 
