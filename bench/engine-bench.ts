@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { CallInput, CallName, CallOutput, ProjectDetail, RefreshProgress, ReviewPage, RunProgress } from '../shared/contract';
 import type { RowState } from '../shared/model';
+import { detailOf } from '../shared/job-detail';
 import { createEngine, type Engine, type EngineOptions } from '../electron/engine/engine';
 import { SessionSecretStore } from '../electron/engine/secrets';
 import { SHEET_MAPPING } from './sheet-generator';
@@ -49,7 +50,9 @@ export class EngineBench {
     let last = 0;
     // The last progress event comes once every row is stored, before the columns are guessed.
     let storedAt = Number.NaN;
-    const off = this.engine.on('import.progress', (p) => {
+    const off = this.engine.on('job.progress', (job) => {
+      const p = detailOf(job, 'import');
+      if (p === null) return;
       storedAt = performance.now();
       if (p.rowsRead - last >= 25_000) {
         last = p.rowsRead;
@@ -80,13 +83,14 @@ export class EngineBench {
     return { project, seconds: (performance.now() - started) / 1000, mappingFixed };
   }
 
-  /** run.start, then waits for run.progress to say the run stopped. */
+  /** run.start, then waits for the run's job (job.progress) to say the run stopped. */
   async runToEnd(projectId: number): Promise<{ progress: RunProgress; seconds: number }> {
     let lastLog = 0;
     let resolveEnd!: (p: RunProgress) => void;
     const ended = new Promise<RunProgress>((resolve) => (resolveEnd = resolve));
-    const off = this.engine.on('run.progress', (p) => {
-      if (p.projectId !== projectId) return;
+    const off = this.engine.on('job.progress', (job) => {
+      const p = detailOf(job, 'run', projectId);
+      if (p === null) return;
       if (p.status !== 'running') resolveEnd(p);
       else if (performance.now() - lastLog > 2000) {
         lastLog = performance.now();
@@ -106,12 +110,13 @@ export class EngineBench {
     }
   }
 
-  /** refresh.start, then waits for refresh.progress to say it stopped. */
+  /** refresh.start, then waits for the refresh's job (job.progress) to say it stopped. */
   async refreshToEnd(projectId: number): Promise<{ progress: RefreshProgress; seconds: number }> {
     let resolveEnd!: (p: RefreshProgress) => void;
     const ended = new Promise<RefreshProgress>((resolve) => (resolveEnd = resolve));
-    const off = this.engine.on('refresh.progress', (p) => {
-      if (p.projectId === projectId && p.status !== 'running') resolveEnd(p);
+    const off = this.engine.on('job.progress', (job) => {
+      const p = detailOf(job, 'refresh', projectId);
+      if (p !== null && p.status !== 'running') resolveEnd(p);
     });
     const started = performance.now();
     try {

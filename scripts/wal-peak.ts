@@ -23,7 +23,9 @@ const sample = () => {
 const sim = await startSimulator({ port: 0, people: 20_000, seed: 1 });
 const engine = await createEngine({ dataDir: dir, host: 'cli', secrets: new SessionSecretStore(), version: 'wal-peak' });
 try {
-  for (const event of ['run.progress', 'import.progress', 'plan.progress'] as const) engine.on(event as 'run.progress', sample);
+  engine.on('job.progress', (job) => {
+    if (job.kind === 'run' || job.kind === 'import' || job.kind === 'plan') sample();
+  });
   const profile = await engine.invoke('profiles.save', { name: 'sim', baseUrl: sim.baseUrl, orgId: sim.orgId, kind: 'service_account', login: sim.demo.clientId, secret: sim.demo.clientSecret });
   await engine.invoke('profiles.select', { id: profile.id });
   const people = sim.dataset.people;

@@ -260,7 +260,7 @@ export interface RefreshPreview {
 export const REFRESH_STATUSES = RUN_STATUSES;
 export type RefreshStatus = RunStatus;
 
-/** Where a refresh stands. Also the payload of the `refresh.progress` event. */
+/** Where a refresh stands. Also the `detail` of its job (job.progress). */
 export interface RefreshProgress {
   projectId: number;
   refreshId: number;
@@ -513,7 +513,7 @@ export interface ProfileTestResult {
 export const SEARCH_STATUSES = ['running', 'cancelled', 'done', 'failed', 'out_of_credits'] as const;
 export type SearchStatus = (typeof SEARCH_STATUSES)[number];
 
-/** Where a criteria search stands. Also the payload of the `search.progress` event. */
+/** Where a criteria search stands. Also the `detail` of its job (job.progress). */
 export interface SearchProgress {
   searchId: number;
   name: string;
@@ -584,7 +584,7 @@ export interface ColumnValues {
 }
 
 /** Every kind of long work the engine does, each a job (electron/engine/jobs/). */
-export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear', 'answerMove'] as const;
+export const JOB_KINDS = ['import', 'plan', 'run', 'verdictCopy', 'refresh', 'accept', 'undo', 'learn', 'export', 'textIndex', 'cacheClear', 'answerMove', 'search'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 /** One lifecycle for every job: queued (waiting for what it may not overlap), running, paused (resumable), then one end. */
 export const JOB_STATES = ['queued', 'running', 'paused', 'done', 'failed', 'cancelled'] as const;
@@ -745,11 +745,6 @@ export const calls = {
   'projects.import': call<ProjectDetail>()(
     z.object({ file: fileRef, sheet: z.string().max(300).optional(), name: z.string().trim().min(1).max(300).optional() }),
   ),
-  /**
-   * Stops the imports of this file under way: each fails as `cancelled` and keeps nothing (its rows follow in the
-   * background). `cancelled` is false when none was under way, say because it had just finished.
-   */
-  'projects.cancelImport': call<{ cancelled: boolean }>()(z.object({ file: fileRef })),
   'projects.get': call<ProjectDetail>()(z.object({ projectId: id })),
   'projects.rename': call<ProjectSummary>()(z.object({ projectId: id, name: z.string().trim().min(1).max(300) })),
   'projects.delete': call<void>()(z.object({ projectId: id })),
@@ -773,10 +768,6 @@ export const calls = {
     }),
   ),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
-  /** Cancels the saving of the project's mapping under way (a large sheet takes a while to plan): the project keeps the mapping it had. */
-  'mapping.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
-  /** How far the saving of the project's mapping going on is (its plan; saved from another screen or window), or null. */
-  'mapping.underWay': call<PlanProgress | null>()(z.object({ projectId: id })),
 
   'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
   'run.start': call<RunProgress>()(
@@ -793,7 +784,6 @@ export const calls = {
   ),
   'run.pause': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.resume': call<RunProgress | null>()(z.object({ projectId: id })),
-  'run.cancel': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.status': call<RunProgress | null>()(z.object({ projectId: id })),
   'run.failures': call<FailedQuery[]>()(z.object({ projectId: id })),
 
@@ -846,14 +836,10 @@ export const calls = {
    * one undoable action; with `pattern`, only the rows of that reason pattern (the rows a learning's change names).
    */
   'decisions.acceptAtOrAbove': call<DecisionResult>()(z.object({ projectId: id, minConfidence: confidenceThreshold.optional(), pattern: z.string().min(1).max(200).optional() })),
-  /** Stops an accept of the project's confident rows before its next slice and takes back what it had written; false when none goes on. */
-  'decisions.cancelAccept': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
-  /** The decision over many rows going on in the project (started from another screen or window), or null. */
-  'decisions.underWay': call<DecisionsProgress | null>()(z.object({ projectId: id })),
 
   /**
    * Counts the project's hand-made decisions as labels per reason pattern (on top of another project's, if given) and
-   * assesses the rows waiting for review again under them; `decisions.progress` (action 'learn') follows.
+   * assesses the rows waiting for review again under them; a `learn` job follows it (job.progress).
    */
   'learning.learn': call<LearningSummary>()(z.object({ projectId: id, startFromProjectId: id.optional() })),
   'learning.summary': call<LearningSummary>()(z.object({ projectId: id })),
@@ -861,18 +847,16 @@ export const calls = {
   'learning.sources': call<LearningSource[]>()(z.object({ projectId: id })),
   /** Forgets what the project learned: lifted rows go back to what the model alone says. */
   'learning.reset': call<LearningSummary>()(z.object({ projectId: id })),
-  'learning.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
   /** The rows waiting for review grouped by reason pattern, the largest group first. */
   'review.groups': call<ReviewGroup[]>()(z.object({ projectId: id })),
 
   /** What refreshing the project's chosen people would ask (people, calls, time), sending nothing. */
   'refresh.preview': call<RefreshPreview>()(z.object({ projectId: id, olderThanDays })),
-  /** Asks the service again for the chosen people (auto and accepted rows), each once; `refresh.progress` follows. */
+  /** Asks the service again for the chosen people (auto and accepted rows), each once; a `refresh` job follows it (job.progress). */
   'refresh.start': call<RefreshProgress>()(z.object({ projectId: id, olderThanDays })),
   'refresh.pause': call<RefreshProgress | null>()(z.object({ projectId: id })),
   /** Goes on with a paused, failed or interrupted refresh: people whose answer landed are not asked again. */
   'refresh.resume': call<RefreshProgress | null>()(z.object({ projectId: id })),
-  'refresh.cancel': call<RefreshProgress | null>()(z.object({ projectId: id })),
   'refresh.status': call<RefreshProgress | null>()(z.object({ projectId: id })),
 
   /** Watches the project: a refresh every N days or weekly on a day, up to a credit ceiling, with a profile (default: the selected one). */
@@ -880,7 +864,7 @@ export const calls = {
   'watch.clear': call<void>()(z.object({ projectId: id })),
   /** Every watch, the next due first. */
   'watch.list': call<WatchSummary[]>()(none),
-  /** Runs the project's watch if it is due: starts (or goes on with) its refresh, or says why not; `refresh.progress` follows. */
+  /** Runs the project's watch if it is due: starts (or goes on with) its refresh, or says why not; its `refresh` job follows. */
   'watch.runDue': call<WatchRun>()(z.object({ projectId: id })),
   /** Matched rows whose person moved, left or changed title since the day (refreshes that began on it or after). */
   'watch.changes': call<PersonChange[]>()(z.object({ projectId: id, since: isoDay })),
@@ -896,15 +880,10 @@ export const calls = {
   'watch.markSeen': call<ChangesInbox>()(z.object({ projectId: id })),
 
   'export.run': call<ExportResult>()(exportInput),
-  /** Stops the project's exports under way: each fails as `cancelled`, removes its part files and leaves the files there as they were. */
-  'export.cancel': call<{ cancelled: boolean }>()(z.object({ projectId: id })),
-  /** How far the export of the project going on is (started from another screen or window), or null. */
-  'export.underWay': call<ExportProgress | null>()(z.object({ projectId: id })),
 
-  /** Starts a criteria search (or answers it from the cache) and returns at once; `search.progress` follows it. */
+  /** Starts a criteria search (or answers it from the cache) and returns at once; a `search` job follows it (job.progress). */
   'search.run': call<SearchProgress>()(searchRunInput),
   'search.status': call<SearchProgress | null>()(z.object({ searchId: id })),
-  'search.cancel': call<SearchProgress | null>()(z.object({ searchId: id })),
   /** Goes on with a cancelled or failed search: parts paged to their end are not asked again. */
   'search.resume': call<SearchProgress>()(z.object({ searchId: id })),
   'search.list': call<SearchSummary[]>()(none),
@@ -916,12 +895,24 @@ export const calls = {
   'search.export': call<ExportResult>()(searchExportInput),
   'search.columnValues': call<ColumnValues>()(columnValuesInput),
 
-  /** Cancels a job: by its id, or the project's job of a kind (what a cancel leaves: docs/architecture.md). */
+  /**
+   * Cancels a job (what a cancel leaves: docs/architecture.md): by its id; the project's job of a kind (a run or a
+   * refresh paused in an earlier session too); the import of a file (before its first event names its job); a search.
+   * `cancelled` is false when none was under way or it cannot stop.
+   */
   'job.cancel': call<{ cancelled: boolean }>()(
-    z.union([z.object({ jobId: id }).strict(), z.object({ projectId: id, kind: z.enum(JOB_KINDS) }).strict()]),
+    z.union([
+      z.object({ jobId: id }).strict(),
+      z.object({ projectId: id, kind: z.enum(JOB_KINDS) }).strict(),
+      z.object({ kind: z.literal('import'), file: fileRef }).strict(),
+      z.object({ kind: z.literal('search'), searchId: id }).strict(),
+    ]),
   ),
-  /** The jobs under way (queued, running or paused) on a project, for a screen opened meanwhile. */
-  'job.list': call<JobProgress[]>()(z.object({ projectId: id })),
+  /**
+   * The jobs under way (queued, running or paused), oldest first: a project's, or those of a kind on no project (the
+   * imports, the searches), for a screen opened meanwhile.
+   */
+  'job.list': call<JobProgress[]>()(z.union([z.object({ projectId: id }).strict(), z.object({ kind: z.enum(JOB_KINDS) }).strict()])),
 
   'settings.get': call<Settings>()(none),
   'settings.update': call<Settings>()(settingsPatch),
@@ -974,14 +965,29 @@ export interface PlanProgress {
   rowsTotal: number;
 }
 
-/**
- * How far a job is, one shape for every kind (the event job.progress, job.list). `done` of `total` counts the job's
- * own unit (rows for most, queries for a run's asking); `phase` says in words what it does now.
- */
-export interface JobProgress {
+/** What each kind of job says of itself beside the common fields: what its screen shows (null: nothing more). */
+export interface JobDetails {
+  import: ImportProgress;
+  plan: PlanProgress;
+  run: RunProgress;
+  verdictCopy: null;
+  refresh: RefreshProgress;
+  accept: DecisionsProgress;
+  undo: DecisionsProgress;
+  learn: DecisionsProgress;
+  export: ExportProgress;
+  textIndex: TextIndexProgress;
+  cacheClear: null;
+  answerMove: null;
+  search: SearchProgress;
+}
+
+/** The kinds whose jobs say more than the common fields (a `detail`). */
+export type DetailedJobKind = { [K in JobKind]: JobDetails[K] extends null ? never : K }[JobKind];
+
+interface JobCommon {
   jobId: number;
-  kind: JobKind;
-  /** Null for work on no one project (an import before its project exists, clearing the cache). */
+  /** Null for work on no one project (an import before its project exists, a search, clearing the cache). */
   projectId: number | null;
   state: JobState;
   done: number;
@@ -992,6 +998,13 @@ export interface JobProgress {
   /** Why it failed or how it was stopped; null while it goes. */
   message: string | null;
 }
+
+/**
+ * How far a job is, one shape for every kind (the one progress event, job.progress, and job.list), told apart by
+ * `kind`. `done` of `total` counts the job's own unit (rows for most, people for a refresh, parts for a search);
+ * `phase` says in words what it does now; `detail` is what the kind's screen shows (null until the job first says it).
+ */
+export type JobProgress<K extends JobKind = JobKind> = { [Kind in K]: JobCommon & { kind: Kind; detail: JobDetails[Kind] | null } }[K];
 
 /**
  * How far an export (export.run) is: the project's rows gone through, of all of them, for the matches and then, when
@@ -1039,14 +1052,7 @@ export interface ChangedRowsCounted {
 export type AppCommand = { command: 'open-file'; file: string } | { command: 'export' };
 
 export interface Events {
-  'run.progress': RunProgress;
-  'refresh.progress': RefreshProgress;
-  'search.progress': SearchProgress;
-  'import.progress': ImportProgress;
-  'review.textIndex': TextIndexProgress;
-  'export.progress': ExportProgress;
-  'plan.progress': PlanProgress;
-  'decisions.progress': DecisionsProgress;
+  /** Every long piece of work, of every kind: its start, each change of state or phase, a few times a second between, its end. */
   'job.progress': JobProgress;
   'project.changedCount': ChangedRowsCounted;
   'watch.important': ImportantChangesFound;
@@ -1056,14 +1062,6 @@ export type EventName = keyof Events;
 
 // A Record, so adding an event to Events without listing it here fails to compile.
 const eventNames: Record<EventName, true> = {
-  'run.progress': true,
-  'refresh.progress': true,
-  'search.progress': true,
-  'import.progress': true,
-  'review.textIndex': true,
-  'export.progress': true,
-  'plan.progress': true,
-  'decisions.progress': true,
   'job.progress': true,
   'project.changedCount': true,
   'watch.important': true,

@@ -11,8 +11,8 @@ import { withProgressLine } from './progress-line';
 export function exportWithProgress(cli: CliSession, input: CallInput<'export.run'>): Promise<ExportResult> {
   return withProgressLine(
     cli,
-    'export.progress',
+    'export',
     (progress) => (progress.projectId === input.projectId ? exportProgressText(progress) : null),
-    () => cancelOnSignal(() => cli.call('export.cancel', { projectId: input.projectId }), () => cli.call('export.run', input)),
+    () => cancelOnSignal(() => cli.call('job.cancel', { projectId: input.projectId, kind: 'export' }), () => cli.call('export.run', input)),
   );
 }

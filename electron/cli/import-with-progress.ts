@@ -10,8 +10,8 @@ import { withProgressLine } from './progress-line';
 export function importWithProgress(cli: CliSession, input: CallInput<'projects.import'>): Promise<ProjectDetail> {
   return withProgressLine(
     cli,
-    'import.progress',
+    'import',
     (progress) => (progress.file === input.file ? `Importing: ${progress.rowsRead} rows (${progress.percent}%)` : null),
-    () => cancelOnSignal(() => cli.call('projects.cancelImport', { file: input.file }), () => cli.call('projects.import', input)),
+    () => cancelOnSignal(() => cli.call('job.cancel', { kind: 'import', file: input.file }), () => cli.call('projects.import', input)),
   );
 }

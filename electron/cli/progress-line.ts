@@ -1,22 +1,25 @@
-import type { EventName, Events } from '../../shared/contract';
+import type { DetailedJobKind, JobDetails } from '../../shared/contract';
+import { detailOf } from '../../shared/job-detail';
 import type { CliSession } from './connect';
 
 /**
  * Runs `work` while one line of a terminal (stderr) says how far it is: `first` at once, then what `say` makes of
- * each `event` (null: about other work), and the line is cleared when the work ends. Output that is not a terminal
- * gets nothing more. Long steps a run waits on use it: planning and exports, which take a while for a large sheet.
+ * the detail of each job of `kind` (null: about other work), and the line is cleared when the work ends. Output that
+ * is not a terminal gets nothing more. Long steps a run waits on use it: planning and exports, which take a while for
+ * a large sheet.
  */
-export async function withProgressLine<E extends EventName, T>(
+export async function withProgressLine<K extends DetailedJobKind, T>(
   cli: CliSession,
-  event: E,
-  say: (payload: Events[E]) => string | null,
+  kind: K,
+  say: (detail: JobDetails[K]) => string | null,
   work: () => Promise<T>,
   first = '',
 ): Promise<T> {
   const terminal = process.stderr.isTTY;
   if (terminal && first) process.stderr.write(first);
-  const off = cli.engine.on(event, (payload) => {
-    const line = terminal ? say(payload) : null;
+  const off = cli.engine.on('job.progress', (job) => {
+    const detail = terminal ? detailOf(job, kind) : null;
+    const line = detail !== null ? say(detail) : null;
     if (line !== null) process.stderr.write(`\r${line}\x1b[K`);
   });
   try {

@@ -1,13 +1,17 @@
-import type { EventName, Events } from '../../shared/contract';
+import type { DetailedJobKind, JobDetails } from '../../shared/contract';
+import { detailOf } from '../../shared/job-detail';
 import type { CliSession } from './connect';
 
-/** A long job of the engine (a matching run, a search) as the CLI follows it: its events, its id, how it stops. */
-export interface JobWatch<E extends EventName> {
-  event: E;
-  idOf(progress: Events[E]): number;
-  isFinal(progress: Events[E]): boolean;
-  start(): Promise<Events[E]>;
-  status(id: number): Promise<Events[E] | null>;
+/**
+ * A long job of the engine (a matching run, a search) as the CLI follows it: the kind of its job (whose detail it
+ * reads from job.progress), its id within that kind, how it stops.
+ */
+export interface JobWatch<K extends DetailedJobKind> {
+  kind: K;
+  idOf(progress: JobDetails[K]): number;
+  isFinal(progress: JobDetails[K]): boolean;
+  start(): Promise<JobDetails[K]>;
+  status(id: number): Promise<JobDetails[K] | null>;
   /** What Ctrl-C does: pause or cancel, so what is in flight lands and is kept. */
   stop(id: number): Promise<unknown>;
 }
@@ -16,17 +20,18 @@ export interface JobWatch<E extends EventName> {
  * Starts a job and resolves with its final progress, reporting each event on the way. When `stop` aborts, the
  * job is asked to stop and the promise resolves with the state it stopped in.
  */
-export async function waitForJob<E extends EventName>(
+export async function waitForJob<K extends DetailedJobKind>(
   cli: CliSession,
-  watch: JobWatch<E>,
-  onProgress: (progress: Events[E]) => void,
+  watch: JobWatch<K>,
+  onProgress: (progress: JobDetails[K]) => void,
   stop: AbortSignal,
-): Promise<Events[E]> {
+): Promise<JobDetails[K]> {
   let id: number | null = null;
-  let settle: (p: Events[E]) => void = () => {};
-  const finished = new Promise<Events[E]>((resolve) => (settle = resolve));
-  const unsubscribe = cli.engine.on(watch.event, (p) => {
-    if (id !== null && watch.idOf(p) !== id) return;
+  let settle: (p: JobDetails[K]) => void = () => {};
+  const finished = new Promise<JobDetails[K]>((resolve) => (settle = resolve));
+  const unsubscribe = cli.engine.on('job.progress', (job) => {
+    const p = detailOf(job, watch.kind);
+    if (p === null || (id !== null && watch.idOf(p) !== id)) return;
     onProgress(p);
     if (id !== null && watch.isFinal(p)) settle(p);
   });

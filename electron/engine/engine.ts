@@ -144,7 +144,6 @@ class MatchdeskEngine implements Engine {
     const jobs = (this.jobs = new JobBoard(db, clock, (progress) => this.emit('job.progress', progress)));
     this.textIndexJobs = new TextIndexJobs(jobs, (projectId) => stopRowTextIndexFill(db, projectId));
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
-    const emit = <E extends EventName>(event: E, payload: Events[E]) => this.emit(event, payload);
     const readsElsewhere = (project: ProjectRecord) => this.readsPast(project.rowCount, LISTS_WALKED_HERE);
     const enterOn = (action: Action, projectId: number, entry?: Entry) => enter(action, projectId, requireProject(db, projectId).name, this.underWay, entry);
     // Synchronous: the table refuses a run or a refresh (its own kind too, being started or going), never makes it wait.
@@ -163,19 +162,14 @@ class MatchdeskEngine implements Engine {
       activeScope: () => connections.activeScope(),
       runBusy: (projectId) => this.runs.isBusy(projectId),
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
-      onPlanProgress: (p) => this.emit('plan.progress', p),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id), admit: admitOn('run'), onProgress: (p) => this.emit('run.progress', p) });
+    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id), admit: admitOn('run') });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),
       admit: admitOn('refresh'),
-      onProgress: (p) => {
-        // The watch hears its refresh end first, so a screen reloading on the event sees the watch's result.
-        this.watches.refreshProgress(p);
-        this.emit('refresh.progress', p);
-      },
+      onProgress: (p) => this.watches.refreshProgress(p),
     });
     this.watches = new WatchControl({
       db,
@@ -198,14 +192,14 @@ class MatchdeskEngine implements Engine {
       db,
       clock,
       clientForActiveProfile: async () => ({ client: await connections.activeClient(), profile: connections.activeProfile()! }),
-      emit,
+      jobs,
       settings: () => connections.settings(),
       exportDir,
       unfinished: atStart.unfinished,
     });
     const cleanUp = () => this.cleanUp();
     const prep = this.prep;
-    this.projectCalls = createProjectHandlers({ db, clock, changed, prep, jobs, connections, demo: this.demo, mappingPreviews: this.mappingPreviews, resourcesDir: opts.resourcesDir, enter: enterOn, cleanUp, emit });
+    this.projectCalls = createProjectHandlers({ db, clock, changed, prep, jobs, connections, demo: this.demo, mappingPreviews: this.mappingPreviews, resourcesDir: opts.resourcesDir, enter: enterOn, cleanUp });
     this.runCalls = createRunHandlers({
       ...shared,
       runs: this.runs,
@@ -220,9 +214,8 @@ class MatchdeskEngine implements Engine {
       cleanUp,
       exportDir,
       unfinished: atStart.unfinished,
-      emit,
     });
-    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle(), emit });
+    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle() });
     // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
     const beforeRefresh = () => connections.activeProfile()?.id === DEMO_PROFILE_ID && this.demo.moveOnForRefresh();
     this.handlers = {
@@ -234,7 +227,7 @@ class MatchdeskEngine implements Engine {
         keychainProblem: this.keychainProblem,
         demoRunning: this.demo.running !== null,
       }),
-      ...createJobHandlers(jobs),
+      ...createJobHandlers(jobs, { stored: { run: this.runs, refresh: this.refreshes }, search: (searchId) => this.search.cancel(searchId) }),
       ...createProfileHandlers(db, connections),
       ...this.projectCalls.handlers,
       ...this.runCalls.handlers,
@@ -243,11 +236,8 @@ class MatchdeskEngine implements Engine {
       ...createWatchHandlers({ db, watches: this.watches, prep, exportDir }),
       ...this.search.handlers,
     };
-    // A text filter waits for its project's index to fill (long in a large project): the review says how far it is.
-    onRowTextIndexProgress(db, (progress) => {
-      this.textIndexJobs.tell(progress);
-      this.emit('review.textIndex', progress);
-    });
+    // A text filter waits for its project's index to fill (long in a large project): its job says how far it is.
+    onRowTextIndexProgress(db, (progress) => this.textIndexJobs.tell(progress));
     // Projects deleted (or imports abandoned) before a quit or a crash may have left rows behind: their removal goes on.
     this.cleanup = new ProjectCleanup(db, () => this.isIdle());
     this.answerMove = new AnswerMove(db, () => this.isIdle(), answerMoveJob(jobs));

@@ -7,7 +7,8 @@ import { PICKED_PREFIX, type PickedFiles, type PickedUse, type TokenOwner } from
 const FILE_FIELDS: Partial<Record<CallName, { field: string; use: PickedUse }[]>> = {
   'projects.import': [{ field: 'file', use: 'read' }],
   'projects.sheets': [{ field: 'file', use: 'read' }],
-  'projects.cancelImport': [{ field: 'file', use: 'read' }],
+  // A cancel of an import names its file; the other ways to cancel name none, and pass.
+  'job.cancel': [{ field: 'file', use: 'read' }],
   'search.columnValues': [{ field: 'file', use: 'read' }],
   'export.run': [
     { field: 'destination', use: 'write' },

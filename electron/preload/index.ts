@@ -6,14 +6,6 @@ import { CALL_CHANNEL, EVENT_CHANNEL, FILE_TOKEN_CHANNEL } from '../main/ipc-cha
 
 // A Record keyed by EventName: a new event in the contract fails to compile until it is listed here.
 const KNOWN_EVENTS: Record<EventName, true> = {
-  'run.progress': true,
-  'refresh.progress': true,
-  'search.progress': true,
-  'import.progress': true,
-  'review.textIndex': true,
-  'export.progress': true,
-  'plan.progress': true,
-  'decisions.progress': true,
   'job.progress': true,
   'project.changedCount': true,
   'watch.important': true,

@@ -3,7 +3,7 @@
 import type { CallName, ContractError } from '../../shared/contract';
 import { UPLOAD_PREFIX, type Uploads } from './uploads';
 
-const FILE_CALLS: readonly CallName[] = ['projects.import', 'projects.cancelImport', 'projects.sheets', 'search.columnValues'];
+const FILE_CALLS: readonly CallName[] = ['projects.import', 'job.cancel', 'projects.sheets', 'search.columnValues'];
 
 export type Translated = { ok: true; input: unknown } | { ok: false; error: ContractError };
 

@@ -30,7 +30,7 @@ test('a 100,000-row project says how far its planning and its Excel export are, 
   // Away to the settings while it plans: its end leaves the user there (it used to take them to the run screen).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
   await expect(page).toHaveURL(/#\/settings$/);
-  await expect.poll(() => app.value('mapping.underWay', { projectId }), { timeout: 60_000 }).toBeNull();
+  await expect.poll(async () => (await app.value('job.list', { projectId })).filter((job) => job.kind === 'plan'), { timeout: 60_000 }).toEqual([]);
   // The save's answer reaches the page a moment after the engine is done: give it that moment to (not) move the page.
   await page.waitForTimeout(1_000);
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

@@ -72,7 +72,7 @@ test('cancelling a paused run cancels it, and starting again finishes', async ({
   await expect(status).toHaveText('Paused');
 
   await page.getByTestId('run-cancel').click();
-  await expect(status, 'run.cancel on a paused run').toHaveText('Cancelled');
+  await expect(status, 'job.cancel on a paused run').toHaveText('Cancelled');
   expect((await app.value('run.status', { projectId }))?.status).toBe('cancelled');
 
   await page.getByTestId('run-start').click();

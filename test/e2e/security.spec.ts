@@ -193,7 +193,7 @@ test.describe('a profile secret', () => {
 
     // The recorder saw what it should: the profiles list, the events of the run, the project rows.
     expect(received.some((r) => r.what.includes('/api/call/profiles.list') && r.text.includes('Acme (API key)'))).toBe(true);
-    expect(received.some((r) => r.what.startsWith('ws ') && r.text.includes('run.progress'))).toBe(true);
+    expect(received.some((r) => r.what.startsWith('ws ') && r.text.includes('"kind":"run"'))).toBe(true);
     expect(received.length).toBeGreaterThan(30);
     for (const secret of secrets) {
       expect(received.filter((r) => r.text.includes(secret)).map((r) => r.what), `where ${secret} appeared`).toEqual([]);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { CallName, CallResult, EventName, Events } from '../../shared/contract';
+import type { CallName, CallResult, EventName, Events, JobProgress } from '../../shared/contract';
 import { dispatch, type Handlers } from '../../electron/engine/dispatch';
 import type { ContractEngine, HostCalls } from '../../electron/engine/route-call';
 
@@ -189,13 +189,18 @@ describe('IPC', () => {
     let destroyed = false;
     const contents = { send: (...args: unknown[]) => void sent.push(args), isDestroyed: () => destroyed };
     const stop = forwardEvents(engine, () => contents, EVENT_CHANNEL);
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 500, percent: 50 });
+    const job = (rowsRead: number): JobProgress => ({
+      ...{ jobId: 1, kind: 'import', projectId: null, state: 'running', done: 50, total: 100, phase: 'reading the sheet' },
+      ...{ startedAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:01.000Z', message: null },
+      detail: { file: 'people.csv', rowsRead, percent: 50 },
+    });
+    engine.emit('job.progress', job(500));
     destroyed = true;
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 600, percent: 50 });
+    engine.emit('job.progress', job(600));
     destroyed = false;
     stop();
-    engine.emit('import.progress', { file: 'people.csv', rowsRead: 700, percent: 50 });
-    expect(sent).toEqual([[EVENT_CHANNEL, 'import.progress', { file: 'people.csv', rowsRead: 500, percent: 50 }]]);
+    engine.emit('job.progress', job(700));
+    expect(sent).toEqual([[EVENT_CHANNEL, 'job.progress', job(500)]]);
   });
 });
 

@@ -51,13 +51,13 @@ describe('the preload', () => {
 
   it('delivers only the subscribed event, with its payload alone, until unsubscribed', () => {
     const got: unknown[][] = [];
-    const stop = bridge.on('run.progress', (...args: unknown[]) => void got.push(args));
-    emitFromMain('run.progress', { runId: 1 });
-    emitFromMain('import.progress', { rowsRead: 5 });
+    const stop = bridge.on('job.progress', (...args: unknown[]) => void got.push(args));
+    emitFromMain('job.progress', { jobId: 1 });
+    emitFromMain('project.changedCount', { projectId: 5 });
     emitFromMain('ipc.secret', { x: 1 });
     stop();
-    emitFromMain('run.progress', { runId: 2 });
-    expect(got).toEqual([[{ runId: 1 }]]);
+    emitFromMain('job.progress', { jobId: 2 });
+    expect(got).toEqual([[{ jobId: 1 }]]);
     expect(electron.listeners.get(EVENT_CHANNEL)?.size).toBe(0);
   });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportProgress } from '../../shared/contract';
+import { onJobDetail } from '../support/job-events';
 import { startWebHost, type WebHost } from '../../electron/web/server';
 import { ContractCallError, createHttpBridge } from '../../renderer/src/http-bridge';
 
@@ -47,7 +48,7 @@ describe('the HTTP bridge', () => {
   it('uploads a File and imports it by its reference, delivering progress events', async () => {
     const bridge = createHttpBridge({ origin: host.origin, token: host.token });
     const progress: ImportProgress[] = [];
-    const stop = bridge.on('import.progress', (payload) => progress.push(payload));
+    const stop = onJobDetail(bridge, 'import', (payload) => progress.push(payload));
     // Give the event socket a moment to open before the import starts.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const rows = Array.from({ length: 2000 }, (_, i) => `Person ${i},p${i}@example.com`).join('\n');
@@ -80,7 +81,7 @@ describe('the HTTP bridge', () => {
         return socket;
       },
     });
-    const stop = bridge.on('run.progress', () => undefined);
+    const stop = bridge.on('job.progress', () => undefined);
     for (let i = 0; i < 4; i++) {
       sockets.at(-1)!.onclose?.({});
       pending.shift()!();

@@ -241,8 +241,8 @@ describe('the browser host', () => {
     await callOk('projects.import', { file: ref });
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.close();
-    const progress = messages.filter((message) => message.event === 'import.progress');
+    const progress = messages.filter((message) => message.event === 'job.progress' && (message.payload as { kind: string }).kind === 'import');
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress.at(-1)?.payload).toMatchObject({ rowsRead: expect.any(Number) });
+    expect(progress.at(-1)?.payload).toMatchObject({ kind: 'import', state: 'done', detail: { rowsRead: 3000 } });
   });
 });

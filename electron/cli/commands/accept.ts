@@ -33,11 +33,11 @@ export async function acceptCommand(argv: string[]): Promise<number> {
     // Long for a large queue: a terminal is told how far it is, and Ctrl-C takes back what it accepted so far.
     const result = await withProgressLine(
       cli,
-      'decisions.progress',
+      'accept',
       (progress) => (progress.projectId === projectId && progress.action === 'accept' ? progressText(decisionsProgressParts('accept', progress)) : null),
       () =>
         cancelOnSignal(
-          () => cli.call('decisions.cancelAccept', { projectId }),
+          () => cli.call('job.cancel', { projectId, kind: 'accept' }),
           () => cli.call('decisions.acceptAtOrAbove', { projectId, minConfidence: threshold }),
         ),
     );

@@ -39,11 +39,11 @@ export async function decideCommand(argv: string[]): Promise<number> {
     }
     const learned = await withProgressLine(
       cli,
-      'decisions.progress',
+      'learn',
       (progress) => (progress.projectId === projectId && progress.action === 'learn' ? progressText(decisionsProgressParts('learn', progress)) : null),
       () =>
         cancelOnSignal(
-          () => cli.call('learning.cancel', { projectId }),
+          () => cli.call('job.cancel', { projectId, kind: 'learn' }),
           () => cli.call('learning.learn', { projectId, startFromProjectId: learnFrom }),
         ),
     );

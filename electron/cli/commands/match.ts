@@ -167,11 +167,11 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
       cli,
-      'plan.progress',
+      'plan',
       (p) => (p.projectId === projectId ? `${planning} ${percent(p.rowsPlanned, p.rowsTotal)}%` : null),
       async () => {
         await cancelOnSignal(
-          () => cli.call('mapping.cancel', { projectId }),
+          () => cli.call('job.cancel', { projectId, kind: 'plan' }),
           () => cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies }),
         ).catch(sayOnCancel(() => 'Cancelled while planning the queries: nothing was sent.'));
         return cli.call('run.preview', { projectId, offline: choices.offline });
@@ -196,7 +196,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       const start = async () => {
         // A run stopped part-way goes on under the options it started with, so it ends as it would have uninterrupted.
         const stoppedPartWay = RESUMABLE.includes((await cli.call('run.status', { projectId }))?.status ?? 'done');
-        if (stoppedPartWay && choices.fresh) await cli.call('run.cancel', { projectId });
+        if (stoppedPartWay && choices.fresh) await cli.call('job.cancel', { projectId, kind: 'run' });
         const resumed = stoppedPartWay && !choices.fresh ? await cli.call('run.resume', { projectId }) : null;
         if (resumed) {
           process.stderr.write(`${resumedLine(resumed, choices)}\n`);

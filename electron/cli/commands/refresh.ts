@@ -171,7 +171,7 @@ async function follow(cli: CliSession, start: () => Promise<RefreshProgress>, st
     const final = await waitForJob(
       cli,
       {
-        event: 'refresh.progress',
+        kind: 'refresh',
         idOf: (p) => p.projectId,
         isFinal: (p) => FINAL.includes(p.status),
         start,

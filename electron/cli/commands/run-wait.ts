@@ -18,7 +18,7 @@ export function waitForRun(
   return waitForJob(
     cli,
     {
-      event: 'run.progress',
+      kind: 'run',
       idOf: (p) => p.projectId,
       isFinal: (p) => FINAL.includes(p.status),
       start,

@@ -204,12 +204,12 @@ function waitForSearch(
   return waitForJob(
     cli,
     {
-      event: 'search.progress',
+      kind: 'search',
       idOf: (p) => p.searchId,
       isFinal: (p) => FINAL.includes(p.status),
       start,
       status: (searchId) => cli.call('search.status', { searchId }),
-      stop: (searchId) => cli.call('search.cancel', { searchId }),
+      stop: (searchId) => cli.call('job.cancel', { kind: 'search', searchId }),
     },
     onProgress,
     stop,

@@ -36,6 +36,8 @@ export const OVERLAP: Record<Action, Partial<Record<JobKind, Overlap>>> = {
   textIndex: {},
   // Answers stored by an older version move a slice at a time while the engine is idle: nothing waits for them.
   answerMove: {},
+  // A criteria search belongs to no project.
+  search: {},
 };
 
 /** The order refusals are looked at in, so the first word the user reads names the widest reason. */

@@ -1,6 +1,6 @@
 // Every long piece of work as a job of one shape: one lifecycle, one progress event (job.progress), one cancel.
 import type { Database } from 'better-sqlite3';
-import type { JobKind, JobProgress, JobState } from '../../../shared/contract';
+import type { JobDetails, JobKind, JobProgress, JobState } from '../../../shared/contract';
 import type { Clock } from '../clock';
 import { EngineError } from '../engine-errors';
 import { progressPace } from '../progress-pace';
@@ -14,13 +14,13 @@ const ENDED: ReadonlySet<JobState> = new Set(['done', 'failed', 'cancelled']);
  */
 const STORED: ReadonlySet<JobKind> = new Set(['run', 'refresh']);
 
-/** What a job tells the board as it goes. */
-export interface JobHandle {
+/** What a job tells the board as it goes; `detail`: what its kind says beside (job.progress's `detail`). */
+export interface JobHandle<K extends JobKind = JobKind> {
   readonly id: number;
   /** Aborted when the job is cancelled (job.cancel) or the engine closes. */
   readonly signal: AbortSignal;
   /** How far it is: at most a few events a second, each new phase or state at once. */
-  progress(done: number, total: number, phase?: string): void;
+  progress(done: number, total: number, phase?: string, detail?: JobDetails[K]): void;
   /** A job whose lifecycle another control keeps (a run, a refresh): its state as that control says it. */
   state(state: JobState, message?: string | null): void;
 }
@@ -40,8 +40,8 @@ interface LiveJob {
   quiet: boolean;
 }
 
-export interface JobStart {
-  kind: JobKind;
+export interface JobStart<K extends JobKind = JobKind> {
+  kind: K;
   projectId: number | null;
   /** What the job started with: stored, and what a resume goes on under. */
   options?: object;
@@ -50,6 +50,10 @@ export interface JobStart {
   /** False for work that cannot stop part-way (clearing the cache, the move of older answers): job.cancel leaves it be. */
   cancellable?: boolean;
   phase?: string;
+  /** What the job says of itself from its start, when it knows (an import's file). */
+  detail?: JobDetails[K];
+  /** False for a job whose every word is an event: each is rare and worth showing (a search's page, landed). */
+  paced?: boolean;
   /**
    * For work that may have to wait its turn (jobs/concurrency.ts, 'wait'): the job opens `queued` and this resolves
    * once the work may go, calling `admitted` in that same turn, at which the job turns `running`. A cancel meanwhile
@@ -73,7 +77,7 @@ export class JobBoard {
    * Runs `work` as a job: running at once (or queued until `start.queue` lets it go), then done, failed or cancelled
    * as it ends (a cancel's or a failure's words kept).
    */
-  async run<T>(start: JobStart, work: (job: JobHandle) => Promise<T>): Promise<T> {
+  async run<K extends JobKind, T>(start: JobStart<K>, work: (job: JobHandle<K>) => Promise<T>): Promise<T> {
     const job = this.open(start, start.queue !== undefined);
     try {
       if (start.queue) {
@@ -97,7 +101,7 @@ export class JobBoard {
    * Opens a job whose lifecycle another control keeps (a run, a refresh): it tells the board with `state`. `quiet`: its
    * first word waits for `announce` (a queued job's, which may be let go in the same turn).
    */
-  open(start: JobStart, quiet = false): JobHandle {
+  open<K extends JobKind>(start: JobStart<K>, quiet = false): JobHandle<K> {
     const at = this.now();
     const id = this.nextId++;
     const state: JobState = start.queue ? 'queued' : 'running';
@@ -111,13 +115,14 @@ export class JobBoard {
     const controller = new AbortController();
     let ended = () => undefined as void;
     const settled = new Promise<void>((resolve) => (ended = resolve));
-    const progress: JobProgress = { jobId: id, kind: start.kind, projectId: start.projectId, state, done: 0, total: 0, phase: start.phase ?? '', startedAt: at, updatedAt: at, message: null };
-    this.live.set(id, { progress, rowId, controller, stop: start.stop, cancellable: start.cancellable !== false, settled, ended, pace: progressPace(), quiet });
+    const progress = { jobId: id, kind: start.kind, projectId: start.projectId, state, done: 0, total: 0, phase: start.phase ?? '', startedAt: at, updatedAt: at, message: null, detail: start.detail ?? null } as JobProgress;
+    const pace = start.paced === false ? () => true : progressPace();
+    this.live.set(id, { progress, rowId, controller, stop: start.stop, cancellable: start.cancellable !== false, settled, ended, pace, quiet });
     if (!quiet) this.emit({ ...progress });
     return {
       id,
       signal: controller.signal,
-      progress: (done, total, phase) => this.tell(id, { done, total, ...(phase !== undefined ? { phase } : {}) }),
+      progress: (done, total, phase, detail) => this.tell(id, { done, total, ...(phase !== undefined ? { phase } : {}), ...(detail !== undefined ? { detail } : {}) }),
       state: (state, message = null) => (ENDED.has(state) ? this.close(id, state, message) : this.tell(id, { state, message })),
     };
   }
@@ -125,6 +130,11 @@ export class JobBoard {
   /** The jobs under way on the project, oldest first. */
   list(projectId: number): JobProgress[] {
     return [...this.live.values()].filter((job) => job.progress.projectId === projectId).map((job) => ({ ...job.progress }));
+  }
+
+  /** The jobs of the kind under way on no project (the imports, the searches), oldest first. */
+  listOnNoProject(kind: JobKind): JobProgress[] {
+    return [...this.live.values()].filter((job) => job.progress.projectId === null && job.progress.kind === kind).map((job) => ({ ...job.progress }));
   }
 
   /** The kinds running on the project (null: on no project): a job queued or paused holds nothing up. */
@@ -180,7 +190,7 @@ export class JobBoard {
     const job = this.live.get(id);
     if (!job) return;
     const before = job.progress;
-    const next = { ...before, ...change, updatedAt: this.now() };
+    const next = { ...before, ...change, updatedAt: this.now() } as JobProgress;
     job.progress = next;
     const turned = next.state !== before.state || next.phase !== before.phase;
     if (next.state !== before.state) this.save(job.rowId, next);
@@ -198,7 +208,7 @@ export class JobBoard {
     const job = this.live.get(id);
     if (!job) return;
     this.live.delete(id);
-    const last: JobProgress = { ...job.progress, state, message, updatedAt: this.now() };
+    const last = { ...job.progress, state, message, updatedAt: this.now() } as JobProgress;
     this.save(job.rowId, last);
     job.ended();
     this.emit(last);

@@ -1,7 +1,7 @@
 // The projects.*, mapping.* and demo.start calls: importing a sheet, saving its mapping (a plan), and the demo.
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { EventName, Events, PlanProgress, ProjectSummary } from '../../../shared/contract';
+import type { CallParsedInput, ProjectSummary } from '../../../shared/contract';
 import type { Profile } from '../../../shared/model';
 import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
@@ -10,7 +10,6 @@ import type { Handlers } from '../dispatch';
 import { EngineError } from '../engine-errors';
 import type { Action } from '../jobs/concurrency';
 import type { JobBoard } from '../jobs/job-board';
-import { LastWords } from '../last-words';
 import type { Connections } from '../connections/connections';
 import { requireProject } from '../rows/project-record';
 import { NO_SCOPE } from '../rows/service-scope';
@@ -38,7 +37,6 @@ export interface ProjectHandlersDeps {
   enter(action: Action, projectId: number): Promise<void>;
   /** Removes what a deleted or cancelled project left (projects/project-cleanup.ts). */
   cleanUp(): Promise<void>;
-  emit<E extends EventName>(event: E, payload: Events[E]): void;
 }
 
 export interface ProjectHandlers {
@@ -49,12 +47,25 @@ export interface ProjectHandlers {
 
 export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandlers {
   const { db, clock, prep, mappingPreviews } = deps;
-  /** Imports under way by file and mappings being saved (planned) by project: the user may cancel each part-way. */
+  /** Imports under way by file: the user may cancel each part-way (job.cancel), and closing cancels them. */
   const imports = new CancellableCalls<string>();
-  const mappingSaves = new CancellableCalls<number>();
-  /** The last word of a mapping being saved: what a screen opened meanwhile shows. */
-  const mappingWords = new LastWords<PlanProgress>();
   const now = () => new Date(clock.now()).toISOString();
+
+  /** Imports a sheet as an `import` job, its ImportProgress the job's detail; cancelled, it keeps nothing. */
+  function importAsJob(input: CallParsedInput<'projects.import'>): Promise<number> {
+    const { file } = input;
+    const detail = { file, rowsRead: 0, percent: 0 };
+    return deps.jobs.run({ kind: 'import', projectId: null, options: input, stop: () => imports.cancel(file), phase: 'reading the sheet', detail }, (job) =>
+      imports.run(file, async (signal) => {
+        try {
+          return await importProject(db, clock, input, (progress) => job.progress(progress.percent, 100, undefined, { file, ...progress }), { signal });
+        } finally {
+          // A cancelled import left its rows to the cleanup.
+          if (signal.aborted) await deps.cleanUp();
+        }
+      }),
+    );
+  }
 
   async function startDemo(): Promise<{ profile: Profile; project: ProjectSummary }> {
     const sim = await deps.demo.start();
@@ -64,7 +75,7 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
     const resources = findResourcesDir(deps.resourcesDir);
     if (!resources) throw new EngineError('not_found', 'The demo sheet (resources/demo/sample-people.csv) is missing from this installation.');
     const file = join(resources, DEMO_SHEET);
-    const id = await importProject(db, clock, { file, name: DEMO_PROJECT_NAME }, (progress) => deps.emit('import.progress', { file, ...progress }));
+    const id = await importAsJob({ file, name: DEMO_PROJECT_NAME });
     return { profile, project: projectSummary(db, requireProject(db, id), deps.changed) };
   }
 
@@ -72,23 +83,7 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
     'demo.start': () => startDemo(),
     'projects.list': () => listProjectSummaries(db, deps.changed, clock.now()),
     'projects.sheets': (input) => listSheets(input.file),
-    'projects.import': (input) =>
-      deps.jobs.run({ kind: 'import', projectId: null, options: input, stop: () => imports.cancel(input.file), phase: 'reading the sheet' }, (job) =>
-        imports.run(input.file, async (signal) => {
-          try {
-            const tell = (progress: { rowsRead: number; percent: number }) => {
-              job.progress(progress.percent, 100);
-              deps.emit('import.progress', { file: input.file, ...progress });
-            };
-            const id = await importProject(db, clock, input, tell, { signal });
-            return projectDetail(db, id, deps.changed);
-          } finally {
-            // A cancelled import left its rows to the cleanup.
-            if (signal.aborted) await deps.cleanUp();
-          }
-        }),
-      ),
-    'projects.cancelImport': (input) => ({ cancelled: imports.cancel(input.file) }),
+    'projects.import': async (input) => projectDetail(db, await importAsJob(input), deps.changed),
     'projects.get': (input) => projectDetail(db, input.projectId, deps.changed),
     'projects.rename': (input) => {
       renameProject(db, input.projectId, input.name, now());
@@ -107,20 +102,15 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
     'mapping.save': async (input) => {
       const project = requireProject(db, input.projectId);
       await deps.enter('plan', project.id);
-      await prep.withPlanLock(project.id, (job) =>
-        mappingSaves.run(project.id, (signal) =>
-          mappingWords.keep(project.id, async (say) => {
-            await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, job, signal, say);
-            // Rows that keep their candidates are compared with them again: another column is other evidence.
-            if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
-          }),
-        ),
-      );
+      // Its plan is the project's `plan` job: job.cancel stops it, and the project keeps the mapping it had.
+      await prep.withPlanLock(project.id, async (job) => {
+        await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, job);
+        // Rows that keep their candidates are compared with them again: another column is other evidence.
+        if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
+      });
       touchProject(db, project.id, now());
       return projectDetail(db, project.id, deps.changed);
     },
-    'mapping.cancel': (input) => ({ cancelled: mappingSaves.cancel(input.projectId) }),
-    'mapping.underWay': (input) => mappingWords.get(requireProject(db, input.projectId).id),
   };
 
   return {

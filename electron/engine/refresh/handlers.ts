@@ -28,7 +28,6 @@ export function createRefreshHandlers(deps: RefreshHandlersDeps): Handlers {
     },
     'refresh.pause': (input) => refreshes.pause(input.projectId),
     'refresh.resume': (input) => refreshes.resume(input.projectId),
-    'refresh.cancel': (input) => refreshes.cancel(input.projectId),
     'refresh.status': (input) => refreshes.status(input.projectId),
   };
 }

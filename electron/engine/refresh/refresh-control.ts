@@ -32,8 +32,9 @@ export interface RefreshControlDeps {
    * (a run, a plan, another refresh of the project): asked in the same turn the refresh is marked starting.
    */
   admit(projectId: number): void;
+  /** Hears each word of a refresh before its job tells it (the watch, so a screen reloading on the job's end sees the watch's result). */
   onProgress(progress: RefreshProgress): void;
-  /** Each refresh is a job there, storing the options a resume goes on under. */
+  /** Each refresh is a job there (job.progress, its RefreshProgress the detail), storing the options a resume goes on under. */
   jobs: JobBoard;
 }
 
@@ -62,7 +63,7 @@ export class RefreshControl {
   private readonly writingLeft = new Map<number, Promise<RefreshCounters>>();
   private closing = false;
   /** Each project's refresh job, from start to its end (a paused refresh's stays, to be resumed). */
-  private readonly jobs = new Map<number, JobHandle>();
+  private readonly jobs = new Map<number, JobHandle<'refresh'>>();
 
   constructor(private readonly deps: RefreshControlDeps) {}
 
@@ -198,16 +199,16 @@ export class RefreshControl {
     return options?.refreshId === refresh.id && typeof options.concurrency === 'number' ? (options as RefreshJobOptions) : null;
   }
 
-  /** The refresh's progress to the engine, and to its job. */
+  /** The refresh's progress to the engine's watch, then to its job (job.progress). */
   private tell(progress: RefreshProgress): void {
+    this.deps.onProgress(progress);
     const job = this.jobs.get(progress.projectId);
     if (job) {
-      job.progress(progress.peopleDone, progress.peopleTotal, progress.rowsWriting ? 'writing rows' : 'asking');
+      job.progress(progress.peopleDone, progress.peopleTotal, progress.rowsWriting ? 'writing rows' : 'asking', progress);
       const state = jobStateOf(progress.status);
       if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
       job.state(state, progress.message);
     }
-    this.deps.onProgress(progress);
   }
 
   /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */
@@ -245,7 +246,8 @@ export class RefreshControl {
       }
       if (!this.jobs.has(project.id)) {
         const options: RefreshJobOptions = { refreshId: refresh.id, olderThanDays: refresh.olderThanDays, concurrency };
-        this.jobs.set(project.id, this.deps.jobs.open({ kind: 'refresh', projectId: project.id, options, stop: () => this.cancel(project.id), phase: 'asking' }));
+        // Unpaced: the refresh paces its own words (a few a second, the last one held back told later).
+        this.jobs.set(project.id, this.deps.jobs.open({ kind: 'refresh', projectId: project.id, options, stop: () => this.cancel(project.id), phase: 'asking', paced: false }));
       }
       const run = new RefreshRun(
         {

@@ -1,13 +1,11 @@
 // The review.*, decisions.* and learning.* calls: reading a project's rows for review, deciding them, learning from it.
 import type { Database } from 'better-sqlite3';
-import type { BulkDecision, DecisionsProgress, EventName, Events } from '../../../shared/contract';
+import type { BulkDecision } from '../../../shared/contract';
 import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import type { Action, Entry } from '../jobs/concurrency';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
-import { LastWords } from '../last-words';
-import { progressPace } from '../progress-pace';
 import { requireProject, type ProjectRecord } from '../rows/project-record';
 import type { ProjectPreparation } from '../runs/project-preparation';
 import type { ReadingThread } from '../runs/reading-thread';
@@ -35,7 +33,6 @@ export interface ReviewHandlersDeps {
   enter(action: Action, projectId: number, entry?: Entry): Promise<void>;
   /** Nothing asked of the engine for a moment: the text index may fill a slice. */
   isIdle(): boolean;
-  emit<E extends EventName>(event: E, payload: Events[E]): void;
 }
 
 export interface ReviewHandlers {
@@ -52,8 +49,6 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
   const learns = new CancellableCalls<number>();
   /** Undos of a project's last action, for the engine's close (job.cancel stops one by its job's signal). */
   const undos = new CancellableCalls<number>();
-  /** The last word of each decision over many rows: what a screen opened meanwhile shows. */
-  const bulkWords = new LastWords<DecisionsProgress>();
 
   /** Decides once no action changes the project's rows a slice at a time (an accept, an undo). */
   async function after<T>(action: Action, projectId: number, decide: () => T | Promise<T>): Promise<T> {
@@ -61,27 +56,16 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     return decide();
   }
 
-  /**
-   * Runs a decision over many rows with a teller that sends how far it is (decisions.progress: the start and the end
-   * always, a few times a second between) and keeps the last word for decisions.underWay until the decision ends.
-   */
-  function tellingBulk<T>(job: JobHandle, projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
-    const pace = progressPace();
-    return bulkWords.keep(projectId, (say) =>
-      decide((rowsDone, rowsTotal) => {
-        const progress = { projectId, action, rowsDone, rowsTotal };
-        say(progress);
-        job.progress(rowsDone, rowsTotal);
-        if (rowsDone === 0 || rowsDone >= rowsTotal || pace()) deps.emit('decisions.progress', progress);
-      }),
-    );
+  /** Runs a decision over many rows with a teller that gives its job how far it is (a DecisionsProgress its detail). */
+  function tellingBulk<T>(job: JobHandle<BulkDecision>, projectId: number, action: BulkDecision, decide: (tell: (rowsDone: number, rowsTotal: number) => void) => Promise<T>): Promise<T> {
+    return decide((rowsDone, rowsTotal) => job.progress(rowsDone, rowsTotal, undefined, { projectId, action, rowsDone, rowsTotal }));
   }
 
   /**
    * The action over many rows as the project's job of its kind, queued while the overlap table has it wait (an undo
    * behind an accept); `calls` holds the cancels of the action once it goes.
    */
-  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number>, work: (job: JobHandle) => Promise<T>): Promise<T> {
+  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number>, work: (job: JobHandle<BulkDecision>) => Promise<T>): Promise<T> {
     const phase = action === 'accept' ? 'accepting rows' : action === 'undo' ? 'undoing the last action' : 'learning';
     const queue = (signal: AbortSignal, admitted: () => void) => deps.enter(action, projectId, { signal, admitted });
     return deps.jobs.run({ kind: action, projectId, stop: () => calls.cancel(projectId), phase, queue }, work);
@@ -137,8 +121,6 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
           return tellingBulk(job, project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal, only));
         }),
       ),
-    'decisions.cancelAccept': (input) => ({ cancelled: accepts.cancel(input.projectId) }),
-    'decisions.underWay': (input) => bulkWords.get(requireProject(db, input.projectId).id),
     // Learning waits for an accept or undo under way, then works out every lift before writing any: cancelled, it changes nothing.
     'learning.learn': (input) =>
       asJob('learn', input.projectId, learns, (job) =>
@@ -152,7 +134,6 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
     'learning.sources': (input) => learningSources(db, requireProject(db, input.projectId)),
     'learning.reset': (input) => after('decide', input.projectId, async () => resetLearning(db, await planned(input.projectId))),
-    'learning.cancel': (input) => ({ cancelled: learns.cancel(input.projectId) }),
   };
 
   return {

@@ -89,7 +89,7 @@ interface FillJob {
 const BACKGROUND_ROWS_PER_SLICE = 250;
 
 const filling = new WeakMap<Database, Map<number, FillJob>>();
-/** Who hears how far fills get (the engine, which passes it on as the review.textIndex event). */
+/** Who hears how far fills get (the engine, which tells the fill's `textIndex` job: its detail in job.progress). */
 const progressListeners = new WeakMap<Database, (progress: TextIndexProgress) => void>();
 
 /** Sets who hears how far the text index fills of `db` get (one listener; the engine's). */

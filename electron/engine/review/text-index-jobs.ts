@@ -7,7 +7,7 @@ import type { JobBoard, JobHandle } from '../jobs/job-board';
  * next fill (the review's background one, a text filter's) goes on from there.
  */
 export class TextIndexJobs {
-  private readonly filling = new Map<number, JobHandle>();
+  private readonly filling = new Map<number, JobHandle<'textIndex'>>();
   /** Projects whose fill is being stopped: what it still says is not a new job. */
   private readonly stopping = new Set<number>();
 
@@ -25,7 +25,7 @@ export class TextIndexJobs {
       const projectId = progress.projectId;
       this.filling.set(projectId, (job = this.jobs.open({ kind: 'textIndex', projectId, phase: progress.phase, stop: () => this.stop(projectId) })));
     }
-    job.progress(progress.rowsIndexed, progress.rowsTotal, progress.phase);
+    job.progress(progress.rowsIndexed, progress.rowsTotal, progress.phase, progress);
     if (progress.phase === 'ready') {
       this.filling.delete(progress.projectId);
       job.state('done');

@@ -1,6 +1,6 @@
 // The run.*, export.* and cache.* calls: matching a project's rows, writing its matches out, the answers cache.
 import type { Database } from 'better-sqlite3';
-import type { EventName, Events, ExportProgress } from '../../../shared/contract';
+import type { ExportProgress } from '../../../shared/contract';
 import type { Settings } from '../../../shared/model';
 import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
@@ -8,7 +8,6 @@ import type { Handlers } from '../dispatch';
 import type { UnfinishedExports } from '../export';
 import { admit, type UnderWay } from '../jobs/concurrency';
 import type { JobBoard } from '../jobs/job-board';
-import { LastWords } from '../last-words';
 import type { Connections } from '../connections/connections';
 import type { CallTiming } from '../rows/call-timing';
 import { readyProjectIds, requireProject, type ProjectRecord } from '../rows/project-record';
@@ -44,7 +43,6 @@ export interface RunHandlersDeps {
   cleanUp(): Promise<void>;
   exportDir: string;
   unfinished: UnfinishedExports;
-  emit<E extends EventName>(event: E, payload: Events[E]): void;
 }
 
 export interface RunHandlers {
@@ -57,8 +55,8 @@ export interface RunHandlers {
 
 export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
   const { db, runs, prep } = deps;
+  /** Exports under way by project: job.cancel stops one, closing all (each removes its part files). */
   const exports = new CancellableCalls<number>();
-  const exportWords = new LastWords<ExportProgress>();
   /** A clearing of the cache under way, and what it removed once done. */
   let clearing: Promise<{ removed: number }> | null = null;
   const freshAfter = (settings: Settings) => deps.clock.now() - settings.cacheTtlDays * 86_400_000;
@@ -125,7 +123,6 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
     'run.pause': (input) => runs.pause(input.projectId),
     // A run going already is answered with its progress (RunControl.resume).
     'run.resume': (input) => runs.resume(input.projectId),
-    'run.cancel': (input) => runs.cancel(input.projectId),
     'run.status': (input) => runs.status(input.projectId),
     'run.failures': (input) => runFailures(db, input.projectId),
 
@@ -133,25 +130,10 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
       deps.jobs.run({ kind: 'export', projectId: input.projectId, options: input, stop: () => exports.cancel(input.projectId), phase: 'matches' }, (job) =>
         exports.run(input.projectId, async (signal) => {
           const project = await prep.planned(input.projectId);
-          return exportWords.keep(project.id, (say) =>
-            exportProject(
-              db,
-              project,
-              input,
-              deps.exportDir,
-              (progress) => {
-                say(progress);
-                job.progress(progress.rowsDone, progress.rowsTotal, progress.part);
-                deps.emit('export.progress', progress);
-              },
-              signal,
-              deps.unfinished,
-            ),
-          );
+          const tell = (progress: ExportProgress) => job.progress(progress.rowsDone, progress.rowsTotal, progress.part, progress);
+          return exportProject(db, project, input, deps.exportDir, tell, signal, deps.unfinished);
         }),
       ),
-    'export.cancel': (input) => ({ cancelled: exports.cancel(input.projectId) }),
-    'export.underWay': (input) => exportWords.get(requireProject(db, input.projectId).id),
 
     'cache.stats': () => cacheFigures(),
     'cache.clear': async () => {

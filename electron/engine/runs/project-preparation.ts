@@ -1,7 +1,6 @@
 // Bringing a project's rows up to date before work reads or writes them: its queries planned for the selected
 // service (a plan), and every row carrying a verdict of the confidence model (an assessment).
 import type { Database } from 'better-sqlite3';
-import type { PlanProgress } from '../../../shared/contract';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { KeyedWork } from '../keyed-work';
 import { progressPace } from '../progress-pace';
@@ -18,7 +17,6 @@ export interface PreparationDeps {
   runBusy(projectId: number): boolean;
   /** Walks a large project's rows on the reading worker; undefined to walk them here. */
   walkElsewhere(project: ProjectRecord): ListWalker | undefined;
-  onPlanProgress(progress: PlanProgress): void;
   /** Each plan is a job there: job.cancel stops it, whoever started it (a mapping saved, a run, a read). */
   jobs: JobBoard;
 }
@@ -37,7 +35,7 @@ export class ProjectPreparation {
   }
 
   /** Runs `work` (a plan) as the project's one plan job: another asked meanwhile is refused. */
-  withPlanLock<T>(projectId: number, work: (job: JobHandle) => Promise<T>): Promise<T> {
+  withPlanLock<T>(projectId: number, work: (job: JobHandle<'plan'>) => Promise<T>): Promise<T> {
     return this.planning.run(projectId, 'This project is being prepared (its queries are being planned).', () =>
       this.deps.jobs.run({ kind: 'plan', projectId, phase: 'planning queries' }, work),
     );
@@ -57,17 +55,12 @@ export class ProjectPreparation {
   }
 
   /**
-   * Plans the project's queries as `job`, telling how far it is (plan.progress and the job's): at the start, a few times
-   * a second, at the end; `say` is given every word told. Stopped by the job's cancel or by `signal`.
+   * Plans the project's queries as `job`, telling how far it is (its job's progress, a PlanProgress its detail): at the
+   * start, a few times a second, at the end. Stopped by the job's cancel or by `signal`.
    */
-  async plan(project: ProjectRecord, req: PlanRequest, job: JobHandle, signal?: AbortSignal, say: (progress: PlanProgress) => void = () => undefined): Promise<void> {
+  async plan(project: ProjectRecord, req: PlanRequest, job: JobHandle<'plan'>, signal?: AbortSignal): Promise<void> {
     const pace = progressPace();
-    const tell = (rowsPlanned: number) => {
-      const progress = { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount };
-      say(progress);
-      job.progress(rowsPlanned, project.rowCount);
-      this.deps.onPlanProgress(progress);
-    };
+    const tell = (rowsPlanned: number) => job.progress(rowsPlanned, project.rowCount, undefined, { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
     tell(0);
     await planProject(
       this.deps.db,

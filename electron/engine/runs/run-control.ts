@@ -24,13 +24,12 @@ export interface RunControlDeps {
   client(concurrency: number): Promise<ServiceClient>;
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
-  onProgress(progress: RunProgress): void;
   /**
    * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a run beside:
    * asked in the same turn the run is marked starting, so a second start of the project finds this one.
    */
   admit(projectId: number): void;
-  /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
+  /** Each run is a job there (job.progress, its RunProgress the detail; job.cancel), from its start or resume to its end; a pause keeps it. */
   jobs: JobBoard;
 }
 
@@ -55,7 +54,7 @@ export class RunControl {
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
   private readonly starting = new Set<number>();
   /** Each project's run job, from start to its end (a paused run's stays, to be resumed). */
-  private readonly jobs = new Map<number, JobHandle>();
+  private readonly jobs = new Map<number, JobHandle<'run'>>();
 
   constructor(private readonly deps: RunControlDeps) {}
 
@@ -113,16 +112,15 @@ export class RunControl {
     return this.status(projectId);
   }
 
-  /** The run's progress to the engine, and to its job. */
+  /** The run's progress to its job (job.progress). */
   private tell(progress: RunProgress): void {
     const job = this.jobs.get(progress.projectId);
     if (job) {
-      job.progress(progress.rowsResolved, progress.rowsTotal);
+      job.progress(progress.rowsResolved, progress.rowsTotal, undefined, progress);
       const state = jobStateOf(progress.status);
       if (state !== 'running' && state !== 'paused') this.jobs.delete(progress.projectId);
       job.state(state, progress.message);
     }
-    this.deps.onProgress(progress);
   }
 
   /** The running run's progress, else the last run's as stored (so a restart still shows how it ended). */
@@ -168,7 +166,8 @@ export class RunControl {
       }
       if (!this.jobs.has(projectId)) {
         const options = jobOptions(runId, offline, settings);
-        this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
+        // Unpaced: the run paces its own words (at most every 100 ms, the last one held back told later).
+        this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows', paced: false }));
       }
       const run = new MatchingRun(
         {

@@ -2,7 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { CallParsedInput, EventName, Events, ExportResult, SearchProgress } from '../../../shared/contract';
+import type { CallParsedInput, ExportResult, JobState, SearchProgress, SearchStatus } from '../../../shared/contract';
 import type { Profile, Settings } from '../../../shared/model';
 import { validateFilters, type SearchFilter } from '../../../shared/search-filters';
 import type { ServiceClient } from '../api';
@@ -10,6 +10,7 @@ import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import { EngineError, notFound } from '../engine-errors';
 import { safeFileName } from '../file-names';
+import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { writeTable, type UnfinishedExports } from '../export';
 import { summarizePerson } from '../matching';
 import { getProfile } from '../store';
@@ -41,7 +42,8 @@ export interface SearchContext {
   db: Database;
   clientForActiveProfile(): Promise<{ client: ServiceClient; profile: Profile }>;
   clock: Clock;
-  emit<E extends EventName>(event: E, payload: Events[E]): void;
+  /** Each search paging is a `search` job there (on no project), its SearchProgress the job's detail. */
+  jobs: JobBoard;
   settings(): Settings;
   /** Where an export goes when the caller names no destination (the browser host offers it as a download). */
   exportDir: string;
@@ -53,6 +55,8 @@ export interface SearchContext {
 
 export interface SearchHandlers {
   handlers: Handlers;
+  /** Cancels a running search and waits until its last pages are stored; false when it was not running. */
+  cancel(searchId: number): Promise<boolean>;
   /** Cancels running searches and waits until their last pages are stored: call before closing the database. */
   close(): Promise<void>;
 }
@@ -60,10 +64,23 @@ export interface SearchHandlers {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_PAGE_SIZE = 100;
 
+/** A search's end as its job's: one out of credits failed (a resume pages on, as a new job). */
+const jobStateOf = (status: SearchStatus): JobState => (status === 'out_of_credits' ? 'failed' : status);
+
 export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
   const { db } = ctx;
   const now = () => new Date(ctx.clock.now()).toISOString();
-  const runner = new SearchRunner({ db, clock: ctx.clock, emit: (p) => ctx.emit('search.progress', p) });
+  /** The job of each search paging, from its start (or resume) to its end. */
+  const paging = new Map<number, JobHandle<'search'>>();
+  const tell = (progress: SearchProgress) => {
+    const job = paging.get(progress.searchId);
+    if (!job) return;
+    job.progress(progress.partsDone, progress.partsTotal, undefined, progress);
+    if (progress.status === 'running') return;
+    paging.delete(progress.searchId);
+    job.state(jobStateOf(progress.status), progress.message);
+  };
+  const runner = new SearchRunner({ db, clock: ctx.clock, emit: tell });
   // Nothing runs in a fresh engine: a 'running' search was left so by a process that stopped.
   markInterrupted(db, now());
 
@@ -81,14 +98,16 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
 
   function start(row: SearchRow, client: ServiceClient): SearchProgress {
     setSearchStatus(db, row.id, 'running', null, now());
+    const started = progress(getSearchRow(db, row.id)!);
+    const job = ctx.jobs.open({ kind: 'search', projectId: null, options: { searchId: row.id }, stop: () => runner.cancel(row.id), phase: 'paging', paced: false });
+    job.progress(started.partsDone, started.partsTotal, undefined, started);
+    paging.set(row.id, job);
     runner.start(row.id, {
       client,
       filters: JSON.parse(row.filters) as SearchFilter[],
       pageSize: row.page_size,
       parallel: ctx.settings().concurrency,
     });
-    const started = progress(getSearchRow(db, row.id)!);
-    ctx.emit('search.progress', started);
     return started;
   }
 
@@ -123,9 +142,7 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
     const active = activeProfile();
     const known = active && !input.refresh ? latestByRequestKey(db, searchRequestKey(active.baseUrl, active.orgId, filters)) : null;
     if (known && (runner.isRunning(known.id) || isFresh(known))) {
-      const answer = progress(known, { fromCache: !runner.isRunning(known.id) });
-      if (answer.fromCache) ctx.emit('search.progress', answer);
-      return answer;
+      return progress(known, { fromCache: !runner.isRunning(known.id) });
     }
 
     const { client, profile } = await ctx.clientForActiveProfile();
@@ -166,9 +183,7 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
     if (!row) {
       throw new EngineError('offline', 'These filters have no stored results yet. Run the search once while connected; after that it answers offline.');
     }
-    const answer = progress(row, { fromCache: true, offline: true });
-    ctx.emit('search.progress', answer);
-    return answer;
+    return progress(row, { fromCache: true, offline: true });
   }
 
   async function exportSearch(input: CallParsedInput<'search.export'>): Promise<ExportResult> {
@@ -187,11 +202,6 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
   const handlers: Handlers = {
     'search.run': run,
     'search.status': ({ searchId }) => {
-      const row = getSearchRow(db, searchId);
-      return row ? progress(row) : null;
-    },
-    'search.cancel': async ({ searchId }) => {
-      await runner.cancel(searchId);
       const row = getSearchRow(db, searchId);
       return row ? progress(row) : null;
     },
@@ -218,5 +228,10 @@ export function createSearchHandlers(ctx: SearchContext): SearchHandlers {
     'search.columnValues': (input) => columnValues(db, input),
   };
 
-  return { handlers, close: () => runner.cancelAll() };
+  const cancel = async (searchId: number) => {
+    if (!runner.isRunning(searchId)) return false;
+    await runner.cancel(searchId);
+    return true;
+  };
+  return { handlers, cancel, close: () => runner.cancelAll() };
 }

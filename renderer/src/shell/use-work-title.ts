@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { detailOf, jobEnded } from '../../../shared/job-detail';
 import { api } from '../api';
 import { importantNotice } from '../features/changes/change-text';
 import { importWork, refreshEndNotice, refreshWork, runEndNotice, runWork, workTitle, type Work, type WorkKey } from './work-title';
@@ -25,17 +26,23 @@ export function useWorkTitle(): void {
       document.title = workTitle([...works.current.values()]);
     };
     const offs = [
-      api.on('run.progress', (progress) => {
-        const was = works.current.has(`run:${progress.projectId}`);
-        set(`run:${progress.projectId}`, runWork(progress));
-        if (was && progress.status !== 'running') notifyUnlessInFront(runEndNotice(progress));
+      api.on('job.progress', (job) => {
+        const run = detailOf(job, 'run');
+        const refresh = detailOf(job, 'refresh');
+        const imported = detailOf(job, 'import');
+        if (run) {
+          const was = works.current.has(`run:${run.projectId}`);
+          set(`run:${run.projectId}`, runWork(run));
+          if (was && run.status !== 'running') notifyUnlessInFront(runEndNotice(run));
+        } else if (refresh) {
+          const was = works.current.has(`refresh:${refresh.projectId}`);
+          set(`refresh:${refresh.projectId}`, refreshWork(refresh));
+          if (was && refresh.status !== 'running') notifyUnlessInFront(refreshEndNotice(refresh));
+        } else if (imported) {
+          // An import that failed or was cancelled short of its last row ends its work too.
+          set('import', jobEnded(job) ? null : importWork(imported));
+        }
       }),
-      api.on('refresh.progress', (progress) => {
-        const was = works.current.has(`refresh:${progress.projectId}`);
-        set(`refresh:${progress.projectId}`, refreshWork(progress));
-        if (was && progress.status !== 'running') notifyUnlessInFront(refreshEndNotice(progress));
-      }),
-      api.on('import.progress', (progress) => set('import', importWork(progress))),
       api.on('watch.important', (found) => notify(importantNotice(found))),
     ];
     return () => {

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import type { EventName, Events } from '../../../shared/contract';
 import { api } from '../api';
 
-/** The engine's events that are about one project. */
+/** The engine's events that are about one project (long work is a job: jobs/use-job-detail.ts follows it). */
 type ProjectEventName = { [E in EventName]: Events[E] extends { projectId: number } ? E : never }[EventName];
 
 /**
  * The latest `event` about project `projectId` while `listening`: null before the first one, and again once listening
- * stops (an export or a save of the mapping ends), so an earlier one's end is never shown as the next one's start.
+ * stops, so an earlier one is never shown as the next one's.
  */
 export function useProjectEvent<E extends ProjectEventName>(event: E, projectId: number, listening = true): Events[E] | null {
   const [latest, setLatest] = useState<Events[E] | null>(null);

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import type { DecisionsProgress, ReviewRow } from '../../../shared/contract';
 import type { RowState } from '../../../shared/model';
+import { detailOf, jobEnded } from '../../../shared/job-detail';
 import type { Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -50,6 +52,12 @@ async function stateOfEveryRow(): Promise<string[]> {
   return (await reviewRows()).map((r) => `${r.rowIndex} ${r.state} ${r.chosenRank ?? '-'} ${r.top?.id ?? '-'}`);
 }
 
+/** What a screen opened meanwhile finds of the decision over many rows going on (job.list): its job's detail, or null. */
+async function bulkUnderWay(): Promise<DecisionsProgress | null> {
+  const jobs = await ok(engine, 'job.list', { projectId });
+  return jobs.map((job) => detailOf(job, ['accept', 'undo', 'learn'])).find((detail) => detail !== null) ?? null;
+}
+
 describe('accepting many rows at once', () => {
   it('accepts exactly what the preview counted, across pages, and one undo puts every row back', async () => {
     const before = await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 });
@@ -59,7 +67,7 @@ describe('accepting many rows at once', () => {
     expect(lowest.rows).toBeGreaterThan(1000);
 
     const told: DecisionsProgress[] = [];
-    const off = engine.on('decisions.progress', (p) => told.push(p));
+    const off = onJobDetail(engine, 'accept', (p) => told.push(p));
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     expect(accepted.changed).toBe(lowest.rows);
     expect(accepted.counts.auto).toBe(before.counts.auto + lowest.rows);
@@ -88,9 +96,9 @@ describe('accepting many rows at once', () => {
   it('lets other calls in between its slices, holds decisions on the project until it ends, and stays one undoable action', async () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
-    // When the accept wrote its last slice (its last progress event), and when the undo's answer came.
+    // When the accept's job ended (its last progress event, after its last slice), and when the undo's answer came.
     const ended: string[] = [];
-    const off = engine.on('decisions.progress', (p) => p.rowsDone === p.rowsTotal && ended.push('accept'));
+    const off = onJobDetail(engine, 'accept', (p, job) => p.rowsDone === p.rowsTotal && jobEnded(job) && ended.push('accept'));
     const accepting = ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     // One turn of the event loop: the first slice is written, the rest wait their turn behind this test's calls.
     await new Promise((resolve) => setImmediate(resolve));
@@ -117,10 +125,10 @@ describe('accepting many rows at once', () => {
     let cancelled: Promise<unknown> | null = null;
     let writtenWhenCancelled = 0;
     // Cancelled once its first slice is written, as a user's Cancel would find it.
-    const off = engine.on('decisions.progress', (p) => {
+    const off = onJobDetail(engine, 'accept', (p) => {
       if (p.rowsDone === 0 || cancelled) return;
       writtenWhenCancelled = p.rowsDone;
-      cancelled = ok(engine, 'decisions.cancelAccept', { projectId });
+      cancelled = ok(engine, 'job.cancel', { projectId, kind: 'accept' });
     });
     const failure = await fails(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
     expect(await cancelled).toEqual({ cancelled: true });
@@ -131,14 +139,14 @@ describe('accepting many rows at once', () => {
     expect(await stateOfEveryRow()).toEqual(rowsBefore);
     // The accept is marked undone in the log: an undo now has nothing of it to take back.
     expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);
-    expect(await ok(engine, 'decisions.cancelAccept', { projectId })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { projectId, kind: 'accept' })).toEqual({ cancelled: false });
   });
 
   it('stops before its next slice when the engine closes, keeping the slices written as one action that undo takes back', async () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
     let closing: Promise<void> | null = null;
-    const off = engine.on('decisions.progress', (p) => {
+    const off = onJobDetail(engine, 'accept', (p) => {
       if (p.rowsDone > 0 && !closing) closing = engine.close();
     });
     const accepted = await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(off);
@@ -158,10 +166,10 @@ describe('accepting many rows at once', () => {
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
     expect((await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence })).changed).toBe(lowest.rows);
-    expect(await ok(engine, 'decisions.underWay', { projectId })).toBeNull();
+    expect(await bulkUnderWay()).toBeNull();
 
     const told: DecisionsProgress[] = [];
-    const off = engine.on('decisions.progress', (p) => told.push(p));
+    const off = onJobDetail(engine, 'undo', (p) => told.push(p));
     const undoing = ok(engine, 'decisions.undo', { projectId }).finally(off);
     // One turn of the event loop: the first slice is back in review, the rest still accepted.
     await new Promise((resolve) => setImmediate(resolve));
@@ -170,7 +178,7 @@ describe('accepting many rows at once', () => {
     expect(midway.to_review).toBeLessThan(before.to_review);
     expect(await fails(engine, 'run.start', { projectId })).toMatchObject({ kind: 'busy', message: "This project's last action is being undone. Try again in a moment." });
     // A screen opened now (another window, or the review after going elsewhere) learns what is going on, and how far.
-    const underWay = (await ok(engine, 'decisions.underWay', { projectId }))!;
+    const underWay = (await bulkUnderWay())!;
     expect(underWay).toMatchObject({ projectId, action: 'undo', rowsTotal: lowest.rows });
     expect(underWay.rowsDone).toBeGreaterThan(0);
     expect(underWay.rowsDone).toBeLessThan(lowest.rows);
@@ -181,12 +189,12 @@ describe('accepting many rows at once', () => {
     expect(told.every((p) => p.projectId === projectId && p.action === 'undo' && p.rowsTotal === lowest.rows)).toBe(true);
     expect(told[0]!.rowsDone).toBe(0);
     expect(told.at(-1)!.rowsDone).toBe(lowest.rows);
-    expect(await ok(engine, 'decisions.underWay', { projectId })).toBeNull();
+    expect(await bulkUnderWay()).toBeNull();
     // An undo of one row says nothing: it is over before a line could be read.
     const row = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, states: ['to_review'] })).rows[0]!;
     await ok(engine, 'decisions.choose', { projectId, rowIndex: row.rowIndex, rank: 1 });
     const quiet: DecisionsProgress[] = [];
-    const offQuiet = engine.on('decisions.progress', (p) => quiet.push(p));
+    const offQuiet = onJobDetail(engine, 'undo', (p) => quiet.push(p));
     expect((await ok(engine, 'decisions.undo', { projectId }).finally(offQuiet)).changed).toBe(1);
     expect(quiet).toEqual([]);
     expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(0);

@@ -2,8 +2,9 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallInput, CallName, Events } from '../../../shared/contract';
+import type { CallInput, CallName, JobDetails } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
+import { onJobDetail } from '../../support/job-events';
 import { fails, ok, openEngine, tempDir, writeCsv } from './helpers';
 
 // A large sheet takes a while to import from Excel and longer to export to it: a user who picked the wrong file or
@@ -44,16 +45,16 @@ function storedRows(): Map<number, number> {
  * Makes a long call and cancels it at its first progress event past nothing (`howFar`: rows done, or null for another
  * call's event): the call's error, what the cancel answered, and how far the call was then.
  */
-async function cancelAtFirstProgress<E extends 'import.progress' | 'plan.progress' | 'export.progress', K extends CallName>(
-  event: E,
-  howFar: (progress: Events[E]) => number | null,
+async function cancelAtFirstProgress<J extends 'import' | 'plan' | 'export', K extends CallName>(
+  kind: J,
+  howFar: (progress: JobDetails[J]) => number | null,
   cancel: () => Promise<{ cancelled: boolean }>,
   name: K,
   input: CallInput<K>,
 ) {
   let answer: { cancelled: boolean } | null = null;
   let doneWhenCancelled = 0;
-  const off = engine.on(event, (progress) => {
+  const off = onJobDetail(engine, kind, (progress) => {
     const done = howFar(progress);
     if (done === null || done === 0 || answer !== null) return;
     doneWhenCancelled = done;
@@ -70,9 +71,9 @@ async function cancelAtFirstProgress<E extends 'import.progress' | 'plan.progres
 describe('cancelling an import', () => {
   it('keeps nothing of it: the call fails as cancelled, no project appears and its rows are removed', async () => {
     const { error, answer, doneWhenCancelled } = await cancelAtFirstProgress(
-      'import.progress',
+      'import',
       (p) => (p.file === bigSheet ? p.rowsRead : null),
-      () => ok(engine, 'projects.cancelImport', { file: bigSheet }),
+      () => ok(engine, 'job.cancel', { kind: 'import', file: bigSheet }),
       'projects.import',
       { file: bigSheet },
     );
@@ -88,10 +89,10 @@ describe('cancelling an import', () => {
   });
 
   it('says there was nothing to cancel once the import is done, and the same file imports whole afterwards', async () => {
-    expect(await ok(engine, 'projects.cancelImport', { file: bigSheet })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { kind: 'import', file: bigSheet })).toEqual({ cancelled: false });
     const detail = await ok(engine, 'projects.import', { file: bigSheet });
     expect(detail.summary.rowCount).toBe(ROWS);
-    expect(await ok(engine, 'projects.cancelImport', { file: bigSheet })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { kind: 'import', file: bigSheet })).toEqual({ cancelled: false });
     await ok(engine, 'projects.delete', { projectId: detail.summary.id });
   });
 });
@@ -105,9 +106,9 @@ describe('cancelling an export', () => {
   /** Starts an export and cancels it once its rows are under way. */
   const cancelPartWay = (input: Partial<CallInput<'export.run'>>) =>
     cancelAtFirstProgress(
-      'export.progress',
+      'export',
       (p) => (p.projectId === projectId ? p.rowsDone : null),
-      () => ok(engine, 'export.cancel', { projectId }),
+      () => ok(engine, 'job.cancel', { projectId, kind: 'export' }),
       'export.run',
       { projectId, scope: 'all', format: 'csv', ...input },
     );
@@ -138,7 +139,7 @@ describe('cancelling an export', () => {
     expect(error.message).toBe('The export was cancelled: matches.csv was not written.');
     expect(readdirSync(dir)).toEqual([]);
 
-    expect(await ok(engine, 'export.cancel', { projectId })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { projectId, kind: 'export' })).toEqual({ cancelled: false });
     const whole = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination });
     expect(whole.rows).toBe(ROWS);
     expect(readdirSync(dir)).toEqual(['matches.csv']);
@@ -164,9 +165,9 @@ describe('cancelling the saving of a mapping (its plan)', () => {
     expect(before.distinctQueries).toBe(ROWS);
 
     const { error, answer, doneWhenCancelled } = await cancelAtFirstProgress(
-      'plan.progress',
+      'plan',
       (p) => (p.projectId === projectId ? p.rowsPlanned : null),
-      () => ok(engine, 'mapping.cancel', { projectId }),
+      () => ok(engine, 'job.cancel', { projectId, kind: 'plan' }),
       'mapping.save',
       { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] },
     );
@@ -179,7 +180,7 @@ describe('cancelling the saving of a mapping (its plan)', () => {
     expect({ mapping: detail.mapping, strategies: detail.strategies }).toEqual(byEmail);
     // The rows planned for the other mapping before the cancel are planned again for this one.
     expect(await ok(engine, 'run.preview', { projectId, offline: true })).toEqual(before);
-    expect(await ok(engine, 'mapping.cancel', { projectId })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { projectId, kind: 'plan' })).toEqual({ cancelled: false });
   });
 });
 
@@ -188,7 +189,7 @@ describe('closing the engine', () => {
     const dataDir = join(tmp.dir, 'closing');
     const closing = await openEngine(dataDir);
     let closed: Promise<void> | null = null;
-    const off = closing.on('import.progress', (p) => {
+    const off = onJobDetail(closing, 'import', (p) => {
       if (p.rowsRead > 0) closed ??= closing.close();
     });
     const error = await fails(closing, 'projects.import', { file: bigSheet });
@@ -209,7 +210,7 @@ describe('closing the engine', () => {
     const closing = await openEngine(dataDir);
     const projectId = (await ok(closing, 'projects.import', { file: bigSheet })).summary.id;
     let closed: Promise<void> | null = null;
-    const off = closing.on('plan.progress', (p) => {
+    const off = onJobDetail(closing, 'plan', (p) => {
       if (p.rowsPlanned > 0) closed ??= closing.close();
     });
     const saved = await closing.call('mapping.save', { projectId, mapping: { fullName: 0, company: 2 }, strategies: ['name+company'] });

@@ -8,6 +8,8 @@ import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { CANDIDATE_COLUMNS, EXPORT_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
+import { detailOf } from '../../../shared/job-detail';
+import { onJobDetail } from '../../support/job-events';
 import { connect, currentCompany, fails, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -251,6 +253,9 @@ describe('export', () => {
     }
   });
 
+  /** What an export screen opened meanwhile finds (job.list): the export job's detail, or null. */
+  const exportUnderWay = async (projectId: number) => (await ok(engine, 'job.list', { projectId })).map((job) => detailOf(job, 'export')).find((detail) => detail !== null) ?? null;
+
   it('says how far a long export is, the matches and then the candidates, a few times a second', async () => {
     // 60,000 rows, never run: an Excel export of their matches takes one to two seconds.
     const rows = Array.from({ length: 60_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 500}`, '']);
@@ -258,12 +263,18 @@ describe('export', () => {
     const events: ExportProgress[] = [];
     // What a screen opened part-way through would be told: the export's last word, then nothing once it has ended.
     const underWay: (ExportProgress | null)[] = [];
-    const off = engine.on('export.progress', (p) => {
-      if (p.projectId !== big.id) return;
-      events.push(p);
-      if (p.rowsDone > 0 && p.rowsDone < p.rowsTotal && underWay.length === 0) void ok(engine, 'export.underWay', { projectId: big.id }).then((u) => underWay.push(u));
-    });
-    expect(await ok(engine, 'export.underWay', { projectId: big.id })).toBeNull();
+    // What it said as it went (its job's end repeats the last word, as done).
+    const off = onJobDetail(
+      engine,
+      'export',
+      (p, job) => {
+        if (job.state !== 'running') return;
+        events.push(p);
+        if (p.rowsDone > 0 && p.rowsDone < p.rowsTotal && underWay.length === 0) void exportUnderWay(big.id).then((u) => underWay.push(u));
+      },
+      big.id,
+    );
+    expect(await exportUnderWay(big.id)).toBeNull();
     const started = performance.now();
     try {
       await ok(engine, 'export.run', { projectId: big.id, format: 'xlsx', scope: 'all', candidates: true });
@@ -274,7 +285,7 @@ describe('export', () => {
     // With what it writes, as asked (the defaults filled in): a screen opened meanwhile shows these choices.
     expect(underWay[0]).toMatchObject({ projectId: big.id, rowsTotal: 60_000, choice: { format: 'xlsx', scope: 'all', candidates: true, bom: true, delimiter: ',' } });
     expect(underWay[0]!.rowsDone).toBeGreaterThan(0);
-    expect(await ok(engine, 'export.underWay', { projectId: big.id })).toBeNull();
+    expect(await exportUnderWay(big.id)).toBeNull();
     const seconds = (performance.now() - started) / 1000;
     const matches = events.filter((e) => e.part === 'matches');
     const candidates = events.filter((e) => e.part === 'candidates');

@@ -4,13 +4,14 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { JobKind, JobProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
+import { onJobDetail } from '../../support/job-events';
 import { EngineOnSim, jobEvents } from '../jobs/engine-on-sim';
 import { fails, ok } from './helpers';
 
 // Every long piece of work is a job: one progress event (job.progress) of one shape, one lifecycle, one cancel
 // (job.cancel), and job.list for a screen opened meanwhile.
 
-const JOB_KEYS = ['jobId', 'kind', 'projectId', 'state', 'done', 'total', 'phase', 'startedAt', 'updatedAt', 'message'].sort();
+const JOB_KEYS = ['jobId', 'kind', 'projectId', 'state', 'done', 'total', 'phase', 'startedAt', 'updatedAt', 'message', 'detail'].sort();
 const MAPPING = { fullName: 0, company: 1 };
 
 const fixture = new EngineOnSim();
@@ -129,7 +130,7 @@ describe('jobs', () => {
     await ok(first, 'run.start', { projectId, offline: false });
     await first.runSettled(projectId);
     const asked = new Promise<void>((resolve) => {
-      const off = first.on('refresh.progress', (p) => p.peopleDone >= 2 && (off(), resolve()));
+      const off = onJobDetail(first, 'refresh', (p) => p.peopleDone >= 2 && (off(), resolve()));
     });
     await ok(first, 'refresh.start', { projectId });
     await asked;

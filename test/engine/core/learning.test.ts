@@ -13,6 +13,7 @@ import { CONFIDENCE_MODEL } from '../../../electron/engine/matching';
 import { LIFTED_REASON } from '../../../electron/engine/matching/learned-model';
 import { reassessRows } from '../../../electron/engine/runs/reassess-rows';
 import { buildEvaluationSet, type EvaluationSet } from '../../../electron/simulator/evaluation-set';
+import { onJobDetail } from '../../support/job-events';
 import { connect, fails, ok, openEngine, startSim, tempDir } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -214,10 +215,10 @@ describe('learning from decisions', () => {
     let doneWhenCancelled = 0;
     let total = 0;
     // Cancelled at its first progress past the start, as a user's Cancel would find it.
-    const off = engine.on('decisions.progress', (p) => {
+    const off = onJobDetail(engine, 'learn', (p) => {
       if (p.projectId !== projectId || p.action !== 'learn' || p.rowsDone === 0 || cancelled) return;
       [doneWhenCancelled, total] = [p.rowsDone, p.rowsTotal];
-      cancelled = ok(engine, 'learning.cancel', { projectId });
+      cancelled = ok(engine, 'job.cancel', { projectId, kind: 'learn' });
     });
     const failure = await fails(engine, 'learning.learn', { projectId }).finally(off);
     expect(await cancelled).toEqual({ cancelled: true });
@@ -227,7 +228,7 @@ describe('learning from decisions', () => {
     expect(await everyRow()).toEqual(rowsBefore);
     expect(await ok(engine, 'decisions.acceptPreview', { projectId })).toEqual(previewBefore);
     expect(await ok(engine, 'learning.summary', { projectId })).toMatchObject({ labels: 0, rowsLifted: 0, sentences: [], note: null });
-    expect(await ok(engine, 'learning.cancel', { projectId })).toEqual({ cancelled: false });
+    expect(await ok(engine, 'job.cancel', { projectId, kind: 'learn' })).toEqual({ cancelled: false });
     // Not cancelled, the same learning lifts rows: the cancel above had something to keep from happening.
     const learned = await ok(engine, 'learning.learn', { projectId });
     expect(learned.labels).toBe(entries.length);

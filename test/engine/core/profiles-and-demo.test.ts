@@ -26,8 +26,8 @@ describe('profiles and secrets', () => {
     const secrets = new SessionSecretStore();
     engine = await openEngine(join(tmp.dir, 'data'), { secrets, exportDir: join(tmp.dir, 'exports') });
     const events: unknown[] = [];
-    engine.on('run.progress', (p) => events.push(p));
-    engine.on('import.progress', (p) => events.push(p));
+    // Every job's progress, of every kind: a run's, an import's and the rest.
+    engine.on('job.progress', (p) => events.push(p));
 
     const secret = sim.demo.clientSecret;
     const saved = await ok(engine, 'profiles.save', { name: 'Sim', baseUrl: sim.baseUrl, orgId: sim.orgId, kind: 'service_account', login: sim.demo.clientId, secret });

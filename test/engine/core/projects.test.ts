@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportProgress, PlanProgress, RunPreview } from '../../../shared/contract';
+import type { ImportProgress, JobState, PlanProgress, RunPreview } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { systemClock } from '../../../electron/engine/clock';
 import { writeTable } from '../../../electron/engine/export';
 import { importProject } from '../../../electron/engine/projects/import-project';
 import { openDatabase } from '../../../electron/engine/store';
+import { detailOf } from '../../../shared/job-detail';
+import { onJobDetail } from '../../support/job-events';
 import { eventually, fails, ok, openEngine, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -23,6 +25,11 @@ afterEach(async () => {
   tmp.remove();
 });
 
+/** What a mapping screen opened meanwhile finds of the project's plan (job.list): its job's detail, or null. */
+async function planUnderWay(projectId: number): Promise<PlanProgress | null> {
+  return (await ok(engine, 'job.list', { projectId })).map((job) => detailOf(job, 'plan')).find((detail) => detail !== null) ?? null;
+}
+
 describe('importing a sheet', () => {
   it('keeps rows in file order with their cells exactly, and becomes a ready project', async () => {
     const rows = [
@@ -34,7 +41,8 @@ describe('importing a sheet', () => {
     ];
     const file = writeCsv(join(tmp.dir, 'people.csv'), ['Name', 'Email', 'Company', 'Notes'], rows);
     const progress: number[] = [];
-    engine.on('import.progress', (p) => progress.push(p.rowsRead));
+    // What the import said as it read (its job's start, before any row, and its end are left out).
+    onJobDetail(engine, 'import', (p, job) => p.rowsRead > 0 && job.state === 'running' && progress.push(p.rowsRead));
 
     const detail = await ok(engine, 'projects.import', { file });
     expect(detail.summary.name).toBe('people');
@@ -140,12 +148,16 @@ describe('importing a sheet', () => {
     const events: PlanProgress[] = [];
     // What a mapping screen opened part-way through would be told: the save's last word, then nothing once it has ended.
     const underWay: Promise<PlanProgress | null>[] = [];
-    const off = engine.on('plan.progress', (p) => {
-      if (p.projectId !== project.id) return;
-      events.push(p);
-      if (p.rowsPlanned > 0 && p.rowsPlanned < p.rowsTotal && underWay.length === 0) underWay.push(ok(engine, 'mapping.underWay', { projectId: project.id }));
-    });
-    expect(await ok(engine, 'mapping.underWay', { projectId: project.id })).toBeNull();
+    const off = onJobDetail(
+      engine,
+      'plan',
+      (p) => {
+        events.push(p);
+        if (p.rowsPlanned > 0 && p.rowsPlanned < p.rowsTotal && underWay.length === 0) underWay.push(planUnderWay(project.id));
+      },
+      project.id,
+    );
+    expect(await planUnderWay(project.id)).toBeNull();
     try {
       await ok(engine, 'mapping.save', { projectId: project.id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email', 'name+company'] });
     } finally {
@@ -155,7 +167,7 @@ describe('importing a sheet', () => {
     const partWay = (await underWay[0])!;
     expect(partWay).toMatchObject({ projectId: project.id, rowsTotal: 50_000 });
     expect(partWay.rowsPlanned).toBeGreaterThan(0);
-    expect(await ok(engine, 'mapping.underWay', { projectId: project.id })).toBeNull();
+    expect(await planUnderWay(project.id)).toBeNull();
     const planned = events.map((e) => e.rowsPlanned);
     expect(events.every((e) => e.rowsTotal === 50_000)).toBe(true);
     // The start, the first page of 10,000 rows at once, a few more at most four a second, and the end.
@@ -170,9 +182,14 @@ describe('importing a sheet', () => {
     const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'wait.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
     let preview: Promise<RunPreview> | null = null;
     // The run screen asks for the cost as the mapping screen's Continue plans (a screen reloaded, a second window).
-    const off = engine.on('plan.progress', (p) => {
-      if (p.projectId === project.id && preview === null) preview = ok(engine, 'run.preview', { projectId: project.id, offline: true });
-    });
+    const off = onJobDetail(
+      engine,
+      'plan',
+      () => {
+        if (preview === null) preview = ok(engine, 'run.preview', { projectId: project.id, offline: true });
+      },
+      project.id,
+    );
     try {
       await ok(engine, 'mapping.save', { projectId: project.id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['name+company'] });
     } finally {
@@ -196,8 +213,8 @@ describe('importing a sheet', () => {
     await book.xlsx.writeFile(dimensioned);
 
     for (const file of [csv, streamed, dimensioned]) {
-      const events: ImportProgress[] = [];
-      const off = engine.on('import.progress', (p) => p.file === file && events.push(p));
+      const told: { progress: ImportProgress; state: JobState }[] = [];
+      const off = onJobDetail(engine, 'import', (p, job) => p.file === file && told.push({ progress: p, state: job.state }));
       const started = performance.now();
       try {
         await ok(engine, 'projects.import', { file });
@@ -205,6 +222,10 @@ describe('importing a sheet', () => {
         off();
       }
       const seconds = (performance.now() - started) / 1000;
+      // Its job's start says nothing read yet, and its end that every row is in; what it said as it read is between.
+      expect(told[0]!.progress, file).toMatchObject({ rowsRead: 0, percent: 0 });
+      expect(told.at(-1), file).toMatchObject({ progress: { rowsRead: 40_000, percent: 100 }, state: 'done' });
+      const events = told.slice(1, -1).map((t) => t.progress);
       const percents = events.map((e) => e.percent);
       expect(percents.at(-1), file).toBe(100);
       expect(events.at(-1)!.rowsRead).toBe(40_000);

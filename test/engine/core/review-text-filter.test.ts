@@ -7,6 +7,7 @@ import type { Engine } from '../../../electron/engine/engine';
 import { reviewPage } from '../../../electron/engine/review/review-page';
 import { isRowTextIndexReady, rowTextMatch, searchForm } from '../../../electron/engine/review/row-text-index';
 import { openDatabase } from '../../../electron/engine/store';
+import { onJobDetail } from '../../support/job-events';
 import { eventually, ok, openEngine, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -189,7 +190,8 @@ describe('the text index follows its project', () => {
     const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `Filler${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
     const id = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'progress.csv'), headers, rows) })).summary.id;
     const heard: TextIndexProgress[] = [];
-    const off = engine.on('review.textIndex', (p) => heard.push(p));
+    // What its job said as it filled (its end repeats the last word, as done).
+    const off = onJobDetail(engine, 'textIndex', (p, job) => job.state === 'running' && heard.push(p));
     try {
       expect(await texts(id, 'needle')).toEqual([4_321]);
       const phases = heard.map((p) => p.phase);

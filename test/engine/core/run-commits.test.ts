@@ -8,6 +8,7 @@ import { getLookups } from '../../../electron/engine/store';
 import type { Person, Simulator } from '../../../electron/simulator';
 import type { RunProgress } from '../../../shared/contract';
 import type { AutoAcceptRule } from '../../../shared/model';
+import { onJobDetail } from '../../support/job-events';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -114,7 +115,7 @@ describe('settling rows from stored answers', () => {
 
       const cached = (await ok(engine, 'projects.import', { file, name: 'cached' })).summary;
       const progress: RunProgress[] = [];
-      const off = engine.on('run.progress', (p) => p.projectId === cached.id && progress.push(p));
+      const off = onJobDetail(engine, 'run', (p) => progress.push(p), cached.id);
       const fromCache = await runToEnd(engine, cached.id);
       off();
       expect(fromCache).toMatchObject({ status: 'done', calls: 0 });

@@ -5,6 +5,7 @@ import type { RunProgress } from '../../../shared/contract';
 import type { Clock } from '../../../electron/engine/clock';
 import type { Engine } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, timesAsked, writeCsv } from './helpers';
 
 /** Real time, but the client's backoff waits return at once: retries of a failing service take milliseconds. */
@@ -42,13 +43,23 @@ async function importEmails(e: Engine, s: Simulator, count: number, name = 'emai
 
 function until(e: Engine, projectId: number, test: (p: RunProgress) => boolean): Promise<RunProgress> {
   return new Promise((resolve) => {
-    const off = e.on('run.progress', (p) => {
-      if (p.projectId === projectId && test(p)) {
+    const off = onJobDetail(
+      e,
+      'run',
+      (p) => {
+        if (!test(p)) return;
         off();
         resolve(p);
-      }
-    });
+      },
+      projectId,
+    );
   });
+}
+
+/** Cancels the project's run (job.cancel), and how it stands after. */
+async function cancelRun(e: Engine, projectId: number): Promise<RunProgress | null> {
+  expect(await ok(e, 'job.cancel', { projectId, kind: 'run' })).toEqual({ cancelled: true });
+  return ok(e, 'run.status', { projectId });
 }
 
 describe('stopping and failing', () => {
@@ -183,7 +194,7 @@ describe('pause, resume, cancel', () => {
     await ok(engine, 'run.start', { projectId: project.id });
     await until(engine, project.id, (p) => p.calls >= 2);
     const started = Date.now();
-    const cancelled = await ok(engine, 'run.cancel', { projectId: project.id });
+    const cancelled = await cancelRun(engine, project.id);
     expect(Date.now() - started).toBeLessThan(350);
     expect(cancelled!.status).toBe('cancelled');
     const counts = (await ok(engine, 'review.page', { projectId: project.id, offset: 0, limit: 1 })).counts;
@@ -203,13 +214,13 @@ describe('pause, resume, cancel', () => {
     await ok(engine, 'settings.update', { concurrency: 1 });
     const project = await importEmails(engine, sim, 800);
     const events: string[] = [];
-    engine.on('run.progress', (p) => events.push(p.status));
+    onJobDetail(engine, 'run', (p) => events.push(p.status));
     await ok(engine, 'run.start', { projectId: project.id });
     await until(engine, project.id, (p) => p.calls >= 2);
     const paused = await ok(engine, 'run.pause', { projectId: project.id });
     expect(paused!.status).toBe('paused');
 
-    const cancelled = await ok(engine, 'run.cancel', { projectId: project.id });
+    const cancelled = await cancelRun(engine, project.id);
     expect(cancelled).toMatchObject({ status: 'cancelled', runId: paused!.runId, calls: paused!.calls });
     expect(events.at(-1)).toBe('cancelled');
     expect((await ok(engine, 'run.status', { projectId: project.id }))!.status).toBe('cancelled');

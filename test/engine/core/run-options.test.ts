@@ -6,6 +6,7 @@ import type { Clock } from '../../../electron/engine/clock';
 import type { Engine } from '../../../electron/engine/engine';
 import { buildEvaluationSet } from '../../../electron/simulator/evaluation-set';
 import type { Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, ok, openEngine, startSim, tempDir, writeCsv } from './helpers';
 
 // A run stopped part-way (paused, Ctrl-C, a crash) and resumed must end exactly as the same run left alone: it goes on
@@ -48,12 +49,16 @@ async function importMixed(engine: Engine, file: string): Promise<number> {
 
 function until(engine: Engine, projectId: number, test: (p: RunProgress) => boolean): Promise<RunProgress> {
   return new Promise((resolve) => {
-    const off = engine.on('run.progress', (p) => {
-      if (p.projectId === projectId && test(p)) {
+    const off = onJobDetail(
+      engine,
+      'run',
+      (p) => {
+        if (!test(p)) return;
         off();
         resolve(p);
-      }
-    });
+      },
+      projectId,
+    );
   });
 }
 

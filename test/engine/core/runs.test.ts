@@ -7,6 +7,7 @@ import { runPercent } from '../../../shared/progress';
 import type { Engine } from '../../../electron/engine/engine';
 import { MATCH_COLUMNS } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, timesAsked, writeCsv } from './helpers';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -166,7 +167,7 @@ describe('a matching run', () => {
     const project = await importRows('ten-thousand', rows);
     sim.resetCounters();
     const progress: RunProgress[] = [];
-    const off = engine.on('run.progress', (p) => p.projectId === project.id && progress.push(p));
+    const off = onJobDetail(engine, 'run', (p) => progress.push(p), project.id);
 
     const preview = await ok(engine, 'run.preview', { projectId: project.id });
     const started = Date.now();
@@ -249,7 +250,7 @@ describe('a matching run', () => {
     }
     const project = await importRows('two-rounds', rows);
     const progress: RunProgress[] = [];
-    const off = engine.on('run.progress', (p) => p.projectId === project.id && progress.push(p));
+    const off = onJobDetail(engine, 'run', (p) => progress.push(p), project.id);
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(150);
     try {

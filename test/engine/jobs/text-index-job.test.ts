@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
+import { onJobDetail } from '../../support/job-events';
 import { fails, ok, writeCsv } from '../core/helpers';
 import { EngineOnSim, jobEvents } from './engine-on-sim';
 
@@ -18,7 +19,7 @@ describe('the text index fill as a job', () => {
     const events = jobEvents(engine);
     const jobs = (): JobProgress[] => events.filter((p) => p.kind === 'textIndex');
     const fills: TextIndexProgress[] = [];
-    engine.on('review.textIndex', (p) => fills.push(p));
+    onJobDetail(engine, 'textIndex', (p) => fills.push(p), projectId);
 
     // Cancelled at its first word, in that turn.
     const cancelled = new Promise<boolean>((resolve) => {

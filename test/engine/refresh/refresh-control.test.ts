@@ -8,6 +8,7 @@ import type { Clock } from '../../../electron/engine/clock';
 import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
+import { onJobDetail } from '../../support/job-events';
 import { connect, eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 import { HEADERS, matchedRows, rowStatuses, truthOf, truthSheet, type TruthRow } from './refresh-fixture';
 
@@ -52,14 +53,24 @@ async function matchedProject(
   return { sim, engine, projectId, sheet };
 }
 
+/** Cancels the project's refresh (job.cancel), and how it stands after. */
+async function cancelRefresh(e: Engine, projectId: number): Promise<RefreshProgress | null> {
+  expect(await ok(e, 'job.cancel', { projectId, kind: 'refresh' })).toEqual({ cancelled: true });
+  return ok(e, 'refresh.status', { projectId });
+}
+
 function until(e: Engine, projectId: number, test: (p: RefreshProgress) => boolean): Promise<RefreshProgress> {
   return new Promise((resolve) => {
-    const off = e.on('refresh.progress', (p) => {
-      if (p.projectId === projectId && test(p)) {
+    const off = onJobDetail(
+      e,
+      'refresh',
+      (p) => {
+        if (!test(p)) return;
         off();
         resolve(p);
-      }
-    });
+      },
+      projectId,
+    );
   });
 }
 
@@ -146,7 +157,7 @@ describe('a refresh stopped part-way', () => {
     const landed = until(engine, projectId, (p) => p.peopleDone >= 100);
     await ok(engine, 'refresh.start', { projectId });
     await landed;
-    const cancelled = (await ok(engine, 'refresh.cancel', { projectId }))!;
+    const cancelled = (await cancelRefresh(engine, projectId))!;
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.found).toBeGreaterThanOrEqual(100);
     expect(cancelled.found).toBeLessThan(cancelled.peopleTotal);
@@ -247,7 +258,7 @@ describe('a refresh stopped part-way', () => {
     expect((await fails(engine, 'run.start', { projectId })).kind).toBe('busy');
     expect((await fails(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] })).kind).toBe('busy');
     expect((await fails(engine, 'cache.clear', {})).kind).toBe('busy');
-    await ok(engine, 'refresh.cancel', { projectId });
+    await cancelRefresh(engine, projectId);
   });
 });
 
@@ -376,7 +387,7 @@ describe('the rows, brought up to date once the people are asked', () => {
     sim.setLatency(30);
     sim.moveOn({ share: 0.5, seed: 11 });
     const events: RefreshProgress[] = [];
-    const off = engine.on('refresh.progress', (p) => void (p.projectId === projectId && events.push(p)));
+    const off = onJobDetail(engine, 'refresh', (p) => void events.push(p), projectId);
     await ok(engine, 'refresh.start', { projectId });
     const end = (await engine.refreshSettled(projectId))!;
     off();
@@ -492,7 +503,7 @@ describe('the rows, brought up to date once the people are asked', () => {
 
   it('cancelled while stopped: its rows are written before it is', async () => {
     const { engine, projectId, paused, rows, written } = await stoppedBeforeItsRows();
-    const cancelled = (await ok(engine, 'refresh.cancel', { projectId }))!;
+    const cancelled = (await cancelRefresh(engine, projectId))!;
     expect(cancelled).toMatchObject({ refreshId: paused.refreshId, status: 'cancelled', rowsUpdated: rows.length, rowsChanged: paused.rowsChanged });
     expectWritten(engine, projectId, paused.refreshId, rows, written);
   });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import type { MoveOnReport, Person, Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 import { HEADERS, accuracy, matchedRows, readCsv, rowStatuses, truthSheet, type MatchedRow, type TruthRow } from './refresh-fixture';
 
@@ -84,7 +85,7 @@ describe('job changes and refreshing a project', () => {
     sim.resetCounters();
     const distinct = new Set(before.rows.map((r) => r.personId)).size;
     const events: string[] = [];
-    const stop = engine.on('refresh.progress', (p) => events.push(p.status));
+    const stop = onJobDetail(engine, 'refresh', (p) => events.push(p.status));
     await ok(engine, 'refresh.start', { projectId });
     const end = (await engine.refreshSettled(projectId))!;
     stop();

@@ -12,6 +12,7 @@ import { reviewPage, type ReviewPageRequest } from '../../../electron/engine/rev
 import { isRowTextIndexReady } from '../../../electron/engine/review/row-text-index';
 import { openDatabase } from '../../../electron/engine/store';
 import type { Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, ok, openEngine, startSim, tempDir, writeCsv } from '../core/helpers';
 import { HEADERS, refreshedProject, truthSheet } from './refresh-fixture';
 
@@ -122,7 +123,7 @@ describe('the review after decisions', () => {
     // got (between two of its slices, each of which writes the text index alone) finds them kept.
     const filling: number[] = [];
     let slice: (() => void) | null = null;
-    const stop = engine.on('review.textIndex', (p) => {
+    const stop = onJobDetail(engine, 'textIndex', (p) => {
       if (p.projectId !== projectId || p.phase !== 'filling') return;
       filling.push(p.rowsIndexed);
       slice?.();

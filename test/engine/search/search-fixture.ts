@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { calls, type CallName, type CallOutput, type CallInput, type SearchProgress } from '../../../shared/contract';
 import { DEFAULT_SETTINGS, type Profile, type Settings } from '../../../shared/model';
+import { detailOf } from '../../../shared/job-detail';
 import type { SearchFilter } from '../../../shared/search-filters';
 import { ServiceClient } from '../../../electron/engine/api';
 import { systemClock, type Clock } from '../../../electron/engine/clock';
 import { dispatch } from '../../../electron/engine/dispatch';
+import { createJobHandlers } from '../../../electron/engine/jobs/handlers';
+import { JobBoard } from '../../../electron/engine/jobs/job-board';
 import { createSearchHandlers, type SearchHandlers } from '../../../electron/engine/search';
 import { openDatabase, saveProfile, getSettings, updateSettings } from '../../../electron/engine/store';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../../electron/simulator/server';
@@ -29,6 +32,8 @@ export interface SearchBench {
   call<K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>>;
   /** Same, but resolves with the ContractError instead of throwing. */
   fail<K extends CallName>(name: K, input: CallInput<K>): Promise<{ kind: string; message: string }>;
+  /** Cancels the search (job.cancel, which must find it going) and resolves with how it stands after. */
+  cancel(searchId: number): Promise<SearchProgress | null>;
   /** Resolves when the search reaches a final state. */
   finished(searchId: number): Promise<SearchProgress>;
   settings: Settings;
@@ -66,21 +71,24 @@ export async function startSearchBench(opts: { sim?: SimulatorOptions; clock?: C
       return fetch(url, init);
     },
   });
+  const jobs = new JobBoard(db, clock, (job) => {
+    const p = detailOf(job, 'search');
+    if (p === null) return;
+    events.push(p);
+    for (const watch of [...watchers]) watch(p);
+    if (p.status !== 'running') for (const resolve of waiting.get(p.searchId)?.splice(0) ?? []) resolve(p);
+  });
   const search = createSearchHandlers({
     db,
     clock,
+    jobs,
     exportDir: join(dir, 'exports'),
     settings: () => getSettings(db),
     clientForActiveProfile: async () => ({ client, profile }),
-    emit: (event, payload) => {
-      if (event !== 'search.progress') return;
-      const p = payload as SearchProgress;
-      events.push(p);
-      for (const watch of [...watchers]) watch(p);
-      if (p.status !== 'running') for (const resolve of waiting.get(p.searchId)?.splice(0) ?? []) resolve(p);
-    },
     ...(opts.valuesPerCall ? { valuesPerCall: opts.valuesPerCall } : {}),
   });
+  // A search is a job: job.cancel stops it, as in the engine.
+  const handlers = { ...search.handlers, ...createJobHandlers(jobs, { search: (searchId) => search.cancel(searchId) }) };
   const bench: SearchBench = {
     sim,
     db,
@@ -101,14 +109,19 @@ export async function startSearchBench(opts: { sim?: SimulatorOptions; clock?: C
     search,
     settings: getSettings(db),
     async call(name, input) {
-      const result = await dispatch(search.handlers, [], name, input);
+      const result = await dispatch(handlers, [], name, input);
       if (!result.ok) throw new Error(`${name} failed (${result.error.kind}): ${result.error.message}`);
       return result.value as CallOutput<typeof name>;
     },
     async fail(name, input) {
-      const result = await dispatch(search.handlers, [], name, input);
+      const result = await dispatch(handlers, [], name, input);
       if (result.ok) throw new Error(`${name} was expected to fail but returned ${JSON.stringify(result.value).slice(0, 200)}`);
       return result.error;
+    },
+    async cancel(searchId) {
+      const answer = await bench.call('job.cancel', { kind: 'search', searchId });
+      if (!answer.cancelled) throw new Error(`job.cancel found search ${searchId} not going`);
+      return bench.call('search.status', { searchId });
     },
     finished(searchId) {
       return new Promise((resolve) => {

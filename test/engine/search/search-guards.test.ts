@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchProgress } from '../../../shared/contract';
+import { detailOf } from '../../../shared/job-detail';
 import type { Profile } from '../../../shared/model';
 import { ServiceClient } from '../../../electron/engine/api';
 import { systemClock } from '../../../electron/engine/clock';
 import { dispatch } from '../../../electron/engine/dispatch';
+import { JobBoard } from '../../../electron/engine/jobs/job-board';
 import { createSearchHandlers } from '../../../electron/engine/search';
 import { getSettings, openDatabase, saveProfile, updateSettings } from '../../../electron/engine/store';
 import { ORG, SEARCH_PATH, SESSION_PATH, goodLogin, reply, startScriptServer, type Script } from '../api/script-server';
@@ -45,10 +47,10 @@ async function scripted(answerSearch: Script) {
     exportDir: dir,
     settings: () => getSettings(db),
     clientForActiveProfile: async () => ({ client, profile }),
-    emit: (event, payload) => {
-      const p = payload as SearchProgress;
-      if (event === 'search.progress' && p.status !== 'running') finals.get(p.searchId)?.(p);
-    },
+    jobs: new JobBoard(db, systemClock, (job) => {
+      const p = detailOf(job, 'search');
+      if (p !== null && p.status !== 'running') finals.get(p.searchId)?.(p);
+    }),
   });
   cleanups.push(() => search.close());
   const call = async (name: 'search.run' | 'search.resume', input: object): Promise<SearchProgress> => {

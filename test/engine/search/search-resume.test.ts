@@ -7,6 +7,7 @@ import { systemClock } from '../../../electron/engine/clock';
 import { createSearchHandlers } from '../../../electron/engine/search';
 import { getSettings } from '../../../electron/engine/store';
 import { dispatch } from '../../../electron/engine/dispatch';
+import { JobBoard } from '../../../electron/engine/jobs/job-board';
 import { startSearchBench, type SearchBench } from './search-fixture';
 import { allRows, expectedIds, idsOf, runToEnd } from './search-helpers';
 
@@ -28,7 +29,7 @@ describe('cancel and resume', () => {
     const started = await b.call('search.run', { filters: research, pageSize: 10 });
     expect(started.status).toBe('running');
     await b.when((p) => p.searchId === started.searchId && p.pages >= 3);
-    const cancelled = await b.call('search.cancel', { searchId: started.searchId });
+    const cancelled = await b.cancel(started.searchId);
     expect(cancelled).toMatchObject({ status: 'cancelled', partsDone: 0 });
     expect(cancelled!.people).toBeGreaterThanOrEqual(30);
     expect(cancelled!.people).toBeLessThan(want.length);
@@ -62,7 +63,7 @@ describe('cancel and resume', () => {
 
     const started = await b.call('search.run', { filters, valuesPerCall: 10, pageSize: 100 });
     await b.when((p) => p.searchId === started.searchId && p.partsDone === 1);
-    const cancelled = await b.call('search.cancel', { searchId: started.searchId });
+    const cancelled = await b.cancel(started.searchId);
     expect(cancelled).toMatchObject({ status: 'cancelled', partsDone: 1, partsTotal: 2 });
 
     b.sim.resetCounters();
@@ -81,7 +82,7 @@ describe('cancel and resume', () => {
     const b = bench;
     const started = await b.call('search.run', { filters: research, pageSize: 10 });
     await b.when((p) => p.searchId === started.searchId && p.pages >= 2);
-    await b.call('search.cancel', { searchId: started.searchId });
+    await b.cancel(started.searchId);
     const again = await b.call('search.run', { filters: research, pageSize: 10 });
     expect(again).toMatchObject({ searchId: started.searchId, status: 'running' });
     expect((await b.finished(started.searchId)).status).toBe('done');
@@ -108,7 +109,7 @@ describe('cancel and resume', () => {
       exportDir: b.dir,
       settings: () => getSettings(b.db),
       clientForActiveProfile: async () => ({ client, profile: b.profile }),
-      emit: () => {},
+      jobs: new JobBoard(b.db, systemClock, () => {}),
     });
     try {
       const status = await dispatch(restarted.handlers, [], 'search.status', { searchId: done.searchId });

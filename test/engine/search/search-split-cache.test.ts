@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchFilter } from '../../../shared/search-filters';
 import { ManualClock, systemClock } from '../../../electron/engine/clock';
 import { dispatch } from '../../../electron/engine/dispatch';
+import { JobBoard } from '../../../electron/engine/jobs/job-board';
 import { createSearchHandlers } from '../../../electron/engine/search';
 import { getSettings } from '../../../electron/engine/store';
 import { startSearchBench, type SearchBench } from './search-fixture';
@@ -107,7 +108,7 @@ describe('the cache', () => {
       exportDir: b.dir,
       settings: () => getSettings(b.db),
       clientForActiveProfile: () => Promise.reject(new Error('No secret is stored for this profile.')),
-      emit: () => {},
+      jobs: new JobBoard(b.db, systemClock, () => {}),
     });
     try {
       const cached = await dispatch(noSecret.handlers, [], 'search.run', { filters: leftSince(b, 1) });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { walPagesFor } from '../../../electron/engine/store/wal-budget';
 import type { Simulator } from '../../../electron/simulator';
+import { onJobDetail } from '../../support/job-events';
 import { connect, currentCompany, ok, openEngine, startSim, tempDir } from '../core/helpers';
 
 const ROWS = 8_000;
@@ -36,7 +37,7 @@ describe('the WAL during long work', () => {
     const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
     const samples: number[] = [];
     const sample = () => samples.push(size(db) + size(`${db}-wal`));
-    const stop = engine.on('run.progress', sample);
+    const stop = onJobDetail(engine, 'run', sample);
     const lines = ['Name,Email,Company'];
     for (let i = 0; i < ROWS; i++) {
       const p = sim.dataset.people[i % sim.dataset.people.length]!;

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import type { ContractError, ExportResult } from '../../../../shared/contract';
 import { api } from '../../api';
 import { useAppData } from '../../app-data';
-import { BreakableText } from '../../ui/breakable-text';
 import { Button } from '../../ui/button';
-import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { plural } from '../../ui/format';
+import { ExportOutcome } from '../export/export-outcome';
+import { useFileExport } from '../export/use-file-export';
 import { changesExportName } from './change-text';
 
 /**
@@ -16,26 +15,9 @@ import { changesExportName } from './change-text';
 export function ChangesExport({ projectId, projectName, since, count }: { projectId: number; projectName: string; since: string; count: number | null }) {
   const data = useAppData();
   const [format, setFormat] = useState<'csv' | 'xlsx'>('csv');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ContractError | null>(null);
-  const [outcome, setOutcome] = useState<{ result: ExportResult; downloaded: boolean } | null>(null);
-
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    setOutcome(null);
-    try {
-      const dialog = await api.callOrThrow('dialog.saveExport', { defaultName: changesExportName(projectName, since, format), format });
-      if (dialog.supported && dialog.path === null) return;
-      const result = await api.callOrThrow('watch.exportChanges', { projectId, since, format, destination: dialog.supported ? dialog.path : null });
-      if (!dialog.supported) api.downloadExport(result);
-      setOutcome({ result, downloaded: !dialog.supported });
-    } catch (thrown) {
-      setError(toContractError(thrown));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const file = useFileExport((destination) => api.callOrThrow('watch.exportChanges', { projectId, since, format, destination }));
+  const busy = file.busy;
+  const run = () => file.run(changesExportName(projectName, since, format), format);
 
   return (
     <div className="changes-export">
@@ -56,23 +38,8 @@ export function ChangesExport({ projectId, projectName, since, count }: { projec
           Writing the changes…
         </span>
       )}
-      <ErrorBanner error={error} title="The export failed" onDismiss={() => setError(null)} />
-      {outcome && (
-        <div className="banner banner--success changes-export__result" role="status" data-testid="changes-export-result">
-          <div className="banner__text">
-            <strong>
-              Exported {plural(outcome.result.rows, 'change')} to {outcome.result.fileName}
-            </strong>
-            <p>
-              {outcome.downloaded ? (
-                'The file was handed to the browser as a download: look in your downloads folder.'
-              ) : (
-                <span className="mono selectable">{outcome.result.path && <BreakableText text={outcome.result.path} />}</span>
-              )}
-            </p>
-          </div>
-        </div>
-      )}
+      <ErrorBanner error={file.error} title="The export failed" onDismiss={file.dismissError} />
+      {file.outcome && <ExportOutcome outcome={file.outcome} rows={(n) => plural(n, 'change')} testId="changes-export-result" className="changes-export__result" />}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { formatCount, plural } from '../../ui/format';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { useToast } from '../../ui/toasts';
 import { ProjectHeader } from '../projects/project-header';
 import { ChangeTable } from './change-table';
@@ -14,6 +14,9 @@ import { changeCountWords, countChanges } from './change-text';
 import { ChangesExport } from './changes-export';
 import { isoDayOf, sinceChoices, validDay, type SincePreset } from './since-day';
 import { inboxChanged, useInbox } from './use-inbox';
+
+/** The job whose detail says how a refresh goes. */
+const REFRESH = ['refresh'] as const;
 
 /**
  * Who moved, left or changed title: the changes not seen yet (the inbox, marked seen in one go), and the changes since
@@ -23,7 +26,7 @@ export function ChangesScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
   const project = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
   // A refresh that ends while the screen is open found changes: the project and the list are read again.
-  const refreshEvent = useProjectEvent('refresh.progress', projectId);
+  const refreshEvent = useJobDetail(REFRESH, projectId);
   const ended = refreshEvent && refreshEvent.status !== 'running' ? refreshEvent.refreshId : 0;
   const reloadProject = project.reload;
   useEffect(() => {

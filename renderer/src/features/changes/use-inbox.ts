@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { ChangesInbox, InboxCount } from '../../../../shared/contract';
+import { detailOf } from '../../../../shared/job-detail';
 import { api } from '../../api';
 import { useEngineData, type EngineData } from '../../ui/use-engine-data';
 
@@ -35,8 +36,9 @@ function useReadAgain(projectId: number, enabled: boolean, reload: () => void): 
       if ((event as CustomEvent<number>).detail === projectId) reload();
     };
     window.addEventListener(INBOX_CHANGED, onChanged);
-    const off = api.on('refresh.progress', (progress) => {
-      if (progress.projectId === projectId && progress.status !== 'running') reload();
+    const off = api.on('job.progress', (job) => {
+      const progress = detailOf(job, 'refresh', projectId);
+      if (progress !== null && progress.status !== 'running') reload();
     });
     return () => {
       window.removeEventListener(INBOX_CHANGED, onChanged);

@@ -10,8 +10,8 @@ import { ProgressLine } from '../../ui/progress-line';
 import { formatCount, plural } from '../../ui/format';
 import { useCancel } from '../../ui/use-cancel';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useFoundGoingOn } from '../../ui/use-found-going-on';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useFoundGoingOn } from '../../jobs/use-found-job';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { formatChanged, useChangedCount } from '../projects/changed-count';
 import { ProjectHeader } from '../projects/project-header';
 import { DEFAULT_EXPORT_CHOICE, DELIMITERS, defaultExportName, exportInputFor, type Delimiter, type ExportChoice } from './export-choice';
@@ -19,6 +19,9 @@ import { BreakableText } from '../../ui/breakable-text';
 import { routeToHash } from '../../navigation/route';
 
 type Outcome = { result: ExportResult; downloaded: boolean };
+
+/** The job whose detail says how far an export is. */
+const EXPORT = ['export'] as const;
 
 export function ExportScreen({ projectId }: { projectId: number }) {
   const data = useAppData();
@@ -33,7 +36,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const [writing, setWriting] = useState(false);
   /** An export found going on when the screen opened (started before the user went elsewhere, or in another window), and how it ended. */
   const [endedElsewhere, setEndedElsewhere] = useState<'ended' | 'cancelled' | null>(null);
-  const found = useFoundGoingOn('export.underWay', projectId, (cancelledHere) => {
+  const found = useFoundGoingOn(EXPORT, projectId, (cancelledHere) => {
     // Its choices stay on the screen once it has ended.
     if (found.word) setChoice(found.word.choice);
     setEndedElsewhere(cancelledHere ? 'cancelled' : 'ended');
@@ -41,7 +44,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
   const going = writing || found.word !== null;
   /** The choices shown: an export found going on shows what it writes, not this screen's own. */
   const shown = found.word?.choice ?? choice;
-  const event = useProjectEvent('export.progress', projectId, going);
+  const event = useJobDetail(EXPORT, projectId, going);
   const progress = event ?? found.word;
   const summary = project.value?.summary;
   /** Rows an export of every row writes as to_review: said before it is written, with the matched rows one click away. */
@@ -78,7 +81,7 @@ export function ExportScreen({ projectId }: { projectId: number }) {
 
   const { cancelling, cancel } = useCancel(going, () => {
     found.cancelledHere();
-    void api.call('export.cancel', { projectId });
+    void api.call('job.cancel', { projectId, kind: 'export' });
   });
 
   return (

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ContractError, ProjectDetail } from '../../../../shared/contract';
+import { detailOf } from '../../../../shared/job-detail';
 import { api } from '../../api';
 import { useRoute } from '../../navigation/use-route';
 import { toContractError } from '../../ui/contract-error';
@@ -51,7 +52,9 @@ export function ImportProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!importing) return;
-    return api.on('import.progress', (progress) => {
+    return api.on('job.progress', (job) => {
+      const progress = detailOf(job, 'import');
+      if (progress === null) return;
       setState((current) => (current.status === 'importing' ? { ...current, rowsRead: progress.rowsRead, percent: progress.percent } : current));
     });
   }, [importing]);
@@ -126,7 +129,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     under.cancelled = true;
     setState((s) => (s.status === 'importing' ? { ...s, cancelling: true } : s));
     // Still uploading: importReference sees the flag and imports nothing.
-    if (under.fileRef !== null) void api.call('projects.cancelImport', { file: under.fileRef });
+    if (under.fileRef !== null) void api.call('job.cancel', { kind: 'import', file: under.fileRef });
   }, []);
 
   const dismiss = useCallback(() => setState({ status: 'idle' }), []);

@@ -13,8 +13,8 @@ import { ProgressLine } from '../../ui/progress-line';
 import { useCancel } from '../../ui/use-cancel';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useFoundGoingOn } from '../../ui/use-found-going-on';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useFoundGoingOn } from '../../jobs/use-found-job';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { ProjectHeader } from '../projects/project-header';
 import { FieldMappingRow } from './field-mapping-row';
 import { withField } from './field-labels';
@@ -30,6 +30,8 @@ import { StrategyOrderList } from './strategy-order-list';
 const FIRST_ROWS = 200;
 /** Sheets over this many rows show their first rows' samples before the whole sheet is checked. */
 const FIRST_ROWS_ABOVE = 30_000;
+/** The job whose detail says how far saving the mapping (planning its queries) is. */
+const PLAN = ['plan'] as const;
 
 export function MappingScreen({ projectId }: { projectId: number }) {
   const detail = useEngineData(`project:${projectId}`, () => api.callOrThrow('projects.get', { projectId }));
@@ -83,11 +85,11 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
       shown.current = false;
     };
   }, []);
-  const found = useFoundGoingOn('mapping.underWay', projectId, (cancelledHere) => {
+  const found = useFoundGoingOn(PLAN, projectId, (cancelledHere) => {
     if (!cancelledHere) navigate({ screen: 'run', projectId });
   });
   const planning = saving || found.word !== null;
-  const event = useProjectEvent('plan.progress', projectId, planning);
+  const event = useJobDetail(PLAN, projectId, planning);
   const planned = event ?? found.word;
 
   const save = async () => {
@@ -106,7 +108,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
 
   const { cancelling, cancel } = useCancel(planning, () => {
     found.cancelledHere();
-    void api.call('mapping.cancel', { projectId });
+    void api.call('job.cancel', { projectId, kind: 'plan' });
   });
 
   return (

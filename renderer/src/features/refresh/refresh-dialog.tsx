@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ContractError, RefreshProgress } from '../../../../shared/contract';
+import { detailOf } from '../../../../shared/job-detail';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
@@ -25,6 +26,12 @@ type Action = 'start' | 'pause' | 'resume' | 'cancel';
 
 /** While a refresh runs, its status is also read this often: an event lost with a dropped connection is not waited for. */
 const POLL_MS = 2_000;
+
+/** Cancels the project's refresh (one paused in an earlier session too), and says how it stands after. */
+async function cancelRefresh(projectId: number) {
+  await api.callOrThrow('job.cancel', { projectId, kind: 'refresh' });
+  return api.callOrThrow('refresh.status', { projectId });
+}
 
 /**
  * Refresh: ask the service again for the people the matched rows chose. What it will ask (people, calls, time) is
@@ -54,8 +61,9 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
   });
   useEffect(
     () =>
-      api.on('refresh.progress', (next) => {
-        if (next.projectId !== projectId) return;
+      api.on('job.progress', (job) => {
+        const next = detailOf(job, 'refresh', projectId);
+        if (next === null) return;
         setLive(next);
         if (next.status !== 'running') finishedRef.current();
       }),
@@ -81,7 +89,9 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
       const result =
         action === 'start'
           ? await api.callOrThrow('refresh.start', { projectId, ...(olderThanDays !== null ? { olderThanDays } : {}) })
-          : await api.callOrThrow(`refresh.${action}`, { projectId });
+          : action === 'cancel'
+            ? await cancelRefresh(projectId)
+            : await api.callOrThrow(`refresh.${action}`, { projectId });
       if (result) setLive(result);
       if (result && result.status !== 'running') onFinished();
     } catch (thrown) {

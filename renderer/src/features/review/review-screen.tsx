@@ -10,7 +10,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { useCancel } from '../../ui/use-cancel';
 import { useDebouncedValue } from '../../ui/use-debounced-value';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { useShortcuts } from '../../ui/use-shortcuts';
 import { useToast } from '../../ui/toasts';
 import type { ListWindow } from '../../ui/virtual-list';
@@ -47,6 +47,8 @@ type Decision =
   | { kind: 'acceptAll'; minConfidence: number; pattern?: string };
 
 const ORDER_LABELS: Record<ReviewOrder, string> = { file: 'Sheet order', confidence_desc: 'Most confident first', confidence_asc: 'Least confident first' };
+/** The job whose detail says how far the text index is. */
+const TEXT_INDEX = ['textIndex'] as const;
 
 export function ReviewScreen({ projectId }: { projectId: number }) {
   const toast = useToast();
@@ -64,7 +66,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const view = useReviewList(projectId, filter, listKey);
   const total = view.list.total ?? 0;
   // A text filter on a large project waits for its text index: how far that is, while the list loads.
-  const textIndex = useProjectEvent('review.textIndex', projectId);
+  const textIndex = useJobDetail(TEXT_INDEX, projectId);
   const indexing = view.list.total === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
 
   // A list opens on its first row that needs a decision (found in its first page, or asked for), not on row 1.
@@ -103,7 +105,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   // it is where the accept's button was, also when the screen is opened again while it goes on.
   const bulk = useBulkDecision(projectId, refreshed);
   const accepting = bulk.action === 'accept';
-  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('decisions.cancelAccept', { projectId }));
+  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('job.cancel', { projectId, kind: 'accept' }));
   // A small undo says nothing (it is over at once); a large one, or one found going on, shows its line.
   const bulkShown = accepting || (bulk.action === 'undo' && (bulk.progress !== null || bulk.foundGoingOn));
   const gridRef = useRef<HTMLDivElement>(null);

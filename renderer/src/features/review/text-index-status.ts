@@ -1,5 +1,5 @@
-// What the review toolbar says while a text filter waits for the project's text index to fill (the engine's
-// review.textIndex event): long in a large project, where "Loading…" alone would look stuck.
+// What the review toolbar says while a text filter waits for the project's text index to fill (its `textIndex` job's
+// detail in job.progress): long in a large project, where "Loading…" alone would look stuck.
 import type { TextIndexProgress } from '../../../../shared/contract';
 import { formatCount, percent } from '../../ui/format';
 

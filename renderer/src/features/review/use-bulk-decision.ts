@@ -1,7 +1,10 @@
 import { useState } from 'react';
-import type { BulkDecision, DecisionsProgress } from '../../../../shared/contract';
-import { useFoundGoingOn } from '../../ui/use-found-going-on';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { BULK_DECISIONS, type BulkDecision, type DecisionsProgress } from '../../../../shared/contract';
+import { useFoundGoingOn } from '../../jobs/use-found-job';
+import { useJobDetail } from '../../jobs/use-job-detail';
+
+/** The jobs of the decisions over many rows: an accept, an undo, a learning. */
+const BULK: readonly BulkDecision[] = BULK_DECISIONS;
 
 export interface BulkDecisionState {
   /** The decision over many rows going on, or null. */
@@ -16,15 +19,15 @@ export interface BulkDecisionState {
 
 /**
  * The decision over many rows going on in the project: one this screen started (an accept of confident rows, an undo),
- * or one found going on when the screen opened (ui/use-found-going-on.ts), followed until it ends; then `onEnded`
+ * or one found going on when the screen opened (jobs/use-found-job.ts), followed until it ends; then `onEnded`
  * reads the rows again.
  */
 export function useBulkDecision(projectId: number, onEnded: () => void): BulkDecisionState {
   const [started, setStarted] = useState<BulkDecision | null>(null);
-  const found = useFoundGoingOn('decisions.underWay', projectId, onEnded).word;
+  const found = useFoundGoingOn(BULK, projectId, onEnded).word;
   // One found going on comes first: the screen's own (an undo pressed meanwhile) waits behind it in the engine.
   const action = found?.action ?? started;
-  const event = useProjectEvent('decisions.progress', projectId, action !== null);
+  const event = useJobDetail(BULK, projectId, action !== null);
   const progress = event && event.action === action ? event : found && found.action === action ? found : null;
   return { action, progress, foundGoingOn: found !== null, setStarted };
 }

@@ -1,15 +1,18 @@
 import { useCallback, useRef, useState } from 'react';
 import type { ContractError, DecisionsProgress, LearningChange, LearningSummary } from '../../../../shared/contract';
 import { api } from '../../api';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { learningDue, offeredChange } from './learning-offer';
+
+/** The job a learning is. */
+const LEARN = ['learn'] as const;
 
 export interface LearningState {
   /** True while a learning this screen started goes on. */
   learning: boolean;
   /** Its cancel was asked for, and it has not ended yet. */
   cancelling: boolean;
-  /** How far it is (decisions.progress, action 'learn'); null before its first word. */
+  /** How far it is (its `learn` job's detail); null before its first word. */
   progress: DecisionsProgress | null;
   /** The change the screen offers to accept, from the last learning; null when none is left to offer. */
   offer: LearningChange | null;
@@ -33,7 +36,7 @@ export interface LearningState {
 
 /**
  * Learning from the reviewer's decisions while they review: after every LEARN_AFTER_DECISIONS hand decisions the
- * engine's learning.learn runs in the background (a cancellable job whose progress is decisions.progress), and its
+ * engine's learning.learn runs in the background (a cancellable `learn` job, followed through job.progress), and its
  * answer says what changed; `onLearned` reads the rows again (lifted rows show their new confidence).
  */
 export function useLearning(projectId: number, onLearned: (summary: LearningSummary) => void): LearningState {
@@ -44,8 +47,7 @@ export function useLearning(projectId: number, onLearned: (summary: LearningSumm
   const [error, setError] = useState<ContractError | null>(null);
   const decided = useRef(0);
   const going = useRef(false);
-  const event = useProjectEvent('decisions.progress', projectId, learning);
-  const progress = event?.action === 'learn' ? event : null;
+  const progress = useJobDetail(LEARN, projectId, learning);
 
   const learn = useCallback(async (startFromProjectId?: number): Promise<ContractError | null> => {
     if (going.current) return null;
@@ -88,7 +90,7 @@ export function useLearning(projectId: number, onLearned: (summary: LearningSumm
     learn,
     cancel: () => {
       setCancelling(true);
-      void api.call('learning.cancel', { projectId });
+      void api.call('job.cancel', { projectId, kind: 'learn' });
     },
     putAway: (pattern) => setPutAway((current) => new Set([...current, pattern])),
     bringBack: (pattern) => setPutAway((current) => new Set([...current].filter((p) => p !== pattern))),

@@ -11,7 +11,8 @@ import { ErrorBanner, Notice } from '../../ui/error-banner';
 import { askToNotify } from '../../shell/use-work-title';
 import { ProgressLine } from '../../ui/progress-line';
 import { useEngineData } from '../../ui/use-engine-data';
-import { useProjectEvent } from '../../ui/use-project-event';
+import { detailOf } from '../../../../shared/job-detail';
+import { useJobDetail } from '../../jobs/use-job-detail';
 import { ProjectHeader } from '../projects/project-header';
 import { CostPreview } from './cost-preview';
 import { FailedLookups } from './failed-lookups';
@@ -19,6 +20,15 @@ import { RunProgressView } from './run-progress-view';
 import { isRunActive, runControls, runOutcome } from './run-text';
 
 type RunAction = 'start' | 'pause' | 'resume' | 'cancel' | 'retry';
+
+/** The job whose detail says how far planning the project's queries is. */
+const PLAN = ['plan'] as const;
+
+/** Cancels the project's run (one paused in an earlier session too), and says how it stands after. */
+async function cancelRun(projectId: number) {
+  await api.callOrThrow('job.cancel', { projectId, kind: 'run' });
+  return api.callOrThrow('run.status', { projectId });
+}
 
 export function RunScreen({ projectId }: { projectId: number }) {
   const { navigate } = useRoute();
@@ -39,7 +49,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
     api.callOrThrow('run.preview', { projectId, offline }),
   );
   // Counting a project planned for another service (or never planned) plans its queries first: slow for large sheets.
-  const planned = useProjectEvent('plan.progress', projectId, preview.loading);
+  const planned = useJobDetail(PLAN, projectId, preview.loading);
   const planning = planned !== null && planned.rowsPlanned < planned.rowsTotal;
   const finished = progress && !active;
   const failures = useEngineData(finished && progress.errors > 0 ? `failures:${projectId}:${progress.runId}:${progress.updatedAt}` : null, () =>
@@ -48,8 +58,9 @@ export function RunScreen({ projectId }: { projectId: number }) {
 
   useEffect(
     () =>
-      api.on('run.progress', (next) => {
-        if (next.projectId !== projectId) return;
+      api.on('job.progress', (job) => {
+        const next = detailOf(job, 'run', projectId);
+        if (next === null) return;
         setLive(next);
         if (next.status === 'done' && next.errors === 0) navigate({ screen: 'review', projectId });
       }),
@@ -65,7 +76,9 @@ export function RunScreen({ projectId }: { projectId: number }) {
       const result =
         action === 'start' || action === 'retry'
           ? await api.callOrThrow('run.start', { projectId, offline: action === 'retry' ? false : offline })
-          : await api.callOrThrow(`run.${action}`, { projectId });
+          : action === 'cancel'
+            ? await cancelRun(projectId)
+            : await api.callOrThrow(`run.${action}`, { projectId });
       if (result) setLive(result);
       if (result?.status === 'done' && result.errors === 0 && (action === 'start' || action === 'retry')) navigate({ screen: 'review', projectId });
     } catch (thrown) {

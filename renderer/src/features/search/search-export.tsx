@@ -1,13 +1,12 @@
 import { useId, useState } from 'react';
-import type { ContractError, ExportResult } from '../../../../shared/contract';
 import { api } from '../../api';
 import { Button } from '../../ui/button';
-import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
 import { plural } from '../../ui/format';
 import { DELIMITERS, type Delimiter } from '../export/export-choice';
+import { ExportOutcome } from '../export/export-outcome';
+import { useFileExport } from '../export/use-file-export';
 import { DEFAULT_SEARCH_EXPORT, searchExportInput, searchExportName, type SearchExportChoice } from './search-export-choice';
-import { BreakableText } from '../../ui/breakable-text';
 
 interface SearchExportProps {
   searchId: number;
@@ -20,26 +19,8 @@ interface SearchExportProps {
 export function SearchExport({ searchId, searchName, people, disabled }: SearchExportProps) {
   const ids = useId();
   const [choice, setChoice] = useState<SearchExportChoice>(DEFAULT_SEARCH_EXPORT);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ContractError | null>(null);
-  const [outcome, setOutcome] = useState<{ result: ExportResult; downloaded: boolean } | null>(null);
-
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    setOutcome(null);
-    try {
-      const dialog = await api.callOrThrow('dialog.saveExport', { defaultName: searchExportName(searchName, choice.format), format: choice.format });
-      if (dialog.supported && dialog.path === null) return;
-      const result = await api.callOrThrow('search.export', searchExportInput(searchId, choice, dialog.supported ? dialog.path : null));
-      if (!dialog.supported) api.downloadExport(result);
-      setOutcome({ result, downloaded: !dialog.supported });
-    } catch (thrown) {
-      setError(toContractError(thrown));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const file = useFileExport((destination) => api.callOrThrow('search.export', searchExportInput(searchId, choice, destination)));
+  const run = () => file.run(searchExportName(searchName, choice.format), choice.format);
 
   return (
     <div className="search-export" data-testid="search-export">
@@ -61,24 +42,12 @@ export function SearchExport({ searchId, searchName, people, disabled }: SearchE
             ))}
           </select>
         )}
-        <Button variant="primary" busy={busy} disabled={disabled} onClick={() => void run()} data-testid="search-export-button" title={`One row per person (${plural(people, 'person', 'people')}) with the job that matched`}>
+        <Button variant="primary" busy={file.busy} disabled={disabled} onClick={() => void run()} data-testid="search-export-button" title={`One row per person (${plural(people, 'person', 'people')}) with the job that matched`}>
           {api.host === 'electron' ? 'Export…' : 'Export'}
         </Button>
       </div>
-      <ErrorBanner error={error} title="The export failed" onDismiss={() => setError(null)} />
-      {outcome && (
-        <div className="banner banner--success" role="status" data-testid="search-export-result">
-          <div className="banner__text">
-            <strong>
-              Exported {plural(outcome.result.rows, 'person', 'people')} to {outcome.result.fileName}
-            </strong>
-            <p>{outcome.downloaded ? 'The file was handed to the browser as a download: look in your downloads folder.' : <span className="mono selectable">{outcome.result.path && <BreakableText text={outcome.result.path} />}</span>}</p>
-          </div>
-          <button type="button" className="button button--quiet button--small" onClick={() => setOutcome(null)} aria-label="Dismiss this message">
-            Dismiss
-          </button>
-        </div>
-      )}
+      <ErrorBanner error={file.error} title="The export failed" onDismiss={file.dismissError} />
+      {file.outcome && <ExportOutcome outcome={file.outcome} rows={(n) => plural(n, 'person', 'people')} testId="search-export-result" onDismiss={file.dismissOutcome} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import type { ContractError, SearchProgress } from '../../../../shared/contract';
+import { detailOf } from '../../../../shared/job-detail';
 import type { SearchFilter } from '../../../../shared/search-filters';
 import { api } from '../../api';
 import { activeProfile, useAppData } from '../../app-data';
@@ -18,6 +19,12 @@ import { TemplatePicker } from './template-picker';
 import './search.css';
 
 type Busy = 'run' | 'cancel' | 'resume' | null;
+
+/** Cancels the search (pages in flight land and are kept), and says how it stands after. */
+async function cancelSearch(searchId: number) {
+  await api.callOrThrow('job.cancel', { kind: 'search', searchId });
+  return api.callOrThrow('search.status', { searchId });
+}
 
 /** A name the engine would not guess, remembered with the request it was made for (a template's "Left 6 companies since …"). */
 interface SuggestedName {
@@ -53,7 +60,14 @@ export function SearchScreen({ searchId }: { searchId: number | null }) {
   const [live, setLive] = useState<SearchProgress | null>(null);
   const progress = live?.searchId === searchId ? live : (summary.value ?? null);
 
-  useEffect(() => api.on('search.progress', (next) => setLive((current) => (next.searchId === searchId || current?.searchId === next.searchId ? next : current))), [searchId]);
+  useEffect(
+    () =>
+      api.on('job.progress', (job) => {
+        const next = detailOf(job, 'search');
+        if (next !== null) setLive((current) => (next.searchId === searchId || current?.searchId === next.searchId ? next : current));
+      }),
+    [searchId],
+  );
 
   // A saved search opened from the list (or a reload): its filters fill the builder, and its results come into view.
   const loadedFor = useRef<number | null>(null);
@@ -112,7 +126,7 @@ export function SearchScreen({ searchId }: { searchId: number | null }) {
     setBusy(action);
     setActionError(null);
     try {
-      const result = action === 'cancel' ? await api.callOrThrow('search.cancel', { searchId }) : await api.callOrThrow('search.resume', { searchId });
+      const result = action === 'cancel' ? await cancelSearch(searchId) : await api.callOrThrow('search.resume', { searchId });
       if (result) setLive(result);
     } catch (thrown) {
       setActionError(toContractError(thrown));
