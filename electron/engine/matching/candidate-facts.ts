@@ -35,6 +35,8 @@ export interface CandidateFacts {
   jobs: JobFact[];
   location: string | null;
   country: string | null;
+  /** The `people` row this version is stored in, when read from there (store/lookups.ts); never stored itself. */
+  personId?: number;
 }
 
 /**
@@ -119,18 +121,31 @@ function personDigest(json: string): bigint {
 export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
   if (stored === null) return null;
   try {
-    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown; r?: unknown };
+    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown; r?: unknown; p?: unknown };
     if (!Array.isArray(parsed.c)) return null;
     const ranks = Array.isArray(parsed.r) ? (parsed.r as [number, number | null][]) : null;
     if (ranks && ranks.length !== parsed.c.length) return null;
+    const ids = Array.isArray(parsed.p) && parsed.p.length === parsed.c.length ? (parsed.p as number[]) : null;
     if (parsed.c.length === 0) return [];
     const facts = parsed.v === OBJECT_FACTS_VERSION ? (parsed.c as CandidateFacts[]) : parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
     ranks?.forEach(([rank, score], i) => Object.assign(facts?.[i] ?? {}, { rank, score }));
+    ids?.forEach((personId, i) => Object.assign(facts?.[i] ?? {}, { personId }));
     return facts;
   } catch {
     return null;
   }
 }
+
+/**
+ * Whether stored facts were composed of an answer's people (store/lookups.ts: they end with the answer's ranks, `"r"`),
+ * rather than stored beside an answer before migration 25: then its candidates are `people` rows, in this order.
+ */
+export function composedOfPeople(stored: string): boolean {
+  return COMPOSED_END.test(stored.slice(-2_000));
+}
+
+/** The end of composed facts: the ranks and scores, numbers and nulls only. */
+const COMPOSED_END = /,"r":\[[-\d.eE+,[\]nul]*\]\}$/;
 
 /** One person's facts as stored on their own (a refresh's person): `{"v":3,"f":[...]}`. */
 export function storedPersonFacts(facts: CandidateFacts): string {

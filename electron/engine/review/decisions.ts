@@ -13,7 +13,7 @@ import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
-import { jobChangeOf, readRowStatus, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
+import { CHOSEN_SQL, chosenValues, loggedChosen, readRowStatus, sameChosen, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 import { ReviewMoves, reviewFigures, withReviewMoves, type ChangedCount } from './review-page';
@@ -241,6 +241,7 @@ export class Decisions {
         reason: row.verdict!.reason,
         jobChange: jobChange(sheetCompany, person.jobs),
       };
+      if (person.personId !== undefined) chosen.personId = person.personId;
       picked.push({ chosen, queryKey: row.queryKey, sheetCompany });
       changes.push({ rowIndex: row.rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
     }
@@ -382,7 +383,7 @@ export class Decisions {
           for (const c of changes) {
             if (sameFields(c.before, c.after, true)) continue;
             this.write(project.id, c.rowIndex, c.after);
-            log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
+            log.run(project.id, batch, c.rowIndex, JSON.stringify(logged(c.before)), JSON.stringify(logged(c.after)), at);
             moves.add(c.rowIndex, c.before, c.after);
             changed++;
           }
@@ -394,8 +395,8 @@ export class Decisions {
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
-    statement(this.db, 'UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?')
-      .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, jobChangeOf(f.state, f.chosen), projectId, rowIndex);
+    statement(this.db, `UPDATE row_status SET state = ?, chosen_rank = ?, ${CHOSEN_SQL}, source = ?, decided_at = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?`)
+      .run(f.state, f.chosenRank, ...chosenValues(f.state, f.chosen), f.source, f.decidedAt, projectId, rowIndex);
   }
 
   private now(): string {
@@ -405,6 +406,11 @@ export class Decisions {
 
 function fieldsOf(r: RowStatusRecord): DecisionFields {
   return { state: r.state, chosenRank: r.chosenRank, chosen: r.chosen, source: r.source, decidedAt: r.decidedAt };
+}
+
+/** A decision as its log entry keeps it: the chosen person by its `people` id where it has one (store/lookups.ts clearCache keeps those). */
+function logged(f: DecisionFields): DecisionFields {
+  return { ...f, chosen: loggedChosen(f.chosen) };
 }
 
 /** The same decision about the same person, whatever record of them it holds (a refresh updates that). */
@@ -426,6 +432,6 @@ function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): b
     a.chosenRank === b.chosenRank &&
     a.source === b.source &&
     (ignoreTime || a.decidedAt === b.decidedAt) &&
-    JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
+    sameChosen(b.state, a.chosen, b.chosen)
   );
 }

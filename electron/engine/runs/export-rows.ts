@@ -6,7 +6,7 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { toRowStatus, type RowStatusRecord, type RowStatusRow } from '../rows/row-status';
+import { chosenSlugSql, rowStatusColumns, toRowStatus, type RowStatusRecord, type RowStatusRow } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
@@ -211,7 +211,7 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
 
 /** A row's refresh state counts when it is the last refresh's and about the person the row still has. */
 const REFRESH_JOIN = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
-       AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+       AND rr.slug = ${chosenSlugSql('rs')}`;
 
 /** The project's last refresh (-1: none) and the condition on `rs` (row_status) and `rr` (REFRESH_JOIN) that picks the scope's rows. */
 function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; filter: string } {
@@ -232,8 +232,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   const page = db.prepare(
-    `SELECT r.row_index AS r_row_index, r.cells, rs.fetched_at, rs.row_index, rs.state, rs.outcome, rs.step, rs.strategy, rs.query_key, rs.query_id, rs.candidate_count, rs.chosen_rank,
-            rs.chosen, rs.source, rs.decided_at, rs.label, rs.confidence, rs.runner_up, rs.best_rank, rs.reason, rs.guard,
+    `SELECT r.row_index AS r_row_index, r.cells, ${rowStatusColumns('rs')},
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END AS error_message,
             rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
      FROM rows r

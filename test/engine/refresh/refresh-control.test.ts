@@ -423,9 +423,10 @@ describe('the rows, brought up to date once the people are asked', () => {
     expect(kept.length).toBeLessThan(rows.length);
     for (const row of rows) expect(written.get(row)!.verdict_basis).toBe(kept.includes(row) ? before.get(row)!.verdict_basis : null);
     expect(kept.every((row) => before.get(row)!.verdict_basis !== null)).toBe(true);
-    const putBack = db.prepare('UPDATE row_status SET chosen = ?, job_change = ?, verdict_basis = ? WHERE project_id = ? AND row_index = ?');
+    const chosenColumns = ['chosen', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date', 'verdict_basis'];
+    const putBack = db.prepare(`UPDATE row_status SET ${chosenColumns.map((c) => `${c} = ?`).join(', ')} WHERE project_id = ? AND row_index = ?`);
     db.transaction(() => {
-      for (const row of rows) putBack.run(before.get(row)!.chosen, before.get(row)!.job_change, before.get(row)!.verdict_basis, projectId, row);
+      for (const row of rows) putBack.run(...chosenColumns.map((c) => before.get(row)![c]), projectId, row);
       db.prepare('DELETE FROM row_refreshes WHERE project_id = ?').run(projectId);
       db.prepare("UPDATE refreshes SET counters = json_set(counters, '$.rowsUpdated', 0, '$.rowsChanged', 0), message = 'Interrupted' WHERE id = ?").run(paused.refreshId);
     })();

@@ -24,6 +24,7 @@ import { watchesPersonHistory } from './022-watches-person-history';
 import { learnedWeights } from './023-learned-weights';
 import { jobs } from './024-jobs';
 import { peopleOnce } from './025-people-once';
+import { slimRowResults } from './026-slim-row-results';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -52,4 +53,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   learnedWeights,
   jobs,
   peopleOnce,
+  slimRowResults,
 ];
