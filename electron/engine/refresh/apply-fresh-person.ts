@@ -17,8 +17,11 @@ export interface WrittenSlice {
   lastRow: number | null;
 }
 
-/** A listed row waiting for its person's fresh record: its status (rows/row-status.ts), person, cells, and the person's facts as the refresh found them. */
-type WaitingRow = RowStatusRow & { slug: string; cells: string; facts: string };
+/**
+ * A listed row waiting for its person's fresh record: its status (rows/row-status.ts), person, cells, and the person's
+ * facts as the refresh found them, with the `people` row it stored them in.
+ */
+type WaitingRow = RowStatusRow & { slug: string; cells: string; facts: string; person: number | null };
 
 /**
  * Gives the rows of a refresh that chose a person the person's fresh record, once the service found them: their
@@ -51,7 +54,7 @@ export class FreshPersonWriter {
     // wrote already before the row and its cells are read; the person's facts by position (refresh_found, migration 14).
     this.waiting = db
       .prepare(
-        `SELECT ${rowStatusColumns('rs')}, rr.slug, r.cells, f.facts
+        `SELECT ${rowStatusColumns('rs')}, rr.slug, r.cells, f.facts, f.person
          FROM refresh_rows AS rr INDEXED BY refresh_rows_by_row
          CROSS JOIN refresh_people AS p ON p.refresh_id = rr.refresh_id AND p.slug = rr.slug
          CROSS JOIN refresh_found AS f ON f.id = p.found_id
@@ -64,7 +67,7 @@ export class FreshPersonWriter {
     this.listed = db.prepare('SELECT count(*) FROM refresh_rows WHERE refresh_id = ? AND slug = ?').pluck();
     // A chosen person written anew is no longer what the model's verdict made (a later run must not copy it:
     // runs/copied-verdicts.ts); written as it was, the verdict stands.
-    this.writeChosen = db.prepare(`UPDATE row_status SET ${CHOSEN_SQL}, verdict_basis = NULL WHERE project_id = ? AND row_index = ?`);
+    this.writeChosen = db.prepare(`UPDATE row_status SET ${CHOSEN_SQL}, verdict_basis = CASE WHEN ? THEN verdict_basis END WHERE project_id = ? AND row_index = ?`);
     this.writeBefore = db.prepare(
       `INSERT OR REPLACE INTO row_refreshes
          (project_id, row_index, refresh_id, slug, changed, previous_company, previous_title, previous_job_change, previous_job_change_date)
@@ -86,10 +89,14 @@ export class FreshPersonWriter {
     const slice: WrittenSlice = { updated: 0, changed: 0, lastRow: rows.length < limit ? null : rows[rows.length - 1]!.row_index };
     let person = null as { slug: string; facts: CandidateFacts | null } | null;
     for (const row of rows) {
-      const { slug, cells, facts: stored } = row;
+      const { slug, cells, facts: stored, person: personId } = row;
       const { rowIndex, state, chosen } = toRowStatus(row);
       // A person's rows are usually apart in the sheet: their facts are read again for each.
-      if (person?.slug !== slug) person = { slug, facts: readStoredPersonFacts(stored) };
+      if (person?.slug !== slug) {
+        const facts = readStoredPersonFacts(stored);
+        if (facts && personId !== null) facts.personId = personId;
+        person = { slug, facts };
+      }
       if (!person.facts || (state !== 'auto' && state !== 'accepted') || chosen === null) continue;
       if (chosen.summary.social !== slug) continue;
       const changed = this.write(rowIndex, slug, state, chosen, person.facts, cells);
@@ -106,9 +113,10 @@ export class FreshPersonWriter {
     const changed = jobChanged(before, after);
     // What the row said of its person before: the baseline of "changes since" a date before this refresh.
     this.history.see(slug, stateOfSummary(chosen.summary), true);
-    // Written as it was, the row keeps its verdict's basis (a later run may copy it: runs/copied-verdicts.ts); a chosen
+    // Found as it was, the row keeps its verdict's basis (a later run may copy it: runs/copied-verdicts.ts); a chosen
     // person written anew is no longer what the model's verdict made.
-    if (!sameRecord(chosen, after)) this.writeChosen.run(...chosenValues(state, after), this.projectId, rowIndex);
+    const same = sameRecord(chosen, after);
+    if (!same || chosen.personId !== after.personId) this.writeChosen.run(...chosenValues(state, after), same ? 1 : 0, this.projectId, rowIndex);
     this.writeBefore.run(
       this.projectId,
       rowIndex,

@@ -185,6 +185,13 @@ function personIds(db: Database, people: readonly StoredPerson[]): number[] {
   });
 }
 
+/** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
+export function storedPersonId(db: Database, digest: bigint): number | undefined {
+  const digests = PersonDigests.of(db);
+  digests.catchUp();
+  return digests.idOf(digest);
+}
+
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
@@ -225,7 +232,8 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
 
 /**
  * Deletes every lookup, or only those fetched before `olderThanMs`, and the people nothing names any more: no answer
- * left, no row's decision (row_status.chosen_person) and no decision the log could bring back by undo. Returns how
+ * left, no row's decision (row_status.chosen_person), no refresh's record of them (which later decisions are taken
+ * from) and no decision the log could bring back by undo. Returns how
  * many lookups were deleted.
  */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
@@ -239,9 +247,11 @@ export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): n
   return deleted;
 }
 
-/** The ids of the people an answer, a row's decision or a decision log entry names. */
+/** The ids of the people an answer, a row's decision, a refresh's record or a decision log entry names. */
 const NAMED_PEOPLE = `SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL
   UNION SELECT chosen_person FROM row_status WHERE chosen_person IS NOT NULL
+  UNION SELECT person FROM refreshed_people WHERE person IS NOT NULL
+  UNION SELECT person FROM refresh_found WHERE person IS NOT NULL
   UNION SELECT json_extract(before, '$.chosen.personId') FROM decision_log WHERE json_extract(before, '$.chosen.personId') IS NOT NULL
   UNION SELECT json_extract(after, '$.chosen.personId') FROM decision_log WHERE json_extract(after, '$.chosen.personId') IS NOT NULL`;
 

@@ -116,6 +116,10 @@ describe('job changes and refreshing a project', () => {
       }
     }
     expect(lost, 'decisions kept').toEqual([]);
+    // Brought up to date, each decision names the person's refreshed version in `people`: stored as numbers still.
+    const matchedAfter = [...after.values()].filter((s) => s.state === 'auto' || s.state === 'accepted');
+    expect(matchedAfter.filter((s) => s.chosen !== null || s.chosen_person === null).map((s) => s.row_index)).toEqual([]);
+    expect(matchedAfter.some((s) => s.chosen_person !== before.statuses.get(s.row_index as number)!.chosen_person)).toBe(true);
     expect(touched, 'rows not accepted are untouched').toEqual([]);
     expect([...before.statuses.values()].filter((s) => s.state !== 'auto' && s.state !== 'accepted').length).toBeGreaterThan(40);
 

@@ -6,6 +6,7 @@ import type { Migration } from '../migration';
 // change's date beside the job change; its reason only where it is not the row's. Clearing the cache keeps every
 // person a row or the decision log names (store/lookups.ts clearCache). A decision written before keeps its JSON in
 // `chosen` and reads as it did (rows/row-status.ts): both forms read at every point, so nothing waits on a move.
+// So does one taken from a refresh's record found before this version (which names no `people` row).
 export const slimRowResults: Migration = {
   version: 26,
   name: "a row's decision as numbers, its person by id",
@@ -17,6 +18,11 @@ export const slimRowResults: Migration = {
       -- NULL: the row's own reason.
       ALTER TABLE row_status ADD COLUMN chosen_reason TEXT;
       ALTER TABLE row_status ADD COLUMN job_change_date TEXT;
+
+      -- The \`people\` row of a person as a refresh found them (its answer stores them there): a decision taken from it
+      -- names them too. NULL for those found before.
+      ALTER TABLE refreshed_people ADD COLUMN person INTEGER;
+      ALTER TABLE refresh_found ADD COLUMN person INTEGER;
     `);
   },
 };
