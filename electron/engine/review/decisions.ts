@@ -13,7 +13,7 @@ import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
-import { CHOSEN_SQL, chosenValues, loggedChosen, readRowStatus, sameChosen, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
+import { CHOSEN_SQL, chosenValues, readRowStatus, sameChosen, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 import { ReviewMoves, reviewFigures, withReviewMoves, type ChangedCount } from './review-page';
@@ -383,7 +383,7 @@ export class Decisions {
           for (const c of changes) {
             if (sameFields(c.before, c.after, true)) continue;
             this.write(project.id, c.rowIndex, c.after);
-            log.run(project.id, batch, c.rowIndex, JSON.stringify(logged(c.before)), JSON.stringify(logged(c.after)), at);
+            log.run(project.id, batch, c.rowIndex, JSON.stringify(c.before), JSON.stringify(c.after), at);
             moves.add(c.rowIndex, c.before, c.after);
             changed++;
           }
@@ -406,11 +406,6 @@ export class Decisions {
 
 function fieldsOf(r: RowStatusRecord): DecisionFields {
   return { state: r.state, chosenRank: r.chosenRank, chosen: r.chosen, source: r.source, decidedAt: r.decidedAt };
-}
-
-/** A decision as its log entry keeps it: the chosen person by its `people` id where it has one (store/lookups.ts clearCache keeps those). */
-function logged(f: DecisionFields): DecisionFields {
-  return { ...f, chosen: loggedChosen(f.chosen) };
 }
 
 /** The same decision about the same person, whatever record of them it holds (a refresh updates that). */

@@ -4,14 +4,12 @@ import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '..
 import { lowerBound } from '../lower-bound';
 import { answerFacts } from '../runs/answer-facts';
 import type { ListWalker } from '../runs/reading-thread';
-import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, shownJobChange, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
+import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
-import { readProject, sheetRowNumber } from '../rows/project-record';
-import { rowInput } from '../matching';
-import { rowCells } from './row-detail';
+import { sheetRowNumber } from '../rows/project-record';
 import { statement } from '../store/statements';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
@@ -72,9 +70,6 @@ export function reviewRowsOf(db: Database, projectId: number, rows: readonly Row
   const statuses = rows.map(toRowStatus);
   const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
   const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
-  // A decision stored as numbers says why of its job change against the sheet's company, read for its row alone.
-  const mapping = statuses.some((s) => s.chosen?.jobs) ? readProject(db, projectId)?.mapping : undefined;
-  const sheetCompany = (rowIndex: number) => (mapping ? rowInput(rowCells(db, projectId, rowIndex) ?? [], mapping).company : null);
   const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<string, never[]>();
   const page: ReviewRow[] = statuses.map((s) => {
     let top = s.chosen?.summary ?? null;
@@ -98,7 +93,7 @@ export function reviewRowsOf(db: Database, projectId: number, rows: readonly Row
       confidence: chosenVerdict ? s.chosen!.confidence! : (s.verdict?.confidence ?? null),
       reason: chosenVerdict ? (s.chosen!.reason ?? null) : (s.verdict?.reason ?? null),
       bestRank: s.verdict?.bestRank ?? null,
-      jobChange: s.state === 'auto' || s.state === 'accepted' ? shownJobChange(s.chosen, s.chosen?.jobs ? sheetCompany(s.rowIndex) : null) : null,
+      jobChange: s.state === 'auto' || s.state === 'accepted' ? (s.chosen?.jobChange ?? null) : null,
       strategy: s.strategy,
       candidateCount: s.candidateCount,
       chosenRank: s.chosenRank,

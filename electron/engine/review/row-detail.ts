@@ -9,7 +9,7 @@ import { EngineError, notFound } from '../engine-errors';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../rows/row-cells';
-import { readRowStatus, shownJobChange, type RowStatusRecord } from '../rows/row-status';
+import { readRowStatus, type RowStatusRecord } from '../rows/row-status';
 import { getLookups, statement, type Lookup } from '../store';
 import { ANSWERED } from '../store/refresh-tables';
 
@@ -110,7 +110,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
     source: status.source,
     error: status.outcome === 'error' ? (lookup?.error?.message ?? 'The query of this row failed. Run the project again to retry it.') : null,
     identicalRows: Math.max(0, identical - 1),
-    jobChange: matched ? shownJobChange(status.chosen, input.company) : null,
+    jobChange: matched ? (status.chosen?.jobChange ?? null) : null,
     refresh: matched ? rowRefresh(db, project.id, rowIndex, status.chosen?.summary.social ?? null) : null,
   };
 }

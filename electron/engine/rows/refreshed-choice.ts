@@ -16,8 +16,8 @@ export interface RowBefore {
  * version they are read from when it is stored in `people`, else none (the decision is then stored whole).
  */
 export function chosenWithFacts(chosen: ChosenPerson, facts: CandidateFacts, sheetCompany: string | null): ChosenPerson {
-  const { personId: _id, jobs: _jobs, ...decision } = chosen;
-  const person = facts.personId === undefined ? {} : { personId: facts.personId, jobs: facts.jobs };
+  const { personId: _id, ...decision } = chosen;
+  const person = facts.personId === undefined ? {} : { personId: facts.personId };
   return { ...decision, summary: facts.summary, jobChange: jobChange(sheetCompany, facts.jobs), ...person };
 }
 

@@ -1,14 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonJson, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
-import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, type CandidateFacts, type JobFact } from '../matching/candidate-facts';
-import { jobChange } from '../matching/job-change';
+import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
 import { statement } from '../store/statements';
 
 /**
  * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
  * cache keeps, its score, the confidence, the job change's status and date), or, for a decision written before
- * migration 26 or of a record no `people` row holds (a refresh's), as this JSON in `chosen`.
+ * migration 26 or taken from a refresh's record found before it (no `people` row holds either), as this JSON in `chosen`.
  */
 export interface ChosenPerson {
   rank: number;
@@ -17,21 +16,10 @@ export interface ChosenPerson {
   /** The model's confidence in this candidate for the row, and why (absent on decisions made before the model). */
   confidence?: number;
   reason?: string;
-  /**
-   * Where the person is now against the sheet's company (absent on decisions made before it was kept). Read from the
-   * numbers, its `reason` is empty until shownJobChange works it out against the sheet's company.
-   */
+  /** Where the person is now against the sheet's company (absent on decisions made before it was kept). */
   jobChange?: JobChange;
   /** The `people` id of the version chosen: the decision is stored as numbers. */
   personId?: number;
-  /** That version's jobs, as its facts have them (read with personId, never stored beside the decision). */
-  jobs?: JobFact[];
-}
-
-/** The chosen person's job change as the review shows it, its reason worked out against the sheet's company. */
-export function shownJobChange(chosen: ChosenPerson | null, sheetCompany: string | null): JobChange | null {
-  if (!chosen?.jobChange) return null;
-  return chosen.jobs ? jobChange(sheetCompany, chosen.jobs) : chosen.jobChange;
 }
 
 /** What the confidence model concluded about a row's candidates (matching/assess-row.ts), as stored on the row. */
@@ -168,6 +156,7 @@ export interface RowStatusRow {
   chosen_reason: string | null;
   job_change: JobChangeStatus | null;
   job_change_date: string | null;
+  job_change_reason: string | null;
   /** The chosen version's facts as readStoredPersonFacts reads them (`{"v":..,"f":..}`); null without chosen_person. */
   chosen_facts: string | null;
 }
@@ -176,6 +165,7 @@ export interface RowStatusRow {
 const STORED_COLUMNS = [
   'row_index', 'state', 'outcome', 'step', 'strategy', 'query_key', 'query_id', 'fetched_at', 'candidate_count', 'chosen_rank', 'chosen', 'source', 'decided_at', 'label',
   'confidence', 'runner_up', 'best_rank', 'reason', 'guard', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date',
+  'job_change_reason',
 ];
 
 /**
@@ -279,13 +269,15 @@ export type ChosenValues = [
   chosenReason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
+  jobChangeReason: string | null,
 ];
 
 /**
  * The columns chosenValues sets, in an UPDATE: `chosen = ?, chosen_person = ?, ...`. The reason is kept only where it
  * is not the row's (as it was before the statement).
  */
-export const CHOSEN_SQL = 'chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = nullif(?, reason), job_change = ?, job_change_date = ?';
+export const CHOSEN_SQL =
+  'chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = nullif(?, reason), job_change = ?, job_change_date = ?, job_change_reason = ?';
 
 /**
  * The values CHOSEN_SQL writes for a row in `state` that chose `chosen` (or nobody), its own reason being `rowReason`:
@@ -294,13 +286,10 @@ export const CHOSEN_SQL = 'chosen = ?, chosen_person = ?, chosen_score = ?, chos
  */
 export function chosenValues(state: RowState, chosen: ChosenPerson | null, rowReason: string | null = null): [json: string | null, ...ChosenValues] {
   const jobChangeStatus = jobChangeOf(state, chosen);
-  if (!chosen) return [null, null, null, null, null, jobChangeStatus, null];
-  if (chosen.personId === undefined) {
-    const { personId: _id, jobs: _jobs, ...whole } = chosen;
-    return [JSON.stringify(whole), null, null, null, null, jobChangeStatus, null];
-  }
+  if (!chosen) return [null, null, null, null, null, jobChangeStatus, null, null];
+  if (chosen.personId === undefined) return [JSON.stringify(chosen), null, null, null, null, jobChangeStatus, null, null];
   const reason = chosen.reason === undefined || chosen.reason === rowReason ? null : chosen.reason;
-  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, chosen.jobChange?.date ?? null];
+  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, chosen.jobChange?.date ?? null, chosen.jobChange?.reason ?? null];
 }
 
 /** A chosen version's facts as chosenFactsSql reads them; null when they do not read. */
@@ -318,30 +307,27 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
   return JSON.stringify(chosenValues(state, a)) === JSON.stringify(chosenValues(state, b));
 }
 
-/** A chosen person as the decision log keeps it: without the jobs read beside it (its `people` id names them). */
-export function loggedChosen(chosen: ChosenPerson | null): ChosenPerson | null {
-  if (!chosen?.jobs) return chosen;
-  const { jobs: _jobs, ...logged } = chosen;
-  return logged;
-}
-
-/** A decision stored as numbers, its person's summary and jobs read from their `people` facts. */
+/** A decision stored as numbers, its person's summary and current job read from their `people` facts. */
 function chosenOf(row: RowStatusRow, personId: number): ChosenPerson {
   const facts = row.chosen_facts === null ? null : personFacts(row.chosen_facts);
-  const jobs = facts?.jobs ?? [];
-  const current = jobs.find((j) => j.status === 'current' && j.company) ?? null;
+  const current = facts?.jobs.find((j) => j.status === 'current' && j.company) ?? null;
   const chosen: ChosenPerson = {
     rank: row.chosen_rank ?? 0,
     score: row.chosen_score,
     summary: facts?.summary ?? { id: null, name: null, title: null, company: null, social: null, location: null },
     personId,
-    jobs,
   };
   if (row.chosen_confidence !== null) chosen.confidence = row.chosen_confidence;
   const reason = row.chosen_reason ?? row.reason;
   if (reason !== null) chosen.reason = reason;
   if (row.job_change !== null) {
-    chosen.jobChange = { status: row.job_change, date: row.job_change_date, currentCompany: current?.company ?? null, currentTitle: current?.title ?? null, reason: '' };
+    chosen.jobChange = {
+      status: row.job_change,
+      date: row.job_change_date,
+      currentCompany: current?.company ?? null,
+      currentTitle: current?.title ?? null,
+      reason: row.job_change_reason ?? '',
+    };
   }
   return chosen;
 }

@@ -43,7 +43,7 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
   // The chosen person's reason is compared with the row's new one, not the one this statement replaces.
   const write = db.prepare(
     `UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = NULL,
-       chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, job_change = ?, job_change_date = ?
+       chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, job_change = ?, job_change_date = ?, job_change_reason = ?
      WHERE project_id = ? AND row_index = ?`,
   );
   const scope = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;

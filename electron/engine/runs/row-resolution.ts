@@ -65,7 +65,7 @@ export class RowResolution {
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
          chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
          chosen_person = CASE WHEN ? IS NOT NULL THEN ${chosenPerson} END,
-         chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?,
+         chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
          confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
        WHERE ${row}`,
     );

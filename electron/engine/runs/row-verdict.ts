@@ -23,8 +23,8 @@ export interface VerdictContext {
   at: string;
   /**
    * The answer is stored as its people's ids (store/lookups.ts): an accepted row names its person by the position in
-   * them, which row-resolution.ts turns into the `people` id. Otherwise (an answer stored before migration 25) the
-   * decision is stored whole, as JSON.
+   * them, which row-resolution.ts turns into the `people` id. Otherwise the decision is also made whole, as JSON, and
+   * kept so where the answer names no people (one stored before migration 25).
    */
   byPeople?: boolean;
 }
@@ -32,8 +32,8 @@ export interface VerdictContext {
 /**
  * What row-resolution.ts's found statement writes of a row: outcome state, candidate count, the decision when the
  * model accepts alone (chosen rank; the chosen person whole, only where the answer may not be stored as people, and
- * its position in the answer; its score, confidence, reason where not the row's, source, decided at, job change and
- * its date), then the verdict (confidence, runner-up, best rank, reason, guard).
+ * its position in the answer; its score, confidence, reason where not the row's, source, decided at, job change, its
+ * date and why), then the verdict (confidence, runner-up, best rank, reason, guard).
  */
 export type VerdictValues = unknown[];
 
@@ -63,14 +63,15 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const reason = v.learned ? `${assessment.reason}${LIFTED_REASON}` : assessment.reason;
   const verdict = [v.confidence, v.runnerUp, bestRank, reason, v.guard];
   const count = Math.min(facts.length, MAX_CANDIDATES);
-  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, null, null, null, null, null, ...verdict];
+  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, null, null, null, null, null, null, ...verdict];
   const chosen = chosenFrom(assessment, facts, bestRank, input.company)!;
   const { personId: _id, ...kept } = v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
   // The person by position in the answer's people; and whole, for an answer that may have none (row-resolution.ts).
   const position = facts.findIndex((f) => f.rank === bestRank);
   const whole = byPeople ? null : JSON.stringify(kept);
   const keptReason = kept.reason === reason ? null : (kept.reason ?? null);
-  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, kept.jobChange?.status ?? null, kept.jobChange?.date ?? null, ...verdict];
+  const { status = null, date = null, reason: why = null } = kept.jobChange ?? {};
+  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, why, ...verdict];
 }
 
 /** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */

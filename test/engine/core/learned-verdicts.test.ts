@@ -22,7 +22,7 @@ const context = (accepted: number): VerdictContext => ({
   at: '2026-01-02T03:04:05.000Z',
 });
 /** [state, candidate count, chosen rank, chosen, source, decided at, job change, confidence, runner-up, best rank, reason, guard]. */
-const verdictOf = (values: unknown[]) => ({ state: values[0], confidence: values[12] as number, reason: values[15] as string, guard: values[16] });
+const verdictOf = (values: unknown[]) => ({ state: values[0], confidence: values[13] as number, reason: values[16] as string, guard: values[17] });
 
 describe('rows a run settles under what the project learned', () => {
   it('keeps a near name for review with its guard until its pattern\'s labels support it, then accepts it alone at their figure', () => {

@@ -61,6 +61,7 @@ interface SettledRow {
   chosen_reason: string | null;
   job_change: string | null;
   job_change_date: string | null;
+  job_change_reason: string | null;
   source: string | null;
   confidence: number | null;
   runner_up: number | null;
@@ -75,7 +76,7 @@ function settledRows(engine: Engine, projectId: number): SettledRow[] {
     return db
       .prepare(
         `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, chosen_person, chosen_score, chosen_confidence,
-           chosen_reason, job_change, job_change_date, source, confidence, runner_up, best_rank, reason, guard
+           chosen_reason, job_change, job_change_date, job_change_reason, source, confidence, runner_up, best_rank, reason, guard
          FROM row_status WHERE project_id = ? ORDER BY row_index`,
       )
       .all(projectId) as SettledRow[];
@@ -118,8 +119,9 @@ describe('settling rows from stored answers', () => {
           chosen_reason: null,
           job_change: chosen?.jobChange?.status ?? null,
           job_change_date: chosen?.jobChange?.date ?? null,
+          job_change_reason: chosen?.jobChange?.reason ?? null,
         });
-        if (chosen) expect(readRowStatus(db, fetched.id, row.row_index)?.chosen).toMatchObject({ rank: chosen.rank, summary: chosen.summary, personId: row.chosen_person });
+        if (chosen) expect(readRowStatus(db, fetched.id, row.row_index)?.chosen).toEqual({ ...chosen, personId: row.chosen_person });
         else expect(row.chosen_person).toBeNull();
         if (auto && facts.length > 1) autoAmongSeveral++;
       }

@@ -429,7 +429,7 @@ describe('the rows, brought up to date once the people are asked', () => {
     expect(kept.length).toBeLessThan(rows.length);
     for (const row of rows) expect(written.get(row)!.verdict_basis).toBe(kept.includes(row) ? before.get(row)!.verdict_basis : null);
     expect(kept.every((row) => before.get(row)!.verdict_basis !== null)).toBe(true);
-    const chosenColumns = ['chosen', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date', 'verdict_basis'];
+    const chosenColumns = ['chosen', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date', 'job_change_reason', 'verdict_basis'];
     const putBack = db.prepare(`UPDATE row_status SET ${chosenColumns.map((c) => `${c} = ?`).join(', ')} WHERE project_id = ? AND row_index = ?`);
     db.transaction(() => {
       for (const row of rows) putBack.run(...chosenColumns.map((c) => before.get(row)![c]), projectId, row);

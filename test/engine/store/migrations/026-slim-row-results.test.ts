@@ -35,7 +35,7 @@ describe("migration 26: a row's decision as numbers, its person by id", () => {
 
       expect(migrate(db, upTo(26)).applied).toEqual([26]);
       const columns = db.prepare("SELECT name FROM pragma_table_info('row_status')").pluck().all();
-      expect(columns.slice(-5)).toEqual(['chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change_date']);
+      expect(columns.slice(-6)).toEqual(['chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change_date', 'job_change_reason']);
       for (const table of ['refreshed_people', 'refresh_found']) expect(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all().at(-1)).toBe('person');
       // Stored before, the decision reads as it was stored, its person's profile found in SQL too.
       expect(readRowStatus(db, project, 0)?.chosen).toEqual(whole);
@@ -48,7 +48,7 @@ describe("migration 26: a row's decision as numbers, its person by id", () => {
       const facts = candidateFacts(ada);
       const chosen: ChosenPerson = { rank: 1, score: 0.8, summary: facts.summary, confidence: 0.95, reason: 'name and company match', jobChange: jobChange('Engines Ltd', facts.jobs), personId };
       db.prepare(`UPDATE row_status SET state = 'accepted', chosen_rank = 1, ${CHOSEN_SQL} WHERE project_id = ? AND row_index = 1`).run(...chosenValues('accepted', chosen), project);
-      expect(db.prepare('SELECT chosen, chosen_person, chosen_score, chosen_confidence, chosen_reason, job_change, job_change_date FROM row_status WHERE row_index = 1').get()).toEqual({
+      expect(db.prepare('SELECT chosen, chosen_person, chosen_score, chosen_confidence, chosen_reason, job_change, job_change_date, job_change_reason FROM row_status WHERE row_index = 1').get()).toEqual({
         chosen: null,
         chosen_person: personId,
         chosen_score: 0.8,
@@ -57,10 +57,11 @@ describe("migration 26: a row's decision as numbers, its person by id", () => {
         chosen_reason: null,
         job_change: 'no_change',
         job_change_date: null,
+        job_change_reason: 'works at Engines Ltd now',
       });
+      // Read back, it is the decision as it was made.
       const read = readRowStatus(db, project, 1)!.chosen!;
-      expect(read).toMatchObject({ rank: 1, score: 0.8, summary: facts.summary, confidence: 0.95, reason: 'name and company match', personId, jobs: facts.jobs });
-      expect(read.jobChange).toMatchObject({ status: 'no_change', date: null, currentCompany: 'Engines Ltd', currentTitle: 'Analyst' });
+      expect(read).toEqual(chosen);
       expect(slugOf(1)).toBe('ada');
 
       // The answer goes; the person the decision names stays.
