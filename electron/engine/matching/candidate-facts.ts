@@ -136,17 +136,6 @@ export function readStoredFacts(stored: string | null): CandidateFacts[] | null 
   }
 }
 
-/**
- * Whether stored facts were composed of an answer's people (store/lookups.ts: they end with the answer's ranks, `"r"`),
- * rather than stored beside an answer before migration 25: then its candidates are `people` rows, in this order.
- */
-export function composedOfPeople(stored: string): boolean {
-  return COMPOSED_END.test(stored.slice(-2_000));
-}
-
-/** The end of composed facts: the ranks and scores, numbers and nulls only. */
-const COMPOSED_END = /,"r":\[[-\d.eE+,[\]nul]*\]\}$/;
-
 /** One person's facts as stored on their own (a refresh's person): `{"v":3,"f":[...]}`. */
 export function storedPersonFacts(facts: CandidateFacts): string {
   return JSON.stringify({ v: FACTS_VERSION, f: storedCandidate(facts) });

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { MAX_CANDIDATES, composedOfPeople, rankedFacts, readStoredFacts, type CandidateFacts } from '../matching';
+import { MAX_CANDIDATES, rankedFacts, readStoredFacts, type CandidateFacts } from '../matching';
 import { getAnswerFacts, getLookups } from '../store';
 
 /**
@@ -17,8 +17,6 @@ export function answerFacts(db: Database, keys: readonly string[], freshAfterMs:
 export interface AnswerOnFile {
   facts: CandidateFacts[];
   fetchedAt: number;
-  /** Its facts were composed of the answer's people, in this order (row-verdict.ts VerdictContext). */
-  byPeople?: boolean;
 }
 
 /** As answerFacts, with each answer's fetch time (a row settled by it keeps that). */
@@ -27,7 +25,7 @@ export function answersOnFile(db: Database, keys: readonly string[], freshAfterM
   const unread: string[] = [];
   for (const [key, { facts, fetchedAt }] of storedAnswers(db, keys, freshAfterMs)) {
     const parsed = typeof facts === 'string' ? readStoredFacts(facts)?.slice(0, MAX_CANDIDATES) : facts;
-    if (parsed) answers.set(key, { facts: parsed, fetchedAt, byPeople: typeof facts === 'string' && composedOfPeople(facts) });
+    if (parsed) answers.set(key, { facts: parsed, fetchedAt });
     else unread.push(key);
   }
   for (const [key, answer] of madeFromCandidates(db, unread, freshAfterMs)) answers.set(key, answer);

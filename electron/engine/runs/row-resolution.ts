@@ -13,8 +13,6 @@ export interface Answer {
   facts: readonly CandidateFacts[];
   /** When the service gave it (ms): the rows it settles keep this, for export. */
   fetchedAt: number;
-  /** Its candidates are, in this order, the `people` its stored answer names (row-verdict.ts VerdictContext). */
-  byPeople?: boolean;
 }
 
 /** A row waiting on a query, with its cells: what it is compared with the answer's candidates by. */
@@ -85,10 +83,10 @@ export class RowResolution {
   }
 
   /** An answer from the service or the cache: candidates settle each row (auto-accepted when the rule allows), nobody moves it on. */
-  answer(rows: readonly WaitingRow[], { strategy, facts, fetchedAt, byPeople }: Answer, at: string): ResolutionCount {
+  answer(rows: readonly WaitingRow[], { strategy, facts, fetchedAt }: Answer, at: string): ResolutionCount {
     if (facts.length === 0) return this.foundNobody(rows, fetchedAt);
     const cells = rows.map((r) => r.cells);
-    return this.found(rows, verdictsFor(cells, strategy, facts, { ...this.verdictContext(at), byPeople }), fetchedAt);
+    return this.found(rows, verdictsFor(cells, strategy, facts, this.verdictContext(at)), fetchedAt);
   }
 
   /** What the rows' verdicts go by, for rows settled at `at`. */

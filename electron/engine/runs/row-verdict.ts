@@ -1,5 +1,5 @@
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
-import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, composedOfPeople, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
+import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
 import type { AnswerPeople } from '../store';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
@@ -23,8 +23,9 @@ export interface VerdictContext {
   at: string;
   /**
    * The answer is stored as its people's ids (store/lookups.ts): an accepted row names its person by the position in
-   * them, which row-resolution.ts turns into the `people` id. Otherwise the decision is also made whole, as JSON, and
-   * kept so where the answer names no people (one stored before migration 25).
+   * them, which row-resolution.ts turns into the `people` id. Unless said, it is when every candidate was read with
+   * its `people` id; otherwise the decision is also made whole, as JSON, kept so where the answer names no people (one
+   * stored before migration 25).
    */
   byPeople?: boolean;
 }
@@ -68,7 +69,7 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const { personId: _id, ...kept } = v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
   // The person by position in the answer's people; and whole, for an answer that may have none (row-resolution.ts).
   const position = facts.findIndex((f) => f.rank === bestRank);
-  const whole = byPeople ? null : JSON.stringify(kept);
+  const whole = (byPeople ?? facts.every((f) => f.personId !== undefined)) ? null : JSON.stringify(kept);
   const keptReason = kept.reason === reason ? null : (kept.reason ?? null);
   const { status = null, date = null, reason: why = null } = kept.jobChange ?? {};
   return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, why, ...verdict];
@@ -103,7 +104,7 @@ export interface VerdictJob {
 export function jobVerdicts(job: VerdictJob, context: VerdictContext): VerdictValues[] | null {
   const facts = readStoredFacts(job.facts)?.slice(0, MAX_CANDIDATES);
   if (!facts || facts.length === 0) return null;
-  return verdictsFor(job.cells, job.strategy, facts, { ...context, byPeople: composedOfPeople(job.facts) });
+  return verdictsFor(job.cells, job.strategy, facts, context);
 }
 
 /** A landed call's answers as the engine stores them, and the values of the rows that waited on each. */
