@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { APP_NODE_FLAGS } from './child-process';
 import { BenchFailure } from './engine-bench';
 import { lowerBoundSeconds, roundsOfRun, type RoundQueries } from './lower-bound';
+import { folderSize, type FolderSize, type ProcessIo } from './process-io';
 import type { SimulatorReady } from './simulator-process';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -17,6 +18,10 @@ export interface CliMatchResult {
   lowerBoundSeconds: number;
   maxRssMb: number;
   cpuSeconds: number;
+  /** What the process wrote from its start to its exit (import, plan, run, export); null elsewhere than Linux. */
+  io: ProcessIo | null;
+  /** The data folder once the process has exited: its first run's answers, one project. */
+  dataFolder: FolderSize;
 }
 
 /**
@@ -68,12 +73,14 @@ export async function runCliMatch(sheet: string, workDir: string, service: Simul
   });
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new BenchFailure(`matchdesk match exited ${code}: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
-  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { maxRssMb: number; cpuSeconds: number };
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { maxRssMb: number; cpuSeconds: number; io: ProcessIo | null };
   const projectId = Number(/into project (\d+)/.exec(stderr)?.[1] ?? 1);
   const rows = Number(/Wrote (\d+) rows/.exec(stderr)?.[1] ?? Number.NaN);
   const calls = Number(/(\d+) calls/.exec(stderr.split('\n').filter((l) => l.startsWith('done:')).pop() ?? '')?.[1] ?? Number.NaN);
+  // Before the bound's reading opens the database again.
+  const dataFolder = await folderSize(home);
   const rounds = roundsOfRun(join(home, 'matchdesk.sqlite'), projectId);
   await rm(home, { recursive: true, force: true });
   await rm(out, { force: true });
-  return { seconds, rows, calls, rounds, lowerBoundSeconds: lowerBoundSeconds(rounds, latencyMs, concurrency), maxRssMb: usage.maxRssMb, cpuSeconds: usage.cpuSeconds };
+  return { seconds, rows, calls, rounds, lowerBoundSeconds: lowerBoundSeconds(rounds, latencyMs, concurrency), maxRssMb: usage.maxRssMb, cpuSeconds: usage.cpuSeconds, io: usage.io, dataFolder };
 }

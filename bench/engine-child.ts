@@ -1,9 +1,11 @@
 // Child process: the engine under test, alone in its process as in the desktop app's main process, so its peak
 // resident memory and its CPU are the engine's own and not the benchmark's (which holds sheets and reference
-// results). The parent sends operations over IPC and gets each one's value, its CPU seconds and log lines back.
+// results). The parent sends operations over IPC and gets each one's value, its CPU seconds, what it wrote and log
+// lines back.
 import { EngineBench } from './engine-bench';
 import { MemorySampler } from './memory-sampler';
 import type { EngineOp, EngineReply, EngineRequest } from './engine-process';
+import { ioSince, readProcessIo } from './process-io';
 
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) {
@@ -44,11 +46,12 @@ const ops: { [K in EngineOp]: (...args: never[]) => unknown } = {
 process.on('message', (request: EngineRequest) => {
   void (async () => {
     const before = process.cpuUsage();
+    const ioBefore = readProcessIo();
     let reply: EngineReply;
     try {
       const value = await (ops[request.op] as (...args: unknown[]) => unknown)(...request.args);
       const cpu = process.cpuUsage(before);
-      reply = { type: 'reply', id: request.id, ok: true, value, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+      reply = { type: 'reply', id: request.id, ok: true, value, cpuSeconds: (cpu.user + cpu.system) / 1e6, io: ioSince(ioBefore, readProcessIo()) };
     } catch (error) {
       reply = { type: 'reply', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
     }

@@ -3,6 +3,7 @@ import type { CallInput, CallName, CallOutput, ProjectDetail, RefreshProgress, R
 import { spawnBenchScript, stopChild } from './child-process';
 import { BenchFailure, type Log } from './engine-bench';
 import type { MemoryPeak } from './memory-sampler';
+import type { ProcessIo } from './process-io';
 import type { SimulatorReady } from './simulator-process';
 
 export type EngineOp = 'open' | 'enter' | 'memory' | 'call' | 'timed' | 'importSheet' | 'saveMapping' | 'runToEnd' | 'refreshToEnd' | 'reviewPages' | 'close';
@@ -12,14 +13,16 @@ export interface EngineRequest {
   args: unknown[];
 }
 export type EngineReply =
-  | { type: 'reply'; id: number; ok: true; value: unknown; cpuSeconds: number }
+  | { type: 'reply'; id: number; ok: true; value: unknown; cpuSeconds: number; io: ProcessIo | null }
   | { type: 'reply'; id: number; ok: false; message: string };
 type EngineMessage = EngineReply | { type: 'log'; line: string } | { type: 'ready' };
 
-/** What one operation gave, and the engine's CPU time while it ran. */
+/** What one operation gave, the engine's CPU time while it ran and what the engine process wrote meanwhile. */
 export interface Measured<T> {
   value: T;
   cpuSeconds: number;
+  /** Null where /proc/PID/io is not there (not Linux). */
+  io: ProcessIo | null;
 }
 
 export interface ImportedSheet {
@@ -77,7 +80,7 @@ export class EngineProcess {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, {
-        resolve: (reply) => (reply.ok ? resolve({ value: reply.value as T, cpuSeconds: reply.cpuSeconds }) : reject(new BenchFailure(reply.message))),
+        resolve: (reply) => (reply.ok ? resolve({ value: reply.value as T, cpuSeconds: reply.cpuSeconds, io: reply.io }) : reject(new BenchFailure(reply.message))),
       });
       this.child.send({ id, op, args } satisfies EngineRequest);
     });
@@ -102,9 +105,9 @@ export class EngineProcess {
     return { ...r.value, cpuSeconds: r.cpuSeconds };
   }
 
-  async runToEnd(projectId: number): Promise<{ progress: RunProgress; seconds: number; cpuSeconds: number }> {
+  async runToEnd(projectId: number): Promise<{ progress: RunProgress; seconds: number; cpuSeconds: number; io: ProcessIo | null }> {
     const r = await this.ask<{ progress: RunProgress; seconds: number }>('runToEnd', projectId);
-    return { ...r.value, cpuSeconds: r.cpuSeconds };
+    return { ...r.value, cpuSeconds: r.cpuSeconds, io: r.io };
   }
 
   async refreshToEnd(projectId: number): Promise<{ progress: RefreshProgress; seconds: number; cpuSeconds: number }> {

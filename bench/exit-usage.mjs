@@ -1,11 +1,24 @@
 // Loaded with --import into a process the benchmark starts but does not control (the CLI): on exit it writes the
-// process's own resource usage (peak resident memory, CPU) to the file BENCH_USAGE_FILE names.
-import { writeFileSync } from 'node:fs';
+// process's own resource usage (peak resident memory, CPU, and on Linux the bytes it wrote) to the file
+// BENCH_USAGE_FILE names.
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const file = process.env.BENCH_USAGE_FILE;
+
+/** /proc/self/io's write_bytes and wchar (bench/process-io.ts reads the same), or null elsewhere than Linux. */
+function writes() {
+  try {
+    const text = readFileSync('/proc/self/io', 'utf8');
+    const field = (name) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1]);
+    return { writeBytes: field('write_bytes'), wchar: field('wchar'), cancelledWriteBytes: field('cancelled_write_bytes') };
+  } catch {
+    return null;
+  }
+}
+
 if (file) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssMb: (usage.maxRSS * 1024) / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 }));
+    writeFileSync(file, JSON.stringify({ maxRssMb: (usage.maxRSS * 1024) / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, io: writes() }));
   });
 }

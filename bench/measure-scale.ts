@@ -6,6 +6,7 @@ import { runCliMatch, type CliMatchResult } from './cli-match';
 import { EngineProcess } from './engine-process';
 import { lowerBoundSeconds, roundsOfRun, rowsFoundInSlice, type RoundQueries } from './lower-bound';
 import type { MemoryPeak } from './memory-sampler';
+import { folderSize, type FolderSize, type ProcessIo } from './process-io';
 import type { BenchOptions } from './options';
 import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAccess } from './reference-strategies';
 import { num, percentile } from './report';
@@ -45,6 +46,13 @@ export interface ScaleResult {
     simulator: SimulatorTally;
     simulatorCpuSeconds: number;
     rowStates: Record<string, number>;
+    /** What the engine process wrote during the run; null where /proc/PID/io is not there. */
+    io: ProcessIo | null;
+    /** Bytes of the replies' bodies as the simulator sent them during the run. */
+    replyBytes: number;
+    /** The data folder before and after the run (the sheet imported and planned before it). */
+    dataFolderBefore: FolderSize;
+    dataFolderAfter: FolderSize;
   };
   reference: null | { slice: number; matchdeskRowsFound: number; onePerCall: ReferenceResult; tenPerCallWithPause: ReferenceResult };
   cachedRerun: Step & { importSeconds: number; planningSeconds: number; calls: number; findCallsServed: number; cacheHits: number };
@@ -74,8 +82,11 @@ export interface ScaleResult {
   };
   engineMemory: MemoryPeak;
   webHost: WebHostFlow;
-  /** `simulatorCpuSeconds`: the simulator's CPU over the same span, taken from the cores the app runs on. */
-  cliMatch: CliMatchResult & { simulatorCpuSeconds: number };
+  /**
+   * `simulatorCpuSeconds`: the simulator's CPU over the same span, taken from the cores the app runs on;
+   * `replyBytes`: the replies' bodies it sent meanwhile.
+   */
+  cliMatch: CliMatchResult & { simulatorCpuSeconds: number; replyBytes: number };
   simulatorMaxRssMb: number;
 }
 
@@ -126,14 +137,21 @@ export async function measureScale(
     log(`  matching run (run.start until done), concurrency ${opts.concurrency}`);
     await simulator.reset();
     const simCpuBefore = (await simulator.tally()).cpuSeconds;
+    const dataFolderBefore = await folderSize(dataDir);
     const run = await engine.runToEnd(projectId);
     const served = await simulator.tally();
+    const dataFolderAfter = await folderSize(dataDir);
     const rounds = roundsOfRun(engine.dbPath, projectId);
     const distinct = rounds.reduce((n, r) => n + r.distinct, 0);
     const bound = lowerBoundSeconds(rounds, opts.latencyMs, opts.concurrency);
     log(
       `  run: ${num(run.seconds, 2)} s, ${num(run.progress.calls)} calls; rounds ${rounds.map((r) => num(r.distinct)).join(' + ')} = ${num(distinct)} distinct queries; ` +
         `lower bound ${num(bound, 2)} s; ratio ${num(run.seconds / bound, 2)}; CPU engine ${num(run.cpuSeconds, 1)} s, simulator ${num(served.cpuSeconds - simCpuBefore, 1)} s`,
+    );
+    log(
+      `  run's writes: ${run.io ? `${mbText(run.io.writeBytes)} to the disk (${mbText(run.io.wchar)} handed to write(), sockets included)` : 'unknown here'} ` +
+        `for ${mbText(served.replyBytes)} of replies; data folder ${mbText(dataFolderBefore.bytes)} -> ${mbText(dataFolderAfter.bytes)} ` +
+        `(du ${mbText(dataFolderAfter.allocatedBytes)}, WAL ${mbText(dataFolderAfter.walBytes)})`,
     );
     // From the project, not a review page: opening the review starts filling the text index in the background, which
     // would take its turns between the later steps and leave the review step's first text filter less to build.
@@ -208,11 +226,15 @@ export async function measureScale(
     await simulator.reset();
     const cliSimulatorCpuBefore = (await simulator.tally()).cpuSeconds;
     const cliMatch = await runCliMatch(sheet.csv, tmpDir, service, opts.latencyMs, opts.concurrency);
-    const { maxRssMb: simulatorMaxRssMb, cpuSeconds: cliSimulatorCpuAfter } = await simulator.tally();
+    const { maxRssMb: simulatorMaxRssMb, cpuSeconds: cliSimulatorCpuAfter, replyBytes: cliReplyBytes } = await simulator.tally();
     const cliSimulatorCpu = cliSimulatorCpuAfter - cliSimulatorCpuBefore;
     log(
       `    ${num(cliMatch.seconds, 1)} s for ${num(cliMatch.rows)} rows, ${num(cliMatch.calls)} calls; network bound ${num(cliMatch.lowerBoundSeconds, 2)} s; ` +
         `ratio ${num(cliMatch.seconds / cliMatch.lowerBoundSeconds, 2)}; peak RSS ${num(cliMatch.maxRssMb)} MB, CPU ${num(cliMatch.cpuSeconds, 1)} s (the simulator's meanwhile ${num(cliSimulatorCpu, 1)} s)`,
+    );
+    log(
+      `    data folder after it ${mbText(cliMatch.dataFolder.bytes)} (du ${mbText(cliMatch.dataFolder.allocatedBytes)}); ` +
+        `${cliMatch.io ? `${mbText(cliMatch.io.writeBytes)} written to the disk, the export's included,` : 'its writes unknown here,'} for ${mbText(cliReplyBytes)} of replies`,
     );
 
     return {
@@ -235,6 +257,10 @@ export async function measureScale(
         simulator: served,
         simulatorCpuSeconds: served.cpuSeconds - simCpuBefore,
         rowStates: counts,
+        io: run.io,
+        replyBytes: served.replyBytes,
+        dataFolderBefore,
+        dataFolderAfter,
       },
       reference,
       cachedRerun: {
@@ -262,7 +288,7 @@ export async function measureScale(
       review,
       engineMemory,
       webHost,
-      cliMatch: { ...cliMatch, simulatorCpuSeconds: cliSimulatorCpu },
+      cliMatch: { ...cliMatch, simulatorCpuSeconds: cliSimulatorCpu, replyBytes: cliReplyBytes },
       simulatorMaxRssMb,
     };
   } finally {
@@ -311,6 +337,8 @@ async function measureReview(engine: EngineProcess, projectId: number, rows: num
     textFilterMaxMs,
   };
 }
+
+const mbText = (bytes: number) => `${num(bytes / 1e6, 1)} MB`;
 
 export function phaseText(byPhase: Record<string, number>): string {
   return Object.entries(byPhase)

@@ -3,11 +3,12 @@
 //   npx tsx bench/profile-step.ts --rows 1000000 prepare            # sheet, then import + plan + run into bench/tmp/profile-1000000
 //   npx node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
 //
-// Steps: prepare, import-csv, import-xlsx, plan, run (a new project of the same sheet, answered from the cache,
-// i.e. the cached re-run), refresh (the simulator's world moves on, then the prepared project is refreshed: its rows
-// keep what the refresh wrote, as the bench's do), export-csv, export-xlsx, run-then-export (the cached re-run, then
-// the CSV export in the same process, as the bench's engine takes them: its heap is not a fresh one), accept-all
-// ("accept all at or above" the lowest threshold offered, then undo), review. Each prints its wall time, the
+// Steps: prepare, import-csv, import-xlsx (these two into a new folder when none is prepared), plan, run (a new
+// project of the same sheet, answered from the cache, i.e. the cached re-run), refresh (the simulator's world moves
+// on, then the prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv,
+// export-xlsx, run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine
+// takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
+// undo), review. Each prints its wall time, the
 // process's CPU time, how long the engine's thread was busy (its event loop's utilization: the first run waits on
 // that thread), and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as
 // prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
@@ -40,8 +41,10 @@ const dataDir = join(TMP_DIR, `profile-${rows}`);
 
 await mkdir(TMP_DIR, { recursive: true });
 const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
+// The imports need no prepared folder: without one they import into a new one (at 1M, without the first run's wait).
+const prepared = existsSync(join(dataDir, 'matchdesk.sqlite'));
 if (step === 'prepare') await rm(dataDir, { recursive: true, force: true });
-else if (!existsSync(dataDir)) throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
+else if (!prepared && step !== 'import-csv' && step !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
 
 function preparedPort(): number {
@@ -55,7 +58,7 @@ function preparedPort(): number {
 
 // Query keys include the service's address: later steps start the simulator on the port prepare used, or the "run"
 // step's answers would not come from the cache.
-const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' ? 0 : preparedPort() });
+const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /** Bytes this process has handed to write() so far (Linux), WAL and checkpoints included; null elsewhere. */
 const bytesWritten = async (): Promise<number | null> => {
@@ -85,6 +88,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
 try {
   const projects = await bench.call('projects.list', {});
   const main = projects.find((p) => p.name === 'Profile');
+  if (!main && !['prepare', 'import-csv', 'import-xlsx'].includes(step)) throw new Error(`No prepared project in ${dataDir}: run the "prepare" step first.`);
   switch (step) {
     case 'prepare': {
       const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));

@@ -40,6 +40,8 @@ export interface TargetCheck {
   ratio: number | null;
   pass: boolean;
   detail?: string;
+  /** The issue that set the target (bench/targets.ts), shown in its own column. */
+  issue?: number;
 }
 
 export function check(id: string, label: string, value: number, unit: string, target: number, better: 'lower' | 'higher', detail?: string): TargetCheck {
@@ -76,8 +78,18 @@ function targetText(c: TargetCheck): string {
 
 const HEADINGS = ['Figure', 'Measured', 'Target', 'Ratio', 'Result'];
 
+const withIssue = (checks: TargetCheck[]) => checks.some((c) => c.issue !== undefined);
+
+function headingsOf(checks: TargetCheck[]): string[] {
+  return withIssue(checks) ? [...HEADINGS, 'Issue'] : HEADINGS;
+}
+
 function rowsOf(checks: TargetCheck[]): string[][] {
-  return checks.map((c) => [c.label, valueText(c), targetText(c), c.ratio === null ? '-' : num(c.ratio, 2), c.pass ? 'PASS' : 'MISS']);
+  const issue = withIssue(checks);
+  return checks.map((c) => {
+    const cells = [c.label, valueText(c), targetText(c), c.ratio === null ? '-' : num(c.ratio, 2), c.pass ? 'PASS' : 'MISS'];
+    return issue ? [...cells, c.issue === undefined ? '' : `#${c.issue}`] : cells;
+  });
 }
 
 /** One step's figures at each sheet size, and its cost per row at the largest size over the smallest. */
@@ -104,7 +116,7 @@ function textTable(head: string[], rows: string[][]): string[] {
 }
 
 export function consoleReport(checks: TargetCheck[], table: { sizes: number[]; rows: ScaleRow[] }, figures: Figure[]): string {
-  const out = [...textTable(HEADINGS, rowsOf(checks)), '', ...textTable(scaleHeadings(table.sizes), scaleCells(table.sizes, table.rows)), ''];
+  const out = [...textTable(headingsOf(checks), rowsOf(checks)), '', ...textTable(scaleHeadings(table.sizes), scaleCells(table.sizes, table.rows)), ''];
   const labelWidth = Math.max(...figures.map((f) => f.label.length));
   for (const f of figures) out.push(`${f.label.padEnd(labelWidth)}  ${f.value}`);
   return out.join('\n');
@@ -124,7 +136,7 @@ export interface ExtraSection {
 
 /** The console's table of targets alone (the match quality prints its own below). */
 export function consoleTable(checks: TargetCheck[]): string {
-  return textTable(HEADINGS, rowsOf(checks)).join('\n');
+  return textTable(headingsOf(checks), rowsOf(checks)).join('\n');
 }
 
 export function markdownSection(
@@ -137,12 +149,12 @@ export function markdownSection(
   extra?: ExtraSection,
 ): string {
   const escape = (s: string) => s.replace(/\|/g, '\\|');
-  const extraLines = extra ? ['', `${extra.heading}:`, '', ...markdownTable(HEADINGS, rowsOf(extra.checks)), '', extra.table] : [];
+  const extraLines = extra ? ['', `${extra.heading}:`, '', ...markdownTable(headingsOf(extra.checks), rowsOf(extra.checks)), '', extra.table] : [];
   return [
     `Latest \`npm run bench\` (${machine.date.slice(0, 10)}), ${params}, on ${machine.cpu} (${machine.cores} cores, ${num(machine.memoryGb, 1)} GB), ` +
       `Node ${machine.node}, ${machine.os}; load average ${loads.map((l) => num(l, 2)).join(' and ')} at the start of each size.`,
     '',
-    ...markdownTable(HEADINGS, rowsOf(checks)),
+    ...markdownTable(headingsOf(checks), rowsOf(checks)),
     '',
     ...markdownTable(scaleHeadings(table.sizes), scaleCells(table.sizes, table.rows)),
     '',
@@ -168,7 +180,7 @@ export async function updateReadme(path: string, section: string): Promise<void>
     start !== -1 && end > start
       ? text.slice(0, start) + block + text.slice(end + END.length)
       : `${text.replace(/\s*$/, '')}\n\n## Benchmark\n\n\`npm run bench\` generates a 100,000-row sheet, starts the simulator in its own process and measures ` +
-        `import, matching, the cache, export and review against the targets of issue 6 (\`npm run bench -- --quick\` for a fast check).\n\n${block}\n`;
+        `import, matching, the cache, export and review against the targets of \`bench/targets.ts\` (\`npm run bench -- --quick\` for a fast check).\n\n${block}\n`;
   await writeFile(path, next);
 }
 

@@ -15,6 +15,7 @@ function tally(): SimulatorTally {
     sessionCalls: c.sessionCalls,
     queries: c.queries,
     distinctQueries: c.queryKeys.size,
+    replyBytes: c.replyBytes,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
   };

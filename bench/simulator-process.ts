@@ -18,6 +18,8 @@ export interface SimulatorTally {
   queries: number;
   /** Distinct queries answered since the last reset. */
   distinctQueries: number;
+  /** Bytes of the find and search replies' bodies sent since the last reset. */
+  replyBytes: number;
   /** CPU time of the simulator's process since it started (not reset). */
   cpuSeconds: number;
   /** Peak resident memory of the simulator's process since it started (not reset). */

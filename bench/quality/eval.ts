@@ -1,6 +1,7 @@
 // `npm run eval`: the engine on the simulator's labeled evaluation set, scored per category against the
 // match-quality targets of issue 10, its confidences against what happened (issue 43), and the job change of every
-// accepted row against the world's, before and after the world moves on and the project is refreshed (issue 45).
+// accepted row, and of every row whose top candidate is the person once a reviewer accepts it, against the world's,
+// before and after the world moves on and the project is refreshed (issue 45).
 // Prints figures; never fails on a missed target (exit 1 only when it cannot run).
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -26,7 +27,7 @@ Options:
   --learn N              then a reviewer decides N rows spread over those left for review (from labels), the project
                          learns from them and its confident rows are accepted; scored again on the others
   --move-on S            then the world moves on (share S of the current jobs end; 0 skips it) and the project is
-                         refreshed: the accepted rows' job changes are measured again (default ${DEFAULT_MOVE_ON})
+                         refreshed: the job changes are measured again (default ${DEFAULT_MOVE_ON})
   --verbose              list the job changes that are wrong, by kind, with a few rows each (also when missed)
   --json FILE            also write every figure as JSON
   -h, --help             show this help
@@ -96,11 +97,16 @@ async function main(argv: string[]): Promise<number> {
   log(reliabilityConsoleTable(run.reliability));
   log('');
   const jobChanges = (when: string, score: JobChangeScore) => {
-    log(`${when}: ${jobChangeLine(score)}`);
+    log(`${when}: ${jobChangeLine(score)}${score.unmarked.length ? `; ${score.unmarked.length} known job changes whose card marks no job at the sheet's company (rows ${score.unmarked.slice(0, 5).join(', ')})` : ''}`);
     if (values.verbose || (score.share ?? 0) < QUALITY_TARGETS.jobChangeRight) log(jobChangeMissLines(score).join('\n') || '  (none wrong)');
   };
   jobChanges(`Accepted rows${run.learning ? ' (after learning)' : ''}`, run.jobChange);
-  if (run.refreshed) jobChanges(`After the world moved on (${run.refreshed.moved} moved, ${run.refreshed.left} left) and a refresh`, run.refreshed.jobChange);
+  jobChanges(`Rows whose top candidate is the person (${run.acceptedByReviewer} of them then accepted by a reviewer)`, run.jobChangeMatched);
+  if (run.refreshed) {
+    const world = `After the world moved on (${run.refreshed.moved} moved, ${run.refreshed.left} left) and a refresh`;
+    jobChanges(`${world}, accepted rows`, run.refreshed.jobChange);
+    jobChanges(`${world}, rows whose top candidate is the person`, run.refreshed.jobChangeMatched);
+  }
   log('');
   log(consoleTable(run.checks));
   const missed = run.checks.filter((c) => !c.pass);

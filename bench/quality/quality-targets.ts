@@ -14,7 +14,7 @@ export const QUALITY_TARGETS = {
   truthAmongCandidates: 0.99,
   /** Expected calibration error of the confidences shown between 0.05 and 0.95 (reliability.ts). */
   expectedCalibrationError: 0.05,
-  /** Accepted rows whose stored job change is the world's, before and after a refresh (issue 45). */
+  /** Accepted rows (and rows whose top candidate is the person) whose stored job change is the world's, before and after a refresh (issue 45). */
   jobChangeRight: 0.995,
 } as const;
 
@@ -42,8 +42,13 @@ export function calibrationCheck(r: Reliability): TargetCheck {
     `${r.candidates} candidates`);
 }
 
-/** Whether the accepted rows carry the job change the world says (issue 45); `when` names the moment measured. */
-export function jobChangeCheck(score: JobChangeScore, when: 'before' | 'after'): TargetCheck {
-  return check(when === 'before' ? 'quality_job_change' : 'quality_job_change_refreshed', `Job change right on accepted rows${when === 'after' ? ', after a refresh' : ''}`,
-    percent(score.share), '%', QUALITY_TARGETS.jobChangeRight * 100, 'higher', `${score.right} of ${score.rows}`);
+/**
+ * Whether the rows carry the job change the world says (issue 45): the accepted rows, or every row matched to its
+ * person (accepted, or whose top candidate is the person and a reviewer accepted); `when` names the moment measured.
+ */
+export function jobChangeCheck(score: JobChangeScore, when: 'before' | 'after', rows: 'accepted' | 'matched' = 'accepted'): TargetCheck {
+  const id = `quality_job_change${rows === 'matched' ? '_matched' : ''}${when === 'after' ? '_refreshed' : ''}`;
+  const which = rows === 'accepted' ? 'accepted rows' : 'rows whose top candidate is the person';
+  return check(id, `Job change right on ${which}${when === 'after' ? ', after a refresh' : ''}`, percent(score.share), '%', QUALITY_TARGETS.jobChangeRight * 100, 'higher',
+    `${score.right} of ${score.rows}`);
 }

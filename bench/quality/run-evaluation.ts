@@ -1,7 +1,8 @@
 // Drives the real engine end to end on the labeled evaluation set, against the simulator on 127.0.0.1, as a
 // host does: import the sheet, confirm the mapping, run with auto-accept, then read every row's decision and
 // candidates through the contract (review.row). Scores the outcome against the labels, and the job change of every
-// accepted row against the world's, before and (with `refresh`) after the world moves on and the project is refreshed.
+// accepted row against the world's, before and (with `refresh`) after the world moves on and the project is refreshed;
+// the same for every row whose top candidate is the true person, once a reviewer has accepted those left for review.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,7 @@ export interface RefreshRun {
   left: number;
   rowsChanged: number;
   jobChange: JobChangeScore;
+  jobChangeMatched: JobChangeScore;
 }
 
 export const DEFAULT_EVALUATION: Omit<EvaluationRunOptions, 'log' | 'onRow' | 'learn' | 'refresh'> = { people: 50_000, seed: 1, rowsPerCategory: 300, concurrency: 4 };
@@ -79,6 +81,13 @@ export interface EvaluationRun {
   learning: LearningRun | null;
   /** The job change of every accepted row (after learning, when asked) against the world's. */
   jobChange: JobChangeScore;
+  /**
+   * The same on every row matched to its true person: the accepted ones, and those left for review whose top
+   * candidate is the true person, which a reviewer then accepts (stale companies among them).
+   */
+  jobChangeMatched: JobChangeScore;
+  /** Rows left for review that the reviewer accepted so, for jobChangeMatched. */
+  acceptedByReviewer: number;
   /** When `refresh` was asked: the same after the world moved on and the project was refreshed. */
   refreshed: RefreshRun | null;
   seconds: { simulator: number; sheet: number; run: number; read: number; total: number };
@@ -170,7 +179,9 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
     const learning = learn ? await learnAndScore(engine, projectId, set.labels, learn) : null;
     const people = new Map(sim.dataset.people.map((p) => [p.id, p]));
     const personOf = (id: string) => people.get(id);
-    const jobChange = await measureJobChanges(engine, projectId, set.labels, personOf);
+    const { accepted, matched, acceptedByReviewer } = await acceptTopWhereTrue(engine, projectId, set.labels);
+    const measure = () => measureJobChanges(engine!, projectId, set.labels, personOf, accepted, matched);
+    const { accepted: jobChange, matched: jobChangeMatched } = await measure();
     let refreshed: RefreshRun | null = null;
     if (refresh) {
       // Jobs change in place: `people` reads the moved world from here on.
@@ -179,19 +190,29 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
       const settled = await engine.refreshSettled(projectId);
       if (settled?.status !== 'done') throw new EvaluationFailure(`The refresh ended "${settled?.status ?? 'nowhere'}": ${settled?.message ?? 'no message'}`);
       log(`  refresh after the world moved on (${moves.moved.length} moved, ${moves.left.length} left): ${settled.found} people found, ${settled.rowsChanged} rows changed`);
-      refreshed = { moved: moves.moved.length, left: moves.left.length, rowsChanged: settled.rowsChanged, jobChange: await measureJobChanges(engine, projectId, set.labels, personOf) };
+      const after = await measure();
+      refreshed = { moved: moves.moved.length, left: moves.left.length, rowsChanged: settled.rowsChanged, jobChange: after.accepted, jobChangeMatched: after.matched };
     }
     return {
       options: params,
       rows: set.rows.length,
       rowsByCategory,
       score,
-      checks: [...qualityChecks(score), calibrationCheck(calibration), jobChangeCheck(jobChange, 'before'), ...(refreshed ? [jobChangeCheck(refreshed.jobChange, 'after')] : [])],
+      checks: [
+        ...qualityChecks(score),
+        calibrationCheck(calibration),
+        jobChangeCheck(jobChange, 'before'),
+        ...(refreshed ? [jobChangeCheck(refreshed.jobChange, 'after')] : []),
+        jobChangeCheck(jobChangeMatched, 'before', 'matched'),
+        ...(refreshed ? [jobChangeCheck(refreshed.jobChangeMatched, 'after', 'matched')] : []),
+      ],
       states,
       reliability: calibration,
       mappingFixed,
       learning,
       jobChange,
+      jobChangeMatched,
+      acceptedByReviewer,
       refreshed,
       seconds: { simulator: simulatorSeconds, sheet: sheetSeconds, run: runSeconds, read: readSeconds, total: (performance.now() - started) / 1000 },
     };
@@ -202,11 +223,45 @@ export async function runEvaluation(options: EvaluationRunOptions): Promise<Eval
   }
 }
 
-/** Every accepted row's stored job change against the world's as `personOf` reads it now. */
-async function measureJobChanges(engine: Engine, projectId: number, labels: readonly EvaluationLabel[], personOf: (id: string) => Person | undefined): Promise<JobChangeScore> {
-  const tally = new JobChangeTally(personOf);
-  for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) tally.add(await call(engine, 'review.row', { projectId, rowIndex }), labels[rowIndex]!);
-  return tally.score();
+/**
+ * The rows accepted so far; then a reviewer accepts every row left for review whose top candidate is the row's true
+ * person, as a careful one might (a stale company does not stop them): with the accepted rows that hold their true
+ * person, the rows matched to their person.
+ */
+async function acceptTopWhereTrue(engine: Engine, projectId: number, labels: readonly EvaluationLabel[]): Promise<{ accepted: Set<number>; matched: Set<number>; acceptedByReviewer: number }> {
+  const accepted = new Set<number>();
+  const matched = new Set<number>();
+  for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) {
+    const row = await call(engine, 'review.row', { projectId, rowIndex });
+    const truth = labels[rowIndex]!.truePersonId;
+    if (row.state === 'auto' || row.state === 'accepted') {
+      accepted.add(rowIndex);
+      if (truth !== null && row.candidates.find((c) => c.rank === row.chosenRank)?.personId === truth) matched.add(rowIndex);
+    } else if (row.state === 'to_review' && truth !== null && row.candidates[0]?.personId === truth) {
+      await call(engine, 'decisions.choose', { projectId, rowIndex, rank: row.candidates[0].rank, applyToIdentical: false });
+      matched.add(rowIndex);
+    }
+  }
+  return { accepted, matched, acceptedByReviewer: matched.size - [...matched].filter((i) => accepted.has(i)).length };
+}
+
+/** The stored job change of the rows accepted and of the rows matched to their person, against the world's as `personOf` reads it now. */
+async function measureJobChanges(
+  engine: Engine,
+  projectId: number,
+  labels: readonly EvaluationLabel[],
+  personOf: (id: string) => Person | undefined,
+  accepted: ReadonlySet<number>,
+  matched: ReadonlySet<number>,
+): Promise<{ accepted: JobChangeScore; matched: JobChangeScore }> {
+  const tallies = { accepted: new JobChangeTally(personOf), matched: new JobChangeTally(personOf) };
+  for (let rowIndex = 0; rowIndex < labels.length; rowIndex++) {
+    if (!accepted.has(rowIndex) && !matched.has(rowIndex)) continue;
+    const row = await call(engine, 'review.row', { projectId, rowIndex });
+    if (accepted.has(rowIndex)) tallies.accepted.add(row, labels[rowIndex]!);
+    if (matched.has(rowIndex)) tallies.matched.add(row, labels[rowIndex]!);
+  }
+  return { accepted: tallies.accepted.score(), matched: tallies.matched.score() };
 }
 
 /**

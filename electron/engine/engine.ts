@@ -3,7 +3,7 @@
 // handlers.ts answers its calls; this file wires them together and keeps what every call shares.
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { calls, type CallInput, type CallName, type CallOutput, type CallParsedInput, type CallResult, type EventName, type Events, type JobKind, type RefreshProgress, type RunProgress } from '../../shared/contract';
+import { calls, type CallInput, type CallName, type CallOutput, type CallParsedInput, type CallResult, type EventName, type Events, type RefreshProgress, type RunProgress } from '../../shared/contract';
 import { appVersion } from './app-version';
 import { CLOSING } from './cancellable-calls';
 import { systemClock, type Clock } from './clock';
@@ -15,7 +15,7 @@ import { withHostDefaults, type Engine, type EngineOptions } from './facade/engi
 import { diskFullIn, mapKnownErrors } from './facade/known-errors';
 import { defaultSecrets, makePrivate } from './facade/start-up';
 import { applyHeapPolicy } from './heap-policy';
-import { admit, enter, type Action, type UnderWay } from './jobs/concurrency';
+import { admit, enter, type Action, type Entry, type UnderWay } from './jobs/concurrency';
 import { createJobHandlers } from './jobs/handlers';
 import { JobBoard } from './jobs/job-board';
 import { TextIndexJobs } from './review/text-index-jobs';
@@ -31,7 +31,7 @@ import { ChangedRowsCounter } from './review/changed-count';
 import { Decisions } from './review/decisions';
 import { createReviewHandlers, type ReviewHandlers } from './review/handlers';
 import { LISTS_WALKED_HERE } from './review/review-page';
-import { onRowTextIndexProgress } from './review/row-text-index';
+import { onRowTextIndexProgress, stopRowTextIndexFill } from './review/row-text-index';
 import { CallTiming } from './rows/call-timing';
 import { requireProject, type ProjectRecord } from './rows/project-record';
 import { RowTiming } from './rows/row-timing';
@@ -142,11 +142,13 @@ class MatchdeskEngine implements Engine {
     markInterruptedRefreshes(db, now);
     JobBoard.markInterrupted(db, now, ['run', 'refresh']);
     const jobs = (this.jobs = new JobBoard(db, clock, (progress) => this.emit('job.progress', progress)));
-    this.textIndexJobs = new TextIndexJobs(jobs);
+    this.textIndexJobs = new TextIndexJobs(jobs, (projectId) => stopRowTextIndexFill(db, projectId));
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
     const emit = <E extends EventName>(event: E, payload: Events[E]) => this.emit(event, payload);
     const readsElsewhere = (project: ProjectRecord) => this.readsPast(project.rowCount, LISTS_WALKED_HERE);
-    const enterOn = (action: Action, projectId: number, except: JobKind[] = []) => enter(action, projectId, requireProject(db, projectId).name, this.underWay, except);
+    const enterOn = (action: Action, projectId: number, entry?: Entry) => enter(action, projectId, requireProject(db, projectId).name, this.underWay, entry);
+    // Synchronous: the table refuses a run or a refresh (its own kind too, being started or going), never makes it wait.
+    const admitOn = (action: Action) => (projectId: number) => void admit(action, this.underWay.kinds(projectId), requireProject(db, projectId).name);
     const exportDir = opts.exportDir ?? join(opts.dataDir, 'exports');
     this.connections = new Connections({ db, clock, secrets, mappers: this.mappers, onCredits: (scope, c) => this.credits.record(scope, c), fetch: opts.fetch, clientClock: opts.clock });
     const connections = this.connections;
@@ -164,12 +166,11 @@ class MatchdeskEngine implements Engine {
       onPlanProgress: (p) => this.emit('plan.progress', p),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (projectId) => this.prep.ensurePlan(projectId), onProgress: (p) => this.emit('run.progress', p) });
+    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id), admit: admitOn('run'), onProgress: (p) => this.emit('run.progress', p) });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),
-      // Synchronous: the table refuses a refresh, never makes it wait (its own refresh is RefreshControl's to refuse).
-      refuseWhileRunning: (projectId) => void admit('refresh', this.underWay.kinds(projectId).filter((kind) => kind !== 'refresh'), requireProject(db, projectId).name),
+      admit: admitOn('refresh'),
       onProgress: (p) => {
         // The watch hears its refresh end first, so a screen reloading on the event sees the watch's result.
         this.watches.refreshProgress(p);
@@ -215,7 +216,6 @@ class MatchdeskEngine implements Engine {
       reading: this.reading,
       readsElsewhere,
       readsPast: (rows, hereUpTo) => this.readsPast(rows, hereUpTo),
-      enter: enterOn,
       underWay: this.underWay,
       cleanUp,
       exportDir,

@@ -154,7 +154,8 @@ const COMPANY_HEADS = [
 const COMPANY_MIDDLES = [
   '', '', '', '', 'Harbor', 'Peak', 'Wave', 'Stone', 'Bridge', 'Field', 'Point', 'Ridge', 'Gate', 'Line', 'Path',
 ];
-const COMPANY_NOUNS = [
+/** The last word of most companies' names, saying what they do: sheets often leave it out ("Cyberdyne"). */
+export const COMPANY_NOUNS = [
   'Systems', 'Labs', 'Analytics', 'Dynamics', 'Networks', 'Solutions', 'Health', 'Energy', 'Logistics', 'Capital',
   'Ventures', 'Foods', 'Robotics', 'Media', 'Software', 'Bio', 'Pharma', 'Motors', 'Studios', 'Partners', 'Works',
   'Cloud', 'Data', 'Security', 'Devices', 'Consulting', 'Insurance', 'Retail', 'Mobility', 'Learning', 'Logistik',

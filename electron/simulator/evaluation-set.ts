@@ -29,22 +29,36 @@
 // name_only             a name only, of someone with at most 5 namesakes (find returns 5)  -> the person, not alone
 // unknown_company       a clear name (at most 5 namesakes) with a company the sheet has and the record does not:
 //                       nobody of that name holds or held it (a stale or mistaken company) -> the person, not alone
+// company_close_form    a name and a company the person holds or held, written with a descriptive word more or
+//                       less (3)                                                          -> the person, not alone
+// shared_word_company   a clear name (at most 5 namesakes) with a stale company that shares a word with one of the
+//                       person's employers ("Stone Analytics" for someone at Blue Stone Capital), neither name
+//                       being the other with words added; nobody of that name holds or held it
+//                                                                                          -> the person, not alone
+// sister_company        a real name and a company nobody of that name holds or held, whose name begins the name of
+//                       a company a namesake holds or held, or is begun by it (Acme Inc. for a namesake at Acme
+//                       Robotics): a reader takes them for one company, so the namesake looks right -> null, not alone
 //
 // (1) acceptAlone only when exactly one person in the WHOLE dataset has the row's name and holds or held the
 //     row's company; with two, nothing in the row tells them apart.
 // (2) "Globex" / "GLOBEX" / "Globex, Inc." / "The Globex Company" for "Globex Inc.", "Mueller and Soehne" for
 //     "Müller & Söhne", "Blue Harbor Labs" for "Blueharbor Labs": always the same company key (companyKey), which
 //     the dataset keeps unique per company, so the spelling can mean no other company.
+// (3) "CYBERDYNE" for "Cyberdyne Systems" (the last word, one of the dataset's COMPANY_NOUNS, left out), "Smith,
+//     Jones & Partners" for "Smith & Jones", "Globex Research" for "Globex Inc." (a word added): only where no
+//     other company's name begins with the words kept, so the spelling can mean no other company. Not alone: the
+//     name is not the company's, and a careful human looks before taking it for it.
 // Location is written only where it cannot change the answer: rows accepted alone anyway, and absent rows (a
 // random city). On twins, near names and names alone a matching city would tempt a careful human to accept.
-import type { Company, Dataset, Person } from './dataset';
+import { COMPANY_NOUNS, type Company, type Dataset, type Person } from './dataset';
 import { NICKNAMES, nicknamesOf, oneLetterVariant, spellingVariantsOf } from './name-variants';
 import { deriveSeed, seededRandom, type Random } from './random';
-import { companyKey, foldText, withinOneEdit } from './scoring';
+import { companyKey, companyTokens, foldText, withinOneEdit } from './scoring';
 
 export const EVALUATION_CATEGORIES = [
   'email', 'email_only', 'profile', 'name_company_current', 'name_company_past', 'company_variant', 'twins', 'absent',
-  'conflicting_name', 'family_mailbox', 'near_name', 'name_only', 'unknown_company',
+  'conflicting_name', 'family_mailbox', 'near_name', 'name_only', 'unknown_company', 'company_close_form',
+  'shared_word_company', 'sister_company',
 ] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
 
@@ -128,6 +142,91 @@ function push<K>(map: Map<K, number[]>, key: K, value: number): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/**
+ * Companies by the words their names begin with and hold (companyTokens: no legal form, case, accents or umlaut
+ * spelling): whether a short form of a name can mean one company only, and which companies share a word.
+ */
+class CompanyWords {
+  /** The words a name begins with, joined as companyKey joins them -> how many companies' names begin so. */
+  private readonly beginnings = new Map<string, number>();
+  private readonly byWord = new Map<string, Company[]>();
+  private readonly byKey = new Map<string, Company>();
+  /** The words a name begins with, but not the whole name -> the companies whose names begin so. */
+  private readonly longer = new Map<string, Company[]>();
+
+  constructor(companies: readonly Company[]) {
+    for (const company of companies) {
+      const words = companyTokens(company.name);
+      this.byKey.set(words.join(''), company);
+      const seen = new Set<string>();
+      for (let n = 1; n <= words.length; n++) seen.add(words.slice(0, n).join(''));
+      for (const start of seen) this.beginnings.set(start, (this.beginnings.get(start) ?? 0) + 1);
+      for (let n = 1; n < words.length; n++) {
+        const start = words.slice(0, n).join('');
+        const list = this.longer.get(start);
+        if (list) list.push(company);
+        else this.longer.set(start, [company]);
+      }
+      for (const word of new Set(words)) {
+        const list = this.byWord.get(word);
+        if (list) list.push(company);
+        else this.byWord.set(word, [company]);
+      }
+    }
+  }
+
+  /** Whether exactly one company's name begins with these words (however they are spaced). */
+  beginsOne(written: string): boolean {
+    return this.beginnings.get(companyKey(written)) === 1;
+  }
+
+  withWord(word: string): readonly Company[] {
+    return this.byWord.get(word) ?? [];
+  }
+
+  /** Other companies whose whole name begins this one's, or whose name this one's begins: Acme Inc. and Acme Robotics. */
+  sistersOf(company: Company): Company[] {
+    const words = companyTokens(company.name);
+    const shorter = words.slice(0, -1).flatMap((_, n) => this.byKey.get(words.slice(0, n + 1).join('')) ?? []);
+    return [...shorter, ...(this.longer.get(words.join('')) ?? [])].filter((c) => c.id !== company.id);
+  }
+}
+
+/** Whether one name is the other with words added at its end ("Acme" and "Acme Robotics"): one company to a reader. */
+function wordsAdded(a: Company, b: Company): boolean {
+  const [x, y] = [companyTokens(a.name), companyTokens(b.name)];
+  const [short, long] = x.join('').length <= y.join('').length ? [x, y] : [y, x];
+  const key = short.join('');
+  for (let n = 1; n <= long.length; n++) if (long.slice(0, n).join('') === key) return true;
+  return false;
+}
+
+const ADDED_WORDS = ['Research', 'International', 'Group'];
+const FAMILY_FIRM = / & (Söhne|Sons|Partners|Töchter|Brothers)$/;
+
+/**
+ * The company as a sheet may write it with a descriptive word more or less: "CYBERDYNE" for Cyberdyne Systems,
+ * "Smith, Jones & Partners" for Smith & Jones, "Globex Research" for Globex Inc. Null when every such form could
+ * mean another company too (another company's name begins with the words kept).
+ */
+function closeCompanyForm(company: Company, words: CompanyWords, rng: Random): string | null {
+  const suffix = LEGAL_SUFFIX.exec(company.name)?.[1] ?? null;
+  const base = suffix ? company.name.slice(0, -suffix.length - 1) : company.name;
+  const forms: string[] = [];
+  const parts = base.split(' ');
+  const last = parts[parts.length - 1]!;
+  if (parts.length >= 2 && (COMPANY_NOUNS as readonly string[]).includes(last)) {
+    const short = parts.slice(0, -1).join(' ');
+    if (words.beginsOne(short)) forms.push(rng.chance(0.5) ? short.toUpperCase() : short);
+  }
+  if (words.beginsOne(base)) {
+    const pair = / & /.test(base) && !FAMILY_FIRM.test(base) ? base.split(' & ') : null;
+    if (pair?.length === 2) forms.push(`${pair[0]}, ${pair[1]} & Partners`);
+    else forms.push(`${base} ${rng.pick(ADDED_WORDS.filter((w) => !parts.includes(w)))}`);
+  }
+  return forms.length === 0 ? null : forms[rng.int(forms.length)]!;
 }
 
 /** Given names a reader would take for one another: equal, a letter apart, spelling variants, or sharing a nickname. */
@@ -249,6 +348,9 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
       },
     };
   };
+
+  let words: CompanyWords | null = null;
+  const companyWords = () => (words ??= new CompanyWords(dataset.companies));
 
   // Twins are too rare to find by drawing people at random: drawn from the list of them instead.
   const twinGroups = truth.twinGroups(dataset.companies);
@@ -426,6 +528,65 @@ export function buildEvaluationSet(dataset: Dataset, options: EvaluationOptions 
         person: i,
         cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
         label: { category: 'unknown_company', truePersonId: p.id, acceptAlone: false, reason: `${p.name} never held ${company.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name`, companyId: company.id },
+      };
+    },
+    company_close_form: () => {
+      const i = freshPerson();
+      if (i === null || people[i]!.jobs.length === 0) return null;
+      const p = people[i]!;
+      const company = p.jobs[rng.int(p.jobs.length)]!.company;
+      const written = closeCompanyForm(company, companyWords(), rng);
+      if (!written) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(p.name, rng), '', '', written, ''],
+        label: { category: 'company_close_form', truePersonId: p.id, acceptAlone: false, reason: `"${written}" for ${company.name}, which ${p.name} ${currentCompany(p)?.id === company.id ? 'holds' : 'held'}`, companyId: company.id },
+      };
+    },
+    shared_word_company: () => {
+      const i = freshPerson();
+      if (i === null || people[i]!.jobs.length === 0) return null;
+      const p = people[i]!;
+      const name = truth.foldedName(i);
+      const namesakes = truth.byName.get(name)!.length;
+      if (namesakes > MAX_NAMESAKES_FOR_NAME_ONLY) return null;
+      const employer = p.jobs[rng.int(p.jobs.length)]!.company;
+      const words = companyTokens(employer.name);
+      const word = words[rng.int(words.length)]!;
+      const held = p.jobs.map((j) => j.company);
+      const sharing = companyWords()
+        .withWord(word)
+        .filter((c) => held.every((h) => h.id !== c.id && !wordsAdded(c, h)));
+      if (sharing.length === 0) return null;
+      const company = sharing[rng.int(sharing.length)]!;
+      if (truth.holders(name, company).length > 0) return null;
+      return {
+        person: i,
+        cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
+        label: {
+          category: 'shared_word_company',
+          truePersonId: p.id,
+          acceptAlone: false,
+          reason: `${p.name} never held ${company.name}, which shares "${word}" with ${employer.name}; ${namesakes} ${namesakes === 1 ? 'person has' : 'people have'} the name`,
+          companyId: company.id,
+        },
+      };
+    },
+    sister_company: () => {
+      const model = randomPerson();
+      const p = people[model]!;
+      if (p.jobs.length === 0) return null;
+      const theirs = p.jobs[rng.int(p.jobs.length)]!.company;
+      const sisters = companyWords().sistersOf(theirs);
+      if (sisters.length === 0) return null;
+      const company = sisters[rng.int(sisters.length)]!;
+      // Nobody of that surname there, give or take a letter, as for absent rows.
+      const surname = truth.foldedSurnames[model]!;
+      if ((truth.staff.get(company.id) ?? []).some((q) => withinOneEdit(truth.foldedSurnames[q]!, surname))) return null;
+      return {
+        person: null,
+        cells: [nameAsTyped(p.name, rng), '', '', company.name, ''],
+        label: { category: 'sister_company', truePersonId: null, acceptAlone: false, reason: `nobody named ${p.name} holds or held ${company.name}; one holds or held ${theirs.name}`, companyId: company.id },
       };
     },
   };

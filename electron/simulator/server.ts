@@ -56,6 +56,8 @@ export interface SimulatorCounters {
   faults: { '429': number; '5xx': number; reset: number; malformed: number; revoked: number; '402': number };
   /** How often each distinct query (JSON of its sorted fields) was answered. */
   queryKeys: Map<string, number>;
+  /** Bytes of the find and search replies' bodies sent with a 200, hostile ones aside (hostile.bytesSent): the bench compares the client's writes with them. */
+  replyBytes: number;
   /** How far the hostile replies got on the wire. */
   hostile: HostileCounters;
 }
@@ -147,6 +149,7 @@ function newCounters(): SimulatorCounters {
     calls: 0, findCalls: 0, searchCalls: 0, sessionCalls: 0, queries: 0,
     faults: { '429': 0, '5xx': 0, reset: 0, malformed: 0, revoked: 0, '402': 0 },
     queryKeys: new Map(),
+    replyBytes: 0,
     hostile: { bytesSent: 0, cutShort: 0 },
   };
 }
@@ -429,7 +432,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     credits.charge(ids);
     onSuccess();
-    if (!hostilePeopleReplies(hostile)) return send(res, 200, reply, credits.headers());
+    if (!hostilePeopleReplies(hostile)) {
+      counters.replyBytes += Buffer.byteLength(reply);
+      return send(res, 200, reply, credits.headers());
+    }
     const stretched = moreJobs(reply, hostile.jobs);
     const bytes = hostile.badUtf8 ? badUtf8Names(stretched) : Buffer.from(stretched);
     await sendHostile(res, bytes, credits.headers(), { padTo: hostile.hugeBytes, bytesPerSecond: hostile.trickleBytesPerSecond }, counters.hostile);

@@ -8,7 +8,8 @@ import { runEvaluation } from '../../bench/quality/run-evaluation';
 describe('runEvaluation', () => {
   it('runs the engine on the labeled sheet and scores every row of every category', async () => {
     const lines: string[] = [];
-    const run = await runEvaluation({ people: 3000, seed: 5, rowsPerCategory: 12, concurrency: 2, log: (line) => lines.push(line) });
+    // Enough people for a company that begins another's name (sister_company rows).
+    const run = await runEvaluation({ people: 8000, seed: 5, rowsPerCategory: 12, concurrency: 2, log: (line) => lines.push(line) });
     const perCategory = EVALUATION_CATEGORIES.map((c) => run.rowsByCategory[c]);
     expect(perCategory.every((n) => n > 0)).toBe(true);
     expect(run.rows).toBe(perCategory.reduce((a, b) => a + b, 0));
@@ -21,11 +22,15 @@ describe('runEvaluation', () => {
       const f = run.score.byCategory[c];
       expect(f.automatic - f.wrongAutomatic + f.truthAmongCandidates, c).toBe(f.rows);
     }
-    expect(run.checks.map((check) => check.id)).toHaveLength(8);
+    expect(run.checks.map((check) => check.id)).toHaveLength(9);
     // Every accepted row's job change is measured; no refresh was asked for, so none after one.
     expect(run.jobChange.rows).toBe((run.states.auto ?? 0) + (run.states.accepted ?? 0));
     expect(run.checks.map((check) => check.id)).toContain('quality_job_change');
+    // And every row whose top candidate is the true person, once a reviewer accepted those left for review.
+    expect(run.acceptedByReviewer).toBeGreaterThan(0);
+    expect(run.jobChangeMatched.rows).toBeGreaterThan(run.acceptedByReviewer);
+    expect(run.checks.map((check) => check.id)).toContain('quality_job_change_matched');
     expect(run.refreshed).toBeNull();
-    expect(lines.join('\n')).toMatch(/labeled rows from 3,000 people/);
+    expect(lines.join('\n')).toMatch(/labeled rows from 8,000 people/);
   });
 });

@@ -2,43 +2,23 @@
 // runs, and the counts by job change follow ("Still there" goes down, "Moved" and "Left" up); the rows that changed
 // are one chip away, and each shows where the person was and where they are, with the sheet's company marked in the
 // job history. Checked at both window sizes with axe-core.
-import { startSimulator, type Person, type Simulator } from '../../electron/simulator';
-import { expect, openApp, projectIdFromUrl, screenshot, test, useHost } from './support/app';
+import { expect, screenshot, test } from './support/app';
 import { checkScreen } from './support/screen-check';
-import { selectSimulatorProfile } from './support/profiles';
+import { findableByName, importFromFile, runToReview, useSimulatorHost } from './support/simulator-host';
 import { csvFile } from './support/sheets';
 
-const host = useHost('refresh');
+const { host, simulator: world } = useSimulatorHost('refresh', { people: 3000, seed: 12 }, 'World simulator');
 const ROWS = 120;
-let simulator: Simulator;
-let people: Person[];
-
-test.beforeAll(async () => {
-  simulator = await startSimulator({ people: 3000, seed: 12 });
-  await selectSimulatorProfile(host(), 'World simulator', simulator.baseUrl);
-  const names = new Map<string, number>();
-  for (const p of simulator.dataset.people) names.set(p.name, (names.get(p.name) ?? 0) + 1);
-  people = simulator.dataset.people.filter((p) => p.jobs[0]?.ended_at === null && names.get(p.name) === 1).slice(0, ROWS);
-});
-
-test.afterAll(async () => {
-  await simulator?.close();
-});
 
 const count = async (chip: ReturnType<import('@playwright/test').Page['getByTestId']>) => Number(await chip.getAttribute('data-count'));
 
 test('Refresh people… asks again after the world moved on, and the counts by job change follow', async ({ page }) => {
   const app = host();
+  const simulator = world();
+  const people = findableByName(simulator, ROWS);
   const rows = [['Name', 'Email', 'Company'], ...people.map((p) => [p.name, p.email_address, p.jobs[0]!.company.name])];
-  await openApp(page, app, '#/projects');
-  const choosing = page.waitForEvent('filechooser');
-  await page.getByTestId('new-from-file').click();
-  await (await choosing).setFiles(csvFile('crm.csv', rows));
-  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
-  const projectId = projectIdFromUrl(page);
-  await page.getByTestId('mapping-continue').click();
-  await page.getByTestId('run-start').click();
-  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`), { timeout: 60_000 });
+  const projectId = await importFromFile(page, app, csvFile('crm.csv', rows));
+  await runToReview(page, projectId);
 
   // Everyone is where the sheet says.
   const still = page.getByTestId('job-chip-no_change');

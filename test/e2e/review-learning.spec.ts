@@ -1,27 +1,16 @@
 // Learning from the reviewer's decisions in the review (issue 43): the queue grouped by reason ("rows like this"), a
 // group decided row by row until the app learns from it in the background, the line that says what changed, its
 // accept of the rows like them in one step that one undo takes back whole, what was learned in words, and its reset.
-import type { Page } from '@playwright/test';
 import { expect, openApp, test, useHost } from './support/app';
 import { runDemoProject } from './support/demo';
 import { checkScreen } from './support/screen-check';
+import { rowsInView } from './support/review-list';
 
 const host = useHost('review-learning');
 test.use({ colorScheme: 'light' });
 
 const NEAR_NAME = 'near_name|typo|current_same|none|alone';
 
-/** How many whole rows of the list are in view: inside the list's box and the window. */
-async function rowsInView(page: Page): Promise<number> {
-  const list = (await page.getByTestId('review-table').boundingBox())!;
-  const viewport = page.viewportSize()!;
-  let whole = 0;
-  for (const row of await page.getByTestId('review-row').all()) {
-    const box = await row.boundingBox();
-    if (box && box.y >= list.y && box.y + box.height <= Math.min(list.y + list.height, viewport.height) + 1) whole++;
-  }
-  return whole;
-}
 const NEAR_NAME_WORDS = 'Rows with a near name at the same company';
 
 test('a group of rows like this is decided, what changed is said and accepted in one undoable step, and what was learned is shown and reset', async ({ page }) => {

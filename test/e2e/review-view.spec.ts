@@ -6,6 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, openApp, test, useHost } from './support/app';
 import { runDemoProject } from './support/demo';
 import { checkScreen, sidewaysOverflow } from './support/screen-check';
+import { rowsInView } from './support/review-list';
 
 const host = useHost('review-view');
 test.use({ colorScheme: 'light' });
@@ -19,17 +20,6 @@ interface Box {
 
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** How many whole rows of the list are in view: inside the list's box and the window. */
-async function rowsInView(page: Page): Promise<number> {
-  const list = (await page.getByTestId('review-table').boundingBox())!;
-  const viewport = page.viewportSize()!;
-  let whole = 0;
-  for (const row of await page.getByTestId('review-row').all()) {
-    const box = await row.boundingBox();
-    if (box && box.y >= list.y && box.y + box.height <= Math.min(list.y + list.height, viewport.height) + 1) whole++;
-  }
-  return whole;
-}
 
 /** The page itself scrolls neither way: the list (and the panel) scroll on their own. */
 async function pageScrolls(page: Page): Promise<boolean> {

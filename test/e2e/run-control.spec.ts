@@ -1,42 +1,25 @@
 // Pause, resume and cancel on a run slow enough to catch in the act: a simulator of our own with latency,
 // one request at a time, and a sheet of 1,500 e-mails (15 calls, 7.5 s at the least).
 import type { Page } from '@playwright/test';
-import { startSimulator, type Simulator } from '../../electron/simulator';
-import { expect, openApp, projectIdFromUrl, screenshot, test, useHost } from './support/app';
+import { expect, screenshot, test } from './support/app';
 import { waitForRun } from './support/demo';
-import { selectSimulatorProfile } from './support/profiles';
+import { importFromFile, useSimulatorHost } from './support/simulator-host';
 import { csvFile } from './support/sheets';
 
-const host = useHost('run-control');
+const { host, simulator } = useSimulatorHost('run-control', { people: 2000, seed: 7, latencyMs: 500 }, 'Slow simulator', { concurrency: 1 });
 const ROWS = 1500;
 const CALLS = ROWS / 100;
-let simulator: Simulator;
-
-test.beforeAll(async () => {
-  simulator = await startSimulator({ people: 2000, seed: 7, latencyMs: 500 });
-  const app = host();
-  await selectSimulatorProfile(app, 'Slow simulator', simulator.baseUrl);
-  await app.value('settings.update', { concurrency: 1 });
-});
-
-test.afterAll(async () => {
-  await simulator?.close();
-});
 
 /** Imports a sheet of e-mails nobody has and opens its run screen. */
 async function importEmails(page: Page, name: string): Promise<number> {
   const rows = [['Email'], ...Array.from({ length: ROWS }, (_, i) => [`nobody.${name}.${i}@e2e.example`])];
-  await openApp(page, host(), '#/projects');
-  const choosing = page.waitForEvent('filechooser');
-  await page.getByTestId('new-from-file').click();
-  await (await choosing).setFiles(csvFile(`${name}.csv`, rows));
-  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
+  const projectId = await importFromFile(page, host(), csvFile(`${name}.csv`, rows));
   await expect(page.getByTestId('mapping-select-email')).toHaveValue('0');
   await page.getByTestId('mapping-continue').click();
   await expect(page).toHaveURL(/\/run$/);
   await expect(page.getByTestId('preview-calls')).toContainText(String(CALLS));
   await expect(page.getByText('Runs with the profile Slow simulator.')).toBeVisible();
-  return projectIdFromUrl(page);
+  return projectId;
 }
 
 async function progressValue(page: Page): Promise<number> {
@@ -46,7 +29,7 @@ async function progressValue(page: Page): Promise<number> {
 test('a run paused, resumed, cancelled and started again finishes without asking twice', async ({ page }) => {
   const app = host();
   const projectId = await importEmails(page, 'first');
-  simulator.resetCounters();
+  simulator().resetCounters();
 
   await page.getByTestId('run-start').click();
   const status = page.getByTestId('run-status');
@@ -74,8 +57,8 @@ test('a run paused, resumed, cancelled and started again finishes without asking
   expect(done).toMatchObject({ status: 'done', rowsTotal: ROWS, rowsResolved: ROWS, errors: 0 });
   await expect(page.getByTestId('filter-chip-no_candidates')).toHaveAttribute('data-count', String(ROWS));
   // A call cut short by the cancel may be asked again; nothing else is.
-  expect(simulator.counters().findCalls).toBeLessThanOrEqual(CALLS + 1);
-  expect(simulator.counters().queries).toBeLessThanOrEqual(ROWS + 100);
+  expect(simulator().counters().findCalls).toBeLessThanOrEqual(CALLS + 1);
+  expect(simulator().counters().queries).toBeLessThanOrEqual(ROWS + 100);
 });
 
 test('cancelling a paused run cancels it, and starting again finishes', async ({ page }) => {

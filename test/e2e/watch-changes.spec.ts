@@ -4,55 +4,24 @@
 // moved or left since a day with from and to, and exports them as the CRM file. Checked at both window sizes with
 // axe-core. Headless Chromium shows no notification: the page's Notification records them (as in work-title.spec.ts).
 import { readFileSync } from 'node:fs';
-import { startSimulator, type Person, type Simulator } from '../../electron/simulator';
-import { expect, openApp, projectIdFromUrl, test, useHost } from './support/app';
+import { expect, test } from './support/app';
 import { checkScreen } from './support/screen-check';
-import { selectSimulatorProfile } from './support/profiles';
+import { findableByName, importFromFile, recordNotifications, runToReview, useSimulatorHost } from './support/simulator-host';
 import { csvFile } from './support/sheets';
 
-const host = useHost('watch-changes');
+const { host, simulator: world } = useSimulatorHost('watch-changes', { people: 3000, seed: 12 }, 'World simulator');
 const ROWS = 60;
 /** The first rows are Tier A: marked important by the column's value. */
 const TIER_A = 12;
-let simulator: Simulator;
-let people: Person[];
-
-test.beforeAll(async () => {
-  simulator = await startSimulator({ people: 3000, seed: 12 });
-  await selectSimulatorProfile(host(), 'World simulator', simulator.baseUrl);
-  const names = new Map<string, number>();
-  for (const p of simulator.dataset.people) names.set(p.name, (names.get(p.name) ?? 0) + 1);
-  people = simulator.dataset.people.filter((p) => p.jobs[0]?.ended_at === null && names.get(p.name) === 1).slice(0, ROWS);
-});
-
-test.afterAll(async () => {
-  await simulator?.close();
-});
 
 test('a watched project: a refresh after the world moved on, important people notified, the changes since a day listed, seen and exported', async ({ page }) => {
-  await page.addInitScript(() => {
-    const browser = globalThis as unknown as { Notification: unknown; shownNotifications: { title: string; body?: string }[] };
-    browser.shownNotifications = [];
-    browser.Notification = class {
-      static permission = 'granted';
-      static requestPermission = () => Promise.resolve('granted');
-      constructor(title: string, options?: { body?: string }) {
-        browser.shownNotifications.push({ title, body: options?.body });
-      }
-    };
-  });
-  const notifications = () => page.evaluate(() => (globalThis as unknown as { shownNotifications: { title: string; body?: string }[] }).shownNotifications);
+  const notifications = await recordNotifications(page);
   const app = host();
+  const simulator = world();
+  const people = findableByName(simulator, ROWS);
   const rows = [['Name', 'Email', 'Company', 'Tier'], ...people.map((p, i) => [p.name, p.email_address, p.jobs[0]!.company.name, i < TIER_A ? 'A' : 'B'])];
-  await openApp(page, app, '#/projects');
-  const choosing = page.waitForEvent('filechooser');
-  await page.getByTestId('new-from-file').click();
-  await (await choosing).setFiles(csvFile('champions.csv', rows));
-  await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/);
-  const projectId = projectIdFromUrl(page);
-  await page.getByTestId('mapping-continue').click();
-  await page.getByTestId('run-start').click();
-  await expect(page).toHaveURL(new RegExp(`#/projects/${projectId}/review$`), { timeout: 60_000 });
+  const projectId = await importFromFile(page, app, csvFile('champions.csv', rows));
+  await runToReview(page, projectId);
   await expect(page.getByTestId('job-chip-no_change')).toHaveAttribute('data-count', String(ROWS));
   // Never refreshed: the header leads to Changes, which says how changes come.
   await expect(page.getByTestId('inbox-badge')).toHaveCount(0);

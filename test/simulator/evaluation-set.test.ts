@@ -26,6 +26,10 @@ const current = (p: Person) => (p.jobs[0]?.ended_at === null ? p.jobs[0].company
  * company's name agree once case, accents, umlaut spellings (ue/ü), "&"/"and", "The", legal forms and spaces go.
  */
 function companyKey(name: string): string {
+  return companyWords(name).join('');
+}
+
+function companyWords(name: string): string[] {
   return name
     .toLowerCase()
     .replace(/ä|ae/g, 'a').replace(/ö|oe/g, 'o').replace(/ü|ue/g, 'u').replace(/ß/g, 'ss')
@@ -33,8 +37,13 @@ function companyKey(name: string): string {
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9łø ]+/g, ' ')
     .split(/\s+/)
-    .filter((w) => w && !['the', 'and', 'company', 'co', 'inc', 'llc', 'ltd', 'gmbh', 'sa', 'ag', 'bv', 'plc', 'corp', 'aps', 'ab'].includes(w))
-    .join('');
+    .filter((w) => w && !['the', 'and', 'company', 'co', 'inc', 'llc', 'ltd', 'gmbh', 'sa', 'ag', 'bv', 'plc', 'corp', 'aps', 'ab'].includes(w));
+}
+
+/** The keys of the words a name begins with: "Blue Harbor Labs" begins "blue", "blueharbor" and "blueharborlabs". */
+function beginnings(name: string): string[] {
+  const words = companyWords(name);
+  return words.map((_, n) => words.slice(0, n + 1).join(''));
 }
 const companyKeys = dataset.companies.map((c) => [c, companyKey(c.name)] as const);
 
@@ -194,6 +203,55 @@ describe('evaluation set', () => {
     }
   });
 
+  it('close-form rows: a company the person holds or held, a descriptive word more or less, that no other company\'s name begins like', () => {
+    const forms = new Set<string>();
+    for (const { cells, label } of rowsOf('company_close_form')) {
+      const p = byId.get(label.truePersonId!)!;
+      const company = dataset.companies.find((c) => c.id === label.companyId)!;
+      expect(p.jobs.some((j) => j.company.id === company.id)).toBe(true);
+      expect(foldText(nameCell(cells))).toBe(folded.get(p));
+      const written = cell(cells, 'Company');
+      const [long, short] = [companyKey(company.name), companyKey(written)];
+      // The written form is the name with its last word dropped, or with words added: never another company's key.
+      expect(companyMeant(written)).toEqual([]);
+      const [base, extra] = long.startsWith(short) ? [short, long.slice(short.length)] : [long, short.slice(long.length)];
+      expect(long.startsWith(short) || short.startsWith(long), `"${written}" for ${company.name}`).toBe(true);
+      expect(dataset.companies.filter((c) => beginnings(c.name).includes(base)).map((c) => c.id), `"${written}"`).toEqual([company.id]);
+      forms.add(long.startsWith(short) ? (written === written.toUpperCase() ? 'short, capitals' : 'short') : extra.endsWith('partners') ? 'partners' : 'word added');
+      expect(label.acceptAlone).toBe(false);
+    }
+    expect([...forms].sort()).toEqual(['partners', 'short', 'short, capitals', 'word added']);
+  });
+
+  it('shared-word rows: a stale company sharing a word with an employer, neither name the other with words added', () => {
+    for (const { cells, label } of rowsOf('shared_word_company')) {
+      const p = byId.get(label.truePersonId!)!;
+      const written = cell(cells, 'Company');
+      const [company] = companyMeant(written);
+      expect(holders(nameCell(cells), company!)).toEqual([]);
+      expect(named(nameCell(cells)).length).toBeLessThanOrEqual(5);
+      const words = new Set(foldText(written).split(' '));
+      const sharing = p.jobs.map((j) => j.company).filter((c) => foldText(c.name).split(' ').some((w) => words.has(w)));
+      expect(sharing.length, `"${written}" and ${p.jobs.map((j) => j.company.name).join(', ')}`).toBeGreaterThan(0);
+      for (const held of p.jobs.map((j) => j.company)) {
+        const [a, b] = [companyKey(held.name), companyKey(written)];
+        expect(beginnings(held.name).includes(b) || beginnings(written).includes(a), `"${written}" and ${held.name}`).toBe(false);
+      }
+      expect(label.acceptAlone).toBe(false);
+    }
+  });
+
+  it('sister-company rows: nobody of that name holds or held the company, but a namesake holds or held one whose name begins it or is begun by it', () => {
+    for (const { cells, label } of rowsOf('sister_company')) {
+      const [company] = companyMeant(cell(cells, 'Company'));
+      expect(label).toMatchObject({ truePersonId: null, acceptAlone: false, companyId: company!.id });
+      expect(holders(nameCell(cells), company!)).toEqual([]);
+      const key = companyKey(company!.name);
+      const sisters = named(nameCell(cells)).flatMap((p) => p.jobs.map((j) => j.company)).filter((c) => c.id !== company!.id && (beginnings(c.name).includes(key) || beginnings(company!.name).includes(companyKey(c.name))));
+      expect(sisters.length, `${nameCell(cells)} at ${company!.name}`).toBeGreaterThan(0);
+    }
+  });
+
   it('unknown-company rows: the person\'s name, held by at most five people, with a company nobody of that name holds or held', () => {
     for (const { cells, label } of rowsOf('unknown_company')) {
       const p = byId.get(label.truePersonId!)!;
@@ -212,7 +270,8 @@ describe('the company a row names, and the job change it should carry', () => {
     set.labels.forEach((label, i) => {
       const written = cell(set.rows[i]!, 'Company');
       if (written === '') expect(label.companyId, `row ${i}`).toBeNull();
-      else expect(companyMeant(written).map((c) => c.id), `row ${i}: ${written}`).toEqual([label.companyId]);
+      // A close form is checked above: the one company whose name begins like it.
+      else if (label.category !== 'company_close_form') expect(companyMeant(written).map((c) => c.id), `row ${i}: ${written}`).toEqual([label.companyId]);
     });
     expect(set.labels.filter((l) => l.companyId !== null).length).toBeGreaterThan(PER_CATEGORY * 5);
   });

@@ -273,15 +273,18 @@ describe('find: reply shapes', () => {
 });
 
 describe('find: counters', () => {
-  it('counts calls, queries and each distinct query by its sorted fields', async () => {
+  it('counts calls, queries, each distinct query by its sorted fields and the replies\' bytes', async () => {
     sim.resetCounters();
     const q1: Term[] = [{ field_name: 'name', search_term: 'Ann Lee' }, { field_name: 'company.name', search_term: 'Acme' }];
     const q1Reordered: Term[] = [q1[1], q1[0]];
-    await find(sim, sim.demo.apiKey, [q1, q1Reordered, byEmail(people[2])]);
-    await find(sim, sim.demo.apiKey, [byEmail(people[2])]);
+    const first = await find(sim, sim.demo.apiKey, [q1, q1Reordered, byEmail(people[2])]);
+    const second = await find(sim, sim.demo.apiKey, [byEmail(people[2])]);
+    // A refused call sends no reply worth counting.
+    expect((await find(sim, sim.demo.apiKey, [[]])).status).toBe(400);
     const counters = sim.counters();
-    expect(counters.findCalls).toBe(2);
-    expect(counters.calls).toBe(2);
+    expect(counters.replyBytes).toBe(Buffer.byteLength(first.text) + Buffer.byteLength(second.text));
+    expect(counters.findCalls).toBe(3);
+    expect(counters.calls).toBe(3);
     expect(counters.queries).toBe(4);
     const key = JSON.stringify([{ field_name: 'company.name', search_term: 'Acme' }, { field_name: 'name', search_term: 'Ann Lee' }]);
     expect(counters.queryKeys.get(key)).toBe(2);

@@ -1,18 +1,12 @@
-const patterns = new Map<string, RegExp>();
-
-function needsQuotesPattern(delimiter: string): RegExp {
-  let pattern = patterns.get(delimiter);
-  if (!pattern) {
-    const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // Leading or trailing spaces are quoted because several apps trim unquoted fields.
-    pattern = new RegExp(`${escaped}|["\\r\\n]|^\\s|\\s$`);
-    patterns.set(delimiter, pattern);
-  }
-  return pattern;
-}
-
 /** RFC 4180 quoting, only when needed: the delimiter, a quote, CR/LF, or leading/trailing whitespace. */
 export function csvEscape(cell: string, delimiter: string): string {
-  if (cell.length === 0 || !needsQuotesPattern(delimiter).test(cell)) return cell;
-  return `"${cell.replace(/"/g, '""')}"`;
+  return csvEscaper(delimiter)(cell);
+}
+
+/** csvEscape for one delimiter, its pattern made once: a writer escapes every cell of a file with it. */
+export function csvEscaper(delimiter: string): (cell: string) => string {
+  const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Leading or trailing spaces are quoted because several apps trim unquoted fields.
+  const needsQuotes = new RegExp(`${escaped}|["\\r\\n]|^\\s|\\s$`);
+  return (cell) => (cell.length === 0 || !needsQuotes.test(cell) ? cell : `"${cell.replace(/"/g, '""')}"`);
 }

@@ -1,36 +1,53 @@
-import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { ExportCell, ExportResult, ExportRows, ExportTarget } from './export-target';
-import { csvEscape } from './csv-escape';
+import { csvEscaper } from './csv-escape';
 import { neutralizeFormula } from './neutralize-formula';
 import { ExportError, exportLabel, writeFailed } from './export-error';
 import { writeViaPartFile } from './part-file';
 
-const FLUSH_CHARS = 64 * 1024;
+/**
+ * Bytes of CSV gathered before a write: each line goes into the chunk as UTF-8 as soon as it is made. Lines joined
+ * into long strings first cost more to turn into bytes (a string of many pieces is copied flat first) than to make.
+ */
+const CHUNK_BYTES = 256 * 1024;
 
-/** UTF-8 CSV with CRLF line ends, streamed with backpressure: rows are pulled only as fast as the disk takes them. */
+/**
+ * UTF-8 CSV with CRLF line ends, written as it goes: rows are pulled only as fast as the disk takes them (each
+ * chunk's write is awaited before the next rows are read), and the file is flushed to the disk before it is renamed.
+ */
 export async function writeCsv(target: ExportTarget, headers: string[], rows: ExportRows): Promise<ExportResult> {
   const delimiter = target.delimiter ?? ',';
   if (delimiter.length === 0 || /["\r\n]/.test(delimiter)) {
     throw new ExportError('invalid_target', target.path, `Can't save ${exportLabel(target.path)} with ${JSON.stringify(delimiter)} as the delimiter; choose a comma, semicolon, tab or pipe.`);
   }
+  const line = csvLineWriter(delimiter);
   return writeViaPartFile(target.path, async (partPath) => {
     let count = 0;
-    async function* chunks(): AsyncGenerator<string> {
-      let buffer = (target.bom ?? true ? '\uFEFF' : '') + csvLine(headers, delimiter);
-      for await (const row of rows) {
-        buffer += csvLine(row, delimiter);
-        count++;
-        if (buffer.length >= FLUSH_CHARS) {
-          yield buffer;
-          buffer = '';
-        }
-      }
-      if (buffer) yield buffer;
-    }
     try {
-      await pipeline(Readable.from(chunks()), createWriteStream(partPath, { flush: true }));
+      const file = await open(partPath, 'w');
+      try {
+        let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+        let used = 0;
+        /** Writes the chunk out when `text` may not fit in what is left of it (a UTF-16 code unit is at most 3 bytes). */
+        const room = async (text: string) => {
+          await writeAll(file, chunk, used);
+          used = 0;
+          if (text.length * 3 > chunk.length) chunk = Buffer.allocUnsafe(text.length * 3);
+        };
+        const head = (target.bom ?? true ? '\uFEFF' : '') + line(headers);
+        await room(head);
+        used += chunk.write(head, used);
+        for await (const row of rows) {
+          const text = line(row);
+          if (used + text.length * 3 > chunk.length) await room(text);
+          used += chunk.write(text, used);
+          count++;
+        }
+        await writeAll(file, chunk, used);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
     } catch (err) {
       if (isFileError(err)) throw writeFailed(target.path, err);
       throw err;
@@ -39,16 +56,25 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
   }, target.together, target.unfinished);
 }
 
-function csvLine(row: readonly ExportCell[], delimiter: string): string {
-  let line = '';
-  for (let i = 0; i < row.length; i++) {
-    if (i > 0) line += delimiter;
-    const cell = row[i];
-    if (cell === null || cell === undefined) continue;
-    // Numbers typed as numbers are data the engine made, never formulas: only strings are neutralized.
-    line += typeof cell === 'number' ? csvEscape(numberText(cell), delimiter) : csvEscape(neutralizeFormula(String(cell)), delimiter);
-  }
-  return `${line}\r\n`;
+/** A row's line, its end included, for this delimiter. */
+function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
+  const escape = csvEscaper(delimiter);
+  return (row) => {
+    let line = '';
+    for (let i = 0; i < row.length; i++) {
+      if (i > 0) line += delimiter;
+      const cell = row[i];
+      if (cell === null || cell === undefined) continue;
+      // Numbers typed as numbers are data the engine made, never formulas: only strings are neutralized.
+      line += typeof cell === 'number' ? escape(numberText(cell)) : escape(neutralizeFormula(String(cell)));
+    }
+    return `${line}\r\n`;
+  };
+}
+
+/** The first `length` bytes of `chunk`, however many writes the file takes them in. */
+async function writeAll(file: FileHandle, chunk: Buffer, length: number): Promise<void> {
+  for (let done = 0; done < length; ) done += (await file.write(chunk, done, length - done)).bytesWritten;
 }
 
 function numberText(value: number): string {

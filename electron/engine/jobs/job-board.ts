@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { JobKind, JobProgress, JobState } from '../../../shared/contract';
 import type { Clock } from '../clock';
+import { EngineError } from '../engine-errors';
 import { progressPace } from '../progress-pace';
 
 /** States a job has ended in: it leaves the board. */
@@ -35,6 +36,8 @@ interface LiveJob {
   settled: Promise<void>;
   ended: () => void;
   pace: () => boolean;
+  /** Not told yet (announce): a queued job's state may change before its first word. */
+  quiet: boolean;
 }
 
 export interface JobStart {
@@ -44,9 +47,15 @@ export interface JobStart {
   options?: object;
   /** A cancel of a job that stops its own way (a run, a refresh), beside its signal. */
   stop?: () => unknown;
-  /** False for work that cannot stop part-way (an undo, the text index's fill): job.cancel leaves it be. */
+  /** False for work that cannot stop part-way (clearing the cache, the move of older answers): job.cancel leaves it be. */
   cancellable?: boolean;
   phase?: string;
+  /**
+   * For work that may have to wait its turn (jobs/concurrency.ts, 'wait'): the job opens `queued` and this resolves
+   * once the work may go, calling `admitted` in that same turn, at which the job turns `running`. A cancel meanwhile
+   * aborts `signal` and the work never starts.
+   */
+  queue?: (signal: AbortSignal, admitted: () => void) => Promise<void>;
 }
 
 export class JobBoard {
@@ -60,10 +69,20 @@ export class JobBoard {
     private readonly emit: (progress: JobProgress) => void,
   ) {}
 
-  /** Runs `work` as a job: running at once, then done, failed or cancelled as it ends (a cancel's or a failure's words kept). */
+  /**
+   * Runs `work` as a job: running at once (or queued until `start.queue` lets it go), then done, failed or cancelled
+   * as it ends (a cancel's or a failure's words kept).
+   */
   async run<T>(start: JobStart, work: (job: JobHandle) => Promise<T>): Promise<T> {
-    const job = this.open(start);
+    const job = this.open(start, start.queue !== undefined);
     try {
+      if (start.queue) {
+        const admitted = start.queue(job.signal, () => this.tell(job.id, { state: 'running' }));
+        // Its first word: running when nothing held it, else queued.
+        this.announce(job.id);
+        await admitted;
+        if (job.signal.aborted) throw new EngineError('cancelled', 'Cancelled before it started: nothing was changed.');
+      }
       const result = await work(job);
       this.close(job.id, 'done', null);
       return result;
@@ -74,23 +93,27 @@ export class JobBoard {
     }
   }
 
-  /** Opens a job whose lifecycle another control keeps (a run, a refresh): it tells the board with `state`. */
-  open(start: JobStart): JobHandle {
+  /**
+   * Opens a job whose lifecycle another control keeps (a run, a refresh): it tells the board with `state`. `quiet`: its
+   * first word waits for `announce` (a queued job's, which may be let go in the same turn).
+   */
+  open(start: JobStart, quiet = false): JobHandle {
     const at = this.now();
     const id = this.nextId++;
+    const state: JobState = start.queue ? 'queued' : 'running';
     const rowId = STORED.has(start.kind)
       ? Number(
           this.db
             .prepare('INSERT INTO jobs (kind, project_id, options, state, phase, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-            .run(start.kind, start.projectId, JSON.stringify(start.options ?? {}), 'running', start.phase ?? '', at, at).lastInsertRowid,
+            .run(start.kind, start.projectId, JSON.stringify(start.options ?? {}), state, start.phase ?? '', at, at).lastInsertRowid,
         )
       : null;
     const controller = new AbortController();
     let ended = () => undefined as void;
     const settled = new Promise<void>((resolve) => (ended = resolve));
-    const progress: JobProgress = { jobId: id, kind: start.kind, projectId: start.projectId, state: 'running', done: 0, total: 0, phase: start.phase ?? '', startedAt: at, updatedAt: at, message: null };
-    this.live.set(id, { progress, rowId, controller, stop: start.stop, cancellable: start.cancellable !== false, settled, ended, pace: progressPace() });
-    this.emit({ ...progress });
+    const progress: JobProgress = { jobId: id, kind: start.kind, projectId: start.projectId, state, done: 0, total: 0, phase: start.phase ?? '', startedAt: at, updatedAt: at, message: null };
+    this.live.set(id, { progress, rowId, controller, stop: start.stop, cancellable: start.cancellable !== false, settled, ended, pace: progressPace(), quiet });
+    if (!quiet) this.emit({ ...progress });
     return {
       id,
       signal: controller.signal,
@@ -104,21 +127,27 @@ export class JobBoard {
     return [...this.live.values()].filter((job) => job.progress.projectId === projectId).map((job) => ({ ...job.progress }));
   }
 
-  /** The kinds going (queued or running, not paused) on the project (null: on no project). */
+  /** The kinds running on the project (null: on no project): a job queued or paused holds nothing up. */
   kinds(projectId: number | null): JobKind[] {
-    return [...this.live.values()].filter((job) => job.progress.projectId === projectId && job.progress.state !== 'paused').map((job) => job.progress.kind);
+    return [...this.live.values()].filter((job) => job.progress.projectId === projectId && job.progress.state === 'running').map((job) => job.progress.kind);
   }
 
-  /** Resolves once the project's jobs of that kind have ended. */
+  /** Resolves once the project's jobs of that kind under way have ended (not those queued: one may be the asker). */
   async settled(projectId: number | null, kind: JobKind): Promise<void> {
-    await Promise.all([...this.live.values()].filter((job) => job.progress.projectId === projectId && job.progress.kind === kind).map((job) => job.settled));
+    const of = [...this.live.values()].filter((job) => job.progress.projectId === projectId && job.progress.kind === kind && job.progress.state !== 'queued');
+    await Promise.all(of.map((job) => job.settled));
   }
 
-  /** Cancels the job: its signal aborts and its own stop runs; false when no such job is under way or it cannot stop. */
+  /**
+   * Cancels the job: its signal aborts and, once it has started, its own stop runs (a queued one's stop would reach
+   * the job of its kind it waits for); false when no such job is under way or it cannot stop.
+   */
   cancel(jobId: number, reason?: unknown): boolean {
     const job = this.live.get(jobId);
     if (!job?.cancellable) return false;
+    const queued = job.progress.state === 'queued';
     job.controller.abort(reason);
+    if (queued) return true;
     void Promise.resolve()
       .then(() => job.stop?.())
       .catch(() => undefined);
@@ -155,7 +184,14 @@ export class JobBoard {
     job.progress = next;
     const turned = next.state !== before.state || next.phase !== before.phase;
     if (next.state !== before.state) this.save(job.rowId, next);
-    if (turned || next.done === 0 || next.done >= next.total || job.pace()) this.emit({ ...next });
+    if (!job.quiet && (turned || next.done === 0 || next.done >= next.total || job.pace())) this.emit({ ...next });
+  }
+
+  private announce(id: number): void {
+    const job = this.live.get(id);
+    if (!job?.quiet) return;
+    job.quiet = false;
+    this.emit({ ...job.progress });
   }
 
   private close(id: number, state: JobState, message: string | null): void {

@@ -3,7 +3,7 @@
 // guard that keeps the row from being accepted alone, if any. Pure and cheap: run for every row of a sheet.
 import type { EvidenceItem, EvidenceMark, Strategy } from '../../../shared/model';
 import type { CandidateFacts, JobFact } from './candidate-facts';
-import { COMPANY_AGREEMENTS, compareCompanyNames, domainBelongsTo } from './company-names';
+import { atCompany, domainBelongsTo } from './company-names';
 import { calibrated, type RowKind } from './calibrate';
 import { CONFIDENCE_MODEL, WEIGHTS, type Comparison, type LevelOf } from './confidence-model';
 import { compareNames, nameParts, type NameLevel, type NameParts } from './name-comparison';
@@ -149,16 +149,14 @@ const ROUNDED_WEIGHTS = Object.fromEntries(
 
 // ----- levels per field ---------------------------------------------------------------------------------------
 
-/** The best agreement between the sheet's company and any of the jobs, current jobs first at equal agreement. */
+/** The best agreement between the sheet's company and any of the jobs (atCompany), current jobs first at equal agreement. */
 export function companyLevel(company: string | null, jobs: readonly JobFact[]): { level: LevelOf<'company'>; job: JobFact | null } {
   if (!company || jobs.length === 0) return { level: 'missing', job: null };
-  for (const wanted of COMPANY_AGREEMENTS) {
-    const current = jobs.find((j) => j.status === 'current' && compareCompanyNames(company, j.company) === wanted);
-    if (current) return { level: wanted === 'same' ? 'current_same' : 'current_close', job: current };
-    const past = jobs.find((j) => j.status !== 'current' && compareCompanyNames(company, j.company) === wanted);
-    if (past) return { level: wanted === 'same' ? 'past_same' : 'past_close', job: past };
-  }
-  return { level: jobs.some((j) => j.company) ? 'differs' : 'missing', job: null };
+  const { match, items } = atCompany(company, jobs, (j) => j.company);
+  if (match === 'differs') return { level: jobs.some((j) => j.company) ? 'differs' : 'missing', job: null };
+  const current = items.find((j) => j.status === 'current');
+  if (current) return { level: match === 'same' ? 'current_same' : 'current_close', job: current };
+  return { level: match === 'same' ? 'past_same' : 'past_close', job: items[0]! };
 }
 
 function emailLevel(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): LevelOf<'email'> {

@@ -39,7 +39,7 @@ export const CONFIDENCE_MODEL = {
    * comparison's levels): a run copies a verdict between projects only when the model is the same one
    * (runs/verdict-basis.ts), and within one app version only this tells two models apart.
    */
-  version: 3,
+  version: 4,
 
   notAmongCandidates: {
     probability: 0.3,
@@ -69,8 +69,8 @@ export const CONFIDENCE_MODEL = {
       levels: {
         current_same: { m: 0.7, u: 0.02, why: 'Most CRM rows are current; a namesake at the same employer is rare.' },
         past_same: { m: 0.22, u: 0.012, why: 'The sheet is older than the person\'s move: a past employer identifies almost as well.' },
-        current_close: { m: 0.03, u: 0.02, why: '"Acme" for "Acme Robotics": may be the same company, may be a sister company.' },
-        past_close: { m: 0.01, u: 0.015, why: 'A close name among past jobs only: weak either way.' },
+        current_close: { m: 0.05, u: 0.01, why: 'The sheet writes the employer with a descriptive word more or less ("CYBERDYNE" for Cyberdyne Systems, "Black Mesa Research" for Black Mesa), a typo or an acronym: nearly always the same company, a sister company ("Acme" / "Acme Robotics") now and then. A shared word alone is no agreement (company-names.ts).' },
+        past_close: { m: 0.015, u: 0.006, why: 'A close name among past jobs only: the sheet is older than the move and wrote the company another way; weaker than the very name, as namesakes at a sister company are listed too.' },
         differs: { m: 0.04, u: 0.93, why: 'No job at the sheet\'s company: the person\'s record would nearly always show it.' },
         missing: NO_INFORMATION,
       },

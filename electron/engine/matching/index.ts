@@ -9,5 +9,5 @@ export { answerPeople, candidateFacts, rankedFacts, storedFacts, readStoredFacts
 export { assessRow, rowFacts, type RowAssessment, type CandidateAssessment, type RowFacts } from './assess-row';
 export { autoAccepts, clearsLimits, clearsLimitsWhere, type AcceptLimits, type Verdict } from './auto-accept';
 export { CONFIDENCE_MODEL } from './confidence-model';
-export { compareCompanyNames, companyKey, type CompanyMatch } from './company-names';
+export { atCompany, compareCompanyNames, companyKey, type CompanyMatch } from './company-names';
 export { jobChange } from './job-change';

@@ -3,7 +3,7 @@
 // confidence model uses (company-names.ts), so "moved" never disagrees with "worked at Globex until ...".
 import type { JobChange } from '../../../shared/model';
 import type { JobFact } from './candidate-facts';
-import { COMPANY_AGREEMENTS, compareCompanyNames, type CompanyMatch } from './company-names';
+import { atCompany } from './company-names';
 
 /**
  * no_change: a current job at the sheet's company (also when the person came back to it).
@@ -11,21 +11,15 @@ import { COMPANY_AGREEMENTS, compareCompanyNames, type CompanyMatch } from './co
  * left: the job at the sheet's company ended, and there is no current job.
  * unknown: no company in the row, no jobs in the record, the sheet's company is not in the record, or the end of the
  *   job there cannot be read: never a guess.
- * A job counts as at the sheet's company by the same agreement the confidence model takes as evidence
- * (COMPANY_AGREEMENTS): jobs under the sheet's very name first, else jobs under a close one.
+ * A job counts as at the sheet's company by the same rule the confidence model takes as evidence (atCompany): jobs
+ * under the sheet's very name first, else jobs under the closest of the close ones.
  */
 export function jobChange(sheetCompany: string | null, jobs: readonly JobFact[]): JobChange {
   const current = jobs.find((j) => j.status === 'current' && j.company) ?? null;
   const now = current ? { currentCompany: current.company, currentTitle: current.title } : { currentCompany: null, currentTitle: null };
   if (!sheetCompany) return { status: 'unknown', date: null, ...now, reason: 'the sheet has no company to compare with' };
   if (jobs.length === 0) return { status: 'unknown', date: null, ...now, reason: 'the record lists no jobs' };
-  let atSheetCompany: JobFact[] = [];
-  let agreement: CompanyMatch = 'differs';
-  for (const wanted of COMPANY_AGREEMENTS) {
-    atSheetCompany = jobs.filter((j) => compareCompanyNames(sheetCompany, j.company) === wanted);
-    agreement = wanted;
-    if (atSheetCompany.length > 0) break;
-  }
+  const { match: agreement, items: atSheetCompany } = atCompany(sheetCompany, jobs, (j) => j.company);
   if (atSheetCompany.length === 0) return { status: 'unknown', date: null, ...now, reason: `${sheetCompany} is not among the record's jobs` };
   const closeTo = agreement === 'close' ? ` (close to ${sheetCompany})` : '';
   const stillThere = atSheetCompany.find((j) => j.status === 'current');

@@ -68,8 +68,8 @@ export async function importProject(
     // updated_at doubles as the import's heartbeat: deleteAbandonedImports leaves a live import alone.
     const heartbeat = db.prepare('UPDATE projects SET updated_at = ? WHERE id = ?');
     const id = projectId;
-    const writeBatch = db.transaction((batch: string[][], first: number) => {
-      insertRows.run(id, first, JSON.stringify(batch));
+    const writeBatch = db.transaction((batch: string[], first: number) => {
+      insertRows.run(id, first, `[${batch.join(',')}]`);
       heartbeat.run(new Date(clock.now()).toISOString(), id);
     });
     // Rows stored (blank ones too): the next row's index.
@@ -80,7 +80,9 @@ export async function importProject(
       if (!pace()) return;
       onProgress({ rowsRead: rowCount, percent: Math.min(99, Math.floor(sheet.fractionRead(rowCount) * 100)) });
     };
-    let batch: string[][] = [];
+    // Each row waits for its batch as its JSON text: its cells, read as slices of the sheet's XML or CSV text, would
+    // keep that text alive until the batch is stored, long enough for V8 to move it to the old generation.
+    let batch: string[] = [];
     const sampleRows: string[][] = [];
     const batches = sheet.rowBatches();
     for await (const read of batches) {
@@ -96,7 +98,7 @@ export async function importProject(
         }
         if (cells.length === 0) blankRows++;
         else if (sampleRows.length < DETECTION_ROWS) sampleRows.push(cells);
-        batch.push(cells);
+        batch.push(JSON.stringify(cells));
         if (batch.length >= ROWS_PER_TRANSACTION) {
           writeBatch(batch, rowCount);
           rowCount += batch.length;

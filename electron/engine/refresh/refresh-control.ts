@@ -27,8 +27,11 @@ export interface RefreshControlDeps {
   service(): ServiceScope | null;
   /** The active profile's client; throws an EngineError the user can act on when there is none. */
   client(concurrency: number): Promise<ServiceClient>;
-  /** Refuses (throws) while the project is being planned or run: a refresh and a run must not write rows together. */
-  refuseWhileRunning(projectId: number): void;
+  /**
+   * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a refresh beside
+   * (a run, a plan, another refresh of the project): asked in the same turn the refresh is marked starting.
+   */
+  admit(projectId: number): void;
   onProgress(progress: RefreshProgress): void;
   /** Each refresh is a job there, storing the options a resume goes on under. */
   jobs: JobBoard;
@@ -49,7 +52,7 @@ export interface RefreshConnection {
   client(concurrency: number): Promise<ServiceClient>;
 }
 
-/** Starts, pauses, resumes and cancels refreshes: at most one per project at a time. */
+/** Starts, pauses, resumes and cancels refreshes; what may go beside one is the overlap table's to say. */
 export class RefreshControl {
   private readonly active = new Map<number, RefreshRun>();
   private readonly starting = new Set<number>();
@@ -86,7 +89,7 @@ export class RefreshControl {
 
   async start(projectId: number, olderThanDays: number | null, via?: RefreshConnection): Promise<RefreshProgress> {
     const project = requireProject(this.deps.db, projectId);
-    this.refuseIfBusy(project);
+    this.deps.admit(project.id);
     const scope = this.scopeFor(project, via);
     return this.launch(project, scope, via, null, async () => {
       // A stopped refresh this one replaces may have found people whose rows were not written (the app closed
@@ -106,7 +109,7 @@ export class RefreshControl {
     if (running) return running.progress();
     const last = latestRefresh(this.deps.db, projectId);
     if (!last || !RESUMABLE.has(last.status)) return null;
-    this.refuseIfBusy(project);
+    this.deps.admit(project.id);
     const scope = this.scopeFor(project, via);
     if (scopeId(scope) !== last.scope) throw new EngineError('invalid_input', 'This refresh asked another service or organization than the selected connection. Select that connection to resume it, or start a new refresh.');
     return this.launch(project, scope, via, last, async () => ({ refresh: last, listed: null }));
@@ -205,11 +208,6 @@ export class RefreshControl {
       job.state(state, progress.message);
     }
     this.deps.onProgress(progress);
-  }
-
-  private refuseIfBusy(project: ProjectRecord): void {
-    if (this.isBusy(project.id)) throw new EngineError('busy', `A refresh of "${project.name}" is already going. Pause or cancel it first.`);
-    this.deps.refuseWhileRunning(project.id);
   }
 
   /** The selected service, which must be the one the project's people were found on: a slug means a person only there. */

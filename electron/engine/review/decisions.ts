@@ -256,13 +256,14 @@ export class Decisions {
    * (the undo of a large accept would hold the engine for many seconds in one), so an "accept all" over a
    * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: callers
    * wait (bulkSettled). An action over more than one slice of rows is told to `onProgress` as it goes: the log entries
-   * gone through, of the action's.
+   * gone through, of the action's. Aborting `signal` stops it before its next slice, as a crash would: the rows taken
+   * back stay so, the action is not marked undone, and the next undo takes back the rest.
    */
-  undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined): Promise<DecisionResult> {
+  undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined, signal?: AbortSignal): Promise<DecisionResult> {
     this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return Promise.resolve({ changed: 0, row: null, ...reviewFigures(this.db, project.id, this.changed) });
-    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress));
+    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress, signal));
   }
 
   /**
@@ -270,7 +271,7 @@ export class Decisions {
    * part-way leaves it not marked: the next undo takes back the rest, passing over the rows already reverted (they no
    * longer hold what the action wrote).
    */
-  private async revert(project: ProjectRecord, batch: number, onProgress: (rowsDone: number, rowsTotal: number) => void): Promise<DecisionResult> {
+  private async revert(project: ProjectRecord, batch: number, onProgress: (rowsDone: number, rowsTotal: number) => void, signal?: AbortSignal): Promise<DecisionResult> {
     const db = this.db;
     const entriesAfter = statement(db, 'SELECT id, row_index, before, after FROM decision_log WHERE project_id = ? AND batch_id = ? AND id > ? ORDER BY id LIMIT ?');
     const entriesTotal = statement(db, 'SELECT count(*) AS n FROM decision_log WHERE project_id = ? AND batch_id = ? AND undone_at IS NULL').get(project.id, batch) as { n: number };
@@ -283,6 +284,11 @@ export class Decisions {
     tell(0, entriesTotal.n);
     for (let lastId = 0; ; ) {
       if (lastId > 0) await nextTurn();
+      if (signal?.aborted) {
+        if (done === 0) throw new EngineError('cancelled', 'Undo cancelled: no row was changed.');
+        const of = `${done.toLocaleString('en-US')} of ${entriesTotal.n.toLocaleString('en-US')}`;
+        throw new EngineError('cancelled', `Undo stopped after ${of} rows: those are back as they were, the rest as the action left them. Undo again to take back the rest.`);
+      }
       const entries = entriesAfter.all(project.id, batch, lastId, ENTRIES_PER_READ) as { id: number; row_index: number; before: string; after: string }[];
       first ??= entries[0]?.row_index ?? null;
       const moves = new ReviewMoves(project.id);

@@ -4,7 +4,7 @@ import type { BulkDecision, DecisionsProgress, EventName, Events } from '../../.
 import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
-import type { Action } from '../jobs/concurrency';
+import type { Action, Entry } from '../jobs/concurrency';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { LastWords } from '../last-words';
 import { progressPace } from '../progress-pace';
@@ -32,7 +32,7 @@ export interface ReviewHandlersDeps {
   reading: ReadingThread;
   readsElsewhere(project: ProjectRecord): boolean;
   /** Lets the action start on the project as the overlap table says (jobs/concurrency.ts). */
-  enter(action: Action, projectId: number): Promise<void>;
+  enter(action: Action, projectId: number, entry?: Entry): Promise<void>;
   /** Nothing asked of the engine for a moment: the text index may fill a slice. */
   isIdle(): boolean;
   emit<E extends EventName>(event: E, payload: Events[E]): void;
@@ -50,6 +50,8 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
   const accepts = new CancellableCalls<number>();
   /** Learnings from a project's decisions: cancelled (or the engine closing), they change nothing. */
   const learns = new CancellableCalls<number>();
+  /** Undos of a project's last action, for the engine's close (job.cancel stops one by its job's signal). */
+  const undos = new CancellableCalls<number>();
   /** The last word of each decision over many rows: what a screen opened meanwhile shows. */
   const bulkWords = new LastWords<DecisionsProgress>();
 
@@ -75,10 +77,14 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     );
   }
 
-  /** The action over many rows as the project's job of its kind; `calls` holds the cancels of those that can stop. */
-  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number> | null, work: (job: JobHandle) => Promise<T>): Promise<T> {
+  /**
+   * The action over many rows as the project's job of its kind, queued while the overlap table has it wait (an undo
+   * behind an accept); `calls` holds the cancels of the action once it goes.
+   */
+  function asJob<T>(action: BulkDecision, projectId: number, calls: CancellableCalls<number>, work: (job: JobHandle) => Promise<T>): Promise<T> {
     const phase = action === 'accept' ? 'accepting rows' : action === 'undo' ? 'undoing the last action' : 'learning';
-    return deps.jobs.run({ kind: action, projectId, cancellable: calls !== null, stop: () => calls?.cancel(projectId), phase }, work);
+    const queue = (signal: AbortSignal, admitted: () => void) => deps.enter(action, projectId, { signal, admitted });
+    return deps.jobs.run({ kind: action, projectId, stop: () => calls.cancel(projectId), phase, queue }, work);
   }
 
   const planned = (projectId: number) => prep.planned(projectId);
@@ -108,9 +114,12 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     'decisions.reject': (input) => after('decide', input.projectId, async () => decisions.reject(await planned(input.projectId), input.rowIndex, input.applyToIdentical)),
     'decisions.skip': (input) => after('decide', input.projectId, async () => decisions.skip(await planned(input.projectId), input.rowIndex)),
     'decisions.clear': (input) => after('decide', input.projectId, async () => decisions.clear(await planned(input.projectId), input.rowIndex)),
+    // Cancelled part-way, an undo keeps the rows it took back and says how many: undo again takes back the rest.
     'decisions.undo': (input) =>
-      after('undo', input.projectId, () =>
-        asJob('undo', input.projectId, null, (job) => tellingBulk(job, input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell))),
+      asJob('undo', input.projectId, undos, (job) =>
+        undos.run(input.projectId, (closing) =>
+          tellingBulk(job, input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell, AbortSignal.any([job.signal, closing]))),
+        ),
       ),
     'decisions.record': (input) => after('decide', input.projectId, async () => decisions.record(await planned(input.projectId), input.entries)),
     'decisions.acceptPreview': async (input) => {
@@ -119,30 +128,26 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     },
     // Cancellable from the start: a cancel while the project's verdicts are made accepts nothing.
     'decisions.acceptAtOrAbove': (input) =>
-      after('accept', input.projectId, () =>
-        asJob('accept', input.projectId, accepts, (job) =>
-          accepts.run(input.projectId, async (signal) => {
-            const project = await prep.plannedAndAssessed(input.projectId);
-            const rule = getSettings(db).autoAccept;
-            // The rows a learning lifted, when the accept is the offer of its "what changed" line.
-            const only = input.pattern === undefined ? undefined : new Set(await patternIndexes(db, project, input.pattern));
-            return tellingBulk(job, project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal, only));
-          }),
-        ),
+      asJob('accept', input.projectId, accepts, (job) =>
+        accepts.run(input.projectId, async (signal) => {
+          const project = await prep.plannedAndAssessed(input.projectId);
+          const rule = getSettings(db).autoAccept;
+          // The rows a learning lifted, when the accept is the offer of its "what changed" line.
+          const only = input.pattern === undefined ? undefined : new Set(await patternIndexes(db, project, input.pattern));
+          return tellingBulk(job, project.id, 'accept', (tell) => decisions.acceptAtOrAbove(project, rule, input.minConfidence ?? rule.minConfidence, tell, signal, only));
+        }),
       ),
     'decisions.cancelAccept': (input) => ({ cancelled: accepts.cancel(input.projectId) }),
     'decisions.underWay': (input) => bulkWords.get(requireProject(db, input.projectId).id),
     // Learning waits for an accept or undo under way, then works out every lift before writing any: cancelled, it changes nothing.
     'learning.learn': (input) =>
-      after('learn', input.projectId, () =>
-        asJob('learn', input.projectId, learns, (job) =>
-          learns.run(input.projectId, async (signal) => {
-            const project = await prep.plannedAndAssessed(input.projectId);
-            const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
-            const at = new Date(deps.clock.now()).toISOString();
-            return tellingBulk(job, project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
-          }),
-        ),
+      asJob('learn', input.projectId, learns, (job) =>
+        learns.run(input.projectId, async (signal) => {
+          const project = await prep.plannedAndAssessed(input.projectId);
+          const startFrom = input.startFromProjectId === undefined ? null : learningToStartFrom(db, requireProject(db, input.startFromProjectId), project);
+          const at = new Date(deps.clock.now()).toISOString();
+          return tellingBulk(job, project.id, 'learn', (tell) => learnFromDecisions(db, project, at, startFrom, tell, signal));
+        }),
       ),
     'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
     'learning.sources': (input) => learningSources(db, requireProject(db, input.projectId)),
@@ -155,6 +160,7 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     close(reason) {
       accepts.cancelAll(reason);
       learns.cancelAll();
+      undos.cancelAll(reason);
     },
   };
 }

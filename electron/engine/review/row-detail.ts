@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { CandidateView, JobView, RowDetail, RowRefresh } from '../../../shared/contract';
 import type { JobChangeStatus } from '../../../shared/model';
-import { assessRow, compareCompanyNames, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
+import { assessRow, atCompany, rowFacts, rowInput, rowProblems, type CandidateFacts, type JobFact, type RowAssessment } from '../matching';
 import { LIFTED_REASON, learnedVerdict, usableState } from '../matching/learned-model';
 import { FreshestFacts } from '../rows/freshest-facts';
 import { storedLearning } from '../rows/stored-learning';
@@ -126,13 +126,15 @@ function waitingVerdict(db: Database, projectId: number, status: RowStatusRecord
 }
 
 function jobViews(jobs: readonly JobFact[], sheetCompany: string | null): JobView[] {
+  // The jobs the job change and the evidence take for the sheet's company: a close name too ("Cyberdyne Systems").
+  const atSheet = new Set(sheetCompany === null ? [] : atCompany(sheetCompany, jobs, (j) => j.company).items);
   return jobs.map((j) => ({
     company: j.company,
     title: j.title,
     started: j.started,
     ended: j.ended,
     status: j.status,
-    atSheetCompany: sheetCompany !== null && compareCompanyNames(sheetCompany, j.company) === 'same',
+    atSheetCompany: atSheet.has(j),
   }));
 }
 

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { TextIndexProgress } from '../../../shared/contract';
 import type { Mapping } from '../../../shared/model';
+import { EngineError } from '../engine-errors';
 import { idleTurn } from '../idle-turn';
 import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
@@ -80,6 +81,8 @@ interface FillJob {
   hurry: boolean;
   /** Ends the background fill's wait for an idle engine at once (set while it waits). */
   wake: (() => void) | null;
+  /** Set by stopRowTextIndexFill: it stops before its next slice, keeping where it got to. */
+  stopped: boolean;
 }
 
 /** Rows a background slice indexes: a few milliseconds' work, so a page asked for meanwhile barely waits. */
@@ -104,6 +107,8 @@ export function onRowTextIndexProgress(db: Database, listener: (progress: TextIn
 export function fillRowTextIndex(db: Database, projectId: number): Promise<void> {
   if (isRowTextIndexReady(db, projectId)) return Promise.resolve();
   const running = filling.get(db)?.get(projectId);
+  // A fill being stopped is let end, and this one goes on from where it got to.
+  if (running?.stopped) return running.done.catch(() => undefined).then(() => fillRowTextIndex(db, projectId));
   if (running) {
     running.hurry = true;
     running.wake?.();
@@ -123,14 +128,27 @@ export function prefillRowTextIndex(db: Database, projectId: number, isIdle: () 
   startFill(db, projectId, false, isIdle).done.catch(() => undefined);
 }
 
+/**
+ * Stops the project's fill under way (job.cancel) before its next slice: where it got to is kept, and the next fill
+ * (the review's background one, or a text filter's) goes on from there. A text filter waiting for it fails as
+ * cancelled. Resolves once it has stopped; null when none goes on.
+ */
+export function stopRowTextIndexFill(db: Database, projectId: number): Promise<void> | null {
+  const job = filling.get(db)?.get(projectId);
+  if (!job) return null;
+  job.stopped = true;
+  job.wake?.();
+  return job.done.catch(() => undefined);
+}
+
 function startFill(db: Database, projectId: number, hurry: boolean, isIdle: () => boolean): FillJob {
   let jobs = filling.get(db);
   if (!jobs) filling.set(db, (jobs = new Map()));
-  const job: FillJob = { hurry, done: Promise.resolve(), wake: null };
+  const job: FillJob = { hurry, done: Promise.resolve(), wake: null, stopped: false };
   const waitTurn = () =>
     idleTurn({
       isIdle,
-      goOn: () => db.open,
+      goOn: () => db.open && !job.stopped,
       hurry: () => job.hurry,
       // A text filter that takes the fill over must not wait out the rest of a poll.
       onPoll: (wake) => (job.wake = wake),
@@ -186,11 +204,12 @@ async function fillInSlices(db: Database, projectId: number, job: FillJob, waitT
   // The first slice of a hurried fill at once, as before: a filter on a small project is answered in the same turn.
   // Each slice writes the text index alone: the review's counts and lists are kept through it (data-stamp.ts).
   const next = () => writingTextIndexOnly(db, () => slice.immediate(job.hurry ? ROWS_PER_SLICE : BACKGROUND_ROWS_PER_SLICE));
-  while ((job.hurry || (await waitTurn())) && next()) {
+  while (!job.stopped && (job.hurry || (await waitTurn())) && next()) {
     filled = true;
     if (indexedTo !== null) report('filling', indexedTo);
     if (job.hurry) await nextTurn();
   }
+  if (job.stopped) throw new EngineError('cancelled', 'The text index stopped filling: where it got to is kept. Filter again to go on from there.');
   // Nothing was indexed (the index was ready, or the project is gone), or the database closed: nothing to tell.
   if (indexedTo === null || !db.open) return;
   // Part of the fill, so the filter that waits for it is answered from the merged index.

@@ -7,7 +7,7 @@ import { statement } from '../store/statements';
 /**
  * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
  * cache keeps, its score, the confidence, the job change's status and date), or, for a decision written before
- * migration 26 or taken from a refresh's record found before it (no `people` row holds either), as this JSON in `chosen`.
+ * migration 27 or taken from a refresh's record found before it (no `people` row holds either), as this JSON in `chosen`.
  */
 export interface ChosenPerson {
   rank: number;
@@ -307,8 +307,43 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
   return JSON.stringify(chosenValues(state, a)) === JSON.stringify(chosenValues(state, b));
 }
 
+/** The columns chosenPerson reads, of the row_status called `alias`, in ChosenColumns order. */
+export function chosenColumns(alias: string): string {
+  const c = (name: string) => `${alias}.${name}`;
+  return [
+    ...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'reason', 'job_change', 'job_change_date', 'job_change_reason'].map(c),
+    chosenFactsSql(c('chosen_person')),
+  ].join(', ');
+}
+
+export type ChosenColumns = [
+  chosen: string | null,
+  chosenPerson: number | null,
+  chosenRank: number | null,
+  chosenScore: number | null,
+  chosenConfidence: number | null,
+  chosenReason: string | null,
+  reason: string | null,
+  jobChange: JobChangeStatus | null,
+  jobChangeDate: string | null,
+  jobChangeReason: string | null,
+  chosenFacts: string | null,
+];
+
+/** A row's chosen person from chosenColumns' values (an export reads rows as arrays): as toRowStatus reads it. */
+export function chosenPerson([chosen, personId, rank, score, confidence, chosenReason, reason, jobChange, date, why, facts]: ChosenColumns): ChosenPerson | null {
+  if (personId === null) return parseChosen(chosen);
+  const row = { chosen_rank: rank, chosen_score: score, chosen_confidence: confidence, chosen_reason: chosenReason, reason, job_change: jobChange, job_change_date: date, job_change_reason: why, chosen_facts: facts };
+  return chosenOf(row, personId);
+}
+
 /** A decision stored as numbers, its person's summary and current job read from their `people` facts. */
-function chosenOf(row: RowStatusRow, personId: number): ChosenPerson {
+type ChosenRow = Pick<
+  RowStatusRow,
+  'chosen_rank' | 'chosen_score' | 'chosen_confidence' | 'chosen_reason' | 'reason' | 'job_change' | 'job_change_date' | 'job_change_reason' | 'chosen_facts'
+>;
+
+function chosenOf(row: ChosenRow, personId: number): ChosenPerson {
   const facts = row.chosen_facts === null ? null : personFacts(row.chosen_facts);
   const current = facts?.jobs.find((j) => j.status === 'current' && j.company) ?? null;
   const chosen: ChosenPerson = {

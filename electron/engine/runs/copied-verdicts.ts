@@ -136,6 +136,11 @@ export class VerdictCopy {
     return this.stopped;
   }
 
+  /** The rows the copy goes through (its job's total). */
+  get rows(): number {
+    return this.lastRow + 1;
+  }
+
   /**
    * Copies the verdicts of the pending rows in the next span after `after` (in the caller's transaction), and returns
    * those rows with the queries they took, in step order. `at`: when accepted rows are decided; `freshAfter`: the

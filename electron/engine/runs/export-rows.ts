@@ -1,12 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { EvidenceField, EvidenceItem, RowState } from '../../../shared/model';
+import type { EvidenceField, EvidenceItem, RowState, Strategy } from '../../../shared/model';
 import type { ExportCell } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { chosenSlugSql, rowStatusColumns, toRowStatus, type RowStatusRecord, type RowStatusRow } from '../rows/row-status';
+import { chosenColumns, chosenPerson, chosenSlugSql, type ChosenColumns, type ChosenPerson } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
@@ -79,7 +79,6 @@ const PAGE_ROWS = 2000;
 export const EXPORT_PAGE_ROWS = 100;
 /** An errored row whose stored error has no message (or whose lookup is gone): still says it failed, in words. */
 const UNEXPLAINED_ERROR = 'The lookup failed without a message from the service.';
-const MATCHED: readonly RowState[] = ['auto', 'accepted'];
 /** match_status of a blank row of the sheet: nothing was asked for it. */
 export const BLANK_STATUS = 'blank';
 /** Outcomes with an answer on file: their strategy and fetch time mean something. */
@@ -99,46 +98,9 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   headers.push(...MATCH_COLUMNS);
 
   async function* rows(): AsyncGenerator<ExportCell[]> {
+    const fetchTimes = new FetchTimes();
     for (const page of pages(db, project.id, scope, pageRows)) {
-      for (const { cells, status, fetchedAt, error, refresh } of page) {
-        const padded: ExportCell[] = cells.slice(0, width);
-        while (padded.length < width) padded.push('');
-        if (!status) {
-          padded.push(BLANK_STATUS);
-          while (padded.length < headers.length) padded.push('');
-          yield padded;
-          continue;
-        }
-        const chosen = MATCHED.includes(status.state) ? status.chosen : null;
-        const answered = ANSWERED.includes(status.outcome);
-        // A matched row says how sure the model was of the person chosen; any other row with candidates, of its best one.
-        const confidence = chosen ? chosen.confidence : status.verdict?.confidence;
-        const reason = chosen ? chosen.reason : status.verdict?.reason;
-        padded.push(
-          status.state,
-          status.source ?? '',
-          chosen?.summary.id ?? '',
-          chosen?.summary.name ?? '',
-          chosen?.summary.title ?? '',
-          chosen?.summary.company ?? '',
-          chosen?.jobChange?.status ?? '',
-          chosen?.jobChange?.date ?? '',
-          chosen?.summary.social ?? '',
-          chosen?.summary.location ?? '',
-          chosen?.score ?? '',
-          confidence === undefined ? '' : Math.round(confidence * 1000) / 1000,
-          reason ?? '',
-          chosen?.rank ?? '',
-          answered ? (status.strategy ?? '') : '',
-          answered && fetchedAt !== null ? new Date(fetchedAt).toISOString() : '',
-          status.decidedAt ?? '',
-          status.outcome === 'error' ? (error ?? UNEXPLAINED_ERROR) : '',
-          // What the last refresh found, for the person the row still has: another decision since makes it moot.
-          chosen ? (refresh?.changed ? 'yes' : 'no') : '',
-          chosen && refresh ? (refresh.previousCompany ?? '') : '',
-        );
-        yield padded;
-      }
+      for (const row of page) yield matchLine(row, width, fetchTimes);
       onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
     }
@@ -146,27 +108,89 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   return { headers, rows: rows() };
 }
 
+/** A row of the matches export: its cells padded to `width`, then the match columns. */
+function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: FetchTimes): ExportCell[] {
+  const line: ExportCell[] = parseCells(cells);
+  if (line.length > width) line.length = width;
+  while (line.length < width) line.push('');
+  if (!result) {
+    line.push(BLANK_STATUS);
+    for (let i = 1; i < MATCH_COLUMNS.length; i++) line.push('');
+    return line;
+  }
+  const { state, outcome, chosen, refresh } = result;
+  const answered = ANSWERED.includes(outcome);
+  // A matched row says how sure the model was of the person chosen; any other row with candidates, of its best one.
+  const confidence = chosen ? chosen.confidence : result.verdict?.confidence;
+  const reason = chosen ? chosen.reason : result.verdict?.reason;
+  const summary = chosen?.summary;
+  line.push(
+    state,
+    result.source ?? '',
+    summary?.id ?? '',
+    summary?.name ?? '',
+    summary?.title ?? '',
+    summary?.company ?? '',
+    chosen?.jobChange?.status ?? '',
+    chosen?.jobChange?.date ?? '',
+    summary?.social ?? '',
+    summary?.location ?? '',
+    chosen?.score ?? '',
+    confidence === undefined ? '' : Math.round(confidence * 1000) / 1000,
+    reason ?? '',
+    chosen?.rank ?? '',
+    answered ? (result.strategy ?? '') : '',
+    answered && result.fetchedAt !== null ? fetchTimes.text(result.fetchedAt) : '',
+    result.decidedAt ?? '',
+    outcome === 'error' ? (result.error ?? UNEXPLAINED_ERROR) : '',
+    // What the last refresh found, for the person the row still has: another decision since makes it moot.
+    chosen ? (refresh?.changed ? 'yes' : 'no') : '',
+    chosen && refresh ? (refresh.previousCompany ?? '') : '',
+  );
+  return line;
+}
+
+const FETCH_TIMES_KEPT = 4096;
+
+/**
+ * Fetch times' ISO texts, each made once: a call's answers share one fetch time, and the rows of a page come from
+ * a few calls. Forgotten past FETCH_TIMES_KEPT, so a sheet of a million calls does not keep them all.
+ */
+class FetchTimes {
+  private readonly texts = new Map<number, string>();
+
+  text(ms: number): string {
+    let text = this.texts.get(ms);
+    if (text === undefined) {
+      if (this.texts.size >= FETCH_TIMES_KEPT) this.texts.clear();
+      text = new Date(ms).toISOString();
+      this.texts.set(ms, text);
+    }
+    return text;
+  }
+}
+
 /** Every candidate of every exported row that has candidates, one line each, with the evidence per input field. */
 export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope, pageRows)) {
-      const withCandidates = page.filter((r): r is ExportRow & { status: RowStatusRecord } => r.status?.outcome === 'to_review' && !!r.status.queryKey);
+      const withCandidates = page.filter((r): r is ExportRow & { result: RowResult & { queryKey: string } } => r.result?.outcome === 'to_review' && !!r.result.queryKey);
       const facts = answerFacts(
         db,
-        withCandidates.map((r) => r.status.queryKey!),
+        withCandidates.map((r) => r.result.queryKey),
         Number.MIN_SAFE_INTEGER,
       );
-      for (const { cells, status } of withCandidates) {
-        const candidates = facts.get(status.queryKey!);
+      for (const { rowIndex, cells, result } of withCandidates) {
+        const candidates = facts.get(result.queryKey);
         if (!candidates || candidates.length === 0) continue;
-        const assessment = assessRow(rowFacts(rowInput(cells, project.mapping)), candidates, status.strategy);
+        const assessment = assessRow(rowFacts(rowInput(parseCells(cells), project.mapping)), candidates, result.strategy);
         // Best first, as the review screen lists them; `rank` stays the service's.
         for (const [i, judged] of assessment.candidates.entries()) {
           const s = candidates.find((c) => c.rank === judged.rank)!;
           const mark = (field: EvidenceField) => markOf(judged.evidence, field);
           yield [
-            sheetRowNumber(project, status.rowIndex), judged.rank, s.summary.id ?? '', s.summary.name ?? '', s.summary.title ?? '', s.summary.company ?? '', s.summary.social ?? '',
-            s.summary.location ?? '', s.score ?? '', Math.round(judged.confidence * 1000) / 1000, i === 0 ? assessment.reason : judged.reason, status.strategy ?? '',
+            sheetRowNumber(project, rowIndex), judged.rank, s.summary.id ?? '', s.summary.name ?? '', s.summary.title ?? '', s.summary.company ?? '', s.summary.social ?? '',
+            s.summary.location ?? '', s.score ?? '', Math.round(judged.confidence * 1000) / 1000, i === 0 ? assessment.reason : judged.reason, result.strategy ?? '',
             mark('email'), mark('profile'), mark('name'), mark('company'),
           ];
         }
@@ -184,10 +208,26 @@ function markOf(evidence: EvidenceItem[], field: EvidenceField): string {
 
 interface ExportRow {
   rowIndex: number;
-  cells: string[];
+  /** The row's cells as stored (rows/row-cells.ts): parsed only when the row is written. */
+  cells: string;
   /** Null for a blank row of the sheet (rows/row-cells.ts BLANK_ROW), which has none. */
-  status: RowStatusRecord | null;
+  result: RowResult | null;
+}
+
+/** What an export writes of a row's result: its row_status, the person it has and what the last refresh found. */
+interface RowResult {
+  state: RowState;
+  outcome: RowState;
+  source: 'auto' | 'manual' | null;
+  strategy: Strategy | null;
+  queryKey: string | null;
+  /** When the answer that settled the row was fetched (ms). */
   fetchedAt: number | null;
+  decidedAt: string | null;
+  /** The model's view of the row's best candidate, when it has candidates. */
+  verdict: { confidence: number; reason: string } | null;
+  /** The person of a matched row (auto or accepted); null for any other. */
+  chosen: ChosenPerson | null;
   /** What the service said when the row's lookup failed. */
   error: string | null;
   /** The project's last refresh asked for the row's person: what it changed. Null otherwise. */
@@ -225,35 +265,71 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
   return { lastRefresh, filter };
 }
 
+/**
+ * The rows an export goes through, a page at a time in row order: the one read of a row's result and chosen person.
+ * Rows come as arrays of their columns, not objects, and the chosen person is read only for a matched row (from its
+ * `people` facts, or the JSON of a decision stored whole).
+ */
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
   const { lastRefresh, filter } = scopeOf(db, projectId, scope);
   // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
   const blank = scope === 'all' ? `AND (rs.row_index IS NOT NULL OR r.cells = '${BLANK_ROW}')` : '';
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
-  const page = db.prepare(
-    `SELECT r.row_index AS r_row_index, r.cells, ${rowStatusColumns('rs')},
-            CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END AS error_message,
-            rr.changed AS refresh_changed, rr.previous_company AS refresh_previous_company
+  const page = db
+    .prepare(
+      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, rs.query_key, rs.fetched_at, rs.decided_at,
+            CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
+            CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END,
+            rr.changed, rr.previous_company, ${chosenColumns('rs')}
      FROM rows r
      LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      ${REFRESH_JOIN}
      WHERE r.project_id = @projectId AND r.row_index >= @from ${filter} ${blank}
      ORDER BY r.row_index LIMIT @limit`,
-  );
-  type PageRow = RowStatusRow & { r_row_index: number; cells: string; fetched_at: number | null; error_message: string | null; refresh_changed: number | null; refresh_previous_company: string | null };
+    )
+    .raw();
+  type PageRow = [
+    rowIndex: number,
+    cells: string,
+    hasStatus: number,
+    state: RowState,
+    outcome: RowState,
+    source: RowResult['source'],
+    strategy: Strategy | null,
+    queryKey: string | null,
+    fetchedAt: number | null,
+    decidedAt: string | null,
+    confidence: number | null,
+    reason: string | null,
+    error: string | null,
+    refreshChanged: number | null,
+    refreshPreviousCompany: string | null,
+    ...chosen: ChosenColumns,
+  ];
   for (let from = 0; ; ) {
     const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
-    yield rows.map((r) => ({
-      rowIndex: r.r_row_index,
-      cells: parseCells(r.cells),
-      status: r.row_index === null ? null : toRowStatus(r),
-      fetchedAt: r.fetched_at,
-      error: r.error_message,
-      refresh: r.refresh_changed === null ? null : { changed: r.refresh_changed === 1, previousCompany: r.refresh_previous_company },
+    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...chosen]) => ({
+      rowIndex,
+      cells,
+      result: hasStatus
+        ? {
+            state,
+            outcome,
+            source,
+            strategy,
+            queryKey,
+            fetchedAt,
+            decidedAt,
+            verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
+            chosen: state === 'auto' || state === 'accepted' ? chosenPerson(chosen) : null,
+            error,
+            refresh: changed === null ? null : { changed: changed === 1, previousCompany },
+          }
+        : null,
     }));
-    from = rows[rows.length - 1]!.r_row_index + 1;
+    from = rows[rows.length - 1]![0] + 1;
   }
 }
 

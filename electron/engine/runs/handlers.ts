@@ -6,7 +6,7 @@ import { CancellableCalls } from '../cancellable-calls';
 import type { Clock } from '../clock';
 import type { Handlers } from '../dispatch';
 import type { UnfinishedExports } from '../export';
-import { admit, type Action, type UnderWay } from '../jobs/concurrency';
+import { admit, type UnderWay } from '../jobs/concurrency';
 import type { JobBoard } from '../jobs/job-board';
 import { LastWords } from '../last-words';
 import type { Connections } from '../connections/connections';
@@ -40,8 +40,6 @@ export interface RunHandlersDeps {
   readsElsewhere(project: ProjectRecord): boolean;
   /** Whether a read over `rows` goes to the reading worker: past `hereUpTo`, not in the CLI. */
   readsPast(rows: number, hereUpTo: number): boolean;
-  /** Lets the action start on the project as the overlap table says (jobs/concurrency.ts); `except`: kinds it joins. */
-  enter(action: Action, projectId: number, except?: ('run' | 'refresh')[]): Promise<void>;
   underWay: UnderWay;
   cleanUp(): Promise<void>;
   exportDir: string;
@@ -116,21 +114,17 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
         deps.readsElsewhere(project) ? deps.reading.rows : undefined,
       );
     },
-    'run.start': async (input) => {
-      await deps.enter('run', input.projectId);
-      return runs.start(input.projectId, {
+    // What may go beside a run is the overlap table's to say, asked as the run starts (RunControl's admit).
+    'run.start': (input) =>
+      runs.start(input.projectId, {
         offline: input.offline,
         ...(input.concurrency ? { concurrency: input.concurrency } : {}),
         ...(input.autoAccept !== undefined ? { autoAccept: input.autoAccept } : {}),
         ...(input.minConfidence !== undefined ? { minConfidence: input.minConfidence } : {}),
-      });
-    },
+      }),
     'run.pause': (input) => runs.pause(input.projectId),
-    'run.resume': async (input) => {
-      // A run going already is answered with its progress (RunControl.resume).
-      await deps.enter('run', input.projectId, ['run']);
-      return runs.resume(input.projectId);
-    },
+    // A run going already is answered with its progress (RunControl.resume).
+    'run.resume': (input) => runs.resume(input.projectId),
     'run.cancel': (input) => runs.cancel(input.projectId),
     'run.status': (input) => runs.status(input.projectId),
     'run.failures': (input) => runFailures(db, input.projectId),

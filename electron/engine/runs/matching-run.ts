@@ -4,6 +4,7 @@ import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
+import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
@@ -36,6 +37,8 @@ export interface MatchingRunDeps {
   verdicts: () => VerdictThread | null;
   rowCount: number;
   onProgress: (progress: RunProgress) => void;
+  /** Opens the verdict copy's own job (kind verdictCopy) when the run has verdicts to copy. */
+  copyJob?: () => JobHandle;
 }
 
 type StopStatus = Exclude<RunStatus, 'running' | 'done'>;
@@ -138,6 +141,8 @@ export class MatchingRun {
   private rowsAtStart = 0;
   /** Rows whose verdicts this run copied from another project of the sheet: such a run is timed as a copy. */
   private copiedRows = 0;
+  /** The copy is the run's first step, tried once: rows a later walk reaches are worked out as always. */
+  private copyTried = false;
   private pendingRows = 0;
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
@@ -273,25 +278,17 @@ export class MatchingRun {
   private async walk(): Promise<void> {
     const seen = new DistinctQueries();
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
-    const copy = VerdictCopy.open(this.deps.db, this.projectId, this.resolution.basis);
+    if (!this.copyTried) {
+      this.copyTried = true;
+      await this.copyFirst(seen);
+    }
     try {
       for (let after = -1; !this.stop && this.commitError === null; ) {
         // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
         while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
         while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
-        if (copy && after >= copy.through) {
-          // The rows another project of this sheet settled alike are copied a span ahead; the rest are read as always.
-          this.copyVerdicts(copy, after, seen);
-          this.emit(false);
-          await nextTurn();
-          continue;
-        }
-        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS, copy?.through);
-        if (page.length === 0) {
-          if (!copy || copy.done) return;
-          after = copy.through;
-          continue;
-        }
+        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
+        if (page.length === 0) return;
         after = page[page.length - 1]!.rowIndex;
         this.takePage(page, seen);
         this.sendQueued(false);
@@ -343,6 +340,31 @@ export class MatchingRun {
       Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
       context,
     );
+  }
+
+  /**
+   * The run's first step, a job of its own (verdictCopy): the verdicts another project of this sheet worked out alike
+   * are copied a span at a time, and the walk then reads only the rows left. Its cancel stops the copy, not the run,
+   * which works the rest out as always; the run's pause or cancel stops it too, and a resume copies on.
+   */
+  private async copyFirst(seen: DistinctQueries): Promise<void> {
+    const copy = VerdictCopy.open(this.deps.db, this.projectId, this.resolution.basis);
+    if (!copy) return;
+    const job = this.deps.copyJob?.() ?? null;
+    try {
+      for (let after = -1; !copy.done && !this.stop && this.commitError === null && !job?.signal.aborted; after = copy.through) {
+        this.copyVerdicts(copy, after, seen);
+        job?.progress(Math.min(copy.through + 1, copy.rows), copy.rows);
+        this.emit(false);
+        await nextTurn();
+      }
+    } catch (error) {
+      job?.state('failed', `The copy stopped: ${stopReason(error)}`);
+      throw error;
+    }
+    if (copy.done) job?.state('done', `${this.copiedRows.toLocaleString('en-US')} rows' verdicts copied from another project of this sheet.`);
+    else if (job?.signal.aborted) job.state('cancelled', 'Stopped: the run works out the rest of the rows itself.');
+    else job?.state('cancelled', 'Stopped with its run: a resume copies on from where it got to.');
   }
 
   /** The next span's verdicts copied from another project of the sheet (copied-verdicts.ts), counted as cache hits. */

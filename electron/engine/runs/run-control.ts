@@ -3,14 +3,13 @@ import type { RunProgress } from '../../../shared/contract';
 import type { Settings } from '../../../shared/model';
 import type { ServiceClient } from '../api';
 import type { Clock } from '../clock';
-import { EngineError } from '../engine-errors';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { jobStateOf } from '../jobs/job-states';
 import { requireProject } from '../rows/project-record';
 import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
 import type { RowTiming } from '../rows/row-timing';
-import { createRun, latestRun, saveRun, storedSettings, zeroCounters, type RunRecord, type RunSettings } from './run-records';
+import { createRun, jobOptions, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
 import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
@@ -26,6 +25,11 @@ export interface RunControlDeps {
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
   onProgress(progress: RunProgress): void;
+  /**
+   * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a run beside:
+   * asked in the same turn the run is marked starting, so a second start of the project finds this one.
+   */
+  admit(projectId: number): void;
   /** Each run is a job there (job.progress, job.cancel), from its start or resume to its end; a pause keeps it. */
   jobs: JobBoard;
 }
@@ -45,7 +49,7 @@ export interface RunOptions {
   minConfidence?: number;
 }
 
-/** Starts, pauses, resumes and cancels runs: at most one per project at a time. */
+/** Starts, pauses, resumes and cancels runs; what may go beside one (another run of the project: no) is the overlap table's to say. */
 export class RunControl {
   private readonly active = new Map<number, MatchingRun>();
   /** Projects between "start" and their run existing (planning, logging in): a second start must wait its turn. */
@@ -109,16 +113,6 @@ export class RunControl {
     return this.status(projectId);
   }
 
-  /**
-   * The settings the run started with, from its job: the one place a resume reads them from (the run's own record
-   * keeps a copy for its status). Null for a run from before runs kept them: it resumes under the settings.
-   */
-  private startedWith(run: RunRecord): RunSettings | null {
-    const options = this.deps.jobs.lastOptions(run.projectId, 'run') as { runId?: number; settings?: unknown } | null;
-    if (options?.runId !== run.id || options.settings === undefined || options.settings === null) return null;
-    return storedSettings(JSON.stringify(options.settings));
-  }
-
   /** The run's progress to the engine, and to its job. */
   private tell(progress: RunProgress): void {
     const job = this.jobs.get(progress.projectId);
@@ -155,18 +149,25 @@ export class RunControl {
     const { offline } = options;
     const { db, clock } = this.deps;
     const project = requireProject(db, projectId);
-    if (this.isBusy(projectId)) throw new EngineError('busy', `A run of "${project.name}" is already going. Pause or cancel it first.`);
+    this.deps.admit(projectId);
     this.starting.add(projectId);
     try {
-      const started = resumed ? this.startedWith(resumed) : null;
+      // A resume goes on under what its run's job kept; a run from before runs kept them, under the settings.
+      const started = resumed?.settings ?? null;
       const settings = started ? { ...this.deps.settings(), ...started } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
       await this.deps.ensurePlan(projectId);
       const { mapping } = requireProject(db, projectId);
       const now = new Date(clock.now()).toISOString();
-      const runId = resumed ? resumed.id : createRun(db, projectId, offline, settings, now);
+      const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
+      // A new run replaces a paused one: that one's job ends, and the new run has its own, holding its options.
+      const previous = this.jobs.get(projectId);
+      if (previous && !resumed) {
+        this.jobs.delete(projectId);
+        previous.state('cancelled', 'A new run of the project was started instead.');
+      }
       if (!this.jobs.has(projectId)) {
-        const options = { offline, runId, settings: { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: settings.autoAccept } };
+        const options = jobOptions(runId, offline, settings);
         this.jobs.set(projectId, this.deps.jobs.open({ kind: 'run', projectId, options, stop: () => this.cancel(projectId), phase: 'matching rows' }));
       }
       const run = new MatchingRun(
@@ -181,6 +182,8 @@ export class RunControl {
           verdicts: () => this.deps.verdicts(),
           rowCount: project.rowCount,
           onProgress: (p) => this.tell(p),
+          // Its own job, beside the run's: job.cancel stops the copy and the run goes on working the rest out.
+          copyJob: () => this.deps.jobs.open({ kind: 'verdictCopy', projectId, options: { runId }, phase: 'copying verdicts' }),
         },
         projectId,
         runId,

@@ -29,7 +29,7 @@ export interface RunRecord {
   projectId: number;
   status: RunStatus;
   offline: boolean;
-  /** What the run started with; null for a run stored before runs kept them (migration 19). */
+  /** What the run started with, from its job (the one place they are kept); null for a run from before runs kept them. */
   settings: RunSettings | null;
   counters: RunCounters;
   message: string | null;
@@ -47,6 +47,7 @@ interface RunRow {
   project_id: number;
   status: RunStatus;
   offline: number;
+  /** The settings in the run's job's options (JSON), read beside the run. */
   options: string | null;
   counters: string;
   message: string | null;
@@ -55,17 +56,36 @@ interface RunRow {
   finished_at: string | null;
 }
 
-export function createRun(db: Database, projectId: number, offline: boolean, settings: RunSettings, at: string): number {
-  const options: RunSettings = { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: { ...settings.autoAccept } };
+/** A new run's record; what it starts with is kept with its job (`jobOptions`), opened beside it. */
+export function createRun(db: Database, projectId: number, offline: boolean, at: string): number {
   return Number(
     db
-      .prepare("INSERT INTO runs (project_id, status, offline, options, counters, started_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?, ?)")
-      .run(projectId, offline ? 1 : 0, JSON.stringify(options), JSON.stringify(zeroCounters()), at, at).lastInsertRowid,
+      .prepare("INSERT INTO runs (project_id, status, offline, counters, started_at, updated_at) VALUES (?, 'running', ?, ?, ?, ?)")
+      .run(projectId, offline ? 1 : 0, JSON.stringify(zeroCounters()), at, at).lastInsertRowid,
   );
 }
 
+/** What a run's job keeps: the run it is of and the settings it works under (what a resume goes on under). */
+export interface RunJobOptions {
+  offline: boolean;
+  runId: number;
+  settings: RunSettings;
+}
+
+export function jobOptions(runId: number, offline: boolean, settings: RunSettings): RunJobOptions {
+  return { offline, runId, settings: { concurrency: settings.concurrency, cacheTtlDays: settings.cacheTtlDays, autoAccept: { ...settings.autoAccept } } };
+}
+
 export function latestRun(db: Database, projectId: number): RunRecord | null {
-  const row = db.prepare('SELECT * FROM runs WHERE project_id = ? ORDER BY id DESC LIMIT 1').get(projectId) as RunRow | undefined;
+  // The settings come from the run's newest job: a run resumed in a later session has a job for each, all alike.
+  const row = db
+    .prepare(
+      `SELECT r.*, (SELECT json_extract(j.options, '$.settings') FROM jobs AS j
+                    WHERE j.project_id = r.project_id AND j.kind = 'run' AND json_extract(j.options, '$.runId') = r.id
+                    ORDER BY j.id DESC LIMIT 1) AS options
+       FROM runs AS r WHERE r.project_id = ? ORDER BY r.id DESC LIMIT 1`,
+    )
+    .get(projectId) as RunRow | undefined;
   return row ? toRecord(row) : null;
 }
 
@@ -123,8 +143,8 @@ function toRecord(row: RunRow): RunRecord {
 }
 
 /**
- * The options stored with a run, or null when there are none (an older run). Stored ones that do not parse are a
- * damaged row: the run would otherwise go on under other options than it started with, so that is refused.
+ * The settings stored with a run's job, or null when there are none (an older run). Stored ones that do not parse are
+ * a damaged row: the run would otherwise go on under other options than it started with, so that is refused.
  */
 export function storedSettings(text: string | null): RunSettings | null {
   if (text === null) return null;

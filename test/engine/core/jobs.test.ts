@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobKind, JobProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import type { Simulator } from '../../../electron/simulator';
-import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSim, tempDir, writeCsv } from './helpers';
+import { EngineOnSim, jobEvents } from '../jobs/engine-on-sim';
+import { fails, ok } from './helpers';
 
 // Every long piece of work is a job: one progress event (job.progress) of one shape, one lifecycle, one cancel
 // (job.cancel), and job.list for a screen opened meanwhile.
@@ -13,35 +13,15 @@ import { connect, currentCompany, fails, findablePeople, ok, openEngine, startSi
 const JOB_KEYS = ['jobId', 'kind', 'projectId', 'state', 'done', 'total', 'phase', 'startedAt', 'updatedAt', 'message'].sort();
 const MAPPING = { fullName: 0, company: 1 };
 
-let tmp: ReturnType<typeof tempDir> | null = null;
-let sim: Simulator | null = null;
-let engine: Engine | null = null;
-
-afterEach(async () => {
-  await engine?.close();
-  engine = null;
-  await sim?.close();
-  sim = null;
-  tmp?.remove();
-  tmp = null;
-});
+const fixture = new EngineOnSim();
 
 async function setUp(latencyMs = 0): Promise<{ engine: Engine; events: JobProgress[] }> {
-  tmp = tempDir();
-  sim = await startSim({ latencyMs });
-  engine = await openEngine(join(tmp.dir, 'data'), { exportDir: join(tmp.dir, 'exports') });
-  await connect(engine, sim);
-  const events: JobProgress[] = [];
-  engine.on('job.progress', (p) => events.push(p));
-  return { engine, events };
+  const engine = await fixture.start({ latencyMs });
+  return { engine, events: jobEvents(engine) };
 }
 
 /** A sheet of `rows` people (name and current company), repeated as needed. */
-function sheet(rows: number): string {
-  const people = findablePeople(sim!);
-  const cells = Array.from({ length: rows }, (_, i) => people[i % people.length]).map((p) => [p.name, currentCompany(p)]);
-  return writeCsv(join(tmp!.dir, `people-${rows}.csv`), ['Name', 'Company'], cells);
-}
+const sheet = (rows: number) => fixture.sheet(rows);
 
 /** Cancels the first job of `kind` as soon as it says it is running, through job.cancel (by id, or by project and kind). */
 function cancelFirst(engine: Engine, kind: JobKind, by: 'id' | 'kind' = 'id'): Promise<boolean> {
@@ -122,7 +102,7 @@ describe('jobs', () => {
     expect(await ok(engine, 'run.resume', { projectId })).toBeNull();
 
     // An export cancelled leaves no file.
-    const target = join(tmp!.dir, 'out.csv');
+    const target = join(fixture.dir, 'out.csv');
     const exportCancelled = cancelFirst(engine, 'export');
     expect(await fails(engine, 'export.run', { projectId, scope: 'all', format: 'csv', destination: target })).toMatchObject({ kind: 'cancelled' });
     expect(await exportCancelled).toBe(true);
@@ -141,19 +121,6 @@ describe('jobs', () => {
     expect(await ok(engine, 'job.list', { projectId })).toEqual([]);
   });
 
-  it('an undo cannot stop part-way: job.cancel says so and it ends done', async () => {
-    const { engine, events } = await setUp();
-    const projectId = (await ok(engine, 'projects.import', { file: sheet(200) })).summary.id;
-    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
-    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
-    await engine.runSettled(projectId);
-    await ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: 0.5 });
-    const refused = cancelFirst(engine, 'undo');
-    await ok(engine, 'decisions.undo', { projectId });
-    expect(await refused).toBe(false);
-    expect(lastOf(events, 'undo')!.state).toBe('done');
-  });
-
   it('a refresh resumed after a crash goes on under the options it started with, whatever the settings say', async () => {
     const { engine: first } = await setUp(40);
     await ok(first, 'settings.update', { concurrency: 1 });
@@ -166,17 +133,15 @@ describe('jobs', () => {
     });
     await ok(first, 'refresh.start', { projectId });
     await asked;
-    await first.close();
-    engine = null;
+    await fixture.close();
     // As if the process had been killed: the refresh and its job still marked running in the file.
-    const dataDir = join(tmp!.dir, 'data');
+    const dataDir = fixture.dataDir;
     const db = new Database(join(dataDir, 'matchdesk.sqlite'));
     db.prepare("UPDATE refreshes SET status = 'running'").run();
     db.prepare("UPDATE jobs SET state = 'running' WHERE kind = 'refresh'").run();
     db.close();
 
-    engine = await openEngine(dataDir, { exportDir: join(tmp!.dir, 'exports') });
-    await connect(engine, sim!);
+    const engine = await fixture.open();
     await ok(engine, 'settings.update', { concurrency: 6 });
     expect(await ok(engine, 'refresh.status', { projectId })).toMatchObject({ status: 'paused' });
     await ok(engine, 'refresh.resume', { projectId });
@@ -235,17 +200,38 @@ describe('jobs', () => {
     await engine.refreshSettled(projectId);
   });
 
-  it("a run resumes under its job's options, not the copy its own record shows", async () => {
+  it("keeps a run's options once, in its job: its status shows them and its resume goes on under them", async () => {
     const { engine } = await setUp(20);
     const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
     await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
     await ok(engine, 'run.pause', { projectId });
     const db = (engine as unknown as { db: Database.Database }).db;
-    db.prepare('UPDATE runs SET options = ?').run(JSON.stringify({ concurrency: 3, cacheTtlDays: 30, autoAccept: { enabled: true, minConfidence: 0.9, minLead: 0.1 } }));
+    expect(db.prepare("SELECT name FROM pragma_table_info('runs')").pluck().all()).not.toContain('options');
+    const runId = (await ok(engine, 'run.status', { projectId }))!.runId;
+    const jobs = db.prepare("SELECT options FROM jobs WHERE kind = 'run'").pluck().all() as string[];
+    expect(jobs).toHaveLength(1);
+    expect(JSON.parse(jobs[0]!)).toMatchObject({ offline: false, runId, settings: { autoAccept: { enabled: false } } });
+    await ok(engine, 'settings.update', { autoAccept: { enabled: true, minConfidence: 0.5, minLead: 0.1 } });
+    expect((await ok(engine, 'run.status', { projectId }))!.autoAccept).toMatchObject({ enabled: false });
     const resumed = await ok(engine, 'run.resume', { projectId });
     expect(resumed!.autoAccept).toMatchObject({ enabled: false });
     expect((await engine.runSettled(projectId))!.status).toBe('done');
     expect(db.prepare("SELECT count(*) FROM row_status WHERE project_id = ? AND state = 'auto'").pluck().get(projectId)).toBe(0);
+  });
+
+  it('a new run started while another is paused ends that one\'s job and keeps its own options in a job of its own', async () => {
+    const { engine, events } = await setUp(20);
+    const projectId = (await ok(engine, 'projects.import', { file: sheet(300) })).summary.id;
+    await ok(engine, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId, offline: false, autoAccept: false });
+    await ok(engine, 'run.pause', { projectId });
+    const first = lastOf(events, 'run')!;
+    expect(first.state).toBe('paused');
+    await ok(engine, 'run.start', { projectId, offline: false, minConfidence: 0.99 });
+    expect(events.filter((e) => e.jobId === first.jobId).at(-1)).toMatchObject({ state: 'cancelled', message: 'A new run of the project was started instead.' });
+    expect((await engine.runSettled(projectId))!.autoAccept).toMatchObject({ enabled: true, minConfidence: 0.99 });
+    expect(lastOf(events, 'run')).toMatchObject({ state: 'done' });
+    expect(lastOf(events, 'run')!.jobId).not.toBe(first.jobId);
   });
 });

@@ -143,8 +143,7 @@ describe('a resumed run goes on under the options it started with', () => {
     await until(engine, projectId, (p) => p.calls >= 1);
     await ok(engine, 'run.pause', { projectId });
     const db = new Database(join(tmp.dir, 'old', 'matchdesk.sqlite'));
-    db.prepare('UPDATE runs SET options = NULL').run();
-    // Nor had it a job: a resume reads a run's options from its job (migration 023 made one for each run that had them).
+    // It had no job: a run's options are kept with its job (migrations 024 and 026 made one for each run that had them).
     db.prepare("DELETE FROM jobs WHERE kind = 'run'").run();
     db.close();
     const status = await ok(engine, 'run.status', { projectId });

@@ -135,6 +135,16 @@ describe('writeTable to CSV', () => {
     expect(back.rows).toEqual(rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell)))));
   });
 
+  it('writes lines longer than its buffer whole, and the lines around them in order', async () => {
+    const path = join(tempFolder(), 'long.csv');
+    // Over the writer's 256 KB chunk as UTF-8 (three bytes a character), between lines that fill chunks up.
+    const long = 'Ü€'.repeat(150_000);
+    const rows = Array.from({ length: 3000 }, (_, i) => [`row ${i}`, i === 1000 || i === 2999 ? long : `ä-${'x'.repeat(i % 300)}`]);
+    expect(await writeTable({ path, format: 'csv', bom: false }, ['Row', 'Note'], rows)).toEqual({ rows: 3000 });
+    const text = readFileSync(path, 'utf8');
+    expect(text).toBe(`Row,Note\r\n${rows.map((row) => `${row.join(',')}\r\n`).join('')}`);
+  });
+
   it('leaves no .part file after success and replaces an older file', async () => {
     const dir = tempFolder();
     const path = join(dir, 'out.csv');

@@ -51,14 +51,43 @@ describe('the job board', () => {
 
   it('leaves a job that cannot stop be, and keeps paused ones listed but out of the kinds going', async () => {
     const { jobs } = board();
-    const undo = jobs.open({ kind: 'undo', projectId: 1, cancellable: false });
-    expect(jobs.cancel(undo.id)).toBe(false);
-    undo.state('done');
+    const clearing = jobs.open({ kind: 'cacheClear', projectId: 1, cancellable: false });
+    expect(jobs.cancel(clearing.id)).toBe(false);
+    clearing.state('done');
     const run = jobs.open({ kind: 'run', projectId: 1, options: { offline: false } });
     run.state('paused', 'Paused.');
     expect(jobs.kinds(1)).toEqual([]);
     expect(jobs.list(1)).toMatchObject([{ kind: 'run', state: 'paused', message: 'Paused.' }]);
     expect(jobs.lastOptions(1, 'run')).toEqual({ offline: false });
+  });
+
+  it('opens work that must wait as queued, holding nothing up, and lets it run once admitted; a cancel while queued starts nothing', async () => {
+    const { jobs, events } = board();
+    // Admitted in the same turn: its first word is running.
+    await jobs.run({ kind: 'accept', projectId: 1, queue: async (_signal, admitted) => admitted() }, async () => 'accepted');
+    expect(events.map((e) => `${e.kind}:${e.state}`)).toEqual(['accept:running', 'accept:done']);
+
+    let letGo = () => undefined as void;
+    const stopped: string[] = [];
+    const undo = jobs.run({ kind: 'undo', projectId: 1, stop: () => stopped.push('undo'), queue: (_signal, admitted) => new Promise<void>((resolve) => (letGo = () => (admitted(), resolve()))) }, async () => 'undone');
+    expect(jobs.list(1)).toMatchObject([{ kind: 'undo', state: 'queued' }]);
+    expect(jobs.kinds(1)).toEqual([]);
+    letGo();
+    expect(await undo).toBe('undone');
+    expect(events.slice(2).map((e) => e.state)).toEqual(['queued', 'running', 'done']);
+
+    let started = false;
+    const learn = jobs.run(
+      { kind: 'learn', projectId: 1, stop: () => stopped.push('learn'), queue: (signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve())) },
+      async () => void (started = true),
+    );
+    expect(jobs.cancelKind(1, 'learn')).toBe(true);
+    await expect(learn).rejects.toThrow('Cancelled before it started: nothing was changed.');
+    expect(started).toBe(false);
+    expect(events.at(-1)).toMatchObject({ kind: 'learn', state: 'cancelled' });
+    // A queued job's own stop would reach the job of its kind it waits for: it is not called.
+    await Promise.resolve();
+    expect(stopped).toEqual([]);
   });
 
   it('finds jobs a crash cut off: a run or refresh paused to resume, anything else failed', () => {
@@ -74,7 +103,7 @@ describe('the job board', () => {
 
   it('follows a text index fill from its first word to ready, in memory only', () => {
     const { jobs, events, db } = board();
-    const fills = new TextIndexJobs(jobs);
+    const fills = new TextIndexJobs(jobs, () => null);
     fills.tell({ projectId: 1, phase: 'filling', rowsIndexed: 10, rowsTotal: 20 });
     expect(jobs.list(1)).toMatchObject([{ kind: 'textIndex', state: 'running', done: 10, total: 20 }]);
     fills.tell({ projectId: 1, phase: 'ready', rowsIndexed: 20, rowsTotal: 20 });

@@ -49,22 +49,43 @@ describe('jobChange', () => {
       date: '2023-05-31',
       reason: 'left Black Mesa (close to Black Mesa Research) 2023-05-31, now at Hooli',
     });
+    expect(jobChange('Sterling Cooper & Partners', jobsOf([job('Sterling Cooper', '2024-02-29')]))).toMatchObject({ status: 'left', date: '2024-02-29' });
     // The sheet's very name wins over a close one: still at Globex, whatever happened at Globex Robotics.
     expect(jobChange('Globex', jobsOf([job('Globex Robotics', '2022-01-01'), job('Globex Inc.')])).status).toBe('no_change');
+    // Of two close ones, the closer: the sheet's Granite Group is the one the person left, not Granite Inc.
+    expect(jobChange('Granite Group International', jobsOf([job('Granite Inc.'), job('Granite Group LLC', '2022-01-31')]))).toMatchObject({
+      status: 'moved',
+      date: '2022-01-31',
+      reason: 'left Granite Group LLC (close to Granite Group International) 2022-01-31, now at Granite Inc.',
+    });
+  });
+
+  it('a company that only shares a word with a job on record is not the sheet\'s: unknown, never still there or moved', () => {
+    expect(jobChange('Stone Analytics', jobsOf([job('Blue Stone Capital')]))).toMatchObject({ status: 'unknown', reason: 'Stone Analytics is not among the record\'s jobs' });
+    expect(jobChange('Nova Analytics', jobsOf([job('Hooli'), job('Nova Robotics', '2021-03-31')])).status).toBe('unknown');
+    expect(jobChange('Copper Pharma', jobsOf([job('Initech'), job('Meridian Ridge Pharma', '2020-01-31')])).status).toBe('unknown');
+    expect(jobChange('Dupont & Söhne', jobsOf([job('Campbell & Söhne')])).status).toBe('unknown');
   });
 
   it('agrees with the reason the confidence model gives for the same row and person', () => {
     const cases: [string, object[]][] = [
       ['CYBERDYNE', [job('Cyberdyne Systems')]],
       ['Black Mesa Research', [job('Hooli'), job('Black Mesa', '2023-05-31')]],
+      ['Sterling Cooper & Partners', [job('Sterling Cooper')]],
       ['Globex', [job('Globex Robotics')]],
       ['Globex', [job('Initech')]],
+      ['Stone Analytics', [job('Blue Stone Capital')]],
+      ['Nova Analytics', [job('Hooli'), job('Nova Robotics', '2021-03-31')]],
+      ['Granite Group International', [job('Granite Inc.'), job('Granite Group LLC', '2022-01-31')]],
     ];
     for (const [company, jobs] of cases) {
       const facts = jobsOf(jobs);
-      const evidence = companyLevel(company, facts).level;
-      const known = jobChange(company, facts).status !== 'unknown';
-      expect({ company, known }).toEqual({ company, known: evidence !== 'differs' && evidence !== 'missing' });
+      const evidence = companyLevel(company, facts);
+      const change = jobChange(company, facts);
+      const known = change.status !== 'unknown';
+      expect({ company, known }).toEqual({ company, known: evidence.level !== 'differs' && evidence.level !== 'missing' });
+      // The job the evidence names is the one the job change speaks of.
+      if (evidence.job) expect(change.reason).toContain(evidence.job.company);
     }
   });
 });

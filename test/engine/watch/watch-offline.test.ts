@@ -1,66 +1,26 @@
 // A due watch while the service cannot be reached waits, quietly: not blocked, still due, nothing half-made; once the
 // service answers again, the next try runs it to the end.
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock, type Clock } from '../../../electron/engine/clock';
+import { describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import type { WatchSummary } from '../../../shared/contract';
-import type { Simulator } from '../../../electron/simulator';
-import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
-import { HEADERS, truthSheet } from '../refresh/refresh-fixture';
+import { ok } from '../core/helpers';
+import { DAY, WatchedProject, until } from './watched-project';
 
-const DAY = 86_400_000;
-let offset = 0;
-const clock: Clock = { now: () => Date.now() + offset, sleep: systemClock.sleep };
-let tmp: ReturnType<typeof tempDir> | undefined;
-let sim: Simulator | undefined;
-let engine: Engine | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  await sim?.close();
-  tmp?.remove();
-  [engine, sim, tmp] = [undefined, undefined, undefined];
-});
-
-/** Waits until `check` holds, asking every 10 ms; throws after 60 s (a hang, not slowness: a try meets real retry pauses). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 6_000; tries++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('still not so after 60 s');
-}
+const project = new WatchedProject('matchdesk-watch-offline-');
 
 /** A matched project watched every 7 days on a simulator; `due()` brings its next refresh round. */
 async function watched(extra: Partial<EngineOptions> = {}) {
-  tmp = tempDir('matchdesk-watch-offline-');
-  sim = await startSim({ people: 3000, seed: 5 });
-  engine = await openEngine(join(tmp.dir, 'data'), { clock, ...extra });
-  await connect(engine, sim);
-  const sheet = truthSheet(sim.dataset.people, { still: 60, moved: 20, left: 10, again: 0, near_name: 0, nobody: 0 });
-  const detail = await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'p.csv'), HEADERS, sheet.map((r) => r.cells)) });
-  const projectId = detail.summary.id;
-  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: detail.strategies });
-  expect((await runToEnd(engine, projectId)).status).toBe('done');
-  await ok(engine, 'watch.set', { projectId, everyDays: 7, creditCeiling: null });
-  const scheduled = (await ok(engine, 'watch.list'))[0]!.nextRefreshAt;
-  const watch = async () => (await ok(engine!, 'watch.list'))[0]!;
-  const due = () => {
-    offset += 8 * DAY;
-  };
-  return { engine, sim, projectId, scheduled, watch, due };
+  const watching = await project.start({ engine: extra });
+  return { ...watching, due: () => project.later(8 * DAY) };
 }
 
 /** The same, with the service gone (its port refuses connections), then the watch due. */
 async function watchedThenOffline(extra: Partial<EngineOptions> = {}) {
   const watching = await watched(extra);
-  const port = Number(new URL(watching.sim.baseUrl).port);
-  await watching.sim.close();
-  sim = undefined;
+  const port = await project.stopService();
   watching.due();
   /** The service answering again on the same address. */
-  const back = async () => (sim = await startSim({ people: 3000, seed: 5, port }));
+  const back = () => project.startService(port);
   return { ...watching, back };
 }
 
@@ -79,7 +39,7 @@ describe('a due watch while the service is out of reach', () => {
 
     // The background tries again a while later; by then the service answers, and the refresh runs to the end.
     await back();
-    offset += 31 * 60_000;
+    project.later(31 * 60_000);
     await until(async () => (await watch()).due === false);
     expect((await engine.refreshSettled(projectId))!).toMatchObject({ status: 'done', failed: 0, peopleTotal: 90 });
     expect(await watch()).toMatchObject({ blocked: null, lastResult: expect.stringMatching(/^\d+ people asked: \d+ moved, \d+ left/) });

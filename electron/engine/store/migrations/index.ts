@@ -24,7 +24,8 @@ import { watchesPersonHistory } from './022-watches-person-history';
 import { learnedWeights } from './023-learned-weights';
 import { jobs } from './024-jobs';
 import { peopleOnce } from './025-people-once';
-import { slimRowResults } from './026-slim-row-results';
+import { runOptionsInJobs } from './026-run-options-in-jobs';
+import { slimRowResults } from './027-slim-row-results';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -53,5 +54,6 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   learnedWeights,
   jobs,
   peopleOnce,
+  runOptionsInJobs,
   slimRowResults,
 ];

@@ -8,7 +8,7 @@ import type { Migration } from '../migration';
 // `chosen` and reads as it did (rows/row-status.ts): both forms read at every point, so nothing waits on a move.
 // So does one taken from a refresh's record found before this version (which names no `people` row).
 export const slimRowResults: Migration = {
-  version: 26,
+  version: 27,
   name: "a row's decision as numbers, its person by id",
   up(db) {
     db.exec(`

@@ -15,11 +15,11 @@ const ada: Candidate = {
   person: { id: 'p-ada', name: 'Ada Lovelace', linkedin: 'ada', jobs: [{ title: 'Analyst', company: { name: 'Engines Ltd' }, started_at: '2020-01-01' }] },
 };
 
-describe("migration 26: a row's decision as numbers, its person by id", () => {
+describe("migration 27: a row's decision as numbers, its person by id", () => {
   it('reads a decision stored whole as it did, and stores new ones as numbers whose person clearing the cache keeps', () => {
     const db = new Database(join(tempFolder(), 'm.db'));
     try {
-      migrate(db, upTo(25));
+      migrate(db, upTo(26));
       const project = Number(db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'ready', 't', 't')").run().lastInsertRowid);
       const whole: ChosenPerson = {
         rank: 2,
@@ -33,7 +33,7 @@ describe("migration 26: a row's decision as numbers, its person by id", () => {
       add.run(project, 0, 'accepted', 2, JSON.stringify(whole), 'no_change', 'the best of two');
       add.run(project, 1, 'to_review', null, null, null, 'name and company match');
 
-      expect(migrate(db, upTo(26)).applied).toEqual([26]);
+      expect(migrate(db, upTo(27)).applied).toEqual([27]);
       const columns = db.prepare("SELECT name FROM pragma_table_info('row_status')").pluck().all();
       expect(columns.slice(-6)).toEqual(['chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change_date', 'job_change_reason']);
       for (const table of ['refreshed_people', 'refresh_found']) expect(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all().at(-1)).toBe('person');

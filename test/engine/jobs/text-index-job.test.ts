@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
+import { fails, ok, writeCsv } from '../core/helpers';
+import { EngineOnSim, jobEvents } from './engine-on-sim';
+
+// The text index's fill is a job that job.cancel stops: where it got to is kept, and the next fill goes on from there.
+
+const fixture = new EngineOnSim();
+
+describe('the text index fill as a job', () => {
+  it('stops on job.cancel, keeping where it got to, and the next text filter goes on from there', async () => {
+    const engine = await fixture.start();
+    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
+    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const events = jobEvents(engine);
+    const jobs = (): JobProgress[] => events.filter((p) => p.kind === 'textIndex');
+    const fills: TextIndexProgress[] = [];
+    engine.on('review.textIndex', (p) => fills.push(p));
+
+    // Cancelled at its first word, in that turn.
+    const cancelled = new Promise<boolean>((resolve) => {
+      const off = engine.on('job.progress', (p) => {
+        if (p.kind !== 'textIndex') return;
+        off();
+        void ok(engine, 'job.cancel', { projectId, kind: 'textIndex' }).then((r) => resolve(r.cancelled));
+      });
+    });
+    expect(await fails(engine, 'review.page', { projectId, offset: 0, limit: 10, text: 'needle' })).toMatchObject({
+      kind: 'cancelled',
+      message: 'The text index stopped filling: where it got to is kept. Filter again to go on from there.',
+    });
+    expect(await cancelled).toBe(true);
+    expect(jobs().at(-1)).toMatchObject({ state: 'cancelled', projectId, message: expect.stringContaining('Where the text index got to is kept') });
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const state = () => db.prepare('SELECT next_row AS nextRow, done FROM row_text_state WHERE project_id = ?').get(projectId) as { nextRow: number; done: number };
+    const stoppedAt = state();
+    expect(stoppedAt.done).toBe(0);
+    expect(stoppedAt.nextRow).toBeGreaterThan(0);
+    expect(stoppedAt.nextRow).toBeLessThan(5_000);
+    expect(await ok(engine, 'job.list', { projectId })).toEqual([]);
+
+    // The next filter goes on from where the fill stopped, and finds the row.
+    const before = fills.length;
+    const page = await ok(engine, 'review.page', { projectId, offset: 0, limit: 10, text: 'needle' });
+    expect(page.rows.map((r) => r.rowIndex)).toEqual([4_321]);
+    expect(fills[before]).toMatchObject({ phase: 'filling' });
+    expect(fills[before]!.rowsIndexed).toBeGreaterThan(stoppedAt.nextRow);
+    expect(state()).toEqual({ nextRow: 5_000, done: 1 });
+    const second = jobs().filter((j) => j.jobId !== jobs()[0]!.jobId);
+    expect(second.at(-1)).toMatchObject({ state: 'done', done: 5_000, total: 5_000 });
+  });
+});
