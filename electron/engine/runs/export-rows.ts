@@ -6,7 +6,7 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { chosenColumns, chosenPerson, chosenSlugSql, type ChosenColumns, type ChosenPerson } from '../rows/row-status';
+import { chosenColumns, chosenSlugSql, exportedChoice, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
@@ -227,7 +227,7 @@ interface RowResult {
   /** The model's view of the row's best candidate, when it has candidates. */
   verdict: { confidence: number; reason: string } | null;
   /** The person of a matched row (auto or accepted); null for any other. */
-  chosen: ChosenPerson | null;
+  chosen: ExportedChoice | null;
   /** What the service said when the row's lookup failed. */
   error: string | null;
   /** The project's last refresh asked for the row's person: what it changed. Null otherwise. */
@@ -323,7 +323,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
             fetchedAt,
             decidedAt,
             verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
-            chosen: state === 'auto' || state === 'accepted' ? chosenPerson(chosen) : null,
+            chosen: state === 'auto' || state === 'accepted' ? exportedChoice(chosen) : null,
             error,
             refresh: changed === null ? null : { changed: changed === 1, previousCompany },
           }
