@@ -35,6 +35,8 @@ export interface CandidateFacts {
   jobs: JobFact[];
   location: string | null;
   country: string | null;
+  /** The `people` row this version is stored in, when read from there (store/lookups.ts); never stored itself. */
+  personId?: number;
 }
 
 /**
@@ -119,13 +121,15 @@ function personDigest(json: string): bigint {
 export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
   if (stored === null) return null;
   try {
-    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown; r?: unknown };
+    const parsed = JSON.parse(stored) as { v?: unknown; c?: unknown; r?: unknown; p?: unknown };
     if (!Array.isArray(parsed.c)) return null;
     const ranks = Array.isArray(parsed.r) ? (parsed.r as [number, number | null][]) : null;
     if (ranks && ranks.length !== parsed.c.length) return null;
+    const ids = Array.isArray(parsed.p) && parsed.p.length === parsed.c.length ? (parsed.p as number[]) : null;
     if (parsed.c.length === 0) return [];
     const facts = parsed.v === OBJECT_FACTS_VERSION ? (parsed.c as CandidateFacts[]) : parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
     ranks?.forEach(([rank, score], i) => Object.assign(facts?.[i] ?? {}, { rank, score }));
+    ids?.forEach((personId, i) => Object.assign(facts?.[i] ?? {}, { personId }));
     return facts;
   } catch {
     return null;

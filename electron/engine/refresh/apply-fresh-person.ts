@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Mapping } from '../../../shared/model';
 import { readStoredPersonFacts, rowInput, type CandidateFacts } from '../matching';
 import { parseCells } from '../rows/row-cells';
-import { jobChangeOf, type ChosenPerson } from '../rows/row-status';
+import { CHOSEN_SQL, chosenValues, rowStatusColumns, toRowStatus, type ChosenPerson, type RowStatusRow } from '../rows/row-status';
 import { PersonHistoryWriter } from '../rows/person-history';
 import { stateOfSummary } from '../rows/person-state';
 import { chosenWithFacts, jobChanged, rowBefore } from '../rows/refreshed-choice';
@@ -17,8 +17,11 @@ export interface WrittenSlice {
   lastRow: number | null;
 }
 
-/** A listed row waiting for its person's fresh record: its index, person, state, chosen person (JSON), cells, and the person's facts as the refresh found them. */
-type WaitingRow = [rowIndex: number, slug: string, state: string, chosen: string | null, cells: string, facts: string];
+/**
+ * A listed row waiting for its person's fresh record: its status (rows/row-status.ts), person, cells, and the person's
+ * facts as the refresh found them, with the `people` row it stored them in.
+ */
+type WaitingRow = RowStatusRow & { slug: string; cells: string; facts: string; person: number | null };
 
 /**
  * Gives the rows of a refresh that chose a person the person's fresh record, once the service found them: their
@@ -51,7 +54,7 @@ export class FreshPersonWriter {
     // wrote already before the row and its cells are read; the person's facts by position (refresh_found, migration 14).
     this.waiting = db
       .prepare(
-        `SELECT rr.row_index, rr.slug, rs.state, rs.chosen, r.cells, f.facts
+        `SELECT ${rowStatusColumns('rs')}, rr.slug, r.cells, f.facts, f.person
          FROM refresh_rows AS rr INDEXED BY refresh_rows_by_row
          CROSS JOIN refresh_people AS p ON p.refresh_id = rr.refresh_id AND p.slug = rr.slug
          CROSS JOIN refresh_found AS f ON f.id = p.found_id
@@ -60,15 +63,11 @@ export class FreshPersonWriter {
          WHERE rr.refresh_id = @refreshId AND rr.row_index > @after AND p.state = 'found'
            AND NOT EXISTS (SELECT 1 FROM row_refreshes AS w WHERE w.project_id = @projectId AND w.row_index = rr.row_index AND w.refresh_id = @refreshId)
          ORDER BY rr.row_index LIMIT @limit`,
-      )
-      .raw();
+      );
     this.listed = db.prepare('SELECT count(*) FROM refresh_rows WHERE refresh_id = ? AND slug = ?').pluck();
     // A chosen person written anew is no longer what the model's verdict made (a later run must not copy it:
     // runs/copied-verdicts.ts); written as it was, the verdict stands.
-    this.writeChosen = db.prepare(
-      `UPDATE row_status SET chosen = @chosen, job_change = @jobChange, verdict_basis = CASE WHEN chosen IS @chosen THEN verdict_basis END
-       WHERE project_id = @projectId AND row_index = @rowIndex`,
-    );
+    this.writeChosen = db.prepare(`UPDATE row_status SET ${CHOSEN_SQL}, verdict_basis = CASE WHEN ? THEN verdict_basis END WHERE project_id = ? AND row_index = ?`);
     this.writeBefore = db.prepare(
       `INSERT OR REPLACE INTO row_refreshes
          (project_id, row_index, refresh_id, slug, changed, previous_company, previous_title, previous_job_change, previous_job_change_date)
@@ -87,13 +86,18 @@ export class FreshPersonWriter {
    */
   writeAfter(afterRow: number, limit: number): WrittenSlice {
     const rows = this.waiting.all({ projectId: this.projectId, refreshId: this.refreshId, after: afterRow, limit }) as WaitingRow[];
-    const slice: WrittenSlice = { updated: 0, changed: 0, lastRow: rows.length < limit ? null : rows[rows.length - 1]![0] };
+    const slice: WrittenSlice = { updated: 0, changed: 0, lastRow: rows.length < limit ? null : rows[rows.length - 1]!.row_index };
     let person = null as { slug: string; facts: CandidateFacts | null } | null;
-    for (const [rowIndex, slug, state, chosenText, cells, stored] of rows) {
+    for (const row of rows) {
+      const { slug, cells, facts: stored, person: personId } = row;
+      const { rowIndex, state, chosen } = toRowStatus(row);
       // A person's rows are usually apart in the sheet: their facts are read again for each.
-      if (person?.slug !== slug) person = { slug, facts: readStoredPersonFacts(stored) };
-      if (!person.facts || (state !== 'auto' && state !== 'accepted') || chosenText === null) continue;
-      const chosen = JSON.parse(chosenText) as ChosenPerson;
+      if (person?.slug !== slug) {
+        const facts = readStoredPersonFacts(stored);
+        if (facts && personId !== null) facts.personId = personId;
+        person = { slug, facts };
+      }
+      if (!person.facts || (state !== 'auto' && state !== 'accepted') || chosen === null) continue;
       if (chosen.summary.social !== slug) continue;
       const changed = this.write(rowIndex, slug, state, chosen, person.facts, cells);
       slice.updated++;
@@ -109,7 +113,10 @@ export class FreshPersonWriter {
     const changed = jobChanged(before, after);
     // What the row said of its person before: the baseline of "changes since" a date before this refresh.
     this.history.see(slug, stateOfSummary(chosen.summary), true);
-    this.writeChosen.run({ chosen: JSON.stringify(after), jobChange: jobChangeOf(state, after), projectId: this.projectId, rowIndex });
+    // Found as it was, the row keeps its verdict's basis (a later run may copy it: runs/copied-verdicts.ts); a chosen
+    // person written anew is no longer what the model's verdict made.
+    const same = sameRecord(chosen, after);
+    if (!same || chosen.personId !== after.personId) this.writeChosen.run(...chosenValues(state, after), same ? 1 : 0, this.projectId, rowIndex);
     this.writeBefore.run(
       this.projectId,
       rowIndex,
@@ -123,4 +130,13 @@ export class FreshPersonWriter {
     );
     return changed;
   }
+}
+
+/** The refresh found the person as the row has them: the same fields and the same job change. */
+function sameRecord(chosen: ChosenPerson, after: ChosenPerson): boolean {
+  return (
+    JSON.stringify(chosen.summary) === JSON.stringify(after.summary) &&
+    chosen.jobChange?.status === after.jobChange?.status &&
+    (chosen.jobChange?.date ?? null) === (after.jobChange?.date ?? null)
+  );
 }

@@ -6,6 +6,7 @@ import { estimatedSeconds, type WorkPace } from '../rows/call-timing';
 import type { RowsReader } from '../runs/reading-thread';
 import { StampedCache, dataStamp, writingUnreadTablesOnly } from '../store/data-stamp';
 import { dropLists, insertUnlistedRefresh, markListed, zeroRefreshCounters } from './refresh-records';
+import { chosenSlugSql } from '../rows/row-status';
 
 /** Who a refresh of a project asks for: every chosen person with a profile slug, once, and the rows that chose them. */
 export interface RefreshPlan {
@@ -51,7 +52,7 @@ interface PersonAge {
 
 const MATCHED = "state IN ('auto', 'accepted')";
 /** A slice of the project's matched rows and the profile slug of the person each chose (NULL or not text: no profile). */
-const MATCHED_IN_SLICE = `SELECT row_index, json_extract(chosen, '$.summary.social') AS slug, fetched_at FROM row_status
+const MATCHED_IN_SLICE = `SELECT row_index, ${chosenSlugSql('row_status')} AS slug, fetched_at FROM row_status
   WHERE project_id = @projectId AND row_index >= @from AND row_index < @to AND ${MATCHED}`;
 const HAS_PROFILE = "typeof(slug) = 'text' AND slug <> ''";
 /**
@@ -67,7 +68,7 @@ const FRESHEST = 'max(coalesce(m.fetched, rp.refreshed_at), coalesce(rp.refreshe
  */
 const MATCHED_PEOPLE = `SELECT m.profile, m.rows, CASE WHEN m.profile THEN ${FRESHEST} END AS freshest
   FROM (SELECT slug, ${HAS_PROFILE} AS profile, count(*) AS rows, max(fetched_at) AS fetched
-        FROM (SELECT json_extract(chosen, '$.summary.social') AS slug, fetched_at FROM row_status WHERE project_id = @projectId AND ${MATCHED})
+        FROM (SELECT ${chosenSlugSql('row_status')} AS slug, fetched_at FROM row_status WHERE project_id = @projectId AND ${MATCHED})
         GROUP BY slug) AS m
   LEFT JOIN refreshed_people AS rp ON m.profile AND rp.scope = @scope AND rp.slug = m.slug`;
 

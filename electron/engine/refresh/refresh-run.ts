@@ -8,7 +8,7 @@ import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
-import { putLookups, queryKeys, stopReason, type Lookup } from '../store';
+import { putLookups, queryKeys, stopReason, storedPersonId } from '../store';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
@@ -101,7 +101,7 @@ export class RefreshRun {
     this.writer = new FreshPersonWriter(deps.db, projectId, refreshId, deps.mapping, deps.service.scope);
     this.history = new PersonHistoryWriter(deps.db, deps.service.scope, refreshId);
     this.markPerson = deps.db.prepare('UPDATE refresh_people SET state = ?, found_id = ? WHERE refresh_id = ? AND slug = ?');
-    this.keepFound = deps.db.prepare('INSERT INTO refresh_found (refresh_id, facts) VALUES (?, ?)');
+    this.keepFound = deps.db.prepare('INSERT INTO refresh_found (refresh_id, facts, person) VALUES (?, ?, ?)');
     this.activeSince = deps.clock.now();
     this.doneAtStart = peopleDone(counters);
     this.settled = this.execute();
@@ -306,7 +306,6 @@ export class RefreshRun {
     const keyOf = queryKeys(service.baseUrl, service.orgId);
     const fetchedAt = clock.now();
     const mark = this.markPerson;
-    const answered: Lookup[] = [];
     db.transaction(() => {
       slugs.forEach((slug, i) => {
         const candidates = answers[i] ?? [];
@@ -321,15 +320,16 @@ export class RefreshRun {
           return;
         }
         const query = slugQuery(slug);
-        answered.push({ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } });
+        // The answer stores its people: the decisions brought up to date from this record name its `people` row.
+        putLookups(db, [{ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } }]);
+        person.personId = storedPersonId(db, people[facts.indexOf(person)]!.digest);
         // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
         const stored = storedPersonFacts(person);
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);
-        mark.run('found', this.keepFound.run(this.refreshId, stored).lastInsertRowid, this.refreshId, slug);
+        mark.run('found', this.keepFound.run(this.refreshId, stored, person.personId ?? null).lastInsertRowid, this.refreshId, slug);
         this.history.see(slug, stateOfFacts(person), false);
         this.counters.found++;
       });
-      putLookups(db, answered);
       this.counters.calls++;
       this.persist();
     })();

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { chosenSlugSql } from '../rows/row-status';
 
 // The rows a refresh changed, as the review's filter, its chip, the projects list and the export's "changed only" see
 // them: the statement review-page.ts walks, here or on a worker (changed-count.ts), and the count of rows a refresh
@@ -9,13 +10,13 @@ import type { Database } from 'better-sqlite3';
  * elsewhere (rows/refreshed-choice.ts jobChanged): the condition on a row_status row (alias rs).
  */
 export const CHANGED_AT_REFRESH = `EXISTS (SELECT 1 FROM row_refreshes AS rr WHERE rr.project_id = rs.project_id AND rr.row_index = rs.row_index
-  AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = json_extract(rs.chosen, '$.summary.social'))`;
+  AND rr.refresh_id = ? AND rr.changed = 1 AND rr.slug = ${chosenSlugSql('rs')})`;
 
 /** The rows changed at a refresh, walked from that refresh's index of changed rows (rr) with each one's status (rs). */
 export const CHANGED_ROWS = `FROM row_refreshes AS rr INDEXED BY row_refreshes_changed
   JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
   WHERE rr.project_id = ? AND rr.refresh_id = ? AND rr.changed = 1
-    AND rs.state IN ('auto', 'accepted') AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+    AND rs.state IN ('auto', 'accepted') AND rr.slug = ${chosenSlugSql('rs')}`;
 
 /**
  * The rows changed at refresh `refreshId` (`k`, in no order yet): `extra` narrows them further (a condition on rs and

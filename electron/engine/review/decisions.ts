@@ -13,7 +13,7 @@ import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
-import { jobChangeOf, readRowStatus, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
+import { CHOSEN_SQL, chosenValues, readRowStatus, sameChosen, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
 import { ReviewMoves, reviewFigures, withReviewMoves, type ChangedCount } from './review-page';
@@ -241,6 +241,7 @@ export class Decisions {
         reason: row.verdict!.reason,
         jobChange: jobChange(sheetCompany, person.jobs),
       };
+      if (person.personId !== undefined) chosen.personId = person.personId;
       picked.push({ chosen, queryKey: row.queryKey, sheetCompany });
       changes.push({ rowIndex: row.rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
     }
@@ -400,8 +401,8 @@ export class Decisions {
   }
 
   private write(projectId: number, rowIndex: number, f: DecisionFields): void {
-    statement(this.db, 'UPDATE row_status SET state = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?, job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?')
-      .run(f.state, f.chosenRank, f.chosen ? JSON.stringify(f.chosen) : null, f.source, f.decidedAt, jobChangeOf(f.state, f.chosen), projectId, rowIndex);
+    statement(this.db, `UPDATE row_status SET state = ?, chosen_rank = ?, ${CHOSEN_SQL}, source = ?, decided_at = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?`)
+      .run(f.state, f.chosenRank, ...chosenValues(f.state, f.chosen), f.source, f.decidedAt, projectId, rowIndex);
   }
 
   private now(): string {
@@ -432,6 +433,6 @@ function sameFields(a: DecisionFields, b: DecisionFields, ignoreTime = false): b
     a.chosenRank === b.chosenRank &&
     a.source === b.source &&
     (ignoreTime || a.decidedAt === b.decidedAt) &&
-    JSON.stringify(a.chosen) === JSON.stringify(b.chosen)
+    sameChosen(b.state, a.chosen, b.chosen)
   );
 }

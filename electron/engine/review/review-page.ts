@@ -4,7 +4,7 @@ import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '..
 import { lowerBound } from '../lower-bound';
 import { answerFacts } from '../runs/answer-facts';
 import type { ListWalker } from '../runs/reading-thread';
-import { ROW_STATUS_COLUMNS, jobChangeOf, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
+import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { StampedCache, dataStamp } from '../store/data-stamp';
@@ -427,9 +427,7 @@ interface StatusFilter extends ListFilter {
   limit: number;
 }
 
-const STATUS_COLUMNS = ROW_STATUS_COLUMNS.split(', ')
-  .map((c) => `rs.${c}`)
-  .join(', ');
+const STATUS_COLUMNS = rowStatusColumns('rs');
 
 // A rare state is found fastest through the state index; a common one by walking rows in order until the page is
 // full. SQLite has no statistics to choose by, so the counts at hand decide.

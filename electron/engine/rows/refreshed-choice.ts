@@ -11,9 +11,14 @@ export interface RowBefore {
   jobChange: ChosenPerson['jobChange'] | null;
 }
 
-/** The same decision (rank, confidence and its reason stay), with the person's fields and job change from `facts`. */
+/**
+ * The same decision (rank, confidence and its reason stay), with the person's fields and job change from `facts`: the
+ * version they are read from when it is stored in `people`, else none (the decision is then stored whole).
+ */
 export function chosenWithFacts(chosen: ChosenPerson, facts: CandidateFacts, sheetCompany: string | null): ChosenPerson {
-  return { ...chosen, summary: facts.summary, jobChange: jobChange(sheetCompany, facts.jobs) };
+  const { personId: _id, ...decision } = chosen;
+  const person = facts.personId === undefined ? {} : { personId: facts.personId };
+  return { ...decision, summary: facts.summary, jobChange: jobChange(sheetCompany, facts.jobs), ...person };
 }
 
 export function rowBefore(chosen: ChosenPerson): RowBefore {

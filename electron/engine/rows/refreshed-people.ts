@@ -26,13 +26,14 @@ export function refreshedPeople(db: Database, scope: string, slugs: Iterable<str
     const chunk = unique.slice(i, i + SLUGS_PER_READ);
     const rows = db
       .prepare(
-        `SELECT slug, person_id, facts, previous_facts, refreshed_at FROM refreshed_people
+        `SELECT slug, person_id, facts, previous_facts, refreshed_at, person FROM refreshed_people
          WHERE scope = ? AND slug IN (SELECT value FROM json_each(?))`,
       )
       .raw()
-      .all(scope, JSON.stringify(chunk)) as [string, string | null, string, string | null, number][];
-    for (const [slug, personId, facts, previous, refreshedAt] of rows) {
+      .all(scope, JSON.stringify(chunk)) as [string, string | null, string, string | null, number, number | null][];
+    for (const [slug, personId, facts, previous, refreshedAt, stored] of rows) {
       const read = readStoredPersonFacts(facts);
+      if (read && stored !== null) read.personId = stored;
       if (read) found.set(slug, { slug, personId, facts: read, previousFacts: previous === null ? null : readStoredPersonFacts(previous), refreshedAt });
     }
   }
@@ -44,17 +45,19 @@ const upserts = new WeakMap<Database, Statement>();
 
 /**
  * The person as a refresh found them now; what was there before becomes the previous facts. In the caller's
- * transaction. `stored`: the facts as storedPersonFacts writes them, when the caller has them already.
+ * transaction. `stored`: the facts as storedPersonFacts writes them, when the caller has them already; `facts.personId`,
+ * the `people` row the refresh's answer stored them in.
  */
 export function putRefreshedPerson(db: Database, scope: string, slug: string, facts: CandidateFacts, refreshedAt: number, stored = storedPersonFacts(facts)): void {
   let upsert = upserts.get(db);
   if (!upsert) {
     upsert = db.prepare(
-      `INSERT INTO refreshed_people (scope, slug, person_id, facts, previous_facts, refreshed_at) VALUES (?, ?, ?, ?, NULL, ?)
+      `INSERT INTO refreshed_people (scope, slug, person_id, facts, previous_facts, refreshed_at, person) VALUES (?, ?, ?, ?, NULL, ?, ?)
        ON CONFLICT (scope, slug) DO UPDATE SET
-         person_id = excluded.person_id, previous_facts = refreshed_people.facts, facts = excluded.facts, refreshed_at = excluded.refreshed_at`,
+         person_id = excluded.person_id, previous_facts = refreshed_people.facts, facts = excluded.facts, refreshed_at = excluded.refreshed_at,
+         person = excluded.person`,
     );
     upserts.set(db, upsert);
   }
-  upsert.run(scope, slug, facts.summary.id, stored, Math.trunc(refreshedAt));
+  upsert.run(scope, slug, facts.summary.id, stored, Math.trunc(refreshedAt), facts.personId ?? null);
 }

@@ -1,9 +1,14 @@
 import type { Database } from 'better-sqlite3';
-import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
+import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonJson, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
+import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
 import { statement } from '../store/statements';
 
-/** The person a decision picked, kept beside the decision so it outlives a cleared cache. */
+/**
+ * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
+ * cache keeps, its score, the confidence, the job change's status and date), or, for a decision written before
+ * migration 27 or taken from a refresh's record found before it (no `people` row holds either), as this JSON in `chosen`.
+ */
 export interface ChosenPerson {
   rank: number;
   score: number | null;
@@ -13,6 +18,8 @@ export interface ChosenPerson {
   reason?: string;
   /** Where the person is now against the sheet's company (absent on decisions made before it was kept). */
   jobChange?: JobChange;
+  /** The `people` id of the version chosen: the decision is stored as numbers. */
+  personId?: number;
 }
 
 /** What the confidence model concluded about a row's candidates (matching/assess-row.ts), as stored on the row. */
@@ -143,13 +150,55 @@ export interface RowStatusRow {
   best_rank: number | null;
   reason: string | null;
   guard: string | null;
+  chosen_person: number | null;
+  chosen_score: number | null;
+  chosen_confidence: number | null;
+  chosen_reason: string | null;
+  job_change: JobChangeStatus | null;
+  job_change_date: string | null;
+  job_change_reason: string | null;
+  /** The chosen version's facts as readStoredPersonFacts reads them (`{"v":..,"f":..}`); null without chosen_person. */
+  chosen_facts: string | null;
 }
 
-export const ROW_STATUS_COLUMNS =
-  'row_index, state, outcome, step, strategy, query_key, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, decided_at, label, confidence, runner_up, best_rank, reason, guard';
+/** The row_status columns a full write sets, in rowStatusValues order. */
+const STORED_COLUMNS = [
+  'row_index', 'state', 'outcome', 'step', 'strategy', 'query_key', 'query_id', 'fetched_at', 'candidate_count', 'chosen_rank', 'chosen', 'source', 'decided_at', 'label',
+  'confidence', 'runner_up', 'best_rank', 'reason', 'guard', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date',
+  'job_change_reason',
+];
 
-/** The columns a full row_status write sets, in rowStatusValues order: the read columns and the derived job change. */
-const WRITTEN_COLUMNS = `${ROW_STATUS_COLUMNS}, job_change`;
+/**
+ * What toRowStatus reads, of the row_status called `alias` (none: the table's own name): its columns and its chosen
+ * person's facts, read from `people` by id.
+ */
+export function rowStatusColumns(alias?: string): string {
+  const of = alias ? `${alias}.` : '';
+  return `${STORED_COLUMNS.map((c) => `${of}${c}`).join(', ')}, ${chosenFactsSql(`${of}chosen_person`)} AS chosen_facts`;
+}
+
+export const ROW_STATUS_COLUMNS = rowStatusColumns();
+
+/**
+ * The facts of the person `personId` (an SQL expression) names, as readStoredPersonFacts reads them; or, made by
+ * another version of the facts, their record (`{"person": ...}`), to make them from again.
+ */
+function chosenFactsSql(personId: string): string {
+  return `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE '{"person":' || p.person || '}' END
+    FROM people AS p WHERE p.id = ${personId})`;
+}
+
+/**
+ * The profile slug of the person chosen for the row_status called `alias`, in SQL: read from its `people` facts (the
+ * summary's `social`, the seventh value of a stored candidate: matching/candidate-facts.ts), or from the JSON of a
+ * decision stored whole.
+ */
+export function chosenSlugSql(alias: string): string {
+  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social')
+    ELSE (SELECT json_extract(p.facts, '$[6]') FROM people AS p WHERE p.id = ${alias}.chosen_person) END`;
+}
+
+const WRITTEN_COLUMNS = STORED_COLUMNS.join(', ');
 
 export function toRowStatus(row: RowStatusRow): RowStatusRecord {
   return {
@@ -163,7 +212,7 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     fetchedAt: row.fetched_at,
     candidateCount: row.candidate_count,
     chosenRank: row.chosen_rank,
-    chosen: parseChosen(row.chosen),
+    chosen: row.chosen_person === null ? parseChosen(row.chosen) : chosenOf(row, row.chosen_person),
     source: row.source,
     decidedAt: row.decided_at,
     label: row.label,
@@ -200,15 +249,139 @@ export type RowStatusValues = [
   bestRank: number | null,
   reason: string | null,
   guard: string | null,
-  jobChange: JobChangeStatus | null,
+  ...chosen: ChosenValues,
 ];
 
 export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
   const v = r.verdict;
+  const [chosen, ...numbers] = chosenValues(r.state, r.chosen, v?.reason ?? null);
   return [
-    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.queryId, r.fetchedAt, r.candidateCount, r.chosenRank, r.chosen ? JSON.stringify(r.chosen) : null, r.source, r.decidedAt, r.label,
-    v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null, jobChangeOf(r.state, r.chosen),
+    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.queryId, r.fetchedAt, r.candidateCount, r.chosenRank, chosen, r.source, r.decidedAt, r.label,
+    v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null, ...numbers,
   ];
+}
+
+/** A decision's chosen person as row_status stores it: in CHOSEN_SQL's columns, in this order. */
+export type ChosenValues = [
+  chosenPerson: number | null,
+  chosenScore: number | null,
+  chosenConfidence: number | null,
+  chosenReason: string | null,
+  jobChange: JobChangeStatus | null,
+  jobChangeDate: string | null,
+  jobChangeReason: string | null,
+];
+
+/**
+ * The columns chosenValues sets, in an UPDATE: `chosen = ?, chosen_person = ?, ...`. The reason is kept only where it
+ * is not the row's (as it was before the statement).
+ */
+export const CHOSEN_SQL =
+  'chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = nullif(?, reason), job_change = ?, job_change_date = ?, job_change_reason = ?';
+
+/**
+ * The values CHOSEN_SQL writes for a row in `state` that chose `chosen` (or nobody), its own reason being `rowReason`:
+ * the JSON of the decision, only when its person has no `people` id, then the numbers. The reason is kept only where
+ * it is not the row's.
+ */
+export function chosenValues(state: RowState, chosen: ChosenPerson | null, rowReason: string | null = null): [json: string | null, ...ChosenValues] {
+  const jobChangeStatus = jobChangeOf(state, chosen);
+  if (!chosen) return [null, null, null, null, null, jobChangeStatus, null, null];
+  if (chosen.personId === undefined) return [JSON.stringify(chosen), null, null, null, null, jobChangeStatus, null, null];
+  const reason = chosen.reason === undefined || chosen.reason === rowReason ? null : chosen.reason;
+  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, chosen.jobChange?.date ?? null, chosen.jobChange?.reason ?? null];
+}
+
+/** A chosen version's facts as chosenFactsSql reads them; null when they do not read. */
+function personFacts(read: string): CandidateFacts | null {
+  if (!read.startsWith('{"person":')) return readStoredPersonFacts(read);
+  try {
+    return candidateFacts({ rank: 0, score: null, person: (JSON.parse(read) as { person: PersonJson }).person });
+  } catch {
+    return null;
+  }
+}
+
+/** Whether two decisions in `state` store the same chosen person, however each was read or made. */
+export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPerson | null): boolean {
+  return JSON.stringify(chosenValues(state, a)) === JSON.stringify(chosenValues(state, b));
+}
+
+/**
+ * The columns exportedChoice reads, of the row_status called `alias`, in ChosenColumns order: of its person, the
+ * summary alone (the values the summary's six fields take in a stored candidate: matching/candidate-facts.ts). The
+ * export reads a row's person this way: parsing each one's whole facts made a CSV export's CPU half as much again.
+ */
+export function chosenColumns(alias: string): string {
+  const c = (name: string) => `${alias}.${name}`;
+  const summary = `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN json_extract(p.facts, '$[2]', '$[3]', '$[4]', '$[5]', '$[6]', '$[7]')
+    ELSE '{"person":' || p.person || '}' END FROM people AS p WHERE p.id = ${c('chosen_person')})`;
+  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'reason', 'job_change', 'job_change_date'].map(c), summary].join(', ');
+}
+
+export type ChosenColumns = [
+  chosen: string | null,
+  chosenPerson: number | null,
+  chosenRank: number | null,
+  chosenScore: number | null,
+  chosenConfidence: number | null,
+  chosenReason: string | null,
+  reason: string | null,
+  jobChange: JobChangeStatus | null,
+  jobChangeDate: string | null,
+  summary: string | null,
+];
+
+/** What an export writes of a row's chosen person. */
+export type ExportedChoice = Pick<ChosenPerson, 'rank' | 'score' | 'summary' | 'confidence' | 'reason'> & { jobChange?: Pick<JobChange, 'status' | 'date'> };
+
+/** A row's chosen person from chosenColumns' values (an export reads rows as arrays), with what the export writes of it. */
+export function exportedChoice([chosen, personId, rank, score, confidence, chosenReason, reason, jobChange, date, summary]: ChosenColumns): ExportedChoice | null {
+  if (personId === null) return parseChosen(chosen);
+  const choice: ExportedChoice = { rank: rank ?? 0, score, summary: summaryOf(summary) };
+  if (confidence !== null) choice.confidence = confidence;
+  const why = chosenReason ?? reason;
+  if (why !== null) choice.reason = why;
+  if (jobChange !== null) choice.jobChange = { status: jobChange, date };
+  return choice;
+}
+
+/** A person's summary as chosenColumns reads it: its six values, or (facts of another version) its record. */
+function summaryOf(read: string | null): PersonSummary {
+  if (read !== null && read.startsWith('[')) {
+    const [id, name, title, company, social, location] = JSON.parse(read) as (string | null)[];
+    return { id: id ?? null, name: name ?? null, title: title ?? null, company: company ?? null, social: social ?? null, location: location ?? null };
+  }
+  return (read === null ? null : personFacts(read)?.summary) ?? { id: null, name: null, title: null, company: null, social: null, location: null };
+}
+
+type ChosenRow = Pick<
+  RowStatusRow,
+  'chosen_rank' | 'chosen_score' | 'chosen_confidence' | 'chosen_reason' | 'reason' | 'job_change' | 'job_change_date' | 'job_change_reason' | 'chosen_facts'
+>;
+
+function chosenOf(row: ChosenRow, personId: number): ChosenPerson {
+  const facts = row.chosen_facts === null ? null : personFacts(row.chosen_facts);
+  const current = facts?.jobs.find((j) => j.status === 'current' && j.company) ?? null;
+  const chosen: ChosenPerson = {
+    rank: row.chosen_rank ?? 0,
+    score: row.chosen_score,
+    summary: facts?.summary ?? { id: null, name: null, title: null, company: null, social: null, location: null },
+    personId,
+  };
+  if (row.chosen_confidence !== null) chosen.confidence = row.chosen_confidence;
+  const reason = row.chosen_reason ?? row.reason;
+  if (reason !== null) chosen.reason = reason;
+  if (row.job_change !== null) {
+    chosen.jobChange = {
+      status: row.job_change,
+      date: row.job_change_date,
+      currentCompany: current?.company ?? null,
+      currentTitle: current?.title ?? null,
+      reason: row.job_change_reason ?? '',
+    };
+  }
+  return chosen;
 }
 
 /**

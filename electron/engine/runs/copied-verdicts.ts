@@ -205,8 +205,9 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
   const written =
     outcome === 'found'
       ? `outcome = 'to_review', state = d.state, fetched_at = d.fetched_at, candidate_count = d.candidate_count,
-         chosen_rank = d.chosen_rank, chosen = d.chosen, source = d.source, decided_at = CASE WHEN d.source IS NULL THEN NULL ELSE @at END,
-         job_change = d.job_change, confidence = d.confidence, runner_up = d.runner_up, best_rank = d.best_rank, reason = d.reason,
+         chosen_rank = d.chosen_rank, chosen = d.chosen, chosen_person = d.chosen_person, chosen_score = d.chosen_score,
+         chosen_confidence = d.chosen_confidence, chosen_reason = d.chosen_reason, source = d.source, decided_at = CASE WHEN d.source IS NULL THEN NULL ELSE @at END,
+         job_change = d.job_change, job_change_date = d.job_change_date, job_change_reason = d.job_change_reason, confidence = d.confidence, runner_up = d.runner_up, best_rank = d.best_rank, reason = d.reason,
          guard = d.guard, verdict_basis = d.verdict_basis`
       : `outcome = 'no_candidates', state = 'no_candidates', fetched_at = d.fetched_at, candidate_count = 0,
          confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL`;

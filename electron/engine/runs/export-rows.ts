@@ -6,7 +6,7 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import type { ChosenPerson } from '../rows/row-status';
+import { chosenColumns, chosenSlugSql, exportedChoice, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
@@ -227,7 +227,7 @@ interface RowResult {
   /** The model's view of the row's best candidate, when it has candidates. */
   verdict: { confidence: number; reason: string } | null;
   /** The person of a matched row (auto or accepted); null for any other. */
-  chosen: ChosenPerson | null;
+  chosen: ExportedChoice | null;
   /** What the service said when the row's lookup failed. */
   error: string | null;
   /** The project's last refresh asked for the row's person: what it changed. Null otherwise. */
@@ -251,7 +251,7 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
 
 /** A row's refresh state counts when it is the last refresh's and about the person the row still has. */
 const REFRESH_JOIN = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
-       AND rr.slug = json_extract(rs.chosen, '$.summary.social')`;
+       AND rr.slug = ${chosenSlugSql('rs')}`;
 
 /** The project's last refresh (-1: none) and the condition on `rs` (row_status) and `rr` (REFRESH_JOIN) that picks the scope's rows. */
 function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; filter: string } {
@@ -267,7 +267,8 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
 
 /**
  * The rows an export goes through, a page at a time in row order: the one read of a row's result and chosen person.
- * Rows come as arrays of their columns, not objects, and the chosen person's JSON is parsed only for a matched row.
+ * Rows come as arrays of their columns, not objects, and the chosen person is read only for a matched row (from its
+ * `people` facts, or the JSON of a decision stored whole).
  */
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
   const { lastRefresh, filter } = scopeOf(db, projectId, scope);
@@ -279,9 +280,8 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     .prepare(
       `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, rs.query_key, rs.fetched_at, rs.decided_at,
             CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
-            CASE WHEN rs.state IN ('auto', 'accepted') THEN rs.chosen END,
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END,
-            rr.changed, rr.previous_company
+            rr.changed, rr.previous_company, ${chosenColumns('rs')}
      FROM rows r
      LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
      ${REFRESH_JOIN}
@@ -302,15 +302,15 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     decidedAt: string | null,
     confidence: number | null,
     reason: string | null,
-    chosen: string | null,
     error: string | null,
     refreshChanged: number | null,
     refreshPreviousCompany: string | null,
+    ...chosen: ChosenColumns,
   ];
   for (let from = 0; ; ) {
     const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
-    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, chosen, error, changed, previousCompany]) => ({
+    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...chosen]) => ({
       rowIndex,
       cells,
       result: hasStatus
@@ -323,23 +323,13 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
             fetchedAt,
             decidedAt,
             verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
-            chosen: parseChosen(chosen),
+            chosen: state === 'auto' || state === 'accepted' ? exportedChoice(chosen) : null,
             error,
             refresh: changed === null ? null : { changed: changed === 1, previousCompany },
           }
         : null,
     }));
     from = rows[rows.length - 1]![0] + 1;
-  }
-}
-
-/** A decision's person as stored; a text that does not read is no person, as the review takes it (rows/row-status.ts). */
-function parseChosen(text: string | null): ChosenPerson | null {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as ChosenPerson;
-  } catch {
-    return null;
   }
 }
 

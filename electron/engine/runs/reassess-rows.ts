@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { Mapping, RowState, Strategy } from '../../../shared/model';
+import type { Mapping } from '../../../shared/model';
 import { assessRow, jobChange, rowFacts, rowInput } from '../matching';
 import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
@@ -8,7 +8,7 @@ import { LIFTED_REASON, learnedVerdict, usableState } from '../matching/learned-
 import { storedLearning } from '../rows/stored-learning';
 import { answerFacts } from './answer-facts';
 import { parseCells } from '../rows/row-cells';
-import { jobChangeOf, type ChosenPerson } from '../rows/row-status';
+import { chosenValues, rowStatusColumns, toRowStatus, type ChosenPerson, type RowStatusRow } from '../rows/row-status';
 
 const PAGE_ROWS = 2000;
 /** Rows with candidates the model assesses (row_status as rs). */
@@ -34,44 +34,44 @@ export function unassessedProbe(projectId: number): { sql: string; params: unkno
  * rows it assessed.
  */
 export async function reassessRows(db: Database, projectId: number, mapping: Mapping, which: 'unassessed' | 'all'): Promise<number> {
-  const page = db
-    .prepare(
-      `SELECT rs.row_index, rs.query_key, rs.strategy, rs.state, rs.chosen, r.cells FROM row_status AS rs
-       JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
-       WHERE rs.project_id = ? AND rs.row_index >= ? AND ${TO_ASSESS} ${which === 'unassessed' ? `AND ${UNASSESSED}` : ''}
-       ORDER BY rs.row_index LIMIT ?`,
-    )
-    .raw();
+  const page = db.prepare(
+    `SELECT ${rowStatusColumns('rs')}, r.cells FROM row_status AS rs
+     JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
+     WHERE rs.project_id = ? AND rs.row_index >= ? AND ${TO_ASSESS} ${which === 'unassessed' ? `AND ${UNASSESSED}` : ''}
+     ORDER BY rs.row_index LIMIT ?`,
+  );
+  // The chosen person's reason is compared with the row's new one, not the one this statement replaces.
   const write = db.prepare(
-    'UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, chosen = coalesce(?, chosen), job_change = ?, verdict_basis = NULL WHERE project_id = ? AND row_index = ?',
+    `UPDATE row_status SET confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = NULL,
+       chosen = ?, chosen_person = ?, chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, job_change = ?, job_change_date = ?, job_change_reason = ?
+     WHERE project_id = ? AND row_index = ?`,
   );
   const scope = db.prepare('SELECT plan_scope FROM projects WHERE id = ?').pluck().get(projectId) as string | null;
   // What the project learned from its decisions still lifts the rows of the patterns it supports.
   const learned = usableState(storedLearning(db, projectId)?.state ?? null).state;
   let assessed = 0;
   for (let from = 0; ; ) {
-    const rows = page.all(projectId, from, PAGE_ROWS) as [number, string, Strategy | null, RowState, string | null, string][];
+    const rows = (page.all(projectId, from, PAGE_ROWS) as (RowStatusRow & { cells: string })[]).map((r) => ({ status: toRowStatus(r), cells: r.cells }));
     if (rows.length === 0) return assessed;
     const facts = answerFacts(
       db,
-      rows.map((r) => r[1]),
+      rows.map((r) => r.status.queryKey!),
       Number.MIN_SAFE_INTEGER,
     );
-    const chosenOf = new Map(rows.filter((r) => r[4] !== null).map((r) => [r[0], JSON.parse(r[4]!) as ChosenPerson]));
     // A person a refresh found since the row's answer: their jobs are the refresh's, not the answer's.
     const fresh = FreshestFacts.load(
       db,
       scope,
-      rows.map(([rowIndex, key]) => ({ slug: chosenOf.get(rowIndex)?.summary.social ?? null, queryKey: key })),
+      rows.map(({ status }) => ({ slug: status.chosen?.summary.social ?? null, queryKey: status.queryKey })),
     );
     db.transaction(() => {
-      for (const [rowIndex, key, strategy, state, chosenText, cells] of rows) {
-        const candidates = facts.get(key);
+      for (const { status, cells } of rows) {
+        const { rowIndex, queryKey: key, strategy, state, chosen } = status;
+        const candidates = facts.get(key!);
         // The answer is gone from the cache: the row keeps what it had, and a run asks again.
         if (!candidates || candidates.length === 0) continue;
         const input = rowInput(parseCells(cells), mapping);
         const a = assessRow(rowFacts(input), candidates, strategy, 'best');
-        const chosen = chosenText === null ? null : chosenOf.get(rowIndex)!;
         const refreshed = chosen ? fresh.facts(chosen.summary.social, key) : null;
         const person = chosen ? candidates.find((c) => c.rank === chosen.rank) : undefined;
         const rechosen: ChosenPerson | null =
@@ -81,11 +81,13 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
               ? { ...chosen, jobChange: jobChange(input.company, person.jobs) }
               : chosen;
         const v = state === 'to_review' ? learnedVerdict(a, learned) : { ...a, learned: false };
-        write.run(v.confidence, a.runnerUp, a.candidates[0]!.rank, v.learned ? `${a.reason}${LIFTED_REASON}` : a.reason, v.guard, rechosen ? JSON.stringify(rechosen) : null, jobChangeOf(state, rechosen), projectId, rowIndex);
+        const reason = v.learned ? `${a.reason}${LIFTED_REASON}` : a.reason;
+        const verdictValues = [v.confidence, a.runnerUp, a.candidates[0]!.rank, reason, v.guard];
+        write.run(...verdictValues, ...chosenValues(state, rechosen, reason), projectId, rowIndex);
         assessed++;
       }
     })();
-    from = rows[rows.length - 1]![0] + 1;
+    from = rows[rows.length - 1]!.status.rowIndex + 1;
     await nextTurn();
   }
 }

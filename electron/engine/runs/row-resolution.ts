@@ -56,9 +56,15 @@ export class RowResolution {
     this.learned = hasLearned(learned) ? learned : null;
     this.basis = verdictBasis(mapping, rule, this.learned);
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
+    // An accepted row's person, by position in its answer's people; none for an answer stored before migration 25,
+    // whose rows keep the person whole.
+    const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_key = row_status.query_key AND j.key = ?)';
     this.foundRow = db.prepare(
-      `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = ?, source = ?, decided_at = ?,
-         job_change = ?, confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
+      `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
+         chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
+         chosen_person = CASE WHEN ? IS NOT NULL THEN ${chosenPerson} END,
+         chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
+         confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
        WHERE ${row}`,
     );
     // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at a fraction of the cost
@@ -91,7 +97,10 @@ export class RowResolution {
   /** Rows an answer with candidates settles, with each row's values as row-verdict.ts works them out (in this order). */
   found(rows: readonly WaitingRow[], values: readonly VerdictValues[], fetchedAt: number): ResolutionCount {
     let resolved = 0;
-    for (let i = 0; i < rows.length; i++) resolved += this.foundRow.run(fetchedAt, ...values[i]!, this.basis, this.projectId, rows[i]!.rowIndex).changes;
+    for (let i = 0; i < rows.length; i++) {
+      const [state, count, rank, whole, position, ...rest] = values[i]!;
+      resolved += this.foundRow.run(fetchedAt, state, count, rank, whole, position, whole, position, position, ...rest, this.basis, this.projectId, rows[i]!.rowIndex).changes;
+    }
     return { resolved, advanced: 0 };
   }
 

@@ -21,12 +21,20 @@ export interface VerdictContext {
   learned?: LearnedState | null;
   /** ISO time an accepted row is decided at. */
   at: string;
+  /**
+   * The answer is stored as its people's ids (store/lookups.ts): an accepted row names its person by the position in
+   * them, which row-resolution.ts turns into the `people` id. Unless said, it is when every candidate was read with
+   * its `people` id; otherwise the decision is also made whole, as JSON, kept so where the answer names no people (one
+   * stored before migration 25).
+   */
+  byPeople?: boolean;
 }
 
 /**
- * The values row-resolution.ts's found statement writes before the row's key: outcome state, candidate count,
- * the decision when the model accepts alone (chosen rank, chosen person, source, decided at, job change), then the
- * verdict (confidence, runner-up, best rank, reason, guard).
+ * What row-resolution.ts's found statement writes of a row: outcome state, candidate count, the decision when the
+ * model accepts alone (chosen rank; the chosen person whole, only where the answer may not be stored as people, and
+ * its position in the answer; its score, confidence, reason where not the row's, source, decided at, job change, its
+ * date and why), then the verdict (confidence, runner-up, best rank, reason, guard).
  */
 export type VerdictValues = unknown[];
 
@@ -42,11 +50,12 @@ export function chosenFrom(assessment: RowAssessment, facts: readonly CandidateF
     confidence: judged.confidence,
     reason: judged === assessment.candidates[0] ? assessment.reason : judged.reason,
     jobChange: jobChange(sheetCompany, person.jobs),
+    ...(person.personId === undefined ? {} : { personId: person.personId }),
   };
 }
 
 /** One row against its answer's candidates (at least one): the model's verdict, and the decision when it accepts. */
-export function rowVerdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], { mapping, rule, learned, at }: VerdictContext): VerdictValues {
+export function rowVerdict(cells: string, strategy: Strategy, facts: readonly CandidateFacts[], { mapping, rule, learned, at, byPeople }: VerdictContext): VerdictValues {
   const input = rowInput(parseCells(cells), mapping);
   const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
   const bestRank = assessment.candidates[0]!.rank;
@@ -55,10 +64,15 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const reason = v.learned ? `${assessment.reason}${LIFTED_REASON}` : assessment.reason;
   const verdict = [v.confidence, v.runnerUp, bestRank, reason, v.guard];
   const count = Math.min(facts.length, MAX_CANDIDATES);
-  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, ...verdict];
-  const chosen = chosenFrom(assessment, facts, bestRank, input.company);
-  const kept = chosen && v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
-  return ['auto', count, bestRank, kept ? JSON.stringify(kept) : null, 'auto', at, kept?.jobChange?.status ?? null, ...verdict];
+  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, null, null, null, null, null, null, ...verdict];
+  const chosen = chosenFrom(assessment, facts, bestRank, input.company)!;
+  const { personId: _id, ...kept } = v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
+  // The person by position in the answer's people; and whole, for an answer that may have none (row-resolution.ts).
+  const position = facts.findIndex((f) => f.rank === bestRank);
+  const whole = (byPeople ?? facts.every((f) => f.personId !== undefined)) ? null : JSON.stringify(kept);
+  const keptReason = kept.reason === reason ? null : (kept.reason ?? null);
+  const { status = null, date = null, reason: why = null } = kept.jobChange ?? {};
+  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, why, ...verdict];
 }
 
 /** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */
@@ -127,6 +141,6 @@ export function preparedReply({ bytes, strategies, cells, context }: LandedReply
     stored: answers.map(({ people, ranks }) => ({ people, ranks })),
     facts: answers.map((a) => a.facts),
     counts: answers.map((a) => a.people.length),
-    values: answers.map(({ ranked }, i) => (ranked.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, ranked, context) : null)),
+    values: answers.map(({ ranked }, i) => (ranked.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, ranked, { ...context, byPeople: true }) : null)),
   };
 }

@@ -185,6 +185,13 @@ function personIds(db: Database, people: readonly StoredPerson[]): number[] {
   });
 }
 
+/** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
+export function storedPersonId(db: Database, digest: bigint): number | undefined {
+  const digests = PersonDigests.of(db);
+  digests.catchUp();
+  return digests.idOf(digest);
+}
+
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
@@ -224,22 +231,29 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
 }
 
 /**
- * Deletes every lookup, or only those fetched before `olderThanMs`, and the people no answer left names. Returns how
+ * Deletes every lookup, or only those fetched before `olderThanMs`, and the people nothing names any more: no answer
+ * left, no row's decision (row_status.chosen_person), no refresh's record of them (which later decisions are taken
+ * from) and no decision the log could bring back by undo. Returns how
  * many lookups were deleted.
  */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
   PersonDigests.of(db).forget();
-  if (opts.olderThanMs === undefined) {
-    db.exec('DELETE FROM people; DELETE FROM person_digests;');
-    return db.prepare('DELETE FROM lookups').run().changes;
-  }
-  const deleted = db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs).changes;
+  const deleted =
+    opts.olderThanMs === undefined ? db.prepare('DELETE FROM lookups').run().changes : db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs).changes;
   if (deleted > 0) {
-    db.exec(`DELETE FROM people WHERE id NOT IN (SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL);
+    db.exec(`DELETE FROM people WHERE id NOT IN (${NAMED_PEOPLE});
              DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);`);
   }
   return deleted;
 }
+
+/** The ids of the people an answer, a row's decision, a refresh's record or a decision log entry names. */
+const NAMED_PEOPLE = `SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.people IS NOT NULL
+  UNION SELECT chosen_person FROM row_status WHERE chosen_person IS NOT NULL
+  UNION SELECT person FROM refreshed_people WHERE person IS NOT NULL
+  UNION SELECT person FROM refresh_found WHERE person IS NOT NULL
+  UNION SELECT json_extract(before, '$.chosen.personId') FROM decision_log WHERE json_extract(before, '$.chosen.personId') IS NOT NULL
+  UNION SELECT json_extract(after, '$.chosen.personId') FROM decision_log WHERE json_extract(after, '$.chosen.personId') IS NOT NULL`;
 
 interface LookupRow {
   query_key: string;
@@ -264,7 +278,7 @@ const LOOKUP_COLUMNS = `query_key, query, fetched_at, status, CASE WHEN l.people
 const FACT_COLUMNS = `query_key, candidate_count,
   CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
     (SELECT CASE WHEN count(*) = l.candidate_count AND min(p.facts_version) = max(p.facts_version) THEN
-              '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"r":' || l.ranks || '}' END
+              '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || l.ranks || '}' END
      FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
 type FactRow = [string, number | null, string | null, number];
 

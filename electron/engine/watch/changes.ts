@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { PersonChange } from '../../../shared/contract';
 import { requireProject, sheetRowNumber } from '../rows/project-record';
 import { parseCells } from '../rows/row-cells';
-import type { ChosenPerson } from '../rows/row-status';
+import { rowStatusColumns, toRowStatus, type RowStatusRow } from '../rows/row-status';
 import { importantTest } from './important';
 import { projectSightings, type Sighting } from '../rows/person-history';
 import { changeBetween, type ChangeKind, type PersonState } from '../rows/person-state';
@@ -81,20 +81,21 @@ export function projectChanges(db: Database, projectId: number, cut: Cut): Perso
   const changes: PersonChange[] = [];
   const read = db
     .prepare(
-      `SELECT rr.row_index, rr.slug, rs.chosen, r.cells
+      `SELECT rr.row_index AS r_row_index, rr.slug, r.cells, ${rowStatusColumns('rs')}
        FROM row_refreshes AS rr
        JOIN row_status AS rs ON rs.project_id = rr.project_id AND rs.row_index = rr.row_index
        JOIN rows AS r ON r.project_id = rr.project_id AND r.row_index = rr.row_index
-       WHERE rr.project_id = ? AND rr.slug IN (SELECT value FROM json_each(?)) AND rs.state IN ('auto', 'accepted') AND rs.chosen IS NOT NULL`,
-    )
-    .raw();
+       WHERE rr.project_id = ? AND rr.slug IN (SELECT value FROM json_each(?)) AND rs.state IN ('auto', 'accepted')
+         AND (rs.chosen IS NOT NULL OR rs.chosen_person IS NOT NULL)`,
+    );
   const slugs = [...moves.keys()];
   for (let i = 0; i < slugs.length; i += SLUGS_PER_READ) {
-    const rows = read.all(projectId, JSON.stringify(slugs.slice(i, i + SLUGS_PER_READ))) as [number, string, string, string][];
-    for (const [rowIndex, slug, chosenText, cellsText] of rows) {
-      const chosen = JSON.parse(chosenText) as ChosenPerson;
+    const rows = read.all(projectId, JSON.stringify(slugs.slice(i, i + SLUGS_PER_READ))) as (RowStatusRow & { r_row_index: number; slug: string; cells: string })[];
+    for (const row of rows) {
+      const { r_row_index: rowIndex, slug, cells: cellsText } = row;
+      const chosen = toRowStatus(row).chosen;
       // A row that chose someone else since is not about this person any more.
-      if (chosen.summary.social !== slug) continue;
+      if (chosen?.summary.social !== slug) continue;
       const move = moves.get(slug)!;
       const cells = parseCells(cellsText);
       changes.push({

@@ -22,7 +22,7 @@ const context = (accepted: number): VerdictContext => ({
   at: '2026-01-02T03:04:05.000Z',
 });
 /** [state, candidate count, chosen rank, chosen, source, decided at, job change, confidence, runner-up, best rank, reason, guard]. */
-const verdictOf = (values: unknown[]) => ({ state: values[0], confidence: values[7] as number, reason: values[10] as string, guard: values[11] });
+const verdictOf = (values: unknown[]) => ({ state: values[0], confidence: values[13] as number, reason: values[16] as string, guard: values[17] });
 
 describe('rows a run settles under what the project learned', () => {
   it('keeps a near name for review with its guard until its pattern\'s labels support it, then accepts it alone at their figure', () => {
@@ -39,6 +39,8 @@ describe('rows a run settles under what the project learned', () => {
     expect(lifted).toMatchObject({ state: 'auto', guard: null, confidence });
     expect(lifted.reason.endsWith(LIFTED_REASON)).toBe(true);
     expect(JSON.parse(values[3] as string)).toMatchObject({ rank: 1, confidence, reason: lifted.reason });
+    // Stored as numbers, the decision keeps the same confidence, and no reason of its own: the row's is the same.
+    expect(values.slice(4, 8)).toEqual([0, null, confidence, null]);
     // A rule above the figure leaves the lifted row for review, its guard lifted: the accept of confident rows takes it.
     const strict = verdictOf(rowVerdict(cells, 'name+company', facts, { ...context(MIN_ACCEPTED), rule: { ...DEFAULT_SETTINGS.autoAccept, minConfidence: 0.999 } }));
     expect(strict).toMatchObject({ state: 'to_review', guard: null, confidence, reason: lifted.reason });

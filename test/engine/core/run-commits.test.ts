@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { assessRow, autoAccepts, rankedFacts, rowFacts, rowInput } from '../../../electron/engine/matching';
+import { readRowStatus } from '../../../electron/engine/rows/row-status';
 import { chosenFrom } from '../../../electron/engine/runs/row-verdict';
 import { getLookups } from '../../../electron/engine/store';
 import type { Person, Simulator } from '../../../electron/simulator';
@@ -55,6 +56,13 @@ interface SettledRow {
   candidate_count: number;
   chosen_rank: number | null;
   chosen: string | null;
+  chosen_person: number | null;
+  chosen_score: number | null;
+  chosen_confidence: number | null;
+  chosen_reason: string | null;
+  job_change: string | null;
+  job_change_date: string | null;
+  job_change_reason: string | null;
   source: string | null;
   confidence: number | null;
   runner_up: number | null;
@@ -68,7 +76,8 @@ function settledRows(engine: Engine, projectId: number): SettledRow[] {
   try {
     return db
       .prepare(
-        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, confidence, runner_up, best_rank, reason, guard
+        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, chosen_person, chosen_score, chosen_confidence,
+           chosen_reason, job_change, job_change_date, job_change_reason, source, confidence, runner_up, best_rank, reason, guard
          FROM row_status WHERE project_id = ? ORDER BY row_index`,
       )
       .all(projectId) as SettledRow[];
@@ -91,7 +100,6 @@ describe('settling rows from stored answers', () => {
       // What the rows say agrees with the full candidates on file, compared with each row the long way.
       const db = new Database(engine.dbPath, { readonly: true });
       const lookups = getLookups(db, expected.flatMap((r) => (r.query_key ? [r.query_key] : [])), Number.MIN_SAFE_INTEGER);
-      db.close();
       const sheet = sheetRows(1200);
       const mapping = (await ok(engine, 'projects.get', { projectId: fetched.id })).mapping;
       let autoAmongSeveral = 0;
@@ -103,9 +111,22 @@ describe('settling rows from stored answers', () => {
         expect(row.candidate_count).toBe(facts.length);
         expect(row).toMatchObject({ confidence: assessment.confidence, runner_up: assessment.runnerUp, best_rank: assessment.candidates[0]!.rank, reason: assessment.reason, guard: assessment.guard });
         expect(row.state).toBe(auto ? 'auto' : 'to_review');
-        expect(row.chosen).toBe(auto ? JSON.stringify(chosenFrom(assessment, facts, assessment.candidates[0]!.rank, input.company)) : null);
+        // An accepted row keeps its person as numbers: the version's id in `people`, its score, the confidence, the job change.
+        const chosen = auto ? chosenFrom(assessment, facts, assessment.candidates[0]!.rank, input.company)! : null;
+        expect(row.chosen).toBeNull();
+        expect(row).toMatchObject({
+          chosen_score: chosen?.score ?? null,
+          chosen_confidence: chosen?.confidence ?? null,
+          chosen_reason: null,
+          job_change: chosen?.jobChange?.status ?? null,
+          job_change_date: chosen?.jobChange?.date ?? null,
+          job_change_reason: chosen?.jobChange?.reason ?? null,
+        });
+        if (chosen) expect(readRowStatus(db, fetched.id, row.row_index)?.chosen).toEqual({ ...chosen, personId: row.chosen_person });
+        else expect(row.chosen_person).toBeNull();
         if (auto && facts.length > 1) autoAmongSeveral++;
       }
+      db.close();
       // Names with a company often bring several candidates, and the model still picks one with confidence.
       expect(autoAmongSeveral).toBeGreaterThan(0);
       expect(expected.some((r) => r.state === 'to_review' && r.candidate_count > 1)).toBe(true);

@@ -71,18 +71,36 @@ describe('clearing the cache', () => {
     await ok(engine, 'decisions.choose', { projectId, rowIndex: 1, rank: 1 });
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     expect(before).toMatchObject({ auto: 15, accepted: 1, to_review: 14 });
+    const matched = async () => {
+      const exported = await ok(engine!, 'export.run', { projectId, format: 'csv', scope: 'matched' });
+      const [headers, ...rows] = Papa.parse<string[]>(readFileSync(exported.path!, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+      const at = headers!.indexOf('match_status');
+      // What the rows say of their person: who, where and since when, from the person's id to the job change's date.
+      return rows.map((r) => [r[0], ...r.slice(at + 2, at + 10)]);
+    };
+    const exportedBefore = await matched();
+    // A decision taken back before the cache is cleared: its undo, after, brings back the person the log names.
+    await ok(engine, 'decisions.reject', { projectId, rowIndex: 0, applyToIdentical: false });
 
     expect((await ok(engine, 'cache.stats')).entries).toBe(30);
     expect(await ok(engine, 'cache.clear')).toEqual({ removed: 30 });
     expect((await ok(engine, 'cache.stats')).entries).toBe(0);
+    expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(1);
     const after = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
     expect(after).toMatchObject({ auto: 15, accepted: 1, to_review: 0, pending: 14 });
     expect(await ok(engine, 'run.preview', { projectId })).toMatchObject({ toFetch: 14 });
 
-    const exported = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'matched' });
-    const [headers, ...rows] = Papa.parse<string[]>(readFileSync(exported.path!, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
-    expect(rows).toHaveLength(16);
-    expect(rows.every((r) => r[headers!.indexOf('match_person_id')] !== '')).toBe(true);
+    const exportedAfter = await matched();
+    expect(exportedAfter).toHaveLength(16);
+    expect(exportedAfter.every((r) => r[1] !== '' && r[2] !== '')).toBe(true);
+    expect(exportedAfter).toEqual(exportedBefore);
+    // Each decision keeps its person as a `people` id, and clearing kept the people decisions name and no other.
+    const db = new Database(engine.dbPath, { readonly: true });
+    const stored = db.prepare("SELECT chosen, chosen_person FROM row_status WHERE project_id = ? AND state IN ('auto', 'accepted')").all(projectId) as { chosen: string | null; chosen_person: number | null }[];
+    const people = db.prepare('SELECT id FROM people ORDER BY id').pluck().all();
+    db.close();
+    expect(stored.every((r) => r.chosen === null && r.chosen_person !== null)).toBe(true);
+    expect(people).toEqual([...new Set(stored.map((r) => r.chosen_person))].sort((a, b) => a! - b!));
   });
 });
 

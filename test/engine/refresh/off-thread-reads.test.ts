@@ -286,10 +286,13 @@ describe("the refresh's preview", () => {
   it('reads the people on the worker once while nothing changes, for any age asked, as the engine lists them here, and leaves the review its figures', async () => {
     // A matched row whose person has no profile to ask by: counted apart.
     const db = openDatabase(engine.dbPath);
-    db.prepare(
-      `UPDATE row_status SET chosen = json_remove(chosen, '$.summary.social')
-       WHERE project_id = ? AND row_index = (SELECT min(row_index) FROM row_status WHERE project_id = ? AND state IN ('auto', 'accepted'))`,
-    ).run(projectId, projectId);
+    const row = db.prepare("SELECT row_index, chosen_person FROM row_status WHERE project_id = ? AND state IN ('auto', 'accepted') ORDER BY row_index LIMIT 1").get(projectId) as {
+      row_index: number;
+      chosen_person: number;
+    };
+    // Its version in `people` without the profile (the summary's seventh value).
+    const noProfile = db.prepare("INSERT INTO people (facts_version, facts, person) SELECT facts_version, json_set(facts, '$[6]', NULL), '{}' FROM people WHERE id = ?").run(row.chosen_person);
+    db.prepare('UPDATE row_status SET chosen_person = ? WHERE project_id = ? AND row_index = ?').run(noProfile.lastInsertRowid, projectId, row.row_index);
     db.close();
     await ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true });
     const first = await statementsIn(previews);

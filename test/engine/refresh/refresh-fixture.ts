@@ -9,6 +9,7 @@ import type { Company, Person, Simulator } from '../../../electron/simulator';
 import type { JobChangeStatus } from '../../../shared/model';
 import { expect } from 'vitest';
 import { ok, runToEnd } from '../core/helpers';
+import { ROW_STATUS_COLUMNS, toRowStatus, type ChosenPerson, type RowStatusRow } from '../../../electron/engine/rows/row-status';
 
 export const HEADERS = ['Full Name', 'Work Email', 'Company', 'Notes'];
 
@@ -115,6 +116,17 @@ export function rowStatuses(dbPath: string, projectId: number): Map<number, Reco
   try {
     const rows = db.prepare('SELECT * FROM row_status WHERE project_id = ? ORDER BY row_index').all(projectId) as Record<string, unknown>[];
     return new Map(rows.map((r) => [r.row_index as number, r]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Each matched row's chosen person as the engine reads it (stored as numbers, or whole), by row. */
+export function chosenPeople(dbPath: string, projectId: number): Map<number, ChosenPerson | null> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? ORDER BY row_index`).all(projectId) as RowStatusRow[];
+    return new Map(rows.map((r) => [r.row_index, toRowStatus(r).chosen]));
   } finally {
     db.close();
   }

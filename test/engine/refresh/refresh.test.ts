@@ -8,7 +8,8 @@ import type { Engine } from '../../../electron/engine/engine';
 import type { MoveOnReport, Person, Simulator } from '../../../electron/simulator';
 import { onJobDetail } from '../../support/job-events';
 import { connect, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
-import { HEADERS, accuracy, matchedRows, readCsv, rowStatuses, truthSheet, type MatchedRow, type TruthRow } from './refresh-fixture';
+import { HEADERS, accuracy, chosenPeople, matchedRows, readCsv, rowStatuses, truthSheet, type MatchedRow, type TruthRow } from './refresh-fixture';
+import type { ChosenPerson } from '../../../electron/engine/rows/row-status';
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -18,7 +19,7 @@ let sheet: TruthRow[];
 let people: Map<string, Person>;
 /** Company names as they were before the world moved on, by person id. */
 let companyBefore: Map<string, string | null>;
-let before: { rows: MatchedRow[]; statuses: Map<number, Record<string, unknown>> };
+let before: { rows: MatchedRow[]; statuses: Map<number, Record<string, unknown>>; chosen: Map<number, ChosenPerson | null> };
 let moved: MoveOnReport;
 /** A row decided again by hand before the refresh (cleared, then its person chosen): undo must still reach it. */
 let redecided: MatchedRow;
@@ -61,7 +62,7 @@ describe('job changes and refreshing a project', () => {
     expect(page.jobChanges.left).toBeGreaterThan(50);
     expect(page.changedAtLastRefresh).toBe(0);
     expect(page.lastRefreshAt).toBeNull();
-    before = { rows, statuses: rowStatuses(engine.dbPath, projectId) };
+    before = { rows, statuses: rowStatuses(engine.dbPath, projectId), chosen: chosenPeople(engine.dbPath, projectId) };
   });
 
   it('previews the refresh: each chosen person once however many rows chose them, and the calls that takes', async () => {
@@ -82,6 +83,7 @@ describe('job changes and refreshing a project', () => {
     await ok(engine, 'decisions.clear', { projectId, rowIndex: redecided.rowIndex });
     await ok(engine, 'decisions.choose', { projectId, rowIndex: redecided.rowIndex, rank });
     before.statuses = rowStatuses(engine.dbPath, projectId);
+    before.chosen = chosenPeople(engine.dbPath, projectId);
     sim.resetCounters();
     const distinct = new Set(before.rows.map((r) => r.personId)).size;
     const events: string[] = [];
@@ -101,19 +103,24 @@ describe('job changes and refreshing a project', () => {
     expect([...asked.queryKeys.keys()].every((k) => k.includes('"field_name":"social"'))).toBe(true);
 
     const after = rowStatuses(engine.dbPath, projectId);
+    const chosenAfter = chosenPeople(engine.dbPath, projectId);
     const lost: string[] = [];
     const touched: string[] = [];
     for (const [rowIndex, old] of before.statuses) {
       const now = after.get(rowIndex)!;
       if (old.state === 'auto' || old.state === 'accepted') {
         for (const column of DECISION_COLUMNS) if (now[column] !== old[column]) lost.push(`row ${rowIndex}: ${column}`);
-        const [was, is] = [JSON.parse(old.chosen as string), JSON.parse(now.chosen as string)];
+        const [was, is] = [before.chosen.get(rowIndex)!, chosenAfter.get(rowIndex)!];
         if (was.summary.id !== is.summary.id || was.rank !== is.rank || was.confidence !== is.confidence) lost.push(`row ${rowIndex}: person`);
       } else if (JSON.stringify(now) !== JSON.stringify(old)) {
         touched.push(`row ${rowIndex} (${old.state})`);
       }
     }
     expect(lost, 'decisions kept').toEqual([]);
+    // Brought up to date, each decision names the person's refreshed version in `people`: stored as numbers still.
+    const matchedAfter = [...after.values()].filter((s) => s.state === 'auto' || s.state === 'accepted');
+    expect(matchedAfter.filter((s) => s.chosen !== null || s.chosen_person === null).map((s) => s.row_index)).toEqual([]);
+    expect(matchedAfter.some((s) => s.chosen_person !== before.statuses.get(s.row_index as number)!.chosen_person)).toBe(true);
     expect(touched, 'rows not accepted are untouched').toEqual([]);
     expect([...before.statuses.values()].filter((s) => s.state !== 'auto' && s.state !== 'accepted').length).toBeGreaterThan(40);
 

@@ -196,7 +196,9 @@ describe('lookups cache', () => {
       const got = getAnswerFacts(db, [found.queryKey, empty.queryKey, stale.queryKey, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
       expect([...got.keys()].sort()).toEqual([found.queryKey, empty.queryKey].sort());
       expect(got.get(found.queryKey)).toMatchObject({ count: 2, fetchedAt: now });
-      expect(readStoredFacts(got.get(found.queryKey)!.facts)).toEqual(rankedFacts(candidates));
+      // Each candidate names the `people` row it was read from, as the answer lists them.
+      const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_key = ?').pluck().get(found.queryKey) as string) as number[];
+      expect(readStoredFacts(got.get(found.queryKey)!.facts)).toEqual(rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] })));
       expect(readStoredFacts(got.get(empty.queryKey)!.facts)).toEqual([]);
       expect(got.get(empty.queryKey)?.count).toBe(0);
 

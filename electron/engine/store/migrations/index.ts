@@ -25,6 +25,7 @@ import { learnedWeights } from './023-learned-weights';
 import { jobs } from './024-jobs';
 import { peopleOnce } from './025-people-once';
 import { runOptionsInJobs } from './026-run-options-in-jobs';
+import { slimRowResults } from './027-slim-row-results';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -54,4 +55,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   jobs,
   peopleOnce,
   runOptionsInJobs,
+  slimRowResults,
 ];
