@@ -160,6 +160,35 @@ describe('jobs', () => {
     }
   });
 
+  it('a run and a refresh paused in an earlier session, cancelled by project and kind, end their stored jobs cancelled', async () => {
+    const { engine: first } = await setUp(20);
+    const ran = (await ok(first, 'projects.import', { file: sheet(300) })).summary.id;
+    const refreshed = (await ok(first, 'projects.import', { file: sheet(150) })).summary.id;
+    for (const projectId of [ran, refreshed]) await ok(first, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(first, 'run.start', { projectId: refreshed, offline: false });
+    await first.runSettled(refreshed);
+    await ok(first, 'run.start', { projectId: ran, offline: false });
+    await ok(first, 'run.pause', { projectId: ran });
+    await ok(first, 'refresh.start', { projectId: refreshed });
+    await ok(first, 'refresh.pause', { projectId: refreshed });
+    await fixture.close();
+
+    const engine = await fixture.open();
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const stored = (kind: JobKind, projectId: number) => db.prepare('SELECT state, message FROM jobs WHERE kind = ? AND project_id = ? ORDER BY id').all(kind, projectId);
+    expect(stored('run', ran)).toMatchObject([{ state: 'paused' }]);
+    expect(stored('refresh', refreshed)).toMatchObject([{ state: 'paused' }]);
+    expect(await ok(engine, 'job.cancel', { projectId: ran, kind: 'run' })).toEqual({ cancelled: true });
+    expect(await ok(engine, 'job.cancel', { projectId: refreshed, kind: 'refresh' })).toEqual({ cancelled: true });
+    const cancelled = { state: 'cancelled', message: 'Cancelled. Everything that had arrived is kept.' };
+    expect(stored('run', ran)).toEqual([cancelled]);
+    expect(stored('refresh', refreshed)).toEqual([cancelled]);
+    // The finished run of the refreshed project stays as it ended.
+    expect(stored('run', refreshed)).toEqual([{ state: 'done', message: null }]);
+    expect(await ok(engine, 'run.status', { projectId: ran })).toMatchObject({ status: 'cancelled' });
+    expect(await ok(engine, 'refresh.status', { projectId: refreshed })).toMatchObject({ status: 'cancelled' });
+  });
+
   it('a read waits on the plan a project needs, shown as a job, and on a ready project writes nothing', async () => {
     const { engine, events } = await setUp();
     const projectId = (await ok(engine, 'projects.import', { file: sheet(400) })).summary.id;
