@@ -164,7 +164,7 @@ class MatchdeskEngine implements Engine {
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id), admit: admitOn('run') });
+    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),

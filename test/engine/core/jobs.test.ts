@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { JobKind, JobProgress } from '../../../shared/contract';
+import type { JobKind, JobProgress, PlanProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { onJobDetail } from '../../support/job-events';
 import { EngineOnSim, jobEvents } from '../jobs/engine-on-sim';
@@ -215,6 +215,19 @@ describe('jobs', () => {
     await ok(engine, 'refresh.preview', { projectId });
     expect(changes()).toBe(before.changes);
     expect(events.length).toBe(before.jobs);
+  });
+
+  it('a plan says who started it: a mapping saved, a run, or a read', async () => {
+    const { engine, events } = await setUp();
+    const [read, saved, ran] = [sheet(120), sheet(130), sheet(140)];
+    const ids: number[] = [];
+    for (const file of [read, saved, ran]) ids.push((await ok(engine, 'projects.import', { file })).summary.id);
+    await ok(engine, 'review.page', { projectId: ids[0]!, offset: 0, limit: 10 });
+    await ok(engine, 'mapping.save', { projectId: ids[1]!, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId: ids[2]!, offline: false });
+    await engine.runSettled(ids[2]!);
+    const causes = ids.map((projectId) => [...new Set(events.filter((e) => e.kind === 'plan' && e.projectId === projectId && e.detail).map((e) => (e.detail as PlanProgress).startedBy))]);
+    expect(causes).toEqual([['read'], ['mapping'], ['run']]);
   });
 
   it('refuses what the overlap table refuses, through the engine: a refresh while a run goes, a run while a refresh goes', async () => {
