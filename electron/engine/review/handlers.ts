@@ -16,6 +16,7 @@ import { learnFromDecisions, learningSources, learningSummary, learningToStartFr
 import { rowDetail } from './row-detail';
 import { prefillRowTextIndex } from './row-text-index';
 import { reviewPage, type ChangedCount } from './review-page';
+import type { TextIndexJobs } from './text-index-jobs';
 import { reviewCounts } from './view-counts';
 
 export interface ReviewHandlersDeps {
@@ -33,6 +34,8 @@ export interface ReviewHandlersDeps {
   enter(action: Action, projectId: number, entry?: Entry): Promise<void>;
   /** Nothing asked of the engine for a moment: the text index may fill a slice. */
   isIdle(): boolean;
+  /** The text-index fills as jobs: whether a user's cancel still holds the background one back. */
+  textIndex: Pick<TextIndexJobs, 'mayFillInBackground'>;
 }
 
 export interface ReviewHandlers {
@@ -87,8 +90,9 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
       if (input.changedAtLastRefresh) await deps.changedRows?.walked(input.projectId);
       // A large project's lists (a sort by confidence takes seconds) are walked on the reading worker.
       const page = await reviewPage(db, input.projectId, input, { changed: deps.changed, walk: deps.readsElsewhere(project) ? deps.reading.rowList : undefined });
-      // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
-      prefillRowTextIndex(db, input.projectId, () => deps.isIdle());
+      // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it
+      // (unless they just cancelled that fill).
+      if (deps.textIndex.mayFillInBackground(input.projectId)) prefillRowTextIndex(db, input.projectId, () => deps.isIdle());
       return page;
     },
     'review.counts': async (input) => {
