@@ -149,8 +149,8 @@ export class Decisions {
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (a large queue of confident
    * rows would hold the engine for many seconds in one), so a review queue of a million confident rows
    * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: the overlap table
-   * (jobs/concurrency.ts) has them wait. A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
-   * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
+   * (jobs/concurrency.ts) has them wait. A crash part-way leaves the slices written so far, logged as the action:
+   * undo reverts them. `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
    * stops it before its next slice: a user's cancel reverts the slices written, the engine closing keeps them.
    * `only` limits it to those rows (one reason pattern's, as a learning's change names them).
    */
