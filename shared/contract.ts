@@ -956,6 +956,12 @@ export interface TextIndexProgress {
 }
 
 /**
+ * Who started a plan: a mapping saved, a run, or a read that needs the project planned (a review screen, a preview, a
+ * watch's look at it).
+ */
+export type PlanCause = 'mapping' | 'run' | 'read';
+
+/**
  * How far planning a project's queries is: when its mapping is saved, or when a run or a screen needs it planned for
  * another service. A large sheet takes a while.
  */
@@ -963,6 +969,8 @@ export interface PlanProgress {
   projectId: number;
   rowsPlanned: number;
   rowsTotal: number;
+  /** Only the mapping screen's own save is cancelled there; a run's or a read's plan is said for what it is. */
+  startedBy: PlanCause;
 }
 
 /** What each kind of job says of itself beside the common fields: what its screen shows (null: nothing more). */

@@ -1,5 +1,5 @@
 // How far long work is, as both hosts show it (the window's progress bars, the command line's bar and lines).
-import type { BulkDecision, DecisionsProgress, ExportProgress, PlanProgress, RunProgress } from './contract';
+import type { BulkDecision, DecisionsProgress, ExportProgress, PlanCause, PlanProgress, RunProgress } from './contract';
 
 /** Whole percent, never 100 before the work is really done. */
 export function percent(done: number, total: number): number {
@@ -52,9 +52,16 @@ export function exportProgressText(progress: ExportProgress | null): string {
   return progressText(exportProgressParts(progress));
 }
 
-/** What saving a mapping says while the rows' queries are planned (a while for a large sheet); `progress` is null until the first word comes. */
+/** What a plan is for, in words: a mapping's save says it plainly, a run's or a read's names what it prepares. */
+const PLAN_WORDS: Record<PlanCause, string> = {
+  mapping: 'Planning the queries…',
+  run: 'Planning the queries for a run…',
+  read: 'Planning the queries to show the rows…',
+};
+
+/** What a plan says while the rows' queries are planned (a while for a large sheet); `progress` is null until the first word comes. */
 export function planProgressParts(progress: PlanProgress | null): ProgressParts {
-  return { words: 'Planning the queries…', percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
+  return { words: PLAN_WORDS[progress?.startedBy ?? 'mapping'], percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
 }
 
 export function planProgressText(progress: PlanProgress | null): string {

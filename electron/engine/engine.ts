@@ -142,7 +142,7 @@ class MatchdeskEngine implements Engine {
     markInterruptedRefreshes(db, now);
     JobBoard.markInterrupted(db, now, ['run', 'refresh']);
     const jobs = (this.jobs = new JobBoard(db, clock, (progress) => this.emit('job.progress', progress)));
-    this.textIndexJobs = new TextIndexJobs(jobs, (projectId) => stopRowTextIndexFill(db, projectId));
+    this.textIndexJobs = new TextIndexJobs(jobs, (projectId) => stopRowTextIndexFill(db, projectId), () => clock.now());
     deleteAbandonedImports(db, new Date(clock.now() - ABANDONED_IMPORT_MS).toISOString());
     const readsElsewhere = (project: ProjectRecord) => this.readsPast(project.rowCount, LISTS_WALKED_HERE);
     const enterOn = (action: Action, projectId: number, entry?: Entry) => enter(action, projectId, requireProject(db, projectId).name, this.underWay, entry);
@@ -164,7 +164,7 @@ class MatchdeskEngine implements Engine {
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id), admit: admitOn('run') });
+    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),
@@ -215,7 +215,7 @@ class MatchdeskEngine implements Engine {
       exportDir,
       unfinished: atStart.unfinished,
     });
-    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle() });
+    this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle(), textIndex: this.textIndexJobs });
     // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
     const beforeRefresh = () => connections.activeProfile()?.id === DEMO_PROFILE_ID && this.demo.moveOnForRefresh();
     this.handlers = {

@@ -64,8 +64,13 @@ describe('settings form', () => {
 describe('saving a mapping', () => {
   it('says how far the planning of the queries is', () => {
     expect(planProgressText(null)).toBe('Planning the queries…');
-    expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000 })).toBe('Planning the queries… 41%');
-    expect(planProgressText({ projectId: 1, rowsPlanned: 1_000_000, rowsTotal: 1_000_000 })).toBe('Planning the queries… 100%');
+    expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'mapping' })).toBe('Planning the queries… 41%');
+    expect(planProgressText({ projectId: 1, rowsPlanned: 1_000_000, rowsTotal: 1_000_000, startedBy: 'mapping' })).toBe('Planning the queries… 100%');
+  });
+
+  it("says a plan a run or a read started for what it is, which the mapping screen shows without its Cancel", () => {
+    expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'run' })).toBe('Planning the queries for a run… 41%');
+    expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'read' })).toBe('Planning the queries to show the rows… 41%');
   });
 });
 
@@ -88,7 +93,7 @@ describe('export', () => {
     expect(parts(413_000).words).toBe(parts(412_000).words);
     expect(parts(1_000_000)).toEqual({ words: 'Saving the rows…', percent: null });
     expect(exportProgressParts(null)).toEqual({ words: 'Exporting…', percent: null });
-    expect(planProgressParts({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000 })).toEqual({ words: 'Planning the queries…', percent: 41 });
+    expect(planProgressParts({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'mapping' })).toEqual({ words: 'Planning the queries…', percent: 41 });
     expect(planProgressParts(null)).toEqual({ words: 'Planning the queries…', percent: null });
   });
 

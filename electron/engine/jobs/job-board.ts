@@ -177,6 +177,17 @@ export class JobBoard {
     return text === undefined ? null : JSON.parse(text);
   }
 
+  /**
+   * Ends the project's stored jobs of the kind left paused by an earlier session (they have no job on this board), as
+   * its control ended the work they held (a cancel of a run paused before a restart).
+   */
+  endEarlier(projectId: number, kind: JobKind, state: JobState, message: string | null): void {
+    const here = [...this.live.values()].map((job) => job.rowId).filter((rowId) => rowId !== null);
+    this.db
+      .prepare(`UPDATE jobs SET state = ?, message = ?, updated_at = ? WHERE project_id = ? AND kind = ? AND state = 'paused' AND id NOT IN (SELECT value FROM json_each(?))`)
+      .run(state, message, this.now(), projectId, kind, JSON.stringify(here));
+  }
+
   /** Jobs a crash or a kill cut off, as the next start finds them: what can be resumed is paused, the rest failed. */
   static markInterrupted(db: Database, at: string, resumable: JobKind[]): void {
     const kinds = JSON.stringify(resumable);

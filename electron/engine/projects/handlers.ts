@@ -104,7 +104,7 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
       await deps.enter('plan', project.id);
       // Its plan is the project's `plan` job: job.cancel stops it, and the project keeps the mapping it had.
       await prep.withPlanLock(project.id, async (job) => {
-        await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, job);
+        await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, 'mapping', job);
         // Rows that keep their candidates are compared with them again: another column is other evidence.
         if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
       });

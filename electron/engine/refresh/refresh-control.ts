@@ -140,7 +140,10 @@ export class RefreshControl {
         if (!starting) this.starting.delete(projectId);
       }
       const at = new Date(this.deps.clock.now()).toISOString();
-      saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
+      const message = 'Cancelled. Everything that had arrived is kept.';
+      saveRefresh(this.deps.db, last.id, { status: 'cancelled', counters, message, updatedAt: at, finishedAt: at });
+      // Paused in an earlier session, it has no job here to tell: its stored one ends as this one's would.
+      if (!this.jobs.has(projectId)) this.deps.jobs.endEarlier(projectId, 'refresh', 'cancelled', message);
       void dropLists(this.deps.db, last.id, 'rows');
       const progress = this.status(projectId);
       if (progress) this.tell(progress);

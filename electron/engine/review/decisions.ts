@@ -5,7 +5,6 @@ import { MANUAL_STATES, type AutoAcceptRule, type RowState } from '../../../shar
 import type { Clock } from '../clock';
 import { CLOSING } from '../cancellable-calls';
 import { EngineError, notFound } from '../engine-errors';
-import { KeyedWork } from '../keyed-work';
 import type { ProjectRecord } from '../rows/project-record';
 import { sheetRowNumber, touchProject } from '../rows/project-record';
 import { clearsLimitsWhere, jobChange, rowInput } from '../matching';
@@ -53,9 +52,6 @@ const PREVIEW_THRESHOLDS = [0.99, 0.97, 0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5];
  * by hand yet: a decision someone made row by row is never overwritten in bulk.
  */
 export class Decisions {
-  /** Projects whose rows an action changes a slice at a time (an "accept all at or above", an undo), and when it ends. */
-  private readonly bulk = new KeyedWork<number>();
-
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -63,22 +59,7 @@ export class Decisions {
     private readonly changed?: ChangedCount,
   ) {}
 
-  /** Refuses while an action changes the project's rows a slice at a time: nothing else may decide or rewrite them. */
-  refuseWhileBulk(projectId: number): void {
-    this.bulk.refuse(projectId);
-  }
-
-  /**
-   * Resolves once no action changes the project's rows a slice at a time (at once when none does). A decision made
-   * meanwhile (a reviewer's next key, an undo of the accept) waits for it, as it did when such an action was one
-   * transaction, instead of being refused.
-   */
-  bulkSettled(projectId: number): Promise<void> {
-    return this.bulk.settled(projectId);
-  }
-
   choose(project: ProjectRecord, rowIndex: number, rank: number, applyToIdentical: boolean): DecisionResult {
-    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const assessed = assessedRow(this.db, project, row, rowCells(this.db, project.id, rowIndex) ?? []);
     const count = assessed?.facts.length ?? 0;
@@ -98,7 +79,6 @@ export class Decisions {
   }
 
   reject(project: ProjectRecord, rowIndex: number, applyToIdentical: boolean): DecisionResult {
-    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const after = this.decided('rejected', null);
     const rows = applyToIdentical ? [row, ...this.identical(project.id, row, false)] : [row];
@@ -106,7 +86,6 @@ export class Decisions {
   }
 
   skip(project: ProjectRecord, rowIndex: number): DecisionResult {
-    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after: this.decided('skipped', null) }]);
   }
@@ -118,7 +97,6 @@ export class Decisions {
    * candidates refuses the whole file, naming the entry's line.
    */
   record(project: ProjectRecord, entries: readonly { line: number; row: number; personId: string | null }[]): DecisionResult {
-    this.refuseWhileBulk(project.id);
     const seen = new Map<number, number>();
     const changes = entries.map(({ line, row: number, personId }): Change => {
       const refuse = (why: string) => new EngineError('invalid_input', `Line ${line}: ${why}. Nothing was recorded; correct the file and run it again.`);
@@ -142,7 +120,6 @@ export class Decisions {
 
   /** Back to what the run found, as if nobody had decided. */
   clear(project: ProjectRecord, rowIndex: number): DecisionResult {
-    this.refuseWhileBulk(project.id);
     const row = this.row(project, rowIndex);
     const after: DecisionFields = { state: row.outcome, chosenRank: null, chosen: null, source: null, decidedAt: null };
     return this.commit(project, rowIndex, [{ rowIndex, before: fieldsOf(row), after }]);
@@ -171,9 +148,9 @@ export class Decisions {
    * Only the rows' indexes are held (4 bytes a row): the changes, each with its chosen person, are worked out and
    * written KEYS_PER_READ rows a transaction, giving other calls their turn in between (a large queue of confident
    * rows would hold the engine for many seconds in one), so a review queue of a million confident rows
-   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: callers wait
-   * (bulkSettled). A crash part-way leaves the slices written so far, logged as the action: undo reverts them.
-   * `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
+   * needs no more memory than a few hundred. Meanwhile the project's rows take no other decision: the overlap table
+   * (jobs/concurrency.ts) has them wait. A crash part-way leaves the slices written so far, logged as the action:
+   * undo reverts them. `onProgress` hears the rows gone through, of those counted, at the start and after every slice. Aborting `signal`
    * stops it before its next slice: a user's cancel reverts the slices written, the engine closing keeps them.
    * `only` limits it to those rows (one reason pattern's, as a learning's change names them).
    */
@@ -185,7 +162,6 @@ export class Decisions {
     signal?: AbortSignal,
     only?: ReadonlySet<number>,
   ): Promise<DecisionResult> {
-    this.refuseWhileBulk(project.id);
     const clears = clearsLimitsWhere({ minConfidence, minLead: rule.minLead });
     const qualifying = this.db
       .prepare(
@@ -196,26 +172,23 @@ export class Decisions {
       .iterate(project.id, ...clears.params) as IterableIterator<number>;
     const indexes = Int32Array.from(only ? [...qualifying].filter((i) => only.has(i)) : qualifying);
     const at = this.now();
-    const changed = await this.bulk.run(project.id, "This project's confident rows are being accepted.", async () => {
-      let batch: number | null = null;
-      let changed = 0;
-      onProgress(0, indexes.length);
-      for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
-        if (i > 0) await nextTurn();
-        if (signal?.aborted) break;
-        const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
-        changed += slice.changed;
-        batch = slice.batch;
-        onProgress(Math.min(i + KEYS_PER_READ, indexes.length), indexes.length);
-      }
-      // The engine closing keeps the slices written: they are the action, as a crash would leave it, and undo reverts
-      // them. The user's cancel takes them back.
-      if (signal?.aborted && signal.reason !== CLOSING) {
-        if (batch !== null) await this.revert(project, batch, () => undefined);
-        throw new EngineError('cancelled', 'Accepting the confident rows was cancelled: no row was changed.');
-      }
-      return changed;
-    });
+    let batch: number | null = null;
+    let changed = 0;
+    onProgress(0, indexes.length);
+    for (let i = 0; i < indexes.length; i += KEYS_PER_READ) {
+      if (i > 0) await nextTurn();
+      if (signal?.aborted) break;
+      const slice = this.logBatch(project, (write) => write(this.autoAccepted(project, indexes.subarray(i, i + KEYS_PER_READ), at)), batch);
+      changed += slice.changed;
+      batch = slice.batch;
+      onProgress(Math.min(i + KEYS_PER_READ, indexes.length), indexes.length);
+    }
+    // The engine closing keeps the slices written: they are the action, as a crash would leave it, and undo reverts
+    // them. The user's cancel takes them back.
+    if (signal?.aborted && signal.reason !== CLOSING) {
+      if (batch !== null) await this.revert(project, batch, () => undefined);
+      throw new EngineError('cancelled', 'Accepting the confident rows was cancelled: no row was changed.');
+    }
     return { changed, row: null, ...reviewFigures(this.db, project.id, this.changed) };
   }
 
@@ -254,16 +227,15 @@ export class Decisions {
    * Reverts the project's last action that is not undone yet, row by row where nothing changed the row since. The
    * action's log is read and reverted ENTRIES_PER_READ entries a transaction, other calls taking their turn in between
    * (the undo of a large accept would hold the engine for many seconds in one), so an "accept all" over a
-   * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: callers
-   * wait (bulkSettled). An action over more than one slice of rows is told to `onProgress` as it goes: the log entries
+   * million rows is undone in the memory of a few hundred. Meanwhile the project's rows take no other decision: the
+   * overlap table (jobs/concurrency.ts) has them wait. An action over more than one slice of rows is told to `onProgress` as it goes: the log entries
    * gone through, of the action's. Aborting `signal` stops it before its next slice, as a crash would: the rows taken
    * back stay so, the action is not marked undone, and the next undo takes back the rest.
    */
   undo(project: ProjectRecord, onProgress: (rowsDone: number, rowsTotal: number) => void = () => undefined, signal?: AbortSignal): Promise<DecisionResult> {
-    this.refuseWhileBulk(project.id);
     const batch = this.db.prepare('SELECT max(batch_id) FROM decision_log WHERE project_id = ? AND undone_at IS NULL').pluck().get(project.id) as number | null;
     if (batch === null) return Promise.resolve({ changed: 0, row: null, ...reviewFigures(this.db, project.id, this.changed) });
-    return this.bulk.run(project.id, "This project's last action is being undone.", () => this.revert(project, batch, onProgress, signal));
+    return this.revert(project, batch, onProgress, signal);
   }
 
   /**

@@ -16,6 +16,7 @@ import { learnFromDecisions, learningSources, learningSummary, learningToStartFr
 import { rowDetail } from './row-detail';
 import { prefillRowTextIndex } from './row-text-index';
 import { reviewPage, type ChangedCount } from './review-page';
+import type { TextIndexJobs } from './text-index-jobs';
 import { reviewCounts } from './view-counts';
 
 export interface ReviewHandlersDeps {
@@ -33,6 +34,8 @@ export interface ReviewHandlersDeps {
   enter(action: Action, projectId: number, entry?: Entry): Promise<void>;
   /** Nothing asked of the engine for a moment: the text index may fill a slice. */
   isIdle(): boolean;
+  /** The text-index fills as jobs: whether a user's cancel still holds the background one back. */
+  textIndex: Pick<TextIndexJobs, 'mayFillInBackground'>;
 }
 
 export interface ReviewHandlers {
@@ -50,10 +53,15 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
   /** Undos of a project's last action, for the engine's close (job.cancel stops one by its job's signal). */
   const undos = new CancellableCalls<number>();
 
-  /** Decides once no action changes the project's rows a slice at a time (an accept, an undo). */
-  async function after<T>(action: Action, projectId: number, decide: () => T | Promise<T>): Promise<T> {
-    await deps.enter(action, projectId);
-    return decide();
+  /**
+   * Decides once no action changes the project's rows a slice at a time (an accept, an undo), as the overlap table says
+   * (jobs/concurrency.ts): in the turn it lets the decision go, so no such action may start in between.
+   */
+  async function after<T>(action: Action, projectId: number, decide: (project: ProjectRecord) => T | Promise<T>): Promise<T> {
+    const project = await planned(projectId);
+    let decided!: T | Promise<T>;
+    await deps.enter(action, projectId, { admitted: () => void (decided = decide(project)) });
+    return decided;
   }
 
   /** Runs a decision over many rows with a teller that gives its job how far it is (a DecisionsProgress its detail). */
@@ -82,8 +90,9 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
       if (input.changedAtLastRefresh) await deps.changedRows?.walked(input.projectId);
       // A large project's lists (a sort by confidence takes seconds) are walked on the reading worker.
       const page = await reviewPage(db, input.projectId, input, { changed: deps.changed, walk: deps.readsElsewhere(project) ? deps.reading.rowList : undefined });
-      // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it.
-      prefillRowTextIndex(db, input.projectId, () => deps.isIdle());
+      // Someone is reviewing: the text index fills while they read, so their first text filter need not wait for it
+      // (unless they just cancelled that fill).
+      if (deps.textIndex.mayFillInBackground(input.projectId)) prefillRowTextIndex(db, input.projectId, () => deps.isIdle());
       return page;
     },
     'review.counts': async (input) => {
@@ -94,10 +103,10 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
     'review.row': async (input) => rowDetail(db, await planned(input.projectId), input.rowIndex),
     'review.groups': async (input) => reviewGroups(db, await prep.plannedAndAssessed(input.projectId)),
     // A decision made while the project's confident rows are accepted, or an action undone, waits for that to end.
-    'decisions.choose': (input) => after('decide', input.projectId, async () => decisions.choose(await planned(input.projectId), input.rowIndex, input.rank, input.applyToIdentical)),
-    'decisions.reject': (input) => after('decide', input.projectId, async () => decisions.reject(await planned(input.projectId), input.rowIndex, input.applyToIdentical)),
-    'decisions.skip': (input) => after('decide', input.projectId, async () => decisions.skip(await planned(input.projectId), input.rowIndex)),
-    'decisions.clear': (input) => after('decide', input.projectId, async () => decisions.clear(await planned(input.projectId), input.rowIndex)),
+    'decisions.choose': (input) => after('decide', input.projectId, (project) => decisions.choose(project, input.rowIndex, input.rank, input.applyToIdentical)),
+    'decisions.reject': (input) => after('decide', input.projectId, (project) => decisions.reject(project, input.rowIndex, input.applyToIdentical)),
+    'decisions.skip': (input) => after('decide', input.projectId, (project) => decisions.skip(project, input.rowIndex)),
+    'decisions.clear': (input) => after('decide', input.projectId, (project) => decisions.clear(project, input.rowIndex)),
     // Cancelled part-way, an undo keeps the rows it took back and says how many: undo again takes back the rest.
     'decisions.undo': (input) =>
       asJob('undo', input.projectId, undos, (job) =>
@@ -105,7 +114,7 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
           tellingBulk(job, input.projectId, 'undo', (tell) => decisions.undo(requireProject(db, input.projectId), tell, AbortSignal.any([job.signal, closing]))),
         ),
       ),
-    'decisions.record': (input) => after('decide', input.projectId, async () => decisions.record(await planned(input.projectId), input.entries)),
+    'decisions.record': (input) => after('decide', input.projectId, (project) => decisions.record(project, input.entries)),
     'decisions.acceptPreview': async (input) => {
       const project = await prep.plannedAndAssessed(input.projectId);
       return decisions.acceptPreview(project, getSettings(db).autoAccept, deps.readsElsewhere(project) ? deps.reading.rows : undefined);
@@ -133,7 +142,7 @@ export function createReviewHandlers(deps: ReviewHandlersDeps): ReviewHandlers {
       ),
     'learning.summary': (input) => learningSummary(db, requireProject(db, input.projectId)),
     'learning.sources': (input) => learningSources(db, requireProject(db, input.projectId)),
-    'learning.reset': (input) => after('decide', input.projectId, async () => resetLearning(db, await planned(input.projectId))),
+    'learning.reset': (input) => after('decide', input.projectId, (project) => resetLearning(db, project)),
   };
 
   return {

@@ -90,7 +90,7 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
   const handlers: Handlers = {
     'run.preview': async (input) => {
       const project = requireProject(db, input.projectId);
-      if (!runs.isBusy(project.id)) await prep.ensurePlan(project.id);
+      if (!runs.isBusy(project.id)) await prep.ensurePlan(project.id, 'read');
       const settings = getSettings(db);
       const scope = deps.connections.activeScope();
       // Rows whose verdicts the run would copy from another project of this sheet go at a copy's pace (row-timing.ts).

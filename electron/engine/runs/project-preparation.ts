@@ -1,6 +1,7 @@
 // Bringing a project's rows up to date before work reads or writes them: its queries planned for the selected
 // service (a plan), and every row carrying a verdict of the confidence model (an assessment).
 import type { Database } from 'better-sqlite3';
+import type { PlanCause } from '../../../shared/contract';
 import type { JobBoard, JobHandle } from '../jobs/job-board';
 import { KeyedWork } from '../keyed-work';
 import { progressPace } from '../progress-pace';
@@ -41,8 +42,8 @@ export class ProjectPreparation {
     );
   }
 
-  /** Re-plans a project whose queries were made for another service (or whose plan was cut off). */
-  async ensurePlan(projectId: number): Promise<void> {
+  /** Re-plans a project whose queries were made for another service (or whose plan was cut off), for `startedBy`. */
+  async ensurePlan(projectId: number, startedBy: PlanCause): Promise<void> {
     // A plan under way (a mapping being saved, a run or another screen's plan) is waited for, then looked at again. In
     // this loop, not planning.settled: with none under way it goes on in the same turn, so two callers cannot both
     // find none and then both start one.
@@ -51,16 +52,16 @@ export class ProjectPreparation {
     const scope = this.deps.activeScope();
     const wanted = scope ?? NO_SCOPE;
     if (project.planScope !== null && (scope === null || project.planScope === scopeId(wanted))) return;
-    await this.withPlanLock(projectId, (job) => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }, job));
+    await this.withPlanLock(projectId, (job) => this.plan(project, { mapping: project.mapping, strategies: project.strategies, scope: wanted }, startedBy, job));
   }
 
   /**
    * Plans the project's queries as `job`, telling how far it is (its job's progress, a PlanProgress its detail): at the
-   * start, a few times a second, at the end. Stopped by the job's cancel or by `signal`.
+   * start, a few times a second, at the end, each time saying who started it. Stopped by the job's cancel or by `signal`.
    */
-  async plan(project: ProjectRecord, req: PlanRequest, job: JobHandle<'plan'>, signal?: AbortSignal): Promise<void> {
+  async plan(project: ProjectRecord, req: PlanRequest, startedBy: PlanCause, job: JobHandle<'plan'>, signal?: AbortSignal): Promise<void> {
     const pace = progressPace();
-    const tell = (rowsPlanned: number) => job.progress(rowsPlanned, project.rowCount, undefined, { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount });
+    const tell = (rowsPlanned: number) => job.progress(rowsPlanned, project.rowCount, undefined, { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount, startedBy });
     tell(0);
     await planProject(
       this.deps.db,
@@ -81,7 +82,7 @@ export class ProjectPreparation {
   async planned(projectId: number): Promise<ProjectRecord> {
     const project = requireProject(this.deps.db, projectId);
     if (project.planScope !== null || this.planning.has(projectId) || this.deps.runBusy(projectId)) return project;
-    await this.ensurePlan(projectId);
+    await this.ensurePlan(projectId, 'read');
     return requireProject(this.deps.db, projectId);
   }
 

@@ -44,13 +44,12 @@ export interface PendingRow {
 }
 
 /**
- * The rows of a project waiting on a query, in row order, a page at a time: the page after `afterRow` (and up to
- * `throughRow`, where a run has copied verdicts only so far: runs/copied-verdicts.ts). Walked
+ * The rows of a project waiting on a query, in row order, a page at a time: the page after `afterRow`. Walked
  * through the (project_id, state, row_index) index and the primary keys, so each page is a few neighbouring pages of
  * each table, and what a run settles from it is written in row order too.
  */
-export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number, throughRow = Number.MAX_SAFE_INTEGER): PendingRow[] {
-  const rows = pendingPage(db).all(projectId, afterRow, throughRow, limit) as [number, number, string, number | null, string, Strategy, string][];
+export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number): PendingRow[] {
+  const rows = pendingPage(db).all(projectId, afterRow, limit) as [number, number, string, number | null, string, Strategy, string][];
   return rows.map(([rowIndex, step, key, queryId, query, strategy, cells]) => ({ rowIndex, step, key, queryId, query, strategy, cells }));
 }
 
@@ -87,7 +86,7 @@ function pendingPage(db: Database): Statement {
          FROM row_status AS rs INDEXED BY row_status_by_state
          JOIN row_queries AS rq ON rq.project_id = rs.project_id AND rq.row_index = rs.row_index AND rq.step = rs.step
          JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
-         WHERE rs.project_id = ? AND rs.state = 'pending' AND rs.row_index > ? AND rs.row_index <= ?
+         WHERE rs.project_id = ? AND rs.state = 'pending' AND rs.row_index > ?
          ORDER BY rs.row_index LIMIT ?`,
       )
       .raw();

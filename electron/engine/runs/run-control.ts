@@ -104,7 +104,10 @@ export class RunControl {
     const last = latestRun(this.deps.db, projectId);
     if (last && RESUMABLE.has(last.status)) {
       const at = new Date(this.deps.clock.now()).toISOString();
-      saveRun(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message: 'Cancelled. Everything that had arrived is kept.', updatedAt: at, finishedAt: at });
+      const message = 'Cancelled. Everything that had arrived is kept.';
+      saveRun(this.deps.db, last.id, { status: 'cancelled', counters: last.counters, message, updatedAt: at, finishedAt: at });
+      // Paused in an earlier session, it has no job here to tell: its stored one ends as this one's would.
+      if (!this.jobs.has(projectId)) this.deps.jobs.endEarlier(projectId, 'run', 'cancelled', message);
       const progress = this.status(projectId);
       if (progress) this.tell(progress);
       return progress;

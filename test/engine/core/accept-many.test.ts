@@ -118,6 +118,26 @@ describe('accepting many rows at once', () => {
     expect(undone.changed).toBe(lowest.rows);
     expect(undone.counts).toEqual(before);
   });
+  it('a decision asked while it goes waits for it, as the overlap table says, and is an action of its own after it', async () => {
+    const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;
+    const lowest = (await ok(engine, 'decisions.acceptPreview', { projectId })).thresholds.at(-1)!;
+    const row = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, states: ['to_review'] })).rows[0]!;
+    const ended: string[] = [];
+    const accepting = ok(engine, 'decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }).finally(() => ended.push('accept'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await bulkUnderWay()).toMatchObject({ action: 'accept' });
+    // Not refused: it waits for the accept's last slice, then rejects the row the accept took.
+    const rejected = await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex }).finally(() => ended.push('reject'));
+    expect(ended).toEqual(['accept', 'reject']);
+    expect((await accepting).changed).toBe(lowest.rows);
+    expect(rejected.row).toMatchObject({ rowIndex: row.rowIndex, state: 'rejected' });
+    // Two actions, in the order they were made: the first undo takes back the rejection alone, the second the accept.
+    expect((await ok(engine, 'decisions.undo', { projectId })).changed).toBe(1);
+    const undone = await ok(engine, 'decisions.undo', { projectId });
+    expect(undone.changed).toBe(lowest.rows);
+    expect(undone.counts).toEqual(before);
+  });
+
   it('cancelled part-way, takes back the slices it wrote: the counts and every row are as before, and nothing is left to undo of it', async () => {
     const rowsBefore = await stateOfEveryRow();
     const before = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1 })).counts;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { JobKind, JobProgress } from '../../../shared/contract';
+import type { JobKind, JobProgress, PlanProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { onJobDetail } from '../../support/job-events';
 import { EngineOnSim, jobEvents } from '../jobs/engine-on-sim';
@@ -160,6 +160,35 @@ describe('jobs', () => {
     }
   });
 
+  it('a run and a refresh paused in an earlier session, cancelled by project and kind, end their stored jobs cancelled', async () => {
+    const { engine: first } = await setUp(20);
+    const ran = (await ok(first, 'projects.import', { file: sheet(300) })).summary.id;
+    const refreshed = (await ok(first, 'projects.import', { file: sheet(150) })).summary.id;
+    for (const projectId of [ran, refreshed]) await ok(first, 'mapping.save', { projectId, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(first, 'run.start', { projectId: refreshed, offline: false });
+    await first.runSettled(refreshed);
+    await ok(first, 'run.start', { projectId: ran, offline: false });
+    await ok(first, 'run.pause', { projectId: ran });
+    await ok(first, 'refresh.start', { projectId: refreshed });
+    await ok(first, 'refresh.pause', { projectId: refreshed });
+    await fixture.close();
+
+    const engine = await fixture.open();
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const stored = (kind: JobKind, projectId: number) => db.prepare('SELECT state, message FROM jobs WHERE kind = ? AND project_id = ? ORDER BY id').all(kind, projectId);
+    expect(stored('run', ran)).toMatchObject([{ state: 'paused' }]);
+    expect(stored('refresh', refreshed)).toMatchObject([{ state: 'paused' }]);
+    expect(await ok(engine, 'job.cancel', { projectId: ran, kind: 'run' })).toEqual({ cancelled: true });
+    expect(await ok(engine, 'job.cancel', { projectId: refreshed, kind: 'refresh' })).toEqual({ cancelled: true });
+    const cancelled = { state: 'cancelled', message: 'Cancelled. Everything that had arrived is kept.' };
+    expect(stored('run', ran)).toEqual([cancelled]);
+    expect(stored('refresh', refreshed)).toEqual([cancelled]);
+    // The finished run of the refreshed project stays as it ended.
+    expect(stored('run', refreshed)).toEqual([{ state: 'done', message: null }]);
+    expect(await ok(engine, 'run.status', { projectId: ran })).toMatchObject({ status: 'cancelled' });
+    expect(await ok(engine, 'refresh.status', { projectId: refreshed })).toMatchObject({ status: 'cancelled' });
+  });
+
   it('a read waits on the plan a project needs, shown as a job, and on a ready project writes nothing', async () => {
     const { engine, events } = await setUp();
     const projectId = (await ok(engine, 'projects.import', { file: sheet(400) })).summary.id;
@@ -186,6 +215,19 @@ describe('jobs', () => {
     await ok(engine, 'refresh.preview', { projectId });
     expect(changes()).toBe(before.changes);
     expect(events.length).toBe(before.jobs);
+  });
+
+  it('a plan says who started it: a mapping saved, a run, or a read', async () => {
+    const { engine, events } = await setUp();
+    const [read, saved, ran] = [sheet(120), sheet(130), sheet(140)];
+    const ids: number[] = [];
+    for (const file of [read, saved, ran]) ids.push((await ok(engine, 'projects.import', { file })).summary.id);
+    await ok(engine, 'review.page', { projectId: ids[0]!, offset: 0, limit: 10 });
+    await ok(engine, 'mapping.save', { projectId: ids[1]!, mapping: MAPPING, strategies: ['name+company'] });
+    await ok(engine, 'run.start', { projectId: ids[2]!, offline: false });
+    await engine.runSettled(ids[2]!);
+    const causes = ids.map((projectId) => [...new Set(events.filter((e) => e.kind === 'plan' && e.projectId === projectId && e.detail).map((e) => (e.detail as PlanProgress).startedBy))]);
+    expect(causes).toEqual([['read'], ['mapping'], ['run']]);
   });
 
   it('refuses what the overlap table refuses, through the engine: a refresh while a run goes, a run while a refresh goes', async () => {

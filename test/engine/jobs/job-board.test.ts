@@ -103,7 +103,7 @@ describe('the job board', () => {
 
   it('follows a text index fill from its first word to ready, in memory only', () => {
     const { jobs, events, db } = board();
-    const fills = new TextIndexJobs(jobs, () => null);
+    const fills = new TextIndexJobs(jobs, () => null, () => clock.now());
     fills.tell({ projectId: 1, phase: 'filling', rowsIndexed: 10, rowsTotal: 20 });
     expect(jobs.list(1)).toMatchObject([{ kind: 'textIndex', state: 'running', done: 10, total: 20 }]);
     fills.tell({ projectId: 1, phase: 'ready', rowsIndexed: 20, rowsTotal: 20 });

@@ -3,6 +3,8 @@ import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
 import { onJobDetail } from '../../support/job-events';
+import { ManualClock } from '../../../electron/engine/clock';
+import { stopRowTextIndexFill } from '../../../electron/engine/review/row-text-index';
 import { fails, ok, writeCsv } from '../core/helpers';
 import { EngineOnSim, jobEvents } from './engine-on-sim';
 
@@ -52,5 +54,66 @@ describe('the text index fill as a job', () => {
     expect(state()).toEqual({ nextRow: 5_000, done: 1 });
     const second = jobs().filter((j) => j.jobId !== jobs()[0]!.jobId);
     expect(second.at(-1)).toMatchObject({ state: 'done', done: 5_000, total: 5_000 });
+  });
+
+  it("a user's cancel is not undone by the review's next pages: the background fill waits a minute", async () => {
+    const clock = new ManualClock();
+    const engine = await fixture.start({}, { clock });
+    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
+    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const db = (engine as unknown as { db: Database.Database }).db;
+    const events = jobEvents(engine);
+    const ended = (state: string) =>
+      new Promise<JobProgress>((resolve) => {
+        const off = engine.on('job.progress', (p) => p.kind === 'textIndex' && p.state === state && (off(), resolve(p)));
+      });
+
+    // The review's page starts the background fill once the engine is idle; the user cancels it at its first word.
+    const cancelled = ended('cancelled');
+    const firstWord = new Promise<void>((resolve) => {
+      const off = engine.on('job.progress', (p) => p.kind === 'textIndex' && (off(), resolve()));
+    });
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    await firstWord;
+    expect(await ok(engine, 'job.cancel', { projectId, kind: 'textIndex' })).toEqual({ cancelled: true });
+    expect((await cancelled).message).toBe('Stopped. Where the text index got to is kept; it goes on filling at the next text filter, or in the background a minute from now.');
+    const toldSoFar = () => events.filter((p) => p.kind === 'textIndex').length;
+    const afterCancel = toldSoFar();
+
+    // The pages the same screen asks for right after start no fill (none is under way to stop), nor 59 seconds later.
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    await ok(engine, 'review.page', { projectId, offset: 10, limit: 10, order: 'confidence_desc' });
+    expect(stopRowTextIndexFill(db, projectId)).toBeNull();
+    clock.advance(59_000);
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    expect(stopRowTextIndexFill(db, projectId)).toBeNull();
+    expect(toldSoFar()).toBe(afterCancel);
+
+    // A minute after the cancel, the review's page starts it again, and it goes on to the end from where it stopped.
+    clock.advance(1_000);
+    const done = ended('done');
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    expect(await done).toMatchObject({ done: 5_000, total: 5_000 });
+    expect(db.prepare('SELECT next_row AS nextRow, done FROM row_text_state WHERE project_id = ?').get(projectId)).toEqual({ nextRow: 5_000, done: 1 });
+  });
+
+  it('a text filter right after a cancel fills the index at once and finds its row', async () => {
+    const clock = new ManualClock();
+    const engine = await fixture.start({}, { clock });
+    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
+    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const cancelled = new Promise<void>((resolve) => {
+      const off = engine.on('job.progress', (p) => {
+        if (p.kind !== 'textIndex') return;
+        off();
+        void ok(engine, 'job.cancel', { projectId, kind: 'textIndex' }).then(() => resolve());
+      });
+    });
+    await ok(engine, 'review.page', { projectId, offset: 0, limit: 10 });
+    await cancelled;
+    const page = await ok(engine, 'review.page', { projectId, offset: 0, limit: 10, text: 'needle' });
+    expect(page.rows.map((r) => r.rowIndex)).toEqual([4_321]);
   });
 });

@@ -77,7 +77,8 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
 
   // Saving a large sheet's mapping plans its rows, which takes a while. The user may go elsewhere meanwhile: then the
   // save's end leaves them where they are. A mapping screen opened while one is saved (after going elsewhere, or in
-  // another window) shows how far it is, and goes on to the run when it ends, as its Continue would have.
+  // another window) shows how far it is, and goes on to the run when it ends, as its Continue would have. A plan a
+  // run or a read started is shown for what it is, without Cancel: it is that work's own step.
   const shown = useRef(true);
   useEffect(() => {
     shown.current = true;
@@ -86,9 +87,11 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     };
   }, []);
   const found = useFoundGoingOn(PLAN, projectId, (cancelledHere) => {
-    if (!cancelledHere) navigate({ screen: 'run', projectId });
+    if (!cancelledHere && found.word?.startedBy === 'mapping') navigate({ screen: 'run', projectId });
   });
   const planning = saving || found.word !== null;
+  // A mapping's save: this screen's, or one found going on.
+  const saveGoing = saving || found.word?.startedBy === 'mapping';
   const event = useJobDetail(PLAN, projectId, planning);
   const planned = event ?? found.word;
 
@@ -106,7 +109,7 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
     }
   };
 
-  const { cancelling, cancel } = useCancel(planning, () => {
+  const { cancelling, cancel } = useCancel(saveGoing, () => {
     found.cancelledHere();
     void api.call('job.cancel', { projectId, kind: 'plan' });
   });
@@ -176,9 +179,11 @@ function MappingEditor({ detail }: { detail: ProjectDetail }) {
         {planning ? (
           <>
             <ProgressLine parts={cancelling ? CANCELLING : planProgressParts(planned)} label="Planning progress" testId="mapping-planning" />
-            <Button onClick={cancel} disabled={cancelling} title="Cancel planning and keep the mapping the project had (Esc)" aria-keyshortcuts="Escape" data-testid="mapping-cancel">
-              Cancel
-            </Button>
+            {saveGoing && (
+              <Button onClick={cancel} disabled={cancelling} title="Cancel planning and keep the mapping the project had (Esc)" aria-keyshortcuts="Escape" data-testid="mapping-cancel">
+                Cancel
+              </Button>
+            )}
           </>
         ) : shortfall && strategies.length > 0 ? (
           <span className="text-warning" role="status" data-testid="mapping-shortfall">

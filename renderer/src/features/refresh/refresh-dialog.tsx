@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ContractError, RefreshProgress } from '../../../../shared/contract';
 import { detailOf } from '../../../../shared/job-detail';
 import { api } from '../../api';
+import { cancelThenStatus } from '../../jobs/cancel-then-status';
 import { Button } from '../../ui/button';
 import { toContractError } from '../../ui/contract-error';
 import { ErrorBanner } from '../../ui/error-banner';
@@ -26,12 +27,6 @@ type Action = 'start' | 'pause' | 'resume' | 'cancel';
 
 /** While a refresh runs, its status is also read this often: an event lost with a dropped connection is not waited for. */
 const POLL_MS = 2_000;
-
-/** Cancels the project's refresh (one paused in an earlier session too), and says how it stands after. */
-async function cancelRefresh(projectId: number) {
-  await api.callOrThrow('job.cancel', { projectId, kind: 'refresh' });
-  return api.callOrThrow('refresh.status', { projectId });
-}
 
 /**
  * Refresh: ask the service again for the people the matched rows chose. What it will ask (people, calls, time) is
@@ -90,7 +85,7 @@ export function RefreshDialog({ projectId, onClose, onFinished, onShowChanged }:
         action === 'start'
           ? await api.callOrThrow('refresh.start', { projectId, ...(olderThanDays !== null ? { olderThanDays } : {}) })
           : action === 'cancel'
-            ? await cancelRefresh(projectId)
+            ? await cancelThenStatus({ projectId, kind: 'refresh' }, 'refresh.status', { projectId })
             : await api.callOrThrow(`refresh.${action}`, { projectId });
       if (result) setLive(result);
       if (result && result.status !== 'running') onFinished();

@@ -13,6 +13,7 @@ import { ProgressLine } from '../../ui/progress-line';
 import { useEngineData } from '../../ui/use-engine-data';
 import { detailOf } from '../../../../shared/job-detail';
 import { useJobDetail } from '../../jobs/use-job-detail';
+import { cancelThenStatus } from '../../jobs/cancel-then-status';
 import { ProjectHeader } from '../projects/project-header';
 import { CostPreview } from './cost-preview';
 import { FailedLookups } from './failed-lookups';
@@ -23,12 +24,6 @@ type RunAction = 'start' | 'pause' | 'resume' | 'cancel' | 'retry';
 
 /** The job whose detail says how far planning the project's queries is. */
 const PLAN = ['plan'] as const;
-
-/** Cancels the project's run (one paused in an earlier session too), and says how it stands after. */
-async function cancelRun(projectId: number) {
-  await api.callOrThrow('job.cancel', { projectId, kind: 'run' });
-  return api.callOrThrow('run.status', { projectId });
-}
 
 export function RunScreen({ projectId }: { projectId: number }) {
   const { navigate } = useRoute();
@@ -77,7 +72,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
         action === 'start' || action === 'retry'
           ? await api.callOrThrow('run.start', { projectId, offline: action === 'retry' ? false : offline })
           : action === 'cancel'
-            ? await cancelRun(projectId)
+            ? await cancelThenStatus({ projectId, kind: 'run' }, 'run.status', { projectId })
             : await api.callOrThrow(`run.${action}`, { projectId });
       if (result) setLive(result);
       if (result?.status === 'done' && result.errors === 0 && (action === 'start' || action === 'retry')) navigate({ screen: 'review', projectId });

@@ -3,6 +3,7 @@ import type { ContractError, SearchProgress } from '../../../../shared/contract'
 import { detailOf } from '../../../../shared/job-detail';
 import type { SearchFilter } from '../../../../shared/search-filters';
 import { api } from '../../api';
+import { cancelThenStatus } from '../../jobs/cancel-then-status';
 import { activeProfile, useAppData } from '../../app-data';
 import { routeToHash } from '../../navigation/route';
 import { useRoute } from '../../navigation/use-route';
@@ -19,12 +20,6 @@ import { TemplatePicker } from './template-picker';
 import './search.css';
 
 type Busy = 'run' | 'cancel' | 'resume' | null;
-
-/** Cancels the search (pages in flight land and are kept), and says how it stands after. */
-async function cancelSearch(searchId: number) {
-  await api.callOrThrow('job.cancel', { kind: 'search', searchId });
-  return api.callOrThrow('search.status', { searchId });
-}
 
 /** A name the engine would not guess, remembered with the request it was made for (a template's "Left 6 companies since …"). */
 interface SuggestedName {
@@ -126,7 +121,7 @@ export function SearchScreen({ searchId }: { searchId: number | null }) {
     setBusy(action);
     setActionError(null);
     try {
-      const result = action === 'cancel' ? await cancelSearch(searchId) : await api.callOrThrow('search.resume', { searchId });
+      const result = action === 'cancel' ? await cancelThenStatus({ kind: 'search', searchId }, 'search.status', { searchId }) : await api.callOrThrow('search.resume', { searchId });
       if (result) setLive(result);
     } catch (thrown) {
       setActionError(toContractError(thrown));
