@@ -240,10 +240,10 @@ interface RowResult {
  * cleared from the cache has fewer): counted before writing, since an Excel sheet holds only so many.
  */
 export function candidateLineCount(db: Database, projectId: number, scope: ExportScope): number {
-  const { lastRefresh, joins, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
   return db
     .prepare(
-      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${joins}
+      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
        WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL ${filter}`,
     )
     .pluck()
@@ -251,21 +251,19 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
 }
 
 /**
- * The project's last refresh (-1: none); the joins of a row_status `rs` to its chosen person's `people` row (`p`) and
- * to what the last refresh found (`rr`), whose columns `refresh` names; and the condition that picks the scope's rows.
- * A row's refresh state counts when it is the last refresh's and about the person the row still has. A project never
- * refreshed joins nothing: probing for every row what no refresh wrote was a sixth of what a CSV export read.
+ * The project's last refresh (-1: none); the join of a row_status `rs`, its chosen person's `people` row joined as `p`
+ * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names; and the condition that
+ * picks the scope's rows. A row's refresh state counts when it is the last refresh's and about the person the row still
+ * has. A project never refreshed joins none: a probe per row for what no refresh wrote.
  */
-function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; joins: string; refresh: string; filter: string } {
+function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; refreshJoin: string; refresh: string; filter: string } {
   const lastRefresh = lastRefreshOf(db, projectId)?.id ?? -1;
-  const person = chosenPersonJoin('rs', 'p');
   const matched = `AND rs.state IN ('auto', 'accepted')`;
-  if (lastRefresh === -1) return { lastRefresh, joins: person, refresh: 'NULL, NULL', filter: scope === 'all' ? '' : scope === 'matched' ? matched : 'AND 0' };
-  const joins = `${person}
-     LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
+  if (lastRefresh === -1) return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: scope === 'all' ? '' : scope === 'matched' ? matched : 'AND 0' };
+  const refreshJoin = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
        AND rr.slug = ${chosenSlugOf('rs', 'p')}`;
   const filter = scope === 'matched' ? matched : scope === 'changed' ? `${matched} AND rr.changed = 1` : '';
-  return { lastRefresh, joins, refresh: 'rr.changed, rr.previous_company', filter };
+  return { lastRefresh, refreshJoin, refresh: 'rr.changed, rr.previous_company', filter };
 }
 
 /**
@@ -274,7 +272,7 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
  * row joined once, its summary's values read by SQLite (or the JSON of a decision stored whole).
  */
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
-  const { lastRefresh, joins, refresh, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
   // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
   const blank = scope === 'all' ? `AND (rs.row_index IS NOT NULL OR r.cells = '${BLANK_ROW}')` : '';
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
@@ -288,7 +286,8 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
             ${refresh}, ${chosenColumns('rs', 'p')}
      FROM rows r
      LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-     ${joins}
+     ${chosenPersonJoin('rs', 'p')}
+     ${refreshJoin}
      WHERE r.project_id = @projectId AND r.row_index >= @from ${filter} ${blank}
      ORDER BY r.row_index LIMIT @limit`,
     )
