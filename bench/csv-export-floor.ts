@@ -1,8 +1,9 @@
 // The floor of a CSV export: the simplest program doing an export's essential work on a prepared data folder, for
 // comparing with the engine's export (`bench/profile-step.ts --rows N export-csv`). One statement walks the project's
-// rows in order, 1,000 at a time, with their result columns and their chosen person's summary (six values SQLite reads from the person's
-// `people` facts), each row's cells are parsed from their JSON, and each line is built with the quoting a CSV needs
-// and written to a file 64 KB at a time. No formula guard, no pages, no progress, no decisions stored as JSON. Run in its own process with the app's V8 flags; prints rows/s, CPU and peak RSS:
+// rows in order, 1,000 at a time, with their result columns and their chosen person's summary (six values SQLite reads
+// from the person's `people` facts), each row's cells are parsed from their JSON, and each line is built with the
+// quoting a CSV needs and written to a file 64 KB at a time. No formula guard, no progress, no last refresh's join, no
+// decisions stored as JSON. Run in its own process with the app's V8 flags; prints rows/s, CPU and peak RSS:
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare      # the data folder
 //   npx tsx bench/csv-export-floor.ts --rows 100000

@@ -323,13 +323,13 @@ export function chosenColumns(alias: string, person: string): string {
 
 /**
  * The `people` row, as `person`, of the person a matched row of the row_status called `alias` chose: joined once for
- * both chosenColumns and chosenSlugOf (two lookups of it per row were most of what a CSV export read).
+ * both chosenColumns and chosenSlugOf, rather than looked up by each.
  */
 export function chosenPersonJoin(alias: string, person: string): string {
   return `LEFT JOIN people AS ${person} ON ${person}.id = ${alias}.chosen_person AND ${alias}.state IN ('auto', 'accepted')`;
 }
 
-/** chosenSlugSql for a matched row whose person is joined by chosenPersonJoin. */
+/** chosenSlugSql of a matched row whose person is joined by chosenPersonJoin (null for any other row). */
 export function chosenSlugOf(alias: string, person: string): string {
   return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE json_extract(${person}.facts, '$[6]') END`;
 }
@@ -372,6 +372,15 @@ export function exportedChoice(
   if (why !== null) choice.reason = why;
   if (jobChange !== null) choice.jobChange = { status: jobChange, date };
   return choice;
+}
+
+/**
+ * chosenSlugSql of a matched row, from its chosenColumns' values and the choice exportedChoice made of them: the
+ * profile of the person its facts name (none for facts of another version), or of a decision stored whole.
+ */
+export function exportedSlug([, personId, , , , , , , , , , , social, , record]: ChosenColumns, choice: ExportedChoice | null): string | null {
+  if (personId === null) return choice?.summary.social ?? null;
+  return record === null ? social : null;
 }
 
 type ChosenRow = Pick<

@@ -6,8 +6,9 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { chosenColumns, chosenPersonJoin, chosenSlugOf, exportedChoice, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
+import { chosenColumns, chosenPersonJoin, chosenSlugOf, exportedChoice, exportedSlug, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
+import { statement } from '../store/statements';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
 export type ExportScope = 'all' | 'matched' | 'changed';
@@ -252,18 +253,18 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
 
 /**
  * The project's last refresh (-1: none); the join of a row_status `rs`, its chosen person's `people` row joined as `p`
- * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names; and the condition that
- * picks the scope's rows. A row's refresh state counts when it is the last refresh's and about the person the row still
- * has. A project never refreshed joins none: a probe per row for what no refresh wrote.
+ * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names, needed only to pick the
+ * changed rows (pages reads the rest a page at a time); and the condition that picks the scope's rows. A row's refresh
+ * state counts when it is the last refresh's and about the person the row still has.
  */
 function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; refreshJoin: string; refresh: string; filter: string } {
   const lastRefresh = lastRefreshOf(db, projectId)?.id ?? -1;
   const matched = `AND rs.state IN ('auto', 'accepted')`;
-  if (lastRefresh === -1) return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: scope === 'all' ? '' : scope === 'matched' ? matched : 'AND 0' };
+  if (scope !== 'changed') return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: scope === 'matched' ? matched : '' };
+  if (lastRefresh === -1) return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: 'AND 0' };
   const refreshJoin = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
        AND rr.slug = ${chosenSlugOf('rs', 'p')}`;
-  const filter = scope === 'matched' ? matched : scope === 'changed' ? `${matched} AND rr.changed = 1` : '';
-  return { lastRefresh, refreshJoin, refresh: 'rr.changed, rr.previous_company', filter };
+  return { lastRefresh, refreshJoin, refresh: 'rr.changed, rr.previous_company', filter: `${matched} AND rr.changed = 1` };
 }
 
 /**
@@ -310,31 +311,48 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     refreshPreviousCompany: string | null,
     ...chosen: ChosenColumns,
   ];
+  // What the last refresh found, read a page's span at a time (a probe into row_refreshes per row cost more), and
+  // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
+  const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
   for (let from = 0; ; ) {
     const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
-    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...chosen]) => ({
-      rowIndex,
-      cells,
-      result: hasStatus
-        ? {
-            state,
-            outcome,
-            source,
-            strategy,
-            queryKey,
-            fetchedAt,
-            decidedAt,
-            verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
-            chosen: state === 'auto' || state === 'accepted' ? exportedChoice(chosen, reason) : null,
-            error,
-            refresh: changed === null ? null : { changed: changed === 1, previousCompany },
-          }
-        : null,
-    }));
+    const refreshes = new Map<number, PageRefresh>();
+    if (pageRefreshes) {
+      for (const found of pageRefreshes.all(projectId, lastRefresh, from, rows[rows.length - 1]![0]) as PageRefresh[]) refreshes.set(found[0], found);
+    }
+    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns]) => {
+      if (!hasStatus) return { rowIndex, cells, result: null };
+      const chosen = state === 'auto' || state === 'accepted' ? exportedChoice(columns, reason) : null;
+      let refresh = changed === null ? null : { changed: changed === 1, previousCompany };
+      const found = refreshes.get(rowIndex);
+      if (found && chosen && found[1] === exportedSlug(columns, chosen)) refresh = { changed: found[2] === 1, previousCompany: found[3] };
+      return {
+        rowIndex,
+        cells,
+        result: {
+          state,
+          outcome,
+          source,
+          strategy,
+          queryKey,
+          fetchedAt,
+          decidedAt,
+          verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
+          chosen,
+          error,
+          refresh,
+        },
+      };
+    });
     from = rows[rows.length - 1]![0] + 1;
   }
 }
+
+/** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
+type PageRefresh = [rowIndex: number, slug: string, changed: number, previousCompany: string | null];
+const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FROM row_refreshes
+  WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
 function originalWidth(db: Database, project: ProjectRecord): number {
   const widest = db.prepare('SELECT max(json_array_length(cells)) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
