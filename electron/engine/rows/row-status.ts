@@ -329,7 +329,7 @@ export function chosenPersonJoin(alias: string, person: string): string {
   return `LEFT JOIN people AS ${person} ON ${person}.id = ${alias}.chosen_person AND ${alias}.state IN ('auto', 'accepted')`;
 }
 
-/** chosenSlugSql of a matched row whose person is joined by chosenPersonJoin (null for any other row). */
+/** chosenSlugSql, for a matched row whose person is joined by chosenPersonJoin. */
 export function chosenSlugOf(alias: string, person: string): string {
   return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE json_extract(${person}.facts, '$[6]') END`;
 }

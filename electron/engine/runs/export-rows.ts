@@ -311,7 +311,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     refreshPreviousCompany: string | null,
     ...chosen: ChosenColumns,
   ];
-  // What the last refresh found, read a page's span at a time (a probe into row_refreshes per row cost more), and
+  // What the last refresh found, read a page's span at a time rather than probed for each row, and
   // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
   const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
   for (let from = 0; ; ) {
