@@ -1,8 +1,9 @@
 // The floor of a CSV export: the simplest program doing an export's essential work on a prepared data folder, for
 // comparing with the engine's export (`bench/profile-step.ts --rows N export-csv`). One statement walks the project's
-// rows in order with their result columns, each row's cells and chosen person are parsed from their JSON, and each
-// line is built with the quoting a CSV needs and written to a file 64 KB at a time. No formula guard, no pages, no
-// progress. Run in its own process with the app's V8 flags; prints rows/s, CPU and peak RSS:
+// rows in order, 1,000 at a time, with their result columns and their chosen person's summary (six values SQLite reads
+// from the person's `people` facts), each row's cells are parsed from their JSON, and each line is built with the
+// quoting a CSV needs and written to a file 64 KB at a time. No formula guard, no progress, no last refresh's join, no
+// decisions stored as JSON. Run in its own process with the app's V8 flags; prints rows/s, CPU and peak RSS:
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare      # the data folder
 //   npx tsx bench/csv-export-floor.ts --rows 100000
@@ -29,15 +30,6 @@ if (!values.child) {
   process.exit(child.status ?? 1);
 }
 
-interface Chosen {
-  rank: number;
-  score: number | null;
-  summary: Record<string, string | null>;
-  confidence?: number;
-  reason?: string;
-  jobChange?: { status: string; date: string | null };
-}
-
 const quoted = /[",\r\n]|^\s|\s$/;
 const field = (text: string): string => (text.length === 0 || !quoted.test(text) ? text : `"${text.replace(/"/g, '""')}"`);
 
@@ -54,26 +46,41 @@ let written = 0;
 try {
   const select = db
     .prepare(
-      `SELECT r.cells, rs.state, rs.outcome, rs.source, rs.chosen, rs.confidence, rs.reason, rs.strategy, rs.fetched_at, rs.decided_at
+      `SELECT r.row_index, r.cells, rs.state, rs.outcome, rs.source, rs.chosen_person, rs.chosen_rank, rs.chosen_score, rs.chosen_confidence, coalesce(rs.chosen_reason, rs.reason),
+         rs.job_change, rs.job_change_date, rs.confidence, rs.strategy, rs.fetched_at, rs.decided_at,
+         json_extract(p.facts, '$[2]'), json_extract(p.facts, '$[3]'), json_extract(p.facts, '$[4]'), json_extract(p.facts, '$[5]'), json_extract(p.facts, '$[6]'), json_extract(p.facts, '$[7]')
        FROM rows r LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-       WHERE r.project_id = ? ORDER BY r.row_index`,
+       LEFT JOIN people p ON p.id = rs.chosen_person AND rs.state IN ('auto', 'accepted')
+       WHERE r.project_id = ? AND r.row_index >= ? ORDER BY r.row_index LIMIT 1000`,
     )
     .raw();
+  type Row = [
+    rowIndex: number, cells: string, state: string | null, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null, chosenConfidence: number | null,
+    reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null, fetchedAt: number | null,
+    decidedAt: string | null, id: string | null, name: string | null, title: string | null, company: string | null, social: string | null, location: string | null,
+  ];
   let text = '';
-  for (const [cells, state, outcome, source, chosenText, confidence, reason, strategy, fetchedAt, decidedAt] of select.iterate(project) as IterableIterator<
-    [string, string | null, string, string | null, string | null, number | null, string | null, string | null, number | null, string | null]
-  >) {
+  // Pages read whole: better-sqlite3's iterate() costs more per row than the rest of a line.
+  const rowsRead = function* () {
+    for (let from = 0; ; ) {
+      const page = select.all(project, from) as Row[];
+      if (page.length === 0) return;
+      yield* page;
+      from = page.at(-1)![0] + 1;
+    }
+  };
+  for (const [, cells, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt, id, name, title, company, social, location] of rowsRead()) {
     let line = '';
     for (const cell of JSON.parse(cells) as string[]) line += `${field(cell)},`;
     if (state === null) {
       line += 'blank,,,,,,,,,,,,,,,,,,,\r\n';
     } else {
-      const chosen = chosenText === null ? null : (JSON.parse(chosenText) as Chosen);
-      const s = chosen?.summary;
+      const chosen = person !== null && (state === 'auto' || state === 'accepted');
+      const sure = chosen ? chosenConfidence : confidence;
       line +=
-        `${state},${source ?? ''},${field(s?.id ?? '')},${field(s?.name ?? '')},${field(s?.title ?? '')},${field(s?.company ?? '')},` +
-        `${chosen?.jobChange?.status ?? ''},${chosen?.jobChange?.date ?? ''},${field(s?.social ?? '')},${field(s?.location ?? '')},${chosen?.score ?? ''},` +
-        `${confidence === null ? '' : Math.round((chosen?.confidence ?? confidence) * 1000) / 1000},${field(chosen?.reason ?? reason ?? '')},${chosen?.rank ?? ''},` +
+        `${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +
+        `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},${score ?? ''},` +
+        `${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
         `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`;
     }
     text += line;

@@ -308,15 +308,30 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
 }
 
 /**
- * The columns exportedChoice reads, of the row_status called `alias`, in ChosenColumns order: of its person, the
- * summary alone (the values the summary's six fields take in a stored candidate: matching/candidate-facts.ts). The
- * export reads a row's person this way: parsing each one's whole facts made a CSV export's CPU half as much again.
+ * The columns exportedChoice reads, of the row_status called `alias` and its person's `people` row joined as `person`
+ * (chosenPersonJoin), in ChosenColumns order: of the person, the six values of its summary (the summary's fields in a
+ * stored candidate: matching/candidate-facts.ts), each read by SQLite, so the export parses no JSON per row; facts of
+ * another version, as their record to make them from again.
  */
-export function chosenColumns(alias: string): string {
+export function chosenColumns(alias: string, person: string): string {
   const c = (name: string) => `${alias}.${name}`;
-  const summary = `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN json_extract(p.facts, '$[2]', '$[3]', '$[4]', '$[5]', '$[6]', '$[7]')
-    ELSE '{"person":' || p.person || '}' END FROM people AS p WHERE p.id = ${c('chosen_person')})`;
-  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'reason', 'job_change', 'job_change_date'].map(c), summary].join(', ');
+  const current = `${person}.facts_version = ${FACTS_VERSION}`;
+  const summary = ['$[2]', '$[3]', '$[4]', '$[5]', '$[6]', '$[7]'].map((path) => `CASE WHEN ${current} THEN json_extract(${person}.facts, '${path}') END`);
+  const record = `CASE WHEN NOT ${current} THEN '{"person":' || ${person}.person || '}' END`;
+  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), ...summary, record].join(', ');
+}
+
+/**
+ * The `people` row, as `person`, of the person a matched row of the row_status called `alias` chose: joined once for
+ * both chosenColumns and chosenSlugOf, rather than looked up by each.
+ */
+export function chosenPersonJoin(alias: string, person: string): string {
+  return `LEFT JOIN people AS ${person} ON ${person}.id = ${alias}.chosen_person AND ${alias}.state IN ('auto', 'accepted')`;
+}
+
+/** chosenSlugSql, for a matched row whose person is joined by chosenPersonJoin. */
+export function chosenSlugOf(alias: string, person: string): string {
+  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE json_extract(${person}.facts, '$[6]') END`;
 }
 
 export type ChosenColumns = [
@@ -326,19 +341,32 @@ export type ChosenColumns = [
   chosenScore: number | null,
   chosenConfidence: number | null,
   chosenReason: string | null,
-  reason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
-  summary: string | null,
+  id: string | null,
+  name: string | null,
+  title: string | null,
+  company: string | null,
+  social: string | null,
+  location: string | null,
+  /** Facts of another version: the person's record, `{"person": ...}`. */
+  record: string | null,
 ];
 
 /** What an export writes of a row's chosen person. */
 export type ExportedChoice = Pick<ChosenPerson, 'rank' | 'score' | 'summary' | 'confidence' | 'reason'> & { jobChange?: Pick<JobChange, 'status' | 'date'> };
 
-/** A row's chosen person from chosenColumns' values (an export reads rows as arrays), with what the export writes of it. */
-export function exportedChoice([chosen, personId, rank, score, confidence, chosenReason, reason, jobChange, date, summary]: ChosenColumns): ExportedChoice | null {
+/**
+ * A row's chosen person from chosenColumns' values (an export reads rows as arrays), with what the export writes of it;
+ * `reason` is the row's own (row_status.reason), which the person's stands for unless it has one of its own.
+ */
+export function exportedChoice(
+  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date, id, name, title, company, social, location, record]: ChosenColumns,
+  reason: string | null,
+): ExportedChoice | null {
   if (personId === null) return parseChosen(chosen);
-  const choice: ExportedChoice = { rank: rank ?? 0, score, summary: summaryOf(summary) };
+  const summary = record === null ? { id, name, title, company, social, location } : (personFacts(record)?.summary ?? { id: null, name: null, title: null, company: null, social: null, location: null });
+  const choice: ExportedChoice = { rank: rank ?? 0, score, summary };
   if (confidence !== null) choice.confidence = confidence;
   const why = chosenReason ?? reason;
   if (why !== null) choice.reason = why;
@@ -346,13 +374,13 @@ export function exportedChoice([chosen, personId, rank, score, confidence, chose
   return choice;
 }
 
-/** A person's summary as chosenColumns reads it: its six values, or (facts of another version) its record. */
-function summaryOf(read: string | null): PersonSummary {
-  if (read !== null && read.startsWith('[')) {
-    const [id, name, title, company, social, location] = JSON.parse(read) as (string | null)[];
-    return { id: id ?? null, name: name ?? null, title: title ?? null, company: company ?? null, social: social ?? null, location: location ?? null };
-  }
-  return (read === null ? null : personFacts(read)?.summary) ?? { id: null, name: null, title: null, company: null, social: null, location: null };
+/**
+ * chosenSlugSql of a matched row, from its chosenColumns' values and the choice exportedChoice made of them: the
+ * profile of the person its facts name (none for facts of another version), or of a decision stored whole.
+ */
+export function exportedSlug([, personId, , , , , , , , , , , social, , record]: ChosenColumns, choice: ExportedChoice | null): string | null {
+  if (personId === null) return choice?.summary.social ?? null;
+  return record === null ? social : null;
 }
 
 type ChosenRow = Pick<

@@ -6,8 +6,9 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { chosenColumns, chosenSlugSql, exportedChoice, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
+import { chosenColumns, chosenPersonJoin, chosenSlugOf, exportedChoice, exportedSlug, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
+import { statement } from '../store/statements';
 
 /** changed: the matched rows whose person's job changed at the project's last refresh. */
 export type ExportScope = 'all' | 'matched' | 'changed';
@@ -220,6 +221,7 @@ interface RowResult {
   outcome: RowState;
   source: 'auto' | 'manual' | null;
   strategy: Strategy | null;
+  /** Read only for a row with candidates (the candidates' export reads their answer by it): the rest write none. */
   queryKey: string | null;
   /** When the answer that settled the row was fetched (ms). */
   fetchedAt: number | null;
@@ -239,52 +241,54 @@ interface RowResult {
  * cleared from the cache has fewer): counted before writing, since an Excel sheet holds only so many.
  */
 export function candidateLineCount(db: Database, projectId: number, scope: ExportScope): number {
-  const { lastRefresh, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
   return db
     .prepare(
-      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${REFRESH_JOIN}
+      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
        WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL ${filter}`,
     )
     .pluck()
     .get({ projectId, lastRefresh }) as number;
 }
 
-/** A row's refresh state counts when it is the last refresh's and about the person the row still has. */
-const REFRESH_JOIN = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
-       AND rr.slug = ${chosenSlugSql('rs')}`;
-
-/** The project's last refresh (-1: none) and the condition on `rs` (row_status) and `rr` (REFRESH_JOIN) that picks the scope's rows. */
-function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; filter: string } {
+/**
+ * The project's last refresh (-1: none); the join of a row_status `rs`, its chosen person's `people` row joined as `p`
+ * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names, needed only to pick the
+ * changed rows (pages reads the rest a page at a time); and the condition that picks the scope's rows. A row's refresh
+ * state counts when it is the last refresh's and about the person the row still has.
+ */
+function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; refreshJoin: string; refresh: string; filter: string } {
   const lastRefresh = lastRefreshOf(db, projectId)?.id ?? -1;
-  const filter =
-    scope === 'matched'
-      ? `AND rs.state IN ('auto', 'accepted')`
-      : scope === 'changed'
-        ? `AND rs.state IN ('auto', 'accepted') AND rr.changed = 1`
-        : '';
-  return { lastRefresh, filter };
+  const matched = `AND rs.state IN ('auto', 'accepted')`;
+  if (scope !== 'changed') return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: scope === 'matched' ? matched : '' };
+  if (lastRefresh === -1) return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: 'AND 0' };
+  const refreshJoin = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
+       AND rr.slug = ${chosenSlugOf('rs', 'p')}`;
+  return { lastRefresh, refreshJoin, refresh: 'rr.changed, rr.previous_company', filter: `${matched} AND rr.changed = 1` };
 }
 
 /**
  * The rows an export goes through, a page at a time in row order: the one read of a row's result and chosen person.
- * Rows come as arrays of their columns, not objects, and the chosen person is read only for a matched row (from its
- * `people` facts, or the JSON of a decision stored whole).
+ * Rows come as arrays of their columns, not objects, and the chosen person is read only for a matched row: its `people`
+ * row joined once, its summary's values read by SQLite (or the JSON of a decision stored whole).
  */
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
-  const { lastRefresh, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
   // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
   const blank = scope === 'all' ? `AND (rs.row_index IS NOT NULL OR r.cells = '${BLANK_ROW}')` : '';
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   const page = db
     .prepare(
-      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, rs.query_key, rs.fetched_at, rs.decided_at,
+      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_key END,
+            rs.fetched_at, rs.decided_at,
             CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END,
-            rr.changed, rr.previous_company, ${chosenColumns('rs')}
+            ${refresh}, ${chosenColumns('rs', 'p')}
      FROM rows r
      LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-     ${REFRESH_JOIN}
+     ${chosenPersonJoin('rs', 'p')}
+     ${refreshJoin}
      WHERE r.project_id = @projectId AND r.row_index >= @from ${filter} ${blank}
      ORDER BY r.row_index LIMIT @limit`,
     )
@@ -307,31 +311,48 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     refreshPreviousCompany: string | null,
     ...chosen: ChosenColumns,
   ];
+  // What the last refresh found, read a page's span at a time rather than probed for each row, and
+  // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
+  const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
   for (let from = 0; ; ) {
     const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
     if (rows.length === 0) return;
-    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...chosen]) => ({
-      rowIndex,
-      cells,
-      result: hasStatus
-        ? {
-            state,
-            outcome,
-            source,
-            strategy,
-            queryKey,
-            fetchedAt,
-            decidedAt,
-            verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
-            chosen: state === 'auto' || state === 'accepted' ? exportedChoice(chosen) : null,
-            error,
-            refresh: changed === null ? null : { changed: changed === 1, previousCompany },
-          }
-        : null,
-    }));
+    const refreshes = new Map<number, PageRefresh>();
+    if (pageRefreshes) {
+      for (const found of pageRefreshes.all(projectId, lastRefresh, from, rows[rows.length - 1]![0]) as PageRefresh[]) refreshes.set(found[0], found);
+    }
+    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns]) => {
+      if (!hasStatus) return { rowIndex, cells, result: null };
+      const chosen = state === 'auto' || state === 'accepted' ? exportedChoice(columns, reason) : null;
+      let refresh = changed === null ? null : { changed: changed === 1, previousCompany };
+      const found = refreshes.get(rowIndex);
+      if (found && chosen && found[1] === exportedSlug(columns, chosen)) refresh = { changed: found[2] === 1, previousCompany: found[3] };
+      return {
+        rowIndex,
+        cells,
+        result: {
+          state,
+          outcome,
+          source,
+          strategy,
+          queryKey,
+          fetchedAt,
+          decidedAt,
+          verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
+          chosen,
+          error,
+          refresh,
+        },
+      };
+    });
     from = rows[rows.length - 1]![0] + 1;
   }
 }
+
+/** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
+type PageRefresh = [rowIndex: number, slug: string, changed: number, previousCompany: string | null];
+const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FROM row_refreshes
+  WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
 function originalWidth(db: Database, project: ProjectRecord): number {
   const widest = db.prepare('SELECT max(json_array_length(cells)) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;

@@ -226,6 +226,25 @@ describe('export', () => {
     }
   });
 
+  it('finds no row changed at the last refresh of a project never refreshed, and says no for each matched one', async () => {
+    const changed = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'changed', candidates: true, destination: join(tmp.dir, 'never-refreshed.csv') });
+    expect(changed.rows).toBe(0);
+    expect(readCsv(changed.path!)).toEqual([[...HEADERS, 'Column 5', ...MATCH_COLUMNS]]);
+    expect(changed.candidates!.rows).toBe(0);
+    const db = new Database(engine.dbPath, { readonly: true });
+    try {
+      expect(candidateLineCount(db, projectId, 'changed')).toBe(0);
+    } finally {
+      db.close();
+    }
+    const all = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination: join(tmp.dir, 'never-refreshed-all.csv') });
+    const [headers, ...rows] = readCsv(all.path!);
+    const at = (name: (typeof MATCH_COLUMNS)[number]) => headers!.indexOf(name);
+    const matched = rows.filter((r) => ['auto', 'accepted'].includes(r[at('match_status')]!));
+    expect(matched.length).toBeGreaterThan(0);
+    expect(matched.map((r) => [r[at('match_changed_since_refresh')], r[at('match_previous_company')]])).toEqual(matched.map(() => ['no', '']));
+  });
+
   it('refuses, before writing anything, Excel candidates that would not fit one sheet, and says how many lines they take', async () => {
     // A sheet of 1,048,575 rows with a candidate or more each: made here by one row's count, as a million-row run would.
     const db = new Database(engine.dbPath);
