@@ -8,9 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, rankedFacts, storedFacts } from '../../../electron/engine/matching';
-import { preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import { jobVerdicts, preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
 import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
-import { openDatabase, putLookups } from '../../../electron/engine/store';
+import { getAnswerFacts, openDatabase, putLookups } from '../../../electron/engine/store';
 import type { Candidate } from '../../../shared/model';
 import { skipBecause } from '../../support/skips';
 import { tempDir } from './helpers';
@@ -48,6 +48,9 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       { queryKey: 'found', query: { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] }, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, stored: answerPeople(answer) },
       { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, stored: answerPeople([]) },
     ]);
+    // Read back with its people's ids, an answer names the chosen person by number: the worker's verdicts are these.
+    const foundFacts = getAnswerFacts(db, ['found'], 0).get('found')?.facts ?? null;
+    const fromStore = foundFacts === null ? null : jobVerdicts({ strategy: 'name', facts: foundFacts, cells }, context);
     db.close();
     const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath, readCacheMb: 4 } satisfies VerdictWorkerData });
     const ask = (request: VerdictRequest | AnswersRequest | ReplyRequest) =>
@@ -62,14 +65,14 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       const keys = ['found', 'nobody', 'missing'];
       expect(await ask({ id: 2, kind: 'answers', context, freshAfter: 0, keys, strategies: ['name', 'name', 'name'], cells: [cells, cells, cells] })).toEqual({
         id: 2,
-        results: [{ kind: 'found', count: 2, fetchedAt: 1000, values }, { kind: 'nobody', fetchedAt: 2000 }, null],
+        results: [{ kind: 'found', count: 2, fetchedAt: 1000, values: fromStore }, { kind: 'nobody', fetchedAt: 2000 }, null],
       });
       // A find reply as the service sends it: read there and made ready to store, as the source makes it; one that
       // does not read fails there (the engine then reads it itself).
       const utf8 = new TextEncoder();
       const reply = { bytes: utf8.encode(JSON.stringify([answer.map((c) => c.person), []])), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
       expect(await ask({ id: 3, kind: 'reply', ...reply })).toEqual({ id: 3, results: preparedReply(reply) });
-      expect(preparedReply(reply).values[0]).toEqual(values);
+      expect(preparedReply(reply).values[0]).toEqual(fromStore);
       expect(await ask({ id: 4, kind: 'reply', ...reply, bytes: utf8.encode('[[{"name": "Jane') })).toMatchObject({ id: 4, error: expect.stringMatching(/ReplyNotJson/) });
     } finally {
       await worker.terminate();
