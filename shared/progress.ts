@@ -59,9 +59,13 @@ const PLAN_WORDS: Record<PlanCause, string> = {
   read: 'Planning the queries to show the rows…',
 };
 
-/** What a plan says while the rows' queries are planned (a while for a large sheet); `progress` is null until the first word comes. */
-export function planProgressParts(progress: PlanProgress | null): ProgressParts {
-  return { words: PLAN_WORDS[progress?.startedBy ?? 'mapping'], percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
+/**
+ * What a plan says while the rows' queries are planned (a while for a large sheet); `progress` is null until the first
+ * word comes. `saysWhy` false: the screen it shows on already says what the plan is for (the run's cost).
+ */
+export function planProgressParts(progress: PlanProgress | null, saysWhy = true): ProgressParts {
+  const words = PLAN_WORDS[saysWhy ? (progress?.startedBy ?? 'mapping') : 'mapping'];
+  return { words, percent: progress ? percent(progress.rowsPlanned, progress.rowsTotal) : null };
 }
 
 export function planProgressText(progress: PlanProgress | null): string {

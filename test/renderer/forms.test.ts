@@ -71,6 +71,8 @@ describe('saving a mapping', () => {
   it("says a plan a run or a read started for what it is, which the mapping screen shows without its Cancel", () => {
     expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'run' })).toBe('Planning the queries for a run… 41%');
     expect(planProgressText({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'read' })).toBe('Planning the queries to show the rows… 41%');
+    // The run screen's own plan (its preview's) needs no reason: the screen says what it is for.
+    expect(planProgressParts({ projectId: 1, rowsPlanned: 410_000, rowsTotal: 1_000_000, startedBy: 'read' }, false)).toEqual({ words: 'Planning the queries…', percent: 41 });
   });
 });
 

@@ -105,7 +105,7 @@ export function RunScreen({ projectId }: { projectId: number }) {
           ) : (
             !preview.error && (
               <p className="muted">
-                {planning ? <ProgressLine parts={planProgressParts(planned)} label="Planning progress" testId="run-planning" /> : 'Counting…'}
+                {planning ? <ProgressLine parts={planProgressParts(planned, false)} label="Planning progress" testId="run-planning" /> : 'Counting…'}
               </p>
             )
           )}
