@@ -336,8 +336,13 @@ class MatchdeskEngine implements Engine {
       await counting;
       // A damaged file is written to no more (store/damage-watch.ts); the connection still closes.
       if (!damageOf(this.db)) {
-        this.timing.save();
-        this.credits.save();
+        // Figures kept for the next session's estimates: a full disk loses them, never the close.
+        try {
+          this.timing.save();
+          this.credits.save();
+        } catch {
+          // The next session starts from the figures saved before.
+        }
       }
       this.db.close();
     })();

@@ -228,9 +228,15 @@ export class JobBoard {
   private save(rowId: number | null, progress: JobProgress): void {
     // A job ending after the database closed (the engine closing cut it off) is found interrupted at the next start.
     if (rowId === null || !this.db.open) return;
-    this.db
-      .prepare('UPDATE jobs SET state = ?, done = ?, total = ?, phase = ?, message = ?, updated_at = ? WHERE id = ?')
-      .run(progress.state, progress.done, progress.total, progress.phase, progress.message, progress.updatedAt, rowId);
+    try {
+      this.db
+        .prepare('UPDATE jobs SET state = ?, done = ?, total = ?, phase = ?, message = ?, updated_at = ? WHERE id = ?')
+        .run(progress.state, progress.done, progress.total, progress.phase, progress.message, progress.updatedAt, rowId);
+    } catch {
+      // A full disk, or another process holding the write lock: the job is still told and ends here; its stored row,
+      // left as it was, is found cut off at the next start (what may be resumed, paused). The work's own records say
+      // how it ended.
+    }
   }
 
   private now(): string {
