@@ -221,6 +221,7 @@ test('an accept goes on while the user is elsewhere and shows again on the way b
   await page.keyboard.press('u');
   const undoing = page.getByTestId('undo-progress');
   await expect(undoing.getByRole('status')).toHaveText('Undoing the last action…');
+  await expect(page.getByTestId('undo-cancel')).toBeVisible();
   await screenshot(page, 'undo-progress');
   await expect(page.getByText(`Undid the last action on ${accepting.toLocaleString('en-US')} rows.`)).toBeVisible({ timeout: 60_000 });
   await expect(undoing).toHaveCount(0);

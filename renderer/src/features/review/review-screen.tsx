@@ -105,9 +105,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   // it is where the accept's button was, also when the screen is opened again while it goes on.
   const bulk = useBulkDecision(projectId, refreshed);
   const accepting = bulk.action === 'accept';
-  const { cancelling, cancel: cancelAccept } = useCancel(accepting, () => void api.call('job.cancel', { projectId, kind: 'accept' }));
   // A small undo says nothing (it is over at once); a large one, or one found going on, shows its line.
   const bulkShown = accepting || (bulk.action === 'undo' && (bulk.progress !== null || bulk.foundGoingOn));
+  // Either stops at its next slice: an accept takes back what it wrote, an undo keeps what it took back (undo again
+  // finishes it).
+  const { cancelling, cancel: cancelBulk } = useCancel(bulkShown, () => void api.call('job.cancel', { projectId, kind: accepting ? 'accept' : 'undo' }));
   const gridRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   // Learning lifts rows and raises their confidence: the list is read again. One of rows waiting for review alone (a
@@ -184,8 +186,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
     if (many) bulk.setStarted(many);
     const result = await pending;
     if (many) bulk.setStarted(null);
-    if (!result.ok && result.error.kind === 'cancelled' && many === 'accept') {
-      // The engine took back what it had accepted: the rows are as they were, read again.
+    if (!result.ok && result.error.kind === 'cancelled' && many) {
+      // An accept's rows are as they were; an undo's taken back so far stay so. Either way, read again.
       toast(result.error.message);
       setGeneration((g) => g + 1);
       return;
@@ -339,9 +341,13 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
               label={accepting ? 'Accept progress' : 'Undo progress'}
               testId={accepting ? 'accept-progress' : 'undo-progress'}
             />
-            {accepting && (
-              <Button variant="secondary" onClick={cancelAccept} disabled={cancelling} title="Cancel the accept: every row stays as it was (Esc)" aria-keyshortcuts="Escape" data-testid="accept-cancel">
+            {accepting ? (
+              <Button variant="secondary" onClick={cancelBulk} disabled={cancelling} title="Cancel the accept: every row stays as it was (Esc)" aria-keyshortcuts="Escape" data-testid="accept-cancel">
                 Cancel
+              </Button>
+            ) : (
+              <Button variant="secondary" onClick={cancelBulk} disabled={cancelling} title="Stop the undo: the rows taken back so far stay so; undo again to finish (Esc)" aria-keyshortcuts="Escape" data-testid="undo-cancel">
+                Stop
               </Button>
             )}
           </>
