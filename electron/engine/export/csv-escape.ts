@@ -1,9 +1,7 @@
-/** RFC 4180 quoting, only when needed: the delimiter, a quote, CR/LF, or leading/trailing whitespace. */
-export function csvEscape(cell: string, delimiter: string): string {
-  return csvEscaper(delimiter)(cell);
-}
-
-/** csvEscape for one delimiter, its pattern made once: a writer escapes every cell of a file with it. */
+/**
+ * RFC 4180 quoting for one delimiter, only when needed: the delimiter, a quote, CR/LF, or leading/trailing whitespace.
+ * Its pattern is made once: a writer escapes every cell of a file with it.
+ */
 export function csvEscaper(delimiter: string): (cell: string) => string {
   const escaped = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Leading or trailing spaces are quoted because several apps trim unquoted fields.

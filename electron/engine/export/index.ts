@@ -1,6 +1,6 @@
 export { writeTable } from './write-table';
 export { neutralizeFormula } from './neutralize-formula';
-export { csvEscape } from './csv-escape';
+export { csvEscaper } from './csv-escape';
 export { ExportError, exportLabel, type ExportErrorCode } from './export-error';
 export { XLSX_MAX_ROWS } from './xlsx-export';
 export type { ExportTarget, ExportCell, ExportRows, ExportResult } from './export-target';
