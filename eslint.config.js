@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
+import { ISOLATED_TEST_FILES } from './test/isolated-files.js';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
@@ -87,6 +88,19 @@ export default tseslint.config(
         paths: [{ name: 'electron', message: 'shared/ is plain data and schemas.' }, ...nodeBuiltins.map((name) => ({ name, message: 'shared/ runs in the renderer too: no Node built-ins.' }))],
         patterns: [{ group: ['**/electron/**'], message: 'shared/ never imports the engine or the shell.' }],
       }],
+    },
+  },
+  {
+    // A test file shares its worker's modules with the files before it (vitest.config.ts): one that mocks a module or
+    // changes the process's environment would change theirs, so it is listed in test/isolated-files.js instead.
+    files: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    ignores: ISOLATED_TEST_FILES,
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|stubEnv|stubGlobal|useFakeTimers)$/]", message: 'Mocks and stubs reach the files after this one: list the file in test/isolated-files.js.' },
+        { selector: "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']", message: "The environment reaches the files after this one: pass an env to the child, or list the file in test/isolated-files.js." },
+        { selector: "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']", message: "The environment reaches the files after this one: pass an env to the child, or list the file in test/isolated-files.js." },
+      ],
     },
   },
   {
