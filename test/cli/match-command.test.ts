@@ -59,7 +59,8 @@ function expectUntouched(c: ReturnType<typeof freshCase>): void {
 
 const knownEmails = () => sim.dataset.people.slice(0, 3).map((p) => p.email_address);
 
-// Side by side: each case has its own folder and home, none changes the simulator, and most wait out retries.
+// Side by side: each case has its own folder and home, none changes the simulator nor asks it to find anyone but the
+// one that counts those calls, and most wait out retries.
 describe.concurrent('matchdesk match: a failed start makes nothing', () => {
   it('exits 5 on a service nobody answers at, says why in one line, and imports and writes nothing', async () => {
     const c = freshCase(knownEmails());

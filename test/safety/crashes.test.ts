@@ -270,8 +270,8 @@ describe('clearing the cache killed part-way', () => {
   it('leaves every answer on file and the rows sent back so far pending: the next run settles them from the cache', async () => {
     const clearHome = join(tmp.dir, 'clear-home');
     const dbPath = join(clearHome, DATABASE_FILE);
-    // 20,000 rows (a 4,000-row sheet 5 times): the clearing sends them back in 4 slices, one transaction each, so
-    // once the first is written three slices and the answers are still to go when the kill lands.
+    // 20,000 rows (a 4,000-row sheet 5 times): the clearing sends them back in 4 slices, one transaction each, so the
+    // kill that follows the first still finds up to three slices and the answers to go.
     // The service's latency is no part of this: answers come at once.
     sim.setLatency(0);
     onTestFinished(() => sim.setLatency(LATENCY_MS));

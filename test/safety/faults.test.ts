@@ -11,9 +11,9 @@ const ROWS = 10_000;
 /** Columns that say when, not what: they differ between any two runs. */
 const TIMESTAMP_COLUMNS = ['match_fetched_at', 'match_decided_at'];
 /**
- * The 'flaky' kinds of fault at twice its rates, so that this run's ~100 calls of 100 queries meet each kind a few
- * times; Retry-After 0 so the test is not spent waiting. Tokens are revoked every 12 calls rather than 500, which
- * would never revoke anything.
+ * The 'flaky' kinds of fault, at twice its rates (cut-off replies at four times), so that this run of ~100 calls of 100
+ * queries (without faults) meets each kind several times; Retry-After 0 so the test is not spent waiting. Tokens are
+ * revoked every 12 calls rather than 500, which would never revoke anything.
  */
 const FLAKY = { ...FAULT_PROFILES.flaky!, rate429: 0.2, rate5xx: 0.1, rateReset: 0.04, rateMalformed: 0.04, retryAfterS: 0, revokeEveryCalls: 12 };
 /** A run whose call failed all its attempts leaves those queries as errors for the next run (issue 3). */
