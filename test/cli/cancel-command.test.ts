@@ -16,7 +16,10 @@ let dir: string;
 let sheet: string;
 /** Rows enough that importing or planning them is still under way when the Ctrl-C lands. */
 const ROWS = 200_000;
-/** Writing a workbook takes far longer a row than importing one: these keep the export under way well after its part file appears. */
+/**
+ * Writing a workbook takes far longer a row than importing one: these rows keep the export under way well after its
+ * part file appears.
+ */
 const EXPORT_ROWS = 40_000;
 
 /** A Name,Email,Company sheet of `rows` made-up people. */
