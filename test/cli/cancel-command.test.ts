@@ -14,12 +14,24 @@ import { runMatchdesk } from './matchdesk-process';
 
 let dir: string;
 let sheet: string;
+/** Rows enough that importing or planning them is still under way when the Ctrl-C lands. */
 const ROWS = 200_000;
+/**
+ * Writing a workbook takes far longer a row than importing one: these rows keep the export under way well after its
+ * part file appears.
+ */
+const EXPORT_ROWS = 40_000;
+
+/** A Name,Email,Company sheet of `rows` made-up people. */
+function writeSheet(name: string, rows: number): string {
+  const path = join(dir, name);
+  writeFileSync(path, ['Name,Email,Company', ...Array.from({ length: rows }, (_, i) => `Person ${i},p${i}@example.com,Company ${i % 700}`)].join('\n') + '\n');
+  return path;
+}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-cancel-'));
-  sheet = join(dir, 'people.csv');
-  writeFileSync(sheet, ['Name,Email,Company', ...Array.from({ length: ROWS }, (_, i) => `Person ${i},p${i}@example.com,Company ${i % 700}`)].join('\n') + '\n');
+  sheet = writeSheet('people.csv', ROWS);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -105,7 +117,7 @@ describe('Ctrl-C while a large sheet is imported, planned, exported or its confi
   it('cancels the export: exit 130, the file there as it was, and no part file beside it', async () => {
     const home = join(dir, 'home-export');
     const opts = { cwd: dir, home, connection: {} };
-    expect((await runMatchdesk(['import', sheet], opts)).code).toBe(0);
+    expect((await runMatchdesk(['import', writeSheet('to-export.csv', EXPORT_ROWS)], opts)).code).toBe(0);
     const outDir = join(dir, 'out');
     mkdirSync(outDir);
     const out = join(outDir, 'matches.xlsx');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { projectsOnFile, runMatchdesk, type Connection } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -44,11 +44,8 @@ const connection = (orgId = sim.orgId): Connection => ({
 const knownPeople = () => ['Name,Email', ...sim.dataset.people.slice(0, 3).map((p) => `${p.name},${p.email_address}`)];
 const nothingToLookUp = ['Colour,Size,Note', 'red,1,first', 'blue,2,second'];
 
-async function projectsIn(c: ReturnType<typeof freshCase>): Promise<{ id: number; name: string }[]> {
-  const listed = await runMatchdesk(['projects', '--json'], { cwd: c.folder, home: c.home, connection: {} });
-  expect(listed.code, listed.stderr).toBe(0);
-  return JSON.parse(listed.stdout) as { id: number; name: string }[];
-}
+/** The case's projects, of any status, as its data file holds them. */
+const projectsIn = (c: ReturnType<typeof freshCase>) => projectsOnFile(c.home);
 
 describe('a sheet with no column to look anyone up by', () => {
   it('matchdesk import exits 2, says what is missing and which columns there are, and keeps no project', async () => {
@@ -57,7 +54,7 @@ describe('a sheet with no column to look anyone up by', () => {
     expect(run.code, run.stderr).toBe(EXIT_CODES.usage);
     expect(run.stderr).toMatch(/^matchdesk import: Matchdesk needs at least an e-mail, a profile link, or a name with a company column to look anyone up, and none is mapped\. Nothing was imported\. Columns: Colour, Size, Note\. Say which column holds what with matchdesk match .*people\.csv --map field=Column/m);
     expect(run.stdout).toBe('');
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('matchdesk match exits 2 before sending anything, leaves --out as it was and keeps no project', async () => {
@@ -70,7 +67,7 @@ describe('a sheet with no column to look anyone up by', () => {
     expect(run.stderr).not.toMatch(/nothing mapped|done:/);
     expect(sim.counters().findCalls).toBe(calls);
     expect(readFileSync(c.out, 'utf8')).toBe('an earlier result\n');
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('matchdesk match exits 2 when the mapped column has nothing in it to look up, and keeps no project', async () => {
@@ -81,7 +78,7 @@ describe('a sheet with no column to look anyone up by', () => {
     expect(run.stderr).toMatch(/^matchdesk match: None of the 2 rows has anything to look up with this mapping\. Columns: Name, Email\./m);
     expect(run.stderr).toMatch(/The project imported for this run was removed again\./);
     expect(readFileSync(c.out, 'utf8')).toBe('an earlier result\n');
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('matchdesk match goes on when --map names a column to look up by', async () => {
@@ -107,7 +104,7 @@ describe('an organization the account cannot use', () => {
     expect(run.stderr).not.toMatch(/Imported/);
     expect(sim.counters().findCalls).toBe(calls);
     expect(readFileSync(c.out, 'utf8')).toBe('an earlier result\n');
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 });
 
@@ -117,7 +114,7 @@ describe('a reader that goes away', () => {
     const run = await runMatchdesk(['import', c.sheet], { cwd: c.folder, home: c.home, connection: {}, whileRunning: (child) => child.stdout!.destroy() });
     expect(run.code, run.stderr).toBe(EXIT_CODES.ok);
     expect(run.stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
-    expect((await projectsIn(c)).map((p) => p.name)).toEqual(['people']);
+    expect(projectsIn(c).map((p) => [p.name, p.status])).toEqual([['people', 'ready']]);
   });
 
   it('matchdesk match with its messages closed still writes --out and exits 0', async () => {

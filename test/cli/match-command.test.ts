@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { BIN, runMatchdesk, type Connection } from './matchdesk-process';
+import { BIN, projectsOnFile, runMatchdesk, type Connection } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -49,11 +49,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function projectsIn(c: ReturnType<typeof freshCase>): Promise<unknown[]> {
-  const listed = await runMatchdesk(['projects', '--json'], { cwd: c.folder, home: c.home, connection: {} });
-  expect(listed.code, listed.stderr).toBe(0);
-  return JSON.parse(listed.stdout) as unknown[];
-}
+/** The case's projects, of any status, as its data file holds them. */
+const projectsIn = (c: ReturnType<typeof freshCase>) => projectsOnFile(c.home);
 
 function expectUntouched(c: ReturnType<typeof freshCase>): void {
   expect(readFileSync(c.out, 'utf8')).toBe('the file a script wrote last week\n');
@@ -62,7 +59,9 @@ function expectUntouched(c: ReturnType<typeof freshCase>): void {
 
 const knownEmails = () => sim.dataset.people.slice(0, 3).map((p) => p.email_address);
 
-describe('matchdesk match: a failed start makes nothing', () => {
+// Side by side: each case has its own folder and home, none changes the simulator nor asks it to find anyone but the
+// one that counts those calls, and most wait out retries.
+describe.concurrent('matchdesk match: a failed start makes nothing', () => {
   it('exits 5 on a service nobody answers at, says why in one line, and imports and writes nothing', async () => {
     const c = freshCase(knownEmails());
     const port = await closedPort();
@@ -75,7 +74,7 @@ describe('matchdesk match: a failed start makes nothing', () => {
     expect(run.stderr).toMatch(new RegExp(`^matchdesk match: Cannot use the connection .*Could not get an answer from 127\\.0\\.0\\.1:${port}.*Nothing was imported or written\\.$`, 'm'));
     expect(run.stderr).not.toMatch(/Imported|done:/);
     expectUntouched(c);
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('exits 4 when the service refuses the credentials, before importing or writing anything', async () => {
@@ -84,7 +83,7 @@ describe('matchdesk match: a failed start makes nothing', () => {
     expect(run.code, run.stderr).toBe(EXIT_CODES.credentials);
     expect(run.stderr).toMatch(/^matchdesk match: Cannot use the connection .*Login failed \(HTTP 401\)/m);
     expectUntouched(c);
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('notices a wrong secret even when every answer is in the cache', async () => {
@@ -98,7 +97,7 @@ describe('matchdesk match: a failed start makes nothing', () => {
     expect(again.stderr).toMatch(/Login failed/);
     expect(sim.counters().findCalls).toBe(calls);
     expectUntouched(c);
-    expect(await projectsIn(c)).toHaveLength(1);
+    expect(projectsIn(c)).toHaveLength(1);
   });
 
   it('exits 4 with no connection set up at all', async () => {
@@ -116,7 +115,7 @@ describe('matchdesk match: a failed start makes nothing', () => {
     expect(run.stderr).toMatch(/No column "Work Email" for --map email\. Columns: Name, Email\./);
     expect(run.stderr).not.toMatch(/Imported/);
     expectUntouched(c);
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 
   it('leaves no project when the sheet cannot be imported', async () => {
@@ -125,7 +124,7 @@ describe('matchdesk match: a failed start makes nothing', () => {
     expect(run.code, run.stderr).toBe(EXIT_CODES.failed);
     expect(run.stderr).toMatch(/has a header row but no data rows/);
     expectUntouched(c);
-    expect(await projectsIn(c)).toEqual([]);
+    expect(projectsIn(c)).toEqual([]);
   });
 });
 

@@ -1,7 +1,9 @@
 // The real CLI in a child process, as a script runs it: no terminal, stdin closed, no keychain (the secret stays
 // in the child's memory), its data in the MATCHDESK_HOME given.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { cliBundle } from '../support/cli-bundle';
 
 export const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
@@ -41,4 +43,22 @@ export async function runMatchdesk(
     child.on('close', (code) => done({ code, stdout, stderr }));
     opts.whileRunning?.(child);
   });
+}
+
+/** The data file in a data home, as the engine names it (DATABASE_FILE), without loading the engine here. */
+export const DATA_FILE = 'matchdesk.sqlite';
+
+/**
+ * Every project row in a data home's data file, whatever its status, read directly rather than by another CLI child:
+ * none when no data file was made.
+ */
+export function projectsOnFile(home: string): { id: number; name: string; status: string }[] {
+  const path = join(home, DATA_FILE);
+  if (!existsSync(path)) return [];
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT id, name, status FROM projects ORDER BY id').all() as { id: number; name: string; status: string }[];
+  } finally {
+    db.close();
+  }
 }

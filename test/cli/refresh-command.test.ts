@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE, createEngine } from '../../electron/engine/engine';
@@ -12,9 +12,9 @@ import { SessionSecretStore } from '../../electron/engine/secrets';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { HEADERS, readCsv, truthSheet } from '../engine/refresh/refresh-fixture';
 import { writeCsv } from '../engine/core/helpers';
+import { cliBundle } from '../support/cli-bundle';
 import { runMatchdesk, type Connection } from './matchdesk-process';
 
-const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
 let dir: string;
 let sim: Simulator;
 let connection: Connection;
@@ -114,7 +114,7 @@ describe('matchdesk refresh', () => {
     sim.setLatency(300);
     sim.resetCounters();
 
-    const child = spawn(process.execPath, [BIN, 'refresh', '--project', '1', '--yes'], {
+    const child = spawn(process.execPath, [await cliBundle(), 'refresh', '--project', '1', '--yes'], {
       cwd: dir,
       env: { ...process.env, MATCHDESK_HOME: home, DBUS_SESSION_BUS_ADDRESS: 'disabled:', ...connection },
       stdio: ['ignore', 'ignore', 'ignore'],

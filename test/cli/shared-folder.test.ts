@@ -9,6 +9,8 @@ import { runMatchdesk } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
+/** Each sheet's rows: enough for the two runs' imports, calls and writes to interleave throughout. */
+const ROWS = 10_000;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-shared-'));
@@ -24,7 +26,7 @@ describe('one data folder, two commands at once', () => {
     const people = sim.dataset.people;
     const sheet = (name: string, offset: number) => {
       const lines = ['Name,Email,Company'];
-      for (let i = 0; i < 20_000; i++) {
+      for (let i = 0; i < ROWS; i++) {
         const p = people[(offset + i) % people.length]!;
         lines.push(`${p.name},${i % 3 === 0 ? p.email_address : `${name}-${i}@nowhere.example`},Company ${i % 400}`);
       }
@@ -42,7 +44,7 @@ describe('one data folder, two commands at once', () => {
     for (const [n, run] of runs.entries()) {
       expect(run.stderr).not.toContain('database is locked');
       expect(run.code, run.stderr).toBe(0);
-      expect(readFileSync(join(dir, `${['first', 'second'][n]}-out.csv`), 'utf8').split('\n').filter(Boolean)).toHaveLength(20_001);
+      expect(readFileSync(join(dir, `${['first', 'second'][n]}-out.csv`), 'utf8').split('\n').filter(Boolean)).toHaveLength(ROWS + 1);
     }
   }, 120_000);
 });
