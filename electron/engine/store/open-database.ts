@@ -58,7 +58,9 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma('foreign_keys = ON');
     // NORMAL is durable in WAL mode except for the last transactions before a power cut, never corrupting.
     db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
+    // Another process on the folder (the app beside the CLI) may hold the write lock for a long transaction or a
+    // checkpoint; on a loaded machine that outlasted 5 s, and the waiting run failed with "database is locked".
+    db.pragma('busy_timeout = 30000');
     if (!inMemory && !readonly) restrictSidecars(file);
     if (!readonly) beginTransactionsWithTheWriteLock(db, inMemory ? null : new WalBudget(db));
 
