@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import type { CsvLines, ExportCell, ExportResult, ExportRows, ExportTarget } from './export-target';
+import type { ExportCell, ExportResult, ExportRows, ExportTarget } from './export-target';
 import { csvEscaper } from './csv-escape';
 import { neutralizeFormula } from './neutralize-formula';
 import { ExportError, exportLabel, writeFailed } from './export-error';
@@ -14,9 +14,8 @@ const CHUNK_BYTES = 256 * 1024;
 /**
  * UTF-8 CSV with CRLF line ends, written as it goes: rows are pulled only as fast as the disk takes them (each
  * chunk's write is awaited before the next rows are read), and the file is flushed to the disk before it is renamed.
- * With `csvLines`, the rows' lines are taken from it as made, instead of being made of `rows`.
  */
-export async function writeCsv(target: ExportTarget, headers: string[], rows: ExportRows, csvLines?: CsvLines): Promise<ExportResult> {
+export async function writeCsv(target: ExportTarget, headers: string[], rows: ExportRows): Promise<ExportResult> {
   const delimiter = target.delimiter ?? ',';
   if (delimiter.length === 0 || /["\r\n]/.test(delimiter)) {
     throw new ExportError('invalid_target', target.path, `Can't save ${exportLabel(target.path)} with ${JSON.stringify(delimiter)} as the delimiter; choose a comma, semicolon, tab or pipe.`);
@@ -38,21 +37,11 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
         const head = (target.bom ?? true ? '\uFEFF' : '') + line(headers);
         await room(head);
         used += chunk.write(head, used);
-        if (csvLines) {
-          for await (const lines of csvLines(delimiter)) {
-            for (const text of lines) {
-              if (used + text.length * 3 > chunk.length) await room(text);
-              used += chunk.write(text, used);
-            }
-            count += lines.length;
-          }
-        } else {
-          for await (const row of rows) {
-            const text = line(row);
-            if (used + text.length * 3 > chunk.length) await room(text);
-            used += chunk.write(text, used);
-            count++;
-          }
+        for await (const row of rows) {
+          const text = line(row);
+          if (used + text.length * 3 > chunk.length) await room(text);
+          used += chunk.write(text, used);
+          count++;
         }
         await writeAll(file, chunk, used);
         await file.sync();
@@ -68,7 +57,7 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
 }
 
 /** A row's line, its end included, for this delimiter. */
-export function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
+function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
   const escape = csvEscaper(delimiter);
   return (row) => {
     let line = '';

@@ -18,8 +18,6 @@ export interface ExportTarget {
 
 export type ExportCell = string | number | null;
 export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]>;
-/** Rows already made CSV text for a delimiter (csvLineWriter's lines, each ending in CRLF), a page of lines at a time. */
-export type CsvLines = (delimiter: string) => AsyncIterable<string[]>;
 
 export interface ExportResult {
   /** Data rows written (the header row not counted). */

@@ -1,10 +1,8 @@
 export { writeTable } from './write-table';
 export { neutralizeFormula } from './neutralize-formula';
 export { csvEscaper } from './csv-escape';
-export { csvLineWriter } from './csv-export';
-export { storedCellsCsv } from './stored-cells-csv';
 export { ExportError, exportLabel, type ExportErrorCode } from './export-error';
 export { XLSX_MAX_ROWS } from './xlsx-export';
-export type { ExportTarget, ExportCell, ExportRows, CsvLines, ExportResult } from './export-target';
+export type { ExportTarget, ExportCell, ExportRows, ExportResult } from './export-target';
 export { PartFiles } from './part-file';
 export { UnfinishedExports } from './unfinished-exports';

@@ -74,7 +74,7 @@ export async function exportProject(
   let candidates: ExportResult['candidates'] = null;
   try {
     const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
-    written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows, matches.csvLines);
+    written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
     onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: rowsTotal, rowsTotal });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState, Strategy } from '../../../shared/model';
-import { csvLineWriter, storedCellsCsv, type CsvLines, type ExportCell } from '../export';
+import type { ExportCell } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
@@ -58,8 +58,6 @@ export const CANDIDATE_COLUMNS = [
 export interface ExportTable {
   headers: string[];
   rows: AsyncGenerator<ExportCell[]>;
-  /** The same rows as CSV text, when the table can make it quicker than writeCsv formats `rows`. */
-  csvLines?: CsvLines;
 }
 
 export interface ExportPaging {
@@ -108,42 +106,26 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
       await nextTurn();
     }
   }
-  // A page of lines at a time, each row's cells taken as CSV straight from their stored JSON where they need no quoting.
-  async function* csvLines(delimiter: string): AsyncGenerator<string[]> {
-    const fetchTimes = new FetchTimes();
-    const line = csvLineWriter(delimiter);
-    const cellsCsv = storedCellsCsv(delimiter, width);
-    for (const page of pages(db, project.id, scope, pageRows)) {
-      yield page.map((row) => {
-        const cells = width === 0 ? null : cellsCsv(row.cells);
-        return cells === null ? line(matchLine(row, width, fetchTimes)) : cells + delimiter + line(matchColumns(row.result, fetchTimes));
-      });
-      onPage?.(page.at(-1)!.rowIndex + 1);
-      await nextTurn();
-    }
-  }
-  return { headers, rows: rows(), csvLines };
+  return { headers, rows: rows() };
 }
 
 /** A row of the matches export: its cells padded to `width`, then the match columns. */
-function matchLine(row: ExportRow, width: number, fetchTimes: FetchTimes): ExportCell[] {
-  const line: ExportCell[] = parseCells(row.cells);
+function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: FetchTimes): ExportCell[] {
+  const line: ExportCell[] = parseCells(cells);
   if (line.length > width) line.length = width;
   while (line.length < width) line.push('');
-  line.push(...matchColumns(row.result, fetchTimes));
-  return line;
-}
-
-/** The match columns of a row (null: a blank row of the sheet). */
-function matchColumns(result: RowResult | null, fetchTimes: FetchTimes): readonly ExportCell[] {
-  if (!result) return BLANK_MATCH;
+  if (!result) {
+    line.push(BLANK_STATUS);
+    for (let i = 1; i < MATCH_COLUMNS.length; i++) line.push('');
+    return line;
+  }
   const { state, outcome, chosen, refresh } = result;
   const answered = ANSWERED.includes(outcome);
   // A matched row says how sure the model was of the person chosen; any other row with candidates, of its best one.
   const confidence = chosen ? chosen.confidence : result.verdict?.confidence;
   const reason = chosen ? chosen.reason : result.verdict?.reason;
   const summary = chosen?.summary;
-  return [
+  line.push(
     state,
     result.source ?? '',
     summary?.id ?? '',
@@ -165,11 +147,9 @@ function matchColumns(result: RowResult | null, fetchTimes: FetchTimes): readonl
     // What the last refresh found, for the person the row still has: another decision since makes it moot.
     chosen ? (refresh?.changed ? 'yes' : 'no') : '',
     chosen && refresh ? (refresh.previousCompany ?? '') : '',
-  ];
+  );
+  return line;
 }
-
-/** A blank row's match columns: match_status `blank`, the rest empty. */
-const BLANK_MATCH: readonly ExportCell[] = [BLANK_STATUS, ...MATCH_COLUMNS.slice(1).map(() => '')];
 
 const FETCH_TIMES_KEPT = 4096;
 

@@ -6,9 +6,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
-import { writeTable } from '../../../electron/engine/export';
-import { readProject } from '../../../electron/engine/rows/project-record';
-import { CANDIDATE_COLUMNS, EXPORT_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount, matchExport } from '../../../electron/engine/runs/export-rows';
+import { CANDIDATE_COLUMNS, EXPORT_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
 import type { Person, Simulator } from '../../../electron/simulator';
 import { detailOf } from '../../../shared/job-detail';
 import { onJobDetail } from '../../support/job-events';
@@ -200,37 +198,6 @@ describe('export', () => {
 
     const matched = await ok(engine, 'export.run', { projectId: bigProject, format: 'csv', scope: 'matched', destination: join(tmp.dir, 'paged-matched.csv') });
     expect(readCsv(matched.path!).slice(1).map((r) => r[0])).toEqual([...matchedAt.values()].map((p) => p.name));
-  });
-
-  it('writes the same bytes whether a line is made from the row as CSV text or from its cells, for every delimiter', async () => {
-    // Cells that take the straight way and cells each way of escaping them must catch, blank and ragged rows between.
-    const awkward = [
-      [people[0]!.name, people[0]!.email_address, currentCompany(people[0]!), 'plain, with a comma'],
-      [people[1]!.name, '', currentCompany(people[1]!), 'say "hi"; then | go'],
-      ['=HYPERLINK("x")', '', '', ' leading space'],
-      ['', '', '', ''],
-      ['Renée Zoë 😀', 'multi\nline', 'trailing ', '-5'],
-      ['only one'],
-      [people[2]!.name, '', currentCompany(people[2]!), 'tab\there', 'extra cell'],
-    ];
-    const file = writeCsv(join(tmp.dir, 'awkward.csv'), HEADERS, awkward);
-    const id = (await ok(engine, 'projects.import', { file })).summary.id;
-    await runToEnd(engine, id);
-    const db = new Database(join(tmp.dir, 'data', 'matchdesk.sqlite'), { readonly: true });
-    try {
-      const project = readProject(db, id)!;
-      for (const delimiter of [',', ';', '\t', '|']) {
-        const [made, fromCells] = [join(tmp.dir, `made-${delimiter.charCodeAt(0)}.csv`), join(tmp.dir, `cells-${delimiter.charCodeAt(0)}.csv`)];
-        const a = matchExport(db, project, 'all');
-        await writeTable({ path: made, format: 'csv', delimiter }, a.headers, a.rows, a.csvLines);
-        const b = matchExport(db, project, 'all');
-        await writeTable({ path: fromCells, format: 'csv', delimiter }, b.headers, b.rows);
-        expect(readFileSync(made, 'utf8')).toBe(readFileSync(fromCells, 'utf8'));
-        expect(readCsv(made, delimiter).slice(1).map((r) => r.slice(0, 4))).toEqual(awkward.map((r) => [...r, '', '', ''].slice(0, 4).map((c) => (/^[=-]/.test(c) && c !== '-5' ? `'${c}` : c))));
-      }
-    } finally {
-      db.close();
-    }
   });
 
   it('writes XLSX too, and never overwrites an earlier download', async () => {
