@@ -155,7 +155,8 @@ export function readStoredPersonFacts(stored: string): CandidateFacts | null {
 /**
  * The summary of a person's stored facts (people.facts, a storedCandidate row of the current version), read from the
  * front of the text without parsing the rest: an export writes the summaries of a whole sheet's matches, and parsing
- * each person's facts (jobs and all) cost more than the rest of a line. Null when the text is not of that shape.
+ * each person's whole facts (jobs and all) for six values was a large share of its time. Null when the text is not of
+ * that shape.
  */
 export function readStoredSummary(facts: string): PersonSummary | null {
   // rank and score are numbers or null, which hold no comma.
