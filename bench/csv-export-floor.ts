@@ -1,7 +1,7 @@
 // The floor of a CSV export: the simplest program doing an export's essential work on a prepared data folder, for
 // comparing with the engine's export (`bench/profile-step.ts --rows N export-csv`). One statement walks the project's
-// rows in order, 1,000 at a time, with their result columns and their chosen person's summary (six values SQLite reads
-// from the person's `people` facts), each row's cells are parsed from their JSON, and each line is built with the
+// rows in order, 1,000 at a time, with their result columns and their chosen person's facts (whose summary is read from
+// their front, as the engine reads it), each row's cells are parsed from their JSON, and each line is built with the
 // quoting a CSV needs and written to a file 64 KB at a time. No formula guard, no progress, no last refresh's join, no
 // decisions stored as JSON. Run in its own process with the app's V8 flags; prints rows/s, CPU and peak RSS:
 //
@@ -13,6 +13,8 @@ import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readStoredSummary } from '../electron/engine/matching/candidate-facts';
+import type { PersonSummary } from '../shared/model';
 import { APP_NODE_FLAGS } from './child-process';
 import { num } from './report';
 
@@ -30,6 +32,7 @@ if (!values.child) {
   process.exit(child.status ?? 1);
 }
 
+const NO_SUMMARY: PersonSummary = { id: null, name: null, title: null, company: null, social: null, location: null };
 const quoted = /[",\r\n]|^\s|\s$/;
 const field = (text: string): string => (text.length === 0 || !quoted.test(text) ? text : `"${text.replace(/"/g, '""')}"`);
 
@@ -48,7 +51,7 @@ try {
     .prepare(
       `SELECT r.row_index, r.cells, rs.state, rs.outcome, rs.source, rs.chosen_person, rs.chosen_rank, rs.chosen_score, rs.chosen_confidence, coalesce(rs.chosen_reason, rs.reason),
          rs.job_change, rs.job_change_date, rs.confidence, rs.strategy, rs.fetched_at, rs.decided_at,
-         json_extract(p.facts, '$[2]'), json_extract(p.facts, '$[3]'), json_extract(p.facts, '$[4]'), json_extract(p.facts, '$[5]'), json_extract(p.facts, '$[6]'), json_extract(p.facts, '$[7]')
+         p.facts
        FROM rows r LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
        LEFT JOIN people p ON p.id = rs.chosen_person AND rs.state IN ('auto', 'accepted')
        WHERE r.project_id = ? AND r.row_index >= ? ORDER BY r.row_index LIMIT 1000`,
@@ -57,7 +60,7 @@ try {
   type Row = [
     rowIndex: number, cells: string, state: string | null, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null, chosenConfidence: number | null,
     reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null, fetchedAt: number | null,
-    decidedAt: string | null, id: string | null, name: string | null, title: string | null, company: string | null, social: string | null, location: string | null,
+    decidedAt: string | null, facts: string | null,
   ];
   let text = '';
   // Pages read whole: better-sqlite3's iterate() costs more per row than the rest of a line.
@@ -69,13 +72,14 @@ try {
       from = page.at(-1)![0] + 1;
     }
   };
-  for (const [, cells, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt, id, name, title, company, social, location] of rowsRead()) {
+  for (const [, cells, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt, facts] of rowsRead()) {
     let line = '';
     for (const cell of JSON.parse(cells) as string[]) line += `${field(cell)},`;
     if (state === null) {
       line += 'blank,,,,,,,,,,,,,,,,,,,\r\n';
     } else {
       const chosen = person !== null && (state === 'auto' || state === 'accepted');
+      const { id, name, title, company, social, location } = (facts === null ? null : readStoredSummary(facts)) ?? NO_SUMMARY;
       const sure = chosen ? chosenConfidence : confidence;
       line +=
         `${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +

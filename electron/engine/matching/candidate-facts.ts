@@ -153,6 +153,44 @@ export function readStoredPersonFacts(stored: string): CandidateFacts | null {
 }
 
 /**
+ * The summary of a person's stored facts (people.facts, a storedCandidate row of the current version), read from the
+ * front of the text without parsing the rest: an export writes the summaries of a whole sheet's matches, and parsing
+ * each person's whole facts (jobs and all) for six values was a large share of its time. Null when the text is not of
+ * that shape.
+ */
+export function readStoredSummary(facts: string): PersonSummary | null {
+  // rank and score are numbers or null, which hold no comma.
+  let at = facts.indexOf(',', facts.indexOf(',') + 1) + 1;
+  if (facts.charCodeAt(0) !== 0x5b || at === 0) return null;
+  const values: (string | null)[] = [];
+  for (let i = 0; i < 6; i++) {
+    if (facts.startsWith('null', at)) {
+      values.push(null);
+      at += 4;
+    } else {
+      if (facts.charCodeAt(at) !== 0x22) return null;
+      let end = at + 1;
+      let escaped = false;
+      for (let c = facts.charCodeAt(end); c !== 0x22; c = facts.charCodeAt(end)) {
+        if (Number.isNaN(c)) return null;
+        if (c === 0x5c) escaped = true;
+        end += c === 0x5c ? 2 : 1;
+      }
+      try {
+        values.push(escaped ? (JSON.parse(facts.slice(at, end + 1)) as string) : facts.slice(at + 1, end));
+      } catch {
+        return null;
+      }
+      at = end + 1;
+    }
+    if (facts.charCodeAt(at) !== 0x2c) return null;
+    at++;
+  }
+  const [id, name, title, company, social, location] = values as [string | null, string | null, string | null, string | null, string | null, string | null];
+  return { id, name, title, company, social, location };
+}
+
+/**
  * A candidate's facts as one row of values, in this order: rank, score, the summary's id, name, title, company, profile
  * and location, then first name, last name, name parts ([tokens, first, last] or null), e-mails, jobs (each [company,
  * domain, title, started, ended, status]) and country. The name, profile slug and location are the summary's

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonJson, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
-import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, type CandidateFacts } from '../matching/candidate-facts';
+import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, readStoredSummary, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
 import { statement } from '../store/statements';
 
@@ -309,16 +309,16 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
 
 /**
  * The columns exportedChoice reads, of the row_status called `alias` and its person's `people` row joined as `person`
- * (chosenPersonJoin), in ChosenColumns order: of the person, the six values of its summary (the summary's fields in a
- * stored candidate: matching/candidate-facts.ts), each read by SQLite, so the export parses no JSON per row; facts of
- * another version, as their record to make them from again.
+ * (chosenPersonJoin), in ChosenColumns order: of the person, its facts, whose summary exportedChoice reads from their
+ * front (readStoredSummary: SQLite's json_extract parsed the whole facts for each of the six values); facts of another
+ * version, as their record to make them from again.
  */
 export function chosenColumns(alias: string, person: string): string {
   const c = (name: string) => `${alias}.${name}`;
   const current = `${person}.facts_version = ${FACTS_VERSION}`;
-  const summary = ['$[2]', '$[3]', '$[4]', '$[5]', '$[6]', '$[7]'].map((path) => `CASE WHEN ${current} THEN json_extract(${person}.facts, '${path}') END`);
+  const facts = `CASE WHEN ${current} THEN ${person}.facts END`;
   const record = `CASE WHEN NOT ${current} THEN '{"person":' || ${person}.person || '}' END`;
-  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), ...summary, record].join(', ');
+  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), facts, record].join(', ');
 }
 
 /**
@@ -343,12 +343,8 @@ export type ChosenColumns = [
   chosenReason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
-  id: string | null,
-  name: string | null,
-  title: string | null,
-  company: string | null,
-  social: string | null,
-  location: string | null,
+  /** Facts of the current version (people.facts). */
+  facts: string | null,
   /** Facts of another version: the person's record, `{"person": ...}`. */
   record: string | null,
 ];
@@ -361,11 +357,12 @@ export type ExportedChoice = Pick<ChosenPerson, 'rank' | 'score' | 'summary' | '
  * `reason` is the row's own (row_status.reason), which the person's stands for unless it has one of its own.
  */
 export function exportedChoice(
-  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date, id, name, title, company, social, location, record]: ChosenColumns,
+  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date, facts, record]: ChosenColumns,
   reason: string | null,
 ): ExportedChoice | null {
   if (personId === null) return parseChosen(chosen);
-  const summary = record === null ? { id, name, title, company, social, location } : (personFacts(record)?.summary ?? { id: null, name: null, title: null, company: null, social: null, location: null });
+  const read = record !== null ? personFacts(record)?.summary : facts !== null ? readStoredSummary(facts) : null;
+  const summary = read ?? { id: null, name: null, title: null, company: null, social: null, location: null };
   const choice: ExportedChoice = { rank: rank ?? 0, score, summary };
   if (confidence !== null) choice.confidence = confidence;
   const why = chosenReason ?? reason;
@@ -378,9 +375,8 @@ export function exportedChoice(
  * chosenSlugSql of a matched row, from its chosenColumns' values and the choice exportedChoice made of them: the
  * profile of the person its facts name (none for facts of another version), or of a decision stored whole.
  */
-export function exportedSlug([, personId, , , , , , , , , , , social, , record]: ChosenColumns, choice: ExportedChoice | null): string | null {
-  if (personId === null) return choice?.summary.social ?? null;
-  return record === null ? social : null;
+export function exportedSlug([, personId, , , , , , , , record]: ChosenColumns, choice: ExportedChoice | null): string | null {
+  return personId !== null && record !== null ? null : (choice?.summary.social ?? null);
 }
 
 type ChosenRow = Pick<

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FACTS_VERSION } from '../../../electron/engine/matching/candidate-facts';
-import { candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
+import fc from 'fast-check';
+import { FACTS_VERSION, readStoredSummary } from '../../../electron/engine/matching/candidate-facts';
+import { answerPeople, candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
 
 describe('looseDate', () => {
   it.each<[unknown, string | null]>([
@@ -108,5 +109,21 @@ describe('candidateFacts', () => {
     expect(readStoredPersonFacts(storedPersonFacts(facts!))).toEqual(facts);
     expect(readStoredPersonFacts(storedPersonFacts(facts!).replace(`"v":${FACTS_VERSION}`, '"v":99'))).toBeNull();
     expect(readStoredPersonFacts('{broken')).toBeNull();
+  });
+
+  it("reads a stored person's summary from the front of their facts, as reading them whole does", () => {
+    const odd = ['', 'null', 'a "quoted", name', 'back\\slash', 'tab\tand\nline', 'Renée 😀', '\u2028', ' =1+2', '[1,2]', ',', '"'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...odd), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constant(null)), { minLength: 6, maxLength: 6 }), (values) => {
+        const [id, name, title, company, social, location] = values;
+        const person = { id, name, headline: title, company, linkedin: social, location, jobs: [{ title, company: { name: company } }] };
+        const [stored] = answerPeople([{ rank: 1, score: 0.5, person }]).people;
+        expect(readStoredSummary(stored!.facts)).toEqual(readStoredPersonFacts(`{"v":${FACTS_VERSION},"f":${stored!.facts}}`)!.summary);
+      }),
+      { numRuns: 300 },
+    );
+    const [stored] = answerPeople([record]).people;
+    expect(readStoredSummary(stored!.facts)).toEqual({ id: 'p_1hgoqw0', name: 'Søren Preswell', title: 'Business Analyst', company: 'Summit Bridge Holdings', social: 'søren-preswell', location: 'Austin, Texas, United States' });
+    for (const broken of ['', '[1,null,"p1"', '[1,null,"p1",null', '{"v":3}', '[1,null,7,null,null,null,null,null,null]', '[1,null,"p\\"]']) expect(readStoredSummary(broken)).toBeNull();
   });
 });
