@@ -9,9 +9,9 @@ import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
 import { onJobDetail } from '../../support/job-events';
-import { eventually, fails, ok, openEngine, startSim, tempDir } from '../core/helpers';
-import { MatchedTemplates } from './matched-templates';
-import { chosenPeople, matchedRows, rowStatuses, truthOf, type truthSheet, type TruthRow } from './refresh-fixture';
+import { eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { ProjectTemplates } from '../core/project-templates';
+import { HEADERS, chosenPeople, matchedRows, rowStatuses, truthOf, truthSheet, type TruthRow } from './refresh-fixture';
 
 /** Real time, but the client's backoff waits return at once: retries of a failing service take milliseconds. */
 const noWaitClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
@@ -34,16 +34,25 @@ afterEach(async () => {
 });
 
 const SERVICE = { people: 6000, seed: 5 };
-const templates = new MatchedTemplates(SERVICE);
+
+/** A project of truthSheet's rows (`counts`), each row `copies` times over, mapped by e-mail and run to the end. */
+const templates = new ProjectTemplates(SERVICE, async (e, s, dir, [counts, copies]: [Parameters<typeof truthSheet>[1], number]) => {
+  const sheet = truthSheet(s.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
+  const file = writeCsv(join(dir, 'people.csv'), HEADERS, Array.from({ length: copies }, () => sheet.map((r) => r.cells)).flat());
+  const projectId = (await ok(e, 'projects.import', { file })).summary.id;
+  await ok(e, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+  expect((await runToEnd(e, projectId)).status).toBe('done');
+  return { projectId, sheet };
+});
 
 /**
  * A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end (a copy of one run once
  * for the file); with `copies`, each row `copies` times over (one person chosen by that many rows).
  */
 async function matchedProject(counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore(), copies = 1, options: Partial<EngineOptions> = {}) {
-  const copy = await templates.copy(dataDir(), counts, { copies, secrets, engine: { clock: noWaitClock, ...options } });
+  const copy = await templates.copy(dataDir(), [counts, copies], { secrets, engine: { clock: noWaitClock, ...options } });
   [sim, engine] = [copy.sim, copy.engine];
-  return copy;
+  return { sim: copy.sim, engine: copy.engine, ...copy.made };
 }
 
 /** Cancels the project's refresh (job.cancel), and how it stands after. */
