@@ -62,27 +62,28 @@ async function everyTurnUntil(condition: () => boolean): Promise<void> {
 
 /**
  * A data folder (with the sheet beside it) holding a project with something in every table a project owns: planned,
- * run, decided, refreshed, text-filtered. Made once, with its engine closed; `fullProject` opens a copy of it.
+ * run, decided, refreshed, text-filtered. Made once, with its engine closed; `fullProject` opens a copy of it (the
+ * tests delete it and ask the service nothing, so no simulator answers the copy).
  */
 async function fullProjectTemplate(dir: string, rows: number): Promise<{ projectId: number }> {
   const service = await startSim({ people: 6000, seed: 5 });
-  const made = await openEngine(join(dir, 'data'), { host: 'web' });
+  const maker = await openEngine(join(dir, 'data'), { host: 'web' });
   try {
-    await connect(made, service);
+    await connect(maker, service);
     const sheet = truthSheet(service.dataset.people, { still: 400, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
     // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for.
     const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: rows - sheet.length }, (_, i) => [`Filler ${i}`, `filler${i}@nowhere.example`, 'Nowhere'])];
     const file = writeCsv(join(dir, 'people.csv'), HEADERS, cells);
-    const projectId = (await ok(made, 'projects.import', { file })).summary.id;
-    await ok(made, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
-    expect((await runToEnd(made, projectId)).status).toBe('done');
-    await ok(made, 'decisions.reject', { projectId, rowIndex: 0 });
-    await ok(made, 'refresh.start', { projectId });
-    await made.refreshSettled(projectId);
-    await ok(made, 'review.page', { projectId, text: 'filler', offset: 0, limit: 10 });
+    const projectId = (await ok(maker, 'projects.import', { file })).summary.id;
+    await ok(maker, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+    expect((await runToEnd(maker, projectId)).status).toBe('done');
+    await ok(maker, 'decisions.reject', { projectId, rowIndex: 0 });
+    await ok(maker, 'refresh.start', { projectId });
+    await maker.refreshSettled(projectId);
+    await ok(maker, 'review.page', { projectId, text: 'filler', offset: 0, limit: 10 });
     return { projectId };
   } finally {
-    await made.close();
+    await maker.close();
     await service.close();
   }
 }
