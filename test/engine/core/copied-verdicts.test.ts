@@ -12,6 +12,7 @@ import { SessionSecretStore } from '../../../electron/engine/secrets';
 import { openDatabase } from '../../../electron/engine/store';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
+import { ProjectTemplates } from './project-templates';
 
 let tmp: ReturnType<typeof tempDir>;
 let engine: Engine | null = null;
@@ -28,6 +29,7 @@ afterEach(async () => {
   engine = null;
   await sim?.close();
   sim = null;
+  await templates.release();
   tmp.remove();
 });
 
@@ -59,21 +61,22 @@ function sheetRows(e: Simulator): string[][] {
 }
 const SHEET_HEADERS = ['Name', 'Company', 'Email', 'Note'];
 
-/**
- * The simulator, an engine connected to it, and the 2,600-row sheet imported and run once: the project the tests'
- * next import of it copies from. `e`: the engine (closed after the test). `secrets`: kept for an engine opened again
- * later, as the keychain would be.
- */
-async function sheetRunOnce(extra: { secrets?: SessionSecretStore } = {}): Promise<{ e: Engine; rows: string[][]; sheet: string; first: number }> {
-  sim = await startSim({ people: 3000, seed: 7 });
-  engine = await openEngine(dataDir(), extra);
-  const e = engine;
-  await connect(e, sim);
-  const rows = sheetRows(sim);
-  const sheet = writeCsv(join(tmp.dir, 'sheet.csv'), SHEET_HEADERS, rows);
+/** The 2,600-row sheet imported and run once, for the file: the project the tests' next import of it copies from. */
+const templates = new ProjectTemplates({ people: 3000, seed: 7 }, async (e, s, dir) => {
+  const sheet = writeCsv(join(dir, 'sheet.csv'), SHEET_HEADERS, sheetRows(s));
   const first = await project(e, sheet);
   expect((await runToEnd(e, first)).calls).toBeGreaterThan(0);
-  return { e, rows, sheet, first };
+  return { sheet, first };
+});
+
+/**
+ * The simulator, an engine connected to it, and a copy of the 2,600-row sheet's project, run once. `e`: the engine
+ * (closed after the test). `secrets`: kept for an engine opened again later, as the keychain would be.
+ */
+async function sheetRunOnce(extra: { secrets?: SessionSecretStore } = {}): Promise<{ e: Engine; rows: string[][]; sheet: string; first: number }> {
+  const copy = await templates.copy(dataDir(), 'sheet', { secrets: extra.secrets });
+  [sim, engine] = [copy.sim, copy.engine];
+  return { e: copy.engine, rows: sheetRows(copy.sim), ...copy.made };
 }
 
 /** The rows the copy copied, in the order copyNext returned them, from its spy. */

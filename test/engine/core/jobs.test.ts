@@ -75,7 +75,7 @@ describe('jobs', () => {
 
   it('cancels an import, a plan, a run, an export and a refresh through job.cancel, each leaving what it leaves', async () => {
     const { engine, events } = await setUp(20);
-    const file = sheet(6000);
+    const file = sheet(1000);
 
     // An import cancelled leaves no project.
     const importCancelled = cancelFirst(engine, 'import');

@@ -3,9 +3,9 @@
 // for seconds; a removal cut off by a quit goes on at the next start, and other projects are never touched. Then
 // the pages that freed go back to the disk, so deleting a large project (or clearing the cache) shrinks the data file.
 import Database from 'better-sqlite3';
-import { mkdirSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { removeProject } from '../../../electron/engine/projects/project-cleanup';
@@ -52,28 +52,62 @@ function leftOf(dbPath: string, id: number): Record<string, number> {
 
 const total = (left: Record<string, number>) => Object.values(left).reduce((a, b) => a + b, 0);
 
-/** A project with something in every table a project owns: planned, run, decided, refreshed, text-filtered. */
-async function fullProject(rows: number, host: 'web' | 'cli' = 'web'): Promise<{ engine: Engine; projectId: number; file: string }> {
-  sim = await startSim({ people: 6000, seed: 5 });
-  engine = await openEngine(dataDir(), { host });
-  await connect(engine, sim);
-  const sheet = truthSheet(sim.dataset.people, { still: 400, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
-  // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for.
-  const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: rows - sheet.length }, (_, i) => [`Filler ${i}`, `filler${i}@nowhere.example`, 'Nowhere'])];
-  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, cells);
-  const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
-  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
-  expect((await runToEnd(engine, projectId)).status).toBe('done');
-  await ok(engine, 'decisions.reject', { projectId, rowIndex: 0 });
-  await ok(engine, 'refresh.start', { projectId });
-  await engine.refreshSettled(projectId);
-  await ok(engine, 'review.page', { projectId, text: 'filler', offset: 0, limit: 10 });
-  return { engine, projectId, file };
+/** Waits until `condition` holds, looking at every turn of the event loop (so between any two slices of background work). */
+async function everyTurnUntil(condition: () => boolean): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 100_000) throw new Error('still not so after 100,000 turns');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * A data folder (with the sheet beside it) holding a project with something in every table a project owns: planned,
+ * run, decided, refreshed, text-filtered. Made once, with its engine closed; `fullProject` opens a copy of it (the
+ * tests delete it and ask the service nothing, so no simulator answers the copy).
+ */
+async function fullProjectTemplate(dir: string, rows: number): Promise<{ projectId: number }> {
+  const service = await startSim({ people: 6000, seed: 5 });
+  const maker = await openEngine(join(dir, 'data'), { host: 'web' });
+  try {
+    await connect(maker, service);
+    const sheet = truthSheet(service.dataset.people, { still: 400, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
+    // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for.
+    const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: rows - sheet.length }, (_, i) => [`Filler ${i}`, `filler${i}@nowhere.example`, 'Nowhere'])];
+    const file = writeCsv(join(dir, 'people.csv'), HEADERS, cells);
+    const projectId = (await ok(maker, 'projects.import', { file })).summary.id;
+    await ok(maker, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+    expect((await runToEnd(maker, projectId)).status).toBe('done');
+    await ok(maker, 'decisions.reject', { projectId, rowIndex: 0 });
+    await ok(maker, 'refresh.start', { projectId });
+    await maker.refreshSettled(projectId);
+    await ok(maker, 'review.page', { projectId, text: 'filler', offset: 0, limit: 10 });
+    return { projectId };
+  } finally {
+    await maker.close();
+    await service.close();
+  }
 }
 
 describe('deleting a project', () => {
+  // Two slices of rows and more (project-cleanup.ts removes 5,000 row indexes a slice).
+  const FULL_ROWS = 6_000;
+  let template: ReturnType<typeof tempDir>;
+  let fullId: number;
+  beforeAll(async () => {
+    template = tempDir('matchdesk-cleanup-template-');
+    fullId = (await fullProjectTemplate(template.dir, FULL_ROWS)).projectId;
+  });
+  afterAll(() => template.remove());
+
+  /** The full project's data folder and sheet copied into this test's folder, opened by an engine of `host`. */
+  async function fullProject(host: 'web' | 'cli'): Promise<{ engine: Engine; projectId: number; file: string }> {
+    cpSync(template.dir, tmp.dir, { recursive: true });
+    engine = await openEngine(dataDir(), { host });
+    return { engine, projectId: fullId, file: join(tmp.dir, 'people.csv') };
+  }
+
   it('is gone at once, and everything it owned is removed while the engine is idle; other projects stay whole', async () => {
-    const { engine, projectId, file } = await fullProject(12_000);
+    const { engine, projectId, file } = await fullProject('web');
     const other = (await ok(engine, 'projects.import', { file })).summary.id;
     const before = leftOf(engine.dbPath, projectId);
     // (A finished refresh keeps its people but has let go of its rows: refresh_rows only counts if something is left.)
@@ -87,35 +121,37 @@ describe('deleting a project', () => {
     expect((await fails(engine, 'projects.get', { projectId })).kind).toBe('not_found');
     await eventually(() => total(leftOf(engine.dbPath, projectId)) === 0);
     expect(leftOf(engine.dbPath, other)).toEqual(otherBefore);
-    expect((await ok(engine, 'projects.get', { projectId: other })).summary.rowCount).toBe(12_000);
+    expect((await ok(engine, 'projects.get', { projectId: other })).summary.rowCount).toBe(FULL_ROWS);
     const db = new Database(engine.dbPath, { readonly: true });
     expect(db.pragma('foreign_key_check')).toEqual([]);
     db.close();
   });
 
   it('answers calls while a large project is removed: the removal goes in slices between them', async () => {
+    // Three slices of rows. A slice is removed per turn of the event loop at most, and this test looks once a turn.
+    const ROWS = 12_000;
     engine = await openEngine(dataDir(), { host: 'web' });
     const file = writeCsv(
       join(tmp.dir, 'big.csv'),
       ['Name', 'Email'],
-      Array.from({ length: 60_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`]),
+      Array.from({ length: ROWS }, (_, i) => [`Person ${i}`, `p${i}@example.com`]),
     );
     const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
     const rowsLeft = () => leftOf(engine!.dbPath, projectId).rows;
-    expect(rowsLeft()).toBe(60_000);
+    expect(rowsLeft()).toBe(ROWS);
 
     await ok(engine, 'projects.delete', { projectId });
     // Once the removal is under way, a call is answered before it is done.
-    await eventually(() => rowsLeft() < 60_000);
+    await everyTurnUntil(() => rowsLeft() < ROWS);
     await ok(engine, 'projects.list');
     expect(rowsLeft()).toBeGreaterThan(0);
     await eventually(() => total(leftOf(engine!.dbPath, projectId)) === 0);
   });
 
   it('in the CLI, which may exit right after, is done when the call returns', async () => {
-    const { engine, projectId } = await fullProject(6_000, 'cli');
-    expect(total(leftOf(engine.dbPath, projectId))).toBeGreaterThan(6_000);
+    const { engine, projectId } = await fullProject('cli');
+    expect(total(leftOf(engine.dbPath, projectId))).toBeGreaterThan(FULL_ROWS);
     await ok(engine, 'projects.delete', { projectId });
     expect(leftOf(engine.dbPath, projectId)).toEqual(Object.fromEntries(Object.keys(leftOf(engine.dbPath, projectId)).map((k) => [k, 0])));
   });
@@ -173,10 +209,16 @@ function fileSpace(dbPath: string): { free: number; pages: number; bytes: number
   }
 }
 
-/** A 40,000-row sheet with long notes: ~30 MB of rows, plan and statuses once planned. */
-function bigSheet(name: string): string {
+/** A 40,000-row sheet with long notes: ~30 MB of rows, plan and statuses once planned. Written once, read by each test. */
+let bigSheetFile: string | null = null;
+let bigSheetDir: ReturnType<typeof tempDir> | null = null;
+afterAll(() => bigSheetDir?.remove());
+function bigSheet(): string {
+  if (bigSheetFile) return bigSheetFile;
+  bigSheetDir = tempDir('matchdesk-cleanup-sheet-');
   const note = 'x'.repeat(400);
-  return writeCsv(join(tmp.dir, name), ['Name', 'Email', 'Notes'], Array.from({ length: 40_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `${note} ${i}`]));
+  bigSheetFile = writeCsv(join(bigSheetDir.dir, 'big.csv'), ['Name', 'Email', 'Notes'], Array.from({ length: 40_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `${note} ${i}`]));
+  return bigSheetFile;
 }
 
 describe('giving the space back', () => {
@@ -186,7 +228,7 @@ describe('giving the space back', () => {
     const before = fileSpace(engine.dbPath);
     expect(before.autoVacuum, 'a new file is made with incremental auto-vacuum').toBe(2);
 
-    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet() })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
     const full = fileSpace(engine.dbPath);
     expect(full.bytes).toBeGreaterThan(before.bytes + 20e6);
@@ -212,7 +254,7 @@ describe('giving the space back', () => {
     // Left for review, its rows name no person, so a clear takes the answers' people too (a decision's stay).
     await ok(engine, 'run.start', { projectId: matched, offline: false, autoAccept: false });
     expect((await engine.runSettled(matched))?.status).toBe('done');
-    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet() })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
     const full = fileSpace(engine.dbPath);
 
@@ -238,7 +280,7 @@ describe('giving the space back', () => {
     engine = await openEngine(dataDir(), { host: 'cli' });
     expect(fileSpace(engine.dbPath).autoVacuum).toBe(0);
 
-    const projectId = (await ok(engine, 'projects.import', { file: bigSheet('big.csv') })).summary.id;
+    const projectId = (await ok(engine, 'projects.import', { file: bigSheet() })).summary.id;
     await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
     const full = fileSpace(engine.dbPath);
     await ok(engine, 'projects.delete', { projectId });
@@ -248,7 +290,7 @@ describe('giving the space back', () => {
     expect(deleted.bytes).toBe(full.bytes);
 
     // The next import of the same sheet fills the free pages instead of growing the file.
-    const again = (await ok(engine, 'projects.import', { file: join(tmp.dir, 'big.csv') })).summary.id;
+    const again = (await ok(engine, 'projects.import', { file: bigSheet() })).summary.id;
     await ok(engine, 'mapping.save', { projectId: again, mapping: { fullName: 0, email: 1 }, strategies: ['email'] });
     expect(fileSpace(engine.dbPath).bytes).toBeLessThan(full.bytes * 1.1);
   });

@@ -143,7 +143,9 @@ describe('importing a sheet', () => {
   });
 
   it('says how far planning is while a mapping is saved, from none of the rows to all of them', async () => {
-    const rows = Array.from({ length: 50_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
+    // Three of the plan's pages of 10,000 rows: the first is told at once, and one is under way after it.
+    const ROWS = 30_000;
+    const rows = Array.from({ length: ROWS }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
     const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'plan.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
     const events: PlanProgress[] = [];
     // What a mapping screen opened part-way through would be told: the save's last word, then nothing once it has ended.
@@ -165,20 +167,22 @@ describe('importing a sheet', () => {
     }
     expect(underWay).toHaveLength(1);
     const partWay = (await underWay[0])!;
-    expect(partWay).toMatchObject({ projectId: project.id, rowsTotal: 50_000 });
+    expect(partWay).toMatchObject({ projectId: project.id, rowsTotal: ROWS });
     expect(partWay.rowsPlanned).toBeGreaterThan(0);
     expect(await planUnderWay(project.id)).toBeNull();
     const planned = events.map((e) => e.rowsPlanned);
-    expect(events.every((e) => e.rowsTotal === 50_000)).toBe(true);
+    expect(events.every((e) => e.rowsTotal === ROWS)).toBe(true);
     // The start, the first page of 10,000 rows at once, a few more at most four a second, and the end.
     expect(planned[0]).toBe(0);
     expect(planned[1]).toBe(10_000);
-    expect(planned.at(-1)).toBe(50_000);
+    expect(planned.at(-1)).toBe(ROWS);
     expect(planned).toEqual([...planned].sort((a, b) => a - b));
   });
 
   it('counts the cost asked for while a mapping is being saved once that plan is made, instead of refusing', async () => {
-    const rows = Array.from({ length: 50_000 }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
+    // Two of the plan's pages: the cost is asked for as the plan starts.
+    const ROWS = 20_000;
+    const rows = Array.from({ length: ROWS }, (_, i) => [`Person ${i}`, `person${i}@example.com`, `Company ${i % 300}`]);
     const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'wait.csv'), ['Name', 'Email', 'Company'], rows) })).summary;
     let preview: Promise<RunPreview> | null = null;
     // The run screen asks for the cost as the mapping screen's Continue plans (a screen reloaded, a second window).
@@ -197,11 +201,13 @@ describe('importing a sheet', () => {
     }
     expect(preview).not.toBeNull();
     // Counted with the mapping just saved: every row by name and company, none by e-mail.
-    expect(await preview!).toMatchObject({ rows: 50_000, rowsWithoutQuery: 0, byStrategy: { 'name+company': 50_000 } });
+    expect(await preview!).toMatchObject({ rows: ROWS, rowsWithoutQuery: 0, byStrategy: { 'name+company': ROWS } });
   });
 
   it('says how far through the file an import is, a few times a second: a CSV and an xlsx with or without its dimension', async () => {
-    const rows = Array.from({ length: 40_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 300}`]);
+    // Some of the import's batches of 2,500 rows: the first is told at once, part-way.
+    const ROWS = 20_000;
+    const rows = Array.from({ length: ROWS }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 300}`]);
     const headers = ['Name', 'Email', 'Company'];
     const csv = writeCsv(join(tmp.dir, 'progress.csv'), headers, rows);
     // exceljs' streaming writer (as Matchdesk's own export) leaves the worksheet's dimension out; Excel writes it.
@@ -224,11 +230,11 @@ describe('importing a sheet', () => {
       const seconds = (performance.now() - started) / 1000;
       // Its job's start says nothing read yet, and its end that every row is in; what it said as it read is between.
       expect(told[0]!.progress, file).toMatchObject({ rowsRead: 0, percent: 0 });
-      expect(told.at(-1), file).toMatchObject({ progress: { rowsRead: 40_000, percent: 100 }, state: 'done' });
+      expect(told.at(-1), file).toMatchObject({ progress: { rowsRead: ROWS, percent: 100 }, state: 'done' });
       const events = told.slice(1, -1).map((t) => t.progress);
       const percents = events.map((e) => e.percent);
       expect(percents.at(-1), file).toBe(100);
-      expect(events.at(-1)!.rowsRead).toBe(40_000);
+      expect(events.at(-1)!.rowsRead).toBe(ROWS);
       expect(percents, file).toEqual([...percents].sort((a, b) => a - b));
       // Part-way: the first batch's share, neither nothing nor all of it; then never more than four a second and the end.
       expect(percents[0], file).toBeGreaterThan(0);

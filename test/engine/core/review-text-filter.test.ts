@@ -68,8 +68,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 }
 
-describe('the review text filter on 100,000 rows', () => {
-  const ROWS = 100_000;
+// Twenty of the index's fill slices of 1,000 rows: a list exact here is exact at any size (the bench times the filter
+// on a million rows).
+describe('the review text filter on 20,000 rows', () => {
+  const ROWS = 20_000;
   let projectId: number;
   let rows: string[][];
   let folded: string[][];

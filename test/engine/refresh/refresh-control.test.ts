@@ -9,7 +9,8 @@ import type { Engine, EngineOptions } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
 import { SessionSecretStore } from '../../../electron/engine/secrets';
 import { onJobDetail } from '../../support/job-events';
-import { connect, eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+import { ProjectTemplates } from '../core/project-templates';
 import { HEADERS, chosenPeople, matchedRows, rowStatuses, truthOf, truthSheet, type TruthRow } from './refresh-fixture';
 
 /** Real time, but the client's backoff waits return at once: retries of a failing service take milliseconds. */
@@ -28,29 +29,30 @@ afterEach(async () => {
   await sim?.close();
   engine = null;
   sim = null;
+  await templates.release();
   tmp.remove();
 });
 
+const SERVICE = { people: 6000, seed: 5 };
+
+/** A project of truthSheet's rows (`counts`), each row `copies` times over, mapped by e-mail and run to the end. */
+const templates = new ProjectTemplates(SERVICE, async (e, s, dir, [counts, copies]: [Parameters<typeof truthSheet>[1], number]) => {
+  const sheet = truthSheet(s.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
+  const file = writeCsv(join(dir, 'people.csv'), HEADERS, Array.from({ length: copies }, () => sheet.map((r) => r.cells)).flat());
+  const projectId = (await ok(e, 'projects.import', { file })).summary.id;
+  await ok(e, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
+  expect((await runToEnd(e, projectId)).status).toBe('done');
+  return { projectId, sheet };
+});
+
 /**
- * A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end; with `copies`, each
- * row `copies` times over (one person chosen by that many rows).
+ * A matched project of `still` rows (plus what truthSheet adds with `counts`), run to the end (a copy of one run once
+ * for the file); with `copies`, each row `copies` times over (one person chosen by that many rows).
  */
-async function matchedProject(
-  simOptions: Parameters<typeof startSim>[0],
-  counts: Parameters<typeof truthSheet>[1],
-  secrets = new SessionSecretStore(),
-  copies = 1,
-  options: Partial<EngineOptions> = {},
-) {
-  sim = await startSim({ people: 6000, seed: 5, ...simOptions });
-  engine = await openEngine(dataDir(), { clock: noWaitClock, secrets, ...options });
-  await connect(engine, sim);
-  const sheet = truthSheet(sim.dataset.people, { moved: 0, left: 0, again: 0, near_name: 0, nobody: 0, ...counts });
-  const file = writeCsv(join(tmp.dir, 'people.csv'), HEADERS, Array.from({ length: copies }, () => sheet.map((r) => r.cells)).flat());
-  const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
-  await ok(engine, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
-  expect((await runToEnd(engine, projectId)).status).toBe('done');
-  return { sim, engine, projectId, sheet };
+async function matchedProject(counts: Parameters<typeof truthSheet>[1], secrets = new SessionSecretStore(), copies = 1, options: Partial<EngineOptions> = {}) {
+  const copy = await templates.copy(dataDir(), [counts, copies], { secrets, engine: { clock: noWaitClock, ...options } });
+  [sim, engine] = [copy.sim, copy.engine];
+  return { sim: copy.sim, engine: copy.engine, ...copy.made };
 }
 
 /** Cancels the project's refresh (job.cancel), and how it stands after. */
@@ -101,7 +103,7 @@ function slugsAsked(s: Simulator): number[] {
 
 describe('a refresh stopped part-way', () => {
   it('paused after a call has landed, then resumed: finishes asking each person exactly once', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    const { sim, engine, projectId } = await matchedProject({ still: 450 });
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(150);
     sim.moveOn({ share: 0.4, seed: 3 });
@@ -127,7 +129,7 @@ describe('a refresh stopped part-way', () => {
   });
 
   it('paused while a reply trickles in: does not wait it out, and resuming asks the people of that call', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    const { sim, engine, projectId } = await matchedProject({ still: 450 });
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(150);
     sim.resetCounters();
@@ -150,7 +152,7 @@ describe('a refresh stopped part-way', () => {
   });
 
   it('cancelled: what landed is kept (rows updated, counted), nothing is left to resume', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 450 });
+    const { sim, engine, projectId } = await matchedProject({ still: 450 });
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(150);
     const report = sim.moveOn({ share: 0.5, seed: 4 });
@@ -177,7 +179,7 @@ describe('a refresh stopped part-way', () => {
   it('closed with the app and opened again: resumes with only the people still pending', async () => {
     // The secret outlives the engine, as the keychain's would.
     const secrets = new SessionSecretStore();
-    const setup = await matchedProject({}, { still: 450 }, secrets);
+    const setup = await matchedProject({ still: 450 }, secrets);
     const s = setup.sim;
     const { projectId } = setup;
     await refreshUntilLanded(setup.engine, s, projectId, { share: 0.4, seed: 7 });
@@ -198,7 +200,7 @@ describe('a refresh stopped part-way', () => {
     const secrets = new SessionSecretStore();
     // ~1,600 people (as many as the simulator's 6,000 have with a name of their own) chosen by 4 rows each: over
     // 6,000 matched rows, two slices of rows read and two of rows recorded.
-    const setup = await matchedProject({}, { still: 2000 }, secrets, 4);
+    const setup = await matchedProject({ still: 2000 }, secrets, 4);
     const { projectId } = setup;
     await ok(setup.engine, 'settings.update', { concurrency: 1 });
     setup.sim.setLatency(150);
@@ -250,7 +252,7 @@ describe('a refresh stopped part-way', () => {
   });
 
   it('keeps a run and a refresh of one project apart', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 300 });
+    const { sim, engine, projectId } = await matchedProject({ still: 300 });
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(200);
     await ok(engine, 'refresh.start', { projectId });
@@ -264,7 +266,7 @@ describe('a refresh stopped part-way', () => {
 
 describe('what the service answers', () => {
   it('a service failing every call: the refresh fails with the reason, resumable, and is not the last refresh (nor the watch’s)', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 250 });
+    const { sim, engine, projectId } = await matchedProject({ still: 250 });
     sim.moveOn({ share: 0.5, seed: 2 });
     await ok(engine, 'refresh.start', { projectId });
     expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 250 });
@@ -300,7 +302,7 @@ describe('what the service answers', () => {
   });
 
   it('a service out of reach for a small project (its one call refused): the refresh fails saying so, and resumes once it is back', async () => {
-    const { engine, projectId } = await matchedProject({}, { still: 90 });
+    const { engine, projectId } = await matchedProject({ still: 90 });
     const port = Number(new URL(sim!.baseUrl).port);
     await closeSim();
     await ok(engine, 'refresh.start', { projectId });
@@ -309,14 +311,14 @@ describe('what the service answers', () => {
     expect(failed.message).toMatch(/^Every call failed, so nobody was refreshed: Could not get an answer from 127\.0\.0\.1:\d+/);
     expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBeNull();
 
-    sim = await startSim({ people: 6000, seed: 5, port });
+    sim = await startSim({ ...SERVICE, port });
     await ok(engine, 'refresh.resume', { projectId });
     expect(await engine.refreshSettled(projectId)).toMatchObject({ status: 'done', found: 90, failed: 0 });
     expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBe(failed.startedAt);
   });
 
   it('a service that fails part-way: done with the failed people counted and reported, and a later refresh asks them', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 250 });
+    const { sim, engine, projectId } = await matchedProject({ still: 250 });
     const statuses = rowStatuses(engine.dbPath, projectId);
     await refreshUntilLanded(engine, sim, projectId, { share: 0.5, seed: 2 });
     sim.setFaults('outage');
@@ -333,7 +335,7 @@ describe('what the service answers', () => {
   });
 
   it('a person the service no longer finds by their profile keeps what their rows had, and is counted and reported', async () => {
-    const { sim, engine, projectId } = await matchedProject({}, { still: 300 });
+    const { sim, engine, projectId } = await matchedProject({ still: 300 });
     const before = rowStatuses(engine.dbPath, projectId);
     const report = sim.moveOn({ share: 0.5, seed: 8, newProfiles: 0.1 });
     const renamed = new Set(report.newProfiles.map((p) => p.id));
@@ -351,7 +353,7 @@ describe('what the service answers', () => {
   });
 
   it('ends that cannot be read, or are left out, never make a move: unknown with the reason, or what the record says', async () => {
-    const { sim, engine, projectId, sheet } = await matchedProject({}, { still: 400 });
+    const { sim, engine, projectId, sheet } = await matchedProject({ still: 400 });
     const report = sim.moveOn({ share: 0.6, seed: 6, unreadableDates: 0.3, missingDates: 0.3 });
     expect(report.unreadable.length).toBeGreaterThan(20);
     expect(report.missing.length).toBeGreaterThan(20);
@@ -382,7 +384,7 @@ describe('what the service answers', () => {
 describe('the rows, brought up to date once the people are asked', () => {
   it('asks everyone first, then writes the rows in sheet order, and says so', async () => {
     // 450 people chosen by 4 rows each: 1,800 matched rows, two slices of rows.
-    const { sim, engine, projectId } = await matchedProject({}, { still: 450 }, new SessionSecretStore(), 4);
+    const { sim, engine, projectId } = await matchedProject({ still: 450 }, new SessionSecretStore(), 4);
     await ok(engine, 'settings.update', { concurrency: 1 });
     sim.setLatency(30);
     sim.moveOn({ share: 0.5, seed: 11 });
@@ -414,7 +416,7 @@ describe('the rows, brought up to date once the people are asked', () => {
    */
   async function stoppedBeforeItsRows() {
     const secrets = new SessionSecretStore();
-    const setup = await matchedProject({}, { still: 450 }, secrets);
+    const setup = await matchedProject({ still: 450 }, secrets);
     const { projectId } = setup;
     const before = rowStatuses(setup.engine.dbPath, projectId);
     const beforeChosen = chosenPeople(setup.engine.dbPath, projectId);
@@ -467,7 +469,7 @@ describe('the rows, brought up to date once the people are asked', () => {
   it('the app closing once its wait is over: the rows not written yet are left, and the resume writes them', async () => {
     const secrets = new SessionSecretStore();
     // 450 people chosen by 4 rows each; closing waits for nothing.
-    const setup = await matchedProject({}, { still: 450 }, secrets, 4, { closeGraceMs: 0 });
+    const setup = await matchedProject({ still: 450 }, secrets, 4, { closeGraceMs: 0 });
     const { projectId } = setup;
     await refreshUntilLanded(setup.engine, setup.sim, projectId, { share: 0.5, seed: 13 });
     await setup.engine.close();

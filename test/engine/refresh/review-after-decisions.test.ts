@@ -115,27 +115,27 @@ async function rowsOf(req: Partial<ReviewPageRequest>, limit = 20): Promise<numb
   return (await ok(engine, 'review.page', { projectId, offset: 0, limit, ...req })).rows.map((r) => r.rowIndex);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the review after decisions', () => {
   it('keeps its counts and lists while the text index fills in the background between pages', async () => {
     // The first page counts the project's figures and starts the fill; a page read each time the fill tells how far it
     // got (between two of its slices, each of which writes the text index alone) finds them kept.
     const filling: number[] = [];
     let slice: (() => void) | null = null;
+    // Each word of the fill ends the wait for the next: a slice, or its end (merging, ready).
     const stop = onJobDetail(engine, 'textIndex', (p) => {
-      if (p.projectId !== projectId || p.phase !== 'filling') return;
-      filling.push(p.rowsIndexed);
+      if (p.projectId !== projectId) return;
+      if (p.phase === 'filling') filling.push(p.rowsIndexed);
       slice?.();
     });
-    const nextSlice = () => new Promise<void>((resolve) => (slice = resolve));
+    const nextWord = () => new Promise<void>((resolve) => (slice = resolve));
     try {
+      let word = nextWord();
       const first = await walksIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50 }));
       expect(first.walks.length).toBeGreaterThan(0);
-      const deadline = performance.now() + 30_000;
       let pages = 0;
-      while (!isRowTextIndexReady(fresh, projectId) && performance.now() < deadline) {
-        await Promise.race([nextSlice(), sleep(1000)]);
+      while (!isRowTextIndexReady(fresh, projectId)) {
+        await word;
+        word = nextWord();
         if (isRowTextIndexReady(fresh, projectId)) break;
         const page = await walksIn(() => ok(engine, 'review.page', { projectId, offset: 0, limit: 50 }));
         expect(page.walks, `a page read while the index filled (${filling.at(-1)} rows indexed)`).toEqual([]);

@@ -6,7 +6,8 @@ import type { WatchSummary } from '../../../shared/contract';
 import { ok } from '../core/helpers';
 import { DAY, WatchedProject, until } from './watched-project';
 
-const project = new WatchedProject('matchdesk-watch-offline-');
+// What is tested is the watch waiting for the service, not the client's pauses between its attempts.
+const project = new WatchedProject('matchdesk-watch-offline-', { retryPauses: false });
 
 /** A matched project watched every 7 days on a simulator; `due()` brings its next refresh round. */
 async function watched(extra: Partial<EngineOptions> = {}) {

@@ -26,12 +26,17 @@ export interface WatchedOptions {
 /** One test's watched project; `later` moves the clock on, as days pass. */
 export class WatchedProject {
   private offset = 0;
-  readonly clock: Clock = { now: () => Date.now() + this.offset, sleep: systemClock.sleep };
+  readonly clock: Clock;
   private tmp: ReturnType<typeof tempDir> | undefined;
   private sim: Simulator | undefined;
   private engine: Engine | undefined;
 
-  constructor(private readonly prefix: string) {
+  /** `retryPauses: false`: the client asks again at once after a failed attempt, for tests where its pauses are not the point. */
+  constructor(
+    private readonly prefix: string,
+    { retryPauses = true }: { retryPauses?: boolean } = {},
+  ) {
+    this.clock = { now: () => Date.now() + this.offset, sleep: retryPauses ? systemClock.sleep : async () => undefined };
     afterEach(async () => {
       await this.engine?.close();
       await this.sim?.close();
