@@ -140,6 +140,44 @@ describe('deleting a project', () => {
     await eventually(() => total(leftOf(dbPath, projectId)) === 0);
   });
 
+  it("removes the queries only it named, keeping those another project's plan or an answer names, or one planned meanwhile", async () => {
+    engine = await openEngine(dataDir());
+    const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 50}`]);
+    const headers = ['Name', 'Email', 'Company'];
+    const planned = async (file: string) => {
+      const id = (await ok(engine!, 'projects.import', { file })).summary.id;
+      await ok(engine!, 'mapping.save', { projectId: id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email', 'name+company'] });
+      return id;
+    };
+    const deleted = await planned(writeCsv(join(tmp.dir, 'all.csv'), headers, rows));
+    // Another project asks the last rows' queries, both steps (the second only in its plan: its rows wait at the first).
+    const other = await planned(writeCsv(join(tmp.dir, 'tail.csv'), headers, rows.slice(-100)));
+    const db = openDatabase(engine.dbPath);
+    try {
+      const queriesOf = (projectId: number) => db.prepare('SELECT DISTINCT query_id FROM row_queries WHERE project_id = ? ORDER BY query_id').pluck().all(projectId) as number[];
+      const [mine, kept] = [queriesOf(deleted), queriesOf(other)];
+      expect(kept.every((id) => mine.includes(id))).toBe(true);
+      // An answer on file keeps its query, whoever asked it.
+      const answered = mine[0]!;
+      db.prepare("INSERT INTO lookups (query_id, fetched_at, status, candidate_count, people, ranks) VALUES (?, 1, 'ok', 0, '[]', '[]')").run(answered);
+      const before = db.prepare('SELECT count(*) FROM queries').pluck().get() as number;
+
+      await ok(engine, 'projects.delete', { projectId: deleted });
+      // The first rows planned again while the removal goes on: their queries stay too.
+      const again = await planned(writeCsv(join(tmp.dir, 'head.csv'), headers, rows.slice(0, 10)));
+      await eventually(() => total(leftOf(engine!.dbPath, deleted)) === 0 && (db.prepare('SELECT count(*) FROM query_cleanup').pluck().get() as number) === 0);
+      const left = db.prepare('SELECT id FROM queries ORDER BY id').pluck().all() as number[];
+      expect(left).toEqual([...new Set([answered, ...kept, ...queriesOf(again)])].sort((a, b) => a - b));
+      expect(left.length).toBeLessThan(before / 10);
+      // What the other projects plan still reads: their rows wait on queries whose text is there.
+      const counts = await ok(engine, 'review.counts', { projectId: other });
+      expect(counts.counts.pending).toBe(100);
+      expect((await ok(engine, 'run.preview', { projectId: again, offline: true })).distinctQueries).toBe(10);
+    } finally {
+      db.close();
+    }
+  });
+
   it('removes an import a crash left half-made, at the next start', async () => {
     engine = await openEngine(dataDir());
     const dbPath = engine.dbPath;
