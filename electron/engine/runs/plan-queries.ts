@@ -26,8 +26,9 @@ export interface PlanOutcome {
 
 /**
  * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
- * row order (queries by their id, runs/query-ids.ts, new ones appended), save a repeated query's rows, so a page dirties little more
- * than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
+ * row order (queries by their id, runs/query-ids.ts, new ones appended), save a repeated query's rows, so a page
+ * dirties little more than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to
+ * interleave.
  */
 const PAGE_ROWS = 10_000;
 
