@@ -141,10 +141,13 @@ function rowsStep(db: Database): Step {
  * The queries rowsStep listed, removed from `queries` once no other project (nor one still being removed) names them
  * and no answer keeps them. There is no index by query on the plans, so the other projects' plans and statuses are
  * walked a slice of rows at a time, each taking the queries it names off the list; planning takes off the list any
- * query it names meanwhile (runs/query-ids.ts). The walk starts again after a restart: the list is kept.
+ * query it names meanwhile (runs/query-ids.ts). Only the queries listed when the walk began are removed at its end:
+ * another process's cleanup may list more meanwhile, which the walk may have passed. The walk starts again after a
+ * restart: the list is kept.
  */
 function queriesStep(db: Database): Step {
   const listed = db.prepare('SELECT EXISTS (SELECT 1 FROM query_cleanup)').pluck();
+  const begin = db.prepare('UPDATE query_cleanup SET walked = 1');
   const others = db.prepare('SELECT id FROM projects UNION SELECT project_id FROM project_cleanup WHERE project_id <> ? ORDER BY 1').pluck();
   const named = db.prepare(
     `DELETE FROM query_cleanup WHERE id IN (
@@ -152,12 +155,17 @@ function queriesStep(db: Database): Step {
        UNION SELECT query_id FROM row_status WHERE project_id = @project AND row_index >= @from AND row_index < @below)`,
   );
   const last = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck();
-  const unnamed = db.prepare('DELETE FROM queries WHERE id IN (SELECT id FROM query_cleanup) AND NOT EXISTS (SELECT 1 FROM lookups AS l WHERE l.query_id = queries.id)');
-  const clear = db.prepare('DELETE FROM query_cleanup');
+  const unnamed = db.prepare(
+    'DELETE FROM queries WHERE id IN (SELECT id FROM query_cleanup WHERE walked = 1) AND NOT EXISTS (SELECT 1 FROM lookups AS l WHERE l.query_id = queries.id)',
+  );
+  const clear = db.prepare('DELETE FROM query_cleanup WHERE walked = 1');
   let walk: { projects: number[]; from: number } | null = null;
   return (projectId) => {
     if (!listed.get()) return false;
-    walk ??= { projects: others.all(projectId) as number[], from: 0 };
+    if (!walk) {
+      walk = { projects: others.all(projectId) as number[], from: 0 };
+      begin.run();
+    }
     const project = walk.projects[0];
     if (project === undefined) {
       unnamed.run();

@@ -22,8 +22,8 @@ export const integerQueryIds: Migration = {
         query TEXT
       );
       -- The queries a deleted project named and no answer keeps: removed once no other project names them
-      -- (projects/project-cleanup.ts).
-      CREATE TABLE query_cleanup (id INTEGER PRIMARY KEY);
+      -- (projects/project-cleanup.ts). \`walked\`: listed before the walk of the other projects going on began.
+      CREATE TABLE query_cleanup (id INTEGER PRIMARY KEY, walked INTEGER NOT NULL DEFAULT 0);
 
       -- Ids in the order the rows first ask their queries, project by project, then the answers no row names: a
       -- project's rows and its answers are filed near each other, as the per-project ids filed them before.
