@@ -3,9 +3,9 @@ import { MAX_CANDIDATES, rankedFacts, readStoredFacts, type CandidateFacts } fro
 import { getAnswerFacts, getLookups } from '../store';
 
 /**
- * The candidates' facts of the stored 'ok' answers to the queries `ids` fetched at or after `freshAfterMs`, by query id, in rank
- * order: as stored beside each answer, or made from its candidates for an answer stored without them (or by
- * another version). An answer whose JSON no longer parses is left out: a miss, asked again.
+ * The candidates' facts of the stored 'ok' answers to the queries `ids` fetched at or after `freshAfterMs`, by query
+ * id, in rank order: as stored beside each answer, or made from its candidates for an answer stored without them (or
+ * by another version). An answer whose JSON no longer parses is left out: a miss, asked again.
  */
 export function answerFacts(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, CandidateFacts[]> {
   const facts = new Map<number, CandidateFacts[]>();

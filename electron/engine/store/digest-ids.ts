@@ -9,8 +9,8 @@ const FIRST_CAPACITY = 4096;
  * page of it, and every call's commit rewrote a page per row (a 100k-row first run wrote a sixth more with one for
  * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
  * once per connection and caught up on what was added since (by this connection or another process) before each use.
- * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a rolled-back write) is not
- * named again: the table is read anew.
+ * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a deleted project's queries, a
+ * rolled-back write) is not named again: the table is read anew.
  *
  * Open addressing over typed arrays (a digest and an id a slot, never more than half full), rather than a Map that
  * holds an object per row.
@@ -38,7 +38,7 @@ export class DigestIds {
     return digests;
   }
 
-  /** Reads the digests of the people stored since the last look. */
+  /** Reads the digests of the rows stored since the last look. */
   catchUp(): void {
     for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) this.add(digest, Number(id));
   }
