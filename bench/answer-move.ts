@@ -5,6 +5,9 @@
 //   git checkout <a commit before migration 23> && npx tsx bench/profile-step.ts --rows 100000 prepare
 //   cp -r bench/tmp/profile-100000 bench/tmp/old-layout-100000 && git checkout -
 //   npx tsx bench/answer-move.ts --from bench/tmp/old-layout-100000 [--times 10]
+//
+// "migrated in" is the schema's migrations from the folder's version: from before 28, the move of every answer, plan
+// step and row to integer query ids (store/migrations/028-integer-query-ids.ts) in one transaction.
 import Database from 'better-sqlite3';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

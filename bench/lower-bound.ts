@@ -17,18 +17,18 @@ export function roundsOfRun(dbPath: string, projectId: number): RoundQueries[] {
   try {
     const asked = db
       .prepare(
-        `SELECT rq.step AS step, rq.query_key AS key FROM row_queries rq
+        `SELECT rq.step AS step, rq.query_id AS id FROM row_queries rq
          JOIN row_status rs ON rs.project_id = rq.project_id AND rs.row_index = rq.row_index
          WHERE rq.project_id = ? AND rq.step <= rs.step AND rs.outcome <> 'no_query'
          ORDER BY rq.step`,
       )
       .raw()
-      .iterate(projectId) as IterableIterator<[number, string]>;
-    const seen = new Set<string>();
+      .iterate(projectId) as IterableIterator<[number, number]>;
+    const seen = new Set<number>();
     const rounds: RoundQueries[] = [];
-    for (const [step, key] of asked) {
-      if (seen.has(key)) continue;
-      seen.add(key);
+    for (const [step, id] of asked) {
+      if (seen.has(id)) continue;
+      seen.add(id);
       (rounds[step] ??= { step, distinct: 0 }).distinct++;
     }
     return rounds.filter((r) => r !== undefined);

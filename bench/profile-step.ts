@@ -60,11 +60,15 @@ function preparedPort(): number {
 // step's answers would not come from the cache.
 const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
-/** Bytes this process has handed to write() so far (Linux), WAL and checkpoints included; null elsewhere. */
-const bytesWritten = async (): Promise<number | null> => {
+/**
+ * Bytes this process has handed to write() so far (Linux), WAL and checkpoints included, and those it sent to the
+ * disk (`write_bytes`: each page counted when the process dirties it, what bench/process-io.ts counts); null elsewhere.
+ */
+const bytesWritten = async (): Promise<[number, number] | null> => {
   const io = await readFile('/proc/self/io', 'utf8').catch(() => null);
-  const match = io && /^wchar: (\d+)$/m.exec(io);
-  return match ? Number(match[1]) : null;
+  const wchar = io && /^wchar: (\d+)$/m.exec(io);
+  const disk = io && /^write_bytes: (\d+)$/m.exec(io);
+  return wchar && disk ? [Number(wchar[1]), Number(disk[1])] : null;
 };
 const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
@@ -78,7 +82,10 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const used = process.cpuUsage(cpu);
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
-  const written = writtenBefore === null || writtenAfter === null ? '' : `, wrote ${num((writtenAfter - writtenBefore) / 1e6)} MB`;
+  const written =
+    writtenBefore === null || writtenAfter === null
+      ? ''
+      : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
   log(
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (engine's thread busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,

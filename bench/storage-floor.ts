@@ -43,17 +43,23 @@ function replayedCalls(): Call[] {
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     const project = db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number;
-    const queryIds = new Map<string, number>();
-    for (const [key, id] of db.prepare('SELECT query_key, query_id FROM row_queries WHERE project_id = ?').raw().iterate(project) as IterableIterator<[string, number]>) queryIds.set(key, id);
     const rowsOf = new Map<number, number[]>();
     for (const [row, id] of db.prepare('SELECT row_index, query_id FROM row_status WHERE project_id = ? AND query_id IS NOT NULL').raw().iterate(project) as IterableIterator<[number, number]>) {
       let list = rowsOf.get(id);
       if (!list) rowsOf.set(id, (list = []));
       list.push(row);
     }
-    const answers = (db.prepare("SELECT query_key, candidates FROM lookups WHERE status = 'ok' ORDER BY rowid").raw().all() as [string, string][]).map(
-      ([key, candidates]) => [key, candidates, queryIds.get(key)!] as const,
-    );
+    // The old layout's key stands in as the SHA-256 of the query's id; the candidates as the replies held them, their
+    // people's records in rank order.
+    const answers = (
+      db
+        .prepare(
+          `SELECT l.query_id, coalesce(l.candidates, (SELECT json_group_array(json_object('person', json(p.person))) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value))
+           FROM lookups AS l WHERE l.status = 'ok' ORDER BY l.query_id`,
+        )
+        .raw()
+        .all() as [number, string][]
+    ).map(([id, candidates]) => [hash('sha256', String(id)), candidates, id] as const);
     const calls: Call[] = [];
     for (let i = 0; i < answers.length; i += 100) {
       const slice = answers.slice(i, i + 100);

@@ -472,7 +472,8 @@ export interface ReviewGroup {
 }
 
 export interface FailedQuery {
-  queryKey: string;
+  /** The query's id in the data folder. */
+  queryId: number;
   strategy: Strategy | null;
   terms: string;
   error: string;

@@ -22,7 +22,7 @@ describe('exit codes', () => {
 });
 
 describe('the failed-rows line', () => {
-  const failure = (error: string, rows: number, errorKind: string | null = 'server_error'): FailedQuery => ({ queryKey: error + rows, strategy: 'email', terms: '', error, errorKind, rows });
+  const failure = (error: string, rows: number, errorKind: string | null = 'server_error'): FailedQuery => ({ queryId: rows, strategy: 'email', terms: '', error, errorKind, rows });
 
   it('names the count and the one reason, on one line', () => {
     expect(failedRowsLine(3, [failure('The service failed\nwith HTTP 503.', 2), failure('The service failed with HTTP 503.', 1)])).toBe(

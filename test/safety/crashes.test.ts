@@ -7,8 +7,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { FindQuery, RowState } from '../../shared/model';
+import type { RowState } from '../../shared/model';
 import { DATABASE_FILE } from '../../electron/engine/engine';
+import { queryFromStored } from '../../electron/engine/runs/query-records';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { queryKey } from '../../electron/simulator/find';
 import { cliBundle } from '../support/cli-bundle';
@@ -77,8 +78,8 @@ function startCli(args: string[]): Attempt {
 function committedQueries(dbPath: string): Set<string> {
   const db = new Database(dbPath, { readonly: true });
   try {
-    const rows = db.prepare("SELECT query FROM lookups WHERE status = 'ok'").pluck().all() as string[];
-    return new Set(rows.map((json) => queryKey((JSON.parse(json) as FindQuery).fields)));
+    const rows = db.prepare("SELECT q.query FROM lookups AS l JOIN queries AS q ON q.id = l.query_id WHERE l.status = 'ok'").pluck().all() as string[];
+    return new Set(rows.map((text) => queryKey(queryFromStored(text).fields)));
   } finally {
     db.close();
   }

@@ -61,7 +61,7 @@ export class ProjectCleanup extends IdleWork {
     super(db, isIdle);
     this.pending = db.prepare('SELECT project_id FROM project_cleanup ORDER BY project_id LIMIT 1').pluck();
     this.done = db.prepare('DELETE FROM project_cleanup WHERE project_id = ?');
-    this.steps = [rowsStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
+    this.steps = [rowsStep(db), queriesStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
   }
 
   protected async workAll(): Promise<void> {
@@ -104,12 +104,23 @@ export class ProjectCleanup extends IdleWork {
   /** Waits until the engine is idle; false once the cleanup should stop. */
 }
 
-/** The tables keyed by (project_id, row_index): the lowest ROWS_PER_SLICE row indexes left, from each, and their text index documents. */
+/**
+ * The tables keyed by (project_id, row_index): the lowest ROWS_PER_SLICE row indexes left, from each, and their text
+ * index documents. The queries the slice named that no answer keeps are listed for queriesStep.
+ */
 function rowsStep(db: Database): Step {
   const tables = ['rows', 'row_queries', 'row_status', 'row_refreshes'];
   const lowest = db
     .prepare(`SELECT min(m) FROM (${tables.map((t) => `SELECT min(row_index) AS m FROM ${t} WHERE project_id = ?`).join(' UNION ALL ')})`)
     .pluck();
+  const unanswered = db
+    .prepare(
+      `SELECT n.query_id FROM (SELECT query_id FROM row_queries WHERE project_id = @project AND row_index < @below
+                               UNION SELECT query_id FROM row_status WHERE project_id = @project AND row_index < @below AND query_id IS NOT NULL) AS n
+       WHERE NOT EXISTS (SELECT 1 FROM lookups AS l WHERE l.query_id = n.query_id)`,
+    )
+    .pluck();
+  const list = db.prepare('INSERT OR IGNORE INTO query_cleanup (id) SELECT value FROM json_each(?)');
   const deletes = tables.map((t) => db.prepare(`DELETE FROM ${t} WHERE project_id = ? AND row_index < ?`));
   // The text index's documents: rowid = (project_id << 32) | row_index (review/row-text-index.ts).
   const documents = db.prepare('DELETE FROM row_text WHERE rowid >= (? << 32) AND rowid < (? << 32) + ?');
@@ -117,8 +128,54 @@ function rowsStep(db: Database): Step {
     const from = lowest.get(...tables.map(() => projectId)) as number | null;
     if (from === null) return false;
     const below = from + ROWS_PER_SLICE;
+    const queries = unanswered.all({ project: projectId, below });
     for (const statement of deletes) statement.run(projectId, below);
+    // Listed once the rows are gone, in the pages they freed: a file without auto-vacuum does not grow for it.
+    if (queries.length > 0) list.run(JSON.stringify(queries));
     documents.run(projectId, projectId, below);
+    return true;
+  };
+}
+
+/**
+ * The queries rowsStep listed, removed from `queries` once no other project (nor one still being removed) names them
+ * and no answer keeps them. There is no index by query on the plans, so the other projects' plans and statuses are
+ * walked a slice of rows at a time, each taking the queries it names off the list; planning takes off the list any
+ * query it names meanwhile (runs/query-ids.ts). Only the queries listed when the walk began are removed at its end:
+ * another process's cleanup may list more meanwhile, which the walk may have passed. The walk starts again after a
+ * restart: the list is kept.
+ */
+function queriesStep(db: Database): Step {
+  const listed = db.prepare('SELECT EXISTS (SELECT 1 FROM query_cleanup)').pluck();
+  const begin = db.prepare('UPDATE query_cleanup SET walked = 1');
+  const others = db.prepare('SELECT id FROM projects UNION SELECT project_id FROM project_cleanup WHERE project_id <> ? ORDER BY 1').pluck();
+  const named = db.prepare(
+    `DELETE FROM query_cleanup WHERE id IN (
+       SELECT query_id FROM row_queries WHERE project_id = @project AND row_index >= @from AND row_index < @below
+       UNION SELECT query_id FROM row_status WHERE project_id = @project AND row_index >= @from AND row_index < @below)`,
+  );
+  const last = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck();
+  const unnamed = db.prepare(
+    'DELETE FROM queries WHERE id IN (SELECT id FROM query_cleanup WHERE walked = 1) AND NOT EXISTS (SELECT 1 FROM lookups AS l WHERE l.query_id = queries.id)',
+  );
+  const clear = db.prepare('DELETE FROM query_cleanup WHERE walked = 1');
+  let walk: { projects: number[]; from: number } | null = null;
+  return (projectId) => {
+    if (!listed.get()) return false;
+    if (!walk) {
+      walk = { projects: others.all(projectId) as number[], from: 0 };
+      begin.run();
+    }
+    const project = walk.projects[0];
+    if (project === undefined) {
+      unnamed.run();
+      clear.run();
+      walk = null;
+      return false;
+    }
+    named.run({ project, from: walk.from, below: walk.from + ROWS_PER_SLICE });
+    walk.from += ROWS_PER_SLICE;
+    if (walk.from > ((last.get(project) as number | null) ?? -1)) walk = { projects: walk.projects.slice(1), from: 0 };
     return true;
   };
 }

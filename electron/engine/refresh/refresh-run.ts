@@ -8,7 +8,8 @@ import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
-import { putLookups, queryKeys, stopReason, storedPersonId } from '../store';
+import { putLookups, queryDigests, stopReason, storedPersonId } from '../store';
+import { storedQueryId } from '../runs/query-ids';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
@@ -303,7 +304,7 @@ export class RefreshRun {
   /** One landed call: its answers, the people's facts and their state, in one transaction (their rows come after, in sheet order). */
   private commit(slugs: string[], answers: Candidate[][]): void {
     const { db, clock, service } = this.deps;
-    const keyOf = queryKeys(service.baseUrl, service.orgId);
+    const digestOf = queryDigests(service.baseUrl, service.orgId);
     const fetchedAt = clock.now();
     const mark = this.markPerson;
     db.transaction(() => {
@@ -321,7 +322,7 @@ export class RefreshRun {
         }
         const query = slugQuery(slug);
         // The answer stores its people: the decisions brought up to date from this record name its `people` row.
-        putLookups(db, [{ queryKey: keyOf(query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } }]);
+        putLookups(db, [{ queryId: storedQueryId(db, digestOf(query), query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } }]);
         person.personId = storedPersonId(db, people[facts.indexOf(person)]!.digest);
         // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
         const stored = storedPersonFacts(person);

@@ -36,7 +36,7 @@ interface Change {
 /** A person just chosen for a row, before the freshest record of them is looked up. */
 interface Picked {
   chosen: ChosenPerson;
-  queryKey: string | null;
+  queryId: number | null;
   sheetCompany: string | null;
 }
 
@@ -194,16 +194,16 @@ export class Decisions {
 
   /** The changes that make these rows 'auto' with their best candidate (its freshest record); rows that lost it are left out. */
   private autoAccepted(project: ProjectRecord, rowIndexes: Int32Array, at: string): Change[] {
-    const rows = [...rowIndexes].map((i) => readRowStatus(this.db, project.id, i)).filter((r) => r?.state === 'to_review' && r.verdict && r.queryKey !== null) as RowStatusRecord[];
+    const rows = [...rowIndexes].map((i) => readRowStatus(this.db, project.id, i)).filter((r) => r?.state === 'to_review' && r.verdict && r.queryId !== null) as RowStatusRecord[];
     const facts = answerFacts(
       this.db,
-      rows.map((r) => r.queryKey!),
+      rows.map((r) => r.queryId!),
       Number.MIN_SAFE_INTEGER,
     );
     const changes: Change[] = [];
     const picked: Picked[] = [];
     for (const row of rows) {
-      const person = facts.get(row.queryKey!)?.find((c) => c.rank === row.verdict!.bestRank);
+      const person = facts.get(row.queryId!)?.find((c) => c.rank === row.verdict!.bestRank);
       if (!person) continue;
       const sheetCompany = rowInput(rowCells(this.db, project.id, row.rowIndex) ?? [], project.mapping).company;
       const chosen: ChosenPerson = {
@@ -215,7 +215,7 @@ export class Decisions {
         jobChange: jobChange(sheetCompany, person.jobs),
       };
       if (person.personId !== undefined) chosen.personId = person.personId;
-      picked.push({ chosen, queryKey: row.queryKey, sheetCompany });
+      picked.push({ chosen, queryId: row.queryId, sheetCompany });
       changes.push({ rowIndex: row.rowIndex, before: fieldsOf(row), after: { state: 'auto', chosenRank: person.rank, chosen, source: 'auto', decidedAt: at } });
     }
     const fresh = this.freshest(project, picked);
@@ -275,7 +275,7 @@ export class Decisions {
             const before = JSON.parse(e.before) as DecisionFields;
             if (before.chosen) {
               const sheetCompany = rowInput(rowCells(db, project.id, e.row_index) ?? [], project.mapping).company;
-              before.chosen = this.freshest(project, [{ chosen: before.chosen, queryKey: current.queryKey, sheetCompany }])[0]!;
+              before.chosen = this.freshest(project, [{ chosen: before.chosen, queryId: current.queryId, sheetCompany }])[0]!;
             }
             this.write(project.id, e.row_index, before);
             moves.add(e.row_index, fieldsOf(current), before);
@@ -319,10 +319,10 @@ export class Decisions {
     const fresh = FreshestFacts.load(
       this.db,
       project.planScope,
-      picked.map((p) => ({ slug: p.chosen.summary.social, queryKey: p.queryKey })),
+      picked.map((p) => ({ slug: p.chosen.summary.social, queryId: p.queryId })),
     );
     return picked.map((p) => {
-      const facts = fresh.facts(p.chosen.summary.social, p.queryKey);
+      const facts = fresh.facts(p.chosen.summary.social, p.queryId);
       return facts ? chosenWithFacts(p.chosen, facts, p.sheetCompany) : p.chosen;
     });
   }

@@ -65,7 +65,7 @@ export function learningToStartFrom(db: Database, from: ProjectRecord, to: Proje
 
 /** The row indexes of the project's rows in a state, in file order. */
 function rowIndexes(db: Database, projectId: number, where: string): number[] {
-  return db.prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND query_key IS NOT NULL AND ${where} ORDER BY row_index`).pluck().all(projectId) as number[];
+  return db.prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND query_id IS NOT NULL AND ${where} ORDER BY row_index`).pluck().all(projectId) as number[];
 }
 
 /** Rows besides those decided by hand that EM reads, spread over the sheet: enough to estimate every common level. */

@@ -69,13 +69,13 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 export function reviewRowsOf(db: Database, projectId: number, rows: readonly RowStatusRow[]): ReviewRow[] {
   const statuses = rows.map(toRowStatus);
   const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
-  const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryKey).map((s) => s.queryKey!);
-  const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<string, never[]>();
+  const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryId !== null).map((s) => s.queryId!);
+  const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<number, never[]>();
   const page: ReviewRow[] = statuses.map((s) => {
     let top = s.chosen?.summary ?? null;
     let topScore = s.chosen?.score ?? null;
-    if (!top && s.outcome === 'to_review' && s.queryKey) {
-      const candidates = facts.get(s.queryKey) ?? [];
+    if (!top && s.outcome === 'to_review' && s.queryId !== null) {
+      const candidates = facts.get(s.queryId) ?? [];
       const best = candidates.find((c) => c.rank === s.verdict?.bestRank) ?? candidates[0];
       if (best) {
         top = best.summary;

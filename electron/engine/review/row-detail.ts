@@ -19,9 +19,9 @@ export function rowCells(db: Database, projectId: number, rowIndex: number): str
 }
 
 /** The stored answer a row's candidates come from (any age: the row was settled by it). */
-export function lookupOf(db: Database, queryKey: string | null): Lookup | null {
-  if (!queryKey) return null;
-  return getLookups(db, [queryKey], Number.MIN_SAFE_INTEGER).get(queryKey) ?? null;
+export function lookupOf(db: Database, queryId: number | null): Lookup | null {
+  if (queryId === null) return null;
+  return getLookups(db, [queryId], Number.MIN_SAFE_INTEGER).get(queryId) ?? null;
 }
 
 /**
@@ -36,12 +36,12 @@ export function assessedRow(
   cells: string[],
 ): { facts: CandidateFacts[]; assessment: RowAssessment; sheetCompany: string | null; refreshedAt: Map<number, number> } | null {
   if (status.outcome !== 'to_review') return null;
-  const answered = factsOf(db, status.queryKey);
+  const answered = factsOf(db, status.queryId);
   if (!answered || answered.length === 0) return null;
-  const fresh = FreshestFacts.load(db, project.planScope, answered.map((f) => ({ slug: f.slug, queryKey: status.queryKey })));
+  const fresh = FreshestFacts.load(db, project.planScope, answered.map((f) => ({ slug: f.slug, queryId: status.queryId })));
   const refreshedAt = new Map<number, number>();
   const facts = answered.map((f) => {
-    const record = fresh.record(f.slug, status.queryKey);
+    const record = fresh.record(f.slug, status.queryId);
     if (!record) return f;
     refreshedAt.set(f.rank, record.refreshedAt);
     return { ...record.facts, rank: f.rank, score: f.score };
@@ -61,7 +61,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const input = rowInput(cells, project.mapping);
   const matched = status.state === 'auto' || status.state === 'accepted';
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
-  const lookup = answered ? lookupOf(db, status.queryKey) : null;
+  const lookup = answered ? lookupOf(db, status.queryId) : null;
   const assessed = assessedRow(db, project, status, cells);
   const verdict = assessed ? waitingVerdict(db, project.id, status, assessed.assessment) : null;
   const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;

@@ -39,8 +39,7 @@ export interface RowStatusRecord {
   outcome: RowState;
   step: number;
   strategy: Strategy | null;
-  queryKey: string | null;
-  /** The query's id within the project (runs/query-ids.ts); null exactly when queryKey is. */
+  /** The query's id in `queries` (runs/query-ids.ts): the one asked, or whose answer settled the row; null with nothing to ask. */
   queryId: number | null;
   /** When the answer that settled the row was fetched (ms); null while the row waits or had nothing to ask. */
   fetchedAt: number | null;
@@ -136,7 +135,6 @@ export interface RowStatusRow {
   outcome: RowState;
   step: number;
   strategy: Strategy | null;
-  query_key: string | null;
   query_id: number | null;
   fetched_at: number | null;
   candidate_count: number;
@@ -163,7 +161,7 @@ export interface RowStatusRow {
 
 /** The row_status columns a full write sets, in rowStatusValues order. */
 const STORED_COLUMNS = [
-  'row_index', 'state', 'outcome', 'step', 'strategy', 'query_key', 'query_id', 'fetched_at', 'candidate_count', 'chosen_rank', 'chosen', 'source', 'decided_at', 'label',
+  'row_index', 'state', 'outcome', 'step', 'strategy', 'query_id', 'fetched_at', 'candidate_count', 'chosen_rank', 'chosen', 'source', 'decided_at', 'label',
   'confidence', 'runner_up', 'best_rank', 'reason', 'guard', 'chosen_person', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date',
   'job_change_reason',
 ];
@@ -207,7 +205,6 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     outcome: row.outcome,
     step: row.step,
     strategy: row.strategy,
-    queryKey: row.query_key,
     queryId: row.query_id,
     fetchedAt: row.fetched_at,
     candidateCount: row.candidate_count,
@@ -235,7 +232,6 @@ export type RowStatusValues = [
   outcome: RowState,
   step: number,
   strategy: Strategy | null,
-  queryKey: string | null,
   queryId: number | null,
   fetchedAt: number | null,
   candidateCount: number,
@@ -256,7 +252,7 @@ export function rowStatusValues(r: RowStatusRecord): RowStatusValues {
   const v = r.verdict;
   const [chosen, ...numbers] = chosenValues(r.state, r.chosen, v?.reason ?? null);
   return [
-    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.queryId, r.fetchedAt, r.candidateCount, r.chosenRank, chosen, r.source, r.decidedAt, r.label,
+    r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryId, r.fetchedAt, r.candidateCount, r.chosenRank, chosen, r.source, r.decidedAt, r.label,
     v?.confidence ?? null, v?.runnerUp ?? null, v?.bestRank ?? null, v?.reason ?? null, v?.guard ?? null, ...numbers,
   ];
 }
@@ -416,18 +412,18 @@ export const REPLACE_STATUS_SQL = `INSERT OR REPLACE INTO row_status (project_id
 
 /**
  * A status with nothing behind it yet, as a row's first plan writes it: the query to ask and the label, every other
- * column left at its default (NULL, no candidates). Binding 9 values instead of a full write's 21 makes a large plan's
+ * column left at its default (NULL, no candidates). Binding 8 values instead of a full write's 25 makes a large plan's
  * status inserts markedly cheaper (docs/performance.md, "Planning").
  */
-export const NEW_STATUS_SQL = 'INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, query_id, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+export const NEW_STATUS_SQL = 'INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_id, label) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 
 /** NEW_STATUS_SQL's values after project_id. */
-export type NewStatusValues = [rowIndex: number, state: RowState, outcome: RowState, step: number, strategy: Strategy | null, queryKey: string | null, queryId: number | null, label: string];
+export type NewStatusValues = [rowIndex: number, state: RowState, outcome: RowState, step: number, strategy: Strategy | null, queryId: number | null, label: string];
 
 /** The status as NEW_STATUS_SQL writes it; null when it has an answer, a verdict or a decision to write. */
 export function newStatusValues(r: RowStatusRecord): NewStatusValues | null {
   const bare = r.fetchedAt === null && r.candidateCount === 0 && r.chosenRank === null && r.chosen === null && r.source === null && r.decidedAt === null && r.verdict === null;
-  return bare ? [r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryKey, r.queryId, r.label] : null;
+  return bare ? [r.rowIndex, r.state, r.outcome, r.step, r.strategy, r.queryId, r.label] : null;
 }
 
 function parseChosen(text: string | null): ChosenPerson | null {

@@ -13,7 +13,7 @@ export function scopeOf(profile: Pick<Profile, 'baseUrl' | 'orgId'>): ServiceSco
   return { baseUrl: profile.baseUrl, orgId: profile.orgId };
 }
 
-/** Compared with projects.plan_scope; normalized like store/lookups.ts queryKey so equal keys mean equal ids. */
+/** Compared with projects.plan_scope; normalized like store/lookups.ts queryDigest so equal scopes mean equal query ids. */
 export function scopeId(scope: ServiceScope): string {
   return JSON.stringify([scope.baseUrl.replace(/\/+$/, '').toLowerCase(), scope.orgId]);
 }

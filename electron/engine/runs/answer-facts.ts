@@ -3,13 +3,13 @@ import { MAX_CANDIDATES, rankedFacts, readStoredFacts, type CandidateFacts } fro
 import { getAnswerFacts, getLookups } from '../store';
 
 /**
- * The candidates' facts of the stored 'ok' answers among `keys` fetched at or after `freshAfterMs`, by key, in rank
- * order: as stored beside each answer, or made from its candidates for an answer stored without them (or by
- * another version). An answer whose JSON no longer parses is left out: a miss, asked again.
+ * The candidates' facts of the stored 'ok' answers to the queries `ids` fetched at or after `freshAfterMs`, by query
+ * id, in rank order: as stored beside each answer, or made from its candidates for an answer stored without them (or
+ * by another version). An answer whose JSON no longer parses is left out: a miss, asked again.
  */
-export function answerFacts(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, CandidateFacts[]> {
-  const facts = new Map<string, CandidateFacts[]>();
-  for (const [key, answer] of answersOnFile(db, keys, freshAfterMs)) facts.set(key, answer.facts);
+export function answerFacts(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, CandidateFacts[]> {
+  const facts = new Map<number, CandidateFacts[]>();
+  for (const [id, answer] of answersOnFile(db, ids, freshAfterMs)) facts.set(id, answer.facts);
   return facts;
 }
 
@@ -20,10 +20,10 @@ export interface AnswerOnFile {
 }
 
 /** As answerFacts, with each answer's fetch time (a row settled by it keeps that). */
-export function answersOnFile(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerOnFile> {
-  const answers = new Map<string, AnswerOnFile>();
-  const unread: string[] = [];
-  for (const [key, { facts, fetchedAt }] of storedAnswers(db, keys, freshAfterMs)) {
+export function answersOnFile(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, AnswerOnFile> {
+  const answers = new Map<number, AnswerOnFile>();
+  const unread: number[] = [];
+  for (const [key, { facts, fetchedAt }] of storedAnswers(db, ids, freshAfterMs)) {
     const parsed = typeof facts === 'string' ? readStoredFacts(facts)?.slice(0, MAX_CANDIDATES) : facts;
     if (parsed) answers.set(key, { facts: parsed, fetchedAt });
     else unread.push(key);
@@ -41,10 +41,10 @@ export interface StoredAnswer {
 }
 
 /** As answersOnFile, leaving the stored facts' JSON unread: the verdict worker reads it, on its own thread. */
-export function storedAnswers(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, StoredAnswer> {
-  const answers = new Map<string, StoredAnswer>();
-  const unread: string[] = [];
-  for (const [key, stored] of getAnswerFacts(db, keys, freshAfterMs)) {
+export function storedAnswers(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, StoredAnswer> {
+  const answers = new Map<number, StoredAnswer>();
+  const unread: number[] = [];
+  for (const [key, stored] of getAnswerFacts(db, ids, freshAfterMs)) {
     if (stored?.facts != null) answers.set(key, { count: stored.count, facts: stored.facts, fetchedAt: stored.fetchedAt });
     else unread.push(key);
   }
@@ -52,18 +52,18 @@ export function storedAnswers(db: Database, keys: readonly string[], freshAfterM
   return answers;
 }
 
-/** The 'ok' answers among `keys` with their facts made from their candidates: stored without facts, or by another version. */
-function madeFromCandidates(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerOnFile> {
-  const answers = new Map<string, AnswerOnFile>();
-  if (keys.length === 0) return answers;
-  for (const [key, lookup] of getLookups(db, keys, freshAfterMs)) {
+/** The 'ok' answers among `ids` with their facts made from their candidates: stored without facts, or by another version. */
+function madeFromCandidates(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, AnswerOnFile> {
+  const answers = new Map<number, AnswerOnFile>();
+  if (ids.length === 0) return answers;
+  for (const [key, lookup] of getLookups(db, ids, freshAfterMs)) {
     if (lookup.status === 'ok') answers.set(key, { facts: rankedFacts(lookup.candidates ?? []), fetchedAt: lookup.fetchedAt });
   }
   return answers;
 }
 
 /** The facts of one stored answer, any age (the row was settled by it); null when there is none. */
-export function factsOf(db: Database, queryKey: string | null): CandidateFacts[] | null {
-  if (!queryKey) return null;
-  return answerFacts(db, [queryKey], Number.MIN_SAFE_INTEGER).get(queryKey) ?? null;
+export function factsOf(db: Database, queryId: number | null): CandidateFacts[] | null {
+  if (queryId === null) return null;
+  return answerFacts(db, [queryId], Number.MIN_SAFE_INTEGER).get(queryId) ?? null;
 }

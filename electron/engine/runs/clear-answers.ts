@@ -28,7 +28,7 @@ export async function clearAnswers(db: Database): Promise<number> {
     `UPDATE row_status SET
        state = CASE WHEN state IN ${SETTLED_BY_AN_ANSWER} THEN 'pending' ELSE state END,
        outcome = 'pending', step = 0, candidate_count = 0, verdict_basis = NULL,
-       query_key = (SELECT rq.query_key ${FIRST_STEP}), query_id = (SELECT rq.query_id ${FIRST_STEP}), strategy = (SELECT rq.strategy ${FIRST_STEP})
+       query_id = (SELECT rq.query_id ${FIRST_STEP}), strategy = (SELECT rq.strategy ${FIRST_STEP})
      WHERE project_id = ? AND row_index >= ? AND row_index < ? AND outcome IN ${SETTLED_BY_AN_ANSWER}`,
   );
   for (const { id, last } of projects) {

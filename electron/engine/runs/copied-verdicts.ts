@@ -22,8 +22,8 @@ const REALIGN_TIMES = 4;
 /** A row whose outcome was copied, with its queries: the run counts each once however many rows ask it. */
 export interface CopiedRow {
   rowIndex: number;
-  /** The queries the row took, first to last: those before the last found nobody. */
-  queries: { queryId: number | null; key: string }[];
+  /** The ids of the queries the row took, first to last: those before the last found nobody. */
+  queries: number[];
 }
 
 /**
@@ -75,7 +75,7 @@ export class VerdictCopy {
     this.copies = (['found', 'nobody'] as const).flatMap((outcome) =>
       [false, true].map((fromFirstStep) => ({ statement: db.prepare(copySql(outcome, fromFirstStep)).raw(), fromFirstStep })),
     );
-    this.earlierSteps = db.prepare('SELECT query_id, query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').raw();
+    this.earlierSteps = db.prepare('SELECT query_id FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').pluck();
     this.firstWaiting = db
       .prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? ORDER BY row_index LIMIT ${REALIGN_TRIES}`)
       .pluck();
@@ -174,9 +174,9 @@ export class VerdictCopy {
     const params = { project: this.projectId, donor: this.donorId, basis: this.basis, shift: this.shift, after, through, at, freshAfter };
     const copied: CopiedRow[] = [];
     for (const { statement, fromFirstStep } of this.copies) {
-      for (const [rowIndex, step, queryId, key] of statement.all(params) as [number, number, number | null, string][]) {
-        const earlier = fromFirstStep ? (this.earlierSteps.all(this.projectId, rowIndex, step) as [number | null, string][]) : [];
-        copied.push({ rowIndex, queries: [...earlier.map(([id, k]) => ({ queryId: id, key: k })), { queryId, key }] });
+      for (const [rowIndex, step, queryId] of statement.all(params) as [number, number, number][]) {
+        const earlier = fromFirstStep ? (this.earlierSteps.all(this.projectId, rowIndex, step) as number[]) : [];
+        copied.push({ rowIndex, queries: [...earlier, queryId] });
       }
     }
     return copied;
@@ -217,21 +217,22 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
       : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL
          AND NOT EXISTS (SELECT 1 FROM row_queries AS later WHERE later.project_id = @project AND later.row_index = n.row_index AND later.step > d.step)`;
   // A row copied at its own step keeps its query as it is: assigned at all, the query's entry in row_status_by_query
-  // (ordered by the keys' hashes, so at random) is written again, which doubled what a re-run wrote. A row
-  // moved on takes the other's step, with its own query there (q), as the run's own moving on does.
+  // is written again (when it was ordered by the keys' hashes, at random: it doubled what a re-run wrote). A row
+  // moved on takes the other's step and query, as the run's own moving on does. Query ids are shared by every
+  // project (runs/query-ids.ts), so the same query is the same id in both.
   const steps = fromFirstStep
     ? `n.step = 0 AND d.step > 0
-       AND NOT EXISTS (SELECT 1 FROM row_queries AS e LEFT JOIN lookups AS el ON el.query_key = e.query_key
+       AND NOT EXISTS (SELECT 1 FROM row_queries AS e LEFT JOIN lookups AS el ON el.query_id = e.query_id
          WHERE e.project_id = @project AND e.row_index = n.row_index AND e.step < d.step
            AND NOT coalesce(el.status = 'ok' AND el.candidate_count = 0 AND el.fetched_at >= @freshAfter, 0))
-       AND q.project_id = @project AND q.row_index = n.row_index AND q.step = d.step AND q.query_key = d.query_key AND q.strategy = d.strategy`
-    : 'd.step = n.step AND d.query_key = n.query_key AND d.strategy = n.strategy';
-  const moved = fromFirstStep ? 'step = d.step, strategy = d.strategy, query_key = d.query_key, query_id = q.query_id, ' : '';
+       AND q.project_id = @project AND q.row_index = n.row_index AND q.step = d.step AND q.query_id = d.query_id AND q.strategy = d.strategy`
+    : 'd.step = n.step AND d.query_id = n.query_id AND d.strategy = n.strategy';
+  const moved = fromFirstStep ? 'step = d.step, strategy = d.strategy, query_id = d.query_id, ' : '';
   // The answer that settled the other project's row is still the one on file, and fresh: looked up by when it was
-  // fetched, then its key (lookups_by_answer, migration 18), where the first run wrote a span's answers side by side.
-  // By the key alone each probe went to a random page of its index.
+  // fetched, then its query (lookups_by_answer, migrations 18 and 28), where the first run wrote a span's answers side
+  // by side. By the hash key alone each probe went to a random page of its index.
   const answer = `EXISTS (SELECT 1 FROM lookups AS l INDEXED BY lookups_by_answer
-       WHERE l.fetched_at = d.fetched_at AND l.query_key = d.query_key AND l.status = 'ok'${outcome === 'nobody' ? ' AND l.candidate_count = 0' : ''})`;
+       WHERE l.fetched_at = d.fetched_at AND l.query_id = d.query_id AND l.status = 'ok'${outcome === 'nobody' ? ' AND l.candidate_count = 0' : ''})`;
   return `UPDATE row_status AS n SET ${moved}${written}
      FROM row_status AS d, rows AS nr, rows AS dr${fromFirstStep ? ', row_queries AS q' : ''}
      WHERE n.project_id = @project AND n.state = 'pending' AND n.row_index > @after AND n.row_index <= @through
@@ -239,5 +240,5 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
        AND d.fetched_at >= @freshAfter AND ${answer}
        AND nr.project_id = @project AND nr.row_index = n.row_index AND dr.project_id = @donor AND dr.row_index = d.row_index
        AND dr.cells = nr.cells
-     RETURNING row_index, step, query_id, query_key`;
+     RETURNING row_index, step, query_id`;
 }

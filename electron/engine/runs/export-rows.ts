@@ -175,14 +175,14 @@ class FetchTimes {
 export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   async function* rows(): AsyncGenerator<ExportCell[]> {
     for (const page of pages(db, project.id, scope, pageRows)) {
-      const withCandidates = page.filter((r): r is ExportRow & { result: RowResult & { queryKey: string } } => r.result?.outcome === 'to_review' && !!r.result.queryKey);
+      const withCandidates = page.filter((r): r is ExportRow & { result: RowResult & { queryId: number } } => r.result?.outcome === 'to_review' && r.result.queryId !== null);
       const facts = answerFacts(
         db,
-        withCandidates.map((r) => r.result.queryKey),
+        withCandidates.map((r) => r.result.queryId),
         Number.MIN_SAFE_INTEGER,
       );
       for (const { rowIndex, cells, result } of withCandidates) {
-        const candidates = facts.get(result.queryKey);
+        const candidates = facts.get(result.queryId);
         if (!candidates || candidates.length === 0) continue;
         const assessment = assessRow(rowFacts(rowInput(parseCells(cells), project.mapping)), candidates, result.strategy);
         // Best first, as the review screen lists them; `rank` stays the service's.
@@ -222,7 +222,7 @@ interface RowResult {
   source: 'auto' | 'manual' | null;
   strategy: Strategy | null;
   /** Read only for a row with candidates (the candidates' export reads their answer by it): the rest write none. */
-  queryKey: string | null;
+  queryId: number | null;
   /** When the answer that settled the row was fetched (ms). */
   fetchedAt: number | null;
   decidedAt: string | null;
@@ -245,7 +245,7 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
   return db
     .prepare(
       `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
-       WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_key IS NOT NULL ${filter}`,
+       WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_id IS NOT NULL ${filter}`,
     )
     .pluck()
     .get({ projectId, lastRefresh }) as number;
@@ -280,10 +280,10 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   const page = db
     .prepare(
-      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_key END,
+      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_id END,
             rs.fetched_at, rs.decided_at,
             CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
-            CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_key = rs.query_key AND l.status = 'error') END,
+            CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_id = rs.query_id AND l.status = 'error') END,
             ${refresh}, ${chosenColumns('rs', 'p')}
      FROM rows r
      LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
@@ -301,7 +301,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     outcome: RowState,
     source: RowResult['source'],
     strategy: Strategy | null,
-    queryKey: string | null,
+    queryId: number | null,
     fetchedAt: number | null,
     decidedAt: string | null,
     confidence: number | null,
@@ -321,7 +321,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     if (pageRefreshes) {
       for (const found of pageRefreshes.all(projectId, lastRefresh, from, rows[rows.length - 1]![0]) as PageRefresh[]) refreshes.set(found[0], found);
     }
-    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryKey, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns]) => {
+    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryId, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns]) => {
       if (!hasStatus) return { rowIndex, cells, result: null };
       const chosen = state === 'auto' || state === 'accepted' ? exportedChoice(columns, reason) : null;
       let refresh = changed === null ? null : { changed: changed === 1, previousCompany };
@@ -335,7 +335,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
           outcome,
           source,
           strategy,
-          queryKey,
+          queryId,
           fetchedAt,
           decidedAt,
           verdict: confidence === null ? null : { confidence, reason: reason ?? '' },

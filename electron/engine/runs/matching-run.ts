@@ -45,7 +45,8 @@ type StopStatus = Exclude<RunStatus, 'running' | 'done'>;
 
 /** A query of this walk not answered yet: sent or about to be, with the walked rows waiting on its answer. */
 interface Asked {
-  key: string;
+  /** The query's id (runs/query-ids.ts). */
+  key: number;
   query: FindQuery;
   strategy: Strategy;
   rows: WaitingRow[];
@@ -62,7 +63,8 @@ interface LandedCall {
 
 /** A cached answer with candidates, and the rows of a page it settles once their verdicts are worked out. */
 interface FoundAnswer {
-  key: string;
+  /** The query's id. */
+  key: number;
   rows: WaitingRow[];
   strategy: Strategy;
   fetchedAt: number;
@@ -71,8 +73,8 @@ interface FoundAnswer {
   job: number;
 }
 
-/** A page's answers as the verdict worker read them, by key: with each row's values when it found candidates. */
-type ReadAnswers = Map<string, StoredAnswer & { values?: VerdictValues[] }>;
+/** A page's answers as the verdict worker read them, by query id: with each row's values when it found candidates. */
+type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[] }>;
 
 /** What a page's rows wait on before they are written: everything but the calls it queued. */
 interface PageWork {
@@ -133,7 +135,7 @@ export class MatchingRun {
   private readonly abort = new AbortController();
   private readonly resolution: RowResolution;
   /** Queries whose call failed in this run, with when: later rows asking them fail too, without a call. */
-  private readonly failedKeys = new Map<string, number>();
+  private readonly failedKeys = new Map<number, number>();
   private readonly activeSince: number;
   private readonly doneAtStart: number;
   private readonly callsAtStart: number;
@@ -152,8 +154,8 @@ export class MatchingRun {
   private moved = 0;
   private lastEmit = 0;
   private emitTimer: NodeJS.Timeout | null = null;
-  /** This walk's queries not answered yet, by key: queued or on their way, or landed and not committed yet. */
-  private readonly asked = new Map<string, Asked>();
+  /** This walk's queries not answered yet, by id: queued or on their way, or landed and not committed yet. */
+  private readonly asked = new Map<number, Asked>();
   private queue: Asked[] = [];
   private readonly calls = new Set<Promise<void>>();
   /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
@@ -373,8 +375,8 @@ export class MatchingRun {
     db.transaction(() => {
       const copied: CopiedRow[] = copy.copyNext(after, new Date(clock.now()).toISOString(), this.freshAfter());
       for (const { queries } of copied) {
-        queries.forEach(({ queryId, key }, step) => {
-          if (!seen.add(queryId, key)) return;
+        queries.forEach((queryId, step) => {
+          if (!seen.add(queryId)) return;
           this.counters.cacheHits++;
           this.counters.queriesDone++;
           // As for rows followed to their next step (lookUp): the walk counted only the queries rows were at.
@@ -405,10 +407,10 @@ export class MatchingRun {
     return work;
   }
 
-  /** The worker's answers by key; those whose facts it could not read are read here, as a page of this thread's would be. */
-  private readAnswers(keys: readonly string[], results: AnswerResults, freshAfter: number): ReadAnswers {
+  /** The worker's answers by query id; those whose facts it could not read are read here, as a page of this thread's would be. */
+  private readAnswers(keys: readonly number[], results: AnswerResults, freshAfter: number): ReadAnswers {
     const read: ReadAnswers = new Map();
-    const unread: string[] = [];
+    const unread: number[] = [];
     keys.forEach((key, i) => {
       const result = results[i];
       if (!result) return;
@@ -439,13 +441,13 @@ export class MatchingRun {
    * wait for the next walk, as rows moved on always did).
    */
   private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): PendingRow[] {
-    const byKey = new Map<string, PendingRow[]>();
+    const byKey = new Map<number, PendingRow[]>();
     for (const [key, same] of rowsByKey(rows)) {
       const failedAt = this.failedKeys.get(key);
       const onItsWay = this.asked.get(key);
       if (following && (failedAt !== undefined || onItsWay)) continue;
       if (failedAt !== undefined) {
-        if (seen.add(same[0]!.queryId, key)) this.counters.queriesDone++;
+        if (seen.add(key)) this.counters.queriesDone++;
         for (const row of same) work.failed.push([{ rowIndex: row.rowIndex, cells: row.cells }, failedAt]);
       } else if (onItsWay) onItsWay.rows.push(...same.map((row) => ({ rowIndex: row.rowIndex, cells: row.cells })));
       else byKey.set(key, same);
@@ -457,7 +459,7 @@ export class MatchingRun {
       const first = same[0]!;
       const answer = cached.get(key);
       if (following && !answer) continue;
-      const firstSight = seen.add(first.queryId, key);
+      const firstSight = seen.add(key);
       const waiting = same.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
       if (answer) {
         if (firstSight) {
@@ -658,7 +660,7 @@ export class MatchingRun {
       this.deps.db,
       asked.map(
         (q, i): Lookup => ({
-          queryKey: q.key,
+          queryId: q.key,
           query: q.query,
           fetchedAt,
           status: 'ok',
@@ -708,7 +710,7 @@ export class MatchingRun {
       // putLookups never lets an error replace an answer on file, so a stale answer survives a failed refresh.
       putLookups(
         db,
-        asked.map((q): Lookup => ({ queryKey: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
+        asked.map((q): Lookup => ({ queryId: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
       );
       const onFile = answersOnFile(
         db,
@@ -806,17 +808,17 @@ export class MatchingRun {
 }
 
 /** A page's rows by the query they ask, in the page's order. */
-function rowsByKey(rows: readonly PendingRow[]): Map<string, PendingRow[]> {
-  const byKey = new Map<string, PendingRow[]>();
+function rowsByKey(rows: readonly PendingRow[]): Map<number, PendingRow[]> {
+  const byKey = new Map<number, PendingRow[]>();
   for (const row of rows) {
-    const same = byKey.get(row.key);
+    const same = byKey.get(row.queryId);
     if (same) same.push(row);
-    else byKey.set(row.key, [row]);
+    else byKey.set(row.queryId, [row]);
   }
   return byKey;
 }
 
-function countCached(byKey: ReadonlyMap<string, unknown>, cached: ReadonlyMap<string, unknown>): number {
+function countCached(byKey: ReadonlyMap<number, unknown>, cached: ReadonlyMap<number, unknown>): number {
   let count = 0;
   for (const key of byKey.keys()) if (cached.has(key)) count++;
   return count;

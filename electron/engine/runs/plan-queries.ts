@@ -3,9 +3,9 @@ import type { Database } from 'better-sqlite3';
 import type { Mapping, Strategy } from '../../../shared/model';
 import { EngineError } from '../engine-errors';
 import { plannedQueries, rowInput, type RowInput } from '../matching';
-import { queryKeys } from '../store';
+import { queryDigests } from '../store';
 import { QueryIds } from './query-ids';
-import { storedForm, storedQuery } from './query-records';
+import { storedQuery } from './query-records';
 import { replannedStatus, type PlannedStep } from './replan-row';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from '../rows/row-status';
@@ -26,18 +26,19 @@ export interface PlanOutcome {
 
 /**
  * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
- * row order (queries by their id, runs/query-ids.ts), save a repeated query's rows, so a page dirties little more
- * than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
+ * row order (queries by their id, runs/query-ids.ts, new ones appended), save a repeated query's rows, so a page
+ * dirties little more than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to
+ * interleave.
  */
 const PAGE_ROWS = 10_000;
 
 /** One row of row_queries as written (project_id aside). */
-type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryKey: string, query: string, queryId: number];
+type StepRow = [rowIndex: number, step: number, strategy: Strategy, queryId: number];
 interface OldPlan {
-  keys: string[];
+  ids: number[];
   texts: string[];
 }
-const NO_OLD_PLAN: OldPlan = { keys: [], texts: [] };
+const NO_OLD_PLAN: OldPlan = { ids: [], texts: [] };
 
 /**
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
@@ -58,7 +59,7 @@ export async function planProject(
   const { plan_scope: previous, mapping: oldMapping, strategies: oldStrategies } = db
     .prepare('SELECT plan_scope, mapping, strategies FROM projects WHERE id = ?')
     .get(projectId) as { plan_scope: string | null; mapping: string; strategies: string };
-  // Same service as the old plan: an unchanged query keeps its key (no hashing), and untouched steps stay put.
+  // Same service as the old plan: an unchanged query keeps its id (no hashing), and untouched steps stay put.
   const sameService = previous === scope;
   db.prepare('UPDATE projects SET plan_scope = NULL, mapping = ?, strategies = ? WHERE id = ?').run(
     JSON.stringify(req.mapping),
@@ -68,10 +69,12 @@ export async function planProject(
   const { mapping, strategies } = req;
 
   const pageOfRows = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw();
-  const oldPlan = db.prepare('SELECT row_index, step, query_key, query FROM row_queries WHERE project_id = ? AND row_index BETWEEN ? AND ?').raw();
+  const oldPlan = db
+    .prepare('SELECT rq.row_index, rq.step, rq.query_id, q.query FROM row_queries AS rq JOIN queries AS q ON q.id = rq.query_id WHERE rq.project_id = ? AND rq.row_index BETWEEN ? AND ?')
+    .raw();
   const oldStatus = db.prepare(`SELECT ${ROW_STATUS_COLUMNS} FROM row_status WHERE project_id = ? AND row_index BETWEEN ? AND ?`);
   const dropSteps = db.prepare('DELETE FROM row_queries WHERE project_id = ? AND step >= ? AND row_index IN (SELECT value FROM json_each(?))');
-  const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const addStep = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_id) VALUES (?, ?, ?, ?, ?)');
   // A row without a status yet (every row of a first plan) is inserted, with only the columns a new status has:
   // cheaper than a replace finding nothing.
   const insertNewStatus = db.prepare(NEW_STATUS_SQL);
@@ -79,28 +82,26 @@ export async function planProject(
 
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
   // again (a map lookup hashes the query's text as well) and 15 MB besides.
-  const keyFor = queryKeys(req.scope.baseUrl, req.scope.orgId);
-  // A query already in the project keeps its id, wherever it was first asked: rows it settled are found by it.
-  const ids = new QueryIds();
-  for (const table of ['row_queries', 'row_status']) {
-    const known = db.prepare(`SELECT query_key, query_id FROM ${table} WHERE project_id = ? AND query_id IS NOT NULL`).raw().iterate(projectId) as IterableIterator<[string, number]>;
-    for (const [key, id] of known) ids.set(key, id);
-  }
+  const digestOf = queryDigests(req.scope.baseUrl, req.scope.orgId);
+  // A query already stored, by this project or another, keeps its id: its answer is found by it.
+  const ids = QueryIds.of(db);
 
   const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0 };
   const planPage = db.transaction((from: number): number | null => {
     const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as [rowIndex: number, cells: string][];
     if (rows.length === 0) return null;
+    ids.catchUp();
     const first = rows[0]![0];
     const last = rows[rows.length - 1]![0];
 
     // A first plan finds nothing here: both reads come back empty and every row is simply written.
     const olds = new Map<number, OldPlan>();
-    for (const [rowIndex, step, key, text] of oldPlan.all(projectId, first, last) as [number, number, string, string][]) {
+    for (const [rowIndex, step, id, text] of oldPlan.all(projectId, first, last) as [number, number, number, string | null][]) {
       let old = olds.get(rowIndex);
-      if (!old) olds.set(rowIndex, (old = { keys: [], texts: [] }));
-      old.keys[step] = key;
-      old.texts[step] = storedForm(text);
+      if (!old) olds.set(rowIndex, (old = { ids: [], texts: [] }));
+      old.ids[step] = id;
+      // A query known by its key alone (migration 28) compares unequal to any: it is planned again.
+      old.texts[step] = text ?? '';
     }
     const statuses = new Map<number, RowStatusRecord>();
     for (const r of oldStatus.all(projectId, first, last) as RowStatusRow[]) statuses.set(r.row_index, toRowStatus(r));
@@ -125,8 +126,8 @@ export async function planProject(
         // Two strategies asking the very same thing would only ask it twice.
         if (plan.some((s) => s.signature === signature)) continue;
         const i = plan.length;
-        const key = sameService && old.texts[i] === signature ? old.keys[i]! : keyFor(p.query);
-        plan.push({ key, id: ids.idOf(key), signature, strategy: p.strategy });
+        const id = sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(digestOf(p.query), signature);
+        plan.push({ id, signature, strategy: p.strategy });
       }
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
@@ -134,8 +135,6 @@ export async function planProject(
       const samePlan = kept === old.texts.length && kept === plan.length;
       const before = statuses.get(rowIndex) ?? null;
       const next = replannedStatus(before, old.texts, plan, rowLabel(input, cells), rowIndex);
-      // A row kept as it was keeps the key its candidates are stored under, which has an id of its own.
-      if (next.queryKey !== null && next.queryId === null) next.queryId = ids.idOf(next.queryKey);
       const statusChanged = !before || !sameStatus(before, next);
       if (samePlan && !statusChanged) {
         outcome.unchanged++;
@@ -147,7 +146,7 @@ export async function planProject(
           if (!list) drops.set(kept, (list = []));
           list.push(rowIndex);
         }
-        for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.key, plan[i]!.signature, plan[i]!.id]);
+        for (let i = kept; i < plan.length; i++) steps.push([rowIndex, i, plan[i]!.strategy, plan[i]!.id]);
       }
       if (statusChanged) {
         // A row's first status is only its query and label (replan-row.ts freshStatus); anything more is written in full.
@@ -202,7 +201,6 @@ function sameStatus(a: RowStatusRecord, b: RowStatusRecord): boolean {
     a.outcome === b.outcome &&
     a.step === b.step &&
     a.strategy === b.strategy &&
-    a.queryKey === b.queryKey &&
     a.queryId === b.queryId &&
     a.candidateCount === b.candidateCount &&
     a.chosenRank === b.chosenRank &&

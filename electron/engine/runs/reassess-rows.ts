@@ -12,7 +12,7 @@ import { chosenValues, rowStatusColumns, toRowStatus, type ChosenPerson, type Ro
 
 const PAGE_ROWS = 2000;
 /** Rows with candidates the model assesses (row_status as rs). */
-const TO_ASSESS = "rs.outcome = 'to_review' AND rs.query_key IS NOT NULL";
+const TO_ASSESS = "rs.outcome = 'to_review' AND rs.query_id IS NOT NULL";
 /** Of those, rows settled before the model existed. */
 const UNASSESSED = 'rs.confidence IS NULL';
 
@@ -55,18 +55,18 @@ export async function reassessRows(db: Database, projectId: number, mapping: Map
     if (rows.length === 0) return assessed;
     const facts = answerFacts(
       db,
-      rows.map((r) => r.status.queryKey!),
+      rows.map((r) => r.status.queryId!),
       Number.MIN_SAFE_INTEGER,
     );
     // A person a refresh found since the row's answer: their jobs are the refresh's, not the answer's.
     const fresh = FreshestFacts.load(
       db,
       scope,
-      rows.map(({ status }) => ({ slug: status.chosen?.summary.social ?? null, queryKey: status.queryKey })),
+      rows.map(({ status }) => ({ slug: status.chosen?.summary.social ?? null, queryId: status.queryId })),
     );
     db.transaction(() => {
       for (const { status, cells } of rows) {
-        const { rowIndex, queryKey: key, strategy, state, chosen } = status;
+        const { rowIndex, queryId: key, strategy, state, chosen } = status;
         const candidates = facts.get(key!);
         // The answer is gone from the cache: the row keeps what it had, and a run asks again.
         if (!candidates || candidates.length === 0) continue;

@@ -1,9 +1,8 @@
 import type { Strategy } from '../../../shared/model';
 import { ASKABLE_STATES, type RowStatusRecord } from '../rows/row-status';
 
-/** One step of a row's plan: the cache key for the current service and its id in the project, and the query's terms (JSON) it is compared by. */
+/** One step of a row's plan: the query's id for the current service (runs/query-ids.ts), and its terms (JSON) it is compared by. */
 export interface PlannedStep {
-  key: string;
   id: number;
   signature: string;
   strategy: Strategy;
@@ -41,24 +40,24 @@ export function replannedStatus(old: RowStatusRecord | null, oldSignatures: stri
 }
 
 function keep(old: RowStatusRecord, plan: PlannedStep[], label: string): RowStatusRecord {
-  // A row still waiting to be asked asks with the current service's key; a resolved row keeps the key its
+  // A row still waiting to be asked asks the current service's query; a resolved row keeps the query its
   // candidates are stored under.
   const current = plan[old.step];
-  if (ASKABLE.has(old.outcome) && current) return { ...old, label, queryKey: current.key, queryId: current.id, strategy: current.strategy };
+  if (ASKABLE.has(old.outcome) && current) return { ...old, label, queryId: current.id, strategy: current.strategy };
   return { ...old, label };
 }
 
 /** Pending at `step`; when the plan has no such step the earlier ones all found nobody (or there is nothing). */
 function restartAt(rowIndex: number, plan: PlannedStep[], step: number, label: string, oldFetchedAt: number | null = null): RowStatusRecord {
   const base = { rowIndex, fetchedAt: null, candidateCount: 0, chosenRank: null, chosen: null, source: null, decidedAt: null, label, verdict: null } as const;
-  if (plan.length === 0) return { ...base, state: 'no_query', outcome: 'no_query', step: 0, strategy: null, queryKey: null, queryId: null };
+  if (plan.length === 0) return { ...base, state: 'no_query', outcome: 'no_query', step: 0, strategy: null, queryId: null };
   if (step < plan.length) {
     const p = plan[step]!;
-    return { ...base, state: 'pending', outcome: 'pending', step, strategy: p.strategy, queryKey: p.key, queryId: p.id };
+    return { ...base, state: 'pending', outcome: 'pending', step, strategy: p.strategy, queryId: p.id };
   }
   const last = plan[plan.length - 1]!;
   // Every step the plan still has found nobody before: still answered, by the answer fetched then.
-  return { ...base, state: 'no_candidates', outcome: 'no_candidates', step: plan.length - 1, strategy: last.strategy, queryKey: last.key, queryId: last.id, fetchedAt: oldFetchedAt };
+  return { ...base, state: 'no_candidates', outcome: 'no_candidates', step: plan.length - 1, strategy: last.strategy, queryId: last.id, fetchedAt: oldFetchedAt };
 }
 
 function commonPrefix(a: string[], b: string[]): number {

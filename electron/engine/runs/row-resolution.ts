@@ -58,7 +58,7 @@ export class RowResolution {
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
     // An accepted row's person, by position in its answer's people; none for an answer stored before migration 25,
     // whose rows keep the person whole.
-    const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_key = row_status.query_key AND j.key = ?)';
+    const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_id = row_status.query_id AND j.key = ?)';
     this.foundRow = db.prepare(
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
          chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
@@ -71,7 +71,7 @@ export class RowResolution {
     // (docs/performance.md, "The first run").
     const nextStep = 'FROM row_queries AS rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = row_status.step + 1';
     this.advance = db.prepare(
-      `UPDATE row_status SET (step, query_key, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_key, rq.query_id, rq.strategy, NULL ${nextStep})
+      `UPDATE row_status SET (step, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_id, rq.strategy, NULL ${nextStep})
        WHERE ${row} AND EXISTS (SELECT 1 ${nextStep})`,
     );
     this.exhausted = db.prepare(

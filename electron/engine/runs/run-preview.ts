@@ -32,13 +32,13 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   // where the walk of the query index read every row's state from the table even with none waiting.
   const few = waiting * 4 < rowCount;
   const sql = `WITH asked AS (
-       SELECT query_id, query_key, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
+       SELECT query_id, strategy FROM row_status INDEXED BY ${few ? 'row_status_by_state' : 'row_status_by_query'}
        WHERE project_id = ? AND state IN (${sqlStates(ASKABLE_STATES)}) AND query_id IS NOT NULL
        GROUP BY query_id
      )
      SELECT a.strategy AS strategy, count(*) AS n,
             coalesce(sum(l.status = 'ok' AND l.fetched_at >= ?), 0) AS cached
-     FROM asked a LEFT JOIN lookups l ON l.query_key = a.query_key
+     FROM asked a LEFT JOIN lookups l ON l.query_id = a.query_id
      GROUP BY a.strategy`;
   // Offline, any answer on file will do, however old.
   const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs];

@@ -20,7 +20,8 @@ export interface AnswersRequest {
   context: VerdictContext;
   /** Answers fetched before this (ms) do not count: the cache's time to live. */
   freshAfter: number;
-  keys: string[];
+  /** The queries' ids. */
+  keys: number[];
   strategies: Strategy[];
   cells: string[][];
 }

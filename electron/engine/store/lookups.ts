@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
 import { PersonDigests } from './person-digests';
+import { queryFromStored } from './query-text';
 import { statement } from './statements';
 
 export interface LookupError {
@@ -33,8 +34,10 @@ export interface AnswerPeople {
  * 'ok' answer is stored with `stored` (matching/candidate-facts.ts answerPeople), the people it found once each.
  */
 export interface Lookup {
-  queryKey: string;
-  query: FindQuery;
+  /** The query's id in `queries` (runs/query-ids.ts): the answer's key. */
+  queryId: number;
+  /** The query as `queries` holds it (read back; not written with the answer); null for one known by its key alone (migration 28). */
+  query: FindQuery | null;
   /** Milliseconds since the epoch. */
   fetchedAt: number;
   status: 'ok' | 'error';
@@ -57,15 +60,17 @@ export type { CacheStats };
 const MAX_KEYS_PER_STATEMENT = 500;
 
 /**
- * The cache key of a find query: identical questions to the same service and organization share it,
- * whatever the term order or the base URL's trailing slash and letter case.
+ * The digest of a find query, by which its id is found (runs/query-ids.ts): the first 64 bits, signed, of the SHA-256
+ * of its service and terms, so identical questions to the same service and organization share it, whatever the term
+ * order or the base URL's trailing slash and letter case. Before migration 28 the whole SHA-256 (as 64 hex digits) was
+ * the answer's key.
  */
-export function queryKey(baseUrl: string, orgId: string, query: FindQuery): string {
-  return queryKeys(baseUrl, orgId)(query);
+export function queryDigest(baseUrl: string, orgId: string, query: FindQuery): bigint {
+  return queryDigests(baseUrl, orgId)(query);
 }
 
-/** queryKey for many queries to one service (planning a sheet hashes one per distinct query): the service part made once. */
-export function queryKeys(baseUrl: string, orgId: string): (query: FindQuery) => string {
+/** queryDigest for many queries to one service (planning a sheet hashes one per distinct query): the service part made once. */
+export function queryDigests(baseUrl: string, orgId: string): (query: FindQuery) => bigint {
   // The text hashed is JSON.stringify([service, orgId, terms]); its head is the same for every query.
   const head = `${JSON.stringify([baseUrl.replace(/\/+$/, '').toLowerCase(), orgId]).slice(0, -1)},`;
   return ({ fields }) => {
@@ -73,35 +78,35 @@ export function queryKeys(baseUrl: string, orgId: string): (query: FindQuery) =>
       fields.length === 1
         ? [[fields[0]!.field_name, fields[0]!.search_term]]
         : fields.map((t) => [t.field_name, t.search_term] as const).sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]));
-    return hash('sha256', `${head}${JSON.stringify(terms)}]`);
+    return hash('sha256', `${head}${JSON.stringify(terms)}]`, 'buffer').readBigInt64BE(0);
   };
 }
 
 /**
- * The facts of the stored 'ok' answers among `keys` fetched at or after `freshAfterMs`. An answer stored without
- * facts maps to null: read it whole with getLookups. Errors and missing keys are absent.
+ * The facts of the stored 'ok' answers to the queries `ids` fetched at or after `freshAfterMs`. An answer stored
+ * without facts maps to null: read it whole with getLookups. Errors and missing answers are absent.
  */
-export function getAnswerFacts(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, AnswerFacts | null> {
-  const found = new Map<string, AnswerFacts | null>();
-  const unique = [...new Set(keys)];
+export function getAnswerFacts(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, AnswerFacts | null> {
+  const found = new Map<number, AnswerFacts | null>();
+  const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
     const rows = keyedStatement(db, factStatements, FACT_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
-    for (const [key, count, facts, fetchedAt] of rows) found.set(key, count === null || facts === null ? null : { count, facts, fetchedAt });
+    for (const [id, count, facts, fetchedAt] of rows) found.set(id, count === null || facts === null ? null : { count, facts, fetchedAt });
   }
   return found;
 }
 
-/** The stored lookups among `keys` fetched at or after `freshAfterMs`, errors included. Missing keys are absent. */
-export function getLookups(db: Database, keys: readonly string[], freshAfterMs: number): Map<string, Lookup> {
-  const found = new Map<string, Lookup>();
-  const unique = [...new Set(keys)];
+/** The stored lookups of the queries `ids` fetched at or after `freshAfterMs`, errors included. Missing ones are absent. */
+export function getLookups(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, Lookup> {
+  const found = new Map<number, Lookup>();
+  const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
     const rows = keyedStatement(db, lookupStatements, LOOKUP_COLUMNS, '', chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
     for (const row of rows) {
       const lookup = toLookup(row);
-      if (lookup) found.set(lookup.queryKey, lookup);
+      if (lookup) found.set(lookup.queryId, lookup);
     }
   }
   return found;
@@ -119,11 +124,10 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   const write = () => {
     for (const r of rows) {
       const ok = r.status === 'ok';
-      if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryKey}).`);
+      if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryId}).`);
       const ids = ok ? personIds(db, r.stored!.people) : null;
       upsert.run(
-        r.queryKey,
-        JSON.stringify(r.query),
+        r.queryId,
         Math.trunc(r.fetchedAt),
         r.status,
         ids ? ids.length : null,
@@ -145,7 +149,8 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
  * first, at most `limit`: what runs/answer-people.ts moves to the new layout.
  */
 export function answersToMove(db: Database, after: number, limit: number): { rowid: number; candidates: string }[] {
-  return statement(db, 'SELECT rowid, candidates FROM lookups WHERE rowid > ? AND people IS NULL AND candidates IS NOT NULL ORDER BY rowid LIMIT ?').all(after, limit) as {
+  // The rowid is the query's id (migration 28), and a column read as rowid is named by it.
+  return statement(db, 'SELECT query_id AS rowid, candidates FROM lookups WHERE query_id > ? AND people IS NULL AND candidates IS NOT NULL ORDER BY query_id LIMIT ?').all(after, limit) as {
     rowid: number;
     candidates: string;
   }[];
@@ -195,7 +200,7 @@ export function storedPersonId(db: Database, digest: bigint): number | undefined
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
-/** How many answers the cache holds at most, from its last rowid alone (deleted answers leave gaps). */
+/** How many answers the cache holds at most, from its last rowid (a query id) alone: queries not answered, or whose answers were deleted, leave gaps. */
 export function cacheEntriesBound(db: Database): number {
   return (db.prepare('SELECT max(rowid) FROM lookups').pluck().get() as number | null) ?? 0;
 }
@@ -211,7 +216,7 @@ export function cacheStatsQuery(freshAfterMs: number): { sql: string; params: un
          coalesce(sum(status = 'ok' AND fetched_at >= @fresh), 0) AS fresh,
          coalesce(sum(status = 'ok' AND fetched_at < @fresh), 0) AS stale,
          coalesce(sum(status = 'error'), 0) AS errors,
-         coalesce(sum(length(CAST(query AS BLOB)) + coalesce(length(CAST(candidates AS BLOB)), 0)
+         coalesce(sum((SELECT length(CAST(q.query AS BLOB)) FROM queries AS q WHERE q.id = query_id) + coalesce(length(CAST(candidates AS BLOB)), 0)
                       + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(people) + length(ranks), 0)), 0)
            + (SELECT coalesce(sum(length(CAST(person AS BLOB))), 0) FROM people) AS bytes
        FROM lookups`,
@@ -256,8 +261,8 @@ const NAMED_PEOPLE = `SELECT j.value FROM lookups AS l, json_each(l.people) AS j
   UNION SELECT json_extract(after, '$.chosen.personId') FROM decision_log WHERE json_extract(after, '$.chosen.personId') IS NOT NULL`;
 
 interface LookupRow {
-  query_key: string;
-  query: string;
+  query_id: number;
+  query: string | null;
   fetched_at: number;
   status: 'ok' | 'error';
   /** The candidates as JSON: stored so before migration 25 (until runs/answer-people.ts moves them), else made of the people's records. */
@@ -269,18 +274,18 @@ interface LookupRow {
 /** An answer's people, `alias.person` or `alias.facts`, joined in rank order by SQLite itself. */
 const peopleOf = (column: string) => `(SELECT group_concat(p.${column}, ',' ORDER BY j.key) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
 
-const LOOKUP_COLUMNS = `query_key, query, fetched_at, status, CASE WHEN l.people IS NULL THEN candidates ELSE '[' || coalesce(${peopleOf('person')}, '') || ']' END AS candidates, ranks, error`;
+const LOOKUP_COLUMNS = `query_id, (SELECT q.query FROM queries AS q WHERE q.id = l.query_id) AS query, fetched_at, status, CASE WHEN l.people IS NULL THEN candidates ELSE '[' || coalesce(${peopleOf('person')}, '') || ']' END AS candidates, ranks, error`;
 /**
  * An answer's facts: as stored beside it before migration 25, or composed of its people's (readStoredFacts reads
  * the ranks in `r`). None when its people's facts were made by different versions, or some of its people are no
  * longer stored: the answer is then read whole (getLookups), or is a miss.
  */
-const FACT_COLUMNS = `query_key, candidate_count,
+const FACT_COLUMNS = `query_id, candidate_count,
   CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
     (SELECT CASE WHEN count(*) = l.candidate_count AND min(p.facts_version) = max(p.facts_version) THEN
               '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || l.ranks || '}' END
      FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
-type FactRow = [string, number | null, string | null, number];
+type FactRow = [number, number | null, string | null, number];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
@@ -291,13 +296,13 @@ function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, State
   if (!byCount) cache.set(db, (byCount = new Map()));
   let statement = byCount.get(count);
   if (!statement) {
-    statement = db.prepare(`SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_key IN (${new Array(count).fill('?').join(', ')})`);
+    statement = db.prepare(`SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_id IN (${new Array(count).fill('?').join(', ')})`);
     byCount.set(count, statement);
   }
   return statement;
 }
 
-/** The lengths a key list is padded to: a few statements kept, instead of one prepared for every length met. */
+/** The lengths an id list is padded to: a few statements kept, instead of one prepared for every length met. */
 const KEY_LIST_LENGTHS = [1, 10, 50, 200, MAX_KEYS_PER_STATEMENT];
 
 /**
@@ -305,7 +310,7 @@ const KEY_LIST_LENGTHS = [1, 10, 50, 200, MAX_KEYS_PER_STATEMENT];
  * change nothing in an IN list. A run's pages ask a different number of keys each time, and preparing a statement
  * of a few hundred parameters each time costs far more than the keyed reads it serves.
  */
-function paddedKeys(keys: string[]): string[] {
+function paddedKeys(keys: number[]): number[] {
   const length = KEY_LIST_LENGTHS.find((n) => n >= keys.length) ?? keys.length;
   const last = keys[keys.length - 1];
   while (keys.length < length) keys.push(last!);
@@ -317,10 +322,10 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
   if (!statements) {
     statements = {
       upsert: db.prepare(
-        `INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
-         VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)
-         ON CONFLICT (query_key) DO UPDATE SET
-           query = excluded.query, fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
+        `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
+         VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?)
+         ON CONFLICT (query_id) DO UPDATE SET
+           fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
            facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
          WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
       ),
@@ -336,8 +341,8 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
 function toLookup(row: LookupRow): Lookup | null {
   try {
     return {
-      queryKey: row.query_key,
-      query: JSON.parse(row.query) as FindQuery,
+      queryId: row.query_id,
+      query: row.query === null ? null : queryFromStored(row.query),
       fetchedAt: row.fetched_at,
       status: row.status,
       candidates: row.candidates === null ? null : candidatesOf(row.candidates, row.ranks),

@@ -34,8 +34,8 @@ afterEach(async () => {
 });
 
 /** What a row's answer made of it: every column a run writes but the time an accepted row was decided at. */
-const OUTCOME = 'row_index, state, outcome, step, strategy, query_key, fetched_at, candidate_count, chosen_rank, chosen, source, job_change, confidence, runner_up, best_rank, reason, guard, verdict_basis';
-type Outcome = Record<string, unknown> & { row_index: number; state: string; source: string | null; query_key: string; fetched_at: number; confidence: number | null; verdict_basis: number | null };
+const OUTCOME = 'row_index, state, outcome, step, strategy, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, job_change, confidence, runner_up, best_rank, reason, guard, verdict_basis';
+type Outcome = Record<string, unknown> & { row_index: number; state: string; source: string | null; query_id: number; fetched_at: number; confidence: number | null; verdict_basis: number | null };
 
 async function project(e: Engine, file: string, strategies = ['email', 'name+company']): Promise<number> {
   const id = (await ok(e, 'projects.import', { file })).summary.id;
@@ -132,21 +132,21 @@ describe('verdicts copied from another project of the same sheet', () => {
     expect(donor.get(auto[0]!)!.verdict_basis, 'a verdict keeps the basis it was worked out by').toBe(basis);
     expect(donor.get(rejected)!.verdict_basis, "a person's decision clears it").toBeNull();
     // The answer of a row left to review was fetched again since (the same candidates, a later time).
-    const refetched = toReview.find((r) => r.row_index !== 3 && [...donor.values()].filter((o) => o.query_key === r.query_key).length === 1)!;
+    const refetched = toReview.find((r) => r.row_index !== 3 && [...donor.values()].filter((o) => o.query_id === r.query_id).length === 1)!;
 
     // A row found at its second step whose first step's answer (nobody) is now too old to take: it is asked again.
     const staleFirst = [...donor.values()].find((o) => o.step === 1 && o.outcome === 'to_review' && ![3, rejected, refetched.row_index].includes(o.row_index))!;
     // A row that found nobody at either step, whose last answer was fetched again since (nobody still, a later time).
     const refetchedNobody = [...donor.values()].find(
-      (r) => r.outcome === 'no_candidates' && r.row_index !== 3 && [...donor.values()].filter((o) => o.query_key === r.query_key).length === 1,
+      (r) => r.outcome === 'no_candidates' && r.row_index !== 3 && [...donor.values()].filter((o) => o.query_id === r.query_id).length === 1,
     )!;
     const notCopied = [3, rejected, refetched.row_index, staleFirst.row_index, refetchedNobody.row_index];
 
     const db = openDatabase(join(dataDir(), 'matchdesk.sqlite'));
     try {
-      db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_key = ?').run(refetched.query_key);
-      db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_key = ?').run(refetchedNobody.query_key);
-      db.prepare('UPDATE lookups SET fetched_at = 0 WHERE query_key = (SELECT query_key FROM row_queries WHERE project_id = ? AND row_index = ? AND step = 0)').run(first, staleFirst.row_index);
+      db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_id = ?').run(refetched.query_id);
+      db.prepare('UPDATE lookups SET fetched_at = fetched_at + 1 WHERE query_id = ?').run(refetchedNobody.query_id);
+      db.prepare('UPDATE lookups SET fetched_at = 0 WHERE query_id = (SELECT query_id FROM row_queries WHERE project_id = ? AND row_index = ? AND step = 0)').run(first, staleFirst.row_index);
       expect(VerdictCopy.open(db, again, verdictBasis(MAPPING, { ...DEFAULT_SETTINGS.autoAccept, minConfidence: 0.99 })), 'another rule: nothing to copy').toBeNull();
       expect(VerdictCopy.open(db, again, verdictBasis({ fullName: 0 }, DEFAULT_SETTINGS.autoAccept)), 'another mapping: nothing to copy').toBeNull();
       const copy = VerdictCopy.open(db, again, basis)!;

@@ -6,7 +6,7 @@ import { NEW_STATUS_SQL, newStatusValues, readRowStatus, REPLACE_STATUS_SQL, row
 import { migrate } from '../../../electron/engine/store';
 import { tempFolder } from '../store/temp-folder';
 
-const plan: PlannedStep[] = [{ key: 'a'.repeat(64), id: 3, signature: '[["email_address","jane@acme.com"]]', strategy: 'email' }];
+const plan: PlannedStep[] = [{ id: 3, signature: '[["email_address","jane@acme.com"]]', strategy: 'email' }];
 
 describe("a new row's status", () => {
   it('reads back from the lean insert exactly as from a full write, job change included', () => {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import type { Simulator } from '../../../electron/simulator';
-import { removeProject } from '../../../electron/engine/projects/project-cleanup';
+import { ProjectCleanup, removeProject } from '../../../electron/engine/projects/project-cleanup';
+import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { openDatabase } from '../../../electron/engine/store';
 import { connect, eventually, fails, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from './helpers';
 import { HEADERS, truthSheet } from '../refresh/refresh-fixture';
@@ -174,6 +175,83 @@ describe('deleting a project', () => {
     engine = await openEngine(dataDir());
     expect(await ok(engine, 'projects.list')).toEqual([]);
     await eventually(() => total(leftOf(dbPath, projectId)) === 0);
+  });
+
+  it("removes the queries only it named, keeping those another project's plan or an answer names, or one planned meanwhile", async () => {
+    engine = await openEngine(dataDir());
+    const rows = Array.from({ length: 12_000 }, (_, i) => [`Person ${i}`, `p${i}@example.com`, `Company ${i % 50}`]);
+    const headers = ['Name', 'Email', 'Company'];
+    const planned = async (file: string) => {
+      const id = (await ok(engine!, 'projects.import', { file })).summary.id;
+      await ok(engine!, 'mapping.save', { projectId: id, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email', 'name+company'] });
+      return id;
+    };
+    const deleted = await planned(writeCsv(join(tmp.dir, 'all.csv'), headers, rows));
+    // Another project asks the last rows' queries, both steps (the second only in its plan: its rows wait at the first).
+    const other = await planned(writeCsv(join(tmp.dir, 'tail.csv'), headers, rows.slice(-100)));
+    const db = openDatabase(engine.dbPath);
+    try {
+      const queriesOf = (projectId: number) => db.prepare('SELECT DISTINCT query_id FROM row_queries WHERE project_id = ? ORDER BY query_id').pluck().all(projectId) as number[];
+      const [mine, kept] = [queriesOf(deleted), queriesOf(other)];
+      expect(kept.every((id) => mine.includes(id))).toBe(true);
+      // An answer on file keeps its query, whoever asked it.
+      const answered = mine[0]!;
+      db.prepare("INSERT INTO lookups (query_id, fetched_at, status, candidate_count, people, ranks) VALUES (?, 1, 'ok', 0, '[]', '[]')").run(answered);
+      const before = db.prepare('SELECT count(*) FROM queries').pluck().get() as number;
+
+      await ok(engine, 'projects.delete', { projectId: deleted });
+      // The first rows planned again while the removal goes on: their queries stay too.
+      const again = await planned(writeCsv(join(tmp.dir, 'head.csv'), headers, rows.slice(0, 10)));
+      await eventually(() => total(leftOf(engine!.dbPath, deleted)) === 0 && (db.prepare('SELECT count(*) FROM query_cleanup').pluck().get() as number) === 0);
+      const left = db.prepare('SELECT id FROM queries ORDER BY id').pluck().all() as number[];
+      expect(left).toEqual([...new Set([answered, ...kept, ...queriesOf(again)])].sort((a, b) => a - b));
+      expect(left.length).toBeLessThan(before / 10);
+      // What the other projects plan still reads: their rows wait on queries whose text is there.
+      const counts = await ok(engine, 'review.counts', { projectId: other });
+      expect(counts.counts.pending).toBe(100);
+      expect((await ok(engine, 'run.preview', { projectId: again, offline: true })).distinctQueries).toBe(10);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('removes at the end of its walk only the queries listed when it began: one listed meanwhile may be named where it passed', async () => {
+    mkdirSync(dataDir(), { recursive: true });
+    const db = openDatabase(join(dataDir(), 'matchdesk.sqlite'));
+    try {
+      const now = '2026-01-01T00:00:00.000Z';
+      const project = (name: string) => Number(db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES (?, 'ready', ?, ?)").run(name, now, now).lastInsertRowid);
+      const query = (email: string) => storedQueryId(db, BigInt(email.length * 1000 + email.charCodeAt(0)), { fields: [{ field_name: 'email_address', search_term: email }] });
+      const [kept, gone] = [query('kept@example.com'), query('gone@example.com')];
+      const step = db.prepare("INSERT INTO row_queries (project_id, row_index, step, strategy, query_id) VALUES (?, ?, 0, 'email', ?)");
+      const status = db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, query_id) VALUES (?, ?, 'pending', 'pending', ?)");
+      // A live project asks `kept`; the deleted one asked `gone` alone.
+      const live = project('live');
+      step.run(live, 0, kept);
+      status.run(live, 0, kept);
+      const deleted = project('deleted');
+      step.run(deleted, 0, gone);
+      status.run(deleted, 0, gone);
+      expect(removeProject(db, deleted)).toBe(true);
+
+      // Once the walk has passed the live project, another process's cleanup lists `kept` (a project it removes named it).
+      let listedMeanwhile = false;
+      const cleanup = new ProjectCleanup(db, () => {
+        const walking = db.prepare('SELECT count(*) FROM query_cleanup WHERE walked = 1').pluck().get() as number;
+        if (walking > 0 && !listedMeanwhile) {
+          db.prepare('INSERT INTO query_cleanup (id) VALUES (?)').run(kept);
+          listedMeanwhile = true;
+        }
+        return true;
+      });
+      await cleanup.wake();
+      expect(listedMeanwhile).toBe(true);
+      expect(db.prepare('SELECT id FROM queries ORDER BY id').pluck().all()).toEqual([kept]);
+      // Left listed for the next walk, which finds the live project naming it.
+      expect(db.prepare('SELECT id, walked FROM query_cleanup').raw().all()).toEqual([[kept, 0]]);
+    } finally {
+      db.close();
+    }
   });
 
   it('removes an import a crash left half-made, at the next start', async () => {

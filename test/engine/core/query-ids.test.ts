@@ -1,51 +1,76 @@
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueryIds } from '../../../electron/engine/runs/query-ids';
+import { QueryIds, queriesById, storedQueryId } from '../../../electron/engine/runs/query-ids';
+import { openDatabase, queryDigest } from '../../../electron/engine/store';
+import type { FindQuery } from '../../../shared/model';
+import { tempFolder } from '../store/temp-folder';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const base = 'https://gotlivedata.io';
+const byEmail = (email: string): FindQuery => ({ fields: [{ field_name: 'email_address', search_term: email }] });
 
 describe('query ids', () => {
-  it('give each distinct key the next id, in the order they are met, and the same id again after', () => {
-    // Keys as planning makes them (64 lowercase hex digits) and any other text, mixed; enough to grow the tables.
-    const keyArb = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ maxLength: 8 }).map(sha256));
-    fc.assert(
-      fc.property(fc.array(keyArb, { maxLength: 3000 }), (keys) => {
-        const ids = new QueryIds();
-        const model = new Map<string, number>();
-        for (const key of keys) {
-          // A key and its own digest are one query: the digest is what is kept.
-          const digest = /^[0-9a-f]{64}$/.test(key) ? key : sha256(key);
-          if (!model.has(digest)) model.set(digest, model.size);
-          expect(ids.idOf(key)).toBe(model.get(digest));
-        }
-        expect(ids.size).toBe(model.size);
-        expect(ids.nextId).toBe(model.size);
-        for (const [digest, id] of model) expect(ids.get(digest)).toBe(id);
-      }),
-      { numRuns: 30 },
-    );
-  });
-
-  it('read a key that only looks like a digest (upper case, one digit short or long, one stray letter) as text', () => {
-    const key = sha256('Jane Doe');
-    const ids = new QueryIds();
-    expect(ids.idOf(key)).toBe(0);
-    for (const lookalike of [key.toUpperCase(), key.slice(1), `${key}0`, `g${key.slice(1)}`, `${key.slice(0, 63)}/`, `${key.slice(0, 10)}\`${key.slice(11)}`, `${key.slice(0, 32)}:${key.slice(33)}`]) {
-      expect(ids.get(lookalike)).toBeUndefined();
-      expect(ids.idOf(lookalike)).toBe(ids.get(sha256(lookalike)));
+  it('give each distinct digest the next id, in the order they are met, and the same id again after', () => {
+    const db = openDatabase(join(tempFolder(), 'matchdesk.sqlite'));
+    try {
+      fc.assert(
+        fc.property(fc.array(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), { maxLength: 3000 }), (digests) => {
+          db.exec('DELETE FROM queries');
+          const model = new Map<bigint, number>();
+          const ids = QueryIds.of(db).catchUp();
+          // A run's ids go on from the last stored, so they are told relative to the first one given.
+          let first: number | null = null;
+          db.transaction(() => {
+            for (const digest of digests) {
+              const id = ids.idOf(digest, '[]');
+              first ??= id;
+              if (!model.has(digest)) model.set(digest, model.size);
+              expect(id - first).toBe(model.get(digest));
+            }
+          })();
+          expect(db.prepare('SELECT count(*) FROM queries').pluck().get()).toBe(model.size);
+        }),
+        { numRuns: 20 },
+      );
+    } finally {
+      db.close();
     }
-    expect(ids.size).toBe(8);
   });
 
-  it('keep ids recorded from a plan on file, and give a new key the id after the largest', () => {
-    const ids = new QueryIds();
-    ids.set(sha256('a'), 5);
-    ids.set(sha256('b'), 2);
-    ids.set(sha256('a'), 9);
-    expect(ids.get(sha256('a'))).toBe(5);
-    expect(ids.get(sha256('never'))).toBeUndefined();
-    expect(ids.idOf('c')).toBe(6);
-    expect(ids.idOf(sha256('b'))).toBe(2);
+  it('are shared by every connection, and a query stored in a rolled-back write is never named', () => {
+    const file = join(tempFolder(), 'matchdesk.sqlite');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const digest = (email: string) => queryDigest(base, 'org', byEmail(email));
+      const ada = storedQueryId(db, digest('ada@example.com'), byEmail('ada@example.com'));
+      // Another process (the CLI beside the app) finds the same query by its digest, and stores a new one after it.
+      expect(storedQueryId(other, digest('ada@example.com'), byEmail('ada@example.com'))).toBe(ada);
+      const bob = storedQueryId(other, digest('bob@example.com'), byEmail('bob@example.com'));
+      expect(bob).toBe(ada + 1);
+      expect(storedQueryId(db, digest('bob@example.com'), byEmail('bob@example.com'))).toBe(bob);
+
+      // A plan's page rolled back: the query it stored is gone, and the id it had goes to the next query stored.
+      expect(() =>
+        db.transaction(() => {
+          storedQueryId(db, digest('cy@example.com'), byEmail('cy@example.com'));
+          throw new Error('the page could not be written');
+        })(),
+      ).toThrow(/could not be written/);
+      const dee = storedQueryId(db, digest('dee@example.com'), byEmail('dee@example.com'));
+      const cy = storedQueryId(db, digest('cy@example.com'), byEmail('cy@example.com'));
+      expect(cy).not.toBe(dee);
+      expect(queriesById(db, [ada, bob, cy, dee, 999])).toEqual(
+        new Map([
+          [ada, byEmail('ada@example.com')],
+          [bob, byEmail('bob@example.com')],
+          [cy, byEmail('cy@example.com')],
+          [dee, byEmail('dee@example.com')],
+        ]),
+      );
+    } finally {
+      other.close();
+      db.close();
+    }
   });
 });

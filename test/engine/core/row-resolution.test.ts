@@ -30,12 +30,10 @@ function addProject(db: Database, rows: string[][], steps: (row: number) => stri
   rows.forEach((cells, rowIndex) => {
     db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)').run(id, rowIndex, JSON.stringify(cells));
     steps(rowIndex).forEach((strategy, step) => {
-      db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-        id, rowIndex, step, strategy, `key-${rowIndex}-${step}`, '[]', rowIndex * 10 + step,
-      );
+      db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_id) VALUES (?, ?, ?, ?, ?)').run(id, rowIndex, step, strategy, rowIndex * 10 + step);
     });
-    db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, query_id) VALUES (?, ?, 'pending', 'pending', 0, ?, ?, ?)").run(
-      id, rowIndex, steps(rowIndex)[0], `key-${rowIndex}-0`, rowIndex * 10,
+    db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_id) VALUES (?, ?, 'pending', 'pending', 0, ?, ?)").run(
+      id, rowIndex, steps(rowIndex)[0], rowIndex * 10,
     );
   });
   return id;
@@ -44,7 +42,7 @@ function addProject(db: Database, rows: string[][], steps: (row: number) => stri
 function stored(db: Database, projectId: number) {
   return db
     .prepare(
-      `SELECT row_index, state, outcome, step, strategy, query_key, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, decided_at,
+      `SELECT row_index, state, outcome, step, strategy, query_id, fetched_at, candidate_count, chosen_rank, chosen, source, decided_at,
          job_change, confidence, runner_up, best_rank, reason, guard
        FROM row_status WHERE project_id = ? ORDER BY row_index`,
     )
@@ -107,7 +105,7 @@ describe('settling the rows waiting on one answer', () => {
 
     expect(count).toEqual({ resolved: 1, advanced: 1 });
     const [moved, ended, decided] = stored(db, projectId);
-    expect(moved).toEqual({ ...before[0], step: 1, strategy: 'name+company', query_key: 'key-0-1', query_id: 1, fetched_at: null });
+    expect(moved).toEqual({ ...before[0], step: 1, strategy: 'name+company', query_id: 1, fetched_at: null });
     expect(ended).toEqual({ ...before[1], state: 'no_candidates', outcome: 'no_candidates', fetched_at: FETCHED_AT, candidate_count: 0 });
     expect(decided).toEqual(before[2]);
   });

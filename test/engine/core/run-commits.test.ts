@@ -52,7 +52,7 @@ interface SettledRow {
   outcome: string;
   step: number;
   strategy: string | null;
-  query_key: string | null;
+  query_id: number | null;
   candidate_count: number;
   chosen_rank: number | null;
   chosen: string | null;
@@ -76,7 +76,7 @@ function settledRows(engine: Engine, projectId: number): SettledRow[] {
   try {
     return db
       .prepare(
-        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, chosen_person, chosen_score, chosen_confidence,
+        `SELECT row_index, state, outcome, step, strategy, query_id, candidate_count, chosen_rank, chosen, chosen_person, chosen_score, chosen_confidence,
            chosen_reason, job_change, job_change_date, job_change_reason, source, confidence, runner_up, best_rank, reason, guard
          FROM row_status WHERE project_id = ? ORDER BY row_index`,
       )
@@ -99,12 +99,12 @@ describe('settling rows from stored answers', () => {
 
       // What the rows say agrees with the full candidates on file, compared with each row the long way.
       const db = new Database(engine.dbPath, { readonly: true });
-      const lookups = getLookups(db, expected.flatMap((r) => (r.query_key ? [r.query_key] : [])), Number.MIN_SAFE_INTEGER);
+      const lookups = getLookups(db, expected.flatMap((r) => (r.query_id !== null ? [r.query_id] : [])), Number.MIN_SAFE_INTEGER);
       const sheet = sheetRows(1200);
       const mapping = (await ok(engine, 'projects.get', { projectId: fetched.id })).mapping;
       let autoAmongSeveral = 0;
       for (const row of expected.filter((r) => r.outcome === 'to_review')) {
-        const facts = rankedFacts(lookups.get(row.query_key!)!.candidates!);
+        const facts = rankedFacts(lookups.get(row.query_id!)!.candidates!);
         const input = rowInput(sheet[row.row_index]!, mapping);
         const assessment = assessRow(rowFacts(input), facts, row.strategy as 'email');
         const auto = autoAccepts(assessment, RULE);

@@ -45,12 +45,12 @@ function putInState(state: string, rowIndexes: number[]): void {
 
 /** How a statement over one state's rows finds them, as SQLite plans it with the hint. */
 function plan(state: 'pending' | 'error'): string {
-  const sql = `SELECT query_id, query_key FROM row_status ${stateRowsHint(db, projectId, state)} WHERE project_id = ? AND state = '${state}'`;
+  const sql = `SELECT query_id FROM row_status ${stateRowsHint(db, projectId, state)} WHERE project_id = ? AND state = '${state}'`;
   return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(projectId) as { detail: string }[]).map((step) => step.detail).join('; ');
 }
 
 const distinctPending = () =>
-  db.prepare("SELECT count(DISTINCT coalesce(query_id, query_key)) FROM row_status WHERE project_id = ? AND state = 'pending'").pluck().get(projectId) as number;
+  db.prepare("SELECT count(DISTINCT query_id) FROM row_status WHERE project_id = ? AND state = 'pending'").pluck().get(projectId) as number;
 
 describe("some states' rows", () => {
   it('are found through the state index while they are under half of the rows, and in row order past that', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { answerPeople, rankedFacts, storedFacts } from '../../../electron/engine/matching';
 import { jobVerdicts, preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
 import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
+import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { getAnswerFacts, openDatabase, putLookups } from '../../../electron/engine/store';
 import type { Candidate } from '../../../shared/model';
 import { skipBecause } from '../../support/skips';
@@ -44,12 +45,15 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     const tmp = tempDir('matchdesk-built-worker-');
     const dbPath = join(tmp.dir, 'matchdesk.sqlite');
     const db = openDatabase(dbPath);
+    const jane = { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] };
+    const nobody = { fields: [{ field_name: 'name', search_term: 'Nobody' }] };
+    const [found, none] = [storedQueryId(db, 1n, jane), storedQueryId(db, 2n, nobody)];
     putLookups(db, [
-      { queryKey: 'found', query: { fields: [{ field_name: 'name', search_term: 'Jane Doe' }] }, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, stored: answerPeople(answer) },
-      { queryKey: 'nobody', query: { fields: [{ field_name: 'name', search_term: 'Nobody' }] }, fetchedAt: 2000, status: 'ok', candidates: [], error: null, stored: answerPeople([]) },
+      { queryId: found, query: jane, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, stored: answerPeople(answer) },
+      { queryId: none, query: nobody, fetchedAt: 2000, status: 'ok', candidates: [], error: null, stored: answerPeople([]) },
     ]);
     // Read back with its people's ids, an answer names the chosen person by number: the worker's verdicts are these.
-    const foundFacts = getAnswerFacts(db, ['found'], 0).get('found')?.facts ?? null;
+    const foundFacts = getAnswerFacts(db, [found], 0).get(found)?.facts ?? null;
     const fromStore = foundFacts === null ? null : jobVerdicts({ strategy: 'name', facts: foundFacts, cells }, context);
     db.close();
     const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath, readCacheMb: 4 } satisfies VerdictWorkerData });
@@ -62,7 +66,7 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     try {
       const values = verdictsFor(cells, 'name', facts, context);
       expect(await ask({ id: 1, kind: 'verdicts', context, jobs: [{ strategy: 'name', facts: storedFacts(facts), cells }] })).toEqual({ id: 1, results: [values] });
-      const keys = ['found', 'nobody', 'missing'];
+      const keys = [found, none, 999];
       expect(await ask({ id: 2, kind: 'answers', context, freshAfter: 0, keys, strategies: ['name', 'name', 'name'], cells: [cells, cells, cells] })).toEqual({
         id: 2,
         results: [{ kind: 'found', count: 2, fetchedAt: 1000, values: fromStore }, { kind: 'nobody', fetchedAt: 2000 }, null],

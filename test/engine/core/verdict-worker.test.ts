@@ -46,7 +46,7 @@ function settledRows(engine: Engine, projectId: number): Record<string, unknown>
   try {
     return db
       .prepare(
-        `SELECT row_index, state, outcome, step, strategy, query_key, candidate_count, chosen_rank, chosen, source, job_change, confidence, runner_up,
+        `SELECT row_index, state, outcome, step, strategy, query_id, candidate_count, chosen_rank, chosen, source, job_change, confidence, runner_up,
            best_rank, reason, guard
          FROM row_status WHERE project_id = ? ORDER BY row_index`,
       )

@@ -31,7 +31,7 @@ async function sheetRunOnce(): Promise<{ engine: Engine; first: number; again: n
 function outcomes(engine: Engine, projectId: number): unknown[] {
   const db = (engine as unknown as { db: Database.Database }).db;
   return db
-    .prepare('SELECT row_index, state, outcome, step, query_key, candidate_count, chosen_rank, chosen, source, confidence, runner_up, best_rank, reason, guard FROM row_status WHERE project_id = ? ORDER BY row_index')
+    .prepare('SELECT row_index, state, outcome, step, query_id, candidate_count, chosen_rank, chosen, source, confidence, runner_up, best_rank, reason, guard FROM row_status WHERE project_id = ? ORDER BY row_index')
     .all(projectId)
     .map((r) => ({ ...(r as object), row_index: undefined }));
 }

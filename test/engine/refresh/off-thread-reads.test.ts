@@ -248,7 +248,7 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     // Rows as a file from before the model left them: found by the worker after a restart, and assessed as before.
     await engine.close();
     const old = openDatabase(join(tmp.dir, 'data', 'matchdesk.sqlite'));
-    expect(old.prepare("UPDATE row_status SET confidence = NULL WHERE project_id = ? AND outcome = 'to_review' AND query_key IS NOT NULL AND row_index % 3 = 0").run(projectId).changes).toBeGreaterThan(20);
+    expect(old.prepare("UPDATE row_status SET confidence = NULL WHERE project_id = ? AND outcome = 'to_review' AND query_id IS NOT NULL AND row_index % 3 = 0").run(projectId).changes).toBeGreaterThan(20);
     old.close();
     engine = await openEngine(join(tmp.dir, 'data'), { host: 'web', readHereUpTo: 0 });
     expect(await reassessedIn(byConfidence)).toBe(1);

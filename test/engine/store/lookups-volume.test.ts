@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate } from '../../../shared/model';
 import { answerPeople } from '../../../electron/engine/matching';
-import { cacheStats, getLookups, openDatabase, putLookups, queryKey, type Lookup } from '../../../electron/engine/store';
+import { QueryIds } from '../../../electron/engine/runs/query-ids';
+import { storedQuery } from '../../../electron/engine/runs/query-records';
+import { cacheStats, getLookups, openDatabase, putLookups, queryDigest, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
 
 // Twenty statements' worth of keys each way (store/lookups.ts reads 500 keys a statement); the bench stores far more.
@@ -30,10 +32,11 @@ describe('lookups cache at volume', () => {
     try {
       const fetchedAt = Date.UTC(2026, 0, 1);
       const rows: Lookup[] = [];
+      const ids = QueryIds.of(db).catchUp();
       for (let i = 0; i < COUNT; i++) {
         const query = { fields: [{ field_name: 'email_address', search_term: `person${i}@example.com` }] };
         const candidates = i % 3 === 0 ? [] : [person(i, 1), person(i, 2), person(i, 3)];
-        rows.push({ queryKey: queryKey('https://gotlivedata.io', 'org', query), query, fetchedAt, status: 'ok', candidates, error: null, stored: answerPeople(candidates) });
+        rows.push({ queryId: ids.idOf(queryDigest('https://gotlivedata.io', 'org', query), storedQuery(query)), query, fetchedAt, status: 'ok', candidates, error: null, stored: answerPeople(candidates) });
       }
 
       let t = performance.now();
@@ -41,7 +44,7 @@ describe('lookups cache at volume', () => {
       const putMs = performance.now() - t;
 
       t = performance.now();
-      const got = getLookups(db, rows.map((r) => r.queryKey), fetchedAt);
+      const got = getLookups(db, rows.map((r) => r.queryId), fetchedAt);
       const getMs = performance.now() - t;
 
       const stats = cacheStats(db, fetchedAt);
@@ -51,7 +54,7 @@ describe('lookups cache at volume', () => {
       );
       expect(got.size).toBe(COUNT);
       const { stored: _stored, ...last } = rows[COUNT - 1]!;
-      expect(got.get(last.queryKey)).toEqual(last);
+      expect(got.get(last.queryId)).toEqual(last);
       expect(stats.fresh).toBe(COUNT);
     } finally {
       db.close();

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FindQuery } from '../../../shared/model';
 import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/engine/matching';
-import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryKey, type Lookup } from '../../../electron/engine/store';
+import { storedQueryId } from '../../../electron/engine/runs/query-ids';
+import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryDigest, type Database, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
 
 const DAY = 86_400_000;
@@ -22,10 +23,15 @@ function candidate(rank: number, name: string): Candidate {
   return { rank, score: rank === 1 ? 0.97 : null, person: { id: `id-${name}`, name, jobs: [{ title: 'Engineer', company: { name: 'Acme' } }] } };
 }
 
-function ok(email: string, fetchedAt: number, candidates: Candidate[] = [candidate(1, email)]): Lookup {
+/** The query's id in this database, stored when it is new. */
+function idOf(db: Database, q: FindQuery): number {
+  return storedQueryId(db, queryDigest(base, 'org', q), q);
+}
+
+function ok(db: Database, email: string, fetchedAt: number, candidates: Candidate[] = [candidate(1, email)]): Lookup {
   const q = query(email);
   const { people, ranks } = answerPeople(candidates);
-  return { queryKey: queryKey(base, 'org', q), query: q, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
+  return { queryId: idOf(db, q), query: q, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
 }
 
 /** A lookup as getLookups reads it back: its candidates, not how they were stored. */
@@ -33,12 +39,12 @@ function read({ stored: _stored, ...lookup }: Lookup): Lookup {
   return lookup;
 }
 
-function failed(email: string, fetchedAt: number, status = 503): Lookup {
+function failed(db: Database, email: string, fetchedAt: number, status = 503): Lookup {
   const q = query(email);
-  return { queryKey: queryKey(base, 'org', q), query: q, fetchedAt, status: 'error', candidates: null, error: { kind: 'server', message: 'Service Unavailable', status } };
+  return { queryId: idOf(db, q), query: q, fetchedAt, status: 'error', candidates: null, error: { kind: 'server', message: 'Service Unavailable', status } };
 }
 
-describe('queryKey', () => {
+describe('queryDigest', () => {
   const q: FindQuery = {
     fields: [
       { field_name: 'name', search_term: 'Ada Lovelace' },
@@ -46,30 +52,31 @@ describe('queryKey', () => {
     ],
   };
 
-  it('is a sha256 hex digest that stays the same across releases', () => {
-    // Keys are stored in users' files: a change here would silently empty every cache.
-    expect(queryKey('https://gotlivedata.io', 'org-1', q)).toMatch(/^[0-9a-f]{64}$/);
+  it('is the first 64 bits of a sha256 that stay the same across releases', () => {
+    // Digests are stored in users' files (and migration 28 read them off the keys stored before): a change here
+    // would silently empty every cache.
     // sha256 of ["https://gotlivedata.io","org-1",[["company.name","Analytical Engines"],["name","Ada Lovelace"]]]
-    expect(queryKey('https://gotlivedata.io', 'org-1', q)).toBe('b6b913bdf1571f3bbfba8a03e6b5a6860e4aba97ee3c56c82f681f57017340c8');
+    // is b6b913bdf1571f3bbfba8a03e6b5a6860e4aba97ee3c56c82f681f57017340c8, the key before migration 28.
+    expect(queryDigest('https://gotlivedata.io', 'org-1', q)).toBe(BigInt.asIntN(64, 0xb6b913bdf1571f3bn));
   });
 
   it('ignores term order, a trailing slash and the letter case of the base URL', () => {
     const reversed: FindQuery = { fields: [...q.fields].reverse() };
-    const k = queryKey('https://gotlivedata.io', 'org-1', q);
-    expect(queryKey('https://gotlivedata.io', 'org-1', reversed)).toBe(k);
-    expect(queryKey('https://GotLiveData.io/', 'org-1', q)).toBe(k);
-    expect(queryKey('https://gotlivedata.io//', 'org-1', reversed)).toBe(k);
+    const k = queryDigest('https://gotlivedata.io', 'org-1', q);
+    expect(queryDigest('https://gotlivedata.io', 'org-1', reversed)).toBe(k);
+    expect(queryDigest('https://GotLiveData.io/', 'org-1', q)).toBe(k);
+    expect(queryDigest('https://gotlivedata.io//', 'org-1', reversed)).toBe(k);
   });
 
   it('tells apart different organizations, services, fields and terms', () => {
-    const k = queryKey(base, 'org-1', q);
-    expect(queryKey(base, 'org-2', q)).not.toBe(k);
-    expect(queryKey('https://staging.gotlivedata.io', 'org-1', q)).not.toBe(k);
-    expect(queryKey(base, 'org-1', { fields: [q.fields[0]] })).not.toBe(k);
-    expect(queryKey(base, 'org-1', { fields: [{ field_name: 'name', search_term: 'ada lovelace' }, q.fields[1]] })).not.toBe(k);
+    const k = queryDigest(base, 'org-1', q);
+    expect(queryDigest(base, 'org-2', q)).not.toBe(k);
+    expect(queryDigest('https://staging.gotlivedata.io', 'org-1', q)).not.toBe(k);
+    expect(queryDigest(base, 'org-1', { fields: [q.fields[0]] })).not.toBe(k);
+    expect(queryDigest(base, 'org-1', { fields: [{ field_name: 'name', search_term: 'ada lovelace' }, q.fields[1]] })).not.toBe(k);
     // Field and term must not run together: ("ab", "c") is not ("a", "bc").
-    expect(queryKey(base, 'o', { fields: [{ field_name: 'ab', search_term: 'c' }] })).not.toBe(
-      queryKey(base, 'o', { fields: [{ field_name: 'a', search_term: 'bc' }] }),
+    expect(queryDigest(base, 'o', { fields: [{ field_name: 'ab', search_term: 'c' }] })).not.toBe(
+      queryDigest(base, 'o', { fields: [{ field_name: 'a', search_term: 'bc' }] }),
     );
   });
 
@@ -78,7 +85,7 @@ describe('queryKey', () => {
     fc.assert(
       fc.property(fc.array(term, { maxLength: 6 }), fc.func(fc.integer()), (terms, rank) => {
         const shuffled = [...terms].sort((a, b) => rank(a) - rank(b) || 0);
-        expect(queryKey(base, 'o', { fields: shuffled })).toBe(queryKey(base, 'o', { fields: terms }));
+        expect(queryDigest(base, 'o', { fields: shuffled })).toBe(queryDigest(base, 'o', { fields: terms }));
       }),
       { numRuns: 200 },
     );
@@ -89,11 +96,11 @@ describe('lookups cache', () => {
   it('round-trips ok and error rows exactly', () => {
     const db = open();
     try {
-      const rows = [ok('ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), ok('nobody@example.com', now, []), failed('slow@example.com', now)];
+      const rows = [ok(db, 'ada@example.com', now, [candidate(1, 'Ada'), candidate(2, 'Ada L.')]), ok(db, 'nobody@example.com', now, []), failed(db, 'slow@example.com', now)];
       putLookups(db, rows);
-      const got = getLookups(db, rows.map((r) => r.queryKey), 0);
+      const got = getLookups(db, rows.map((r) => r.queryId), 0);
       expect(got.size).toBe(3);
-      for (const r of rows) expect(got.get(r.queryKey)).toEqual(read(r));
+      for (const r of rows) expect(got.get(r.queryId)).toEqual(read(r));
     } finally {
       db.close();
     }
@@ -102,13 +109,13 @@ describe('lookups cache', () => {
   it('returns only rows fetched at or after the freshness cutoff, and nothing for unknown keys', () => {
     const db = open();
     try {
-      const old = ok('old@example.com', now - 31 * DAY);
-      const edge = ok('edge@example.com', now - 30 * DAY);
-      const recent = failed('recent@example.com', now - DAY);
+      const old = ok(db, 'old@example.com', now - 31 * DAY);
+      const edge = ok(db, 'edge@example.com', now - 30 * DAY);
+      const recent = failed(db, 'recent@example.com', now - DAY);
       putLookups(db, [old, edge, recent]);
-      const got = getLookups(db, [old.queryKey, edge.queryKey, recent.queryKey, 'unknown'], now - 30 * DAY);
-      expect([...got.keys()].sort()).toEqual([edge.queryKey, recent.queryKey].sort());
-      expect(got.get(recent.queryKey)?.status).toBe('error');
+      const got = getLookups(db, [old.queryId, edge.queryId, recent.queryId, 999_999], now - 30 * DAY);
+      expect([...got.keys()].sort()).toEqual([edge.queryId, recent.queryId].sort());
+      expect(got.get(recent.queryId)?.status).toBe('error');
     } finally {
       db.close();
     }
@@ -117,12 +124,12 @@ describe('lookups cache', () => {
   it('reads more keys than fit in one statement', () => {
     const db = open();
     try {
-      const rows = Array.from({ length: 1234 }, (_, i) => ok(`p${i}@example.com`, now));
+      const rows = Array.from({ length: 1234 }, (_, i) => ok(db, `p${i}@example.com`, now));
       putLookups(db, rows);
-      const keys = [...rows.map((r) => r.queryKey), ...rows.slice(0, 10).map((r) => r.queryKey), 'missing'];
+      const keys = [...rows.map((r) => r.queryId), ...rows.slice(0, 10).map((r) => r.queryId), 999_999];
       const got = getLookups(db, keys, 0);
       expect(got.size).toBe(1234);
-      expect(got.get(rows[1233].queryKey)).toEqual(read(rows[1233]));
+      expect(got.get(rows[1233].queryId)).toEqual(read(rows[1233]));
     } finally {
       db.close();
     }
@@ -131,11 +138,11 @@ describe('lookups cache', () => {
   it('reads exactly the keys asked, at every length a key list is padded to and around it', () => {
     const db = open();
     try {
-      const rows = Array.from({ length: 1004 }, (_, i) => ok(`p${i}@example.com`, now));
+      const rows = Array.from({ length: 1004 }, (_, i) => ok(db, `p${i}@example.com`, now));
       putLookups(db, rows);
       for (const length of [1, 2, 9, 10, 11, 49, 51, 199, 201, 499, 500, 501]) {
         // Every other stored key, so a list padded with any key but its own would read one it was not asked for.
-        const asked = rows.filter((_, i) => i % 2 === 0).slice(0, length).map((r) => r.queryKey);
+        const asked = rows.filter((_, i) => i % 2 === 0).slice(0, length).map((r) => r.queryId);
         const expected = [...asked].sort();
         expect(asked).toHaveLength(length);
         expect([...getLookups(db, asked, 0).keys()].sort(), `getLookups, ${length} keys`).toEqual(expected);
@@ -149,21 +156,21 @@ describe('lookups cache', () => {
   it('lets an ok row replace an error row, but never an error row replace an ok row', () => {
     const db = open();
     try {
-      putLookups(db, [failed('a@example.com', now - 2 * DAY)]);
-      const good = ok('a@example.com', now - DAY);
+      putLookups(db, [failed(db, 'a@example.com', now - 2 * DAY)]);
+      const good = ok(db, 'a@example.com', now - DAY);
       putLookups(db, [good]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(good));
+      expect(getLookups(db, [good.queryId], 0).get(good.queryId)).toEqual(read(good));
 
-      putLookups(db, [failed('a@example.com', now, 429)]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(good));
+      putLookups(db, [failed(db, 'a@example.com', now, 429)]);
+      expect(getLookups(db, [good.queryId], 0).get(good.queryId)).toEqual(read(good));
 
-      const newer = ok('a@example.com', now, [candidate(1, 'Someone else')]);
+      const newer = ok(db, 'a@example.com', now, [candidate(1, 'Someone else')]);
       putLookups(db, [newer]);
-      expect(getLookups(db, [good.queryKey], 0).get(good.queryKey)).toEqual(read(newer));
+      expect(getLookups(db, [good.queryId], 0).get(good.queryId)).toEqual(read(newer));
 
-      const newerError = failed('b@example.com', now, 500);
-      putLookups(db, [failed('b@example.com', now - DAY, 503), newerError]);
-      expect(getLookups(db, [newerError.queryKey], 0).get(newerError.queryKey)).toEqual(newerError);
+      const newerError = failed(db, 'b@example.com', now, 500);
+      putLookups(db, [failed(db, 'b@example.com', now - DAY, 503), newerError]);
+      expect(getLookups(db, [newerError.queryId], 0).get(newerError.queryId)).toEqual(newerError);
     } finally {
       db.close();
     }
@@ -172,14 +179,14 @@ describe('lookups cache', () => {
   it('lets an error row replace an ok row only when that ok row is older than keepOkAfterMs', () => {
     const db = open();
     try {
-      const stale = ok('a@example.com', now - 40 * DAY);
-      const fresh = ok('b@example.com', now - DAY);
+      const stale = ok(db, 'a@example.com', now - 40 * DAY);
+      const fresh = ok(db, 'b@example.com', now - DAY);
       putLookups(db, [stale, fresh]);
       const cutoff = now - 30 * DAY;
-      putLookups(db, [failed('a@example.com', now), failed('b@example.com', now)], { keepOkAfterMs: cutoff });
-      const got = getLookups(db, [stale.queryKey, fresh.queryKey], 0);
-      expect(got.get(stale.queryKey)?.status).toBe('error');
-      expect(got.get(fresh.queryKey)).toEqual(read(fresh));
+      putLookups(db, [failed(db, 'a@example.com', now), failed(db, 'b@example.com', now)], { keepOkAfterMs: cutoff });
+      const got = getLookups(db, [stale.queryId, fresh.queryId], 0);
+      expect(got.get(stale.queryId)?.status).toBe('error');
+      expect(got.get(fresh.queryId)).toEqual(read(fresh));
     } finally {
       db.close();
     }
@@ -189,23 +196,23 @@ describe('lookups cache', () => {
     const db = open();
     try {
       const candidates = [candidate(2, 'Ada L.'), candidate(1, 'Ada')];
-      const found = ok('ada@example.com', now, candidates);
-      const empty = ok('nobody@example.com', now, []);
-      const stale = ok('old@example.com', now - 31 * DAY);
-      putLookups(db, [found, empty, stale, failed('slow@example.com', now)]);
-      const got = getAnswerFacts(db, [found.queryKey, empty.queryKey, stale.queryKey, failed('slow@example.com', now).queryKey, 'unknown'], now - 30 * DAY);
-      expect([...got.keys()].sort()).toEqual([found.queryKey, empty.queryKey].sort());
-      expect(got.get(found.queryKey)).toMatchObject({ count: 2, fetchedAt: now });
+      const found = ok(db, 'ada@example.com', now, candidates);
+      const empty = ok(db, 'nobody@example.com', now, []);
+      const stale = ok(db, 'old@example.com', now - 31 * DAY);
+      putLookups(db, [found, empty, stale, failed(db, 'slow@example.com', now)]);
+      const got = getAnswerFacts(db, [found.queryId, empty.queryId, stale.queryId, failed(db, 'slow@example.com', now).queryId, 999_999], now - 30 * DAY);
+      expect([...got.keys()].sort()).toEqual([found.queryId, empty.queryId].sort());
+      expect(got.get(found.queryId)).toMatchObject({ count: 2, fetchedAt: now });
       // Each candidate names the `people` row it was read from, as the answer lists them.
-      const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_key = ?').pluck().get(found.queryKey) as string) as number[];
-      expect(readStoredFacts(got.get(found.queryKey)!.facts)).toEqual(rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] })));
-      expect(readStoredFacts(got.get(empty.queryKey)!.facts)).toEqual([]);
-      expect(got.get(empty.queryKey)?.count).toBe(0);
+      const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(found.queryId) as string) as number[];
+      expect(readStoredFacts(got.get(found.queryId)!.facts)).toEqual(rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] })));
+      expect(readStoredFacts(got.get(empty.queryId)!.facts)).toEqual([]);
+      expect(got.get(empty.queryId)?.count).toBe(0);
 
       // An error replacing an old answer takes its people's ids with it.
-      putLookups(db, [failed('old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
-      expect(getAnswerFacts(db, [stale.queryKey], 0).size).toBe(0);
-      expect(db.prepare('SELECT candidate_count, people, ranks FROM lookups WHERE query_key = ?').get(stale.queryKey)).toEqual({ candidate_count: null, people: null, ranks: null });
+      putLookups(db, [failed(db, 'old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
+      expect(getAnswerFacts(db, [stale.queryId], 0).size).toBe(0);
+      expect(db.prepare('SELECT candidate_count, people, ranks FROM lookups WHERE query_id = ?').get(stale.queryId)).toEqual({ candidate_count: null, people: null, ranks: null });
     } finally {
       db.close();
     }
@@ -215,23 +222,23 @@ describe('lookups cache', () => {
     const db = open();
     try {
       const ada = candidate(1, 'Ada');
-      const first = ok('a@example.com', now, [ada, candidate(2, 'Bob')]);
-      const second = ok('b@example.com', now, [{ ...candidate(1, 'Cy'), score: 0.5 }, { ...ada, rank: 2, score: 0.4 }]);
+      const first = ok(db, 'a@example.com', now, [ada, candidate(2, 'Bob')]);
+      const second = ok(db, 'b@example.com', now, [{ ...candidate(1, 'Cy'), score: 0.5 }, { ...ada, rank: 2, score: 0.4 }]);
       putLookups(db, [first, second]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(3);
-      const got = getLookups(db, [first.queryKey, second.queryKey], 0);
-      expect(got.get(first.queryKey)).toEqual(read(first));
-      expect(got.get(second.queryKey)).toEqual(read(second));
-      const facts = readStoredFacts(getAnswerFacts(db, [second.queryKey], 0).get(second.queryKey)!.facts)!;
+      const got = getLookups(db, [first.queryId, second.queryId], 0);
+      expect(got.get(first.queryId)).toEqual(read(first));
+      expect(got.get(second.queryId)).toEqual(read(second));
+      const facts = readStoredFacts(getAnswerFacts(db, [second.queryId], 0).get(second.queryId)!.facts)!;
       expect(facts.map((f) => [f.rank, f.score, f.name])).toEqual([
         [1, 0.5, 'Cy'],
         [2, 0.4, 'Ada'],
       ]);
       // Another version of Ada (a new job) is another person row; the answer asked again names it instead.
       const moved = { ...ada, person: { ...ada.person, jobs: [{ title: 'CTO', company: { name: 'Hooli' } }] } };
-      putLookups(db, [ok('a@example.com', now + 1, [moved])]);
+      putLookups(db, [ok(db, 'a@example.com', now + 1, [moved])]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(4);
-      expect(getLookups(db, [first.queryKey], 0).get(first.queryKey)?.candidates).toEqual([moved]);
+      expect(getLookups(db, [first.queryId], 0).get(first.queryId)?.candidates).toEqual([moved]);
     } finally {
       db.close();
     }
@@ -243,17 +250,17 @@ describe('lookups cache', () => {
     const other = openDatabase(file);
     try {
       const ada = candidate(1, 'Ada');
-      putLookups(db, [ok('a@example.com', now, [ada])]);
+      putLookups(db, [ok(db, 'a@example.com', now, [ada])]);
       // Another process (the CLI beside the app) stores Bob, then this one finds him stored rather than adding him again.
-      putLookups(other, [ok('b@example.com', now, [candidate(1, 'Bob')])]);
-      putLookups(db, [ok('c@example.com', now, [candidate(1, 'Bob'), { ...ada, rank: 2 }])]);
+      putLookups(other, [ok(other, 'b@example.com', now, [candidate(1, 'Bob')])]);
+      putLookups(db, [ok(db, 'c@example.com', now, [candidate(1, 'Bob'), { ...ada, rank: 2 }])]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(2);
       // The other process clears the cache: Ada stored again here is a new row, and the answer reads whole.
       clearCache(other);
-      const again = ok('a@example.com', now + 1, [ada]);
+      const again = ok(db, 'a@example.com', now + 1, [ada]);
       putLookups(db, [again]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
-      expect(getLookups(db, [again.queryKey], 0).get(again.queryKey)).toEqual(read(again));
+      expect(getLookups(db, [again.queryId], 0).get(again.queryId)).toEqual(read(again));
     } finally {
       other.close();
       db.close();
@@ -265,16 +272,17 @@ describe('lookups cache', () => {
     try {
       const candidates = [candidate(1, 'Ada'), candidate(2, 'Ada L.')];
       const facts = '{"v":3,"c":[]}';
-      const insert = db.prepare("INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates) VALUES (?, '{\"fields\":[]}', ?, 'ok', ?, ?, ?)");
-      insert.run('old-with-facts', now, 2, facts, JSON.stringify(candidates));
-      insert.run('old-without', now, 2, null, JSON.stringify(candidates));
-      expect(getAnswerFacts(db, ['old-with-facts', 'old-without'], 0)).toEqual(
+      const [withFacts, without] = [idOf(db, query('with@example.com')), idOf(db, query('without@example.com'))];
+      const insert = db.prepare("INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates) VALUES (?, ?, 'ok', ?, ?, ?)");
+      insert.run(withFacts, now, 2, facts, JSON.stringify(candidates));
+      insert.run(without, now, 2, null, JSON.stringify(candidates));
+      expect(getAnswerFacts(db, [withFacts, without], 0)).toEqual(
         new Map([
-          ['old-with-facts', { count: 2, facts, fetchedAt: now }],
-          ['old-without', null],
+          [withFacts, { count: 2, facts, fetchedAt: now }],
+          [without, null],
         ]),
       );
-      expect(getLookups(db, ['old-without'], 0).get('old-without')?.candidates).toEqual(candidates);
+      expect(getLookups(db, [without], 0).get(without)?.candidates).toEqual(candidates);
     } finally {
       db.close();
     }
@@ -283,9 +291,9 @@ describe('lookups cache', () => {
   it('refuses to store an answer without its people', () => {
     const db = open();
     try {
-      const { stored: _stored, ...bare } = ok('a@example.com', now);
+      const { stored: _stored, ...bare } = ok(db, 'a@example.com', now);
       expect(() => putLookups(db, [bare])).toThrow(/without its people/);
-      expect(getLookups(db, [bare.queryKey], 0).size).toBe(0);
+      expect(getLookups(db, [bare.queryId], 0).size).toBe(0);
     } finally {
       db.close();
     }
@@ -294,15 +302,15 @@ describe('lookups cache', () => {
   it("writes in the caller's transaction when one is open, and goes when it is rolled back", () => {
     const db = open();
     try {
-      const row = ok('a@example.com', now);
+      const row = ok(db, 'a@example.com', now);
       expect(() =>
         db.transaction(() => {
           putLookups(db, [row]);
-          expect(getLookups(db, [row.queryKey], 0).size).toBe(1);
+          expect(getLookups(db, [row.queryId], 0).size).toBe(1);
           throw new Error('the rows it settles could not be written');
         })(),
       ).toThrow(/could not be written/);
-      expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
+      expect(getLookups(db, [row.queryId], 0).size).toBe(0);
     } finally {
       db.close();
     }
@@ -311,14 +319,14 @@ describe('lookups cache', () => {
   it('treats a row whose JSON was damaged as a miss', () => {
     const db = open();
     try {
-      const row = ok('a@example.com', now);
+      const row = ok(db, 'a@example.com', now);
       putLookups(db, [row]);
       db.prepare("UPDATE people SET person = '{broken'").run();
-      expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
+      expect(getLookups(db, [row.queryId], 0).size).toBe(0);
       // An answer naming a person no longer stored is a miss too.
       db.prepare('DELETE FROM people').run();
-      expect(getLookups(db, [row.queryKey], 0).size).toBe(0);
-      expect(getAnswerFacts(db, [row.queryKey], 0).get(row.queryKey)).toBeNull();
+      expect(getLookups(db, [row.queryId], 0).size).toBe(0);
+      expect(getAnswerFacts(db, [row.queryId], 0).get(row.queryId)).toBeNull();
     } finally {
       db.close();
     }
@@ -328,20 +336,23 @@ describe('lookups cache', () => {
     const db = open();
     try {
       expect(cacheStats(db, now)).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
-      putLookups(db, [ok('a@example.com', now), ok('b@example.com', now - 40 * DAY), ok('c@example.com', now - 50 * DAY), failed('d@example.com', now)]);
+      putLookups(db, [ok(db, 'a@example.com', now), ok(db, 'b@example.com', now - 40 * DAY), ok(db, 'c@example.com', now - 50 * DAY), failed(db, 'd@example.com', now)]);
       const cutoff = now - 30 * DAY;
       const stats = cacheStats(db, cutoff);
       expect({ ...stats, bytes: undefined }).toEqual({ entries: 4, fresh: 1, stale: 2, errors: 1, bytes: undefined });
-      const stored = db.prepare("SELECT sum(length(CAST(query || coalesce(error, '') || coalesce(people || ranks, '') AS BLOB))) FROM lookups").pluck().get() as number;
+      const stored = db
+        .prepare("SELECT sum(length(CAST(q.query || coalesce(error, '') || coalesce(people || ranks, '') AS BLOB))) FROM lookups JOIN queries AS q ON q.id = query_id")
+        .pluck()
+        .get() as number;
       const people = db.prepare('SELECT sum(length(CAST(person AS BLOB))) FROM people').pluck().get() as number;
       expect(stats.bytes).toBe(stored + people);
 
       // Clearing by age takes the people only the cleared answers named, and keeps those an answer left still names.
-      putLookups(db, [ok('e@example.com', now - 45 * DAY, [candidate(1, 'a@example.com')])]);
+      putLookups(db, [ok(db, 'e@example.com', now - 45 * DAY, [candidate(1, 'a@example.com')])]);
       expect(clearCache(db, { olderThanMs: cutoff })).toBe(3);
       expect(cacheStats(db, cutoff)).toMatchObject({ entries: 2, fresh: 1, stale: 0, errors: 1 });
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
-      expect(getLookups(db, [ok('a@example.com', now).queryKey], 0).get(ok('a@example.com', now).queryKey)).toEqual(read(ok('a@example.com', now)));
+      expect(getLookups(db, [ok(db, 'a@example.com', now).queryId], 0).get(ok(db, 'a@example.com', now).queryId)).toEqual(read(ok(db, 'a@example.com', now)));
       expect(clearCache(db)).toBe(2);
       expect(cacheStats(db, cutoff)).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(0);

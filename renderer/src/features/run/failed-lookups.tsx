@@ -20,7 +20,7 @@ export function FailedLookups({ failures }: { failures: FailedQuery[] }) {
         </thead>
         <tbody>
           {failures.map((failure) => (
-            <tr key={failure.queryKey}>
+            <tr key={failure.queryId}>
               <td>{failure.strategy ? STRATEGY_LABELS[failure.strategy] : '—'}</td>
               <td className="mono">{failure.terms}</td>
               <td className="text-danger">{failure.error}</td>

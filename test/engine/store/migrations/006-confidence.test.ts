@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_MIGRATIONS, getAnswerFacts, getLookups, migrate } from '../../../../electron/engine/store';
 import { tempFolder } from '../temp-folder';
+import { migratedQueryId } from './migrated-query-id';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
@@ -30,9 +31,10 @@ describe('migration 6: candidate facts on lookups; the model\'s verdict on row s
       expect(indexColumns('lookups_by_fetched_at')).toEqual(['fetched_at']);
       // The old answer is kept whole, without facts: once the file is up to date, the run makes them from its candidates.
       migrate(db);
-      expect(getAnswerFacts(db, ['ok-key', 'err-key'], 0)).toEqual(new Map([['ok-key', null]]));
-      expect(getLookups(db, ['ok-key', 'err-key'], 0).get('ok-key')?.candidates).toHaveLength(1);
-      expect(getLookups(db, ['err-key'], 0).get('err-key')?.error).toEqual({ kind: 'server', message: 'boom' });
+      const [okId, errId] = [migratedQueryId(db, 'ok-key'), migratedQueryId(db, 'err-key')];
+      expect(getAnswerFacts(db, [okId, errId], 0)).toEqual(new Map([[okId, null]]));
+      expect(getLookups(db, [okId, errId], 0).get(okId)?.candidates).toHaveLength(1);
+      expect(getLookups(db, [errId], 0).get(errId)?.error).toEqual({ kind: 'server', message: 'boom' });
     } finally {
       db.close();
     }

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, readStoredFacts, storedFacts, rankedFacts } from '../../../../electron/engine/matching';
 import { AnswerMove } from '../../../../electron/engine/runs/answer-people';
+import { storedQueryId } from '../../../../electron/engine/runs/query-ids';
 import { ALL_MIGRATIONS, cacheStats, getAnswerFacts, getLookups, migrate, putLookups } from '../../../../electron/engine/store';
 import type { AnswersMoving } from '../../../../electron/engine/runs/answer-people';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
+import { migratedQueryId } from './migrated-query-id';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
@@ -30,20 +32,23 @@ describe('migration 25: people stored once, answers as their ids', () => {
       expect(db.prepare("SELECT name FROM pragma_table_info('people')").pluck().all()).toEqual(['id', 'facts_version', 'facts', 'person']);
       expect(db.prepare("SELECT name FROM pragma_table_info('person_digests')").pluck().all()).toEqual(['id', 'digest']);
 
-      // The answers stored before read as they were stored.
-      expect(getLookups(db, ['found'], 0).get('found')?.candidates).toEqual(candidates);
-      expect(readStoredFacts(getAnswerFacts(db, ['found'], 0).get('found')!.facts)).toEqual(rankedFacts(candidates));
-      expect(getLookups(db, ['failed'], 0).get('failed')?.error?.message).toBe('Service Unavailable');
+      // The answers stored before read as they were stored (once the file is up to date, by their queries' ids).
+      migrate(db);
+      const [found, failed] = [migratedQueryId(db, 'found'), migratedQueryId(db, 'failed')];
+      expect(getLookups(db, [found], 0).get(found)?.candidates).toEqual(candidates);
+      expect(readStoredFacts(getAnswerFacts(db, [found], 0).get(found)!.facts)).toEqual(rankedFacts(candidates));
+      expect(getLookups(db, [failed], 0).get(failed)?.error?.message).toBe('Service Unavailable');
 
       // An answer stored now keeps its people's ids, and its people are stored once.
-      putLookups(db, [{ queryKey: 'again', query: { fields: [] }, fetchedAt: 2000, status: 'ok', candidates, error: null, stored: answerPeople(candidates) }]);
-      expect(db.prepare("SELECT candidates, facts, people, ranks FROM lookups WHERE query_key = 'again'").get()).toEqual({
+      const again = storedQueryId(db, 1n, { fields: [] });
+      putLookups(db, [{ queryId: again, query: { fields: [] }, fetchedAt: 2000, status: 'ok', candidates, error: null, stored: answerPeople(candidates) }]);
+      expect(db.prepare('SELECT candidates, facts, people, ranks FROM lookups WHERE query_id = ?').get(again)).toEqual({
         candidates: null,
         facts: null,
         people: '[1,2]',
         ranks: '[[1,null],[2,null]]',
       });
-      expect(getLookups(db, ['again'], 0).get('again')?.candidates).toEqual(candidates);
+      expect(getLookups(db, [again], 0).get(again)?.candidates).toEqual(candidates);
     } finally {
       db.close();
     }
@@ -77,15 +82,17 @@ describe('moving the answers stored before migration 25 (runs/answer-people.ts)'
         insert.run('failed', 5000, 'error', null, null, null, '{"kind":"server","message":"Service Unavailable"}');
         insert.run('damaged', 5000, 'ok', 1, null, '[{broken', null);
       })();
-      migrate(db, upTo(25));
-      const before = getLookups(db, [...keys, 'failed'], 0);
+      migrate(db);
+      const ids = keys.map((k) => migratedQueryId(db, k));
+      const [failed, damaged] = [migratedQueryId(db, 'failed'), migratedQueryId(db, 'damaged')];
+      const before = getLookups(db, [...ids, failed], 0);
       expect(before.size).toBe(1201);
-      const factsOf = (key: string) => {
-        const stored = getAnswerFacts(db, [key], 0).get(key);
+      const factsOf = (id: number) => {
+        const stored = getAnswerFacts(db, [id], 0).get(id);
         // Facts composed of people name the row each was read from: the same facts besides.
-        return (stored ? readStoredFacts(stored.facts) : rankedFacts(getLookups(db, [key], 0).get(key)!.candidates!))?.map(({ personId: _id, ...f }) => f);
+        return (stored ? readStoredFacts(stored.facts) : rankedFacts(getLookups(db, [id], 0).get(id)!.candidates!))?.map(({ personId: _id, ...f }) => f);
       };
-      const factsBefore = new Map(keys.map((k) => [k, factsOf(k)]));
+      const factsBefore = new Map(ids.map((id) => [id, factsOf(id)]));
 
       // Stopped after its first slice, as a quit would: what it moved is moved, the rest is still as it was.
       const progress: AnswersMoving[] = [];
@@ -100,7 +107,7 @@ describe('moving the answers stored before migration 25 (runs/answer-people.ts)'
       ]);
       const left = () => db.prepare('SELECT count(*) FROM lookups WHERE people IS NULL AND candidates IS NOT NULL').pluck().get();
       expect(left()).toBe(701);
-      expect(getLookups(db, [...keys, 'failed'], 0)).toEqual(before);
+      expect(getLookups(db, [...ids, failed], 0)).toEqual(before);
 
       // The next start goes on with what is left.
       const rest: AnswersMoving[] = [];
@@ -111,8 +118,8 @@ describe('moving the answers stored before migration 25 (runs/answer-people.ts)'
       expect(left()).toBe(0);
 
       // Every answer reads as it did; each person once; the answer whose candidates no longer read is gone (a miss).
-      expect(getLookups(db, [...keys, 'failed', 'damaged'], 0)).toEqual(before);
-      for (const k of keys) expect(factsOf(k), k).toEqual(factsBefore.get(k));
+      expect(getLookups(db, [...ids, failed, damaged], 0)).toEqual(before);
+      for (const id of ids) expect(factsOf(id), String(id)).toEqual(factsBefore.get(id));
       expect(db.prepare("SELECT count(*) FROM lookups WHERE status = 'ok' AND (candidates IS NOT NULL OR facts IS NOT NULL)").pluck().get()).toBe(0);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(120 + 2 * 960);
       expect(cacheStats(db, 0)).toMatchObject({ entries: 1201, errors: 1 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, candidateFacts, jobChange } from '../../../../electron/engine/matching';
 import { CHOSEN_SQL, chosenSlugSql, chosenValues, readRowStatus, type ChosenPerson } from '../../../../electron/engine/rows/row-status';
+import { storedQueryId } from '../../../../electron/engine/runs/query-ids';
 import { ALL_MIGRATIONS, clearCache, migrate, putLookups } from '../../../../electron/engine/store';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
@@ -43,7 +44,8 @@ describe("migration 27: a row's decision as numbers, its person by id", () => {
       expect(slugOf(0)).toBe('old');
 
       // Now: a decision names the person's `people` row, and keeps the numbers beside it.
-      putLookups(db, [{ queryKey: 'k', query: { fields: [] }, fetchedAt: 1000, status: 'ok', candidates: [ada], error: null, stored: answerPeople([ada]) }]);
+      migrate(db);
+      putLookups(db, [{ queryId: storedQueryId(db, 1n, { fields: [] }), query: { fields: [] }, fetchedAt: 1000, status: 'ok', candidates: [ada], error: null, stored: answerPeople([ada]) }]);
       const personId = db.prepare('SELECT id FROM people').pluck().get() as number;
       const facts = candidateFacts(ada);
       const chosen: ChosenPerson = { rank: 1, score: 0.8, summary: facts.summary, confidence: 0.95, reason: 'name and company match', jobChange: jobChange('Engines Ltd', facts.jobs), personId };

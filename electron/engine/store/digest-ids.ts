@@ -1,0 +1,96 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Slots of a fresh table: a first run's people and queries come a few hundred a call. */
+const FIRST_CAPACITY = 4096;
+
+/**
+ * The ids of a table's rows by a 64-bit digest of what each holds, in memory: which id a person version or a query
+ * already has (store/person-digests.ts, runs/query-ids.ts). An index on the digests would put each new row at a random
+ * page of it, and every call's commit rewrote a page per row (a 100k-row first run wrote a sixth more with one for
+ * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
+ * once per connection and caught up on what was added since (by this connection or another process) before each use.
+ * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a deleted project's queries, a
+ * rolled-back write) is not named again: the table is read anew.
+ *
+ * Open addressing over typed arrays (a digest and an id a slot, never more than half full), rather than a Map that
+ * holds an object per row.
+ */
+export class DigestIds {
+  private digests = new BigInt64Array(FIRST_CAPACITY);
+  /** 0: an empty slot (ids start at 1). */
+  private ids = new Int32Array(FIRST_CAPACITY);
+  private count = 0;
+  private readUpTo = 0;
+  private readonly since: Statement;
+  private readonly digestOf: Statement;
+
+  private constructor(db: Database, table: DigestTable) {
+    this.since = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? ORDER BY id`).raw().safeIntegers(true);
+    this.digestOf = db.prepare(`SELECT digest FROM ${table} WHERE id = ?`).pluck().safeIntegers(true);
+  }
+
+  /** This connection's digests of `table`. */
+  static of(db: Database, table: DigestTable): DigestIds {
+    let tables = byDatabase.get(db);
+    if (!tables) byDatabase.set(db, (tables = new Map()));
+    let digests = tables.get(table);
+    if (!digests) tables.set(table, (digests = new DigestIds(db, table)));
+    return digests;
+  }
+
+  /** Reads the digests of the rows stored since the last look. */
+  catchUp(): void {
+    for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) this.add(digest, Number(id));
+  }
+
+  /** The id of the row with this digest, when one is stored. */
+  idOf(digest: bigint): number | undefined {
+    const id = this.ids[this.slotOf(digest)]!;
+    if (id === 0) return undefined;
+    if ((this.digestOf.get(BigInt(id)) as bigint | undefined) === digest) return id;
+    this.forget();
+    this.catchUp();
+    const again = this.ids[this.slotOf(digest)]!;
+    return again === 0 ? undefined : again;
+  }
+
+  add(digest: bigint, id: number): void {
+    if ((this.count + 1) * 2 > this.ids.length) this.grow();
+    const slot = this.slotOf(digest);
+    if (this.ids[slot] === 0) this.count++;
+    this.digests[slot] = digest;
+    this.ids[slot] = id;
+    if (id > this.readUpTo) this.readUpTo = id;
+  }
+
+  /** Forgets every digest (rows were removed): the next look reads them all again. */
+  forget(): void {
+    this.digests = new BigInt64Array(FIRST_CAPACITY);
+    this.ids = new Int32Array(FIRST_CAPACITY);
+    this.count = 0;
+    this.readUpTo = 0;
+  }
+
+  /** The slot holding `digest`, or the empty one where it would go. */
+  private slotOf(digest: bigint): number {
+    const mask = this.ids.length - 1;
+    let slot = Number(BigInt.asUintN(32, digest)) & mask;
+    while (this.ids[slot] !== 0 && this.digests[slot] !== digest) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private grow(): void {
+    const { digests, ids } = this;
+    this.digests = new BigInt64Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2);
+    this.count = 0;
+    const readUpTo = this.readUpTo;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== 0) this.add(digests[i]!, ids[i]!);
+    this.readUpTo = readUpTo;
+  }
+}
+
+/** The tables whose rows are found by digest. */
+export type DigestTable = 'person_digests' | 'queries';
+
+const byDatabase = new WeakMap<Database, Map<DigestTable, DigestIds>>();
