@@ -33,7 +33,7 @@ describe('openDatabase', () => {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
-      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(30000);
       expect(db.pragma('user_version', { simple: true })).toBe(latestVersion());
     } finally {
       db.close();
