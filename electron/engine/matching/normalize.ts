@@ -61,13 +61,29 @@ const ASCII_NOT_WORD = /[^a-z0-9]+/g;
 
 export function comparable(text: string): string {
   let s = String(text ?? '');
-  // Most names and companies are plain ASCII, and the confidence model folds several per row of a sheet.
+  // Most names are ASCII letters and digits between single spaces: lower-casing is all there is to do.
+  if (isPlainWords(s)) return s.toLowerCase();
+  // Most of the rest (companies) are plain ASCII, and the confidence model folds several per row of a sheet.
   if (PRINTABLE_ASCII.test(s)) return s.toLowerCase().replace(ASCII_APOSTROPHES, '').replace(ASCII_NOT_WORD, ' ').trim();
   // Two rounds: lower-casing can produce characters that decompose again (compatibility letters, ligatures).
   for (let round = 0; round < 2; round++) {
     s = s.normalize('NFKD').replace(ACCENTS, '').toLowerCase().replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c] ?? c);
   }
   return s.replace(APOSTROPHES, '').replace(NOT_WORD, ' ').trim();
+}
+
+/** ASCII letters and digits, words separated by one space, none at either end ("Jane Doe", not "Jane  Doe" or "O'Brien"). */
+function isPlainWords(s: string): boolean {
+  const last = s.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === last || s.charCodeAt(i + 1) === 32) return false;
+    } else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Cells people fill in when they have nothing: treated as empty so they never become queries or problems. */
