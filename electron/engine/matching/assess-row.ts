@@ -262,18 +262,20 @@ const MARKS: Record<string, EvidenceMark> = {
 
 function evidenceItems(row: RowFacts, c: CandidateFacts, levels: Levels, companyJob: JobFact | null): EvidenceItem[] {
   const items: EvidenceItem[] = [];
-  const add = <C extends Comparison>(field: C, note: string | null) => {
-    const level = levels[field] as string;
-    if (note === null) return;
-    items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: ROUNDED_WEIGHTS[field][level] ?? 0, note });
-  };
-  add('email', emailNote(levels.email));
-  add('profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);
-  add('name', nameNote(levels.name, row, c));
-  add('company', companyNote(levels.company, row.company, companyJob, c.jobs));
-  add('emailDomain', levels.emailDomain === 'current_company' ? 'e-mail domain is the current employer\'s' : levels.emailDomain === 'past_company' ? 'e-mail domain is a past employer\'s' : levels.emailDomain === 'other_company' ? 'e-mail domain is not an employer on record' : null);
-  add('location', levels.location === 'same_city' ? 'same city' : levels.location === 'same_country' ? 'same country' : levels.location === 'differs' ? `lives elsewhere (${c.location})` : null);
+  addEvidence(items, levels, 'email', emailNote(levels.email));
+  addEvidence(items, levels, 'profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);
+  addEvidence(items, levels, 'name', nameNote(levels.name, row, c));
+  addEvidence(items, levels, 'company', companyNote(levels.company, row.company, companyJob, c.jobs));
+  addEvidence(items, levels, 'emailDomain', levels.emailDomain === 'current_company' ? 'e-mail domain is the current employer\'s' : levels.emailDomain === 'past_company' ? 'e-mail domain is a past employer\'s' : levels.emailDomain === 'other_company' ? 'e-mail domain is not an employer on record' : null);
+  addEvidence(items, levels, 'location', levels.location === 'same_city' ? 'same city' : levels.location === 'same_country' ? 'same country' : levels.location === 'differs' ? `lives elsewhere (${c.location})` : null);
   return items;
+}
+
+// A function of the module, not a closure made for every candidate explained.
+function addEvidence(items: EvidenceItem[], levels: Levels, field: Comparison, note: string | null): void {
+  const level = levels[field] as string;
+  if (note === null) return;
+  items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: ROUNDED_WEIGHTS[field][level] ?? 0, note });
 }
 
 function emailNote(level: LevelOf<'email'>): string | null {
