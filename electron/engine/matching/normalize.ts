@@ -26,6 +26,8 @@ function isFolded(s: string): boolean {
   const last = s.length - 1;
   for (let i = 0; i <= last; i++) {
     const c = s.charCodeAt(i);
+    // Nothing from '!' to U+009F is folded: the usual characters, so tested first.
+    if (c > 32 && c < 0xa0) continue;
     if (c === 32) {
       if (i === 0 || i === last || s.charCodeAt(i + 1) === 32) return false;
     } else if (c < 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2060 || c === 0x3000 || c === 0xfeff) {
