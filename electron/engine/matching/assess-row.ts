@@ -30,9 +30,8 @@ export interface RowFacts {
   place: SheetPlace | null;
 }
 
-/** The sheet's location folded, with the words locationLevel compares. */
+/** The sheet's location folded (comparable), in the forms locationLevel compares. */
 interface SheetPlace {
-  folded: string;
   /** The folded text between spaces, to find a whole word or words in it. */
   spaced: string;
   /** Its first two words. */
@@ -233,7 +232,6 @@ function sheetPlace(location: string): SheetPlace {
   const folded = comparable(location);
   const words = folded.split(' ');
   return {
-    folded,
     spaced: ` ${folded} `,
     firstWords: words.slice(0, 2).join(' '),
     country: COUNTRY_NAMES[folded] ?? COUNTRY_NAMES[words[words.length - 1]!] ?? folded,

@@ -7,7 +7,7 @@ export function editDistance(a: string, b: string, max = Infinity): number {
   const x = hasSurrogate(a) ? [...a] : a;
   const y = hasSurrogate(b) ? [...b] : b;
   if (Math.abs(x.length - y.length) > max) return max + 1;
-  if (max <= 1) return withinOne(x, y, max);
+  if (max === 0 || max === 1) return withinOne(x, y, max);
   return distance(x, y, max);
 }
 
@@ -26,7 +26,7 @@ function withinOne(x: Letters, y: Letters, max: number): number {
   let start = 0;
   while (start < x.length && start < y.length && x[start] === y[start]) start++;
   if (start === x.length && start === y.length) return 0;
-  if (max < 1) return 1;
+  if (max === 0) return 1;
   let endX = x.length;
   let endY = y.length;
   while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
