@@ -3,23 +3,41 @@
 // guard that keeps the row from being accepted alone, if any. Pure and cheap: run for every row of a sheet.
 import type { EvidenceItem, EvidenceMark, Strategy } from '../../../shared/model';
 import type { CandidateFacts, JobFact } from './candidate-facts';
-import { atCompany, domainBelongsTo } from './company-names';
+import { atCompany, domainOwnedBy, emailDomain, type EmailDomain } from './company-names';
 import { calibrated, type RowKind } from './calibrate';
 import { CONFIDENCE_MODEL, WEIGHTS, type Comparison, type LevelOf } from './confidence-model';
-import { compareNames, nameParts, type NameLevel, type NameParts } from './name-comparison';
+import { compareName, comparedName, nameParts, type ComparedName, type NameLevel, type NameParts } from './name-comparison';
 import { comparable } from './normalize';
 import type { RowInput } from './queries';
 
 /** A row's inputs, prepared once for comparing with every candidate. */
 export interface RowFacts {
   name: NameParts | null;
+  /** The name's forms the comparison reads (compareName). */
+  comparedName: ComparedName | null;
   nameText: string | null;
   company: string | null;
   email: string | null;
+  /** The e-mail's mailbox (mailbox below), to compare with the record's e-mails. */
+  mailbox: string | null;
   /** The e-mail's domain when it is a work address (not a webmail provider). */
   workDomain: string | null;
+  /** The work domain as compared with each job's company. */
+  workEmailDomain: EmailDomain | null;
   slug: string | null;
   location: string | null;
+  /** The location as compared with each candidate's (locationLevel); null when there is none. */
+  place: SheetPlace | null;
+}
+
+/** The sheet's location folded (comparable), in the forms locationLevel compares. */
+interface SheetPlace {
+  /** The folded text between spaces, to find a whole word or words in it. */
+  spaced: string;
+  /** Its first two words. */
+  firstWords: string;
+  /** The country it names (COUNTRY_NAMES), else the text itself. */
+  country: string;
 }
 
 // Personal mailboxes: their domain says nothing about an employer.
@@ -33,14 +51,21 @@ const WEBMAIL = new Set([
 export function rowFacts(input: RowInput): RowFacts {
   const email = input.email?.ok ? input.email.email : null;
   const domain = email ? email.slice(email.lastIndexOf('@') + 1) : null;
+  const workDomain = domain && !WEBMAIL.has(domain) ? domain : null;
+  const name = nameParts(input.name);
+  const location = input.location ?? null;
   return {
-    name: nameParts(input.name),
+    name,
+    comparedName: name ? comparedName(name) : null,
     nameText: input.name,
     company: input.company,
     email,
-    workDomain: domain && !WEBMAIL.has(domain) ? domain : null,
+    mailbox: email ? mailbox(email) : null,
+    workDomain,
+    workEmailDomain: workDomain ? emailDomain(workDomain) : null,
     slug: input.profile?.ok ? input.profile.slug : null,
-    location: input.location ?? null,
+    location,
+    place: location ? sheetPlace(location) : null,
   };
 }
 
@@ -120,15 +145,15 @@ export function evidenceShares(weights: readonly number[]): number[] {
 
 /** Each field's level of agreement for one candidate, and the weight they add up to. */
 function judge(row: RowFacts, c: CandidateFacts, strategy: Strategy | null): CandidateAssessment {
-  const name = row.name && c.nameParts ? compareNames(row.name, c.nameParts) : 'missing';
+  const name = row.comparedName && c.nameParts ? compareName(row.comparedName, c.nameParts) : 'missing';
   const company = companyLevel(row.company, c.jobs);
   const levels: Levels = {
     name,
     company: company.level,
     email: emailLevel(row, c, strategy),
     profile: profileLevel(row, c, strategy),
-    emailDomain: domainLevel(row.workDomain, c.jobs),
-    location: locationLevel(row.location, c),
+    emailDomain: domainLevel(row.workEmailDomain, c.jobs),
+    location: locationLevel(row.place, c),
   };
   let weight = 0;
   for (const field of COMPARISONS) weight += ROUNDED_WEIGHTS[field][levels[field] as string] ?? 0;
@@ -164,7 +189,7 @@ function emailLevel(row: RowFacts, c: CandidateFacts, strategy: Strategy | null)
   if (c.emails.includes(row.email)) return 'record_same';
   if (strategy === 'email') return 'found_by';
   if (c.emails.length === 0) return 'missing';
-  return c.emails.some((e) => mailbox(e) === mailbox(row.email!)) ? 'record_close' : 'record_differs';
+  return c.emails.some((e) => mailbox(e) === row.mailbox) ? 'record_close' : 'record_differs';
 }
 
 /** One mailbox written two ways: "+tag" suffixes, and dots in Gmail addresses. */
@@ -184,11 +209,16 @@ function profileLevel(row: RowFacts, c: CandidateFacts, strategy: Strategy | nul
   return strategy === 'social' ? 'same' : 'missing';
 }
 
-function domainLevel(domain: string | null, jobs: readonly JobFact[]): LevelOf<'emailDomain'> {
+function domainLevel(domain: EmailDomain | null, jobs: readonly JobFact[]): LevelOf<'emailDomain'> {
   if (!domain || jobs.length === 0) return 'missing';
-  if (jobs.some((j) => j.status === 'current' && domainBelongsTo(domain, { name: j.company, domain: j.domain }))) return 'current_company';
-  if (jobs.some((j) => j.status !== 'current' && domainBelongsTo(domain, { name: j.company, domain: j.domain }))) return 'past_company';
-  return 'other_company';
+  // A current job's company wins over a past one's, wherever each is in the list.
+  let past = false;
+  for (const j of jobs) {
+    if (j.status === 'current') {
+      if (domainOwnedBy(domain, j.company, j.domain)) return 'current_company';
+    } else if (!past && domainOwnedBy(domain, j.company, j.domain)) past = true;
+  }
+  return past ? 'past_company' : 'other_company';
 }
 
 const COUNTRY_NAMES: Record<string, string> = {
@@ -198,16 +228,23 @@ const COUNTRY_NAMES: Record<string, string> = {
   holland: 'netherlands', schweiz: 'switzerland', suisse: 'switzerland', ch: 'switzerland', osterreich: 'austria',
 };
 
-function locationLevel(location: string | null, c: CandidateFacts): LevelOf<'location'> {
-  if (!location || !c.location) return 'missing';
-  const sheet = comparable(location);
+function sheetPlace(location: string): SheetPlace {
+  const folded = comparable(location);
+  const words = folded.split(' ');
+  return {
+    spaced: ` ${folded} `,
+    firstWords: words.slice(0, 2).join(' '),
+    country: COUNTRY_NAMES[folded] ?? COUNTRY_NAMES[words[words.length - 1]!] ?? folded,
+  };
+}
+
+function locationLevel(sheet: SheetPlace | null, c: CandidateFacts): LevelOf<'location'> {
+  if (!sheet || !c.location) return 'missing';
   const parts = c.location.split(',').map((p) => comparable(p)).filter(Boolean);
   const city = parts[0];
-  if (city && (` ${sheet} `.includes(` ${city} `) || sheet.split(' ').slice(0, 2).join(' ') === city)) return 'same_city';
+  if (city && (sheet.spaced.includes(` ${city} `) || sheet.firstWords === city)) return 'same_city';
   const country = comparable(c.country ?? parts[parts.length - 1] ?? '');
-  const sheetWords = sheet.split(' ');
-  const sheetCountry = COUNTRY_NAMES[sheet] ?? COUNTRY_NAMES[sheetWords[sheetWords.length - 1]!] ?? sheet;
-  if (country && (` ${sheet} `.includes(` ${country} `) || sheetCountry === country || sheetCountry.endsWith(country))) return 'same_country';
+  if (country && (sheet.spaced.includes(` ${country} `) || sheet.country === country || sheet.country.endsWith(country))) return 'same_country';
   return 'differs';
 }
 
@@ -223,18 +260,20 @@ const MARKS: Record<string, EvidenceMark> = {
 
 function evidenceItems(row: RowFacts, c: CandidateFacts, levels: Levels, companyJob: JobFact | null): EvidenceItem[] {
   const items: EvidenceItem[] = [];
-  const add = <C extends Comparison>(field: C, note: string | null) => {
-    const level = levels[field] as string;
-    if (note === null) return;
-    items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: ROUNDED_WEIGHTS[field][level] ?? 0, note });
-  };
-  add('email', emailNote(levels.email));
-  add('profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);
-  add('name', nameNote(levels.name, row, c));
-  add('company', companyNote(levels.company, row.company, companyJob, c.jobs));
-  add('emailDomain', levels.emailDomain === 'current_company' ? 'e-mail domain is the current employer\'s' : levels.emailDomain === 'past_company' ? 'e-mail domain is a past employer\'s' : levels.emailDomain === 'other_company' ? 'e-mail domain is not an employer on record' : null);
-  add('location', levels.location === 'same_city' ? 'same city' : levels.location === 'same_country' ? 'same country' : levels.location === 'differs' ? `lives elsewhere (${c.location})` : null);
+  addEvidence(items, levels, 'email', emailNote(levels.email));
+  addEvidence(items, levels, 'profile', levels.profile === 'same' ? 'same profile' : levels.profile === 'differs' ? `another profile (${c.slug})` : null);
+  addEvidence(items, levels, 'name', nameNote(levels.name, row, c));
+  addEvidence(items, levels, 'company', companyNote(levels.company, row.company, companyJob, c.jobs));
+  addEvidence(items, levels, 'emailDomain', levels.emailDomain === 'current_company' ? 'e-mail domain is the current employer\'s' : levels.emailDomain === 'past_company' ? 'e-mail domain is a past employer\'s' : levels.emailDomain === 'other_company' ? 'e-mail domain is not an employer on record' : null);
+  addEvidence(items, levels, 'location', levels.location === 'same_city' ? 'same city' : levels.location === 'same_country' ? 'same country' : levels.location === 'differs' ? `lives elsewhere (${c.location})` : null);
   return items;
+}
+
+// A function of the module, not a closure made for every candidate explained.
+function addEvidence(items: EvidenceItem[], levels: Levels, field: Comparison, note: string | null): void {
+  const level = levels[field] as string;
+  if (note === null) return;
+  items.push({ field, level, mark: MARKS[level] ?? 'missing', weight: ROUNDED_WEIGHTS[field][level] ?? 0, note });
 }
 
 function emailNote(level: LevelOf<'email'>): string | null {

@@ -149,8 +149,10 @@ const DIFFERS: CompanyAgreement = { match: 'differs', apart: 0 };
  */
 export function companyAgreement(a: string | null, b: string | null): CompanyAgreement {
   if (!a || !b) return DIFFERS;
-  const x = reduced(a);
-  const y = reduced(b);
+  return agreementOf(reduced(a), reduced(b));
+}
+
+function agreementOf(x: Reduced, y: Reduced): CompanyAgreement {
   if (!x.key || !y.key) return DIFFERS;
   if (x.key === y.key || (x.compact !== '' && x.compact === y.compact)) return SAME;
   const dropped = Math.min(
@@ -179,8 +181,12 @@ export function compareCompanyNames(a: string | null, b: string | null): Company
 export function atCompany<T>(company: string, items: readonly T[], nameOf: (item: T) => string | null): { match: CompanyMatch; items: T[] } {
   let best = DIFFERS;
   let found: T[] = [];
+  if (!company) return { match: best.match, items: found };
+  // The sheet's company is looked up once, not once a job.
+  const x = reduced(company);
   for (const item of items) {
-    const agreement = companyAgreement(company, nameOf(item));
+    const name = nameOf(item);
+    const agreement = name ? agreementOf(x, reduced(name)) : DIFFERS;
     if (agreement.match === 'differs') continue;
     const order = better(agreement, best);
     if (order > 0) {
@@ -193,8 +199,11 @@ export function atCompany<T>(company: string, items: readonly T[], nameOf: (item
 
 /** > 0 when `a` is the better agreement, 0 when they are as good. */
 function better(a: CompanyAgreement, b: CompanyAgreement): number {
-  const rank = (x: CompanyAgreement) => (x.match === 'same' ? 2 : x.match === 'close' ? 1 : 0);
-  return rank(a) - rank(b) || b.apart - a.apart;
+  return matchRank(a) - matchRank(b) || b.apart - a.apart;
+}
+
+function matchRank(x: CompanyAgreement): number {
+  return x.match === 'same' ? 2 : x.match === 'close' ? 1 : 0;
 }
 
 // Labels under a country's top-level domain that are not the company's own ("globex.co.uk", "globex.com.au").
@@ -208,14 +217,30 @@ export function domainCompanyKey(domain: string): string {
   return compactOf([(labels[labels.length - 1] ?? '').replace(/-/g, '')]);
 }
 
+/** An e-mail domain as domainBelongsTo compares it, made once for comparing with job after job. */
+export interface EmailDomain {
+  /** Lower-cased. */
+  domain: string;
+  /** The name the company goes by in it (domainCompanyKey). */
+  named: string;
+}
+
+export function emailDomain(domain: string): EmailDomain {
+  const lower = domain.toLowerCase();
+  return { domain: lower, named: domainCompanyKey(lower) };
+}
+
 /** Whether an e-mail domain is a company's own: its domain, or a domain named after it ("globex.com" for Globex Inc.). */
-export function domainBelongsTo(emailDomain: string, company: { name: string | null; domain: string | null }): boolean {
-  const wanted = emailDomain.toLowerCase();
-  if (company.domain) {
-    const own = company.domain.toLowerCase().replace(/^www\./, '');
-    if (wanted === own || wanted.endsWith(`.${own}`)) return true;
+export function domainBelongsTo(emailDomainText: string, company: { name: string | null; domain: string | null }): boolean {
+  return domainOwnedBy(emailDomain(emailDomainText), company.name, company.domain);
+}
+
+/** domainBelongsTo for a domain made ready by emailDomain. */
+export function domainOwnedBy(wanted: EmailDomain, name: string | null, domain: string | null): boolean {
+  if (domain) {
+    const own = domain.toLowerCase().replace(/^www\./, '');
+    if (wanted.domain === own || wanted.domain.endsWith(`.${own}`)) return true;
   }
-  if (!company.name) return false;
-  const named = domainCompanyKey(wanted);
-  return named.length >= 3 && named === reduced(company.name).compact;
+  if (!name) return false;
+  return wanted.named.length >= 3 && wanted.named === reduced(name).compact;
 }

@@ -54,7 +54,20 @@ function lastWord(tokens: string[]): string {
 
 /** German and Nordic transliteration (ü = ue, ö = oe, ä = ae, å = aa), applied to already folded text. */
 export function transliterated(folded: string): string {
+  // Replacing can only make a pair from one that was there: text without any is left as it is, unread by the regexes.
+  if (!hasTransliteration(folded)) return folded;
   return folded.replace(/ue/g, 'u').replace(/oe/g, 'o').replace(/ae/g, 'a').replace(/aa/g, 'a');
+}
+
+/** Whether the text holds "ue", "oe", "ae" or "aa". */
+function hasTransliteration(s: string): boolean {
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const before = s.charCodeAt(i - 1);
+    // e after u, o or a; a after a.
+    if ((c === 101 && (before === 117 || before === 111 || before === 97)) || (c === 97 && before === 97)) return true;
+  }
+  return false;
 }
 
 function sameWord(a: string, b: string): boolean {
@@ -73,17 +86,42 @@ function isInitial(a: string, b: string): boolean {
   return (a.length === 1 || b.length === 1) && a[0] === b[0];
 }
 
+/** A name with the forms compareNames reads of it, made once for comparing one sheet's name with candidate after candidate. */
+export interface ComparedName {
+  parts: NameParts;
+  /** The tokens sorted and joined by spaces, and joined without them; each also transliterated. */
+  sorted: string;
+  joined: string;
+  sortedTransliterated: string;
+  joinedTransliterated: string;
+}
+
+export function comparedName(parts: NameParts): ComparedName {
+  const sorted = [...parts.tokens].sort().join(' ');
+  const joined = parts.tokens.join('');
+  return { parts, sorted, joined, sortedTransliterated: transliterated(sorted), joinedTransliterated: transliterated(joined) };
+}
+
 /** The level of agreement between the sheet's name and a person's name. */
 export function compareNames(sheet: NameParts | null, person: NameParts | null): NameLevel {
   if (!sheet || !person) return 'missing';
+  return compareName(comparedName(sheet), person);
+}
+
+/** compareNames with the sheet's name made ready (comparedName). */
+export function compareName(sheetName: ComparedName, person: NameParts): NameLevel {
+  const sheet = sheetName.parts;
   const a = sheet.tokens;
   const b = person.tokens;
-  if (a.length === b.length && [...a].sort().join(' ') === [...b].sort().join(' ')) return 'exact';
-  if (a.join('') === b.join('') || transliterated(a.join('')) === transliterated(b.join(''))) return 'exact';
-  if (a.length === b.length && transliterated([...a].sort().join(' ')) === transliterated([...b].sort().join(' '))) return 'exact';
+  const sameCount = a.length === b.length;
+  const sorted = sameCount ? [...b].sort().join(' ') : '';
+  if (sameCount && sheetName.sorted === sorted) return 'exact';
+  const joined = b.join('');
+  if (sheetName.joined === joined || sheetName.joinedTransliterated === transliterated(joined)) return 'exact';
+  if (sameCount && sheetName.sortedTransliterated === transliterated(sorted)) return 'exact';
 
   // A compound last name on one side only ("García López" / "García") still agrees on the last name.
-  const lastSame = sameWord(sheet.last, person.last) || (a.length > 2 && a.slice(1).includes(person.last)) || (b.length > 2 && b.slice(1).includes(sheet.last));
+  const lastSame = sameWord(sheet.last, person.last) || (a.length > 2 && a.indexOf(person.last, 1) !== -1) || (b.length > 2 && b.indexOf(sheet.last, 1) !== -1);
   const firstSame = sameWord(sheet.first, person.first);
   if (firstSame && lastSame) return 'first_last';
   if (lastSame && isSpellingVariant(sheet.first, person.first)) return 'typo';

@@ -26,6 +26,8 @@ function isFolded(s: string): boolean {
   const last = s.length - 1;
   for (let i = 0; i <= last; i++) {
     const c = s.charCodeAt(i);
+    // Nothing from '!' to U+009F is folded: the usual characters, so tested first.
+    if (c > 32 && c < 0xa0) continue;
     if (c === 32) {
       if (i === 0 || i === last || s.charCodeAt(i + 1) === 32) return false;
     } else if (c < 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200b) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x2060 || c === 0x3000 || c === 0xfeff) {
@@ -55,19 +57,73 @@ const APOSTROPHES = /['\u2019\u02BC\u2018`´]/gu;
 const NOT_WORD = /[^\p{L}\p{N}\p{Mc}]+/gu;
 
 // Printable ASCII: NFKD, accents and special letters change nothing there, so comparable() comes down to this.
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ASCII_APOSTROPHES = /['`]/g;
 const ASCII_NOT_WORD = /[^a-z0-9]+/g;
 
 export function comparable(text: string): string {
-  let s = String(text ?? '');
-  // Most names and companies are plain ASCII, and the confidence model folds several per row of a sheet.
-  if (PRINTABLE_ASCII.test(s)) return s.toLowerCase().replace(ASCII_APOSTROPHES, '').replace(ASCII_NOT_WORD, ' ').trim();
+  const s = String(text ?? '');
+  // Most names are ASCII letters and digits between single spaces: lower-casing is all there is to do.
+  if (isPlainWords(s)) return s.toLowerCase();
+  // Most of the rest (companies, accented names) are printable ASCII once their Latin letters are folded, and the
+  // confidence model folds several per row of a sheet.
+  const latin = latinFolded(s);
+  if (latin !== null) return latin.toLowerCase().replace(ASCII_APOSTROPHES, '').replace(ASCII_NOT_WORD, ' ').trim();
+  return folded(s).replace(APOSTROPHES, '').replace(NOT_WORD, ' ').trim();
+}
+
+/** Accents and case folded away, special letters spelled out: comparable() before words are separated. */
+function folded(text: string): string {
+  let s = text;
   // Two rounds: lower-casing can produce characters that decompose again (compatibility letters, ligatures).
   for (let round = 0; round < 2; round++) {
     s = s.normalize('NFKD').replace(ACCENTS, '').toLowerCase().replace(SPECIAL_LETTER, (c) => SPECIAL_LETTERS[c] ?? c);
   }
-  return s.replace(APOSTROPHES, '').replace(NOT_WORD, ' ').trim();
+  return s;
+}
+
+/**
+ * Each Latin letter beyond ASCII (U+00A0-U+024F, U+1E00-U+1EFF) that folded() alone turns into ASCII letters or
+ * digits ("é" -> "e", "ß" -> "ss"), by code. Folding a text is folding each of its characters but for the few cased
+ * by their neighbours (the Greek final sigma), none of them here: a text of printable ASCII and these letters folds
+ * to the text with each replaced, and then needs only the ASCII rules.
+ */
+const LATIN_RANGES: readonly (readonly [number, number])[] = [[0xa0, 0x24f], [0x1e00, 0x1eff]];
+const LATIN_FOLDS = LATIN_RANGES.map(([from, to]) => {
+  const folds: (string | undefined)[] = [];
+  for (let code = from; code <= to; code++) {
+    const fold = folded(String.fromCharCode(code));
+    folds.push(/^[a-z0-9]+$/.test(fold) ? fold : undefined);
+  }
+  return folds;
+});
+
+/** The text with its Latin letters folded (LATIN_FOLDS), or null when it holds anything else beyond printable ASCII. */
+function latinFolded(s: string): string | null {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) continue;
+    const fold = c >= 0xa0 && c <= 0x24f ? LATIN_FOLDS[0]![c - 0xa0] : c >= 0x1e00 && c <= 0x1eff ? LATIN_FOLDS[1]![c - 0x1e00] : undefined;
+    if (fold === undefined) return null;
+    out += s.slice(from, i) + fold;
+    from = i + 1;
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+/** ASCII letters and digits, words separated by one space, none at either end ("Jane Doe", not "Jane  Doe" or "O'Brien"). */
+function isPlainWords(s: string): boolean {
+  const last = s.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === last || s.charCodeAt(i + 1) === 32) return false;
+    } else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Cells people fill in when they have nothing: treated as empty so they never become queries or problems. */
@@ -198,6 +254,8 @@ const LINKEDIN_PATH = /^\/?(?:in|pub|company|school|showcase)\//iu;
  */
 export function profileSlugFromUrl(input: string): SlugResult {
   const raw = String(input ?? '');
+  const plain = plainSlug(raw);
+  if (plain !== null) return { ok: true, slug: plain };
   const s = unwrap(raw);
   const name = shown(raw);
   if (s === '') return { ok: false, reason: 'empty', message: 'no profile link' };
@@ -234,6 +292,35 @@ export function profileSlugFromUrl(input: string): SlugResult {
     return { ok: false, reason: 'other_host', message: `not a LinkedIn link (${host}): ${name}` };
   }
   return fromLinkedinPath(path, name);
+}
+
+// Links as LinkedIn itself writes them, and as they are mostly pasted; any other host or case takes the long way.
+const PROFILE_LINK_STARTS = ['https://www.linkedin.com/in/', 'www.linkedin.com/in/', 'https://linkedin.com/in/', 'linkedin.com/in/', 'http://www.linkedin.com/in/', 'http://linkedin.com/in/'];
+
+/**
+ * The slug of the forms most cells take, read without the regexes and copies of the long way (which gives the same
+ * slug for them): a bare slug of ASCII letters, digits, "-" and "_", or one after a link's "/in/" with nothing after
+ * it but a "/". null for anything else, and for what the long way refuses, which it then explains.
+ */
+function plainSlug(s: string): string | null {
+  let start = 0;
+  for (const link of PROFILE_LINK_STARTS) {
+    if (s.startsWith(link)) {
+      start = link.length;
+      break;
+    }
+  }
+  let end = s.length;
+  if (start > 0 && s.charCodeAt(end - 1) === 47) end--;
+  let letter = false;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) letter = true;
+    else if (!((c >= 48 && c <= 57) || c === 45 || c === 95)) return null;
+  }
+  const length = end - start;
+  const usable = start > 0 ? length >= 2 && length <= 100 : length >= 3 && length <= 100 && letter;
+  return usable ? s.slice(start, end).toLowerCase() : null;
 }
 
 function looksLikeHostFirst(s: string): boolean {
