@@ -221,12 +221,13 @@ function domainLevel(domain: EmailDomain | null, jobs: readonly JobFact[]): Leve
   return past ? 'past_company' : 'other_company';
 }
 
-const COUNTRY_NAMES: Record<string, string> = {
+// A Map, not an object: a sheet's cell is the key, and "constructor" must not find Object's own.
+const COUNTRY_NAMES = new Map<string, string>(Object.entries({
   us: 'united states', usa: 'united states', 'united states of america': 'united states', america: 'united states',
   uk: 'united kingdom', gb: 'united kingdom', 'great britain': 'united kingdom', england: 'united kingdom',
   deutschland: 'germany', de: 'germany', france: 'france', fr: 'france', espana: 'spain', es: 'spain', nl: 'netherlands',
   holland: 'netherlands', schweiz: 'switzerland', suisse: 'switzerland', ch: 'switzerland', osterreich: 'austria',
-};
+}));
 
 function sheetPlace(location: string): SheetPlace {
   const folded = comparable(location);
@@ -234,7 +235,7 @@ function sheetPlace(location: string): SheetPlace {
   return {
     spaced: ` ${folded} `,
     firstWords: words.slice(0, 2).join(' '),
-    country: COUNTRY_NAMES[folded] ?? COUNTRY_NAMES[words[words.length - 1]!] ?? folded,
+    country: COUNTRY_NAMES.get(folded) ?? COUNTRY_NAMES.get(words[words.length - 1]!) ?? folded,
   };
 }
 

@@ -235,7 +235,8 @@ function isEmail(s: string): boolean {
 // LinkedIn custom URLs are 3-100 letters or digits; generated ones add hyphens, old ones underscores.
 const SLUG_CHARS = /^[\p{L}\p{N}\p{M}_-]+$/u;
 const HAS_LETTER = /\p{L}/u;
-const PAGE_KINDS: Record<string, string> = { company: 'company page', school: 'school page', showcase: 'showcase page', edu: 'school page' };
+// A Map, not an object: the link's path is the key, and "constructor" must not find Object's own.
+const PAGE_KINDS = new Map<string, string>([['company', 'company page'], ['school', 'school page'], ['showcase', 'showcase page'], ['edu', 'school page']]);
 // Paths without a host that are still clearly LinkedIn paths ("in/jane", "/company/acme").
 const LINKEDIN_PATH = /^\/?(?:in|pub|company|school|showcase)\//iu;
 
@@ -345,7 +346,7 @@ function fromLinkedinPath(path: string, name: string): SlugResult {
     }
     return slugInLink(person, name);
   }
-  const page = PAGE_KINDS[kind];
+  const page = PAGE_KINDS.get(kind);
   if (page) return { ok: false, reason: 'company_page', message: `${page}, not a profile: ${name}` };
   if (kind === 'sales' || kind === 'talent' || kind === 'recruiter') {
     return { ok: false, reason: 'not_a_profile', message: `Sales Navigator or Recruiter link, not a public profile: ${name}` };

@@ -220,3 +220,12 @@ describe('odd records', () => {
     expect(assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [])).toMatchObject({ candidates: [], confidence: 0, reason: 'The service found nobody for this row.' });
   });
 });
+
+describe("cells that name an object's own properties", () => {
+  it.each(['Constructor', 'toString', '__proto__', 'hasOwnProperty'])('a location and a profile link of "%s" read as any unknown text would', (text) => {
+    const a = assess({ name: 'Anna Smith', company: 'Globex', location: text, profile: `https://www.linkedin.com/${text}/x` }, 'name+company', [
+      person('Anna Smith', [job('Globex Inc.')], { location: 'Berlin, Germany' }),
+    ]);
+    expect(a.candidates[0]!.evidence.find((e) => e.field === 'location')).toMatchObject({ level: 'differs', mark: 'differs' });
+  });
+});

@@ -72,6 +72,7 @@ describe('profileSlugFromUrl', () => {
     ['linkedin.com', 'not_a_profile', 'LinkedIn link without a profile (/in/...): linkedin.com'],
     ['https://www.linkedin.com/in/', 'not_a_profile', 'LinkedIn link without a profile (/in/...): https://www.linkedin.com/in/'],
     ['https://www.linkedin.com/jobs/view/123', 'not_a_profile', 'LinkedIn link without a profile (/in/...): https://www.linkedin.com/jobs/view/123'],
+    ['https://www.linkedin.com/constructor/jane', 'not_a_profile', 'LinkedIn link without a profile (/in/...): https://www.linkedin.com/constructor/jane'],
     ['https://www.linkedin.com/pub/dir/jane/doe', 'not_a_profile', 'directory page, not a profile: https://www.linkedin.com/pub/dir/jane/doe'],
     ['https://www.linkedin.com/sales/people/ACwAAB,NAME', 'not_a_profile', 'Sales Navigator or Recruiter link, not a public profile: https://www.linkedin.com/sales/people/ACwAAB,NAME'],
     ['https://www.linkedin.com/profile/view?id=12345', 'not_a_profile', 'old numeric profile link without a slug: https://www.linkedin.com/profile/view?id=12345'],
