@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import type { AnswerPeople } from '../store/lookups';
+import { packRecord } from '../store/person-records';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';
@@ -91,16 +92,18 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
 
 /**
  * An answer's candidates as stored: each person version once (`people`, found again by the digest of its JSON, its
- * facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside them. `facts` is
+ * record packed, its facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside them. `facts` is
  * what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is read back.
  */
 export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & { ranked: CandidateFacts[]; facts: string } {
   const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
   const facts = ranked.map(candidateFacts);
-  const people = ranked.map((c, i) => {
-    const person = JSON.stringify(c.person) ?? 'null';
-    return { digest: personDigest(person), person, factsVersion: FACTS_VERSION, facts: JSON.stringify(storedCandidate(facts[i]!)) };
-  });
+  const people = ranked.map((c, i) => ({
+    digest: personDigest(JSON.stringify(c.person) ?? 'null'),
+    record: packRecord(c.person),
+    factsVersion: FACTS_VERSION,
+    facts: JSON.stringify(storedCandidate(facts[i]!)),
+  }));
   const ranks = JSON.stringify(ranked.map((c) => [c.rank, c.score]));
   return { people, ranks, ranked: facts, facts: `{"v":${FACTS_VERSION},"c":[${people.map((p) => p.facts).join(',')}],"r":${ranks}}` };
 }

@@ -26,6 +26,7 @@ import { jobs } from './024-jobs';
 import { peopleOnce } from './025-people-once';
 import { runOptionsInJobs } from './026-run-options-in-jobs';
 import { slimRowResults } from './027-slim-row-results';
+import { packedPersonRecords } from './028-packed-person-records';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -56,4 +57,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   peopleOnce,
   runOptionsInJobs,
   slimRowResults,
+  packedPersonRecords,
 ];

@@ -29,6 +29,8 @@ describe('migration 25: people stored once, answers as their ids', () => {
       expect(columns.slice(-2)).toEqual(['people', 'ranks']);
       expect(db.prepare("SELECT name FROM pragma_table_info('people')").pluck().all()).toEqual(['id', 'facts_version', 'facts', 'person']);
       expect(db.prepare("SELECT name FROM pragma_table_info('person_digests')").pluck().all()).toEqual(['id', 'digest']);
+      // Answers are read and stored by today's code, which needs the later migrations' tables too.
+      migrate(db, ALL_MIGRATIONS);
 
       // The answers stored before read as they were stored.
       expect(getLookups(db, ['found'], 0).get('found')?.candidates).toEqual(candidates);
@@ -77,7 +79,7 @@ describe('moving the answers stored before migration 25 (runs/answer-people.ts)'
         insert.run('failed', 5000, 'error', null, null, null, '{"kind":"server","message":"Service Unavailable"}');
         insert.run('damaged', 5000, 'ok', 1, null, '[{broken', null);
       })();
-      migrate(db, upTo(25));
+      migrate(db, ALL_MIGRATIONS);
       const before = getLookups(db, [...keys, 'failed'], 0);
       expect(before.size).toBe(1201);
       const factsOf = (key: string) => {
