@@ -118,10 +118,11 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
   const { upsert } = writeStatements(db);
   const write = () => {
+    const checked = new Set<string>();
     for (const r of rows) {
       const ok = r.status === 'ok';
       if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryKey}).`);
-      const ids = ok ? personIds(db, r.stored!.people) : null;
+      const ids = ok ? personIds(db, r.stored!.people, checked) : null;
       upsert.run(
         r.queryKey,
         JSON.stringify(r.query),
@@ -166,12 +167,15 @@ export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | n
     statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
     return;
   }
-  const ids = personIds(db, stored.people);
+  const ids = personIds(db, stored.people, new Set());
   statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
 }
 
-/** The ids of these people, each added where no version with its digest is stored yet. */
-function personIds(db: Database, people: readonly StoredPerson[]): number[] {
+/**
+ * The ids of these people, each added where no version with its digest is stored yet; `checked`: the key lists
+ * found in the folder in this transaction (store/person-records.ts PersonShapes.idsOf).
+ */
+function personIds(db: Database, people: readonly StoredPerson[], checked: Set<string>): number[] {
   if (people.length === 0) return [];
   const { addPerson, addDigest } = writeStatements(db);
   const digests = PersonDigests.of(db);
@@ -179,7 +183,7 @@ function personIds(db: Database, people: readonly StoredPerson[]): number[] {
   return people.map((p) => {
     const known = digests.idOf(p.digest);
     if (known !== undefined) return known;
-    const id = Number(addPerson.run(p.factsVersion, p.facts, storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes))).lastInsertRowid);
+    const id = Number(addPerson.run(p.factsVersion, p.facts, storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes, checked))).lastInsertRowid);
     addDigest.run(id, p.digest);
     digests.add(p.digest, id);
     return id;

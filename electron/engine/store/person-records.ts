@@ -13,28 +13,53 @@ export interface PackedRecord {
   shapes: string[];
 }
 
-/** The record as packRecord packs it: `[[shape ids], values]`, stored as a BLOB, so it is never taken for a record stored whole (TEXT). */
+/** A record packed (PackedRecord), to be stored as `[[shape ids], values]`: a BLOB, so never taken for a record stored whole (TEXT). */
 export function packRecord(person: PersonJson): PackedRecord {
-  const keyLists: string[][] = [];
-  const shapes: string[] = [];
-  const shapeOf = (keys: string[]): number => {
-    for (let i = 0; i < keyLists.length; i++) if (sameKeys(keyLists[i]!, keys)) return i;
-    keyLists.push(keys);
-    return shapes.push(JSON.stringify(keys)) - 1;
-  };
-  const pack = (value: unknown): unknown => {
-    if (value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) {
-      const list: unknown[] = [-1];
-      for (const item of value) list.push(pack(item));
-      return list;
-    }
-    const keys = Object.keys(value);
-    const packed: unknown[] = [shapeOf(keys)];
-    for (const key of keys) packed.push(pack((value as Record<string, unknown>)[key]));
-    return packed;
-  };
-  return { values: JSON.stringify(pack(person)) ?? 'null', shapes };
+  const packing: Packing = { local: [], shapes: [] };
+  return { values: JSON.stringify(pack(person, packing)) ?? 'null', shapes: packing.shapes };
+}
+
+interface Packing {
+  /** The key lists met in this record, by local index. */
+  local: KeyList[];
+  /** Their JSON, by local index. */
+  shapes: string[];
+}
+
+interface KeyList {
+  keys: string[];
+  json: string;
+}
+
+function pack(value: unknown, packing: Packing): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const list: unknown[] = new Array(value.length + 1);
+    list[0] = -1;
+    for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing);
+    return list;
+  }
+  const keys = Object.keys(value);
+  const packed: unknown[] = new Array(keys.length + 1);
+  packed[0] = localShape(keys, packing);
+  for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing);
+  return packed;
+}
+
+/** Key lists met before, in this thread: a record's few are found without making their JSON again. */
+const knownKeyLists: KeyList[] = [];
+const MAX_KNOWN_KEY_LISTS = 64;
+
+function localShape(keys: string[], packing: Packing): number {
+  const { local } = packing;
+  for (let i = 0; i < local.length; i++) if (sameKeys(local[i]!.keys, keys)) return i;
+  let known = knownKeyLists.find((k) => sameKeys(k.keys, keys));
+  if (!known) {
+    known = { keys, json: JSON.stringify(keys) };
+    if (knownKeyLists.length < MAX_KNOWN_KEY_LISTS) knownKeyLists.push(known);
+  }
+  local.push(known);
+  return packing.shapes.push(known.json) - 1;
 }
 
 /** The stored form of a packed record whose local shapes have these `person_shapes` ids. */
@@ -113,13 +138,21 @@ export class PersonShapes {
     return shapes;
   }
 
-  /** The ids of these key lists (JSON), each added where the folder has none yet; in the caller's transaction. */
-  idsOf(keyLists: readonly string[]): number[] {
+  /**
+   * The ids of these key lists (JSON), each added where the folder has none yet, in the caller's transaction.
+   * `checked` holds the key lists already found in the folder in that transaction: each is checked once a
+   * transaction, not once a record.
+   */
+  idsOf(keyLists: readonly string[], checked: Set<string>): number[] {
     return keyLists.map((keys) => {
       const known = this.ids.get(keys);
-      if (known !== undefined && this.keysById.get(known) === keys) return known;
+      if (known !== undefined && (checked.has(keys) || this.keysById.get(known) === keys)) {
+        checked.add(keys);
+        return known;
+      }
       const id = (this.idByKeys.get(keys) as number | undefined) ?? Number(this.add.run(keys).lastInsertRowid);
       this.ids.set(keys, id);
+      checked.add(keys);
       return id;
     });
   }

@@ -61,21 +61,21 @@ describe('packed person records', () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
       const shapes = PersonShapes.of(db);
-      const first = shapes.idsOf(packRecord(ada).shapes);
+      const first = shapes.idsOf(packRecord(ada).shapes, new Set());
       expect(new Set(first).size).toBe(5);
-      expect(shapes.idsOf(packRecord({ ...ada, name: 'Ada Byron' }).shapes)).toEqual(first);
+      expect(shapes.idsOf(packRecord({ ...ada, name: 'Ada Byron' }).shapes, new Set())).toEqual(first);
       expect(db.prepare('SELECT count(*) FROM person_shapes').pluck().get()).toBe(5);
 
       // A key list added in a transaction that rolls back is taken back: the id it had is not named for it again.
       const lost = '["only","in","a","rollback"]';
       expect(() =>
         db.transaction(() => {
-          shapes.idsOf([lost]);
+          shapes.idsOf([lost], new Set());
           throw new Error('rolled back');
         })(),
       ).toThrow('rolled back');
-      const other = shapes.idsOf(['["another"]'])[0]!;
-      const again = shapes.idsOf([lost])[0]!;
+      const other = shapes.idsOf(['["another"]'], new Set())[0]!;
+      const again = shapes.idsOf([lost], new Set())[0]!;
       expect(again).not.toBe(other);
       expect(shapes.keysOf(other)).toEqual(['another']);
       expect(shapes.keysOf(again)).toEqual(['only', 'in', 'a', 'rollback']);

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, candidateFacts, rankedFacts, readStoredFacts } from '../../../../electron/engine/matching';
@@ -17,12 +18,14 @@ describe("migration 28: people's records stored without their keys", () => {
     const db = new Database(join(tempFolder(), 'm.db'));
     try {
       migrate(db, upTo(27));
-      // As migration 25's code stored an answer: its people's records as JSON text, facts beside them.
+      // As migration 25's code stored an answer: its people's records as JSON text, found again by the digest of
+      // that text, their facts beside them.
       const stored = answerPeople([ada, grace]);
       const addPerson = db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, ?)');
       const ids = [ada, grace].map((c, i) => {
-        const id = Number(addPerson.run(stored.people[i]!.factsVersion, stored.people[i]!.facts, JSON.stringify(c.person)).lastInsertRowid);
-        db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)').run(id, stored.people[i]!.digest);
+        const json = JSON.stringify(c.person);
+        const id = Number(addPerson.run(stored.people[i]!.factsVersion, stored.people[i]!.facts, json).lastInsertRowid);
+        db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)').run(id, createHash('sha256').update(json).digest().readBigInt64BE(0));
         return id;
       });
       // A person whose facts an older version made: read from their record again.
@@ -44,15 +47,19 @@ describe("migration 28: people's records stored without their keys", () => {
       expect(getAnswerFacts(db, ['before'], 0).get('before')?.facts).toContain('"Ada Lovelace"');
       expect(readRowStatus(db, project, 0)?.chosen).toEqual(chosen);
 
-      // Stored now: a new version of Ada packed beside them; Grace, already stored, is not stored again.
+      // Stored now, packed: a new version of Ada, and Grace once more (found again by the digest of her packed
+      // record); twice in one answer, once.
       const moved = { ...ada, person: { ...ada.person, jobs: [{ title: 'Countess', company: { name: 'Engines Ltd' } }] } };
-      putLookups(db, [{ queryKey: 'after', query: { fields: [] }, fetchedAt: 2000, status: 'ok', candidates: [moved, grace], error: null, stored: answerPeople([moved, grace]) }]);
-      expect(db.prepare('SELECT typeof(person) FROM people ORDER BY id').pluck().all()).toEqual(['text', 'text', 'text', 'blob']);
-      expect(db.prepare("SELECT people FROM lookups WHERE query_key = 'after'").pluck().get()).toBe(JSON.stringify([4, ids[1]]));
-      expect(getLookups(db, ['after'], 0).get('after')?.candidates).toEqual([moved, grace]);
+      const again = { ...grace, rank: 3 };
+      putLookups(db, [{ queryKey: 'after', query: { fields: [] }, fetchedAt: 2000, status: 'ok', candidates: [moved, grace, again], error: null, stored: answerPeople([moved, grace, again]) }]);
+      expect(db.prepare('SELECT typeof(person) FROM people ORDER BY id').pluck().all()).toEqual(['text', 'text', 'text', 'blob', 'blob']);
+      expect(db.prepare("SELECT people FROM lookups WHERE query_key = 'after'").pluck().get()).toBe('[4,5,5]');
+      expect(getLookups(db, ['after'], 0).get('after')?.candidates).toEqual([moved, grace, again]);
       expect(readStoredFacts(getAnswerFacts(db, ['after'], 0).get('after')!.facts)).toEqual(
-        rankedFacts([moved, grace]).map((f, i) => ({ ...f, personId: [4, ids[1]][i] })),
+        rankedFacts([moved, grace, again]).map((f, i) => ({ ...f, personId: [4, 5, 5][i] })),
       );
+      // The answer stored before still reads its people as they were stored.
+      expect(getLookups(db, ['before'], 0).get('before')?.candidates).toEqual([ada, grace]);
 
       // A packed record whose facts another version made is read whole in SQL and its facts made again.
       db.prepare("UPDATE people SET facts_version = 99, facts = '{}' WHERE id = 4").run();
