@@ -151,6 +151,7 @@ export class PersonShapes {
         return known;
       }
       const id = (this.idByKeys.get(keys) as number | undefined) ?? Number(this.add.run(keys).lastInsertRowid);
+      if (this.ids.size >= MAX_HELD) this.ids.clear();
       this.ids.set(keys, id);
       checked.add(keys);
       return id;
@@ -162,12 +163,18 @@ export class PersonShapes {
     const keys = this.keysById.get(id) as string | undefined;
     if (keys === undefined) throw new Error(`a packed record names key list ${id}, which is not stored`);
     let list = this.parsed.get(keys);
-    if (!list) this.parsed.set(keys, (list = JSON.parse(keys) as string[]));
+    if (!list) {
+      if (this.parsed.size >= MAX_HELD) this.parsed.clear();
+      this.parsed.set(keys, (list = JSON.parse(keys) as string[]));
+    }
     return list;
   }
 }
 
 const byDatabase = new WeakMap<Database, PersonShapes>();
+
+/** Key lists held in memory at most: a service whose records each had keys of their own would otherwise fill it. */
+const MAX_HELD = 1_000;
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

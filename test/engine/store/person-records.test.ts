@@ -85,6 +85,23 @@ describe('packed person records', () => {
     }
   });
 
+  it('still read back when every record has keys of its own (more key lists than are held in memory)', () => {
+    const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
+    try {
+      const answers = Array.from({ length: 1_100 }, (_, i) => {
+        const candidates: Candidate[] = [{ rank: 1, score: null, person: { [`field_${i}`]: i, name: `Person ${i}` } }];
+        return { queryKey: `k${i}`, query: { fields: [] }, fetchedAt: 1, status: 'ok' as const, candidates, error: null, stored: answerPeople(candidates) };
+      });
+      putLookups(db, answers.slice(0, 600));
+      putLookups(db, answers.slice(600));
+      expect(db.prepare('SELECT count(*) FROM person_shapes').pluck().get()).toBe(1_100);
+      const read = getLookups(db, answers.map((a) => a.queryKey), 0);
+      for (const a of answers) expect(read.get(a.queryKey)?.candidates).toEqual(a.candidates);
+    } finally {
+      db.close();
+    }
+  });
+
   it('read whole in SQL too, beside records stored before as text', () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
