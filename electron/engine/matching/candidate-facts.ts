@@ -91,9 +91,10 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
 }
 
 /**
- * An answer's candidates as stored: each person version once (`people`, found again by the digest of its JSON, its
- * record packed, its facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside them. `facts` is
- * what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is read back.
+ * An answer's candidates as stored: each person version once (`people`, its record packed and found again by the
+ * digest of that, its facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside
+ * them. `facts` is what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is
+ * read back.
  */
 export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & { ranked: CandidateFacts[]; facts: string } {
   const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);

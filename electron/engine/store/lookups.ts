@@ -14,7 +14,7 @@ export interface LookupError {
 
 /** One version of a person as an answer stores it: found again by its digest (store/person-digests.ts), its facts made once. */
 export interface StoredPerson {
-  /** The first 64 bits of the SHA-256 of the record's JSON (matching/candidate-facts.ts answerPeople). */
+  /** The first 64 bits of the SHA-256 of the packed record (matching/candidate-facts.ts answerPeople). */
   digest: bigint;
   /** The record as the service sent it, packed (store/person-records.ts). */
   record: PackedRecord;

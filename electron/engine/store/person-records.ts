@@ -2,8 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { PersonJson } from '../../../shared/model';
 
 /**
- * A person's record with its objects' keys taken out (migration 28): the keys were two fifths of a record, and the
- * same few key lists come back in every record. Made where the reply is read (the verdict worker), so the key lists
+ * A person's record with its objects' keys taken out (migration 28): the keys were over a third of a record, and
+ * the same few key lists come back in every record. Made where the reply is read (the verdict worker), so the key lists
  * are numbered locally here; store/lookups.ts maps them to the folder's `person_shapes` ids as the record is stored.
  */
 export interface PackedRecord {
