@@ -98,12 +98,14 @@ function unpack(value: unknown, shapes: readonly (readonly string[])[]): unknown
 
 /**
  * A `people` row's record (its row called `alias`) as self-contained JSON for recordOf: `{"person": ...}`, or a
- * packed record with every key list of the folder (a handful) beside it. For the rare reads in SQL that need a
- * record whole (facts made by another version).
+ * packed record with the key lists it names beside it. For the rare reads in SQL that need a record whole (facts
+ * made by another version).
  */
 export function recordSql(alias: string): string {
+  const packed = `CAST(${alias}.person AS TEXT)`;
+  const shapes = `(SELECT json_group_object(s.id, json(s.keys)) FROM json_each(${packed}, '$[0]') AS h JOIN person_shapes AS s ON s.id = h.value)`;
   return `CASE WHEN typeof(${alias}.person) = 'text' THEN '{"person":' || ${alias}.person || '}'
-    ELSE '{"packed":' || CAST(${alias}.person AS TEXT) || ',"shapes":' || (SELECT json_group_object(id, json(keys)) FROM person_shapes) || '}' END`;
+    ELSE '{"packed":' || ${packed} || ',"shapes":' || coalesce(${shapes}, '{}') || '}' END`;
 }
 
 /** The record recordSql read. Throws when it does not read. */
@@ -111,7 +113,7 @@ export function recordOf(json: string): PersonJson {
   const read = JSON.parse(json) as { person?: PersonJson; packed?: [number[], unknown]; shapes?: Record<string, string[]> };
   if (!read.packed) return read.person as PersonJson;
   const shapes = read.shapes ?? {};
-  return readRecord(Buffer.from(JSON.stringify(read.packed)), (id) => shapes[id] ?? []);
+  return unpack(read.packed[1], read.packed[0].map((id) => shapes[id] ?? [])) as PersonJson;
 }
 
 /**
