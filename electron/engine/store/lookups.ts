@@ -328,7 +328,7 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
            facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
          WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
       ),
-      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, ?)'),
+      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))'),
       addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
     };
     writes.set(db, statements);

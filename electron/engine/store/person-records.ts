@@ -62,9 +62,12 @@ function localShape(keys: string[], packing: Packing): number {
   return packing.shapes.push(known.json) - 1;
 }
 
-/** The stored form of a packed record whose local shapes have these `person_shapes` ids. */
-export function storedRecord(record: PackedRecord, shapeIds: readonly number[]): Buffer {
-  return Buffer.from(`[${JSON.stringify(shapeIds)},${record.values}]`);
+/**
+ * The stored form of a packed record whose local shapes have these `person_shapes` ids, as text: the statement that
+ * stores it makes it a BLOB (`CAST(? AS BLOB)`), with no Buffer made for it here.
+ */
+export function storedRecord(record: PackedRecord, shapeIds: readonly number[]): string {
+  return `[${JSON.stringify(shapeIds)},${record.values}]`;
 }
 
 /**
