@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import type { AnswerPeople } from '../store/lookups';
+import { packRecord, type PackedRecord } from '../store/person-records';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';
@@ -90,27 +91,31 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
 }
 
 /**
- * An answer's candidates as stored: each person version once (`people`, found again by the digest of its JSON, its
- * facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside them. `facts` is
- * what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is read back.
+ * An answer's candidates as stored: each person version once (`people`, its record packed and found again by the
+ * digest of that, its facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside
+ * them. `facts` is what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is
+ * read back.
  */
 export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & { ranked: CandidateFacts[]; facts: string } {
   const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
   const facts = ranked.map(candidateFacts);
   const people = ranked.map((c, i) => {
-    const person = JSON.stringify(c.person) ?? 'null';
-    return { digest: personDigest(person), person, factsVersion: FACTS_VERSION, facts: JSON.stringify(storedCandidate(facts[i]!)) };
+    const record = packRecord(c.person);
+    return { digest: personDigest(record), record, factsVersion: FACTS_VERSION, facts: JSON.stringify(storedCandidate(facts[i]!)) };
   });
   const ranks = JSON.stringify(ranked.map((c) => [c.rank, c.score]));
   return { people, ranks, ranked: facts, facts: `{"v":${FACTS_VERSION},"c":[${people.map((p) => p.facts).join(',')}],"r":${ranks}}` };
 }
 
 /**
- * A person version's identity: the first 64 bits of the SHA-256 of its JSON, an integer SQLite stores in 8 bytes. The
- * chance that two of a million people share one is about 3 in 10^8.
+ * A person version's identity: the first 64 bits of the SHA-256 of its packed record with its key lists (as one JSON
+ * text, so two records share it only if they are the same record; packing is what the record costs already, where its
+ * JSON would be made again for this alone), an integer SQLite stores in 8 bytes. The chance that two of a million
+ * people share one is about 3 in 10^8. A person stored before migration 29 (by the digest of their JSON) is stored
+ * once more, packed, when an answer next finds them.
  */
-function personDigest(json: string): bigint {
-  return hash('sha256', json, 'buffer').readBigInt64BE(0);
+function personDigest(record: PackedRecord): bigint {
+  return hash('sha256', `[[${record.shapes.join(',')}],${record.values}]`, 'buffer').readBigInt64BE(0);
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonJson, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
+import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, readStoredSummary, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
 import { statement } from '../store/statements';
+import { recordOf, recordSql } from '../store/person-records';
 
 /**
  * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
@@ -179,10 +180,10 @@ export const ROW_STATUS_COLUMNS = rowStatusColumns();
 
 /**
  * The facts of the person `personId` (an SQL expression) names, as readStoredPersonFacts reads them; or, made by
- * another version of the facts, their record (`{"person": ...}`), to make them from again.
+ * another version of the facts, their record (store/person-records.ts recordSql), to make them from again.
  */
 function chosenFactsSql(personId: string): string {
-  return `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE '{"person":' || p.person || '}' END
+  return `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE ${recordSql('p')} END
     FROM people AS p WHERE p.id = ${personId})`;
 }
 
@@ -290,9 +291,9 @@ export function chosenValues(state: RowState, chosen: ChosenPerson | null, rowRe
 
 /** A chosen version's facts as chosenFactsSql reads them; null when they do not read. */
 function personFacts(read: string): CandidateFacts | null {
-  if (!read.startsWith('{"person":')) return readStoredPersonFacts(read);
+  if (!read.startsWith('{"person":') && !read.startsWith('{"packed":')) return readStoredPersonFacts(read);
   try {
-    return candidateFacts({ rank: 0, score: null, person: (JSON.parse(read) as { person: PersonJson }).person });
+    return candidateFacts({ rank: 0, score: null, person: recordOf(read) });
   } catch {
     return null;
   }
@@ -313,7 +314,7 @@ export function chosenColumns(alias: string, person: string): string {
   const c = (name: string) => `${alias}.${name}`;
   const current = `${person}.facts_version = ${FACTS_VERSION}`;
   const facts = `CASE WHEN ${current} THEN ${person}.facts END`;
-  const record = `CASE WHEN NOT ${current} THEN '{"person":' || ${person}.person || '}' END`;
+  const record = `CASE WHEN NOT ${current} THEN ${recordSql(person)} END`;
   return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), facts, record].join(', ');
 }
 
@@ -341,7 +342,7 @@ export type ChosenColumns = [
   jobChangeDate: string | null,
   /** Facts of the current version (people.facts). */
   facts: string | null,
-  /** Facts of another version: the person's record, `{"person": ...}`. */
+  /** Facts of another version: the person's record, as store/person-records.ts recordSql reads it. */
   record: string | null,
 ];
 

@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
+import type { Candidate, FindQuery } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
 import { PersonDigests } from './person-digests';
 import { queryFromStored } from './query-text';
+import { PersonShapes, readRecord, storedRecord, type PackedRecord } from './person-records';
 import { statement } from './statements';
 
 export interface LookupError {
@@ -14,10 +15,10 @@ export interface LookupError {
 
 /** One version of a person as an answer stores it: found again by its digest (store/person-digests.ts), its facts made once. */
 export interface StoredPerson {
-  /** The first 64 bits of the SHA-256 of `person` (matching/candidate-facts.ts answerPeople). */
+  /** The first 64 bits of the SHA-256 of the packed record (matching/candidate-facts.ts answerPeople). */
   digest: bigint;
-  /** The record as the service sent it, JSON. */
-  person: string;
+  /** The record as the service sent it, packed (store/person-records.ts). */
+  record: PackedRecord;
   factsVersion: number;
   /** Its facts as the model reads them, one stored row of values (matching/candidate-facts.ts). */
   facts: string;
@@ -105,7 +106,7 @@ export function getLookups(db: Database, ids: readonly number[], freshAfterMs: n
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
     const rows = keyedStatement(db, lookupStatements, LOOKUP_COLUMNS, '', chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
     for (const row of rows) {
-      const lookup = toLookup(row);
+      const lookup = toLookup(db, row);
       if (lookup) found.set(lookup.queryId, lookup);
     }
   }
@@ -122,10 +123,11 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
   const { upsert } = writeStatements(db);
   const write = () => {
+    const checked = new Set<string>();
     for (const r of rows) {
       const ok = r.status === 'ok';
       if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryId}).`);
-      const ids = ok ? personIds(db, r.stored!.people) : null;
+      const ids = ok ? personIds(db, r.stored!.people, checked) : null;
       upsert.run(
         r.queryId,
         Math.trunc(r.fetchedAt),
@@ -170,12 +172,15 @@ export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | n
     statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
     return;
   }
-  const ids = personIds(db, stored.people);
+  const ids = personIds(db, stored.people, new Set());
   statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
 }
 
-/** The ids of these people, each added where no version with its digest is stored yet. */
-function personIds(db: Database, people: readonly StoredPerson[]): number[] {
+/**
+ * The ids of these people, each added where no version with its digest is stored yet; `checked`: the key lists
+ * found in the folder in this transaction (store/person-records.ts PersonShapes.idsOf).
+ */
+function personIds(db: Database, people: readonly StoredPerson[], checked: Set<string>): number[] {
   if (people.length === 0) return [];
   const { addPerson, addDigest } = writeStatements(db);
   const digests = PersonDigests.of(db);
@@ -183,7 +188,7 @@ function personIds(db: Database, people: readonly StoredPerson[]): number[] {
   return people.map((p) => {
     const known = digests.idOf(p.digest);
     if (known !== undefined) return known;
-    const id = Number(addPerson.run(p.factsVersion, p.facts, p.person).lastInsertRowid);
+    const id = Number(addPerson.run(p.factsVersion, p.facts, storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes, checked))).lastInsertRowid);
     addDigest.run(id, p.digest);
     digests.add(p.digest, id);
     return id;
@@ -265,16 +270,15 @@ interface LookupRow {
   query: string | null;
   fetched_at: number;
   status: 'ok' | 'error';
-  /** The candidates as JSON: stored so before migration 25 (until runs/answer-people.ts moves them), else made of the people's records. */
+  /** The candidates as JSON, stored so before migration 25 (until runs/answer-people.ts moves them). */
   candidates: string | null;
+  /** An answer's people's ids, JSON, best rank first: their records are read from `people`. */
+  people: string | null;
   ranks: string | null;
   error: string | null;
 }
 
-/** An answer's people, `alias.person` or `alias.facts`, joined in rank order by SQLite itself. */
-const peopleOf = (column: string) => `(SELECT group_concat(p.${column}, ',' ORDER BY j.key) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
-
-const LOOKUP_COLUMNS = `query_id, (SELECT q.query FROM queries AS q WHERE q.id = l.query_id) AS query, fetched_at, status, CASE WHEN l.people IS NULL THEN candidates ELSE '[' || coalesce(${peopleOf('person')}, '') || ']' END AS candidates, ranks, error`;
+const LOOKUP_COLUMNS = 'query_id, (SELECT q.query FROM queries AS q WHERE q.id = l.query_id) AS query, fetched_at, status, candidates, people, ranks, error';
 /**
  * An answer's facts: as stored beside it before migration 25, or composed of its people's (readStoredFacts reads
  * the ranks in `r`). None when its people's facts were made by different versions, or some of its people are no
@@ -329,7 +333,7 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
            facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
          WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
       ),
-      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, ?)'),
+      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))'),
       addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
     };
     writes.set(db, statements);
@@ -337,15 +341,15 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
   return statements;
 }
 
-/** A row whose JSON no longer parses counts as a miss, so the next run fetches it again. */
-function toLookup(row: LookupRow): Lookup | null {
+/** A row whose JSON no longer parses, or whose people are no longer all stored, counts as a miss: the next run fetches it again. */
+function toLookup(db: Database, row: LookupRow): Lookup | null {
   try {
     return {
       queryId: row.query_id,
       query: row.query === null ? null : queryFromStored(row.query),
       fetchedAt: row.fetched_at,
       status: row.status,
-      candidates: row.candidates === null ? null : candidatesOf(row.candidates, row.ranks),
+      candidates: row.people !== null ? candidatesOf(db, row.people, row.ranks) : row.candidates === null ? null : (JSON.parse(row.candidates) as Candidate[]),
       error: row.error === null ? null : (JSON.parse(row.error) as LookupError),
     };
   } catch {
@@ -353,13 +357,19 @@ function toLookup(row: LookupRow): Lookup | null {
   }
 }
 
-/** Candidates stored whole (before migration 25), or the records of an answer's people with its ranks and scores. */
-function candidatesOf(json: string, ranks: string | null): Candidate[] {
-  if (ranks === null) return JSON.parse(json) as Candidate[];
-  const people = JSON.parse(json) as PersonJson[];
-  const ranked = JSON.parse(ranks) as [number, number | null][];
-  if (people.length !== ranked.length) throw new Error('an answer names people no longer stored');
-  return people.map((person, i) => ({ rank: ranked[i]![0], score: ranked[i]![1], person }));
+/** The records of an answer's people (their ids, JSON) with its ranks and scores. */
+function candidatesOf(db: Database, people: string, ranks: string | null): Candidate[] {
+  const ids = JSON.parse(people) as number[];
+  const ranked = JSON.parse(ranks ?? '[]') as [number, number | null][];
+  if (ids.length !== ranked.length) throw new Error('an answer without its ranks');
+  const shapes = PersonShapes.of(db);
+  const keysOf = (id: number) => shapes.keysOf(id);
+  const recordOf = statement(db, 'SELECT person FROM people WHERE id = ?').pluck();
+  return ids.map((id, i) => {
+    const stored = recordOf.get(id) as string | Buffer | undefined;
+    if (stored === undefined) throw new Error('an answer names people no longer stored');
+    return { rank: ranked[i]![0], score: ranked[i]![1], person: readRecord(stored, keysOf) };
+  });
 }
 
 function compare(a: string, b: string): number {

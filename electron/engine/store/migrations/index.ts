@@ -27,6 +27,7 @@ import { peopleOnce } from './025-people-once';
 import { runOptionsInJobs } from './026-run-options-in-jobs';
 import { slimRowResults } from './027-slim-row-results';
 import { integerQueryIds } from './028-integer-query-ids';
+import { packedPersonRecords } from './029-packed-person-records';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -58,4 +59,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   runOptionsInJobs,
   slimRowResults,
   integerQueryIds,
+  packedPersonRecords,
 ];

@@ -31,8 +31,8 @@ describe('migration 25: people stored once, answers as their ids', () => {
       expect(columns.slice(-2)).toEqual(['people', 'ranks']);
       expect(db.prepare("SELECT name FROM pragma_table_info('people')").pluck().all()).toEqual(['id', 'facts_version', 'facts', 'person']);
       expect(db.prepare("SELECT name FROM pragma_table_info('person_digests')").pluck().all()).toEqual(['id', 'digest']);
-
-      // The answers stored before read as they were stored (once the file is up to date, by their queries' ids).
+      // The answers stored before read as they were stored, by today's code (once the file is up to date, by their
+      // queries' ids).
       migrate(db);
       const [found, failed] = [migratedQueryId(db, 'found'), migratedQueryId(db, 'failed')];
       expect(getLookups(db, [found], 0).get(found)?.candidates).toEqual(candidates);

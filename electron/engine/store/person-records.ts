@@ -1,0 +1,188 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { PersonJson } from '../../../shared/model';
+
+/**
+ * A person's record with its objects' keys taken out (migration 29): the keys were over a third of a record, and
+ * the same few key lists come back in every record. Made where the reply is read (the verdict worker), so the key lists
+ * are numbered locally here; store/lookups.ts maps them to the folder's `person_shapes` ids as the record is stored.
+ */
+export interface PackedRecord {
+  /** The record's values, JSON: an object as `[shape, ...its values]` (shape: an index into `shapes`), a list as `[-1, ...its items]`. */
+  values: string;
+  /** The key lists of the record's objects, each as JSON (`["id","name",...]`), in the order first met. */
+  shapes: string[];
+}
+
+/** A record packed (PackedRecord), to be stored as `[[shape ids], values]`: a BLOB, so never taken for a record stored whole (TEXT). */
+export function packRecord(person: PersonJson): PackedRecord {
+  const packing: Packing = { local: [], shapes: [] };
+  return { values: JSON.stringify(pack(person, packing)) ?? 'null', shapes: packing.shapes };
+}
+
+interface Packing {
+  /** The key lists met in this record, by local index. */
+  local: KeyList[];
+  /** Their JSON, by local index. */
+  shapes: string[];
+}
+
+interface KeyList {
+  keys: string[];
+  json: string;
+}
+
+function pack(value: unknown, packing: Packing): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const list: unknown[] = new Array(value.length + 1);
+    list[0] = -1;
+    for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing);
+    return list;
+  }
+  const keys = Object.keys(value);
+  const packed: unknown[] = new Array(keys.length + 1);
+  packed[0] = localShape(keys, packing);
+  for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing);
+  return packed;
+}
+
+/** Key lists met before, in this thread: a record's few are found without making their JSON again. */
+const knownKeyLists: KeyList[] = [];
+const MAX_KNOWN_KEY_LISTS = 64;
+
+function localShape(keys: string[], packing: Packing): number {
+  const { local } = packing;
+  for (let i = 0; i < local.length; i++) if (sameKeys(local[i]!.keys, keys)) return i;
+  let known = knownKeyLists.find((k) => sameKeys(k.keys, keys));
+  if (!known) {
+    known = { keys, json: JSON.stringify(keys) };
+    if (knownKeyLists.length < MAX_KNOWN_KEY_LISTS) knownKeyLists.push(known);
+  }
+  local.push(known);
+  return packing.shapes.push(known.json) - 1;
+}
+
+/**
+ * The stored form of a packed record whose local shapes have these `person_shapes` ids, as text: the statement that
+ * stores it makes it a BLOB (`CAST(? AS BLOB)`), with no Buffer made for it here.
+ */
+export function storedRecord(record: PackedRecord, shapeIds: readonly number[]): string {
+  return `[${JSON.stringify(shapeIds)},${record.values}]`;
+}
+
+/**
+ * A `people.person` value as the record it holds: JSON text stored whole (before migration 29), or a packed record
+ * read with `keysOf` (a shape id's key list). Throws when it does not read.
+ */
+export function readRecord(stored: string | Buffer, keysOf: (shapeId: number) => readonly string[]): PersonJson {
+  if (typeof stored === 'string') return JSON.parse(stored) as PersonJson;
+  const [ids, values] = JSON.parse(stored.toString('utf8')) as [number[], unknown];
+  return unpack(values, ids.map(keysOf)) as PersonJson;
+}
+
+function unpack(value: unknown, shapes: readonly (readonly string[])[]): unknown {
+  if (!Array.isArray(value)) return value;
+  if (value[0] === -1) {
+    const list: unknown[] = [];
+    for (let i = 1; i < value.length; i++) list.push(unpack(value[i], shapes));
+    return list;
+  }
+  const keys = shapes[value[0] as number];
+  if (!keys || keys.length !== value.length - 1) throw new Error('a packed record does not match its key lists');
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    // JSON.parse makes "__proto__" an own key; an assignment would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(record, key, { value: unpack(value[i + 1], shapes), enumerable: true, writable: true, configurable: true });
+    else record[key] = unpack(value[i + 1], shapes);
+  }
+  return record;
+}
+
+/**
+ * A `people` row's record (its row called `alias`) as self-contained JSON for recordOf: `{"person": ...}`, or a
+ * packed record with the key lists it names beside it. For the rare reads in SQL that need a record whole (facts
+ * made by another version).
+ */
+export function recordSql(alias: string): string {
+  const packed = `CAST(${alias}.person AS TEXT)`;
+  const shapes = `(SELECT json_group_object(s.id, json(s.keys)) FROM json_each(${packed}, '$[0]') AS h JOIN person_shapes AS s ON s.id = h.value)`;
+  return `CASE WHEN typeof(${alias}.person) = 'text' THEN '{"person":' || ${alias}.person || '}'
+    ELSE '{"packed":' || ${packed} || ',"shapes":' || coalesce(${shapes}, '{}') || '}' END`;
+}
+
+/** The record recordSql read. Throws when it does not read. */
+export function recordOf(json: string): PersonJson {
+  const read = JSON.parse(json) as { person?: PersonJson; packed?: [number[], unknown]; shapes?: Record<string, string[]> };
+  if (!read.packed) return read.person as PersonJson;
+  const shapes = read.shapes ?? {};
+  return unpack(read.packed[1], read.packed[0].map((id) => shapes[id] ?? [])) as PersonJson;
+}
+
+/**
+ * The folder's key lists (`person_shapes`) per connection: a shape's id by its keys as a record is stored, its keys
+ * by id as one is read. What is held in memory is only a guess checked against the table by id (a rolled-back write
+ * may have taken an id back, or another process given it again), and the keys parsed once.
+ */
+export class PersonShapes {
+  private readonly ids = new Map<string, number>();
+  private readonly parsed = new Map<string, readonly string[]>();
+  private readonly keysById: Statement;
+  private readonly idByKeys: Statement;
+  private readonly add: Statement;
+
+  private constructor(db: Database) {
+    this.keysById = db.prepare('SELECT keys FROM person_shapes WHERE id = ?').pluck();
+    this.idByKeys = db.prepare('SELECT id FROM person_shapes WHERE keys = ?').pluck();
+    this.add = db.prepare('INSERT INTO person_shapes (keys) VALUES (?)');
+  }
+
+  static of(db: Database): PersonShapes {
+    let shapes = byDatabase.get(db);
+    if (!shapes) byDatabase.set(db, (shapes = new PersonShapes(db)));
+    return shapes;
+  }
+
+  /**
+   * The ids of these key lists (JSON), each added where the folder has none yet, in the caller's transaction.
+   * `checked` holds the key lists already found in the folder in that transaction: each is checked once a
+   * transaction, not once a record.
+   */
+  idsOf(keyLists: readonly string[], checked: Set<string>): number[] {
+    return keyLists.map((keys) => {
+      const known = this.ids.get(keys);
+      if (known !== undefined && (checked.has(keys) || this.keysById.get(known) === keys)) {
+        checked.add(keys);
+        return known;
+      }
+      const id = (this.idByKeys.get(keys) as number | undefined) ?? Number(this.add.run(keys).lastInsertRowid);
+      if (this.ids.size >= MAX_HELD) this.ids.clear();
+      this.ids.set(keys, id);
+      checked.add(keys);
+      return id;
+    });
+  }
+
+  /** The key list of shape `id`; throws when the folder has none. */
+  keysOf(id: number): readonly string[] {
+    const keys = this.keysById.get(id) as string | undefined;
+    if (keys === undefined) throw new Error(`a packed record names key list ${id}, which is not stored`);
+    let list = this.parsed.get(keys);
+    if (!list) {
+      if (this.parsed.size >= MAX_HELD) this.parsed.clear();
+      this.parsed.set(keys, (list = JSON.parse(keys) as string[]));
+    }
+    return list;
+  }
+}
+
+const byDatabase = new WeakMap<Database, PersonShapes>();
+
+/** Key lists held in memory at most: a service whose records each had keys of their own would otherwise fill it. */
+const MAX_HELD = 1_000;
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
