@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { comparable, foldWhitespace, isPlaceholder } from '../../../electron/engine/matching/normalize';
 import { rowInput } from '../../../electron/engine/matching';
+import { plainComparable } from './plain-comparable';
 
 // The fast paths of normalize.ts (planning runs them on every cell of a sheet) must say exactly what the plain
 // definitions say. These are the plain definitions, as they were before the fast paths.
@@ -16,16 +17,6 @@ function plainIsPlaceholder(input: string): boolean {
   if (folded === '') return true;
   if (/^[\p{P}\p{S}]+$/u.test(folded)) return true;
   return PLACEHOLDERS.has(comparable(folded));
-}
-
-/** comparable() as defined before its ASCII fast path. */
-function plainComparable(text: string): string {
-  const special: Record<string, string> = { ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ƒ: 'f' };
-  let s = String(text ?? '');
-  for (let round = 0; round < 2; round++) {
-    s = s.normalize('NFKD').replace(/[\p{Mn}\p{Me}]/gu, '').toLowerCase().replace(/[łøßæœđðþıħŧĸŋƒ]/gu, (c) => special[c] ?? c);
-  }
-  return s.replace(/['\u2019\u02BC\u2018`´]/gu, '').replace(/[^\p{L}\p{N}\p{Mc}]+/gu, ' ').trim();
 }
 
 // Cells as sheets have them: words, placeholders in any case and spacing, accents, odd spaces, apostrophes,

@@ -3,19 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { editDistance } from '../../../electron/engine/matching/edit-distance';
 import { transliterated } from '../../../electron/engine/matching/name-comparison';
 import { comparable, profileSlugFromUrl } from '../../../electron/engine/matching/normalize';
+import { plainComparable } from './plain-comparable';
 
 // The verdict's fast paths (a run works out a verdict for every row) must say exactly what the plain definitions
 // say. These are the plain definitions, as they were before the fast paths.
-
-/** comparable() without any fast path. */
-function plainComparable(text: string): string {
-  const special: Record<string, string> = { ł: 'l', ø: 'o', ß: 'ss', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't', ĸ: 'k', ŋ: 'n', ƒ: 'f' };
-  let s = String(text ?? '');
-  for (let round = 0; round < 2; round++) {
-    s = s.normalize('NFKD').replace(/[\p{Mn}\p{Me}]/gu, '').toLowerCase().replace(/[łøßæœđðþıħŧĸŋƒ]/gu, (c) => special[c] ?? c);
-  }
-  return s.replace(/['\u2019\u02BC\u2018`´]/gu, '').replace(/[^\p{L}\p{N}\p{Mc}]+/gu, ' ').trim();
-}
 
 /** Optimal-string-alignment distance in code points, the whole table, then held to max + 1. */
 function plainEditDistance(a: string, b: string, max: number): number {
