@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobProgress, TextIndexProgress } from '../../../shared/contract';
 import { onJobDetail } from '../../support/job-events';
 import { ManualClock } from '../../../electron/engine/clock';
+import type { Engine } from '../../../electron/engine/engine';
 import { stopRowTextIndexFill } from '../../../electron/engine/review/row-text-index';
 import { fails, ok, writeCsv } from '../core/helpers';
 import { EngineOnSim, jobEvents } from './engine-on-sim';
@@ -12,12 +13,17 @@ import { EngineOnSim, jobEvents } from './engine-on-sim';
 
 const fixture = new EngineOnSim();
 
+/** Imports 5,000 rows, one of them (row 4,321) at Needle Corp, the rest at Filler Inc; returns the project's id. */
+async function importNeedleSheet(engine: Engine): Promise<number> {
+  const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
+  const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
+  return (await ok(engine, 'projects.import', { file })).summary.id;
+}
+
 describe('the text index fill as a job', () => {
   it('stops on job.cancel, keeping where it got to, and the next text filter goes on from there', async () => {
     const engine = await fixture.start();
-    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
-    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
-    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const projectId = await importNeedleSheet(engine);
     const events = jobEvents(engine);
     const jobs = (): JobProgress[] => events.filter((p) => p.kind === 'textIndex');
     const fills: TextIndexProgress[] = [];
@@ -59,9 +65,7 @@ describe('the text index fill as a job', () => {
   it("a user's cancel is not undone by the review's next pages: the background fill waits a minute", async () => {
     const clock = new ManualClock();
     const engine = await fixture.start({}, { clock });
-    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
-    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
-    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const projectId = await importNeedleSheet(engine);
     const db = (engine as unknown as { db: Database.Database }).db;
     const events = jobEvents(engine);
     const ended = (state: string) =>
@@ -101,9 +105,7 @@ describe('the text index fill as a job', () => {
   it('a text filter right after a cancel fills the index at once and finds its row', async () => {
     const clock = new ManualClock();
     const engine = await fixture.start({}, { clock });
-    const rows = Array.from({ length: 5_000 }, (_, i) => [`Person${i}`, `p${i}@example.com`, i === 4_321 ? 'Needle Corp' : 'Filler Inc']);
-    const file = writeCsv(join(fixture.dir, 'people.csv'), ['Name', 'Email', 'Company'], rows);
-    const projectId = (await ok(engine, 'projects.import', { file })).summary.id;
+    const projectId = await importNeedleSheet(engine);
     const cancelled = new Promise<void>((resolve) => {
       const off = engine.on('job.progress', (p) => {
         if (p.kind !== 'textIndex') return;
