@@ -11,9 +11,7 @@ export default defineConfig({
   timeout: 120_000,
   // A loaded 2-core CI machine answers slower than a laptop; waits for long work say so themselves.
   expect: { timeout: 10_000 },
-  // Two spec files at a time: each has its own host, data folder and simulator on ports of their own, and most of a
-  // spec's time is spent waiting on the app, not computing.
-  workers: 2,
+  workers: 1,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
   use: {
