@@ -9,6 +9,7 @@ import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
+import { HeldRows } from './held-rows';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -161,6 +162,9 @@ export class MatchingRun {
   /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
   private onWire = 0;
   private landed: LandedCall[] = [];
+  /** Rows landed calls settled, not written yet. */
+  private readonly held = new HeldRows();
+  private heldTimer: NodeJS.Timeout | null = null;
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -561,6 +565,7 @@ export class MatchingRun {
       this.sendQueued(true);
     }
     this.commitLanded();
+    this.writeHeld();
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
     this.asked.clear();
@@ -640,20 +645,45 @@ export class MatchingRun {
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
         }
+        if (this.held.due()) this.count(this.held.write(this.resolution));
         this.persist();
       })();
+      if (this.held.size === 0 && this.heldTimer) {
+        clearTimeout(this.heldTimer);
+        this.heldTimer = null;
+      }
     } catch (error) {
       this.commitError ??= error;
       return;
     } finally {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
+    // Rows still held are written when due even if no call lands meanwhile (a slow service, the last calls).
+    if (this.held.size > 0) this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+    this.emit(false);
+  }
+
+  /** Writes the rows landed calls settled, if any wait: before the run reads its rows again. */
+  private writeHeld(): void {
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = null;
+    if (this.held.size === 0) return;
+    try {
+      this.deps.db.transaction(() => {
+        this.count(this.held.write(this.resolution));
+        this.persist();
+      })();
+    } catch (error) {
+      this.commitError ??= error;
+      return;
+    }
     this.emit(false);
   }
 
   /**
-   * A landed call's answers and the rows waiting on them, as its reply's reading prepared them; rows that came to wait
-   * on the call since it landed are assessed here, from the facts stored with its answers.
+   * A landed call's answers, and the rows waiting on them held to be written with the rows of the calls landing next
+   * (held-rows.ts), as its reply's reading prepared them; rows that came to wait on the call since it landed are
+   * assessed here, from the facts stored with its answers.
    */
   private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
     putLookups(
@@ -672,7 +702,7 @@ export class MatchingRun {
     );
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
-        this.count(this.resolution.foundNobody(q.rows, fetchedAt));
+        this.count(this.held.add(q.rows, null, fetchedAt));
         continue;
       }
       let values = prepared.values[i]!;
@@ -682,7 +712,7 @@ export class MatchingRun {
         if (!laterValues) throw new Error(`The facts this run made of an answer do not read back (query ${q.key}).`);
         values = [...values, ...laterValues];
       }
-      this.count(this.resolution.found(q.rows, values, fetchedAt));
+      this.count(this.held.add(q.rows, values, fetchedAt));
     }
   }
 
