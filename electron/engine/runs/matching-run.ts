@@ -505,15 +505,23 @@ export class MatchingRun {
     db.transaction(() => {
       for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
       if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
-      for (const { rows, fetchedAt } of work.nobody) this.count(this.resolution.foundNobody(rows, fetchedAt));
+      for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
+      // Rows settled here at once are written after the held ones: a row followed to its next step moves on first.
+      if (work.foundFacts.length > 0) this.writeHeldNow();
       for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
       for (const found of work.found) {
         const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
-        if (values) this.count(this.resolution.found(found.rows, values, found.fetchedAt));
-        else this.settleUnread(found, context.at);
+        if (values) {
+          this.count(this.held.add(found.rows, values, found.fetchedAt));
+        } else {
+          this.writeHeldNow();
+          this.settleUnread(found, context.at);
+        }
       }
+      if (this.held.due()) this.writeHeldNow();
       if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
     })();
+    this.holdOn();
   }
 
   /** An answer whose stored facts do not read: made again from its candidates, as answersOnFile does. Missing now, its rows wait for the next walk. */
@@ -645,32 +653,27 @@ export class MatchingRun {
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
         }
-        if (this.held.due()) this.count(this.held.write(this.resolution));
+        if (this.held.due()) this.writeHeldNow();
         this.persist();
       })();
-      if (this.held.size === 0 && this.heldTimer) {
-        clearTimeout(this.heldTimer);
-        this.heldTimer = null;
-      }
     } catch (error) {
       this.commitError ??= error;
       return;
     } finally {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
-    // Rows still held are written when due even if no call lands meanwhile (a slow service, the last calls).
-    if (this.held.size > 0) this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+    this.holdOn();
     this.emit(false);
   }
 
-  /** Writes the rows landed calls settled, if any wait: before the run reads its rows again. */
+  /** Writes the held rows, if any, in a transaction of their own: when due, and before the run reads its rows again. */
   private writeHeld(): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = null;
     if (this.held.size === 0) return;
     try {
       this.deps.db.transaction(() => {
-        this.count(this.held.write(this.resolution));
+        this.writeHeldNow();
         this.persist();
       })();
     } catch (error) {
@@ -678,6 +681,21 @@ export class MatchingRun {
       return;
     }
     this.emit(false);
+  }
+
+  /** Writes the held rows within the caller's transaction. */
+  private writeHeldNow(): void {
+    if (this.held.size > 0) this.count(this.held.write(this.resolution));
+  }
+
+  /** Rows still held are written when due even if nothing else is committed meanwhile (a slow service, the last calls). */
+  private holdOn(): void {
+    if (this.held.size === 0) {
+      if (this.heldTimer) clearTimeout(this.heldTimer);
+      this.heldTimer = null;
+    } else {
+      this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+    }
   }
 
   /**
