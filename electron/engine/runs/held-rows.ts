@@ -2,11 +2,11 @@ import type { ResolutionCount, RowResolution, WaitingRow } from './row-resolutio
 import type { VerdictValues } from './row-verdict';
 
 /**
- * Rows landed calls settled, held a moment and written together in row order. A call's waiting rows are spread over
- * the few hundred rows the calls in flight cover, so writing them with each call's commit wrote most pages of
- * `row_status` and of its indexes several times over; held for a second, each page is written about once. The calls'
- * answers are still committed as they land: a crash loses only the rows' verdicts, which the next run works out again
- * from the cache without a call.
+ * Rows that answers settled while calls are out, held a moment and written together in row order. A call's waiting
+ * rows are spread over the few hundred rows the calls in flight cover, so writing them with each call's commit wrote
+ * most pages of `row_status` and of its indexes once per call that touched them. The calls' answers are still
+ * committed as they land: a crash loses only the held rows' verdicts, which the next run works out again from the
+ * cache without a call.
  */
 export class HeldRows {
   private held: Held[] = [];
@@ -70,7 +70,7 @@ interface Held {
   fetchedAt: number;
 }
 
-/** How long settled rows may wait to be written (ms): long enough for the calls in flight to move past their pages. */
-const HOLD_MS = 1000;
-/** Rows held at most, whatever the time: a bound on memory, about a second of a fast run. */
+/** How long settled rows may wait to be written (ms): a few rounds of calls, and no longer than a person would notice. */
+const HOLD_MS = 250;
+/** Rows held at most, whatever the time: a bound on memory. */
 const MAX_HELD_ROWS = 10_000;

@@ -118,11 +118,12 @@ const PAGES_PER_WORKER_READ = 2;
  * waiting on a query in row order, a page at a time: a fresh cached answer settles a row as soon as its verdict is
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
- * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
- * query in the next walk. Where another project holds the same sheet, rows it settled alike are copied from it a span
- * ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read. Memory holds a few pages and the calls
- * on their way, never the sheet's queries; a crash loses at most the calls in flight and the one whose reply is being
- * read (and the verdicts of pages not written yet, worked out again from the cache).
+ * with it. Landed calls are committed as they land; the rows they settle are held a moment and written in row order
+ * (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
+ * same sheet, rows it settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and
+ * only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
+ * loses at most the calls in flight and the one whose reply is being read (and the verdicts of rows not written yet,
+ * worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer wrote less, but
@@ -162,7 +163,7 @@ export class MatchingRun {
   /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
   private onWire = 0;
   private landed: LandedCall[] = [];
-  /** Rows landed calls settled, not written yet. */
+  /** Rows settled while calls are out, not written yet (held-rows.ts). */
   private readonly held = new HeldRows();
   private heldTimer: NodeJS.Timeout | null = null;
   private commitScheduled: NodeJS.Immediate | null = null;
@@ -518,7 +519,8 @@ export class MatchingRun {
           this.settleUnread(found, context.at);
         }
       }
-      if (this.held.due()) this.writeHeldNow();
+      // With no call out, nothing else is about to write near these rows: they are written now.
+      if (this.calls.size === 0 || this.held.due()) this.writeHeldNow();
       if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
     })();
     this.holdOn();
