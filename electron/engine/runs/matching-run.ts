@@ -9,6 +9,7 @@ import { putLookups, stopReason, type Lookup } from '../store';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
+import { HeldRows } from './held-rows';
 import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -117,11 +118,12 @@ const PAGES_PER_WORKER_READ = 2;
  * waiting on a query in row order, a page at a time: a fresh cached answer settles a row as soon as its verdict is
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
- * with it. Landed calls are committed together with the rows they settle. Rows that found nobody wait on their next
- * query in the next walk. Where another project holds the same sheet, rows it settled alike are copied from it a span
- * ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read. Memory holds a few pages and the calls
- * on their way, never the sheet's queries; a crash loses at most the calls in flight and the one whose reply is being
- * read (and the verdicts of pages not written yet, worked out again from the cache).
+ * with it. Landed calls are committed as they land; the rows they settle are held a moment and written in row order
+ * (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
+ * same sheet, rows it settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and
+ * only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
+ * loses at most the calls in flight and the one whose reply is being read (and the verdicts of rows not written yet,
+ * worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer wrote less, but
@@ -161,6 +163,9 @@ export class MatchingRun {
   /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
   private onWire = 0;
   private landed: LandedCall[] = [];
+  /** Rows settled while calls are out, not written yet (held-rows.ts). */
+  private readonly held = new HeldRows();
+  private heldTimer: NodeJS.Timeout | null = null;
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -501,15 +506,24 @@ export class MatchingRun {
     db.transaction(() => {
       for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
       if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
-      for (const { rows, fetchedAt } of work.nobody) this.count(this.resolution.foundNobody(rows, fetchedAt));
+      for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
+      // Rows settled here at once are written after the held ones: a row followed to its next step moves on first.
+      if (work.foundFacts.length > 0) this.writeHeldNow();
       for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
       for (const found of work.found) {
         const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
-        if (values) this.count(this.resolution.found(found.rows, values, found.fetchedAt));
-        else this.settleUnread(found, context.at);
+        if (values) {
+          this.count(this.held.add(found.rows, values, found.fetchedAt));
+        } else {
+          this.writeHeldNow();
+          this.settleUnread(found, context.at);
+        }
       }
+      // With no call out, nothing else is about to write near these rows: they are written now.
+      if (this.calls.size === 0 || this.held.due()) this.writeHeldNow();
       if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
     })();
+    this.holdOn();
   }
 
   /** An answer whose stored facts do not read: made again from its candidates, as answersOnFile does. Missing now, its rows wait for the next walk. */
@@ -561,6 +575,7 @@ export class MatchingRun {
       this.sendQueued(true);
     }
     this.commitLanded();
+    this.writeHeld();
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
     this.asked.clear();
@@ -640,6 +655,7 @@ export class MatchingRun {
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
         }
+        if (this.held.due()) this.writeHeldNow();
         this.persist();
       })();
     } catch (error) {
@@ -648,12 +664,46 @@ export class MatchingRun {
     } finally {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
+    this.holdOn();
     this.emit(false);
   }
 
+  /** Writes the held rows, if any, in a transaction of their own: when due, and before the run reads its rows again. */
+  private writeHeld(): void {
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = null;
+    if (this.held.size === 0) return;
+    try {
+      this.deps.db.transaction(() => {
+        this.writeHeldNow();
+        this.persist();
+      })();
+    } catch (error) {
+      this.commitError ??= error;
+      return;
+    }
+    this.emit(false);
+  }
+
+  /** Writes the held rows within the caller's transaction. */
+  private writeHeldNow(): void {
+    if (this.held.size > 0) this.count(this.held.write(this.resolution));
+  }
+
+  /** Rows still held are written when due even if nothing else is committed meanwhile (a slow service, the last calls). */
+  private holdOn(): void {
+    if (this.held.size === 0) {
+      if (this.heldTimer) clearTimeout(this.heldTimer);
+      this.heldTimer = null;
+    } else {
+      this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+    }
+  }
+
   /**
-   * A landed call's answers and the rows waiting on them, as its reply's reading prepared them; rows that came to wait
-   * on the call since it landed are assessed here, from the facts stored with its answers.
+   * A landed call's answers, and the rows waiting on them held to be written with the rows of the calls landing next
+   * (held-rows.ts), as its reply's reading prepared them; rows that came to wait on the call since it landed are
+   * assessed here, from the facts stored with its answers.
    */
   private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
     putLookups(
@@ -672,7 +722,7 @@ export class MatchingRun {
     );
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
-        this.count(this.resolution.foundNobody(q.rows, fetchedAt));
+        this.count(this.held.add(q.rows, null, fetchedAt));
         continue;
       }
       let values = prepared.values[i]!;
@@ -682,7 +732,7 @@ export class MatchingRun {
         if (!laterValues) throw new Error(`The facts this run made of an answer do not read back (query ${q.key}).`);
         values = [...values, ...laterValues];
       }
-      this.count(this.resolution.found(q.rows, values, fetchedAt));
+      this.count(this.held.add(q.rows, values, fetchedAt));
     }
   }
 
