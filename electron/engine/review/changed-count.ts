@@ -1,12 +1,15 @@
 import type { Database } from 'better-sqlite3';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ChangedRowsCounted } from '../../../shared/contract';
 import type { ReadingThread } from '../runs/reading-thread';
 import { dataStamp } from '../store/data-stamp';
 import { COUNTED_HERE, markedChanged } from './changed-rows';
 import { changedAtRefresh, changedRowsWalk, keepChangedRows, keptChangedAtRefresh, type ChangedCount } from './review-page';
 
-/** Walks of one refresh's rows made again because rows were written while one went, before it waits to be asked again. */
+/** Walks of one refresh's rows made again at once because rows were written while one went; later ones wait first. */
 const WALKS = 3;
+/** The longest wait (ms) between walks made again while writes keep coming (a text index filling, a run). */
+const MAX_PAUSE_MS = 2_000;
 
 /**
  * The count of rows changed at a project's last refresh, which the projects list, the review's chips and the export
@@ -17,14 +20,15 @@ const WALKS = 3;
  * So when the list of those rows is not kept (review-page.ts keeps it until the data changes, and decisions bring it
  * through), a refresh that marked more than COUNTED_HERE rows changed is walked by a worker, on its own
  * read-only connection, and the figure is null ("counting") meanwhile. Its list is then kept as if walked here, if
- * nothing was written since it began (else it is walked again, up to WALKS times), and `counted` says so: the
- * 'project.changedCount' event, with which the screens fill the figure in. The worker is the engine's for long reads
- * (runs/reading-thread.ts), not the runs' verdict worker, which a cold walk would hold up for seconds.
+ * nothing was written since it began (else it is walked again until nothing is, at growing intervals), and `counted`
+ * says so: the 'project.changedCount' event, with which the screens fill the figure in. The worker is the engine's
+ * for long reads (runs/reading-thread.ts), not the runs' verdict worker, which a cold walk would hold up for seconds.
  */
 export class ChangedRowsCounter {
   private readonly walking = new Map<string, Promise<void>>();
   /** Set once the engine is closing: walks under way end without a figure. */
   private closed = false;
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly db: Database,
@@ -57,7 +61,18 @@ export class ChangedRowsCounter {
   /** Walks under way end without a figure (the engine closes the worker); counts from now on are walked here. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     await Promise.all(this.walking.values());
+  }
+
+  /** Waits `ms` between walks; false once the engine is closing. */
+  private async pause(ms: number): Promise<boolean> {
+    try {
+      await delay(ms, undefined, { signal: this.closing.signal });
+    } catch {
+      return false;
+    }
+    return !this.closed;
   }
 
   /** A walk on the worker, made again while rows were written meanwhile; null when no worker can make it. */
@@ -81,7 +96,10 @@ export class ChangedRowsCounter {
           this.counted({ projectId, refreshId, changedAtLastRefresh: list.length });
           return;
         }
-        if (walks === WALKS || this.db.inTransaction) return;
+        if (this.db.inTransaction) return;
+        // The screens wait for the event and may never ask again: the walk goes on while writes keep coming, pausing
+        // longer each time past the first few.
+        if (walks >= WALKS && !(await this.pause(Math.min(MAX_PAUSE_MS, 100 * 2 ** (walks - WALKS))))) return;
         stamp = dataStamp(this.db);
         rows = walkOnce();
       }

@@ -150,6 +150,36 @@ describe('rows changed at the last refresh, counted by a worker', () => {
     expect(changedAtRefresh(fresh, projectId, refreshId)).toBe(before);
   });
 
+  it('walks again while writes keep coming, and still says the figure once they stop', async () => {
+    // Every one of the first five walks is overtaken by a write (a text index filling while the review is open would
+    // do this): no screen asks again, so the figure must come without being asked.
+    const mine = openDatabase(engine.dbPath);
+    const before = changedAtRefresh(fresh, projectId, refreshId);
+    const seen: ChangedRowsCounted[] = [];
+    let walks = 0;
+    const reading = new ReadingThread(() => {
+      const thread = VerdictThread.start(engine.dbPath)!;
+      const walk = thread.rowList.bind(thread);
+      thread.rowList = async (...args) => {
+        const rows = await walk(...args);
+        if (walks++ < 5) await writeElsewhere();
+        return rows;
+      };
+      return thread;
+    });
+    const counter = new ChangedRowsCounter(mine, reading, (c) => seen.push(c), 0);
+    try {
+      expect(counter.count(projectId, refreshId)).toBeNull();
+      await counter.walked(projectId);
+      expect(walks).toBe(6);
+      expect(seen).toEqual([{ projectId, refreshId, changedAtLastRefresh: before }]);
+    } finally {
+      reading.close();
+      await counter.close();
+      mine.close();
+    }
+  });
+
   it('counts them here when no worker can start', () => {
     const mine = openDatabase(engine.dbPath, { readonly: true });
     const seen: ChangedRowsCounted[] = [];
