@@ -15,6 +15,8 @@
 // (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
+// --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, time, rows
+// changed) and its commits (time, rows changed and WAL pages each; bench/statement-times.ts). It adds to the CPU.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -27,10 +29,11 @@ import { MemorySampler } from './memory-sampler';
 import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
+import { StatementTimes } from './statement-times';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values, positionals } = parseArgs({
-  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' } },
+  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' }, 'statement-times': { type: 'boolean' } },
   allowPositionals: true,
 });
 const rows = Number(values.rows ?? 100_000);
@@ -58,6 +61,8 @@ function preparedPort(): number {
 
 // Query keys include the service's address: later steps start the simulator on the port prepare used, or the "run"
 // step's answers would not come from the cache.
+// Before the engine opens: its statements are timed only if prepared after this.
+const statementTimes = values['statement-times'] ? StatementTimes.start() : null;
 const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**
@@ -73,13 +78,16 @@ const bytesWritten = async (): Promise<[number, number] | null> => {
 const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
+  statementTimes?.reset();
   const cpu = process.cpuUsage();
+  const threadCpu = process.threadCpuUsage();
   const loop = performance.eventLoopUtilization();
   const writtenBefore = await bytesWritten();
   const started = performance.now();
   const value = await work();
   memory.sample();
   const used = process.cpuUsage(cpu);
+  const usedHere = process.threadCpuUsage(threadCpu);
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
   const written =
@@ -87,9 +95,10 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
       ? ''
       : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
   log(
-    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (engine's thread busy ${num(busy, 2)} s)${written}, ` +
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
+  for (const line of statementTimes?.report() ?? []) log(line);
   return value;
 };
 try {
@@ -100,7 +109,12 @@ try {
     case 'prepare': {
       const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
       await measure('plan', () => bench.saveMapping(imported.project));
+      await simulator.reset();
+      const cpu = process.cpuUsage();
       await measure('run', () => bench.runToEnd(imported.project.summary.id));
+      const used = process.cpuUsage(cpu);
+      const tally = await simulator.tally();
+      log(`  ${num(tally.findCalls)} calls, ${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`);
       break;
     }
     case 'import-csv':
