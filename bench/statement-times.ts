@@ -44,6 +44,9 @@ export class StatementTimes {
   private open = { changes: 0, storedAnswer: false };
   /** The WAL's last frame after the last commit, per database file (read from its -shm, the wal-index header). */
   private readonly lastFrame = new Map<string, number>();
+  /** How many times each page of the main database file was written to the WAL by a commit (its frames' page numbers). */
+  private readonly pageFrames = new Map<number, number>();
+  private mainFile: string | null = null;
 
   private constructor() {}
 
@@ -83,6 +86,7 @@ export class StatementTimes {
   }
 
   reset(): void {
+    this.pageFrames.clear();
     this.bySql.clear();
     this.commits = emptyCommits();
     this.open = { changes: 0, storedAnswer: false };
@@ -105,6 +109,10 @@ export class StatementTimes {
     const per = (what: { count: number; ms: number; changes: number; frames: number }, name: string) =>
       `  ${name}: ${num(what.count)}, ${num(what.ms)} ms (${num(what.ms / Math.max(1, what.count), 2)} ms each), ${num(what.changes / Math.max(1, what.count), 1)} rows changed and ${num(what.frames / Math.max(1, what.count), 1)} WAL pages each (${num(what.frames / Math.max(1, what.changes), 2)} pages a row)`;
     lines.push(per(c, 'commits'), per(c.calls, "  of which a call's answers"));
+    const byTree = this.framesByTree();
+    if (byTree.length > 0) {
+      lines.push(`  WAL pages a commit, by table or index: ${byTree.map(([name, frames]) => `${name} ${num(frames / Math.max(1, c.count), 1)}`).join(', ')}`);
+    }
     return lines;
   }
 
@@ -128,6 +136,27 @@ export class StatementTimes {
     return result;
   }
 
+  /** The frames counted, by the table or index their page belongs to now (SQLite's dbstat), most first. */
+  private framesByTree(): [string, number][] {
+    if (this.mainFile === null || this.pageFrames.size === 0) return [];
+    const db = new Database(this.mainFile, { readonly: true, fileMustExist: true });
+    const byTree = new Map<string, number>();
+    try {
+      for (const [page, name] of db.prepare('SELECT pageno, name FROM dbstat').raw().iterate() as IterableIterator<[number, string]>) {
+        const frames = this.pageFrames.get(page);
+        if (frames !== undefined) byTree.set(name, (byTree.get(name) ?? 0) + frames);
+        this.pageFrames.delete(page);
+      }
+    } finally {
+      db.close();
+    }
+    // Pages free now, the file's header page, or past its end.
+    let other = 0;
+    for (const frames of this.pageFrames.values()) other += frames;
+    if (other > 0) byTree.set('(other)', other);
+    return [...byTree.entries()].sort((a, b) => b[1] - a[1]);
+  }
+
   private add(sql: string, ms: number, wallMs: number, changes: number): void {
     const tally = this.bySql.get(sql);
     if (tally) {
@@ -143,7 +172,12 @@ export class StatementTimes {
     const last = this.lastFrame.get(file) ?? 0;
     this.lastFrame.set(file, frame);
     // A WAL started over after a checkpoint counts its frames from its start.
-    const frames = frame >= last ? frame - last : frame;
+    const first = frame >= last ? last : 0;
+    const frames = frame - first;
+    if (this.mainFile === null || this.mainFile === file) {
+      this.mainFile = file;
+      for (const page of walPages(file, first, frame)) this.pageFrames.set(page, (this.pageFrames.get(page) ?? 0) + 1);
+    }
     const { changes, storedAnswer } = this.open;
     for (const tally of storedAnswer ? [this.commits, this.commits.calls] : [this.commits]) {
       tally.count++;
@@ -162,6 +196,28 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 
 function emptyCommits(): Commits {
   return { count: 0, ms: 0, changes: 0, frames: 0, calls: { count: 0, ms: 0, changes: 0, frames: 0 } };
+}
+
+/** The page numbers of the WAL's frames `from` (exclusive) to `to`: each frame's header starts with its page's number. */
+function walPages(file: string, from: number, to: number): number[] {
+  if (to <= from) return [];
+  let fd: number | null = null;
+  try {
+    fd = openSync(`${file}-wal`, 'r');
+    const header = Buffer.alloc(32);
+    if (readSync(fd, header, 0, 32, 0) !== 32) return [];
+    const pageSize = header.readUInt32BE(8);
+    const pages: number[] = [];
+    const frameHeader = Buffer.alloc(4);
+    for (let frame = from + 1; frame <= to; frame++) {
+      if (readSync(fd, frameHeader, 0, 4, 32 + (frame - 1) * (24 + pageSize)) === 4) pages.push(frameHeader.readUInt32BE(0));
+    }
+    return pages;
+  } catch {
+    return [];
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** The WAL's last valid frame: mxFrame of the wal-index header, at byte 16 of the -shm file (native byte order). */
