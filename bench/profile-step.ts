@@ -8,10 +8,9 @@
 // on, then the prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv,
 // export-xlsx, run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine
 // takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
-// undo), review. Each prints its wall time, the
-// process's CPU time, how long the engine's thread was busy (its event loop's utilization: the first run waits on
-// that thread), and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as
-// prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
+// undo), review. Each prints its wall time, the process's CPU time, the engine's thread's CPU and how long it was
+// busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind of thread (Linux),
+// and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
 // (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
@@ -19,7 +18,7 @@
 // changed) and its commits (time, rows changed and WAL pages each; bench/statement-times.ts). It adds to the CPU.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +74,22 @@ const bytesWritten = async (): Promise<[number, number] | null> => {
   const disk = io && /^write_bytes: (\d+)$/m.exec(io);
   return wchar && disk ? [Number(wchar[1]), Number(disk[1])] : null;
 };
+/**
+ * CPU seconds of this process's threads so far, by thread name (Linux; empty elsewhere): MainThread (the engine's),
+ * WorkerThread (the verdict worker and any other worker), V8Worker (V8's garbage collection and compiling), libuv's pool.
+ */
+const cpuByThread = async (): Promise<Map<string, number>> => {
+  const byName = new Map<string, number>();
+  const tasks = await readdir('/proc/self/task').catch(() => [] as string[]);
+  for (const task of tasks) {
+    const [comm, stat] = await Promise.all([readFile(`/proc/self/task/${task}/comm`, 'utf8'), readFile(`/proc/self/task/${task}/stat`, 'utf8')]).catch(() => ['', '']);
+    // utime and stime, in clock ticks (100 a second), are fields 14 and 15; the name in parentheses may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (comm && Number.isFinite(ticks)) byName.set(comm.trim(), (byName.get(comm.trim()) ?? 0) + ticks / 100);
+  }
+  return byName;
+};
 const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
@@ -83,6 +98,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const threadCpu = process.threadCpuUsage();
   const loop = performance.eventLoopUtilization();
   const writtenBefore = await bytesWritten();
+  const threadsBefore = await cpuByThread();
   const started = performance.now();
   const value = await work();
   memory.sample();
@@ -90,6 +106,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const usedHere = process.threadCpuUsage(threadCpu);
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
+  const threads = [...(await cpuByThread()).entries()].map(([name, seconds]): [string, number] => [name, seconds - (threadsBefore.get(name) ?? 0)]).filter(([, seconds]) => seconds >= 0.01);
   const written =
     writtenBefore === null || writtenAfter === null
       ? ''
@@ -98,6 +115,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
+  if (threads.length > 0) log(`  CPU by thread: ${threads.sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${num(seconds, 2)} s`).join(', ')}`);
   for (const line of statementTimes?.report() ?? []) log(line);
   return value;
 };
