@@ -10,12 +10,14 @@
 // takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
 // undo), review. Each prints its wall time, the process's CPU time, the engine's thread's CPU and how long it was
 // busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind of thread (Linux),
-// and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
-// (bench/child-process.ts' APP_NODE_FLAGS):
+// and its peak RSS and JS heap; prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that
+// add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the
+// memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
-// --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, time, rows
-// changed) and its commits (time, rows changed and WAL pages each; bench/statement-times.ts). It adds to the CPU.
+// --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
+// time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
+// bench/statement-times.ts). Reading the thread's clock adds to the CPU.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';

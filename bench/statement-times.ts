@@ -109,9 +109,10 @@ export class StatementTimes {
     const per = (what: { count: number; ms: number; changes: number; frames: number }, name: string) =>
       `  ${name}: ${num(what.count)}, ${num(what.ms)} ms (${num(what.ms / Math.max(1, what.count), 2)} ms each), ${num(what.changes / Math.max(1, what.count), 1)} rows changed and ${num(what.frames / Math.max(1, what.count), 1)} WAL pages each (${num(what.frames / Math.max(1, what.changes), 2)} pages a row)`;
     lines.push(per(c, 'commits'), per(c.calls, "  of which a call's answers"));
-    const byTree = this.framesByTree();
+    // Tables and indexes written less than once in 20 commits are left out.
+    const byTree = this.framesByTree().filter(([, frames]) => frames * 20 >= c.count);
     if (byTree.length > 0) {
-      lines.push(`  WAL pages a commit, by table or index: ${byTree.map(([name, frames]) => `${name} ${num(frames / Math.max(1, c.count), 1)}`).join(', ')}`);
+      lines.push(`  WAL pages a commit, by table or index: ${byTree.map(([name, frames]) => `${name} ${num(frames / c.count, 1)}`).join(', ')}`);
     }
     return lines;
   }
@@ -150,7 +151,7 @@ export class StatementTimes {
     } finally {
       db.close();
     }
-    // Pages free now, the file's header page, or past its end.
+    // Pages of no table or index now: the auto-vacuum's pointer map, free pages, pages past the file's end.
     let other = 0;
     for (const frames of this.pageFrames.values()) other += frames;
     if (other > 0) byTree.set('(other)', other);
@@ -220,7 +221,7 @@ function walPages(file: string, from: number, to: number): number[] {
   }
 }
 
-/** The WAL's last valid frame: mxFrame of the wal-index header, at byte 16 of the -shm file (native byte order). */
+/** The WAL's last valid frame: mxFrame of the wal-index header, at byte 16 of the -shm file (the machine's byte order: little-endian here). */
 function walFrame(file: string): number {
   if (file === ':memory:' || file === '') return 0;
   let fd: number | null = null;
