@@ -28,6 +28,8 @@ interface Commits {
   frames: number;
   /** Commits whose transaction stored a call's answers (an upsert into `lookups`). */
   calls: { count: number; ms: number; changes: number; frames: number };
+  /** Commits that checkpointed the WAL into the database file (SQLite's automatic checkpoint, run by a COMMIT). */
+  checkpoints: { count: number; ms: number };
 }
 
 type Method = (this: Statement, ...args: unknown[]) => unknown;
@@ -109,6 +111,7 @@ export class StatementTimes {
     const per = (what: { count: number; ms: number; changes: number; frames: number }, name: string) =>
       `  ${name}: ${num(what.count)}, ${num(what.ms)} ms (${num(what.ms / Math.max(1, what.count), 2)} ms each), ${num(what.changes / Math.max(1, what.count), 1)} rows changed and ${num(what.frames / Math.max(1, what.count), 1)} WAL pages each (${num(what.frames / Math.max(1, what.changes), 2)} pages a row)`;
     lines.push(per(c, 'commits'), per(c.calls, "  of which a call's answers"));
+    lines.push(`    of which checkpointed the WAL: ${num(c.checkpoints.count)}, ${num(c.checkpoints.ms)} ms (${num(c.checkpoints.ms / Math.max(1, c.checkpoints.count), 1)} ms each)`);
     // Tables and indexes written less than once in 20 commits are left out.
     const byTree = this.framesByTree().filter(([, frames]) => frames * 20 >= c.count);
     if (byTree.length > 0) {
@@ -123,6 +126,7 @@ export class StatementTimes {
     const commit = source === 'COMMIT';
     const begin = source.startsWith('BEGIN');
     if (begin) this.open = { changes: 0, storedAnswer: false };
+    const backfilled = commit ? walBackfill(statement.database.name) : 0;
     const started = performance.now();
     const cpu = process.threadCpuUsage();
     const result = method.apply(statement, args);
@@ -133,7 +137,7 @@ export class StatementTimes {
     this.add(source, ms, wallMs, changes);
     this.open.changes += changes;
     if (source.startsWith('INSERT INTO lookups')) this.open.storedAnswer = true;
-    if (commit) this.committed(statement.database.name, ms);
+    if (commit) this.committed(statement.database.name, ms, backfilled);
     return result;
   }
 
@@ -168,7 +172,12 @@ export class StatementTimes {
     } else this.bySql.set(sql, { calls: 1, ms, wallMs, changes });
   }
 
-  private committed(file: string, ms: number): void {
+  /** `backfilled`: the frames checkpointed into the database before the commit. */
+  private committed(file: string, ms: number, backfilled: number): void {
+    if (walBackfill(file) !== backfilled) {
+      this.commits.checkpoints.count++;
+      this.commits.checkpoints.ms += ms;
+    }
     const frame = walFrame(file);
     const last = this.lastFrame.get(file) ?? 0;
     this.lastFrame.set(file, frame);
@@ -196,7 +205,7 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 function emptyCommits(): Commits {
-  return { count: 0, ms: 0, changes: 0, frames: 0, calls: { count: 0, ms: 0, changes: 0, frames: 0 } };
+  return { count: 0, ms: 0, changes: 0, frames: 0, calls: { count: 0, ms: 0, changes: 0, frames: 0 }, checkpoints: { count: 0, ms: 0 } };
 }
 
 /** The page numbers of the WAL's frames `from` (exclusive) to `to`: each frame's header starts with its page's number. */
@@ -221,14 +230,24 @@ function walPages(file: string, from: number, to: number): number[] {
   }
 }
 
-/** The WAL's last valid frame: mxFrame of the wal-index header, at byte 16 of the -shm file (the machine's byte order: little-endian here). */
+/** The WAL's last valid frame: mxFrame of the wal-index header, at byte 16 of the -shm file. */
 function walFrame(file: string): number {
+  return walIndexWord(file, 16);
+}
+
+/** The WAL's frames checkpointed into the database so far: nBackfill, after the wal-index header's two copies. */
+function walBackfill(file: string): number {
+  return walIndexWord(file, 96);
+}
+
+/** A 32-bit word of the wal-index (the -shm file), in the machine's byte order (little-endian here); 0 without one. */
+function walIndexWord(file: string, offset: number): number {
   if (file === ':memory:' || file === '') return 0;
   let fd: number | null = null;
   try {
     fd = openSync(`${file}-shm`, 'r');
-    const header = Buffer.alloc(4);
-    return readSync(fd, header, 0, 4, 16) === 4 ? header.readUInt32LE(0) : 0;
+    const word = Buffer.alloc(4);
+    return readSync(fd, word, 0, 4, offset) === 4 ? word.readUInt32LE(0) : 0;
   } catch {
     return 0;
   } finally {
