@@ -8,16 +8,19 @@
 // on, then the prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv,
 // export-xlsx, run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine
 // takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
-// undo), review. Each prints its wall time, the
-// process's CPU time, how long the engine's thread was busy (its event loop's utilization: the first run waits on
-// that thread), and its peak RSS and JS heap; steps that add a project delete it again, so the folder stays as
-// prepare left it. The step runs in this process: for the memory users get, start it with the app's V8 flags
-// (bench/child-process.ts' APP_NODE_FLAGS):
+// undo), review. Each prints its wall time, the process's CPU time, the engine's thread's CPU and how long it was
+// busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind of thread (Linux),
+// and its peak RSS and JS heap; prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that
+// add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the
+// memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
+// --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
+// time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
+// bench/statement-times.ts). Reading the thread's clock adds to the CPU.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,10 +30,11 @@ import { MemorySampler } from './memory-sampler';
 import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
+import { StatementTimes } from './statement-times';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values, positionals } = parseArgs({
-  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' } },
+  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' }, 'statement-times': { type: 'boolean' } },
   allowPositionals: true,
 });
 const rows = Number(values.rows ?? 100_000);
@@ -58,6 +62,8 @@ function preparedPort(): number {
 
 // Query keys include the service's address: later steps start the simulator on the port prepare used, or the "run"
 // step's answers would not come from the cache.
+// Before the engine opens: its statements are timed only if prepared after this.
+const statementTimes = values['statement-times'] ? StatementTimes.start() : null;
 const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**
@@ -70,26 +76,49 @@ const bytesWritten = async (): Promise<[number, number] | null> => {
   const disk = io && /^write_bytes: (\d+)$/m.exec(io);
   return wchar && disk ? [Number(wchar[1]), Number(disk[1])] : null;
 };
+/**
+ * CPU seconds of this process's threads so far, by thread name (Linux; empty elsewhere): MainThread (the engine's),
+ * WorkerThread (the verdict worker and any other worker), V8Worker (V8's garbage collection and compiling), libuv's pool.
+ */
+const cpuByThread = async (): Promise<Map<string, number>> => {
+  const byName = new Map<string, number>();
+  const tasks = await readdir('/proc/self/task').catch(() => [] as string[]);
+  for (const task of tasks) {
+    const [comm, stat] = await Promise.all([readFile(`/proc/self/task/${task}/comm`, 'utf8'), readFile(`/proc/self/task/${task}/stat`, 'utf8')]).catch(() => ['', '']);
+    // utime and stime, in clock ticks (100 a second), are fields 14 and 15; the name in parentheses may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    if (comm && Number.isFinite(ticks)) byName.set(comm.trim(), (byName.get(comm.trim()) ?? 0) + ticks / 100);
+  }
+  return byName;
+};
 const memory = new MemorySampler();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
+  statementTimes?.reset();
   const cpu = process.cpuUsage();
+  const threadCpu = process.threadCpuUsage();
   const loop = performance.eventLoopUtilization();
   const writtenBefore = await bytesWritten();
+  const threadsBefore = await cpuByThread();
   const started = performance.now();
   const value = await work();
   memory.sample();
   const used = process.cpuUsage(cpu);
+  const usedHere = process.threadCpuUsage(threadCpu);
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
+  const threads = [...(await cpuByThread()).entries()].map(([name, seconds]): [string, number] => [name, seconds - (threadsBefore.get(name) ?? 0)]).filter(([, seconds]) => seconds >= 0.01);
   const written =
     writtenBefore === null || writtenAfter === null
       ? ''
       : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
   log(
-    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (engine's thread busy ${num(busy, 2)} s)${written}, ` +
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
+  if (threads.length > 0) log(`  CPU by thread: ${threads.sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${num(seconds, 2)} s`).join(', ')}`);
+  for (const line of statementTimes?.report() ?? []) log(line);
   return value;
 };
 try {
@@ -100,7 +129,12 @@ try {
     case 'prepare': {
       const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
       await measure('plan', () => bench.saveMapping(imported.project));
+      await simulator.reset();
+      const cpu = process.cpuUsage();
       await measure('run', () => bench.runToEnd(imported.project.summary.id));
+      const used = process.cpuUsage(cpu);
+      const tally = await simulator.tally();
+      log(`  ${num(tally.findCalls)} calls, ${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`);
       break;
     }
     case 'import-csv':

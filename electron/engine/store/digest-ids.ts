@@ -8,7 +8,8 @@ const FIRST_CAPACITY = 4096;
  * already has (store/person-digests.ts, runs/query-ids.ts). An index on the digests would put each new row at a random
  * page of it, and every call's commit rewrote a page per row (a 100k-row first run wrote a sixth more with one for
  * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
- * once per connection and caught up on what was added since (by this connection or another process) before each use.
+ * once per connection and caught up on what was added since (by this connection or another process) before they are
+ * used: once a write transaction is enough, as no other process writes while it holds the lock.
  * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a deleted project's queries, a
  * rolled-back write) is not named again: the table is read anew.
  *

@@ -124,6 +124,8 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   const { upsert } = writeStatements(db);
   const write = () => {
     const checked = new Set<string>();
+    // Once a transaction, not once an answer: it holds the write lock, so only its own people are added meanwhile.
+    PersonDigests.of(db).catchUp();
     for (const r of rows) {
       const ok = r.status === 'ok';
       if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryId}).`);
@@ -172,19 +174,20 @@ export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | n
     statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
     return;
   }
+  PersonDigests.of(db).catchUp();
   const ids = personIds(db, stored.people, new Set());
   statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
 }
 
 /**
  * The ids of these people, each added where no version with its digest is stored yet; `checked`: the key lists
- * found in the folder in this transaction (store/person-records.ts PersonShapes.idsOf).
+ * found in the folder in this transaction (store/person-records.ts PersonShapes.idsOf). The caller has caught the
+ * digests up in this transaction.
  */
 function personIds(db: Database, people: readonly StoredPerson[], checked: Set<string>): number[] {
   if (people.length === 0) return [];
   const { addPerson, addDigest } = writeStatements(db);
   const digests = PersonDigests.of(db);
-  digests.catchUp();
   return people.map((p) => {
     const known = digests.idOf(p.digest);
     if (known !== undefined) return known;
