@@ -1,5 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { PersonJson } from '../../../shared/model';
+import { BlockCache, type ReadBlock } from './person-blocks';
+import { statement } from './statements';
 
 /**
  * A person's record with its objects' keys taken out (migration 29): the keys were over a third of a record, and
@@ -100,14 +102,51 @@ function unpack(value: unknown, shapes: readonly (readonly string[])[]): unknown
 }
 
 /**
+ * The record of person `id`, however it is stored: JSON text (before migration 29), packed in its `people` row (before
+ * migration 30), or in a block (store/person-blocks.ts). Every read of a record whole comes here. Throws, naming the
+ * person, when it is not stored or does not read.
+ */
+export function personRecord(db: Database, id: number): PersonJson {
+  const row = statement(db, 'SELECT person, block, position FROM people WHERE id = ?').get(id) as { person: string | Buffer; block: number | null; position: number | null } | undefined;
+  if (row === undefined) throw new Error(`Person ${id} is not stored.`);
+  const { person, block, position } = row;
+  return block === null ? readRecord(person, (shape) => PersonShapes.of(db).keysOf(shape)) : blockRecord(db, id, block, position ?? -1);
+}
+
+/** Person `id`'s record, at `position` of `block`. Throws, naming the person, when it does not read. */
+function blockRecord(db: Database, id: number, block: number, position: number): PersonJson {
+  let read: ReadBlock;
+  try {
+    read = BlockCache.of(db).read(db, block);
+  } catch (error) {
+    throw new Error(`The stored record of person ${id} does not read: block ${block} ${error instanceof Error ? error.message : String(error)}. Clearing the cache and running again asks the service for it anew.`, { cause: error });
+  }
+  try {
+    return blockRecordAt(read, position);
+  } catch (error) {
+    throw new Error(`The stored record of person ${id} does not read: in block ${block}, ${error instanceof Error ? error.message : String(error)}. Clearing the cache and running again asks the service for it anew.`, { cause: error });
+  }
+}
+
+/** The record at `position` of a block read back. Throws when there is none, or it does not read. */
+export function blockRecordAt(read: ReadBlock, position: number): PersonJson {
+  const line = position >= 0 ? read.lines[position + 1] : undefined;
+  if (line === undefined) throw new Error(`it holds no record ${position}`);
+  const [ids, values] = JSON.parse(line) as [number[], unknown];
+  return unpack(values, ids.map((shape) => read.shapes[shape] ?? [])) as PersonJson;
+}
+
+/**
  * A `people` row's record (its row called `alias`) as self-contained JSON for recordOf: `{"person": ...}`, or a
  * packed record with the key lists it names beside it. For the rare reads in SQL that need a record whole (facts
- * made by another version).
+ * made by another version). NULL for a record in a block, which SQL cannot read: its facts are always of the
+ * version that stored it (matching/candidate-facts.ts FACTS_VERSION says what changing it takes).
  */
 export function recordSql(alias: string): string {
   const packed = `CAST(${alias}.person AS TEXT)`;
   const shapes = `(SELECT json_group_object(s.id, json(s.keys)) FROM json_each(${packed}, '$[0]') AS h JOIN person_shapes AS s ON s.id = h.value)`;
   return `CASE WHEN typeof(${alias}.person) = 'text' THEN '{"person":' || ${alias}.person || '}'
+    WHEN ${alias}.block IS NOT NULL THEN NULL
     ELSE '{"packed":' || ${packed} || ',"shapes":' || coalesce(${shapes}, '{}') || '}' END`;
 }
 
