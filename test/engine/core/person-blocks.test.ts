@@ -64,7 +64,7 @@ describe("people's records in blocks, through the engine", () => {
     const reviewed = page.rows.find((r) => r.candidateCount > 1)!;
     const detail = await ok(engine, 'review.row', { projectId, rowIndex: reviewed.rowIndex });
     expect(detail.candidates.length).toBe(reviewed.candidateCount);
-    expect(detail.answeredAt).not.toBeNull();
+    expect(detail.fetchedAt).not.toBeNull();
     await ok(engine, 'decisions.choose', { projectId, rowIndex: reviewed.rowIndex, rank: detail.candidates[0]!.rank });
 
     // A refresh stores the new versions of the people who moved: in blocks too.
