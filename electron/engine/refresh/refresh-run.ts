@@ -320,10 +320,7 @@ export class RefreshRun {
       });
       // The answers store their people (the new ones' records in blocks together): the decisions brought up to date
       // from these records name their `people` rows.
-      putLookups(
-        db,
-        found.flatMap((f) => f.lookup ?? []),
-      );
+      putLookups(db, found.flatMap((f) => f.lookup ?? []));
       found.forEach(({ slug, person, digest }) => {
         if (!person) {
           // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).

@@ -22,22 +22,22 @@ export interface InBlock {
 }
 
 /** Records a block holds at most: a reply's people (100 queries x 5). */
-export const MAX_BLOCK_RECORDS = 500;
-/** Bytes a block holds uncompressed before another is begun: the most a find reply may hold (api/reply-limits.ts). */
-const MAX_BLOCK_BYTES = 32 * 1024 * 1024;
+const MAX_BLOCK_RECORDS = 500;
+/** Characters of records a block holds before another is begun: the bytes a find reply may hold (api/reply-limits.ts). */
+const MAX_BLOCK_CHARS = 32 * 1024 * 1024;
 
 /** The records compressed into blocks, in order: one unless there are more than a block holds. */
 export function recordBlocks(records: readonly PackedRecord[]): { block: RecordBlock; records: number }[] {
   const blocks: { block: RecordBlock; records: number }[] = [];
   let from = 0;
-  let bytes = 0;
+  let chars = 0;
   for (let i = 0; i < records.length; i++) {
-    bytes += records[i]!.values.length;
+    chars += records[i]!.values.length;
     const last = i === records.length - 1;
-    if (last || i + 1 - from >= MAX_BLOCK_RECORDS || bytes >= MAX_BLOCK_BYTES) {
+    if (last || i + 1 - from >= MAX_BLOCK_RECORDS || chars >= MAX_BLOCK_CHARS) {
       blocks.push({ block: recordBlock(records.slice(from, i + 1)), records: i + 1 - from });
       from = i + 1;
-      bytes = 0;
+      chars = 0;
     }
   }
   return blocks;
@@ -69,8 +69,9 @@ export interface ReadBlock {
 export function readBlock(data: Uint8Array): ReadBlock {
   let text: string;
   try {
-    // Twice the most a block is made with: damaged data that claims more is refused before it is made.
-    text = zstdDecompressSync(data, { maxOutputLength: 2 * MAX_BLOCK_BYTES }).toString('utf8');
+    // Well past the most a block is made with (its characters at up to 3 bytes each, and the record that crossed the
+    // mark): damaged data that claims more is refused before it is made.
+    text = zstdDecompressSync(data, { maxOutputLength: 8 * MAX_BLOCK_CHARS }).toString('utf8');
   } catch (error) {
     throw new Error(`its compressed data is damaged (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }

@@ -6,7 +6,7 @@ import { statement } from './statements';
 /**
  * A person's record with its objects' keys taken out (migration 29): the keys were over a third of a record, and
  * the same few key lists come back in every record. Made where the reply is read (the verdict worker), so the key lists
- * are numbered locally here; store/lookups.ts maps them to the folder's `person_shapes` ids as the record is stored.
+ * are numbered locally here; a block of records (store/person-blocks.ts) numbers them again among its own.
  */
 export interface PackedRecord {
   /** The record's values, JSON: an object as `[shape, ...its values]` (shape: an index into `shapes`), a list as `[-1, ...its items]`. */
@@ -15,7 +15,7 @@ export interface PackedRecord {
   shapes: string[];
 }
 
-/** A record packed (PackedRecord), to be stored as `[[shape ids], values]`: a BLOB, so never taken for a record stored whole (TEXT). */
+/** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
 export function packRecord(person: PersonJson): PackedRecord {
   const packing: Packing = { local: [], shapes: [] };
   return { values: JSON.stringify(pack(person, packing)) ?? 'null', shapes: packing.shapes };
@@ -65,8 +65,9 @@ function localShape(keys: string[], packing: Packing): number {
 }
 
 /**
- * The stored form of a packed record whose local shapes have these `person_shapes` ids, as text: the statement that
- * stores it makes it a BLOB (`CAST(? AS BLOB)`), with no Buffer made for it here.
+ * A packed record as migration 29's code stored it in its `people` row, its local shapes given these `person_shapes`
+ * ids (as text, made a BLOB by `CAST(? AS BLOB)`). Nothing is stored so since migration 30: for tests that make a
+ * folder of that time.
  */
 export function storedRecord(record: PackedRecord, shapeIds: readonly number[]): string {
   return `[${JSON.stringify(shapeIds)},${record.values}]`;
@@ -159,7 +160,8 @@ export function recordOf(json: string): PersonJson {
 }
 
 /**
- * The folder's key lists (`person_shapes`) per connection: a shape's id by its keys as a record is stored, its keys
+ * The folder's key lists (`person_shapes`) per connection, for the records packed in their `people` rows before
+ * migration 30: a shape's id by its keys as a record was stored (idsOf: tests make such folders with it), its keys
  * by id as one is read. What is held in memory is only a guess checked against the table by id (a rolled-back write
  * may have taken an id back, or another process given it again), and the keys parsed once.
  */
