@@ -120,12 +120,12 @@ function blockRecord(db: Database, id: number, block: number, position: number):
   try {
     read = BlockCache.of(db).read(db, block);
   } catch (error) {
-    throw new Error(`The stored record of person ${id} does not read: block ${block} ${error instanceof Error ? error.message : String(error)}. Clearing the cache and running again asks the service for it anew.`, { cause: error });
+    throw new Error(`The stored record of person ${id} does not read (block ${block}: ${error instanceof Error ? error.message : String(error)}); their facts still read, but the record as the service sent it is lost.`, { cause: error });
   }
   try {
     return blockRecordAt(read, position);
   } catch (error) {
-    throw new Error(`The stored record of person ${id} does not read: in block ${block}, ${error instanceof Error ? error.message : String(error)}. Clearing the cache and running again asks the service for it anew.`, { cause: error });
+    throw new Error(`The stored record of person ${id} does not read (block ${block}: ${error instanceof Error ? error.message : String(error)}); their facts still read, but the record as the service sent it is lost.`, { cause: error });
   }
 }
 

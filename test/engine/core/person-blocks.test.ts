@@ -98,7 +98,7 @@ describe("people's records in blocks, through the engine", () => {
     expect(again).toMatchObject({ state: 'accepted', chosenRank: detail.candidates[0]!.rank });
     onFile(dbPath, (db) => {
       const id = db.prepare('SELECT min(id) FROM people').pluck().get() as number;
-      expect(() => personRecord(db, id)).toThrow(new RegExp(`^The stored record of person ${id} does not read: block \\d+ its compressed data is damaged`));
+      expect(() => personRecord(db, id)).toThrow(new RegExp(`^The stored record of person ${id} does not read \\(block \\d+: its compressed data is damaged`));
     });
   });
 });

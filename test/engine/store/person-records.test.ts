@@ -210,11 +210,11 @@ describe("people's records in blocks", () => {
       const damaged = Buffer.from(data);
       for (let i = 8; i < damaged.length; i++) damaged[i] = damaged[i]! ^ 0x5a;
       db.prepare('UPDATE person_blocks SET data = ? WHERE id = 1').run(damaged);
-      expect(() => personRecord(db, 2)).toThrow(/^The stored record of person 2 does not read: block 1 its compressed data is damaged \(.+\)\. Clearing the cache/);
+      expect(() => personRecord(db, 2)).toThrow(/^The stored record of person 2 does not read \(block 1: its compressed data is damaged \(.+\)\); their facts still read, but the record as the service sent it is lost\.$/);
       db.prepare("UPDATE person_blocks SET data = x'' WHERE id = 1").run();
-      expect(() => personRecord(db, 1)).toThrow(/person 1 does not read: block 1 its compressed data is damaged/);
+      expect(() => personRecord(db, 1)).toThrow(/person 1 does not read \(block 1: its compressed data is damaged/);
       db.prepare('UPDATE people SET position = 7 WHERE id = 3').run();
-      expect(() => personRecord(db, 3)).toThrow('The stored record of person 3 does not read: in block 2, it holds no record 7.');
+      expect(() => personRecord(db, 3)).toThrow('The stored record of person 3 does not read (block 2: it holds no record 7); their facts still read, but the record as the service sent it is lost.');
       db.prepare('UPDATE people SET position = 0 WHERE id = 3').run();
       expect(() => personRecord(db, 99)).toThrow('Person 99 is not stored.');
 
