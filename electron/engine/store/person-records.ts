@@ -116,14 +116,8 @@ export function personRecord(db: Database, id: number): PersonJson {
 
 /** Person `id`'s record, at `position` of `block`. Throws, naming the person, when it does not read. */
 function blockRecord(db: Database, id: number, block: number, position: number): PersonJson {
-  let read: ReadBlock;
   try {
-    read = BlockCache.of(db).read(db, block);
-  } catch (error) {
-    throw new Error(`The stored record of person ${id} does not read (block ${block}: ${error instanceof Error ? error.message : String(error)}); their facts still read, but the record as the service sent it is lost.`, { cause: error });
-  }
-  try {
-    return blockRecordAt(read, position);
+    return blockRecordAt(BlockCache.of(db).read(db, block), position);
   } catch (error) {
     throw new Error(`The stored record of person ${id} does not read (block ${block}: ${error instanceof Error ? error.message : String(error)}); their facts still read, but the record as the service sent it is lost.`, { cause: error });
   }
