@@ -22,6 +22,7 @@ import { parseFindReply } from '../electron/engine/api/find-reply';
 import { replyJson } from '../electron/engine/api/reply-json';
 import { replyText } from '../electron/engine/api/reply-text';
 import { candidateFacts, rankedFacts, storedFacts, storedPersonFacts } from '../electron/engine/matching';
+import { personRecord } from '../electron/engine/store/person-records';
 import { num } from './report';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
@@ -50,16 +51,11 @@ function replayedCalls(): Call[] {
       list.push(row);
     }
     // The old layout's key stands in as the SHA-256 of the query's id; the candidates as the replies held them, their
-    // people's records in rank order.
-    const answers = (
-      db
-        .prepare(
-          `SELECT l.query_id, coalesce(l.candidates, (SELECT json_group_array(json_object('person', json(p.person))) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value))
-           FROM lookups AS l WHERE l.status = 'ok' ORDER BY l.query_id`,
-        )
-        .raw()
-        .all() as [number, string][]
-    ).map(([id, candidates]) => [hash('sha256', String(id)), candidates, id] as const);
+    // people's records in rank order (however each is stored: store/person-records.ts personRecord).
+    const answers = (db.prepare("SELECT query_id, candidates, people FROM lookups WHERE status = 'ok' ORDER BY query_id").raw().all() as [number, string | null, string | null][]).map(
+      ([id, candidates, people]) =>
+        [hash('sha256', String(id)), candidates ?? JSON.stringify((JSON.parse(people ?? '[]') as number[]).map((person) => ({ person: personRecord(db, person) }))), id] as const,
+    );
     const calls: Call[] = [];
     for (let i = 0; i < answers.length; i += 100) {
       const slice = answers.slice(i, i + 100);

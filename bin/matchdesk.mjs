@@ -5,8 +5,9 @@
 // V8 reads only at start-up, so it is in the line above, in package.json's scripts and in bench/child-process.ts.
 //
 // Written for any Node that can load an ES module: better-sqlite3 needs Node-API 10 (Node 22.12 or newer), and an
-// older Node dies loading it with a bare "Segmentation fault". On one, the CLI runs again on the Node that comes
-// with the project (the `node` devDependency), or says what to do.
+// older Node dies loading it with a bare "Segmentation fault"; people's records are stored compressed with zstd,
+// which Node has from 22.15. On an older one, the CLI runs again on the Node that comes with the project (the `node`
+// devDependency), or says what to do.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 
-const MINIMUM = [22, 12];
+const MINIMUM = [22, 15];
 // Set on the run on the bundled Node: if that one is old too, it says so rather than starting itself again.
 const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
 // A terminal's Ctrl-C already reaches the re-run (it is in the same process group): forwarding it would make it a
@@ -49,7 +50,7 @@ function bundledNode() {
 function refuse(why) {
   const minimum = MINIMUM.join('.');
   process.stderr.write(
-    `matchdesk: needs Node ${minimum} or newer (better-sqlite3 needs Node-API 10); this is Node ${process.version} (${process.execPath}).\n` +
+    `matchdesk: needs Node ${minimum} or newer (better-sqlite3 needs Node-API 10, and records are stored with zstd); this is Node ${process.version} (${process.execPath}).\n` +
       `${why}\n` +
       `Run "npm install" in ${join(dirname(fileURLToPath(import.meta.url)), '..')} and start it with "npx matchdesk", which runs on the Node that comes ` +
       `with Matchdesk, or install Node ${minimum} or newer.\n`,

@@ -1,4 +1,4 @@
-// `node bin/matchdesk.mjs` on a Node older than 22.12 (better-sqlite3 needs Node-API 10): the CLI runs again on the
+// `node bin/matchdesk.mjs` on a Node older than 22.15 (better-sqlite3 needs Node-API 10, records are stored with zstd): the CLI runs again on the
 // Node that comes with the project, with the same arguments, output, exit code and signals, or says what to do.
 // Never a bare "Segmentation fault". Run for real on the machine's older Node.
 import { execFileSync } from 'node:child_process';
@@ -12,12 +12,12 @@ import { runMatchdesk } from './matchdesk-process';
 
 const CANDIDATES = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'];
 
-/** The first Node on this machine older than 22.12, or null. */
+/** The first Node on this machine older than 22.15, or null. */
 function olderNode(): string | null {
   for (const path of CANDIDATES) {
     try {
       const [major, minor] = execFileSync(path, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '').split('.').map(Number);
-      if (major < 22 || (major === 22 && minor < 12)) return path;
+      if (major < 22 || (major === 22 && minor < 15)) return path;
     } catch {
       // Not there, or not a Node: try the next.
     }
@@ -26,7 +26,7 @@ function olderNode(): string | null {
 }
 
 const old = olderNode();
-const skipped = skipBecause('the older-Node start tests', old ? null : `no Node older than 22.12 at ${CANDIDATES.join(', ')}`);
+const skipped = skipBecause('the older-Node start tests', old ? null : `no Node older than 22.15 at ${CANDIDATES.join(', ')}`);
 
 let dir: string;
 beforeAll(() => {
@@ -34,7 +34,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(skipped)('matchdesk on a Node older than 22.12', () => {
+describe.skipIf(skipped)('matchdesk on a Node older than 22.15', () => {
   const on = (args: string[], extra: { bin?: string; whileRunning?: Parameters<typeof runMatchdesk>[1]['whileRunning'] } = {}) =>
     runMatchdesk(args, { cwd: dir, home: join(dir, 'home'), connection: {}, node: old!, ...extra });
 
@@ -74,7 +74,7 @@ describe.skipIf(skipped)('matchdesk on a Node older than 22.12', () => {
     copyFileSync(resolve(__dirname, '../../bin/matchdesk.mjs'), join(lonely, 'matchdesk.mjs'));
     const run = await on(['--version'], { bin: join(lonely, 'matchdesk.mjs') });
     expect(run.code).toBe(EXIT_CODES.failed);
-    expect(run.stderr).toMatch(/^matchdesk: needs Node 22\.12 or newer \(better-sqlite3 needs Node-API 10\); this is Node v\d+\.\d+\.\d+ /);
+    expect(run.stderr).toMatch(/^matchdesk: needs Node 22\.15 or newer \(better-sqlite3 needs Node-API 10, and records are stored with zstd\); this is Node v\d+\.\d+\.\d+ /);
     expect(run.stderr).toMatch(/The Node that comes with Matchdesk \(the "node" package in node_modules\) is not installed\./);
     expect(run.stderr).toMatch(/Run "npm install" in .*lonely and start it with "npx matchdesk"/);
     expect(run.stdout).toBe('');

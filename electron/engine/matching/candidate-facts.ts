@@ -45,6 +45,9 @@ export interface CandidateFacts {
  * Version 2 stored each candidate's facts as an object, with the summary's name, profile and location twice; version 3
  * stores them as a row of values (storedFacts below), half the bytes: what a run writes beside each answer, and what a
  * cached re-run reads and parses for each (docs/performance.md, "SQLite"). Version 2 facts still read as they are.
+ * A person whose record is in a block (migration 30) has facts of the version that stored them, and SQL cannot read
+ * their record to make them again (store/person-records.ts recordSql): a new version must first make those people's
+ * facts again from store/person-records.ts personRecord.
  */
 export const FACTS_VERSION = 3;
 const OBJECT_FACTS_VERSION = 2;

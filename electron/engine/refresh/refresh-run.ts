@@ -8,7 +8,7 @@ import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
-import { putLookups, queryDigests, stopReason, storedPersonId } from '../store';
+import { putLookups, queryDigests, stopReason, storedPersonId, type Lookup } from '../store';
 import { storedQueryId } from '../runs/query-ids';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
@@ -308,11 +308,20 @@ export class RefreshRun {
     const fetchedAt = clock.now();
     const mark = this.markPerson;
     db.transaction(() => {
-      slugs.forEach((slug, i) => {
+      const found = slugs.map((slug, i) => {
         const candidates = answers[i] ?? [];
         const { people, ranks, ranked: facts } = answerPeople(candidates);
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
         const person = facts.find((f) => f.slug === slug);
+        if (!person) return { slug, person: null, digest: 0n, lookup: null };
+        const query = slugQuery(slug);
+        const lookup: Lookup = { queryId: storedQueryId(db, digestOf(query), query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
+        return { slug, person, digest: people[facts.indexOf(person)]!.digest, lookup };
+      });
+      // The answers store their people (the new ones' records in blocks together): the decisions brought up to date
+      // from these records name their `people` rows.
+      putLookups(db, found.flatMap((f) => f.lookup ?? []));
+      found.forEach(({ slug, person, digest }) => {
         if (!person) {
           // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).
           mark.run('not_found', null, this.refreshId, slug);
@@ -320,10 +329,7 @@ export class RefreshRun {
           this.counters.rowsNotFound += this.writer.rowsListed(slug);
           return;
         }
-        const query = slugQuery(slug);
-        // The answer stores its people: the decisions brought up to date from this record name its `people` row.
-        putLookups(db, [{ queryId: storedQueryId(db, digestOf(query), query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } }]);
-        person.personId = storedPersonId(db, people[facts.indexOf(person)]!.digest);
+        person.personId = storedPersonId(db, digest);
         // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
         const stored = storedPersonFacts(person);
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);

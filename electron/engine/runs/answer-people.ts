@@ -3,7 +3,7 @@ import type { JobBoard, JobHandle } from '../jobs/job-board';
 import type { Candidate } from '../../../shared/model';
 import { IdleWork } from '../idle-turn';
 import { answerPeople } from '../matching';
-import { answersLeftToMove, answersToMove, moveAnswer } from '../store';
+import { answersLeftToMove, answersToMove, moveAnswers } from '../store';
 
 /** Answers moved per transaction: a short slice, so a call that comes in meanwhile waits only briefly. */
 const ANSWERS_PER_SLICE = 500;
@@ -55,7 +55,7 @@ export class AnswerMove extends IdleWork {
         if (!(await this.turn())) return;
         const slice = this.db.transaction(() => {
           const answers = answersToMove(this.db, after, ANSWERS_PER_SLICE);
-          for (const { rowid, candidates } of answers) moveAnswer(this.db, rowid, peopleOf(candidates));
+          moveAnswers(this.db, answers.map(({ rowid, candidates }) => ({ rowid, stored: peopleOf(candidates) })));
           return answers;
         })();
         if (slice.length === 0) break;

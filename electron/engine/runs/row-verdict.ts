@@ -1,6 +1,7 @@
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
 import type { AnswerPeople } from '../store';
+import { blockNewPeople } from '../store/person-blocks';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
 import { replyText } from '../api/reply-text';
@@ -137,6 +138,7 @@ export interface LandedReply {
  */
 export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
   const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length).map(answerPeople);
+  blockNewPeople(answers.flatMap((a) => a.people));
   return {
     stored: answers.map(({ people, ranks }) => ({ people, ranks })),
     facts: answers.map((a) => a.facts),

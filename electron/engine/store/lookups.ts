@@ -4,7 +4,8 @@ import type { Candidate, FindQuery } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
 import { PersonDigests } from './person-digests';
 import { queryFromStored } from './query-text';
-import { PersonShapes, readRecord, storedRecord, type PackedRecord } from './person-records';
+import { recordBlocks, type InBlock, type RecordBlock } from './person-blocks';
+import { personRecord, type PackedRecord } from './person-records';
 import { statement } from './statements';
 
 export interface LookupError {
@@ -22,6 +23,8 @@ export interface StoredPerson {
   factsVersion: number;
   /** Its facts as the model reads them, one stored row of values (matching/candidate-facts.ts). */
   facts: string;
+  /** Where its record is in a block the reply's reading made (store/person-blocks.ts blockNewPeople), if it put it in one. */
+  inBlock?: InBlock;
 }
 
 /** An 'ok' answer's candidates as stored: its people, best rank first, and their ranks and scores in it (`[[rank, score], ...]`). */
@@ -117,19 +120,22 @@ export function getLookups(db: Database, ids: readonly number[], freshAfterMs: n
  * Stores many lookups in one transaction (the caller's, when it has one open). An 'ok' row replaces anything; an
  * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
  * refresh never throws away candidates the user could still review. An 'ok' answer's people are added to `people`
- * where no version with their digest is there already; the answer keeps their ids.
+ * where no version with their digest is there already, their records compressed in blocks (store/person-blocks.ts);
+ * the answer keeps their ids.
  */
 export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
   const { upsert } = writeStatements(db);
   const write = () => {
-    const checked = new Set<string>();
-    // Once a transaction, not once an answer: it holds the write lock, so only its own people are added meanwhile.
-    PersonDigests.of(db).catchUp();
-    for (const r of rows) {
+    const found = rows.map((r) => {
+      if (r.status !== 'ok') return null;
+      if (!r.stored) throw new Error(`An answer was stored without its people (query ${r.queryId}).`);
+      return r.stored.people;
+    });
+    const people = personIds(db, found);
+    for (const [i, r] of rows.entries()) {
       const ok = r.status === 'ok';
-      if (ok && !r.stored) throw new Error(`An answer was stored without its people (query ${r.queryId}).`);
-      const ids = ok ? personIds(db, r.stored!.people, checked) : null;
+      const ids = people[i];
       upsert.run(
         r.queryId,
         Math.trunc(r.fetchedAt),
@@ -166,36 +172,78 @@ export function answersLeftToMove(db: Database): number {
 }
 
 /**
- * One answer stored before migration 25 in the new layout: its people stored once, their ids and ranks kept, its
- * candidates and facts dropped. `stored` null: its candidates no longer read, so it goes (a miss, asked again).
+ * Answers stored before migration 25 in the new layout, in the caller's transaction: their people stored once (the
+ * new ones' records in blocks together), their ids and ranks kept, their candidates and facts dropped. `stored` null:
+ * its candidates no longer read, so it goes (a miss, asked again).
  */
-export function moveAnswer(db: Database, rowid: number, stored: AnswerPeople | null): void {
-  if (!stored) {
-    statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
-    return;
+export function moveAnswers(db: Database, moves: readonly { rowid: number; stored: AnswerPeople | null }[]): void {
+  const people = personIds(db, moves.map((m) => m.stored?.people ?? null));
+  for (const [i, { rowid, stored }] of moves.entries()) {
+    const ids = people[i];
+    if (!stored || !ids) statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
+    else statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
   }
-  PersonDigests.of(db).catchUp();
-  const ids = personIds(db, stored.people, new Set());
-  statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
+}
+
+/** A person version not stored yet, met in this write: its `people` id once added. */
+interface NewPerson {
+  person: StoredPerson;
+  id: number;
 }
 
 /**
- * The ids of these people, each added where no version with its digest is stored yet; `checked`: the key lists
- * found in the folder in this transaction (store/person-records.ts PersonShapes.idsOf). The caller has caught the
- * digests up in this transaction.
+ * The ids of each list of people (null for none), each person added where no version with its digest is stored yet.
+ * The new people's records go into blocks: the block the reply's reading made, where at least half of it is new
+ * (the rest of it is kept, unread); the others into one made here.
  */
-function personIds(db: Database, people: readonly StoredPerson[], checked: Set<string>): number[] {
-  if (people.length === 0) return [];
-  const { addPerson, addDigest } = writeStatements(db);
+function personIds(db: Database, lists: readonly (readonly StoredPerson[] | null)[]): (number[] | null)[] {
   const digests = PersonDigests.of(db);
-  return people.map((p) => {
-    const known = digests.idOf(p.digest);
-    if (known !== undefined) return known;
-    const id = Number(addPerson.run(p.factsVersion, p.facts, storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes, checked))).lastInsertRowid);
-    addDigest.run(id, p.digest);
-    digests.add(p.digest, id);
-    return id;
-  });
+  digests.catchUp();
+  const added = new Map<bigint, NewPerson>();
+  const found = lists.map((people) =>
+    people === null
+      ? null
+      : people.map((person): number | NewPerson => {
+          const known = digests.idOf(person.digest);
+          if (known !== undefined) return known;
+          let fresh = added.get(person.digest);
+          if (!fresh) added.set(person.digest, (fresh = { person, id: 0 }));
+          return fresh;
+        }),
+  );
+  if (added.size > 0) addPeople(db, [...added.values()]);
+  return found.map((ids) => (ids === null ? null : ids.map((id) => (typeof id === 'number' ? id : id.id))));
+}
+
+/** Adds these new people, their records in blocks, and sets their ids. */
+function addPeople(db: Database, people: readonly NewPerson[]): void {
+  const { addPerson, addDigest, addBlock } = writeStatements(db);
+  const digests = PersonDigests.of(db);
+  const add = (p: NewPerson, block: number, position: number) => {
+    p.id = Number(addPerson.run(p.person.factsVersion, p.person.facts, block, position).lastInsertRowid);
+    addDigest.run(p.id, p.person.digest);
+    digests.add(p.person.digest, p.id);
+  };
+  const newInBlock = new Map<RecordBlock, number>();
+  for (const { person } of people) if (person.inBlock) newInBlock.set(person.inBlock.block, (newInBlock.get(person.inBlock.block) ?? 0) + 1);
+  const blockIds = new Map<RecordBlock, number>();
+  const unblocked: NewPerson[] = [];
+  for (const p of people) {
+    const inBlock = p.person.inBlock;
+    if (!inBlock || newInBlock.get(inBlock.block)! * 2 < inBlock.block.count) {
+      unblocked.push(p);
+      continue;
+    }
+    let id = blockIds.get(inBlock.block);
+    if (id === undefined) blockIds.set(inBlock.block, (id = Number(addBlock.run(inBlock.block.data).lastInsertRowid)));
+    add(p, id, inBlock.position);
+  }
+  let from = 0;
+  for (const { block, records } of recordBlocks(unblocked.map((p) => p.person.record))) {
+    const id = Number(addBlock.run(block.data).lastInsertRowid);
+    for (let position = 0; position < records; position++) add(unblocked[from + position]!, id, position);
+    from += records;
+  }
 }
 
 /** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
@@ -226,7 +274,7 @@ export function cacheStatsQuery(freshAfterMs: number): { sql: string; params: un
          coalesce(sum(status = 'error'), 0) AS errors,
          coalesce(sum((SELECT length(CAST(q.query AS BLOB)) FROM queries AS q WHERE q.id = query_id) + coalesce(length(CAST(candidates AS BLOB)), 0)
                       + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(people) + length(ranks), 0)), 0)
-           + (SELECT coalesce(sum(length(CAST(person AS BLOB))), 0) FROM people) AS bytes
+           + (SELECT coalesce(sum(length(CAST(person AS BLOB))), 0) FROM people) + (SELECT coalesce(sum(length(data)), 0) FROM person_blocks) AS bytes
        FROM lookups`,
     params: [{ fresh: freshAfterMs }],
   };
@@ -246,8 +294,9 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
 /**
  * Deletes every lookup, or only those fetched before `olderThanMs`, and the people nothing names any more: no answer
  * left, no row's decision (row_status.chosen_person), no refresh's record of them (which later decisions are taken
- * from) and no decision the log could bring back by undo. Returns how
- * many lookups were deleted.
+ * from) and no decision the log could bring back by undo. A block of records goes once none of its people is left:
+ * one named person keeps the whole block (its reply's new people, about 17 kB compressed at 100k rows). Returns how many lookups
+ * were deleted.
  */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
   PersonDigests.of(db).forget();
@@ -255,7 +304,8 @@ export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): n
     opts.olderThanMs === undefined ? db.prepare('DELETE FROM lookups').run().changes : db.prepare('DELETE FROM lookups WHERE fetched_at < ?').run(opts.olderThanMs).changes;
   if (deleted > 0) {
     db.exec(`DELETE FROM people WHERE id NOT IN (${NAMED_PEOPLE});
-             DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);`);
+             DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);
+             DELETE FROM person_blocks WHERE id NOT IN (SELECT block FROM people WHERE block IS NOT NULL);`);
   }
   return deleted;
 }
@@ -296,7 +346,7 @@ type FactRow = [number, number | null, string | null, number];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
-const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement }>();
+const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
@@ -324,7 +374,7 @@ function paddedKeys(keys: number[]): number[] {
   return keys;
 }
 
-function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement } {
+function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement } {
   let statements = writes.get(db);
   if (!statements) {
     statements = {
@@ -336,8 +386,10 @@ function writeStatements(db: Database): { upsert: Statement; addPerson: Statemen
            facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
          WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
       ),
-      addPerson: db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))'),
+      // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
+      addPerson: db.prepare("INSERT INTO people (facts_version, facts, person, block, position) VALUES (?, ?, x'', ?, ?)"),
       addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
+      addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)'),
     };
     writes.set(db, statements);
   }
@@ -365,14 +417,7 @@ function candidatesOf(db: Database, people: string, ranks: string | null): Candi
   const ids = JSON.parse(people) as number[];
   const ranked = JSON.parse(ranks ?? '[]') as [number, number | null][];
   if (ids.length !== ranked.length) throw new Error('an answer without its ranks');
-  const shapes = PersonShapes.of(db);
-  const keysOf = (id: number) => shapes.keysOf(id);
-  const recordOf = statement(db, 'SELECT person FROM people WHERE id = ?').pluck();
-  return ids.map((id, i) => {
-    const stored = recordOf.get(id) as string | Buffer | undefined;
-    if (stored === undefined) throw new Error('an answer names people no longer stored');
-    return { rank: ranked[i]![0], score: ranked[i]![1], person: readRecord(stored, keysOf) };
-  });
+  return ids.map((id, i) => ({ rank: ranked[i]![0], score: ranked[i]![1], person: personRecord(db, id) }));
 }
 
 function compare(a: string, b: string): number {

@@ -1,10 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { PersonJson } from '../../../shared/model';
+import { BlockCache, type ReadBlock } from './person-blocks';
+import { statement } from './statements';
 
 /**
  * A person's record with its objects' keys taken out (migration 29): the keys were over a third of a record, and
  * the same few key lists come back in every record. Made where the reply is read (the verdict worker), so the key lists
- * are numbered locally here; store/lookups.ts maps them to the folder's `person_shapes` ids as the record is stored.
+ * are numbered locally here; a block of records (store/person-blocks.ts) numbers them again among its own.
  */
 export interface PackedRecord {
   /** The record's values, JSON: an object as `[shape, ...its values]` (shape: an index into `shapes`), a list as `[-1, ...its items]`. */
@@ -13,7 +15,7 @@ export interface PackedRecord {
   shapes: string[];
 }
 
-/** A record packed (PackedRecord), to be stored as `[[shape ids], values]`: a BLOB, so never taken for a record stored whole (TEXT). */
+/** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
 export function packRecord(person: PersonJson): PackedRecord {
   const packing: Packing = { local: [], shapes: [] };
   return { values: JSON.stringify(pack(person, packing)) ?? 'null', shapes: packing.shapes };
@@ -63,8 +65,9 @@ function localShape(keys: string[], packing: Packing): number {
 }
 
 /**
- * The stored form of a packed record whose local shapes have these `person_shapes` ids, as text: the statement that
- * stores it makes it a BLOB (`CAST(? AS BLOB)`), with no Buffer made for it here.
+ * A packed record as migration 29's code stored it in its `people` row, its local shapes given these `person_shapes`
+ * ids (as text, made a BLOB by `CAST(? AS BLOB)`). Nothing is stored so since migration 30: for tests that make a
+ * folder of that time.
  */
 export function storedRecord(record: PackedRecord, shapeIds: readonly number[]): string {
   return `[${JSON.stringify(shapeIds)},${record.values}]`;
@@ -100,14 +103,45 @@ function unpack(value: unknown, shapes: readonly (readonly string[])[]): unknown
 }
 
 /**
+ * The record of person `id`, however it is stored: JSON text (before migration 29), packed in its `people` row (before
+ * migration 30), or in a block (store/person-blocks.ts). Every read of a record whole comes here. Throws, naming the
+ * person, when it is not stored or does not read.
+ */
+export function personRecord(db: Database, id: number): PersonJson {
+  const row = statement(db, 'SELECT person, block, position FROM people WHERE id = ?').get(id) as { person: string | Buffer; block: number | null; position: number | null } | undefined;
+  if (row === undefined) throw new Error(`Person ${id} is not stored.`);
+  const { person, block, position } = row;
+  return block === null ? readRecord(person, (shape) => PersonShapes.of(db).keysOf(shape)) : blockRecord(db, id, block, position ?? -1);
+}
+
+/** Person `id`'s record, at `position` of `block`. Throws, naming the person, when it does not read. */
+function blockRecord(db: Database, id: number, block: number, position: number): PersonJson {
+  try {
+    return blockRecordAt(BlockCache.of(db).read(db, block), position);
+  } catch (error) {
+    throw new Error(`The stored record of person ${id} does not read (block ${block}: ${error instanceof Error ? error.message : String(error)}); their facts still read, but the record as the service sent it is lost.`, { cause: error });
+  }
+}
+
+/** The record at `position` of a block read back. Throws when there is none, or it does not read. */
+export function blockRecordAt(read: ReadBlock, position: number): PersonJson {
+  const line = position >= 0 ? read.lines[position + 1] : undefined;
+  if (line === undefined) throw new Error(`it holds no record ${position}`);
+  const [ids, values] = JSON.parse(line) as [number[], unknown];
+  return unpack(values, ids.map((shape) => read.shapes[shape] ?? [])) as PersonJson;
+}
+
+/**
  * A `people` row's record (its row called `alias`) as self-contained JSON for recordOf: `{"person": ...}`, or a
  * packed record with the key lists it names beside it. For the rare reads in SQL that need a record whole (facts
- * made by another version).
+ * made by another version). NULL for a record in a block, which SQL cannot read: its facts are always of the
+ * version that stored it (matching/candidate-facts.ts FACTS_VERSION says what changing it takes).
  */
 export function recordSql(alias: string): string {
   const packed = `CAST(${alias}.person AS TEXT)`;
   const shapes = `(SELECT json_group_object(s.id, json(s.keys)) FROM json_each(${packed}, '$[0]') AS h JOIN person_shapes AS s ON s.id = h.value)`;
   return `CASE WHEN typeof(${alias}.person) = 'text' THEN '{"person":' || ${alias}.person || '}'
+    WHEN ${alias}.block IS NOT NULL THEN NULL
     ELSE '{"packed":' || ${packed} || ',"shapes":' || coalesce(${shapes}, '{}') || '}' END`;
 }
 
@@ -120,7 +154,8 @@ export function recordOf(json: string): PersonJson {
 }
 
 /**
- * The folder's key lists (`person_shapes`) per connection: a shape's id by its keys as a record is stored, its keys
+ * The folder's key lists (`person_shapes`) per connection, for the records packed in their `people` rows before
+ * migration 30: a shape's id by its keys as a record was stored (idsOf: tests make such folders with it), its keys
  * by id as one is read. What is held in memory is only a guess checked against the table by id (a rolled-back write
  * may have taken an id back, or another process given it again), and the keys parsed once.
  */

@@ -8,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, rankedFacts, storedFacts } from '../../../electron/engine/matching';
-import { jobVerdicts, preparedReply, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import { jobVerdicts, preparedReply, verdictsFor, type PreparedAnswers, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import { readBlock } from '../../../electron/engine/store/person-blocks';
+import { blockRecordAt } from '../../../electron/engine/store/person-records';
 import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { getAnswerFacts, openDatabase, putLookups } from '../../../electron/engine/store';
@@ -75,7 +77,12 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       // does not read fails there (the engine then reads it itself).
       const utf8 = new TextEncoder();
       const reply = { bytes: utf8.encode(JSON.stringify([answer.map((c) => c.person), []])), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
-      expect(await ask({ id: 3, kind: 'reply', ...reply })).toEqual({ id: 3, results: preparedReply(reply) });
+      // Its new people's records come in a block made there (a thread blocks a person once, so the source's own reading
+      // here may make none): compared apart, read back.
+      const prepared = (await ask({ id: 3, kind: 'reply', ...reply })) as { id: number; results: PreparedAnswers };
+      expect({ ...prepared, results: withoutBlocks(prepared.results) }).toEqual({ id: 3, results: withoutBlocks(preparedReply(reply)) });
+      const people = prepared.results.stored.flatMap((a) => a.people);
+      expect(people.map((p) => blockRecordAt(readBlock(p.inBlock!.block.data), p.inBlock!.position))).toEqual(answer.map((c) => c.person));
       expect(preparedReply(reply).values[0]).toEqual(fromStore);
       expect(await ask({ id: 4, kind: 'reply', ...reply, bytes: utf8.encode('[[{"name": "Jane') })).toMatchObject({ id: 4, error: expect.stringMatching(/ReplyNotJson/) });
     } finally {
@@ -84,3 +91,8 @@ describe.skipIf(skipped)('the built verdict worker', () => {
     }
   });
 });
+
+/** A reply made ready to store, without where its people's records were put in blocks. */
+function withoutBlocks(prepared: PreparedAnswers): PreparedAnswers {
+  return { ...prepared, stored: prepared.stored.map((a) => ({ ...a, people: a.people.map(({ inBlock: _inBlock, ...p }) => p) })) };
+}

@@ -321,7 +321,10 @@ describe('lookups cache', () => {
     try {
       const row = ok(db, 'a@example.com', now);
       putLookups(db, [row]);
-      db.prepare("UPDATE people SET person = '{broken'").run();
+      // A record in a block whose data is damaged, and one stored before as text that no longer parses.
+      db.prepare("UPDATE person_blocks SET data = x'28b52ffd0058'").run();
+      expect(getLookups(db, [row.queryId], 0).size).toBe(0);
+      db.prepare("UPDATE people SET person = '{broken', block = NULL").run();
       expect(getLookups(db, [row.queryId], 0).size).toBe(0);
       // An answer naming a person no longer stored is a miss too.
       db.prepare('DELETE FROM people').run();
@@ -344,18 +347,22 @@ describe('lookups cache', () => {
         .prepare("SELECT sum(length(CAST(q.query || coalesce(error, '') || coalesce(people || ranks, '') AS BLOB))) FROM lookups JOIN queries AS q ON q.id = query_id")
         .pluck()
         .get() as number;
-      const people = db.prepare('SELECT sum(length(CAST(person AS BLOB))) FROM people').pluck().get() as number;
+      const people = db.prepare('SELECT sum(length(CAST(person AS BLOB))) + (SELECT sum(length(data)) FROM person_blocks) FROM people').pluck().get() as number;
       expect(stats.bytes).toBe(stored + people);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(1);
 
       // Clearing by age takes the people only the cleared answers named, and keeps those an answer left still names.
       putLookups(db, [ok(db, 'e@example.com', now - 45 * DAY, [candidate(1, 'a@example.com')])]);
       expect(clearCache(db, { olderThanMs: cutoff })).toBe(3);
       expect(cacheStats(db, cutoff)).toMatchObject({ entries: 2, fresh: 1, stale: 0, errors: 1 });
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
+      // The first block keeps the one person named still: its other records stay in it, unread.
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(1);
       expect(getLookups(db, [ok(db, 'a@example.com', now).queryId], 0).get(ok(db, 'a@example.com', now).queryId)).toEqual(read(ok(db, 'a@example.com', now)));
       expect(clearCache(db)).toBe(2);
       expect(cacheStats(db, cutoff)).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(0);
     } finally {
       db.close();
     }

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople } from '../../../electron/engine/matching';
-import { PersonShapes, packRecord, readRecord, recordOf, recordSql, storedRecord } from '../../../electron/engine/store/person-records';
+import { PersonShapes, blockRecordAt, packRecord, personRecord, readRecord, recordOf, recordSql, storedRecord } from '../../../electron/engine/store/person-records';
+import { blockNewPeople, readBlock, recordBlocks } from '../../../electron/engine/store/person-blocks';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
-import { getLookups, openDatabase, putLookups } from '../../../electron/engine/store';
+import { getLookups, openDatabase, putLookups, type Database } from '../../../electron/engine/store';
 import type { Candidate, PersonJson } from '../../../shared/model';
 import { tempFolder } from './temp-folder';
 
@@ -95,7 +96,9 @@ describe('packed person records', () => {
       });
       putLookups(db, answers.slice(0, 600));
       putLookups(db, answers.slice(600));
-      expect(db.prepare('SELECT count(*) FROM person_shapes').pluck().get()).toBe(1_100);
+      // A block names its own key lists; one holds at most 500 records.
+      expect(db.prepare('SELECT count(*) FROM person_shapes').pluck().get()).toBe(0);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(3);
       const read = getLookups(db, answers.map((a) => a.queryId), 0);
       for (const a of answers) expect(read.get(a.queryId)?.candidates).toEqual(a.candidates);
     } finally {
@@ -103,17 +106,121 @@ describe('packed person records', () => {
     }
   });
 
-  it('read whole in SQL too, beside records stored before as text', () => {
+  it('read whole, in a block beside records stored before as text or packed in their row', () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
       const candidates: Candidate[] = [{ rank: 1, score: 0.9, person: ada }];
       const k = storedQueryId(db, 1n, { fields: [] });
       putLookups(db, [{ queryId: k, query: { fields: [] }, fetchedAt: 1, status: 'ok', candidates, error: null, stored: answerPeople(candidates) }]);
       db.prepare("INSERT INTO people (facts_version, facts, person) VALUES (3, '[]', ?)").run(JSON.stringify({ name: 'Stored Before' }));
-      expect(db.prepare('SELECT typeof(person) FROM people ORDER BY id').pluck().all()).toEqual(['blob', 'text']);
-      const read = db.prepare(`SELECT ${recordSql('p')} FROM people AS p ORDER BY id`).pluck().all() as string[];
-      expect(read.map(recordOf)).toEqual([ada, { name: 'Stored Before' }]);
+      const packed = packRecord({ name: 'Packed Before', jobs: [{ title: 'Clerk' }] });
+      db.prepare("INSERT INTO people (facts_version, facts, person) VALUES (3, '[]', CAST(? AS BLOB))").run(storedRecord(packed, PersonShapes.of(db).idsOf(packed.shapes, new Set())));
+      expect(db.prepare('SELECT typeof(person), length(person), block FROM people ORDER BY id').raw().all()).toEqual([
+        ['blob', 0, 1],
+        ['text', 24, null],
+        ['blob', expect.any(Number), null],
+      ]);
+      // SQL reads the records stored before; one in a block is read by personRecord alone.
+      const read = db.prepare(`SELECT ${recordSql('p')} FROM people AS p ORDER BY id`).pluck().all() as (string | null)[];
+      expect(read.map((r) => (r === null ? null : recordOf(r)))).toEqual([null, { name: 'Stored Before' }, { name: 'Packed Before', jobs: [{ title: 'Clerk' }] }]);
+      expect([1, 2, 3].map((id) => personRecord(db, id))).toEqual([ada, { name: 'Stored Before' }, { name: 'Packed Before', jobs: [{ title: 'Clerk' }] }]);
       expect(getLookups(db, [k], 0).get(k)?.candidates).toEqual(candidates);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** People as a reply's reading makes them, for putLookups. */
+function answers(db: Database, records: PersonJson[][], from = 0) {
+  return records.map((people, i) => {
+    const candidates: Candidate[] = people.map((person, rank) => ({ rank: rank + 1, score: null, person }));
+    const queryId = storedQueryId(db, BigInt(from + i + 1), { fields: [] });
+    return { queryId, query: { fields: [] }, fetchedAt: 1, status: 'ok' as const, candidates, error: null, stored: answerPeople(candidates) };
+  });
+}
+
+const person = (i: number): PersonJson => ({ id: `p_${i}`, name: `Person ${i}`, jobs: [{ title: 'Engineer', company: { id: `c_${i % 7}`, name: `Company ${i % 7}` } }] });
+
+describe("people's records in blocks", () => {
+  it('read back as the very JSON the service sent, for any records, however many a block holds', () => {
+    const odd = JSON.parse('{"b":1,"2":"two","__proto__":{"x":1},"":[-1,[-1]],"é":"\\u2028","new\\nline":"a\\nb\\r"}') as PersonJson;
+    const records = [ada, odd, ...Array.from({ length: 1_200 }, (_, i) => person(i))];
+    const blocks = recordBlocks(records.map(packRecord));
+    expect(blocks.map((b) => b.records)).toEqual([500, 500, 202]);
+    const back = blocks.flatMap(({ block, records: count }) => Array.from({ length: count }, (_, i) => blockRecordAt(readBlock(block.data), i)));
+    expect(back.map((r) => JSON.stringify(r))).toEqual(records.map((r) => JSON.stringify(r)));
+    expect(Object.getPrototypeOf(back[1])).toBe(Object.prototype);
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 12 }), (values) => {
+        const people = values.map((value, i) => (i % 2 === 0 ? ({ value } as PersonJson) : ({ id: i, nested: { value, list: [value] } } as PersonJson)));
+        const read = readBlock(recordBlocks(people.map(packRecord))[0]!.block.data);
+        people.forEach((p, i) => expect(JSON.stringify(blockRecordAt(read, i))).toBe(JSON.stringify(p)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("are stored in the block their reply's reading made, each person once, and in one made on storing for the rest", () => {
+    const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
+    try {
+      // A reply whose answers share people: its reading blocks each new person once.
+      const first = answers(db, [[person(1), person(2)], [person(2), person(3)], [person(1)]]);
+      blockNewPeople(first.flatMap((a) => a.stored.people));
+      const block = first[0]!.stored.people[0]!.inBlock!.block;
+      expect(block.count).toBe(3);
+      expect(first[1]!.stored.people[0]!.inBlock).toEqual(first[0]!.stored.people[1]!.inBlock);
+      putLookups(db, first);
+      expect(db.prepare('SELECT id, block, position FROM people ORDER BY id').raw().all()).toEqual([[1, 1, 0], [2, 1, 1], [3, 1, 2]]);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(1);
+
+      // The next reply's reading leaves out the people it blocked before; the one new person goes into its block.
+      const second = answers(db, [[person(3), person(4)]], 10);
+      blockNewPeople(second.flatMap((a) => a.stored.people));
+      expect(second[0]!.stored.people[0]!.inBlock).toBeUndefined();
+      expect(second[0]!.stored.people[1]!.inBlock?.block.count).toBe(1);
+      putLookups(db, second);
+      expect(db.prepare('SELECT block, position FROM people WHERE id = 4').raw().get()).toEqual([2, 0]);
+
+      // A reply's block mostly of people stored already (made by another thread, or before its commit failed) is not
+      // stored: its new people go into a block made on storing, as do the new people the reading left out.
+      const third = answers(db, [[person(1), person(2), person(3), person(5)]], 20);
+      for (const p of third[0]!.stored.people) p.inBlock = { block: { data: new Uint8Array([1, 2, 3]), count: 4 }, position: 0 };
+      const fourth = answers(db, [[person(6)]], 30);
+      putLookups(db, [...third, ...fourth]);
+      expect(db.prepare('SELECT id, block, position FROM people WHERE id > 4 ORDER BY id').raw().all()).toEqual([[5, 3, 0], [6, 3, 1]]);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(3);
+
+      const read = getLookups(db, [...first, ...second, ...third, ...fourth].map((a) => a.queryId), 0);
+      for (const a of [...first, ...second, ...third, ...fourth]) expect(read.get(a.queryId)?.candidates).toEqual(a.candidates);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('say which person a damaged block holds, and leave the rest readable', () => {
+    const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
+    try {
+      const stored = answers(db, [[person(1), person(2)]]);
+      putLookups(db, stored);
+      const later = answers(db, [[person(3)]], 10);
+      putLookups(db, later);
+      const data = db.prepare('SELECT data FROM person_blocks WHERE id = 1').pluck().get() as Buffer;
+      // Bytes flipped past the frame's header: zstd's checksum, or its decoding, finds them.
+      const damaged = Buffer.from(data);
+      for (let i = 8; i < damaged.length; i++) damaged[i] = damaged[i]! ^ 0x5a;
+      db.prepare('UPDATE person_blocks SET data = ? WHERE id = 1').run(damaged);
+      expect(() => personRecord(db, 2)).toThrow(/^The stored record of person 2 does not read \(block 1: its compressed data is damaged \(.+\)\); their facts still read, but the record as the service sent it is lost\.$/);
+      db.prepare("UPDATE person_blocks SET data = x'' WHERE id = 1").run();
+      expect(() => personRecord(db, 1)).toThrow(/person 1 does not read \(block 1: its compressed data is damaged/);
+      db.prepare('UPDATE people SET position = 7 WHERE id = 3').run();
+      expect(() => personRecord(db, 3)).toThrow('The stored record of person 3 does not read (block 2: it holds no record 7); their facts still read, but the record as the service sent it is lost.');
+      db.prepare('UPDATE people SET position = 0 WHERE id = 3').run();
+      expect(() => personRecord(db, 99)).toThrow('Person 99 is not stored.');
+
+      // Reading answers: the damaged one is a miss (a run asks for it again), the other reads.
+      const read = getLookups(db, [stored[0]!.queryId, later[0]!.queryId], 0);
+      expect([...read.keys()]).toEqual([later[0]!.queryId]);
     } finally {
       db.close();
     }

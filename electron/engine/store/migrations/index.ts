@@ -28,6 +28,7 @@ import { runOptionsInJobs } from './026-run-options-in-jobs';
 import { slimRowResults } from './027-slim-row-results';
 import { integerQueryIds } from './028-integer-query-ids';
 import { packedPersonRecords } from './029-packed-person-records';
+import { personBlocks } from './030-person-blocks';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -60,4 +61,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   slimRowResults,
   integerQueryIds,
   packedPersonRecords,
+  personBlocks,
 ];

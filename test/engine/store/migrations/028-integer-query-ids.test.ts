@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../electron/engine/engine';
 import { SessionSecretStore } from '../../../../electron/engine/secrets';
-import { recordOf, recordSql } from '../../../../electron/engine/store/person-records';
+import { personRecord, recordOf, recordSql } from '../../../../electron/engine/store/person-records';
 import { ALL_MIGRATIONS, getAnswerFacts, getLookups, migrate, queryDigest } from '../../../../electron/engine/store';
 import type { Simulator } from '../../../../electron/simulator';
 import type { FindQuery } from '../../../../shared/model';
@@ -282,10 +282,17 @@ function asVersion27(file: string, baseUrl: string, orgId: string): void {
       // People's records as JSON text, found again by the digest of that text (before migration 29).
       db.function('record_json', (read: unknown) => JSON.stringify(recordOf(String(read))));
       db.function('json_digest', { safeIntegers: true }, (text: unknown) => createHash('sha256').update(String(text)).digest().readBigInt64BE(0));
+      // Records in blocks (migration 30) are read by personRecord alone.
+      for (const id of db.prepare('SELECT id FROM people WHERE block IS NOT NULL').pluck().all() as number[]) {
+        db.prepare('UPDATE people SET person = ?, block = NULL WHERE id = ?').run(JSON.stringify(personRecord(db, id)), id);
+      }
       db.exec(`
         UPDATE people AS p SET person = record_json(${recordSql('p')}) WHERE typeof(p.person) = 'blob';
         UPDATE person_digests AS d SET digest = (SELECT json_digest(p.person) FROM people AS p WHERE p.id = d.id);
         DROP TABLE person_shapes;
+        ALTER TABLE people DROP COLUMN block;
+        ALTER TABLE people DROP COLUMN position;
+        DROP TABLE person_blocks;
       `);
       db.pragma('user_version = 27');
     })();

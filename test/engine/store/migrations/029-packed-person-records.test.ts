@@ -6,6 +6,7 @@ import { answerPeople, candidateFacts, rankedFacts, readStoredFacts } from '../.
 import { CHOSEN_SQL, chosenValues, readRowStatus } from '../../../../electron/engine/rows/row-status';
 import { storedQueryId } from '../../../../electron/engine/runs/query-ids';
 import { ALL_MIGRATIONS, getAnswerFacts, getLookups, migrate, putLookups } from '../../../../electron/engine/store';
+import { PersonShapes, storedRecord } from '../../../../electron/engine/store/person-records';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
 
@@ -44,20 +45,34 @@ describe("migration 29: people's records stored without their keys", () => {
 
       expect(migrate(db, upTo(29)).applied).toEqual([29]);
       expect(db.prepare("SELECT name FROM pragma_table_info('person_shapes')").pluck().all()).toEqual(['id', 'keys']);
-      // Nothing moved: the records stored before are as they were, and read as they did.
-      expect(db.prepare('SELECT typeof(person) FROM people').pluck().all()).toEqual(['text', 'text', 'text']);
-      expect(getLookups(db, [before], 0).get(before)?.candidates).toEqual([ada, grace]);
-      expect(getAnswerFacts(db, [before], 0).get(before)?.facts).toContain('"Ada Lovelace"');
-      expect(readRowStatus(db, project, 0)?.chosen).toEqual(chosen);
-
-      // Stored now, packed: a new version of Ada, and Grace once more (found again by the digest of her packed
-      // record); twice in one answer, once.
+      // Stored by migration 29's code, packed: a new version of Ada, and Grace once more (found again by the digest of
+      // her packed record); twice in one answer, once.
       const moved = { ...ada, person: { ...ada.person, jobs: [{ title: 'Countess', company: { name: 'Engines Ltd' } }] } };
       const again = { ...grace, rank: 3 };
       const after = storedQueryId(db, 2n, { fields: [] });
-      putLookups(db, [{ queryId: after, query: { fields: [] }, fetchedAt: 2000, status: 'ok', candidates: [moved, grace, again], error: null, stored: answerPeople([moved, grace, again]) }]);
+      const packed = answerPeople([moved, grace]).people.map((p) => {
+        const record = storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes, new Set()));
+        const id = Number(db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))').run(p.factsVersion, p.facts, record).lastInsertRowid);
+        db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)').run(id, p.digest);
+        return id;
+      });
+      db.prepare("INSERT INTO lookups (query_id, fetched_at, status, candidate_count, people, ranks) VALUES (?, 2000, 'ok', 3, ?, ?)").run(
+        after,
+        JSON.stringify([...packed, packed[1]]),
+        answerPeople([moved, grace, again]).ranks,
+      );
+
+      // Read by today's code, which needs the later migrations' tables too.
+      migrate(db);
+      // Nothing moved: the records stored before are as they were, and read as they did.
       expect(db.prepare('SELECT typeof(person) FROM people ORDER BY id').pluck().all()).toEqual(['text', 'text', 'text', 'blob', 'blob']);
+      expect(getLookups(db, [before], 0).get(before)?.candidates).toEqual([ada, grace]);
+      expect(getAnswerFacts(db, [before], 0).get(before)?.facts).toContain('"Ada Lovelace"');
+      expect(readRowStatus(db, project, 0)?.chosen).toEqual(chosen);
       expect(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(after)).toBe('[4,5,5]');
+      // Grace found again now is found by the digest of her packed record: stored once.
+      putLookups(db, [{ queryId: storedQueryId(db, 3n, { fields: [] }), query: { fields: [] }, fetchedAt: 3000, status: 'ok', candidates: [grace], error: null, stored: answerPeople([grace]) }]);
+      expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(5);
       expect(getLookups(db, [after], 0).get(after)?.candidates).toEqual([moved, grace, again]);
       expect(readStoredFacts(getAnswerFacts(db, [after], 0).get(after)!.facts)).toEqual(
         rankedFacts([moved, grace, again]).map((f, i) => ({ ...f, personId: [4, 5, 5][i] })),

@@ -1,0 +1,216 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import type { PackedRecord } from './person-records';
+
+/**
+ * Packed records compressed together (migration 30): a record alone compressed poorly and each call's setup cost more
+ * than the record, while the new people of one find reply, about a hundred records that share names, companies and
+ * key lists, compress to a fraction together. Uncompressed, a block is lines of text: its key lists (JSON, each
+ * record's shape ids index them), then one line per record, `[[shape ids], values]` (JSON never holds a raw newline).
+ */
+export interface RecordBlock {
+  /** The lines, zstd-compressed (level 1: level 6 was an eighth smaller for twice the time). */
+  data: Uint8Array;
+  /** How many records it holds. */
+  count: number;
+}
+
+/** Where a new person's record is in a block made beside it (the verdict worker makes one for each reply it reads). */
+export interface InBlock {
+  block: RecordBlock;
+  position: number;
+}
+
+/** Records a block holds at most: a reply's people (100 queries x 5). */
+const MAX_BLOCK_RECORDS = 500;
+/** Characters of records a block holds before another is begun: the bytes a find reply may hold (api/reply-limits.ts). */
+const MAX_BLOCK_CHARS = 32 * 1024 * 1024;
+
+/** The records compressed into blocks, in order: one unless there are more than a block holds. */
+export function recordBlocks(records: readonly PackedRecord[]): { block: RecordBlock; records: number }[] {
+  const blocks: { block: RecordBlock; records: number }[] = [];
+  let from = 0;
+  let chars = 0;
+  for (let i = 0; i < records.length; i++) {
+    chars += records[i]!.values.length;
+    const last = i === records.length - 1;
+    if (last || i + 1 - from >= MAX_BLOCK_RECORDS || chars >= MAX_BLOCK_CHARS) {
+      blocks.push({ block: recordBlock(records.slice(from, i + 1)), records: i + 1 - from });
+      from = i + 1;
+      chars = 0;
+    }
+  }
+  return blocks;
+}
+
+function recordBlock(records: readonly PackedRecord[]): RecordBlock {
+  const shapeIds = new Map<string, number>();
+  const lines: string[] = [''];
+  for (const { shapes, values } of records) {
+    const ids = shapes.map((keys) => {
+      let id = shapeIds.get(keys);
+      if (id === undefined) shapeIds.set(keys, (id = shapeIds.size));
+      return id;
+    });
+    lines.push(`[[${ids.join(',')}],${values}]`);
+  }
+  lines[0] = `[${[...shapeIds.keys()].join(',')}]`;
+  const data = zstdCompressSync(Buffer.from(lines.join('\n'), 'utf8'), { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
+  return { data, count: records.length };
+}
+
+/** A block read back: its key lists, and its records' lines (the key lists' line first). */
+export interface ReadBlock {
+  shapes: readonly (readonly string[])[];
+  lines: readonly string[];
+}
+
+/** A block's data read back; throws (saying what is wrong) when it does not read. */
+export function readBlock(data: Uint8Array): ReadBlock {
+  let text: string;
+  try {
+    // Well past the most a block is made with (its characters at up to 3 bytes each, and the record that crossed the
+    // mark): damaged data that claims more is refused before it is made.
+    text = zstdDecompressSync(data, { maxOutputLength: 8 * MAX_BLOCK_CHARS }).toString('utf8');
+  } catch (error) {
+    throw new Error(`its compressed data is damaged (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  const lines = text.split('\n');
+  const shapes = JSON.parse(lines[0]!) as unknown;
+  if (!Array.isArray(shapes) || !shapes.every((keys) => Array.isArray(keys))) throw new Error('its key lists do not read');
+  return { shapes: shapes as string[][], lines };
+}
+
+/**
+ * The blocks read lately, per connection: the review reads neighbouring rows, whose people mostly came in the same
+ * replies. A block's id is never given again (AUTOINCREMENT) and a block never changes, so what is held stays true;
+ * a block read inside a transaction is not held, as that transaction may yet be rolled back and its id given again.
+ */
+export class BlockCache {
+  private readonly held = new Map<number, ReadBlock>();
+  private readonly dataOf: Statement;
+
+  private constructor(db: Database) {
+    this.dataOf = db.prepare('SELECT data FROM person_blocks WHERE id = ?').pluck();
+  }
+
+  static of(db: Database): BlockCache {
+    let cache = byDatabase.get(db);
+    if (!cache) byDatabase.set(db, (cache = new BlockCache(db)));
+    return cache;
+  }
+
+  /** Block `id` read back; throws when it is not stored or does not read. */
+  read(db: Database, id: number): ReadBlock {
+    const held = this.held.get(id);
+    if (held) {
+      // Most recently used last.
+      this.held.delete(id);
+      this.held.set(id, held);
+      return held;
+    }
+    const stored = this.dataOf.get(id) as Buffer | undefined;
+    if (stored === undefined) throw new Error('it is not stored');
+    const read = readBlock(stored);
+    if (!db.inTransaction) {
+      if (this.held.size >= BLOCKS_HELD) this.held.delete(this.held.keys().next().value!);
+      this.held.set(id, read);
+    }
+    return read;
+  }
+}
+
+/** Blocks held per connection: a review page's candidates, a few hundred kB. */
+const BLOCKS_HELD = 16;
+
+const byDatabase = new WeakMap<Database, BlockCache>();
+
+/** A person version as a reply's reading makes it: found by its digest, its record packed, put in a block here. */
+interface BlockedPerson {
+  digest: bigint;
+  record: PackedRecord;
+  inBlock?: InBlock;
+}
+
+/**
+ * Puts the records of these people (a reply's, in order) into blocks, each once: every person not put in a block by
+ * this thread before. The engine's thread stores a block with the people it finds new in it (store/lookups.ts), or
+ * makes one of its own for those it finds new outside any (put in a block before, whose commit then failed): so
+ * compressing is the reading thread's work (the verdict worker's), and the run's thread only writes.
+ */
+export function blockNewPeople(people: Iterable<BlockedPerson>): void {
+  const positions = new Map<bigint, number>();
+  const records: PackedRecord[] = [];
+  const placed: [BlockedPerson, number][] = [];
+  for (const person of people) {
+    let at = positions.get(person.digest);
+    if (at === undefined) {
+      if (blocked.has(person.digest)) continue;
+      positions.set(person.digest, (at = records.length));
+      records.push(person.record);
+    }
+    placed.push([person, at]);
+  }
+  if (records.length === 0) return;
+  const starts: { block: RecordBlock; from: number }[] = [];
+  let from = 0;
+  for (const { block, records: count } of recordBlocks(records)) {
+    starts.push({ block, from });
+    from += count;
+  }
+  for (const [person, at] of placed) {
+    const { block, from: first } = starts.findLast((s) => s.from <= at)!;
+    person.inBlock = { block, position: at - first };
+  }
+  for (const digest of positions.keys()) blocked.add(digest);
+}
+
+/**
+ * Digests of the people a thread has put in blocks, as a set over a typed array (a Set of a million bigints would
+ * hold an object each). Forgotten when it grows past MAX_BLOCKED: the engine's thread then finds the people it holds
+ * stored already, or blocks them itself.
+ */
+class DigestSet {
+  private slots = new BigInt64Array(4096);
+  /** Whether a slot is taken (a digest may be 0). */
+  private taken = new Uint8Array(4096);
+  private count = 0;
+
+  has(digest: bigint): boolean {
+    return this.taken[this.slotOf(digest)] === 1;
+  }
+
+  add(digest: bigint): void {
+    if (this.count >= MAX_BLOCKED) this.clear(4096);
+    if ((this.count + 1) * 2 > this.slots.length) this.grow();
+    const slot = this.slotOf(digest);
+    if (this.taken[slot] === 1) return;
+    this.taken[slot] = 1;
+    this.slots[slot] = digest;
+    this.count++;
+  }
+
+  private clear(size: number): void {
+    this.slots = new BigInt64Array(size);
+    this.taken = new Uint8Array(size);
+    this.count = 0;
+  }
+
+  private slotOf(digest: bigint): number {
+    const mask = this.slots.length - 1;
+    let slot = Number(BigInt.asUintN(32, digest)) & mask;
+    while (this.taken[slot] === 1 && this.slots[slot] !== digest) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private grow(): void {
+    const { slots, taken } = this;
+    this.clear(slots.length * 2);
+    for (let i = 0; i < slots.length; i++) if (taken[i] === 1) this.add(slots[i]!);
+  }
+}
+
+/** People a thread remembers having blocked: a 1M-row first run finds fewer. */
+const MAX_BLOCKED = 1 << 20;
+
+const blocked = new DigestSet();
