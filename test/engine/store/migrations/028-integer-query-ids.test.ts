@@ -118,12 +118,14 @@ describe('migration 28: queries stored once with an integer id; answers and rows
       migrate(db, upTo(27));
       db.prepare("INSERT INTO lookups (query_key, query, fetched_at, status) VALUES ('k', '{\"fields\":[]}', 1, 'ok')").run();
       const before = db.prepare('SELECT * FROM lookups').all();
-      // A table in the way of one the move makes after its first steps (the answers already moved): it stops there.
-      db.exec('CREATE TABLE steps (x)');
+      // A table in the way of one the swap makes after its first steps (the answers already moved): it stops there.
+      db.exec('CREATE TABLE queries (x)');
       expect(() => migrate(db)).toThrow(/failed at step 28/);
       expect(db.pragma('user_version', { simple: true })).toBe(27);
       expect(db.prepare('SELECT * FROM lookups').all()).toEqual(before);
       expect(db.prepare("SELECT name FROM pragma_table_info('row_queries')").pluck().all()).toContain('query_key');
+      // Nothing of the move is left beside the tables it read.
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'migration%'").pluck().all()).toEqual([]);
     } finally {
       db.close();
     }

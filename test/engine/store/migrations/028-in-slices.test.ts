@@ -1,0 +1,188 @@
+import Database from 'better-sqlite3';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALL_MIGRATIONS, MigrationStopped, migrate, migrateInSlices, openDatabase, type MigrationProgress } from '../../../../electron/engine/store';
+import { tempFolder } from '../temp-folder';
+
+const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
+const V27_TABLES = ['lookups', 'row_queries', 'row_status'];
+const V28_TABLES = ['queries', 'lookups', 'row_queries', 'row_status', 'query_cleanup'];
+
+/**
+ * A folder at version 27 with two projects' plans, rows and answers: queries shared between them, keys a row names
+ * that no plan does, answers no row names, texts in both older forms.
+ */
+function version27Folder(): string {
+  const file = join(tempFolder(), 'matchdesk.sqlite');
+  const db = openDatabase(file, { migrations: upTo(27) });
+  try {
+    db.transaction(() => {
+      const project = (name: string) => Number(db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES (?, 'ready', 't', 't')").run(name).lastInsertRowid);
+      const key = (n: number) => n.toString(16).padStart(64, '0');
+      const pairs = (n: number) => JSON.stringify([['email_address', `p${n}@example.com`]]);
+      const find = (n: number) => JSON.stringify({ fields: [{ field_name: 'email_address', search_term: `p${n}@example.com` }] });
+      const step = db.prepare('INSERT INTO row_queries (project_id, row_index, step, strategy, query_key, query, query_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const status = db.prepare('INSERT INTO row_status (project_id, row_index, state, outcome, step, strategy, query_key, query_id, fetched_at, candidate_count, label) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)');
+      const answer = db.prepare('INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, people, ranks) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const [p, offset] of [[project('first'), 0], [project('second'), 40]] as const) {
+        for (let r = 0; r < 60; r++) {
+          const q = (offset + r) % 70;
+          step.run(p, r, 0, 'email', key(q), r % 3 === 0 ? find(q) : pairs(q), r);
+          if (r % 4 === 0) step.run(p, r, 1, 'name+company', key(q + 1000), pairs(q + 1000), r + 100);
+          // Every fifth row names a key of no plan (an earlier service's); every seventh has none.
+          const own = r % 7 === 0 ? null : r % 5 === 0 ? key(q + 5000) : key(q);
+          status.run(p, r, own ? 'to_review' : 'no_query', own ? 'to_review' : 'no_query', own ? 'email' : null, own, own ? r : null, own ? 1000 + r : null, r % 3, `row ${r}`);
+        }
+      }
+      for (let q = 0; q < 90; q += 2) answer.run(key(q), find(q), 2000 + q, q % 10 === 0 ? 'error' : 'ok', q % 4, '[]', '[]');
+      for (let q = 1000; q < 1010; q++) answer.run(key(q), find(q), 3000 + q, 'ok', 1, '[]', '[]');
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return file;
+}
+
+function copyOf(file: string): string {
+  const copy = join(tempFolder(), 'matchdesk.sqlite');
+  copyFileSync(file, copy);
+  return copy;
+}
+
+/** Every row of these tables, and their definitions (as SQLite keeps them: the columns and indexes). */
+function dump(db: Database.Database, tables: string[]): unknown {
+  return tables.map((table) => ({
+    table,
+    columns: db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info('${table}')`).all(),
+    indexes: db.prepare(`SELECT name FROM pragma_index_list('${table}') WHERE origin = 'c' ORDER BY name`).pluck().all(),
+    rows: db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all(),
+  }));
+}
+
+/** What an app of version 27 reads there: the file opened read-only as that version. */
+function readAsVersion27(file: string): unknown {
+  const db = openDatabase(file, { readonly: true, migrations: upTo(27) });
+  try {
+    return dump(db, V27_TABLES);
+  } finally {
+    db.close();
+  }
+}
+
+function readAsVersion28(file: string): unknown {
+  const db = openDatabase(file, { readonly: true, migrations: upTo(28) });
+  try {
+    return dump(db, V28_TABLES);
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs the migration to 28 in slices of `size`, stopped as the `stopAt`-th slice is reported. */
+async function migrateStopping(file: string, size: number, stopAt: number, progress: MigrationProgress[]): Promise<unknown> {
+  const db = new Database(file);
+  const stop = new AbortController();
+  let reported = 0;
+  try {
+    return await migrateInSlices(db, upTo(28), {
+      sliceSize: size,
+      signal: stop.signal,
+      onProgress: (p) => {
+        progress.push(p);
+        if (++reported === stopAt) stop.abort();
+      },
+    }).catch((error: unknown) => error);
+  } finally {
+    db.close();
+  }
+}
+
+describe('migration 28 in slices', () => {
+  it('stopped between slices and started again, it finishes as the move in one go does; until then version 27 reads as before', async () => {
+    const file = version27Folder();
+    const before = readAsVersion27(file);
+    const inOneGo = copyOf(file);
+    const oneGo: MigrationProgress[] = [];
+    const outcome = migrate(new Database(inOneGo), upTo(28), { onProgress: (p) => oneGo.push(p) });
+    expect(outcome.applied).toEqual([28]);
+
+    const progress: MigrationProgress[] = [];
+    expect(await migrateStopping(file, 25, 3, progress)).toBeInstanceOf(MigrationStopped);
+    // Stopped mid-way: still version 27, its tables as they were, the move's own beside them.
+    expect(readAsVersion27(file)).toEqual(before);
+    const stopped = new Database(file, { readonly: true });
+    expect(stopped.pragma('user_version', { simple: true })).toBe(27);
+    expect(stopped.prepare('SELECT done FROM migration_slices WHERE version = 28').pluck().get()).toBe(75);
+    stopped.close();
+
+    // Started again, stopped again, then to the end: each start goes on where the last stopped.
+    expect(await migrateStopping(file, 25, 2, progress)).toBeInstanceOf(MigrationStopped);
+    expect(await migrateStopping(file, 25, 0, progress)).toEqual({ from: 27, to: 28, applied: [28] });
+    expect(readAsVersion28(file)).toEqual(readAsVersion28(inOneGo));
+
+    // The rows (120) and the answers (55), 25 a slice: progress only grows, and ends at the total, as in one go.
+    const total = 120 + 55;
+    expect(progress.map((p) => p.done)).toEqual([25, 50, 75, 100, 120, 145, 170, 175, 175]);
+    expect(progress.every((p) => p.total === total && p.version === 28)).toBe(true);
+    expect(progress.map((p) => p.phase)).toEqual(['rows', 'rows', 'rows', 'rows', 'rows', 'answers', 'answers', 'answers', 'finishing']);
+    expect(oneGo.at(-1)).toEqual({ version: 28, phase: 'finishing', done: total, total });
+    const done = new Database(file, { readonly: true });
+    expect(done.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'migration%'").pluck().all()).toEqual([]);
+    done.close();
+  });
+
+  it('starts the move over when an older app wrote to the folder while it was stopped', async () => {
+    const file = version27Folder();
+    const progress: MigrationProgress[] = [];
+    expect(await migrateStopping(file, 25, 5, progress)).toBeInstanceOf(MigrationStopped);
+    // An app of version 27 on the folder meanwhile: an answer stored again, a row decided.
+    const older = openDatabase(file, { migrations: upTo(27) });
+    older.prepare('UPDATE lookups SET fetched_at = 9999 WHERE query_key = ?').run('0'.repeat(64));
+    older.prepare("UPDATE row_status SET label = 'decided' WHERE project_id = 1 AND row_index = 1").run();
+    older.close();
+    const expected = copyOf(file);
+    migrate(new Database(expected), upTo(28));
+
+    const again: MigrationProgress[] = [];
+    expect(await migrateStopping(file, 25, 0, again)).toMatchObject({ applied: [28] });
+    // From the start again, and what the older app wrote is moved.
+    expect(again[0]!.done).toBe(25);
+    expect(readAsVersion28(file)).toEqual(readAsVersion28(expected));
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT fetched_at FROM lookups WHERE query_id = (SELECT min(id) FROM queries WHERE digest = 0)').pluck().get()).toBe(9999);
+    expect(db.prepare('SELECT label FROM row_status WHERE project_id = 1 AND row_index = 1').pluck().get()).toBe('decided');
+    db.close();
+  });
+
+  it('two processes on the folder move it together, a slice each in turn, into the same folder', async () => {
+    const file = version27Folder();
+    const expected = copyOf(file);
+    migrate(new Database(expected), upTo(28));
+    const [a, b] = [openDatabase(file, { migrations: upTo(27) }), openDatabase(file, { migrations: upTo(27) })];
+    try {
+      const outcomes = await Promise.all([migrateInSlices(a, upTo(28), { sliceSize: 10 }), migrateInSlices(b, upTo(28), { sliceSize: 10 })]);
+      expect(outcomes.map((o) => o.to)).toEqual([28, 28]);
+    } finally {
+      a.close();
+      b.close();
+    }
+    expect(readAsVersion28(file)).toEqual(readAsVersion28(expected));
+  });
+
+  it('a failure leaves nothing of the move behind', () => {
+    const file = version27Folder();
+    const before = readAsVersion27(file);
+    const db = new Database(file);
+    try {
+      // In the way of the swap, after every slice.
+      db.exec('CREATE TABLE query_cleanup (x)');
+      expect(() => migrate(db, upTo(28), { sliceSize: 30 })).toThrow(/failed at step 28/);
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'migration%'").pluck().all()).toEqual([]);
+    } finally {
+      db.close();
+    }
+    expect(readAsVersion27(file)).toEqual(before);
+  });
+});
