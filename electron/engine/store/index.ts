@@ -1,5 +1,5 @@
 export type { Database } from 'better-sqlite3';
-export { openDatabase, type OpenDatabaseOptions } from './open-database';
+export { openDatabase, openDatabaseInSlices, type OpenDatabaseOptions, type OpenInSlicesOptions } from './open-database';
 export { migrate, migrateInSlices, schemaVersion, latestVersion, SLICE_SIZE, type MigrationOutcome, type MigrationProgress, type MigrateOptions } from './migrate';
 export type { Migration, SlicedMove, SliceMover } from './migration';
 export { ALL_MIGRATIONS } from './migrations';

@@ -102,7 +102,7 @@ const AFTER_STEPS = 15;
  */
 class QueryIdMove implements SliceMover {
   /** The ids given so far by their digest, and the ones whose text is not known yet. */
-  private readonly ids = new Map<bigint, number>();
+  private readonly ids = new IdsByDigest();
   private readonly textless = new Set<number>();
   private lastId = 0;
   private readonly statements: Record<'since' | 'addQuery' | 'addText' | 'addStep' | 'sliceId', Statement>;
@@ -110,7 +110,7 @@ class QueryIdMove implements SliceMover {
   constructor(private readonly db: Database) {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS migration_28_slice (at INTEGER PRIMARY KEY, query_id INTEGER NOT NULL)');
     this.statements = {
-      since: db.prepare('SELECT id, digest, query IS NULL AS textless FROM migration_28_queries WHERE id > ? ORDER BY id').safeIntegers(true),
+      since: db.prepare('SELECT id, digest, query IS NULL AS textless FROM migration_28_queries WHERE id > ? ORDER BY id').raw().safeIntegers(true),
       addQuery: db.prepare('INSERT INTO migration_28_queries (id, digest, query) VALUES (?, ?, ?)'),
       addText: db.prepare('UPDATE migration_28_queries SET query = ? WHERE id = ? AND query IS NULL'),
       addStep: db.prepare('INSERT INTO migration_28_steps (project_id, row_index, step, strategy, query_id) VALUES (?, ?, ?, ?, ?)'),
@@ -200,12 +200,51 @@ class QueryIdMove implements SliceMover {
 
   /** The ids given since this connection last looked, by it or by another process on the folder. */
   private catchUp(): void {
-    for (const { id, digest, textless } of this.statements.since.iterate(BigInt(this.lastId)) as IterableIterator<{ id: bigint; digest: bigint; textless: bigint }>) {
+    for (const [id, digest, textless] of this.statements.since.iterate(BigInt(this.lastId)) as IterableIterator<[bigint, bigint, bigint]>) {
       this.ids.set(digest, Number(id));
       if (textless === 1n) this.textless.add(Number(id));
       else this.textless.delete(Number(id));
       this.lastId = Number(id);
     }
+  }
+}
+
+/**
+ * Ids by digest in typed arrays (open addressing, never more than half full): at a million rows a Map held a BigInt
+ * and an entry object per query, about twice the memory.
+ */
+class IdsByDigest {
+  private digests = new BigInt64Array(1 << 16);
+  /** 0: an empty slot (ids start at 1). */
+  private ids = new Int32Array(1 << 16);
+  private count = 0;
+
+  get(digest: bigint): number | undefined {
+    const id = this.ids[this.slotOf(digest)]!;
+    return id === 0 ? undefined : id;
+  }
+
+  set(digest: bigint, id: number): void {
+    if ((this.count + 1) * 2 > this.ids.length) this.grow();
+    const slot = this.slotOf(digest);
+    if (this.ids[slot] === 0) this.count++;
+    this.digests[slot] = digest;
+    this.ids[slot] = id;
+  }
+
+  private slotOf(digest: bigint): number {
+    const mask = this.ids.length - 1;
+    let slot = Number(BigInt.asUintN(32, digest)) & mask;
+    while (this.ids[slot] !== 0 && this.digests[slot] !== digest) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  private grow(): void {
+    const { digests, ids } = this;
+    this.digests = new BigInt64Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2);
+    this.count = 0;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== 0) this.set(digests[i]!, ids[i]!);
   }
 }
 
