@@ -94,6 +94,9 @@ function* slices(db: Database, m: Migration, migrations: readonly Migration[], o
   const limit = opts.sliceSize ?? SLICE_SIZE;
   let mover: { generation: number; mover: SliceMover } | null = null;
   let announced = false;
+  // A move stopped before says at once where it goes on from.
+  const resumed = storedProgress(db, m);
+  if (resumed) opts.onProgress?.(resumed);
   for (;;) {
     let step: { progress: MigrationProgress | null; swapped: boolean };
     try {
@@ -113,7 +116,7 @@ function* slices(db: Database, m: Migration, migrations: readonly Migration[], o
           return { progress: null, swapped: true };
         }
         const done = Math.min(state.total, state.done + moved.moved);
-        db.prepare('UPDATE migration_slices SET position = ?, done = ? WHERE version = ?').run(moved.position, done, m.version);
+        db.prepare('UPDATE migration_slices SET position = ?, phase = ?, done = ? WHERE version = ?').run(moved.position, moved.phase, done, m.version);
         return { progress: { version: m.version, phase: moved.phase, done, total: state.total }, swapped: false };
       });
     } catch (cause) {
@@ -144,6 +147,7 @@ function currentState(db: Database, m: Migration): MoveState {
       version INTEGER PRIMARY KEY,
       generation INTEGER NOT NULL,
       position TEXT,
+      phase TEXT NOT NULL DEFAULT '',
       done INTEGER NOT NULL DEFAULT 0,
       total INTEGER NOT NULL,
       stale INTEGER NOT NULL DEFAULT 0
@@ -165,6 +169,15 @@ function currentState(db: Database, m: Migration): MoveState {
   const generation = randomInt(2 ** 47);
   db.prepare('INSERT OR REPLACE INTO migration_slices (version, generation, position, done, total) VALUES (?, ?, NULL, 0, ?)').run(m.version, generation, total);
   return { generation, position: null, done: 0, total };
+}
+
+/** How far a move begun before got, when it is there to go on with. */
+function storedProgress(db: Database, m: Migration): MigrationProgress | null {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'migration_slices'").get()) return null;
+  const state = db.prepare("SELECT phase, done, total FROM migration_slices WHERE version = ? AND stale = 0 AND phase <> ''").get(m.version) as
+    | { phase: string; done: number; total: number }
+    | undefined;
+  return state ? { version: m.version, ...state } : null;
 }
 
 /** Drops what a move kept beside the tables it read: its triggers and its place. */
