@@ -55,41 +55,70 @@ export function migrate(db: Database, migrations: readonly Migration[] = ALL_MIG
  * every slice done kept for the next start.
  */
 export async function migrateInSlices(db: Database, migrations: readonly Migration[] = ALL_MIGRATIONS, opts: MigrateOptions & { signal?: AbortSignal } = {}): Promise<MigrationOutcome> {
-  const steps = migration(db, migrations, opts);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await new Promise((resolve) => setImmediate(resolve));
-    if (opts.signal?.aborted) throw new MigrationStopped(db.name, next.value);
+  // A slice does not wait for the write lock inside SQLite (which would hold this thread, and a host's window, for as
+  // long as another process keeps it): it is tried again a moment later.
+  const busyTimeout = Number(db.pragma('busy_timeout', { simple: true }));
+  const steps = migration(db, migrations, { ...opts, waitTurns: true });
+  try {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (opts.signal?.aborted) throw new MigrationStopped(db.name, schemaVersion(db));
+      db.pragma('busy_timeout = 0');
+      const next = steps.next();
+      db.pragma(`busy_timeout = ${busyTimeout}`);
+      if (next.done) return next.value;
+      if (next.value === WAITING) await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
 
+/** Yielded by a slice that found another process holding the write lock. */
+const WAITING = -1;
+/** How soon a slice that found the write lock taken tries again. */
+const LOCK_RETRY_MS = 100;
+
 /** The migrations as a sequence of transactions: yields the version reached after each. */
-function* migration(db: Database, migrations: readonly Migration[], opts: MigrateOptions): Generator<number, MigrationOutcome> {
+function* migration(db: Database, migrations: readonly Migration[], opts: MigrateOptions & { waitTurns?: boolean }): Generator<number, MigrationOutcome> {
   checkOrder(migrations);
   const latest = latestVersion(migrations);
   const from = schemaVersion(db);
   if (from > latest) throw new DatabaseTooNew(db.name, from, latest);
   const applied: number[] = [];
   for (;;) {
-    const reached = immediate(db, () => {
-      // Read again under the write lock: another process may have migrated since.
-      const current = schemaVersion(db);
-      if (current > latest) throw new DatabaseTooNew(db.name, current, latest);
-      const pending = migrations.filter((m) => m.version > current);
-      const sliced = pending.findIndex((m) => m.slices);
-      const plain = sliced === -1 ? pending : pending.slice(0, sliced);
-      applied.push(...runPlain(db, plain));
-      return { version: plain.length > 0 ? plain[plain.length - 1].version : current, sliced: sliced === -1 ? null : pending[sliced] };
-    });
+    const current = schemaVersion(db);
+    if (current >= latest) return { from, to: current, applied };
+    // A sliced move next: its slices take the write lock one at a time (another process on the folder may hold it).
+    const next = migrations.find((m) => m.version > current)!;
+    if (next.slices) {
+      yield* slices(db, next, migrations, opts, applied);
+      continue;
+    }
+    let reached: { version: number; sliced: boolean };
+    try {
+      reached = immediate(db, () => {
+        // Read again under the write lock: another process may have migrated since.
+        const locked = schemaVersion(db);
+        if (locked > latest) throw new DatabaseTooNew(db.name, locked, latest);
+        const pending = migrations.filter((m) => m.version > locked);
+        const sliced = pending.findIndex((m) => m.slices);
+        const plain = sliced === -1 ? pending : pending.slice(0, sliced);
+        applied.push(...runPlain(db, plain));
+        return { version: plain.length > 0 ? plain[plain.length - 1].version : locked, sliced: sliced !== -1 };
+      });
+    } catch (cause) {
+      if (!opts.waitTurns || (cause as { code?: unknown }).code !== 'SQLITE_BUSY') throw cause;
+      yield WAITING;
+      continue;
+    }
     if (!reached.sliced) return { from, to: reached.version, applied };
     yield reached.version;
-    yield* slices(db, reached.sliced, migrations, opts, applied);
   }
 }
 
 /** Runs one sliced migration's slices, then its swap with the plain migrations after it. */
-function* slices(db: Database, m: Migration, migrations: readonly Migration[], opts: MigrateOptions, applied: number[]): Generator<number> {
+function* slices(db: Database, m: Migration, migrations: readonly Migration[], opts: MigrateOptions & { waitTurns?: boolean }, applied: number[]): Generator<number> {
   const move = m.slices!;
   const limit = opts.sliceSize ?? SLICE_SIZE;
   let mover: { generation: number; mover: SliceMover } | null = null;
@@ -121,6 +150,10 @@ function* slices(db: Database, m: Migration, migrations: readonly Migration[], o
       });
     } catch (cause) {
       if (cause instanceof DatabaseTooNew) throw cause;
+      if (opts.waitTurns && (cause as { code?: unknown }).code === 'SQLITE_BUSY') {
+        yield WAITING;
+        continue;
+      }
       discardMove(db, m);
       throw cause instanceof MigrationFailed ? cause : new MigrationFailed(db.name, m.version, m.name, { cause });
     }

@@ -144,6 +144,25 @@ describe('migration 28 in slices', () => {
     expect(readAsVersion28(file)).toEqual(readAsVersion28(expected));
   });
 
+  it('waits its turn while another process holds the write lock, without holding the thread meanwhile', async () => {
+    const file = version27Folder();
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const db = openDatabase(file, { migrations: upTo(27) });
+    try {
+      let finished = false;
+      const moving = migrateInSlices(db, upTo(28), { sliceSize: 25 }).finally(() => (finished = true));
+      // Turns of the event loop go by while it waits (SQLite's own wait for the lock would hold the thread).
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(finished).toBe(false);
+      other.exec('COMMIT');
+      expect((await moving).to).toBe(28);
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
   it('a failure leaves nothing of the move behind', () => {
     const file = version27Folder();
     const before = readAsVersion27(file);
