@@ -150,11 +150,13 @@ function* slices(db: Database, m: Migration, migrations: readonly Migration[], o
       });
     } catch (cause) {
       if (cause instanceof DatabaseTooNew) throw cause;
-      if (opts.waitTurns && (cause as { code?: unknown }).code === 'SQLITE_BUSY') {
+      const busy = (cause as { code?: unknown }).code === 'SQLITE_BUSY';
+      if (busy && opts.waitTurns) {
         yield WAITING;
         continue;
       }
-      discardMove(db, m);
+      // Another process kept the lock too long: the slices done stay for the next try.
+      if (!busy) discardMove(db, m);
       throw cause instanceof MigrationFailed ? cause : new MigrationFailed(db.name, m.version, m.name, { cause });
     }
     if (step.swapped) return;

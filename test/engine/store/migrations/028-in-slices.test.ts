@@ -163,6 +163,23 @@ describe('migration 28 in slices', () => {
     }
   });
 
+  it("leaves out the rows of a project being removed, which wait for their removal belonging to no project", () => {
+    const file = version27Folder();
+    const db = openDatabase(file, { migrations: upTo(27) });
+    try {
+      // As deleting a project leaves them (projects/project-cleanup.ts removeProject).
+      db.pragma('foreign_keys = OFF');
+      db.prepare("DELETE FROM projects WHERE name = 'first'").run();
+      db.prepare('INSERT INTO project_cleanup (project_id) VALUES (1)').run();
+      db.pragma('foreign_keys = ON');
+      migrate(db, upTo(28), { sliceSize: 25 });
+      expect(db.prepare('SELECT DISTINCT project_id FROM row_status UNION SELECT DISTINCT project_id FROM row_queries').pluck().all()).toEqual([2]);
+      expect(db.prepare('SELECT count(*) FROM row_status').pluck().get()).toBe(60);
+    } finally {
+      db.close();
+    }
+  });
+
   it('a failure leaves nothing of the move behind', () => {
     const file = version27Folder();
     const before = readAsVersion27(file);
