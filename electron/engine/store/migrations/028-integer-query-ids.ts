@@ -137,8 +137,9 @@ class QueryIdMove implements SliceMover {
       | undefined;
     // The last slice takes every row left, plan steps of rows with no status included.
     const upTo = last ?? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-    // A deleted project's rows wait in these tables for their removal (projects/project-cleanup.ts): not moved.
-    const range = 'WHERE (project_id, row_index) > (?, ?) AND (project_id, row_index) <= (?, ?) AND project_id IN (SELECT id FROM projects)';
+    // A deleted project's rows wait in these tables for their removal (projects/project-cleanup.ts): not moved. The
+    // `+` keeps that test off the primary key, which SQLite would otherwise search by project alone, a whole project a slice.
+    const range = 'WHERE (project_id, row_index) > (?, ?) AND (project_id, row_index) <= (?, ?) AND +project_id IN (SELECT id FROM projects)';
     const named = [
       ...(db.prepare(`SELECT project_id, row_index, step, strategy, query_key, query FROM row_queries ${range}`).all(project, row, ...upTo) as Named[]),
       ...(db.prepare(`SELECT project_id, row_index, ${AFTER_STEPS} AS step, NULL AS strategy, query_key, NULL AS query FROM row_status ${range} AND query_key IS NOT NULL`).all(project, row, ...upTo) as Named[]),
@@ -155,7 +156,7 @@ class QueryIdMove implements SliceMover {
         `INSERT INTO migration_28_row_status (${columns.join(', ')}, query_id)
          SELECT ${columns.map((c) => `rs.${c}`).join(', ')}, CASE WHEN rs.query_key IS NULL THEN rs.query_id ELSE s.query_id END
          FROM row_status AS rs LEFT JOIN temp.migration_28_slice AS s ON s.at = rs.project_id * 4294967296 + rs.row_index
-         WHERE (rs.project_id, rs.row_index) > (?, ?) AND (rs.project_id, rs.row_index) <= (?, ?) AND rs.project_id IN (SELECT id FROM projects)
+         WHERE (rs.project_id, rs.row_index) > (?, ?) AND (rs.project_id, rs.row_index) <= (?, ?) AND +rs.project_id IN (SELECT id FROM projects)
          ORDER BY rs.project_id, rs.row_index`,
       )
       .run(project, row, ...upTo).changes;
