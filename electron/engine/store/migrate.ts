@@ -25,7 +25,7 @@ export interface MigrateOptions {
   onProgress?: (progress: MigrationProgress) => void;
 }
 
-/** Records a slice of a sliced move moves: a fraction of a second of work at a million rows. */
+/** Records a slice of a sliced move moves: few enough that the host's window is answered often between slices. */
 export const SLICE_SIZE = 20_000;
 
 export function schemaVersion(db: Database): number {

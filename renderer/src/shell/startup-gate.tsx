@@ -3,7 +3,7 @@ import { startupStateSchema, type StartupState } from '../../../shared/contract'
 import { api } from '../api';
 import { formatCount } from '../ui/format';
 
-/** How often the window asks how far the start is: the move's slices each take a fraction of a second. */
+/** How often the window asks how far the start is. */
 const POLL_MS = 400;
 
 const PHASE_WORDS: Record<string, string> = {
