@@ -1,24 +1,27 @@
-// Moving a data folder's answers to the layout of migration 23 (runs/answer-people.ts), timed on a copy of a folder
-// an older version made. --times N first makes its cache N times larger (each copy's people renamed, so none is found
-// again), to measure the move at 1M rows from a 100k folder:
+// Moving an older data folder to the layout of today, timed on a copy of a folder an older version made: migration 28
+// (integer query ids: every answer, plan step and row moved, in slices; store/migrations/028-integer-query-ids.ts),
+// then the answers stored before migration 25 (runs/answer-people.ts). --times N first makes its cache N times larger
+// (each copy's people renamed, so none is found again), to measure the answers' move at 1M rows from a 100k folder:
 //
-//   git checkout <a commit before migration 23> && npx tsx bench/profile-step.ts --rows 100000 prepare
-//   cp -r bench/tmp/profile-100000 bench/tmp/old-layout-100000 && git checkout -
-//   npx tsx bench/answer-move.ts --from bench/tmp/old-layout-100000 [--times 10]
+//   git worktree add /tmp/old27 e1034ab    # the code before migration 28; before 23 for the answers' move
+//   (cd /tmp/old27 && npx tsx bench/profile-step.ts --rows 1000000 prepare)
+//   npx tsx bench/answer-move.ts --from /tmp/old27/bench/tmp/profile-1000000 [--times 10] [--stop-at 40]
 //
-// "migrated in" is the schema's migrations from the folder's version: from before 28, the move of every answer, plan
-// step and row to integer query ids (store/migrations/028-integer-query-ids.ts) in one transaction.
+// --stop-at P: migration 28 is first stopped once P% is moved (as closing the app would stop it), then started again
+// in a new connection, which goes on where it stopped. Each part prints its wall time, CPU time and the process's peak
+// RSS, with the load average.
 import Database from 'better-sqlite3';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AnswerMove } from '../electron/engine/runs/answer-people';
-import { openDatabase } from '../electron/engine/store';
+import { ALL_MIGRATIONS, MigrationStopped, migrateInSlices, openDatabase, schemaVersion, type MigrationProgress } from '../electron/engine/store';
 import { num } from './report';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
-const { values } = parseArgs({ options: { from: { type: 'string' }, times: { type: 'string' } } });
+const { values } = parseArgs({ options: { from: { type: 'string' }, times: { type: 'string' }, 'stop-at': { type: 'string' } } });
 if (!values.from) throw new Error('--from names the data folder an older version made (see the head of this file).');
 const times = Number(values.times ?? 1);
 const dir = join(TMP_DIR, 'answer-move');
@@ -43,9 +46,49 @@ if (times > 1) {
   console.log(`made the cache ${times} times larger in ${num((performance.now() - started) / 1000, 1)} s`);
 }
 
-const opened = performance.now();
+const stopAt = values['stop-at'] === undefined ? null : Number(values['stop-at']);
+const peakRss = () => num((process.resourceUsage().maxRSS * 1024) / 1e6);
+/** Opens the copy as the engine's start does, and migrates it in slices, stopped at `stopAt`% when given. */
+async function migrateCopy(stopAt: number | null): Promise<boolean> {
+  // Opened at the version it is: the migrations run below, as the engine's start runs them.
+  const header = new Database(file, { readonly: true });
+  const version = schemaVersion(header);
+  header.close();
+  const db = openDatabase(file, { migrations: ALL_MIGRATIONS.filter((m) => m.version <= version) });
+  db.pragma('cache_size = -16384');
+  const stop = new AbortController();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let shown = -1;
+  const show = (p: MigrationProgress) => {
+    const percent = Math.floor((p.done / Math.max(1, p.total)) * 100);
+    if (stopAt !== null && percent >= stopAt) stop.abort();
+    if (Math.floor(percent / 10) === shown && p.phase !== 'finishing') return;
+    shown = Math.floor(percent / 10);
+    const memory = process.memoryUsage();
+    console.log(
+      `  ${p.phase}: ${percent}% (${num(p.done)} of ${num(p.total)}), ${num((performance.now() - started) / 1000, 1)} s, RSS ${num(memory.rss / 1e6)} MB (JS heap ${num(memory.heapUsed / 1e6)} MB)`,
+    );
+  };
+  let stopped = false;
+  try {
+    await migrateInSlices(db, ALL_MIGRATIONS, { onProgress: show, signal: stop.signal });
+  } catch (error) {
+    if (!(error instanceof MigrationStopped)) throw error;
+    stopped = true;
+  } finally {
+    db.close();
+  }
+  const used = process.cpuUsage(cpu);
+  console.log(
+    `migration ${stopped ? 'stopped' : 'done'} in ${num((performance.now() - started) / 1000, 1)} s (CPU ${num((used.user + used.system) / 1e6, 1)} s), ` +
+      `peak RSS so far ${peakRss()} MB; file ${num((await stat(file)).size / 1e6)} MB; load ${num(loadavg()[0]!, 1)}`,
+  );
+  return stopped;
+}
+if (stopAt !== null) await migrateCopy(stopAt);
+await migrateCopy(null);
 const db = openDatabase(file);
-console.log(`migrated in ${num((performance.now() - opened) / 1000, 2)} s; file ${num((await stat(file)).size / 1e6)} MB`);
 const cpu = process.cpuUsage();
 const started = performance.now();
 let last = 0;

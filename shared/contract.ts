@@ -37,6 +37,20 @@ export interface AppInfo {
   demoRunning: boolean;
 }
 
+/**
+ * Where the engine's start is (`app.startup`): opening, bringing a data folder an older version made to this version
+ * (a long move done in slices; phase 'rows', 'answers', then 'finishing' as it swaps in), ready, or failed with why. The hosts
+ * answer it before the engine exists; the window shows the move's progress until it is ready.
+ */
+export const startupStateSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('starting') }).strict(),
+  z.object({ state: z.literal('ready') }).strict(),
+  z.object({ state: z.literal('updating'), phase: z.string().max(40), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).strict(),
+  z.object({ state: z.literal('failed'), message: z.string().max(4000) }).strict(),
+]);
+export type StartupState = z.infer<typeof startupStateSchema>;
+export type StartupProgress = Extract<StartupState, { state: 'updating' }>;
+
 export interface SheetWarning {
   code: string;
   message: string;
@@ -731,6 +745,8 @@ const none = z.object({}).strict();
 
 export const calls = {
   'app.info': call<AppInfo>()(none),
+  /** How far the engine's start is; answered at once while it brings the data folder up to this version. */
+  'app.startup': call<StartupState>()(none),
 
   'profiles.list': call<Profile[]>()(none),
   'profiles.save': call<Profile>()(profileInput),

@@ -5,6 +5,7 @@ import { defaultDataDir } from '../engine/data-dir';
 import { openSecretStore } from '../engine/secrets';
 import { CliError } from './cli-error';
 import { EXIT_CODES } from './exit-codes';
+import { startProgressLine } from './start-progress';
 
 /** The name of the profile under which a connection taken from MATCHDESK_* variables is kept (its secret only in memory). */
 export const ENV_PROFILE_NAME = 'From environment';
@@ -21,7 +22,10 @@ export interface CliSession {
 export async function openCliSession(opts: { needsKeychain?: boolean } = {}): Promise<CliSession> {
   const dataDir = process.env.MATCHDESK_HOME || defaultDataDir();
   const secrets = await openSecretStore({ allowSessionFallback: !opts.needsKeychain });
-  const engine = await createEngine({ dataDir, host: 'cli', secrets });
+  // Ctrl+C while an older data folder is brought up to this version ends the process: the next start goes on from the
+  // last slice done (store/migrate.ts).
+  const progress = startProgressLine();
+  const engine = await createEngine({ dataDir, host: 'cli', secrets, onStartProgress: (p) => progress.show(p) }).finally(() => progress.end());
   if (engine.privacyNotice) process.stderr.write(`matchdesk: ${engine.privacyNotice}\n`);
   const call = async <K extends CallName>(name: K, input: CallInput<K>): Promise<CallOutput<K>> => {
     const result = await engine.call(name, input);

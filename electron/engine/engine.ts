@@ -46,7 +46,7 @@ import { ServiceCredits } from './runs/service-credits';
 import { VerdictThread } from './runs/verdict-thread';
 import { createSearchHandlers, type SearchHandlers } from './search';
 import type { SecretStore } from './secrets';
-import { damageOf, getProfile, getSettings, openDatabase } from './store';
+import { damageOf, getProfile, getSettings, openDatabaseInSlices } from './store';
 import { WatchControl } from './watch';
 import { createWatchHandlers } from './watch/handlers';
 
@@ -65,12 +65,16 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
   const clock = opts.clock ?? systemClock;
   const dbPath = join(opts.dataDir, DATABASE_FILE);
   const privacyNotice = makePrivate(opts.dataDir);
-  const db = openDatabase(dbPath);
-  try {
+  // A folder an older version made may take a while to bring up to this version: the host shows how far it is.
+  const db = await openDatabaseInSlices(dbPath, {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
     // page cache nearly every insert reads a page back from the file. 16 MB measured as fast as 64 MB for planning,
     // the run and the review, and holds the engine's memory lower (docs/performance.md, "SQLite").
-    db.pragma('cache_size = -16384');
+    configure: (opened) => opened.pragma('cache_size = -16384'),
+    onProgress: ({ phase, done, total }) => opts.onStartProgress?.({ state: 'updating', phase, done, total }),
+    signal: opts.signal,
+  });
+  try {
     // The WAL's checkpoint point follows the file's size (store/wal-budget.ts): a run needs little room beyond its file.
     const { secrets, keychainProblem } = opts.secrets ? { secrets: opts.secrets, keychainProblem: null } : await defaultSecrets();
     // An export a kill cut off left its part file beside its target: gone before anything else starts.
@@ -219,6 +223,8 @@ class MatchdeskEngine implements Engine {
     // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.
     const beforeRefresh = () => connections.activeProfile()?.id === DEMO_PROFILE_ID && this.demo.moveOnForRefresh();
     this.handlers = {
+      // A host answers this itself while the engine starts (facade/starting-engine.ts); the engine is ready by now.
+      'app.startup': () => ({ state: 'ready' }),
       'app.info': () => ({
         version: opts.version ?? appVersion(),
         host: opts.host,

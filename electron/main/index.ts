@@ -5,7 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppCommand } from '../../shared/contract';
 import { APP_FOLDER_NAME } from '../engine/data-dir';
-import { createEngine, type Engine } from '../engine/engine';
+import { createEngine } from '../engine/engine';
+import { StartingEngine } from '../engine/facade/starting-engine';
+import { MigrationStopped } from '../engine/store/errors';
 import { makeDataFolderPrivate } from '../engine/store/private-folder';
 import { APP_SCHEME_PRIVILEGES, APP_URL, registerAppProtocol } from './app-protocol';
 import { forwardEvents, registerIpc } from './ipc';
@@ -43,7 +45,7 @@ if (!app.requestSingleInstanceLock()) {
 
 function run(): void {
   let window: BrowserWindow | null = null;
-  let engine: Engine | null = null;
+  let engine: StartingEngine | null = null;
   let stopForwarding: (() => void) | null = null;
   const picked = new PickedFiles();
 
@@ -73,7 +75,10 @@ function run(): void {
     .then(async () => {
       denyAllPermissions(session.defaultSession);
       registerAppProtocol(protocol, rendererDir);
-      engine = await createEngine({ dataDir: app.getPath('userData'), host: 'electron', version: app.getVersion() });
+      // The window opens at once: while the engine brings a data folder an older version made up to this version, it
+      // shows how far that is (app.startup), and closing it then stops the move between two slices, kept for next time.
+      const starting = new StartingEngine((start) => createEngine({ dataDir: app.getPath('userData'), host: 'electron', version: app.getVersion(), ...start }));
+      engine = starting;
       registerIpc({
         ipcMain,
         engine,
@@ -98,11 +103,14 @@ function run(): void {
         ),
       );
       window = openWindow();
+      const started = await starting.started;
       // Said once: the folder stays private from then on.
-      const notice = privacyNotice ?? engine.privacyNotice;
-      if (notice) void dialog.showMessageBox(window, { type: 'info', message: notice });
+      const notice = privacyNotice ?? started.privacyNotice;
+      if (notice && window) void dialog.showMessageBox(window, { type: 'info', message: notice });
     })
     .catch((err: unknown) => {
+      // Closed while the data folder was being updated: what was moved is kept for the next start.
+      if (err instanceof MigrationStopped) return;
       // Most likely the database (a newer app's file, a full disk): the message is written for the user.
       dialog.showErrorBox('Matchdesk could not start', err instanceof Error ? err.message : String(err));
       app.exit(1);

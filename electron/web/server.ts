@@ -10,6 +10,8 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENT_NAMES, isCallName, type CallName, type CallResult, type ContractError, type ExportResult } from '../../shared/contract';
+import type { StartingEngine } from '../engine/facade/starting-engine';
+import type { EngineOptions } from '../engine/facade/engine-api';
 import { makeDataFolderPrivate } from '../engine/store/private-folder';
 import { translateBrowserInput } from './browser-files';
 import { attachmentHeader, Downloads } from './downloads';
@@ -57,6 +59,8 @@ export interface WebHostOptions {
 export interface WebHost {
   /** The page to open, with the token: http://127.0.0.1:PORT/?token=... */
   url: string;
+  /** Resolves when the engine has started (the page can be opened before); rejects with why it could not. */
+  started: Promise<void>;
   origin: string;
   token: string;
   port: number;
@@ -90,8 +94,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   await uploads.clear();
   const downloads = new Downloads();
 
-  // Loaded on demand: `matchdesk --help` and tests that bring their own engine do not pay for opening one.
-  const ownedEngine = options.engine ? null : await (await import('../engine/engine')).createEngine({ dataDir, host: 'web', exportDir });
+  // Loaded on demand: `matchdesk --help` and tests that bring their own engine do not pay for opening one. The page is
+  // served while the engine starts: it shows how far bringing an older data folder up to this version is.
+  const ownedEngine = options.engine ? null : await startEngine({ dataDir, host: 'web', exportDir });
   const engine: ContractEngine = options.engine ?? ownedEngine!;
   const token = newToken();
   let port = 0;
@@ -283,7 +288,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (ownedEngine) await ownedEngine.close();
       await uploads.clear();
     })());
-  return { url, origin, token, port, close };
+  return { url, origin, token, port, close, started: ownedEngine ? ownedEngine.started.then(() => undefined) : Promise.resolve() };
+}
+
+async function startEngine(opts: EngineOptions): Promise<StartingEngine> {
+  const [{ createEngine }, { StartingEngine }] = await Promise.all([import('../engine/engine'), import('../engine/facade/starting-engine')]);
+  return new StartingEngine((start) => createEngine({ ...opts, ...start }));
 }
 
 function requestUrl(req: IncomingMessage, port: number): URL {

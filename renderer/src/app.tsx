@@ -7,6 +7,7 @@ import { CurrentScreen } from './shell/current-screen';
 import { DropZone } from './shell/drop-zone';
 import { ImportStatus } from './shell/import-status';
 import { Nav } from './shell/nav';
+import { StartupGate } from './shell/startup-gate';
 import { useAppCommands } from './shell/use-app-commands';
 import { useWorkTitle } from './shell/use-work-title';
 import { ConfirmProvider } from './ui/confirm-dialog';
@@ -14,17 +15,19 @@ import { ToastProvider, ToastRegion } from './ui/toasts';
 
 export function App() {
   return (
-    <RouteProvider>
-      <AppDataProvider>
-        <ToastProvider>
-          <ConfirmProvider>
-            <ImportProvider>
-              <Shell />
-            </ImportProvider>
-          </ConfirmProvider>
-        </ToastProvider>
-      </AppDataProvider>
-    </RouteProvider>
+    <StartupGate>
+      <RouteProvider>
+        <AppDataProvider>
+          <ToastProvider>
+            <ConfirmProvider>
+              <ImportProvider>
+                <Shell />
+              </ImportProvider>
+            </ConfirmProvider>
+          </ToastProvider>
+        </AppDataProvider>
+      </RouteProvider>
+    </StartupGate>
   );
 }
 

@@ -86,6 +86,7 @@ function templates(dir: string, sheet: string): Record<CallName, Record<string, 
   const project = { projectId: 1 };
   return {
     'app.info': {}, 'profiles.list': {}, 'demo.start': {}, 'projects.list': {}, 'search.list': {}, 'settings.get': {},
+    'app.startup': {},
     'cache.stats': {}, 'cache.clear': {}, 'dialog.openSheet': {},
     'profiles.save': { name: 'Fuzz', baseUrl: 'http://127.0.0.1:9', orgId: 'o_fuzz', kind: 'api_key', login: null, secret: 'fuzz-secret' },
     'profiles.test': { id: 'p_none' }, 'profiles.remove': { id: 'p_none' }, 'profiles.select': { id: null },

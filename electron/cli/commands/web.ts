@@ -22,12 +22,19 @@ export async function runWebCommand(argv: string[]): Promise<number> {
     throw new CliError(message);
   }
   process.stdout.write(`Matchdesk is running. Open this link in your browser:\n\n  ${host.url}\n\nData folder: ${dataDir}\nPress Ctrl+C to stop.\n`);
+  // The engine starts meanwhile (the page shows an older data folder being brought up to this version).
+  let failure: unknown = null;
   await new Promise<void>((done) => {
     process.once('SIGINT', () => done());
     process.once('SIGTERM', () => done());
+    host.started.catch((err: unknown) => {
+      failure = err;
+      done();
+    });
   });
-  process.stdout.write('Stopping...\n');
+  if (!failure) process.stdout.write('Stopping...\n');
   await host.close();
+  if (failure) throw new CliError(failure instanceof Error ? failure.message : String(failure));
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // What a host gives the engine when it opens it, and what it gets back: the engine's face to Electron, the browser
 // host, the CLI and tests.
-import type { CallInput, CallName, CallOutput, CallResult, EventName, Events, RefreshProgress, RunProgress } from '../../../shared/contract';
+import type { CallInput, CallName, CallOutput, CallResult, EventName, Events, RefreshProgress, RunProgress, StartupProgress } from '../../../shared/contract';
 import type { Clock } from '../clock';
 import type { SecretStore } from '../secrets';
 
@@ -38,6 +38,10 @@ export interface EngineOptions {
    * returns, for a host that waits for every answer and may exit as soon as it has it (the CLI's default).
    */
   readsElsewhere?: boolean;
+  /** Told how far the start is while it brings a data folder an older version made up to this version. */
+  onStartProgress?: (progress: StartupProgress) => void;
+  /** Stops the start between two slices of that move (the app closing): the next start goes on from there. */
+  signal?: AbortSignal;
 }
 
 /** What each host does unless told otherwise: the app and the browser host answer other calls meanwhile; the CLI waits. */

@@ -63,9 +63,24 @@ export class MigrationFailed extends Error {
   ) {
     super(
       `Upgrading the data file "${path}" failed at step ${version} (${migrationName}): ${describe(options.cause)}. ` +
-        'Nothing was changed; the file is still usable by the previous Matchdesk version.',
+        'Nothing of that step was kept; the file is still usable by the previous Matchdesk version.',
       options,
     );
+  }
+}
+
+/**
+ * Updating the file was stopped between two slices of a long move (the app closing): every slice done is kept in the
+ * file, and the next start goes on from there. Until then the file is at the older version.
+ */
+export class MigrationStopped extends Error {
+  override readonly name = 'MigrationStopped';
+
+  constructor(
+    readonly path: string,
+    readonly version: number,
+  ) {
+    super(`Updating the data file "${path}" was stopped at database version ${version}; the next start goes on where it stopped.`);
   }
 }
 

@@ -1,9 +1,9 @@
 export type { Database } from 'better-sqlite3';
-export { openDatabase, type OpenDatabaseOptions } from './open-database';
-export { migrate, schemaVersion, latestVersion, type MigrationOutcome } from './migrate';
-export type { Migration } from './migration';
+export { openDatabase, openDatabaseInSlices, type OpenDatabaseOptions, type OpenInSlicesOptions } from './open-database';
+export { migrate, migrateInSlices, schemaVersion, latestVersion, SLICE_SIZE, type MigrationOutcome, type MigrationProgress, type MigrateOptions } from './migrate';
+export type { Migration, SlicedMove, SliceMover } from './migration';
 export { ALL_MIGRATIONS } from './migrations';
-export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, InvalidSetting, isDiskFull, stopReason } from './errors';
+export { DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade, MigrationFailed, MigrationStopped, InvalidSetting, isDiskFull, stopReason } from './errors';
 export { damageOf } from './damage-watch';
 export { makeDataFolderPrivate } from './private-folder';
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { guarded, watchForDamage } from './damage-watch';
 import { DatabaseNeedsUpgrade, DatabaseTooNew, DatabaseUnreadable } from './errors';
-import { latestVersion, migrate, schemaVersion } from './migrate';
+import { latestVersion, migrate, migrateInSlices, schemaVersion, type MigrateOptions } from './migrate';
 import { createPrivateFolders } from './private-folder';
 import type { Migration } from './migration';
 import { ALL_MIGRATIONS } from './migrations';
@@ -16,6 +16,13 @@ export interface OpenDatabaseOptions {
   migrations?: readonly Migration[];
 }
 
+export interface OpenInSlicesOptions extends OpenDatabaseOptions, MigrateOptions {
+  /** Stops a long migration between two slices (migrate.ts migrateInSlices): the next open goes on from there. */
+  signal?: AbortSignal;
+  /** Runs on the open connection before it migrates (its page cache, for one). */
+  configure?: (db: SqliteDatabase) => void;
+}
+
 const posix = process.platform !== 'win32';
 
 /**
@@ -24,6 +31,34 @@ const posix = process.platform !== 'win32';
  * later throws DatabaseUnreadable too, and the connection is stopped (damage-watch.ts).
  */
 export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
+  const db = openUnmigrated(file, opts);
+  try {
+    if (!opts.readonly) migrate(db, opts.migrations ?? ALL_MIGRATIONS);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * openDatabase() for the engine's start: a long migration lets other work run between its slices (a host shows its
+ * progress), and may be stopped there (MigrationStopped).
+ */
+export async function openDatabaseInSlices(file: string, opts: OpenInSlicesOptions = {}): Promise<SqliteDatabase> {
+  const db = openUnmigrated(file, opts);
+  try {
+    opts.configure?.(db);
+    if (!opts.readonly) await migrateInSlices(db, opts.migrations ?? ALL_MIGRATIONS, opts);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The file opened, checked and set up, not yet migrated. */
+function openUnmigrated(file: string, opts: OpenDatabaseOptions): SqliteDatabase {
   const readonly = opts.readonly ?? false;
   const migrations = opts.migrations ?? ALL_MIGRATIONS;
   const inMemory = file === ':memory:';
@@ -63,8 +98,6 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     db.pragma('busy_timeout = 30000');
     if (!inMemory && !readonly) restrictSidecars(file);
     if (!readonly) beginTransactionsWithTheWriteLock(db, inMemory ? null : new WalBudget(db));
-
-    if (!readonly) migrate(db, migrations);
     return db;
   } catch (error) {
     db.close();

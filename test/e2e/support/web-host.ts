@@ -25,8 +25,10 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-export async function startHost(label: string): Promise<RunningHost> {
+/** `prepare` fills the data folder before the host starts on it (a folder an older version made). */
+export async function startHost(label: string, prepare?: (dataDir: string) => Promise<void>): Promise<RunningHost> {
   const dataDir = mkdtempSync(join(tmpdir(), `matchdesk-e2e-${label}-`));
+  await prepare?.(dataDir);
   // process.execPath is the Node 24 that runs Playwright (npx puts the `node` devDependency first on PATH).
   const child = spawn(process.execPath, [await cliBundle(), 'web', '--port', '0', '--data-dir', dataDir], {
     cwd: REPO_ROOT,

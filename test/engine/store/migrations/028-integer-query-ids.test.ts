@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { createHash, hash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../electron/engine/engine';
 import { SessionSecretStore } from '../../../../electron/engine/secrets';
 import { personRecord, recordOf, recordSql } from '../../../../electron/engine/store/person-records';
-import { ALL_MIGRATIONS, getAnswerFacts, getLookups, migrate, queryDigest } from '../../../../electron/engine/store';
+import { ALL_MIGRATIONS, MigrationStopped, getAnswerFacts, getLookups, migrate, migrateInSlices, openDatabase, queryDigest, type MigrationProgress } from '../../../../electron/engine/store';
 import type { Simulator } from '../../../../electron/simulator';
 import type { FindQuery } from '../../../../shared/model';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../../core/helpers';
@@ -118,12 +118,14 @@ describe('migration 28: queries stored once with an integer id; answers and rows
       migrate(db, upTo(27));
       db.prepare("INSERT INTO lookups (query_key, query, fetched_at, status) VALUES ('k', '{\"fields\":[]}', 1, 'ok')").run();
       const before = db.prepare('SELECT * FROM lookups').all();
-      // A table in the way of one the move makes after its first steps (the answers already moved): it stops there.
-      db.exec('CREATE TABLE steps (x)');
+      // A table in the way of one the swap makes after its first steps (the answers already moved): it stops there.
+      db.exec('CREATE TABLE queries (x)');
       expect(() => migrate(db)).toThrow(/failed at step 28/);
       expect(db.pragma('user_version', { simple: true })).toBe(27);
       expect(db.prepare('SELECT * FROM lookups').all()).toEqual(before);
       expect(db.prepare("SELECT name FROM pragma_table_info('row_queries')").pluck().all()).toContain('query_key');
+      // Nothing of the move is left beside the tables it read.
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'migration%'").pluck().all()).toEqual([]);
     } finally {
       db.close();
     }
@@ -143,7 +145,7 @@ describe('a data folder from before migration 28, opened by the engine', () => {
     tmp = null;
   });
 
-  it('reads the same (rows, review, text filter, export), copies its verdicts, undoes and refreshes', async () => {
+  it('stopped part-way and started again, reads the same (rows, review, text filter, export, cache) as before and as a copy moved in one go; copies its verdicts, undoes and refreshes', async () => {
     tmp = tempDir('matchdesk-m28-');
     const dataDir = join(tmp.dir, 'data');
     sim = await startSim({ people: 3000, seed: 7 });
@@ -174,14 +176,14 @@ describe('a data folder from before migration 28, opened by the engine', () => {
     await ok(engine, 'decisions.reject', { projectId, rowIndex: toReview[1]!.rowIndex });
     await ok(engine, 'decisions.skip', { projectId, rowIndex: toReview[2]!.rowIndex });
 
-    const seen = async () => ({
-      page: await ok(engine!, 'review.page', { projectId, offset: 0, limit: 500 }),
-      byText: await ok(engine!, 'review.page', { projectId, text: people[3]!.name, offset: 0, limit: 50 }),
-      details: await Promise.all(toReview.slice(0, 4).map((r) => ok(engine!, 'review.row', { projectId, rowIndex: r.rowIndex }))),
-      export: readFileSync((await ok(engine!, 'export.run', { projectId, format: 'csv', scope: 'all', candidates: true, destination: join(tmp!.dir, 'out.csv'), candidatesDestination: join(tmp!.dir, 'candidates.csv') })).path!, 'utf8'),
+    const seen = async (from: Engine = engine!) => ({
+      page: await ok(from, 'review.page', { projectId, offset: 0, limit: 500 }),
+      byText: await ok(from, 'review.page', { projectId, text: people[3]!.name, offset: 0, limit: 50 }),
+      details: await Promise.all(toReview.slice(0, 4).map((r) => ok(from, 'review.row', { projectId, rowIndex: r.rowIndex }))),
+      export: readFileSync((await ok(from, 'export.run', { projectId, format: 'csv', scope: 'all', candidates: true, destination: join(tmp!.dir, 'out.csv'), candidatesDestination: join(tmp!.dir, 'candidates.csv') })).path!, 'utf8'),
       candidates: readFileSync(join(tmp!.dir, 'candidates.csv'), 'utf8'),
       // Its size aside: the folder rewritten as before migration 29 holds its people's records as JSON text.
-      cache: { ...(await ok(engine!, 'cache.stats', {})), bytes: 0 },
+      cache: { ...(await ok(from, 'cache.stats', {})), bytes: 0 },
     });
     const before = await seen();
     expect(before.byText.total).toBeGreaterThan(0);
@@ -190,8 +192,34 @@ describe('a data folder from before migration 28, opened by the engine', () => {
 
     const dbPath = join(dataDir, 'matchdesk.sqlite');
     asVersion27(dbPath, sim.baseUrl, sim.orgId);
-    engine = await openEngine(dataDir, { secrets });
+    // A copy to move in one go, to compare with.
+    const oneGoDir = join(tmp.dir, 'one-go');
+    mkdirSync(oneGoDir, { mode: 0o700 });
+    copyFileSync(dbPath, join(oneGoDir, 'matchdesk.sqlite'));
+    const asVersion27Reads = readAsVersion27(dbPath);
+
+    // Stopped after three slices (as closing the app stops it): an app of version 27 still reads the folder as it was.
+    const progress: MigrationProgress[] = [];
+    const stopping = new Database(dbPath);
+    const stop = new AbortController();
+    const moving = migrateInSlices(stopping, ALL_MIGRATIONS, { sliceSize: 50, signal: stop.signal, onProgress: (p) => void (progress.push(p) === 3 && stop.abort()) });
+    await expect(moving).rejects.toBeInstanceOf(MigrationStopped);
+    stopping.close();
+    expect(readAsVersion27(dbPath)).toEqual(asVersion27Reads);
+
+    // The engine's start goes on from there to the end, and the folder reads as before, and as the one moved in one go.
+    engine = await openEngine(dataDir, { secrets, onStartProgress: ({ done, total, phase }) => void progress.push({ version: 28, done, total, phase }) });
+    const done = progress.map((p) => p.done);
+    expect(done[3]).toBe(150);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(progress.at(-1)).toMatchObject({ phase: 'finishing', done: progress[0]!.total });
     expect(await seen()).toEqual(before);
+    const oneGo = await openEngine(oneGoDir, { secrets });
+    try {
+      expect(await seen(oneGo)).toEqual(before);
+    } finally {
+      await oneGo.close();
+    }
 
     // The decision made before the move is undone after it.
     expect((await ok(engine, 'decisions.undo', { projectId })).row).toMatchObject({ rowIndex: toReview[2]!.rowIndex, state: 'to_review' });
@@ -297,6 +325,16 @@ function asVersion27(file: string, baseUrl: string, orgId: string): void {
       db.pragma('user_version = 27');
     })();
     expect(db.prepare('SELECT count(*) FROM row_status WHERE query_id IS NOT NULL AND query_key IS NULL').pluck().get()).toBe(0);
+  } finally {
+    db.close();
+  }
+}
+
+/** The tables migration 28 moves, as an app of version 27 reads them (the file opened read-only as that version). */
+function readAsVersion27(file: string): unknown {
+  const db = openDatabase(file, { readonly: true, migrations: upTo(27) });
+  try {
+    return ['lookups', 'row_queries', 'row_status'].map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all());
   } finally {
     db.close();
   }
