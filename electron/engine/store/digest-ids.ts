@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { DigestMap } from './digest-map';
 
 /** Slots of a fresh table: a first run's people and queries come a few hundred a call. */
 const FIRST_CAPACITY = 4096;
@@ -12,15 +13,9 @@ const FIRST_CAPACITY = 4096;
  * used: once a write transaction is enough, as no other process writes while it holds the lock.
  * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a deleted project's queries, a
  * rolled-back write) is not named again: the table is read anew.
- *
- * Open addressing over typed arrays (a digest and an id a slot, never more than half full), rather than a Map that
- * holds an object per row.
  */
 export class DigestIds {
-  private digests = new BigInt64Array(FIRST_CAPACITY);
-  /** 0: an empty slot (ids start at 1). */
-  private ids = new Int32Array(FIRST_CAPACITY);
-  private count = 0;
+  private readonly ids = new DigestMap(FIRST_CAPACITY);
   private readUpTo = 0;
   private readonly since: Statement;
   private readonly digestOf: Statement;
@@ -46,48 +41,23 @@ export class DigestIds {
 
   /** The id of the row with this digest, when one is stored. */
   idOf(digest: bigint): number | undefined {
-    const id = this.ids[this.slotOf(digest)]!;
-    if (id === 0) return undefined;
+    const id = this.ids.get(digest);
+    if (id === undefined) return undefined;
     if ((this.digestOf.get(BigInt(id)) as bigint | undefined) === digest) return id;
     this.forget();
     this.catchUp();
-    const again = this.ids[this.slotOf(digest)]!;
-    return again === 0 ? undefined : again;
+    return this.ids.get(digest);
   }
 
   add(digest: bigint, id: number): void {
-    if ((this.count + 1) * 2 > this.ids.length) this.grow();
-    const slot = this.slotOf(digest);
-    if (this.ids[slot] === 0) this.count++;
-    this.digests[slot] = digest;
-    this.ids[slot] = id;
+    this.ids.set(digest, id);
     if (id > this.readUpTo) this.readUpTo = id;
   }
 
   /** Forgets every digest (rows were removed): the next look reads them all again. */
   forget(): void {
-    this.digests = new BigInt64Array(FIRST_CAPACITY);
-    this.ids = new Int32Array(FIRST_CAPACITY);
-    this.count = 0;
+    this.ids.clear();
     this.readUpTo = 0;
-  }
-
-  /** The slot holding `digest`, or the empty one where it would go. */
-  private slotOf(digest: bigint): number {
-    const mask = this.ids.length - 1;
-    let slot = Number(BigInt.asUintN(32, digest)) & mask;
-    while (this.ids[slot] !== 0 && this.digests[slot] !== digest) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  private grow(): void {
-    const { digests, ids } = this;
-    this.digests = new BigInt64Array(ids.length * 2);
-    this.ids = new Int32Array(ids.length * 2);
-    this.count = 0;
-    const readUpTo = this.readUpTo;
-    for (let i = 0; i < ids.length; i++) if (ids[i] !== 0) this.add(digests[i]!, ids[i]!);
-    this.readUpTo = readUpTo;
   }
 }
 

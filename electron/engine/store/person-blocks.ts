@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { DigestMap } from './digest-map';
 import type { PackedRecord } from './person-records';
 
 /**
@@ -145,7 +146,7 @@ export function blockNewPeople(people: Iterable<BlockedPerson>): void {
   for (const person of people) {
     let at = positions.get(person.digest);
     if (at === undefined) {
-      if (blocked.has(person.digest)) continue;
+      if (blocked.get(person.digest) !== undefined) continue;
       positions.set(person.digest, (at = records.length));
       records.push(person.record);
     }
@@ -162,55 +163,15 @@ export function blockNewPeople(people: Iterable<BlockedPerson>): void {
     const { block, from: first } = starts.findLast((s) => s.from <= at)!;
     person.inBlock = { block, position: at - first };
   }
-  for (const digest of positions.keys()) blocked.add(digest);
-}
-
-/**
- * Digests of the people a thread has put in blocks, as a set over a typed array (a Set of a million bigints would
- * hold an object each). Forgotten when it grows past MAX_BLOCKED: the engine's thread then finds the people it holds
- * stored already, or blocks them itself.
- */
-class DigestSet {
-  private slots = new BigInt64Array(4096);
-  /** Whether a slot is taken (a digest may be 0). */
-  private taken = new Uint8Array(4096);
-  private count = 0;
-
-  has(digest: bigint): boolean {
-    return this.taken[this.slotOf(digest)] === 1;
-  }
-
-  add(digest: bigint): void {
-    if (this.count >= MAX_BLOCKED) this.clear(4096);
-    if ((this.count + 1) * 2 > this.slots.length) this.grow();
-    const slot = this.slotOf(digest);
-    if (this.taken[slot] === 1) return;
-    this.taken[slot] = 1;
-    this.slots[slot] = digest;
-    this.count++;
-  }
-
-  private clear(size: number): void {
-    this.slots = new BigInt64Array(size);
-    this.taken = new Uint8Array(size);
-    this.count = 0;
-  }
-
-  private slotOf(digest: bigint): number {
-    const mask = this.slots.length - 1;
-    let slot = Number(BigInt.asUintN(32, digest)) & mask;
-    while (this.taken[slot] === 1 && this.slots[slot] !== digest) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  private grow(): void {
-    const { slots, taken } = this;
-    this.clear(slots.length * 2);
-    for (let i = 0; i < slots.length; i++) if (taken[i] === 1) this.add(slots[i]!);
-  }
+  if (blocked.size + positions.size > MAX_BLOCKED) blocked.clear();
+  for (const digest of positions.keys()) blocked.set(digest, 1);
 }
 
 /** People a thread remembers having blocked: a 1M-row first run finds fewer. */
 const MAX_BLOCKED = 1 << 20;
 
-const blocked = new DigestSet();
+/**
+ * Digests of the people this thread has put in blocks (a digest's id is 1). Forgotten past MAX_BLOCKED: the engine's
+ * thread then finds the people it holds stored already, or blocks them itself.
+ */
+const blocked = new DigestMap();

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { hash } from 'node:crypto';
+import { DigestMap } from '../digest-map';
 import type { Migration, SliceMover } from '../migration';
 
 // Every answer was keyed by its query's 64-hex key (an index written at random: a page per new answer), and every row
@@ -102,7 +103,7 @@ const AFTER_STEPS = 15;
  */
 class QueryIdMove implements SliceMover {
   /** The ids given so far by their digest, and the ones whose text is not known yet. */
-  private readonly ids = new IdsByDigest();
+  private readonly ids = new DigestMap(1 << 16);
   private readonly textless = new Set<number>();
   private lastId = 0;
   private readonly statements: Record<'since' | 'addQuery' | 'addText' | 'addStep' | 'sliceId', Statement>;
@@ -209,45 +210,6 @@ class QueryIdMove implements SliceMover {
       else this.textless.delete(Number(id));
       this.lastId = Number(id);
     }
-  }
-}
-
-/**
- * Ids by digest in typed arrays (open addressing, never more than half full): at a million rows a Map held a BigInt
- * and an entry object per query, about twice the memory.
- */
-class IdsByDigest {
-  private digests = new BigInt64Array(1 << 16);
-  /** 0: an empty slot (ids start at 1). */
-  private ids = new Int32Array(1 << 16);
-  private count = 0;
-
-  get(digest: bigint): number | undefined {
-    const id = this.ids[this.slotOf(digest)]!;
-    return id === 0 ? undefined : id;
-  }
-
-  set(digest: bigint, id: number): void {
-    if ((this.count + 1) * 2 > this.ids.length) this.grow();
-    const slot = this.slotOf(digest);
-    if (this.ids[slot] === 0) this.count++;
-    this.digests[slot] = digest;
-    this.ids[slot] = id;
-  }
-
-  private slotOf(digest: bigint): number {
-    const mask = this.ids.length - 1;
-    let slot = Number(BigInt.asUintN(32, digest)) & mask;
-    while (this.ids[slot] !== 0 && this.digests[slot] !== digest) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  private grow(): void {
-    const { digests, ids } = this;
-    this.digests = new BigInt64Array(ids.length * 2);
-    this.ids = new Int32Array(ids.length * 2);
-    this.count = 0;
-    for (let i = 0; i < ids.length; i++) if (ids[i] !== 0) this.set(digests[i]!, ids[i]!);
   }
 }
 
