@@ -73,6 +73,28 @@ async function nextCount(): Promise<ChangedRowsCounted> {
   return counted[counted.length - 1]!;
 }
 
+/**
+ * A counter of its own on a second connection, whose worker runs `afterWalk` (given the walk's number, from 0) once a
+ * walk's answer is in, before handing it back.
+ */
+function counterOfMyOwn(afterWalk: (walk: number) => Promise<void>) {
+  const mine = openDatabase(engine.dbPath);
+  const seen: ChangedRowsCounted[] = [];
+  let walks = 0;
+  const reading = new ReadingThread(() => {
+    const thread = VerdictThread.start(engine.dbPath)!;
+    const walk = thread.rowList.bind(thread);
+    thread.rowList = async (...args) => {
+      const rows = await walk(...args);
+      await afterWalk(walks++);
+      return rows;
+    };
+    return thread;
+  });
+  const counter = new ChangedRowsCounter(mine, reading, (c) => seen.push(c), 0);
+  return { mine, reading, counter, seen, walks: () => walks };
+}
+
 /** Something written that no kept figure is brought through: every figure is counted again. */
 const writeElsewhere = () => ok(engine, 'projects.rename', { projectId, name: `renamed ${Date.now()}` });
 
@@ -117,28 +139,17 @@ describe('rows changed at the last refresh, counted by a worker', () => {
   });
 
   it('never keeps a list the worker walked when a write landed before its answer was read', async () => {
-    // A counter of its own on a second connection, whose worker's answers are held until the engine has rejected a
-    // changed row: the data that list was walked from is gone by the time it arrives.
-    const mine = openDatabase(engine.dbPath);
+    // A counter of its own whose worker's answers are held until the engine has rejected a changed row: the data that
+    // list was walked from is gone by the time it arrives.
     const row = (await ok(engine, 'review.page', { projectId, offset: 0, limit: 1, changedAtLastRefresh: true })).rows[0]!;
     const before = changedAtRefresh(fresh, projectId, refreshId);
-    const seen: ChangedRowsCounted[] = [];
-    let walks = 0;
-    const reading = new ReadingThread(() => {
-      const thread = VerdictThread.start(engine.dbPath)!;
-      const walk = thread.rowList.bind(thread);
-      thread.rowList = async (...args) => {
-        const rows = await walk(...args);
-        if (walks++ === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
-        return rows;
-      };
-      return thread;
+    const { mine, reading, counter, seen, walks } = counterOfMyOwn(async (walk) => {
+      if (walk === 0) await ok(engine, 'decisions.reject', { projectId, rowIndex: row.rowIndex });
     });
-    const counter = new ChangedRowsCounter(mine, reading, (c) => seen.push(c), 0);
     try {
       expect(counter.count(projectId, refreshId)).toBeNull();
       await counter.walked(projectId);
-      expect(walks).toBe(2);
+      expect(walks()).toBe(2);
       expect(seen).toEqual([{ projectId, refreshId, changedAtLastRefresh: before - 1 }]);
       expect(counter.count(projectId, refreshId)).toBe(before - 1);
     } finally {
@@ -153,25 +164,14 @@ describe('rows changed at the last refresh, counted by a worker', () => {
   it('walks again while writes keep coming, and still says the figure once they stop', async () => {
     // Every one of the first five walks is overtaken by a write (a text index filling while the review is open would
     // do this): no screen asks again, so the figure must come without being asked.
-    const mine = openDatabase(engine.dbPath);
     const before = changedAtRefresh(fresh, projectId, refreshId);
-    const seen: ChangedRowsCounted[] = [];
-    let walks = 0;
-    const reading = new ReadingThread(() => {
-      const thread = VerdictThread.start(engine.dbPath)!;
-      const walk = thread.rowList.bind(thread);
-      thread.rowList = async (...args) => {
-        const rows = await walk(...args);
-        if (walks++ < 5) await writeElsewhere();
-        return rows;
-      };
-      return thread;
+    const { mine, reading, counter, seen, walks } = counterOfMyOwn(async (walk) => {
+      if (walk < 5) await writeElsewhere();
     });
-    const counter = new ChangedRowsCounter(mine, reading, (c) => seen.push(c), 0);
     try {
       expect(counter.count(projectId, refreshId)).toBeNull();
       await counter.walked(projectId);
-      expect(walks).toBe(6);
+      expect(walks()).toBe(6);
       expect(seen).toEqual([{ projectId, refreshId, changedAtLastRefresh: before }]);
     } finally {
       reading.close();
