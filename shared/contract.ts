@@ -39,8 +39,8 @@ export interface AppInfo {
 
 /**
  * Where the engine's start is (`app.startup`): opening, bringing a data folder an older version made to this version
- * (a long move done in slices; phase 'rows', 'answers', then 'finishing' as it swaps in), ready, or failed with why. The hosts
- * answer it before the engine exists; the window shows the move's progress until it is ready.
+ * (a long move done in slices; phase 'rows', 'answers', then 'finishing' as it swaps in), ready, or failed with why.
+ * The hosts answer it before the engine exists; the window shows the move's progress until it is ready.
  */
 export const startupStateSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('starting') }).strict(),
