@@ -288,7 +288,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (ownedEngine) await ownedEngine.close();
       await uploads.clear();
     })());
-  return { url, origin, token, port, close, started: ownedEngine ? ownedEngine.started.then(() => undefined) : Promise.resolve() };
+  const started = ownedEngine ? ownedEngine.started.then(() => undefined) : Promise.resolve();
+  // Whoever awaits it sees a failed start; a host closed while its engine was starting may have nobody waiting on it.
+  started.catch(() => undefined);
+  return { url, origin, token, port, close, started };
 }
 
 async function startEngine(opts: EngineOptions): Promise<StartingEngine> {

@@ -29,6 +29,31 @@ describe('matchdesk web', () => {
     await expect(runWebCommand(['--listen', '0.0.0.0'])).rejects.toMatchObject({ exitCode: 2 });
   });
 
+  it('closed while its engine is still starting, leaves no failure unheard', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'matchdesk-close-'));
+    const rendererDir = join(dataDir, 'renderer');
+    mkdirSync(rendererDir);
+    copyFileSync(join(import.meta.dirname, '../../renderer/index.html'), join(rendererDir, 'index.html'));
+    const unheard: unknown[] = [];
+    const hear = (reason: unknown) => unheard.push(reason);
+    process.on('unhandledRejection', hear);
+    try {
+      // A new folder's migrations run in slices as the engine starts; closing at once stops them between two.
+      const host = await startWebHost({ dataDir, rendererDir });
+      await host.close();
+      const outcome = await host.started.then(
+        () => 'started',
+        (error: unknown) => (error as Error).name,
+      );
+      expect(['started', 'MigrationStopped']).toContain(outcome);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unheard).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', hear);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('fails with EADDRINUSE when the port is taken, and the data folder stays usable', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
