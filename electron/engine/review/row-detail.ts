@@ -10,18 +10,12 @@ import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { factsOf } from '../runs/answer-facts';
 import { parseCells } from '../rows/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../rows/row-status';
-import { getLookups, statement, type Lookup } from '../store';
+import { answerFetched, statement } from '../store';
 import { ANSWERED } from '../store/refresh-tables';
 
 export function rowCells(db: Database, projectId: number, rowIndex: number): string[] | null {
   const row = statement(db, 'SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').get(projectId, rowIndex) as { cells: string } | undefined;
   return row ? parseCells(row.cells) : null;
-}
-
-/** The stored answer a row's candidates come from (any age: the row was settled by it). */
-export function lookupOf(db: Database, queryId: number | null): Lookup | null {
-  if (queryId === null) return null;
-  return getLookups(db, [queryId], Number.MIN_SAFE_INTEGER).get(queryId) ?? null;
 }
 
 /**
@@ -61,7 +55,8 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
   const input = rowInput(cells, project.mapping);
   const matched = status.state === 'auto' || status.state === 'accepted';
   const answered = status.outcome !== 'pending' && status.outcome !== 'no_query';
-  const lookup = answered ? lookupOf(db, status.queryId) : null;
+  // The answer the row was settled by (any age), without its people's records: the candidates come from their facts.
+  const lookup = answered && status.queryId !== null ? answerFetched(db, status.queryId) : null;
   const assessed = assessedRow(db, project, status, cells);
   const verdict = assessed ? waitingVerdict(db, project.id, status, assessed.assessment) : null;
   const answeredAt = lookup ? new Date(lookup.fetchedAt).toISOString() : null;

@@ -117,6 +117,20 @@ export function getLookups(db: Database, ids: readonly number[], freshAfterMs: n
 }
 
 /**
+ * When the stored answer to query `id` was fetched (any age) and its error when it failed: what a row's detail says of
+ * its answer, read without its people's records. Null when none is stored, or its error does not read.
+ */
+export function answerFetched(db: Database, id: number): { fetchedAt: number; error: LookupError | null } | null {
+  const row = statement(db, 'SELECT fetched_at, error FROM lookups WHERE query_id = ?').get(id) as { fetched_at: number; error: string | null } | undefined;
+  if (!row) return null;
+  try {
+    return { fetchedAt: row.fetched_at, error: row.error === null ? null : (JSON.parse(row.error) as LookupError) };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Stores many lookups in one transaction (the caller's, when it has one open). An 'ok' row replaces anything; an
  * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
  * refresh never throws away candidates the user could still review. An 'ok' answer's people are added to `people`

@@ -103,6 +103,9 @@ describe('review', () => {
     expect(row.reason).toContain('same name, works at');
     expect(row.identicalRows).toBe(3);
     expect(row.error).toBeNull();
+    // When its answer came, which dates every candidate's jobs (none was refreshed since).
+    expect(row.fetchedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(row.candidates.map((c) => c.jobsAsOf)).toEqual(row.candidates.map(() => row.fetchedAt));
 
     const junk = await ok(engine, 'review.row', { projectId, rowIndex: 84 });
     expect(junk).toMatchObject({ state: 'no_query', candidates: [], fetchedAt: null });
