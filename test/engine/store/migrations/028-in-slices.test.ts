@@ -33,20 +33,11 @@ function dump(db: Database.Database, tables: string[]): unknown {
   }));
 }
 
-/** What an app of version 27 reads there: the file opened read-only as that version. */
-function readAsVersion27(file: string): unknown {
-  const db = openDatabase(file, { readonly: true, migrations: upTo(27) });
+/** What an app of `version` reads there: the file opened read-only as that version, its tables dumped. */
+function readAsVersion(file: string, version: 27 | 28): unknown {
+  const db = openDatabase(file, { readonly: true, migrations: upTo(version) });
   try {
-    return dump(db, V27_TABLES);
-  } finally {
-    db.close();
-  }
-}
-
-function readAsVersion28(file: string): unknown {
-  const db = openDatabase(file, { readonly: true, migrations: upTo(28) });
-  try {
-    return dump(db, V28_TABLES);
+    return dump(db, version === 27 ? V27_TABLES : V28_TABLES);
   } finally {
     db.close();
   }
@@ -74,7 +65,7 @@ async function migrateStopping(file: string, size: number, stopAt: number, progr
 describe('migration 28 in slices', () => {
   it('stopped between slices and started again, it finishes as the move in one go does; until then version 27 reads as before', async () => {
     const file = version27Folder();
-    const before = readAsVersion27(file);
+    const before = readAsVersion(file, 27);
     const inOneGo = copyOf(file);
     const oneGo: MigrationProgress[] = [];
     const outcome = migrate(new Database(inOneGo), upTo(28), { onProgress: (p) => oneGo.push(p) });
@@ -83,7 +74,7 @@ describe('migration 28 in slices', () => {
     const progress: MigrationProgress[] = [];
     expect(await migrateStopping(file, 25, 3, progress)).toBeInstanceOf(MigrationStopped);
     // Stopped mid-way: still version 27, its tables as they were, the move's own beside them.
-    expect(readAsVersion27(file)).toEqual(before);
+    expect(readAsVersion(file, 27)).toEqual(before);
     const stopped = new Database(file, { readonly: true });
     expect(stopped.pragma('user_version', { simple: true })).toBe(27);
     expect(stopped.prepare('SELECT done FROM migration_slices WHERE version = 28').pluck().get()).toBe(75);
@@ -92,7 +83,7 @@ describe('migration 28 in slices', () => {
     // Started again, stopped again, then to the end: each start goes on where the last stopped.
     expect(await migrateStopping(file, 25, 3, progress)).toBeInstanceOf(MigrationStopped);
     expect(await migrateStopping(file, 25, 0, progress)).toEqual({ from: 27, to: 28, applied: [28] });
-    expect(readAsVersion28(file)).toEqual(readAsVersion28(inOneGo));
+    expect(readAsVersion(file, 28)).toEqual(readAsVersion(inOneGo, 28));
 
     // The rows (120) and the answers (55), 25 a slice, each start first saying where it goes on from: progress only
     // grows, and ends at the total, as in one go.
@@ -122,7 +113,7 @@ describe('migration 28 in slices', () => {
     expect(await migrateStopping(file, 25, 0, again)).toMatchObject({ applied: [28] });
     // From the start again, and what the older app wrote is moved.
     expect(again[0]!.done).toBe(25);
-    expect(readAsVersion28(file)).toEqual(readAsVersion28(expected));
+    expect(readAsVersion(file, 28)).toEqual(readAsVersion(expected, 28));
     const db = new Database(file, { readonly: true });
     expect(db.prepare('SELECT fetched_at FROM lookups WHERE query_id = (SELECT min(id) FROM queries WHERE digest = 0)').pluck().get()).toBe(9999);
     expect(db.prepare('SELECT label FROM row_status WHERE project_id = 1 AND row_index = 1').pluck().get()).toBe('decided');
@@ -141,7 +132,7 @@ describe('migration 28 in slices', () => {
       a.close();
       b.close();
     }
-    expect(readAsVersion28(file)).toEqual(readAsVersion28(expected));
+    expect(readAsVersion(file, 28)).toEqual(readAsVersion(expected, 28));
   });
 
   it('waits its turn while another process holds the write lock, without holding the thread meanwhile', async () => {
@@ -182,7 +173,7 @@ describe('migration 28 in slices', () => {
 
   it('a failure leaves nothing of the move behind', () => {
     const file = version27Folder();
-    const before = readAsVersion27(file);
+    const before = readAsVersion(file, 27);
     const db = new Database(file);
     try {
       // In the way of the swap, after every slice.
@@ -192,6 +183,6 @@ describe('migration 28 in slices', () => {
     } finally {
       db.close();
     }
-    expect(readAsVersion27(file)).toEqual(before);
+    expect(readAsVersion(file, 27)).toEqual(before);
   });
 });
