@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, readStoredSummary, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
+import { ROW_FACTS_VERSION } from '../store/lookups';
 import { statement } from '../store/statements';
 import { recordOf, recordSql } from '../store/person-records';
 
@@ -183,18 +184,30 @@ export const ROW_STATUS_COLUMNS = rowStatusColumns();
  * another version of the facts, their record (store/person-records.ts recordSql), to make them from again.
  */
 function chosenFactsSql(personId: string): string {
-  return `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE ${recordSql('p')} END
+  return `(SELECT CASE WHEN ${rowFactsSql('p')} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE ${recordSql('p')} END
     FROM people AS p WHERE p.id = ${personId})`;
 }
 
+/** Whether the `people` row called `person` holds facts readStoredPersonFacts reads (a row of values, version 3 or 4). */
+function rowFactsSql(person: string): string {
+  return `${person}.facts_version BETWEEN ${ROW_FACTS_VERSION} AND ${FACTS_VERSION}`;
+}
+
 /**
- * The profile slug of the person chosen for the row_status called `alias`, in SQL: read from its `people` facts (the
- * summary's `social`, the seventh value of a stored candidate: matching/candidate-facts.ts), or from the JSON of a
- * decision stored whole.
+ * The summary's `social` in the facts of the `people` row called `person`, in SQL: the seventh value of a version 3
+ * row, the third of a version 4 row (matching/candidate-facts.ts).
+ */
+function factsSlugSql(person: string): string {
+  return `json_extract(${person}.facts, CASE ${person}.facts_version WHEN ${FACTS_VERSION} THEN '$[2]' ELSE '$[6]' END)`;
+}
+
+/**
+ * The profile slug of the person chosen for the row_status called `alias`, in SQL: read from its `people` facts, or
+ * from the JSON of a decision stored whole.
  */
 export function chosenSlugSql(alias: string): string {
   return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social')
-    ELSE (SELECT json_extract(p.facts, '$[6]') FROM people AS p WHERE p.id = ${alias}.chosen_person) END`;
+    ELSE (SELECT ${factsSlugSql('p')} FROM people AS p WHERE p.id = ${alias}.chosen_person) END`;
 }
 
 const WRITTEN_COLUMNS = STORED_COLUMNS.join(', ');
@@ -312,7 +325,7 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
  */
 export function chosenColumns(alias: string, person: string): string {
   const c = (name: string) => `${alias}.${name}`;
-  const current = `${person}.facts_version = ${FACTS_VERSION}`;
+  const current = rowFactsSql(person);
   const facts = `CASE WHEN ${current} THEN ${person}.facts END`;
   const record = `CASE WHEN NOT ${current} THEN ${recordSql(person)} END`;
   return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), facts, record].join(', ');
@@ -328,7 +341,7 @@ export function chosenPersonJoin(alias: string, person: string): string {
 
 /** chosenSlugSql, for a matched row whose person is joined by chosenPersonJoin. */
 export function chosenSlugOf(alias: string, person: string): string {
-  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE json_extract(${person}.facts, '$[6]') END`;
+  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE ${factsSlugSql(person)} END`;
 }
 
 export type ChosenColumns = [
@@ -340,7 +353,7 @@ export type ChosenColumns = [
   chosenReason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
-  /** Facts of the current version (people.facts). */
+  /** Facts stored as a row of values (people.facts, version 3 or 4). */
   facts: string | null,
   /** Facts of another version: the person's record, as store/person-records.ts recordSql reads it. */
   record: string | null,

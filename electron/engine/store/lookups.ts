@@ -347,14 +347,21 @@ interface LookupRow {
 
 const LOOKUP_COLUMNS = 'query_id, (SELECT q.query FROM queries AS q WHERE q.id = l.query_id) AS query, fetched_at, status, candidates, people, ranks, error';
 /**
+ * The first facts version storing a person as a row of values (matching/candidate-facts.ts): the rows of that version
+ * and of every later one read alike, so an answer's people may be of several of them.
+ */
+export const ROW_FACTS_VERSION = 3;
+
+/**
  * An answer's facts: as stored beside it before migration 25, or composed of its people's (readStoredFacts reads
- * the ranks in `r`). None when its people's facts were made by different versions, or some of its people are no
- * longer stored: the answer is then read whole (getLookups), or is a miss.
+ * the ranks in `r`, and rows of facts versions 3 and 4 together, `v` the higher). None when its people's facts were
+ * made by versions that do not read together, or some of its people are no longer stored: the answer is then read
+ * whole (getLookups), or is a miss.
  */
 const FACT_COLUMNS = `query_id, candidate_count,
   CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
-    (SELECT CASE WHEN count(*) = l.candidate_count AND min(p.facts_version) = max(p.facts_version) THEN
-              '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || l.ranks || '}' END
+    (SELECT CASE WHEN count(*) = l.candidate_count AND (min(p.facts_version) = max(p.facts_version) OR min(p.facts_version) >= ${ROW_FACTS_VERSION}) THEN
+              '{"v":' || max(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || l.ranks || '}' END
      FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
 type FactRow = [number, number | null, string | null, number];
 

@@ -6,6 +6,7 @@ import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/en
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryDigest, type Database, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
+import { version3Row } from '../matching/version3-facts';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 0, 31);
@@ -213,6 +214,30 @@ describe('lookups cache', () => {
       putLookups(db, [failed(db, 'old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
       expect(getAnswerFacts(db, [stale.queryId], 0).size).toBe(0);
       expect(db.prepare('SELECT candidate_count, people, ranks FROM lookups WHERE query_id = ?').get(stale.queryId)).toEqual({ candidate_count: null, people: null, ranks: null });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("composes an answer whose people were stored by facts versions 3 and 4 into the same facts, and not one with version 2's", () => {
+    const db = open();
+    try {
+      const candidates = [candidate(1, 'Ada Lovelace'), candidate(2, 'Grace Hopper')];
+      const found = ok(db, 'ada@example.com', now, candidates);
+      putLookups(db, [found]);
+      const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(found.queryId) as string) as number[];
+      const expected = rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] }));
+      // Grace was found first by an older version, which stored her facts as version 3 did.
+      db.prepare('UPDATE people SET facts_version = 3, facts = ? WHERE id = ?').run(version3Row(expected[1]!), ids[1]);
+      const composed = getAnswerFacts(db, [found.queryId], 0).get(found.queryId)!.facts!;
+      expect(composed.startsWith('{"v":4,')).toBe(true);
+      expect(readStoredFacts(composed)).toEqual(expected);
+      db.prepare('UPDATE people SET facts_version = 3, facts = ? WHERE id = ?').run(version3Row(expected[0]!), ids[0]);
+      expect(readStoredFacts(getAnswerFacts(db, [found.queryId], 0).get(found.queryId)!.facts)).toEqual(expected);
+      // Version 2's objects do not compose with rows: the answer is read whole instead.
+      db.prepare('UPDATE people SET facts_version = 2, facts = ? WHERE id = ?').run(JSON.stringify(expected[0]), ids[0]);
+      expect(getAnswerFacts(db, [found.queryId], 0).get(found.queryId)).toBeNull();
+      expect(getLookups(db, [found.queryId], 0).get(found.queryId)).toEqual(read(found));
     } finally {
       db.close();
     }
