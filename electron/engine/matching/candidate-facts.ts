@@ -43,7 +43,7 @@ export interface CandidateFacts {
 /**
  * Bumped when how facts are stored changes: facts stored by an unknown version are made again from the candidates.
  * Version 2 stored each candidate's facts as an object; version 3 as a row of values (Version3Row), half the
- * bytes; version 4 leaves out of that row what reading it can make again (StoredRow), 45% fewer bytes again: a
+ * bytes; version 4 leaves out of that row what reading it can make again (StoredRow), a third fewer again: a
  * person's facts are most of `people`, which is most of the data folder (docs/performance.md, "SQLite"). A row tells
  * its version by its shape (a version 3 row starts with its rank, a number), so the people of one answer may be of
  * versions 3 and 4: a person found again keeps the facts they were first stored with, and a person whose record is in a

@@ -5,6 +5,7 @@ import { StampedCache } from '../store/data-stamp';
 import { ROW_FACTS_VERSION } from '../store/lookups';
 import { statement } from '../store/statements';
 import { recordOf, recordSql } from '../store/person-records';
+import { jobChangeReasonOf, storedJobChangeReason } from './job-change-reason';
 
 /**
  * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
@@ -156,6 +157,7 @@ export interface RowStatusRow {
   chosen_reason: string | null;
   job_change: JobChangeStatus | null;
   job_change_date: string | null;
+  /** As rows/job-change-reason.ts stores it: the text, or what stands for it. */
   job_change_reason: string | null;
   /** The chosen version's facts as readStoredPersonFacts reads them (`{"v":..,"f":..}`); null without chosen_person. */
   chosen_facts: string | null;
@@ -299,7 +301,8 @@ export function chosenValues(state: RowState, chosen: ChosenPerson | null, rowRe
   if (!chosen) return [null, null, null, null, null, jobChangeStatus, null, null];
   if (chosen.personId === undefined) return [JSON.stringify(chosen), null, null, null, null, jobChangeStatus, null, null];
   const reason = chosen.reason === undefined || chosen.reason === rowReason ? null : chosen.reason;
-  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, chosen.jobChange?.date ?? null, chosen.jobChange?.reason ?? null];
+  const jobChange = chosen.jobChange;
+  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, jobChange?.date ?? null, storedJobChangeReason(jobChange?.reason ?? null, chosen.reason)];
 }
 
 /** A chosen version's facts as chosenFactsSql reads them; null when they do not read. */
@@ -412,7 +415,7 @@ function chosenOf(row: ChosenRow, personId: number): ChosenPerson {
       date: row.job_change_date,
       currentCompany: current?.company ?? null,
       currentTitle: current?.title ?? null,
-      reason: row.job_change_reason ?? '',
+      reason: jobChangeReasonOf(row.job_change_reason, reason),
     };
   }
   return chosen;
