@@ -243,6 +243,26 @@ describe('lookups cache', () => {
     }
   });
 
+  it("stores an answer's ranks 1 to n without scores as nothing, and reads them back as the service sent them", () => {
+    const db = open();
+    try {
+      const plain = (n: number) => Array.from({ length: n }, (_, i) => ({ ...candidate(i + 1, `P${i}`), score: null }));
+      const answers = [ok(db, 'one@example.com', now, plain(1)), ok(db, 'five@example.com', now, plain(5)), ok(db, 'scored@example.com', now, [candidate(1, 'S')]), ok(db, 'none@example.com', now, [])];
+      const skipped = ok(db, 'skip@example.com', now, [plain(2)[0]!, { ...plain(2)[1]!, rank: 3 }]);
+      putLookups(db, [...answers, skipped]);
+      expect(db.prepare('SELECT ranks FROM lookups ORDER BY query_id').pluck().all()).toEqual(['', '', '[[1,0.97]]', '[]', '[[1,null],[3,null]]']);
+      const ids = [...answers, skipped].map((a) => a.queryId);
+      const whole = getLookups(db, ids, 0);
+      const facts = getAnswerFacts(db, ids, 0);
+      for (const answer of [...answers, skipped]) {
+        expect(whole.get(answer.queryId)).toEqual(read(answer));
+        expect(readStoredFacts(facts.get(answer.queryId)!.facts)!.map((f) => [f.rank, f.score])).toEqual(answer.candidates!.map((c) => [c.rank, c.score]));
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('stores a person found by several answers once, each answer with its own rank and score for them', () => {
     const db = open();
     try {
