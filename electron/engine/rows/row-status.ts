@@ -227,13 +227,34 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     chosenRank: row.chosen_rank,
     chosen: row.chosen_person === null ? parseChosen(row.chosen) : chosenOf(row, row.chosen_person),
     source: row.source,
-    decidedAt: row.decided_at,
+    decidedAt: decidedAtOf(row.decided_at, row.fetched_at),
     label: row.label,
     verdict:
       row.confidence === null || row.best_rank === null
         ? null
         : { confidence: row.confidence, runnerUp: row.runner_up ?? 0, bestRank: row.best_rank, reason: row.reason ?? '', guard: row.guard },
   };
+}
+
+/**
+ * When a decision was taken, as row_status.decided_at stores it: '' for the moment its answer was fetched (most of a
+ * first run's are taken then: the ISO text was a tenth of a settled row's bytes), else the ISO text.
+ */
+export function storedDecidedAt(at: string | null, fetchedAt: number | null): string | null {
+  return at !== null && fetchedAt !== null && at === isoTime(fetchedAt) ? '' : at;
+}
+
+/** decided_at as storedDecidedAt stored it, with the row's fetched_at: the ISO text. */
+export function decidedAtOf(stored: string | null, fetchedAt: number | null): string | null {
+  return stored === '' && fetchedAt !== null ? isoTime(fetchedAt) : stored;
+}
+
+// The rows an answer settles share its time: the last one made is kept.
+let lastTime = { ms: Number.NaN, iso: '' };
+
+function isoTime(ms: number): string {
+  if (lastTime.ms !== ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
 }
 
 export function readRowStatus(db: Database, projectId: number, rowIndex: number): RowStatusRecord | null {
