@@ -43,8 +43,8 @@ export interface CandidateFacts {
 /**
  * Bumped when how facts are stored changes: facts stored by an unknown version are made again from the candidates.
  * Version 2 stored each candidate's facts as an object; version 3 as a row of values (Version3Row), half the
- * bytes; version 4 leaves out of that row what reading it can make again (StoredRow), a third fewer again: a
- * person's facts are most of `people`, which is most of the data folder (docs/performance.md, "SQLite"). A row tells
+ * bytes; version 4 leaves out of that row what reading it can make again (StoredRow), a third fewer again: people's
+ * facts were the data folder's largest table (docs/performance.md, "SQLite"). A row tells
  * its version by its shape (a version 3 row starts with its rank, a number), so the people of one answer may be of
  * versions 3 and 4: a person found again keeps the facts they were first stored with, and a person whose record is in a
  * block (migration 30) cannot have them made again by SQL (store/person-records.ts recordSql). Version 2 facts still
@@ -157,7 +157,7 @@ export function storedPersonFacts(facts: CandidateFacts): string {
 }
 
 /**
- * One person's stored facts, or null as readStoredFacts. Without `r` (a `people` row's facts, store/row-status.ts),
+ * One person's stored facts, or null as readStoredFacts. Without `r` (a `people` row's facts, rows/row-status.ts),
  * a version 4 row reads with rank 0 and no score: its reader takes those from the row's decision.
  */
 export function readStoredPersonFacts(stored: string): CandidateFacts | null {
@@ -209,7 +209,6 @@ export function readStoredSummary(facts: string): PersonSummary | null {
   const [id, name, social, location] = values as (string | null)[];
   let [, , , , title, company] = values;
   if (title === 0 || company === 0) {
-    // The first job: [company, domain, title, ...].
     // The first job, [company, domain, title, ...], its trailing nulls left out.
     if (!scan.literal('[[')) return null;
     const job: (string | null | 0 | undefined)[] = scan.literal(']') ? [] : [scan.text()];

@@ -5,7 +5,7 @@ import type { JobChange } from '../../../shared/model';
 import type { JobFact } from './candidate-facts';
 import { atCompany } from './company-names';
 
-/** The reasons that name nothing: row_status stores them by number (rows/row-status.ts storedJobChangeReason). */
+/** The reasons that name nothing: row_status stores them by their place here (rows/job-change-reason.ts). */
 export const FIXED_JOB_CHANGE_REASONS = ['the sheet has no company to compare with', 'the record lists no jobs'] as const;
 
 /**
