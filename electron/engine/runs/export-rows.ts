@@ -356,6 +356,9 @@ const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FR
   WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
 function originalWidth(db: Database, project: ProjectRecord): number {
+  // The import warns of any row whose width is not the header's (sheets/table-scan.ts): without that warning no row
+  // is wider, and the rows need not be read through for their widths.
+  if (!project.warnings.some((w) => w.code === 'ragged_rows')) return project.headers.length;
   const widest = db.prepare('SELECT max(json_array_length(cells)) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
   return Math.max(project.headers.length, widest ?? 0);
 }
