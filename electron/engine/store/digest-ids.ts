@@ -60,8 +60,13 @@ export class DigestIds {
       if (removed !== this.removed || (atStart && !this.recentStand())) this.forget();
       this.removed = removed;
     }
-    for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) this.add(digest, Number(id));
-    if (atStart && this.removals) {
+    // Read at a transaction's start, the rows are committed: nothing to check later.
+    const trusted = atStart && this.removals !== null;
+    for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) {
+      if (trusted) this.take(digest, Number(id));
+      else this.add(digest, Number(id));
+    }
+    if (trusted) {
       this.trustedUpTo = this.readUpTo;
       this.recentDigests = [];
       this.recentIds = [];
@@ -79,8 +84,7 @@ export class DigestIds {
   }
 
   add(digest: bigint, id: number): void {
-    this.ids.set(digest, id);
-    if (id > this.readUpTo) this.readUpTo = id;
+    this.take(digest, id);
     if (this.removals && id > this.trustedUpTo) {
       this.recentDigests.push(digest);
       this.recentIds.push(id);
@@ -94,6 +98,11 @@ export class DigestIds {
     this.trustedUpTo = 0;
     this.recentDigests = [];
     this.recentIds = [];
+  }
+
+  private take(digest: bigint, id: number): void {
+    this.ids.set(digest, id);
+    if (id > this.readUpTo) this.readUpTo = id;
   }
 
   /** Whether the rows taken in since the last look at a transaction's start are stored as taken. */
