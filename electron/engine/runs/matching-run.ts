@@ -249,10 +249,11 @@ export class MatchingRun {
       this.rowsAtStart = this.counters.rowsResolved;
       this.persist();
       this.emit(true);
-      // The copy is the run's first step, tried once, before the queries waiting are counted: at a sheet's re-run it
-      // leaves few rows or none, where the count read every row's query. Rows a walk reaches are worked out as always.
+      // The copy is the run's first step, tried once when rows wait, before the queries waiting are counted: at a
+      // sheet's re-run it leaves few rows or none, where the count read every row's query. Rows a walk reaches are
+      // worked out as always.
       let seen: DistinctQueries | null = new DistinctQueries();
-      await this.copyFirst(seen);
+      if (this.pendingRows > 0) await this.copyFirst(seen);
       while (!this.stop) {
         const queries = pendingQueryCount(db, this.projectId, seen ?? undefined);
         if (queries === 0) {
