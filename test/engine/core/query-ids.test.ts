@@ -73,6 +73,7 @@ describe('query ids', () => {
       db.close();
     }
   });
+
   it("are taken without a look at the table once read at a transaction's start, yet never name a removed query or a rolled-back plan's", () => {
     const file = join(tempFolder(), 'matchdesk.sqlite');
     const db = openDatabase(file);
