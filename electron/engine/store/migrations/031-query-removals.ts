@@ -1,9 +1,9 @@
 import type { Migration } from '../migration';
 
-// Planning finds a query's id by its digest in memory (store/digest-ids.ts) and checked each hit against `queries`,
-// in case the row was removed meanwhile: at a million rows half the queries planned are repeats, and each check read a
-// random page of the table. Removals are counted instead, by any connection or process, whatever removes them; the
-// ids in memory are read again when the count has moved.
+// Planning finds a query's id by its digest in memory (store/digest-ids.ts). Checking each hit against `queries`, in
+// case the row was removed meanwhile, read a random page of it, and at a million rows half the queries planned are
+// repeats. Removals are counted instead, whatever removes them (any statement, connection or process): the ids in
+// memory are read again when the count has moved.
 export const queryRemovals: Migration = {
   version: 31,
   name: "queries' removals counted",
