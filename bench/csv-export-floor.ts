@@ -8,18 +8,31 @@
 //   npx tsx bench/profile-step.ts --rows 100000 prepare      # the data folder
 //   npx tsx bench/csv-export-floor.ts --rows 100000
 //   npx tsx bench/csv-export-floor.ts --rows 100000 --threads 2
+//   npx tsx bench/csv-export-floor.ts --rows 100000 --ready
+//   npx tsx bench/csv-export-floor.ts --rows 100000 --split
+//
+// --split: the walk done again and again with one more part of the work each time (splitCosts).
+//
+// --ready: the floor of a design whose rows keep their export text ready: each row's original cells as the CSV text
+// the export copies as is (quoted and formula-guarded once, as an import would store them, in place of their JSON), and
+// each chosen person's six summary values in a small table as the two pieces of text the line takes. Both are made
+// first, in a copy of the folder (profile-N-ready), and what that costs is printed: the bytes a row's text takes beside
+// its JSON, and the CPU making them, as an import would pay it.
 //
 // --threads N: N worker threads, each with its own read-only connection in one read transaction, take spans of
 // SPAN_ROWS row indexes in turn and format each span into a buffer, which they hand over (transferred, not copied);
 // the main thread writes the spans to the file in order.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { readStoredSummary } from '../electron/engine/matching/candidate-facts';
+import { csvEscaper } from '../electron/engine/export/csv-escape';
+import { neutralizeFormula } from '../electron/engine/export/neutralize-formula';
+import { FACTS_VERSION, readStoredSummary } from '../electron/engine/matching/candidate-facts';
 import type { PersonSummary } from '../shared/model';
 import { APP_NODE_FLAGS } from './child-process';
 import { num } from './report';
@@ -41,6 +54,17 @@ type Row = [
   rowIndex: number, cells: string, state: string | null, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null, chosenConfidence: number | null,
   reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null, fetchedAt: number | null,
   decidedAt: string | null, facts: string | null,
+];
+
+const READY_SELECT = `SELECT x.row_index, x.line, rs.state, rs.outcome, rs.source, rs.chosen_person, rs.chosen_rank, rs.chosen_score, rs.chosen_confidence,
+     coalesce(rs.chosen_reason, rs.reason), rs.job_change, rs.job_change_date, rs.confidence, rs.strategy, rs.fetched_at, rs.decided_at, pe.head, pe.tail
+   FROM row_lines x LEFT JOIN row_status rs ON rs.project_id = x.project_id AND rs.row_index = x.row_index
+   LEFT JOIN person_exports pe ON pe.person_id = rs.chosen_person AND rs.state IN ('auto', 'accepted')
+   WHERE x.project_id = ? AND x.row_index >= ? AND x.row_index < ? ORDER BY x.row_index LIMIT 1000`;
+type ReadyRow = [
+  rowIndex: number, line: string, state: string | null, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null,
+  chosenConfidence: number | null, reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null,
+  fetchedAt: number | null, decidedAt: string | null, head: string | null, tail: string | null,
 ];
 
 /** The lines of the rows from row index `from` up to `to`, handed to `out` 64 KB of text at a time; how many there were. */
@@ -113,7 +137,9 @@ if (!isMainThread) {
   db.close();
   parentPort!.postMessage({ done: true } satisfies WorkerMessage);
 } else {
-  const { values } = parseArgs({ options: { rows: { type: 'string' }, threads: { type: 'string' }, child: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { rows: { type: 'string' }, threads: { type: 'string' }, ready: { type: 'boolean' }, split: { type: 'boolean' }, child: { type: 'boolean' } },
+  });
   const rows = Number(values.rows ?? 100_000);
   const threads = Number(values.threads ?? 1);
   const dataDir = join(TMP_DIR, `profile-${rows}`);
@@ -121,26 +147,38 @@ if (!isMainThread) {
   if (!existsSync(dbPath)) throw new Error(`No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
 
   if (!values.child) {
-    const child = spawnSync(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--rows', String(rows), '--threads', String(threads), '--child'], {
+    const mode = values.ready ? ['--ready'] : values.split ? ['--split'] : [];
+    const child = spawnSync(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--rows', String(rows), '--threads', String(threads), ...mode, '--child'], {
       stdio: 'inherit',
       env: { ...process.env, NODE_OPTIONS: '' },
     });
     process.exit(child.status ?? 1);
   }
 
+  if (values.split) {
+    splitCosts(dbPath);
+    process.exit(0);
+  }
+  const readyDir = join(TMP_DIR, `profile-${rows}-ready`);
+  // Made in this process the first time: its peak RSS is then the making's, and only the export's is sampled.
+  const readyMade = values.ready === true && !existsSync(join(readyDir, 'matchdesk.sqlite'));
+  const readyPath = values.ready ? prepareReady(dbPath, readyDir) : null;
+
   let peak = 0;
   const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
   const timer = setInterval(sample, 20);
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const db = new Database(readyPath ?? dbPath, { readonly: true, fileMustExist: true });
   const project = db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number;
   const end = (db.prepare('SELECT max(row_index) + 1 FROM rows WHERE project_id = ?').pluck().get(project) as number | null) ?? 0;
   const out = join(dataDir, 'floor-export.csv');
   const fd = openSync(out, 'w');
   let written = 0;
   try {
-    if (threads <= 1) {
+    if (readyPath) {
+      written = formatReadyRows(db, project, end, (text) => writeSync(fd, text));
+    } else if (threads <= 1) {
       written = formatRows(db, project, 0, end, (text) => writeSync(fd, text));
     } else {
       written = await inWorkers(threads, { dbPath, project, end }, (bytes) => writeSync(fd, bytes));
@@ -155,10 +193,178 @@ if (!isMainThread) {
   sample();
   const size = statSync(out).size;
   rmSync(out, { force: true });
+  const kind = readyPath ? 'export text ready' : threads === 1 ? 'one thread' : `${threads} worker threads`;
   process.stdout.write(
-    `floor, ${threads === 1 ? 'one thread' : `${threads} worker threads`}: ${num(written)} rows (${num(size / 1e6, 1)} MB) in ${num(seconds, 2)} s = ${num(written / seconds)} rows/s, ` +
-      `CPU ${num((used.user + used.system) / 1e6, 2)} s, peak RSS ${num(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6)} MB\n`,
+    `floor, ${kind}: ${num(written)} rows (${num(size / 1e6, 1)} MB) in ${num(seconds, 2)} s = ${num(written / seconds)} rows/s, ` +
+      `CPU ${num((used.user + used.system) / 1e6, 2)} s, peak RSS ${num((readyMade ? peak : Math.max(peak, process.resourceUsage().maxRSS * 1024)) / 1e6)} MB; load ${loadavg()[0]!.toFixed(1)}\n`,
   );
+}
+
+/** CPU seconds since `from` (a process.cpuUsage()). */
+function cpuSince(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+}
+
+/**
+ * A copy of the prepared folder whose rows keep their export text ready (--ready): `row_lines` holds each row's
+ * cells as CSV text, in place of their JSON (the same key, written in row order as an import writes it), and
+ * `person_exports` each person's summary as the two pieces a line takes (id to company; profile and location). Made
+ * once; prints what it cost. Its path.
+ */
+function prepareReady(dbPath: string, readyDir: string): string {
+  const readyPath = join(readyDir, 'matchdesk.sqlite');
+  if (existsSync(readyPath)) return readyPath;
+  // A copy left half-made (and its WAL) goes first.
+  rmSync(readyDir, { recursive: true, force: true });
+  mkdirSync(readyDir, { recursive: true });
+  const source = new Database(dbPath, { readonly: true, fileMustExist: true });
+  source.pragma('wal_checkpoint(TRUNCATE)');
+  source.close();
+  copyFileSync(dbPath, `${readyPath}.part`);
+  const db = new Database(`${readyPath}.part`);
+  const escape = csvEscaper(',');
+  const cellsText = (cells: string[]) => cells.map((c) => escape(neutralizeFormula(c))).join(',');
+  db.exec(`CREATE TABLE row_lines (project_id INTEGER NOT NULL, row_index INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (project_id, row_index)) WITHOUT ROWID;
+    CREATE TABLE person_exports (person_id INTEGER PRIMARY KEY, head TEXT NOT NULL, tail TEXT NOT NULL);`);
+  let making = 0;
+  let lineBytes = 0;
+  let cellBytes = 0;
+  const insertLine = db.prepare('INSERT INTO row_lines VALUES (?, ?, ?)');
+  const started = process.cpuUsage();
+  // Read whole first: a connection writes nothing while it iterates.
+  const allRows = db.prepare('SELECT project_id, row_index, cells FROM rows ORDER BY project_id, row_index').raw().all() as [number, number, string][];
+  db.transaction(() => {
+    for (const [project, rowIndex, cells] of allRows) {
+      const made = process.cpuUsage();
+      const line = cellsText(JSON.parse(cells) as string[]);
+      making += cpuSince(made);
+      lineBytes += Buffer.byteLength(line);
+      cellBytes += Buffer.byteLength(cells);
+      insertLine.run(project, rowIndex, line);
+    }
+  })();
+  const insertPerson = db.prepare('INSERT INTO person_exports VALUES (?, ?, ?)');
+  let people = 0;
+  let personBytes = 0;
+  db.transaction(() => {
+    for (const [id, facts] of db.prepare(`SELECT id, facts FROM people WHERE facts_version = ${FACTS_VERSION}`).raw().all() as [number, string][]) {
+      const s = readStoredSummary(facts) ?? NO_SUMMARY;
+      const head = [s.id, s.name, s.title, s.company].map((v) => escape(v ?? '')).join(',');
+      const tail = `${escape(s.social ?? '')},${escape(s.location ?? '')}`;
+      insertPerson.run(id, head, tail);
+      people++;
+      personBytes += Buffer.byteLength(head) + Buffer.byteLength(tail);
+    }
+  })();
+  const total = cpuSince(started);
+  const pages = (name: string) => db.prepare('SELECT count(*) * (SELECT page_size FROM pragma_page_size) FROM dbstat WHERE name = ?').pluck().get(name) as number;
+  process.stdout.write(
+    `ready text made in ${num(total, 2)} s of CPU (${num(making, 2)} s making the rows' text): rows' text ${num(lineBytes / 1e6, 1)} MB against their JSON's ` +
+      `${num(cellBytes / 1e6, 1)} MB (tables ${num(pages('row_lines') / 1e6, 1)} and ${num(pages('rows') / 1e6, 1)} MB); ${num(people)} people's summaries ` +
+      `${num(personBytes / 1e6, 1)} MB of text, a table of ${num(pages('person_exports') / 1e6, 1)} MB\n`,
+  );
+  db.close();
+  renameSync(`${readyPath}.part`, readyPath);
+  return readyPath;
+}
+
+/** formatRows on the ready copy: each row's cells copied as they are, the person's summary as its two pieces. */
+function formatReadyRows(db: Database.Database, project: number, end: number, out: (text: string) => void): number {
+  const select = db.prepare(READY_SELECT).raw();
+  let written = 0;
+  let text = '';
+  for (let at = 0; ; ) {
+    const page = select.all(project, at, end) as ReadyRow[];
+    if (page.length === 0) break;
+    at = page.at(-1)![0] + 1;
+    for (const [, cells, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt, head, tail] of page) {
+      let line = `${cells},`;
+      if (state === null) {
+        line += 'blank,,,,,,,,,,,,,,,,,,,\r\n';
+      } else {
+        const chosen = person !== null && (state === 'auto' || state === 'accepted');
+        const sure = chosen ? chosenConfidence : confidence;
+        line +=
+          `${state},${source ?? ''},${head ?? ',,,'},${jobChange ?? ''},${jobChangeDate ?? ''},${tail ?? ','},${score ?? ''},` +
+          `${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
+          `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`;
+      }
+      text += line;
+      written++;
+      if (text.length >= 65536) {
+        out(text);
+        text = '';
+      }
+    }
+  }
+  out(text);
+  return written;
+}
+
+/**
+ * Where the floor's time goes (--split): the same walk done again and again, each time with one more part of the work,
+ * 100 rows a read as the engine reads them, each pass's CPU printed: reading the rows' cells alone, then their
+ * row_status too, then their chosen person's facts, then parsing the cells' JSON, then quoting and building the lines,
+ * then turning them into UTF-8, then writing the file.
+ */
+function splitCosts(dbPath: string): void {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const project = db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number;
+  const reads = {
+    cells: 'SELECT r.row_index, r.cells FROM rows r WHERE r.project_id = ? AND r.row_index >= ? ORDER BY r.row_index LIMIT 100',
+    status: SELECT.replace(/,\s*p\.facts/, ', NULL').replace(/LEFT JOIN people[^\n]*\n/, '').replace('LIMIT 1000', 'LIMIT 100').replace('AND r.row_index < ?', ''),
+    people: SELECT.replace('LIMIT 1000', 'LIMIT 100').replace('AND r.row_index < ?', ''),
+  };
+  const out = join(dirname(dbPath), 'split-export.csv');
+  const stages = ['cells read', 'row_status read', 'people read', 'JSON.parse', 'lines', 'UTF-8', 'file writes'] as const;
+  let before = 0;
+  for (const [n, stage] of stages.entries()) {
+    const select = db.prepare(n === 0 ? reads.cells : n === 1 ? reads.status : reads.people).raw();
+    const fd = n === 6 ? openSync(out, 'w') : -1;
+    const bytes = Buffer.allocUnsafe(256 * 1024);
+    let used = 0;
+    const cpu = process.cpuUsage();
+    for (let at = 0; ; ) {
+      const page = select.all(project, at) as Row[];
+      if (page.length === 0) break;
+      at = page.at(-1)![0] + 1;
+      if (n < 3) continue;
+      for (const [, cells, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt, facts] of page) {
+        const parsed = JSON.parse(cells) as string[];
+        if (n < 4 || parsed.length < 0) continue;
+        let line = '';
+        for (const cell of parsed) line += `${field(neutralizeFormula(cell))},`;
+        if (state === null) {
+          line += 'blank,,,,,,,,,,,,,,,,,,,\r\n';
+        } else {
+          const chosen = person !== null && (state === 'auto' || state === 'accepted');
+          const { id, name, title, company, social, location } = (facts === null ? null : readStoredSummary(facts)) ?? NO_SUMMARY;
+          const sure = chosen ? chosenConfidence : confidence;
+          line +=
+            `${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +
+            `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},${score ?? ''},` +
+            `${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
+            `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`;
+        }
+        if (n < 5) continue;
+        if (used + line.length * 3 > bytes.length) {
+          if (fd !== -1) writeSync(fd, bytes, 0, used);
+          used = 0;
+        }
+        used += bytes.write(line, used);
+      }
+    }
+    if (fd !== -1) {
+      writeSync(fd, bytes, 0, used);
+      closeSync(fd);
+      rmSync(out, { force: true });
+    }
+    const seconds = cpuSince(cpu);
+    process.stdout.write(`  ${stage.padEnd(16)} ${num(seconds, 2)} s of CPU, ${num(Math.max(0, seconds - before), 2)} s more\n`);
+    before = seconds;
+  }
+  db.close();
 }
 
 /** The rows formatted by `threads` workers, span by span in turn, and handed to `write` in row order; how many there were. */

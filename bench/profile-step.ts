@@ -3,7 +3,8 @@
 //   npx tsx bench/profile-step.ts --rows 1000000 prepare            # sheet, then import + plan + run into bench/tmp/profile-1000000
 //   npx node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
 //
-// Steps: prepare, import-csv, import-xlsx (these two into a new folder when none is prepared), plan, run (a new
+// Steps: prepare, import-csv, import-xlsx (these two into a new folder when none is prepared), plan-new (import and
+// plan into a folder of its own, removed after: the bench's planning, every query new), plan, run (a new
 // project of the same sheet, answered from the cache, i.e. the cached re-run), refresh (the simulator's world moves
 // on, then the prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv,
 // export-xlsx, run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine
@@ -41,13 +42,14 @@ const rows = Number(values.rows ?? 100_000);
 const seed = Number(values.seed ?? 1);
 const step = positionals[0] ?? 'prepare';
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const dataDir = join(TMP_DIR, `profile-${rows}`);
+// plan-new plans in a folder of its own, as the bench's first project is planned: with no query stored yet.
+const dataDir = join(TMP_DIR, step === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
 
 await mkdir(TMP_DIR, { recursive: true });
 const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
 // The imports need no prepared folder: without one they import into a new one (at 1M, without the first run's wait).
 const prepared = existsSync(join(dataDir, 'matchdesk.sqlite'));
-if (step === 'prepare') await rm(dataDir, { recursive: true, force: true });
+if (step === 'prepare' || step === 'plan-new') await rm(dataDir, { recursive: true, force: true });
 else if (!prepared && step !== 'import-csv' && step !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
 
@@ -64,7 +66,12 @@ function preparedPort(): number {
 // step's answers would not come from the cache.
 // Before the engine opens: its statements are timed only if prepared after this.
 const statementTimes = values['statement-times'] ? StatementTimes.start() : null;
-const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
+const simulator = await SimulatorProcess.start({
+  people: 200_000,
+  seed,
+  latencyMs: Number(values['latency-ms'] ?? 25),
+  port: step === 'prepare' || step === 'plan-new' || !prepared ? 0 : preparedPort(),
+});
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**
  * Bytes this process has handed to write() so far (Linux), WAL and checkpoints included, and those it sent to the
@@ -124,7 +131,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
 try {
   const projects = await bench.call('projects.list', {});
   const main = projects.find((p) => p.name === 'Profile');
-  if (!main && !['prepare', 'import-csv', 'import-xlsx'].includes(step)) throw new Error(`No prepared project in ${dataDir}: run the "prepare" step first.`);
+  if (!main && !['prepare', 'plan-new', 'import-csv', 'import-xlsx'].includes(step)) throw new Error(`No prepared project in ${dataDir}: run the "prepare" step first.`);
   switch (step) {
     case 'prepare': {
       const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
@@ -135,6 +142,11 @@ try {
       const used = process.cpuUsage(cpu);
       const tally = await simulator.tally();
       log(`  ${num(tally.findCalls)} calls, ${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`);
+      break;
+    }
+    case 'plan-new': {
+      const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
+      await measure('plan', () => bench.saveMapping(imported.project));
       break;
     }
     case 'import-csv':
@@ -209,4 +221,5 @@ try {
 } finally {
   await bench.close();
   await simulator.stop();
+  if (step === 'plan-new') await rm(dataDir, { recursive: true, force: true });
 }

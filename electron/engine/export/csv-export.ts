@@ -4,6 +4,7 @@ import { csvEscaper } from './csv-escape';
 import { neutralizeFormula } from './neutralize-formula';
 import { ExportError, exportLabel, writeFailed } from './export-error';
 import { writeViaPartFile } from './part-file';
+import { pagesOf } from './row-pages';
 
 /**
  * Bytes of CSV gathered before a write: each line goes into the chunk as UTF-8 as soon as it is made. Lines joined
@@ -37,11 +38,13 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
         const head = (target.bom ?? true ? '\uFEFF' : '') + line(headers);
         await room(head);
         used += chunk.write(head, used);
-        for await (const row of rows) {
-          const text = line(row);
-          if (used + text.length * 3 > chunk.length) await room(text);
-          used += chunk.write(text, used);
-          count++;
+        for await (const page of pagesOf(rows)) {
+          for (const row of page) {
+            const text = line(row);
+            if (used + text.length * 3 > chunk.length) await room(text);
+            used += chunk.write(text, used);
+            count++;
+          }
         }
         await writeAll(file, chunk, used);
         await file.sync();

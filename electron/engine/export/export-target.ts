@@ -17,7 +17,15 @@ export interface ExportTarget {
 }
 
 export type ExportCell = string | number | null;
-export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]>;
+export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]> | RowPages;
+
+/**
+ * Rows handed over a page at a time: a writer goes through a page's rows without a step of the async iteration per
+ * row, which cost more than writing many a row (a promise and its turn each).
+ */
+export interface RowPages {
+  pages: AsyncIterable<readonly ExportCell[][]>;
+}
 
 export interface ExportResult {
   /** Data rows written (the header row not counted). */

@@ -4,6 +4,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ExportCell, ExportResult, ExportRows, ExportTarget } from './export-target';
 import { ExportError, exportLabel, writeFailed } from './export-error';
 import { writeViaPartFile } from './part-file';
+import { pagesOf } from './row-pages';
 import { isFileError } from './csv-export';
 import { SHEET_HEAD, columnLetters, rowXml, sheetTail, workbookParts } from './xlsx-parts';
 import { ZipTooLarge, ZipWriter } from './zip-writer';
@@ -72,19 +73,21 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
           used += chunk.write(xml, used);
         };
         await put(SHEET_HEAD + rowXml(1, headers.map(cellValue), letters, 1));
-        for await (const row of rows) {
-          if (count + 1 >= XLSX_MAX_ROWS) {
-            throw new ExportError(
-              'too_many_rows',
-              target.path,
-              `Can't save ${exportLabel(target.path)}: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows and this export has more. Export as CSV instead.`,
-            );
-          }
-          count++;
-          await put(rowXml(count + 1, row.map(cellValue), letters));
-          if (count % ROWS_PER_TURN === 0) {
-            await nextTurn();
-            if (failure) throw failure;
+        for await (const page of pagesOf(rows)) {
+          for (const row of page) {
+            if (count + 1 >= XLSX_MAX_ROWS) {
+              throw new ExportError(
+                'too_many_rows',
+                target.path,
+                `Can't save ${exportLabel(target.path)}: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows and this export has more. Export as CSV instead.`,
+              );
+            }
+            count++;
+            await put(rowXml(count + 1, row.map(cellValue), letters));
+            if (count % ROWS_PER_TURN === 0) {
+              await nextTurn();
+              if (failure) throw failure;
+            }
           }
         }
         await put(sheetTail(headers.length, count + 1));

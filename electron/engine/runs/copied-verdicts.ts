@@ -75,7 +75,14 @@ export class VerdictCopy {
     this.copies = (['found', 'nobody'] as const).flatMap((outcome) =>
       [false, true].map((fromFirstStep) => ({ statement: db.prepare(copySql(outcome, fromFirstStep)).raw(), fromFirstStep })),
     );
-    this.earlierSteps = db.prepare('SELECT query_id FROM row_queries WHERE project_id = ? AND row_index = ? AND step < ? ORDER BY step').pluck();
+    // For a span's rows moved on, [[row_index, step], ...]: one statement, not one a row. The list first (CROSS JOIN),
+    // each row's steps then read by their key, in step order (the planner walked the project's whole plan instead).
+    this.earlierSteps = db
+      .prepare(
+        `SELECT rq.row_index, rq.query_id FROM json_each(?) AS j
+         CROSS JOIN row_queries AS rq ON rq.project_id = ? AND rq.row_index = j.value ->> 0 AND rq.step < j.value ->> 1`,
+      )
+      .raw();
     this.firstWaiting = db
       .prepare(`SELECT row_index FROM row_status WHERE project_id = ? AND state = 'pending' AND row_index > ? AND row_index <= ? ORDER BY row_index LIMIT ${REALIGN_TRIES}`)
       .pluck();
@@ -173,13 +180,25 @@ export class VerdictCopy {
   private copySpan(after: number, through: number, at: string, freshAfter: number): CopiedRow[] {
     const params = { project: this.projectId, donor: this.donorId, basis: this.basis, shift: this.shift, after, through, at, freshAfter };
     const copied: CopiedRow[] = [];
+    const moved = new Map<number, CopiedRow>();
+    const movedSteps: [rowIndex: number, step: number][] = [];
     for (const { statement, fromFirstStep } of this.copies) {
       for (const [rowIndex, step, queryId] of statement.all(params) as [number, number, number][]) {
-        const earlier = fromFirstStep ? (this.earlierSteps.all(this.projectId, rowIndex, step) as number[]) : [];
-        copied.push({ rowIndex, queries: [...earlier, queryId] });
+        const row = { rowIndex, queries: [queryId] };
+        copied.push(row);
+        if (fromFirstStep) {
+          moved.set(rowIndex, { rowIndex, queries: [] });
+          movedSteps.push([rowIndex, step]);
+        }
       }
     }
-    return copied;
+    if (movedSteps.length === 0) return copied;
+    // A moved row's earlier steps' queries (each found nobody), first to last, before the one it was settled by.
+    for (const [rowIndex, queryId] of this.earlierSteps.all(JSON.stringify(movedSteps), this.projectId) as [number, number][]) moved.get(rowIndex)!.queries.push(queryId);
+    return copied.map((row) => {
+      const earlier = moved.get(row.rowIndex);
+      return earlier ? { rowIndex: row.rowIndex, queries: [...earlier.queries, ...row.queries] } : row;
+    });
   }
 
   /**

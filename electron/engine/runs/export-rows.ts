@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState, Strategy } from '../../../shared/model';
-import type { ExportCell } from '../export';
+import type { ExportCell, ExportRows } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
@@ -57,7 +57,7 @@ export const CANDIDATE_COLUMNS = [
 
 export interface ExportTable {
   headers: string[];
-  rows: AsyncGenerator<ExportCell[]>;
+  rows: ExportRows;
 }
 
 export interface ExportPaging {
@@ -98,15 +98,16 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
   headers.push(...MATCH_COLUMNS);
 
-  async function* rows(): AsyncGenerator<ExportCell[]> {
+  // Handed over a page at a time (export/row-pages.ts).
+  async function* lines(): AsyncGenerator<ExportCell[][]> {
     const fetchTimes = new FetchTimes();
     for (const page of pages(db, project.id, scope, pageRows)) {
-      for (const row of page) yield matchLine(row, width, fetchTimes);
+      yield page.map((row) => matchLine(row, width, fetchTimes));
       onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
     }
   }
-  return { headers, rows: rows() };
+  return { headers, rows: { pages: lines() } };
 }
 
 /** A row of the matches export: its cells padded to `width`, then the match columns. */
@@ -151,7 +152,8 @@ function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: Fetc
   return line;
 }
 
-const FETCH_TIMES_KEPT = 4096;
+/** A million-row sheet's first run makes about 6,000 calls, so its fetch times all stay (a few hundred kB). */
+const FETCH_TIMES_KEPT = 16_384;
 
 /**
  * Fetch times' ISO texts, each made once: a call's answers share one fetch time, and the rows of a page come from
@@ -355,6 +357,9 @@ const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FR
   WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
 function originalWidth(db: Database, project: ProjectRecord): number {
+  // The import warns of any row whose width is not the header's (sheets/table-scan.ts): without that warning no row
+  // is wider, and the rows need not be read through for their widths.
+  if (!project.warnings.some((w) => w.code === 'ragged_rows')) return project.headers.length;
   const widest = db.prepare('SELECT max(json_array_length(cells)) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
   return Math.max(project.headers.length, widest ?? 0);
 }

@@ -145,8 +145,6 @@ export class MatchingRun {
   private rowsAtStart = 0;
   /** Rows whose verdicts this run copied from another project of the sheet: such a run is timed as a copy. */
   private copiedRows = 0;
-  /** The copy is the run's first step, tried once: rows a later walk reaches are worked out as always. */
-  private copyTried = false;
   private pendingRows = 0;
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
@@ -251,8 +249,13 @@ export class MatchingRun {
       this.rowsAtStart = this.counters.rowsResolved;
       this.persist();
       this.emit(true);
+      // The copy is the run's first step, tried once when rows wait, before the queries waiting are counted: at a
+      // sheet's re-run it leaves few rows or none, where the count read every row's query. Rows a walk reaches are
+      // worked out as always.
+      let seen: DistinctQueries | null = new DistinctQueries();
+      if (this.pendingRows > 0) await this.copyFirst(seen);
       while (!this.stop) {
-        const queries = pendingQueryCount(db, this.projectId);
+        const queries = pendingQueryCount(db, this.projectId, seen ?? undefined);
         if (queries === 0) {
           // Every query is answered (a query counted both as a row's next step and as another row's first is one).
           this.counters.queriesTotal = this.counters.queriesDone;
@@ -262,7 +265,9 @@ export class MatchingRun {
         const movedBefore = this.moved;
         const abandonedBefore = this.abandoned;
         try {
-          await this.walk();
+          // The first walk counts no query the copy counted.
+          await this.walk(seen ?? new DistinctQueries());
+          seen = null;
         } finally {
           await this.drain();
         }
@@ -282,13 +287,8 @@ export class MatchingRun {
    * One pass over the rows waiting now, in row order; returns once every page is read and settled (calls may still
    * be out). While the verdict worker works out one page's verdicts, the next page is read.
    */
-  private async walk(): Promise<void> {
-    const seen = new DistinctQueries();
+  private async walk(seen: DistinctQueries): Promise<void> {
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
-    if (!this.copyTried) {
-      this.copyTried = true;
-      await this.copyFirst(seen);
-    }
     try {
       for (let after = -1; !this.stop && this.commitError === null; ) {
         // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
@@ -380,13 +380,13 @@ export class MatchingRun {
     db.transaction(() => {
       const copied: CopiedRow[] = copy.copyNext(after, new Date(clock.now()).toISOString(), this.freshAfter());
       for (const { queries } of copied) {
-        queries.forEach((queryId, step) => {
-          if (!seen.add(queryId)) return;
+        for (const queryId of queries) {
+          if (!seen.add(queryId)) continue;
           this.counters.cacheHits++;
           this.counters.queriesDone++;
-          // As for rows followed to their next step (lookUp): the walk counted only the queries rows were at.
-          if (step > 0) this.counters.queriesTotal++;
-        });
+          // Counted before the queries waiting are (the walk then leaves these out), at whatever step.
+          this.counters.queriesTotal++;
+        }
       }
       if (copied.length > 0) {
         this.copiedRows += copied.length;

@@ -90,7 +90,8 @@ export async function planProject(
   const planPage = db.transaction((from: number): number | null => {
     const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as [rowIndex: number, cells: string][];
     if (rows.length === 0) return null;
-    ids.catchUp();
+    // Nothing is written yet in this transaction: the ids known now are committed.
+    ids.catchUp(true);
     const first = rows[0]![0];
     const last = rows[rows.length - 1]![0];
 

@@ -27,10 +27,11 @@ export class QueryIds {
 
   /**
    * Reads the queries stored since the last look (by this connection or another process): once in each transaction
-   * that finds ids, before the first.
+   * that finds ids, before the first. `atStart`: the transaction has written nothing yet, so the ids found then need
+   * no check against the table until a query is removed (store/digest-ids.ts).
    */
-  catchUp(): this {
-    this.digests.catchUp();
+  catchUp(atStart = false): this {
+    this.digests.catchUp(atStart);
     this.cleaning = (statement(this.db, 'SELECT EXISTS (SELECT 1 FROM query_cleanup) AS listed').get() as { listed: number }).listed === 1;
     return this;
   }

@@ -72,12 +72,15 @@ function pendingPage(db: Database): Statement {
   return statement;
 }
 
-/** How many distinct queries the rows waiting now ask (each row's current step), counted in one pass without a sort. */
-export function pendingQueryCount(db: Database, projectId: number): number {
+/**
+ * How many distinct queries the rows waiting now ask (each row's current step), counted in one pass without a sort;
+ * those in `counted` (the run's copy counted them) are not.
+ */
+export function pendingQueryCount(db: Database, projectId: number, counted?: DistinctQueries): number {
   const hint = stateRowsHint(db, projectId, 'pending');
   const ids = db.prepare(`SELECT query_id FROM row_status ${hint} WHERE project_id = ? AND state = 'pending'`).pluck().iterate(projectId) as IterableIterator<number>;
   const distinct = new DistinctQueries();
-  for (const id of ids) distinct.add(id);
+  for (const id of ids) if (!counted?.has(id)) distinct.add(id);
   return distinct.size;
 }
 
@@ -102,6 +105,10 @@ export class DistinctQueries {
     this.seen[id >> 3]! |= bit;
     this.size++;
     return true;
+  }
+
+  has(id: number): boolean {
+    return id < this.seen.length * 8 && (this.seen[id >> 3]! & (1 << (id & 7))) !== 0;
   }
 }
 

@@ -11,18 +11,33 @@ const FIRST_CAPACITY = 4096;
  * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
  * once per connection and caught up on what was added since (by this connection or another process) before they are
  * used: once a write transaction is enough, as no other process writes while it holds the lock.
- * A hit is checked against that table, so a row removed meanwhile (clearing the cache, a deleted project's queries, a
- * rolled-back write) is not named again: the table is read anew.
+ * A row removed meanwhile (clearing the cache, a deleted project's queries, a rolled-back write) must not be named
+ * again, so a hit is checked against the table. A query's hit need not be when its id was read at the start of a
+ * transaction, when all the table shows is committed, and no query was removed since (`query_removals`, migration 31):
+ * at a million rows half the queries a plan meets are repeats, and each check read a random page of `queries`.
  */
 export class DigestIds {
   private readonly ids = new DigestMap(FIRST_CAPACITY);
   private readUpTo = 0;
   private readonly since: Statement;
   private readonly digestOf: Statement;
+  /** Queries only: how many rows were ever removed, and the digests of a range of ids. */
+  private readonly removals: Statement | null;
+  private readonly range: Statement | null;
+  /** The removals counted at the last catch-up. */
+  private removed: number | null = null;
+  /** Ids up to this were read or found again at the start of a transaction since the last removal: committed. */
+  private trustedUpTo = 0;
+  /** The digests and ids taken in past `trustedUpTo`, to check at the next catch-up at a transaction's start. */
+  private recentDigests: bigint[] = [];
+  private recentIds: number[] = [];
 
   private constructor(db: Database, table: DigestTable) {
     this.since = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? ORDER BY id`).raw().safeIntegers(true);
     this.digestOf = db.prepare(`SELECT digest FROM ${table} WHERE id = ?`).pluck().safeIntegers(true);
+    const counted = table === 'queries';
+    this.removals = counted ? db.prepare('SELECT removed FROM query_removals').pluck() : null;
+    this.range = counted ? db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true) : null;
   }
 
   /** This connection's digests of `table`. */
@@ -34,15 +49,34 @@ export class DigestIds {
     return digests;
   }
 
-  /** Reads the digests of the rows stored since the last look. */
-  catchUp(): void {
-    for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) this.add(digest, Number(id));
+  /**
+   * Reads the digests of the rows stored since the last look (all of them again after a removal). `atStart`: the
+   * transaction has written nothing yet, so every row it reads is committed, and those taken since the last such look
+   * are checked (a rolled-back write's are gone).
+   */
+  catchUp(atStart = false): void {
+    if (this.removals) {
+      const removed = this.removals.get() as number;
+      if (removed !== this.removed || (atStart && !this.recentStand())) this.forget();
+      this.removed = removed;
+    }
+    // Read at a transaction's start, the rows are committed: nothing to check later.
+    const trusted = atStart && this.removals !== null;
+    for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) {
+      if (trusted) this.take(digest, Number(id));
+      else this.add(digest, Number(id));
+    }
+    if (trusted) {
+      this.trustedUpTo = this.readUpTo;
+      this.recentDigests = [];
+      this.recentIds = [];
+    }
   }
 
   /** The id of the row with this digest, when one is stored. */
   idOf(digest: bigint): number | undefined {
     const id = this.ids.get(digest);
-    if (id === undefined) return undefined;
+    if (id === undefined || id <= this.trustedUpTo) return id;
     if ((this.digestOf.get(BigInt(id)) as bigint | undefined) === digest) return id;
     this.forget();
     this.catchUp();
@@ -50,14 +84,33 @@ export class DigestIds {
   }
 
   add(digest: bigint, id: number): void {
-    this.ids.set(digest, id);
-    if (id > this.readUpTo) this.readUpTo = id;
+    this.take(digest, id);
+    if (this.removals && id > this.trustedUpTo) {
+      this.recentDigests.push(digest);
+      this.recentIds.push(id);
+    }
   }
 
   /** Forgets every digest (rows were removed): the next look reads them all again. */
   forget(): void {
     this.ids.clear();
     this.readUpTo = 0;
+    this.trustedUpTo = 0;
+    this.recentDigests = [];
+    this.recentIds = [];
+  }
+
+  private take(digest: bigint, id: number): void {
+    this.ids.set(digest, id);
+    if (id > this.readUpTo) this.readUpTo = id;
+  }
+
+  /** Whether the rows taken in since the last look at a transaction's start are stored as taken. */
+  private recentStand(): boolean {
+    if (this.recentIds.length === 0) return true;
+    const stored = new Map<number, bigint>();
+    for (const [id, digest] of this.range!.iterate(BigInt(this.trustedUpTo), BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) stored.set(Number(id), digest);
+    return this.recentIds.every((id, i) => stored.get(id) === this.recentDigests[i]);
   }
 }
 

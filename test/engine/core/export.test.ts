@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { CANDIDATE_COLUMNS, EXPORT_PAGE_ROWS, MATCH_COLUMNS, candidateLineCount } from '../../../electron/engine/runs/export-rows';
@@ -176,6 +176,27 @@ describe('export', () => {
     const ws = book.worksheets[0]!;
     expect(ws.getRow(1).values).toEqual([undefined, ...CANDIDATE_COLUMNS]);
     expect(ws.rowCount - 1).toBe(result.candidates!.rows);
+  });
+
+  it("reads the rows' widths only for a sheet the import found rows of another width in", async () => {
+    const even = [[people[0]!.name, people[0]!.email_address, currentCompany(people[0]!), 'four cells'], ['', '', '', 'four too']];
+    const evenProject = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'even.csv'), HEADERS, even) })).summary.id;
+    await runToEnd(engine, evenProject);
+    const prepared = vi.spyOn(Database.prototype, 'prepare');
+    try {
+      const widthReads = () => prepared.mock.calls.filter(([sql]) => String(sql).includes('json_array_length(cells)')).length;
+      const evenExport = await ok(engine, 'export.run', { projectId: evenProject, format: 'csv', scope: 'all', destination: join(tmp.dir, 'even.csv.out.csv') });
+      expect(widthReads()).toBe(0);
+      const [headers, ...rows] = readCsv(evenExport.path!);
+      expect(headers).toEqual([...HEADERS, ...MATCH_COLUMNS]);
+      expect(rows.map((r) => r.slice(0, 4))).toEqual(even);
+      // The ragged sheet's rows are read for their widths: its longest row's cell gets a column of its own.
+      const ragged = await ok(engine, 'export.run', { projectId, format: 'csv', scope: 'all', destination: join(tmp.dir, 'ragged.csv') });
+      expect(widthReads()).toBe(1);
+      expect(readCsv(ragged.path!)[0]).toEqual([...HEADERS, 'Column 5', ...MATCH_COLUMNS]);
+    } finally {
+      prepared.mockRestore();
+    }
   });
 
   it('reads a CSV export page by page: every row once, in order, the matched ones across pages too', async () => {

@@ -73,4 +73,59 @@ describe('query ids', () => {
       db.close();
     }
   });
+
+  it("are taken without a look at the table once read at a transaction's start, yet never name a removed query or a rolled-back plan's", () => {
+    const file = join(tempFolder(), 'matchdesk.sqlite');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    try {
+      const digest = (email: string) => queryDigest(base, 'org', byEmail(email));
+      // A plan's page: its transaction looks once, at its start, then finds or stores each query.
+      const page = (emails: string[], fail = false): number[] =>
+        db.transaction(() => {
+          const ids = QueryIds.of(db).catchUp(true);
+          const found = emails.map((email) => ids.idOf(digest(email), JSON.stringify([['email_address', email]])));
+          if (fail) throw new Error('the page could not be written');
+          return found;
+        })();
+      const [ada, bob] = page(['ada@example.com', 'bob@example.com']);
+      expect(page(['bob@example.com', 'ada@example.com'])).toEqual([bob, ada]);
+
+      // Another process removes the last query (a deleted project's), and the next query it stores takes its id.
+      other.prepare('DELETE FROM queries WHERE id = ?').run(bob);
+      const cy = storedQueryId(other, digest('cy@example.com'), byEmail('cy@example.com'));
+      expect(cy).toBe(bob);
+      const [bobAgain, cyHere, adaHere] = page(['bob@example.com', 'cy@example.com', 'ada@example.com']);
+      expect([cyHere, adaHere]).toEqual([cy, ada]);
+      expect(bobAgain).not.toBe(cy);
+
+      // A page rolled back after storing two queries; another process's next two queries take their ids.
+      expect(() => page(['dee@example.com', 'eve@example.com'], true)).toThrow(/could not be written/);
+      const fay = storedQueryId(other, digest('fay@example.com'), byEmail('fay@example.com'));
+      const gus = storedQueryId(other, digest('gus@example.com'), byEmail('gus@example.com'));
+      const [dee, eve, fayHere, gusHere] = page(['dee@example.com', 'eve@example.com', 'fay@example.com', 'gus@example.com']);
+      expect([fayHere, gusHere]).toEqual([fay, gus]);
+      expect(new Set([dee, eve, fay, gus]).size).toBe(4);
+
+      // The same through storedQueryId alone, on one connection: two queries stored in a write rolled back.
+      expect(() =>
+        db.transaction(() => {
+          storedQueryId(db, digest('hal@example.com'), byEmail('hal@example.com'));
+          storedQueryId(db, digest('ida@example.com'), byEmail('ida@example.com'));
+          throw new Error('rolled back');
+        })(),
+      ).toThrow('rolled back');
+      const jo = storedQueryId(db, digest('jo@example.com'), byEmail('jo@example.com'));
+      const hal = storedQueryId(db, digest('hal@example.com'), byEmail('hal@example.com'));
+      const ida = page(['ida@example.com'])[0]!;
+      expect(new Set([jo, hal, ida]).size).toBe(3);
+
+      const all = [ada, bobAgain, cy, dee, eve, fay, gus, jo, hal, ida];
+      const emails = ['ada', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus', 'jo', 'hal', 'ida'].map((name) => byEmail(`${name}@example.com`));
+      expect(queriesById(db, all)).toEqual(new Map(all.map((id, i) => [id, emails[i]!])));
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
 });

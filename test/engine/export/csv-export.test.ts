@@ -145,6 +145,29 @@ describe('writeTable to CSV', () => {
     expect(text).toBe(`Row,Note\r\n${rows.map((row) => `${row.join(',')}\r\n`).join('')}`);
   });
 
+  it('writes rows handed over a page at a time as it writes them one by one, to CSV and to XLSX', async () => {
+    const dir = tempFolder();
+    const rows = Array.from({ length: 2500 }, (_, i) => [`row ${i}`, i, i % 3 === 0 ? '=formula' : 'a,b', null]);
+    async function* pages() {
+      for (let at = 0; at < rows.length; at += 100) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yield rows.slice(at, at + 100);
+      }
+    }
+    for (const format of ['csv', 'xlsx'] as const) {
+      const paged = join(dir, `paged.${format}`);
+      const single = join(dir, `single.${format}`);
+      expect(await writeTable({ path: paged, format }, ['a', 'b', 'c', 'd'], { pages: pages() })).toEqual({ rows: 2500 });
+      await writeTable({ path: single, format }, ['a', 'b', 'c', 'd'], slowly(rows));
+      const back = await readBack(paged);
+      expect(back.rows).toEqual((await readBack(single)).rows);
+      expect(back.rows).toHaveLength(2500);
+      // A CSV guards a formula; an XLSX keeps it as text.
+      expect(back.rows.slice(2498)).toEqual([['row 2498', '2498', 'a,b', ''], ['row 2499', '2499', format === 'csv' ? "'=formula" : '=formula', '']]);
+    }
+    expect(readFileSync(join(dir, 'paged.csv')).equals(readFileSync(join(dir, 'single.csv')))).toBe(true);
+  });
+
   it('leaves no .part file after success and replaces an older file', async () => {
     const dir = tempFolder();
     const path = join(dir, 'out.csv');

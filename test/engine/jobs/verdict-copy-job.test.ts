@@ -60,6 +60,17 @@ describe('the verdict copy as a job', () => {
     expect(outcomes(engine, again)).toEqual(outcomes(engine, first));
   });
 
+  it('is not started by a run with no row waiting', async () => {
+    const { engine, again, events } = await sheetRunOnce();
+    expect((await runToEnd(engine, again)).status).toBe('done');
+    const copies = () => events.filter((e) => e.kind === 'verdictCopy').length;
+    const before = copies();
+    expect(before).toBeGreaterThan(0);
+    // Run again with every row settled: nothing to copy, and no copy walking the sheet's spans for none.
+    expect(await runToEnd(engine, again)).toMatchObject({ status: 'done', calls: 0, rowsResolved: ROWS });
+    expect(copies()).toBe(before);
+  });
+
   it('cancelled through job.cancel after its first span, the copy stops and the run works the rest out, ending as the copy would have', async () => {
     const { engine, first, again, events } = await sheetRunOnce();
     const cancelled = new Promise<boolean>((resolve) => {

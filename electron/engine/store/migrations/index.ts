@@ -29,6 +29,7 @@ import { slimRowResults } from './027-slim-row-results';
 import { integerQueryIds } from './028-integer-query-ids';
 import { packedPersonRecords } from './029-packed-person-records';
 import { personBlocks } from './030-person-blocks';
+import { queryRemovals } from './031-query-removals';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -62,4 +63,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   integerQueryIds,
   packedPersonRecords,
   personBlocks,
+  queryRemovals,
 ];

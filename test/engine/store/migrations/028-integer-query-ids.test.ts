@@ -303,6 +303,7 @@ function asVersion27(file: string, baseUrl: string, orgId: string): void {
         DROP TABLE row_status_new;
         DROP TABLE queries;
         DROP TABLE query_cleanup;
+        DROP TABLE query_removals;
         DROP TABLE temp.local_ids;
         DROP TABLE temp.old_keys;
       `);

@@ -4,11 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, candidateFacts, rankedFacts, readStoredFacts } from '../../../../electron/engine/matching';
 import { CHOSEN_SQL, chosenValues, readRowStatus } from '../../../../electron/engine/rows/row-status';
-import { storedQueryId } from '../../../../electron/engine/runs/query-ids';
 import { ALL_MIGRATIONS, getAnswerFacts, getLookups, migrate, putLookups } from '../../../../electron/engine/store';
 import { PersonShapes, storedRecord } from '../../../../electron/engine/store/person-records';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
+
+/** A query stored as the code of migrations 28 to 30 stored one (runs/query-ids.ts reads `query_removals`, migration 31). */
+const queryAsBefore = (db: Database.Database, digest: bigint): number =>
+  Number(db.prepare("INSERT INTO queries (digest, query) VALUES (?, '[]')").run(digest).lastInsertRowid);
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
@@ -32,7 +35,7 @@ describe("migration 29: people's records stored without their keys", () => {
       });
       // A person whose facts an older version made: read from their record again.
       const older = Number(addPerson.run(2, '{}', JSON.stringify(grace.person)).lastInsertRowid);
-      const before = storedQueryId(db, 1n, { fields: [] });
+      const before = queryAsBefore(db, 1n);
       db.prepare("INSERT INTO lookups (query_id, fetched_at, status, candidate_count, people, ranks) VALUES (?, 1000, 'ok', 2, ?, ?)").run(
         before,
         JSON.stringify(ids),
@@ -49,7 +52,7 @@ describe("migration 29: people's records stored without their keys", () => {
       // her packed record); twice in one answer, once.
       const moved = { ...ada, person: { ...ada.person, jobs: [{ title: 'Countess', company: { name: 'Engines Ltd' } }] } };
       const again = { ...grace, rank: 3 };
-      const after = storedQueryId(db, 2n, { fields: [] });
+      const after = queryAsBefore(db, 2n);
       const packed = answerPeople([moved, grace]).people.map((p) => {
         const record = storedRecord(p.record, PersonShapes.of(db).idsOf(p.record.shapes, new Set()));
         const id = Number(db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))').run(p.factsVersion, p.facts, record).lastInsertRowid);
@@ -71,7 +74,7 @@ describe("migration 29: people's records stored without their keys", () => {
       expect(readRowStatus(db, project, 0)?.chosen).toEqual(chosen);
       expect(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(after)).toBe('[4,5,5]');
       // Grace found again now is found by the digest of her packed record: stored once.
-      putLookups(db, [{ queryId: storedQueryId(db, 3n, { fields: [] }), query: { fields: [] }, fetchedAt: 3000, status: 'ok', candidates: [grace], error: null, stored: answerPeople([grace]) }]);
+      putLookups(db, [{ queryId: queryAsBefore(db, 3n), query: { fields: [] }, fetchedAt: 3000, status: 'ok', candidates: [grace], error: null, stored: answerPeople([grace]) }]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(5);
       expect(getLookups(db, [after], 0).get(after)?.candidates).toEqual([moved, grace, again]);
       expect(readStoredFacts(getAnswerFacts(db, [after], 0).get(after)!.facts)).toEqual(
