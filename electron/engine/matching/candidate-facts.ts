@@ -4,7 +4,7 @@
 // or an odd date, and yields "not known" rather than a guess.
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
-import type { AnswerPeople } from '../store/lookups';
+import { ROW_FACTS_VERSION, type AnswerPeople } from '../store/lookups';
 import { packRecord, type PackedRecord } from '../store/person-records';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
@@ -42,14 +42,15 @@ export interface CandidateFacts {
 
 /**
  * Bumped when how facts are stored changes: facts stored by an unknown version are made again from the candidates.
- * Version 2 stored each candidate's facts as an object, with the summary's name, profile and location twice; version 3
- * stores them as a row of values (storedFacts below), half the bytes: what a run writes beside each answer, and what a
- * cached re-run reads and parses for each (docs/performance.md, "SQLite"). Version 2 facts still read as they are.
- * A person whose record is in a block (migration 30) has facts of the version that stored them, and SQL cannot read
- * their record to make them again (store/person-records.ts recordSql): a new version must first make those people's
- * facts again from store/person-records.ts personRecord.
+ * Version 2 stored each candidate's facts as an object; version 3 as a row of values (Version3Row), half the
+ * bytes; version 4 leaves out of that row what reading it can make again (StoredRow), a third fewer again: people's
+ * facts were the data folder's largest table (docs/performance.md, "SQLite"). A row tells
+ * its version by its shape (a version 3 row starts with its rank, a number), so the people of one answer may be of
+ * versions 3 and 4: a person found again keeps the facts they were first stored with, and a person whose record is in a
+ * block (migration 30) cannot have them made again by SQL (store/person-records.ts recordSql). Version 2 facts still
+ * read as they are.
  */
-export const FACTS_VERSION = 3;
+export const FACTS_VERSION = 4;
 const OBJECT_FACTS_VERSION = 2;
 
 export function candidateFacts(candidate: Candidate): CandidateFacts {
@@ -88,9 +89,12 @@ export function rankedFacts(candidates: readonly Candidate[]): CandidateFacts[] 
     .map(candidateFacts);
 }
 
-/** Facts as stored beside their answer: `{"v":3,"c":[...]}`, a row of values a candidate (storedCandidate). */
+/**
+ * Facts as stored beside their answer: `{"v":4,"c":[...],"r":[[rank, score], ...]}`, a row of values a candidate
+ * (storedCandidate), the ranks and scores beside them.
+ */
 export function storedFacts(facts: readonly CandidateFacts[]): string {
-  return JSON.stringify({ v: FACTS_VERSION, c: facts.map(storedCandidate) });
+  return JSON.stringify({ v: FACTS_VERSION, c: facts.map(storedCandidate), r: facts.map((f) => [f.rank, f.score]) });
 }
 
 /**
@@ -123,8 +127,9 @@ function personDigest(record: PackedRecord): bigint {
 
 /**
  * Stored facts, or null when they were made by an unknown version or do not read (then make them again). Facts
- * composed from the people of an answer carry its ranks and scores in `r` (a person's own facts hold those of the
- * answer that first stored them).
+ * composed from the people of an answer carry its ranks and scores in `r` (a version 3 row holds those of the answer
+ * that first stored it; a version 4 row none, so its facts read only with `r`). The people of one answer may be of
+ * versions 3 and 4 (`v` is then the higher): each row is read by its shape.
  */
 export function readStoredFacts(stored: string | null): CandidateFacts[] | null {
   if (stored === null) return null;
@@ -135,7 +140,9 @@ export function readStoredFacts(stored: string | null): CandidateFacts[] | null 
     if (ranks && ranks.length !== parsed.c.length) return null;
     const ids = Array.isArray(parsed.p) && parsed.p.length === parsed.c.length ? (parsed.p as number[]) : null;
     if (parsed.c.length === 0) return [];
-    const facts = parsed.v === OBJECT_FACTS_VERSION ? (parsed.c as CandidateFacts[]) : parsed.v === FACTS_VERSION ? parsed.c.map(readCandidate) : null;
+    let facts: CandidateFacts[] | null = null;
+    if (parsed.v === OBJECT_FACTS_VERSION) facts = parsed.c as CandidateFacts[];
+    else if (isRowVersion(parsed.v) && (ranks || parsed.c.every(isVersion3Row))) facts = parsed.c.map(readCandidate);
     ranks?.forEach(([rank, score], i) => Object.assign(facts?.[i] ?? {}, { rank, score }));
     ids?.forEach((personId, i) => Object.assign(facts?.[i] ?? {}, { personId }));
     return facts;
@@ -144,67 +151,129 @@ export function readStoredFacts(stored: string | null): CandidateFacts[] | null 
   }
 }
 
-/** One person's facts as stored on their own (a refresh's person): `{"v":3,"f":[...]}`. */
+/** One person's facts as stored on their own (a refresh's person): `{"v":4,"f":[...],"r":[rank, score]}`. */
 export function storedPersonFacts(facts: CandidateFacts): string {
-  return JSON.stringify({ v: FACTS_VERSION, f: storedCandidate(facts) });
+  return JSON.stringify({ v: FACTS_VERSION, f: storedCandidate(facts), r: [facts.rank, facts.score] });
 }
 
-/** One person's stored facts, or null as readStoredFacts. */
+/**
+ * One person's stored facts, or null as readStoredFacts. Without `r` (a `people` row's facts, rows/row-status.ts),
+ * a version 4 row reads with rank 0 and no score: its reader takes those from the row's decision.
+ */
 export function readStoredPersonFacts(stored: string): CandidateFacts | null {
   try {
-    const parsed = JSON.parse(stored) as { v?: unknown; f?: unknown };
+    const parsed = JSON.parse(stored) as { v?: unknown; f?: unknown; r?: unknown };
     if (parsed.v === OBJECT_FACTS_VERSION) return typeof parsed.f === 'object' && parsed.f !== null ? (parsed.f as CandidateFacts) : null;
-    return parsed.v === FACTS_VERSION ? readCandidate(parsed.f) : null;
+    if (!isRowVersion(parsed.v)) return null;
+    const facts = readCandidate(parsed.f);
+    if (Array.isArray(parsed.r)) [facts.rank, facts.score] = parsed.r as [number, number | null];
+    return facts;
   } catch {
     return null;
   }
 }
 
-/**
- * The summary of a person's stored facts (people.facts, a storedCandidate row of the current version), read from the
- * front of the text without parsing the rest: an export writes the summaries of a whole sheet's matches, and parsing
- * each person's whole facts (jobs and all) for six values was a large share of its time. Null when the text is not of
- * that shape.
- */
-export function readStoredSummary(facts: string): PersonSummary | null {
-  // rank and score are numbers or null, which hold no comma.
-  let at = facts.indexOf(',', facts.indexOf(',') + 1) + 1;
-  if (facts.charCodeAt(0) !== 0x5b || at === 0) return null;
-  const values: (string | null)[] = [];
-  for (let i = 0; i < 6; i++) {
-    if (facts.startsWith('null', at)) {
-      values.push(null);
-      at += 4;
-    } else {
-      if (facts.charCodeAt(at) !== 0x22) return null;
-      let end = at + 1;
-      let escaped = false;
-      for (let c = facts.charCodeAt(end); c !== 0x22; c = facts.charCodeAt(end)) {
-        if (Number.isNaN(c)) return null;
-        if (c === 0x5c) escaped = true;
-        end += c === 0x5c ? 2 : 1;
-      }
-      try {
-        values.push(escaped ? (JSON.parse(facts.slice(at, end + 1)) as string) : facts.slice(at + 1, end));
-      } catch {
-        return null;
-      }
-      at = end + 1;
-    }
-    if (facts.charCodeAt(at) !== 0x2c) return null;
-    at++;
-  }
-  const [id, name, title, company, social, location] = values as [string | null, string | null, string | null, string | null, string | null, string | null];
-  return { id, name, title, company, social, location };
+function isRowVersion(version: unknown): boolean {
+  return typeof version === 'number' && version >= ROW_FACTS_VERSION && version <= FACTS_VERSION;
 }
 
 /**
- * A candidate's facts as one row of values, in this order: rank, score, the summary's id, name, title, company, profile
- * and location, then first name, last name, name parts ([tokens, first, last] or null), e-mails, jobs (each [company,
- * domain, title, started, ended, status]) and country. The name, profile slug and location are the summary's
- * (candidateFacts reads them once): stored as 0 when they are the same, so they are not written twice.
+ * The summary of a person's stored facts (people.facts, a row of version 3 or 4), read from the front of the text
+ * without parsing the rest: an export writes the summaries of a whole sheet's matches, and parsing each person's
+ * whole facts (jobs and all) for six values was a large share of its time. A version 4 row's title and company left
+ * to its first job are read from the front of that job. Null when the text is not of that shape.
  */
-type StoredCandidate = [
+export function readStoredSummary(facts: string): PersonSummary | null {
+  if (facts.charCodeAt(0) !== 0x5b) return null;
+  const scan = new FactsScan(facts, 1);
+  const first = facts.charCodeAt(1);
+  if ((first >= 0x30 && first <= 0x39) || first === 0x2d) {
+    // Version 3: rank and score (numbers or null, which hold no comma), then the summary in its order.
+    scan.at = facts.indexOf(',', facts.indexOf(',') + 1) + 1;
+    if (scan.at === 0) return null;
+    const values: (string | null)[] = [];
+    for (let i = 0; i < 6; i++) {
+      const value = scan.text();
+      if (value === undefined || value === 0 || !scan.comma()) return null;
+      values.push(value);
+    }
+    const [id, name, title, company, social, location] = values as [string | null, string | null, string | null, string | null, string | null, string | null];
+    return { id, name, title, company, social, location };
+  }
+  const values: (string | null | 0)[] = [];
+  for (let i = 0; i < 6; i++) {
+    const value = scan.text(i >= 4);
+    if (value === undefined || !scan.comma()) return null;
+    values.push(value);
+  }
+  const [id, name, social, location] = values as (string | null)[];
+  let [, , , , title, company] = values;
+  if (title === 0 || company === 0) {
+    // The first job, [company, domain, title, ...], its trailing nulls left out.
+    if (!scan.literal('[[')) return null;
+    const job: (string | null | 0 | undefined)[] = scan.literal(']') ? [] : [scan.text()];
+    while (job.length > 0 && job.length < 3 && scan.comma()) job.push(scan.text());
+    if (job.includes(undefined) || (job.length > 0 && job.length < 3 && !scan.literal(']'))) return null;
+    if (title === 0) title = job[2] ?? null;
+    if (company === 0) company = job[0] ?? null;
+  }
+  return { id: id!, name: name!, title: title as string | null, company: company as string | null, social: social!, location: location! };
+}
+
+/** A cursor over stored facts' JSON, reading the values readStoredSummary needs without parsing the rest. */
+class FactsScan {
+  constructor(
+    private readonly facts: string,
+    public at: number,
+  ) {}
+
+  /** A string or null at the cursor (or 0, where `zero` allows it), moving past it; undefined when it is none of those. */
+  text(zero = false): string | null | 0 | undefined {
+    const { facts } = this;
+    if (facts.startsWith('null', this.at)) {
+      this.at += 4;
+      return null;
+    }
+    if (zero && facts.charCodeAt(this.at) === 0x30) {
+      this.at++;
+      return 0;
+    }
+    if (facts.charCodeAt(this.at) !== 0x22) return undefined;
+    let end = this.at + 1;
+    let escaped = false;
+    for (let c = facts.charCodeAt(end); c !== 0x22; c = facts.charCodeAt(end)) {
+      if (Number.isNaN(c)) return undefined;
+      if (c === 0x5c) escaped = true;
+      end += c === 0x5c ? 2 : 1;
+    }
+    let value: string;
+    try {
+      value = escaped ? (JSON.parse(facts.slice(this.at, end + 1)) as string) : facts.slice(this.at + 1, end);
+    } catch {
+      return undefined;
+    }
+    this.at = end + 1;
+    return value;
+  }
+
+  comma(): boolean {
+    return this.literal(',');
+  }
+
+  literal(text: string): boolean {
+    if (!this.facts.startsWith(text, this.at)) return false;
+    this.at += text.length;
+    return true;
+  }
+}
+
+/**
+ * A candidate's facts as one row of values, version 3: rank, score, the summary's id, name, title, company, profile
+ * and location, then first name, last name, name parts ([tokens, first, last] or null), e-mails, jobs (each [company,
+ * domain, title, started, ended, status]) and country; the facts' name, profile slug and location as 0 when the
+ * summary's. Still read; written by version 3 only.
+ */
+type Version3Row = [
   rank: number, score: number | null,
   id: string | null, name: string | null, title: string | null, company: string | null, social: string | null, location: string | null,
   firstName: string | null, lastName: string | null, nameParts: [string[], string, string] | null, emails: string[],
@@ -212,20 +281,141 @@ type StoredCandidate = [
   factsName: string | null | 0, slug: string | null | 0, factsLocation: string | null | 0,
 ];
 
-function storedCandidate(f: CandidateFacts): StoredCandidate {
-  const { summary: s, nameParts: parts } = f;
-  return [
-    f.rank, f.score, s.id, s.name, s.title, s.company, s.social, s.location,
-    f.firstName, f.lastName, parts ? [parts.tokens, parts.first, parts.last] : null, f.emails,
-    f.jobs.map((j) => [j.company, j.domain, j.title, j.started, j.ended, j.status]), f.country,
+/**
+ * A candidate's facts as one row of values, version 4, each 0 standing for what reading makes again: the summary's id,
+ * name, profile and location; its title and company (0: its first job's); the jobs (StoredJob); first and last name (0:
+ * the name's first and last word); the name parts (0: the name lower-cased, split at spaces, its first and last token;
+ * the tokens alone: their first and last); the country (0: the location's last part, after its last ", "); e-mails (0:
+ * none); the facts' name, profile slug and location (0: the summary's). 0s at the end are left out. No rank or score:
+ * those are the answer's (its `r`).
+ */
+type StoredRow = [
+  id: string | null, name: string | null, social: string | null, location: string | null, title: string | null | 0, company: string | null | 0,
+  jobs: StoredJob[], firstName?: string | null | 0, lastName?: string | null | 0, nameParts?: [string[], string, string] | string[] | null | 0,
+  country?: string | null | 0, emails?: string[] | 0, factsName?: string | null | 0, slug?: string | null | 0, factsLocation?: string | null | 0,
+];
+
+/**
+ * A job: company, domain, title, started and ended (dates as numbers, YYYYMMDD, YYYYMM or YYYY: datePacked), its
+ * status left out when its end says it (none: current; one: ended), trailing nulls then left out too; otherwise its
+ * status as a number (JOB_STATUSES).
+ */
+type StoredJob = (string | number | null)[];
+const JOB_STATUSES: readonly JobFact['status'][] = ['current', 'ended', 'unknown'];
+
+function storedCandidate(f: CandidateFacts): StoredRow {
+  const { summary: s, nameParts: parts, jobs } = f;
+  const [firstJob] = jobs;
+  const words = s.name?.split(' ') ?? null;
+  const row: StoredRow = [
+    s.id, s.name, s.social, s.location,
+    firstJob && firstJob.title === s.title ? 0 : s.title, firstJob && firstJob.company === s.company ? 0 : s.company,
+    jobs.map(storedJob),
+    f.firstName === firstWord(words) ? 0 : f.firstName, f.lastName === lastWord(words) ? 0 : f.lastName,
+    storedParts(parts, s.name), f.country === countryOf(s.location) ? 0 : f.country, f.emails.length === 0 ? 0 : f.emails,
     f.name === s.name ? 0 : f.name, f.slug === s.social ? 0 : f.slug, f.location === s.location ? 0 : f.location,
   ];
+  while (row.length > 7 && row[row.length - 1] === 0) row.pop();
+  return row;
 }
 
-/** Throws on a row that is not one storedCandidate made: readStoredFacts then reads the answer as unreadable. */
+function storedJob(j: JobFact): StoredJob {
+  const job: StoredJob = [j.company, j.domain, j.title, datePacked(j.started), datePacked(j.ended)];
+  if (j.status !== (j.ended === null ? 'current' : 'ended')) job.push(JOB_STATUSES.indexOf(j.status));
+  else while (job.length > 0 && job[job.length - 1] === null) job.pop();
+  return job;
+}
+
+function storedParts(parts: NameParts | null, name: string | null): StoredRow[9] {
+  if (!parts) return null;
+  const { tokens, first, last } = parts;
+  if (first !== tokens[0] || last !== tokens[tokens.length - 1]) return [tokens, first, last];
+  const lower = name?.toLowerCase().split(' ');
+  return lower && lower.length === tokens.length && lower.every((t, i) => t === tokens[i]) ? 0 : tokens;
+}
+
+/** A looseDate as a number (2024-03-05 as 20240305), four bytes shorter in JSON; anything else as it is. */
+function datePacked(date: string | null): string | number | null {
+  return date !== null && /^[1-9]\d{3}(-\d\d){0,2}$/.test(date) ? Number(date.replaceAll('-', '')) : date;
+}
+
+function dateRead(value: string | number | null | undefined): string | null {
+  if (typeof value !== 'number') return value ?? null;
+  const digits = String(value);
+  return digits.length === 8 ? `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}` : digits.length === 6 ? `${digits.slice(0, 4)}-${digits.slice(4)}` : digits;
+}
+
+function firstWord(words: string[] | null): string | null {
+  return words ? words[0]! : null;
+}
+
+function lastWord(words: string[] | null): string | null {
+  return words && words.length > 1 ? words[words.length - 1]! : null;
+}
+
+function countryOf(location: string | null): string | null {
+  if (location === null) return null;
+  const comma = location.lastIndexOf(', ');
+  return comma === -1 ? location : location.slice(comma + 2);
+}
+
+function isVersion3Row(row: unknown): boolean {
+  return Array.isArray(row) && typeof row[0] === 'number';
+}
+
+/** Throws on a row that is not one storedCandidate made (of version 3 or 4): readStoredFacts then reads the answer as unreadable. */
 function readCandidate(row: unknown): CandidateFacts {
-  if (!Array.isArray(row) || row.length !== 17 || !Array.isArray(row[12])) throw new TypeError('stored facts of another shape');
-  const [rank, score, id, name, title, company, social, location, firstName, lastName, parts, emails, jobs, country, factsName, slug, factsLocation] = row as StoredCandidate;
+  if (!Array.isArray(row)) throw new TypeError('stored facts of another shape');
+  if (isVersion3Row(row)) return readVersion3(row);
+  if (row.length < 7 || row.length > 15 || !Array.isArray(row[6])) throw new TypeError('stored facts of another shape');
+  const [id, name, social, location, title, company, jobs, firstName = 0, lastName = 0, parts = 0, country = 0, emails = 0, factsName = 0, slug = 0, factsLocation = 0] =
+    row as StoredRow;
+  const [firstJob] = jobs;
+  const words = name?.split(' ') ?? null;
+  return {
+    rank: 0,
+    score: null,
+    summary: {
+      id,
+      name,
+      title: title === 0 ? ((firstJob?.[2] as string | null | undefined) ?? null) : title,
+      company: company === 0 ? ((firstJob?.[0] as string | null | undefined) ?? null) : company,
+      social,
+      location,
+    },
+    name: factsName === 0 ? name : factsName,
+    firstName: firstName === 0 ? firstWord(words) : firstName,
+    lastName: lastName === 0 ? lastWord(words) : lastName,
+    nameParts: readParts(parts, name),
+    slug: slug === 0 ? social : slug,
+    emails: emails === 0 ? [] : emails,
+    jobs: jobs.map(readJob),
+    location: factsLocation === 0 ? location : factsLocation,
+    country: country === 0 ? countryOf(location) : country,
+  };
+}
+
+function readJob(job: StoredJob): JobFact {
+  const [company = null, domain = null, title = null, started = null, ended = null, status] = job as [string | null, string | null, string | null, number | string | null, number | string | null, number?];
+  const end = dateRead(ended);
+  if (status !== undefined && JOB_STATUSES[status] === undefined) throw new TypeError('a job of another status');
+  return { company, domain, title, started: dateRead(started), ended: end, status: status === undefined ? (end === null ? 'current' : 'ended') : JOB_STATUSES[status]! };
+}
+
+function readParts(parts: StoredRow[9], name: string | null): NameParts | null {
+  if (parts === 0) {
+    const tokens = name!.toLowerCase().split(' ');
+    return { tokens, first: tokens[0]!, last: tokens[tokens.length - 1]! };
+  }
+  if (!parts) return null;
+  if (Array.isArray(parts[0])) return { tokens: parts[0], first: parts[1] as string, last: parts[2] as string };
+  const tokens = parts as string[];
+  return { tokens, first: tokens[0]!, last: tokens[tokens.length - 1]! };
+}
+
+function readVersion3(row: unknown[]): CandidateFacts {
+  if (row.length !== 17 || !Array.isArray(row[12])) throw new TypeError('stored facts of another shape');
+  const [rank, score, id, name, title, company, social, location, firstName, lastName, parts, emails, jobs, country, factsName, slug, factsLocation] = row as Version3Row;
   return {
     rank,
     score,

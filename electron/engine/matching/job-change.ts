@@ -5,6 +5,9 @@ import type { JobChange } from '../../../shared/model';
 import type { JobFact } from './candidate-facts';
 import { atCompany } from './company-names';
 
+/** The reasons that name nothing: row_status stores them by their place here (rows/job-change-reason.ts). */
+export const FIXED_JOB_CHANGE_REASONS = ['the sheet has no company to compare with', 'the record lists no jobs'] as const;
+
 /**
  * no_change: a current job at the sheet's company (also when the person came back to it).
  * moved: the job at the sheet's company ended, and there is a current job elsewhere.
@@ -17,8 +20,8 @@ import { atCompany } from './company-names';
 export function jobChange(sheetCompany: string | null, jobs: readonly JobFact[]): JobChange {
   const current = jobs.find((j) => j.status === 'current' && j.company) ?? null;
   const now = current ? { currentCompany: current.company, currentTitle: current.title } : { currentCompany: null, currentTitle: null };
-  if (!sheetCompany) return { status: 'unknown', date: null, ...now, reason: 'the sheet has no company to compare with' };
-  if (jobs.length === 0) return { status: 'unknown', date: null, ...now, reason: 'the record lists no jobs' };
+  if (!sheetCompany) return { status: 'unknown', date: null, ...now, reason: FIXED_JOB_CHANGE_REASONS[0] };
+  if (jobs.length === 0) return { status: 'unknown', date: null, ...now, reason: FIXED_JOB_CHANGE_REASONS[1] };
   const { match: agreement, items: atSheetCompany } = atCompany(sheetCompany, jobs, (j) => j.company);
   if (atSheetCompany.length === 0) return { status: 'unknown', date: null, ...now, reason: `${sheetCompany} is not among the record's jobs` };
   const closeTo = agreement === 'close' ? ` (close to ${sheetCompany})` : '';

@@ -2,8 +2,10 @@ import type { Database } from 'better-sqlite3';
 import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type PersonSummary, type RowState, type Strategy } from '../../../shared/model';
 import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, readStoredSummary, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
+import { ROW_FACTS_VERSION } from '../store/lookups';
 import { statement } from '../store/statements';
 import { recordOf, recordSql } from '../store/person-records';
+import { jobChangeReasonOf, storedJobChangeReason } from './job-change-reason';
 
 /**
  * The person a decision picked. Stored as numbers beside the decision (the version's `people` id, which clearing the
@@ -155,6 +157,7 @@ export interface RowStatusRow {
   chosen_reason: string | null;
   job_change: JobChangeStatus | null;
   job_change_date: string | null;
+  /** As rows/job-change-reason.ts stores it: the text, or what stands for it. */
   job_change_reason: string | null;
   /** The chosen version's facts as readStoredPersonFacts reads them (`{"v":..,"f":..}`); null without chosen_person. */
   chosen_facts: string | null;
@@ -183,18 +186,30 @@ export const ROW_STATUS_COLUMNS = rowStatusColumns();
  * another version of the facts, their record (store/person-records.ts recordSql), to make them from again.
  */
 function chosenFactsSql(personId: string): string {
-  return `(SELECT CASE WHEN p.facts_version = ${FACTS_VERSION} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE ${recordSql('p')} END
+  return `(SELECT CASE WHEN ${rowFactsSql('p')} THEN '{"v":' || p.facts_version || ',"f":' || p.facts || '}' ELSE ${recordSql('p')} END
     FROM people AS p WHERE p.id = ${personId})`;
 }
 
+/** Whether the `people` row called `person` holds facts readStoredPersonFacts reads (a row of values, version 3 or 4). */
+function rowFactsSql(person: string): string {
+  return `${person}.facts_version BETWEEN ${ROW_FACTS_VERSION} AND ${FACTS_VERSION}`;
+}
+
 /**
- * The profile slug of the person chosen for the row_status called `alias`, in SQL: read from its `people` facts (the
- * summary's `social`, the seventh value of a stored candidate: matching/candidate-facts.ts), or from the JSON of a
- * decision stored whole.
+ * The summary's `social` in the facts of the `people` row called `person`, in SQL: the seventh value of a version 3
+ * row, the third of a version 4 row (matching/candidate-facts.ts).
+ */
+function factsSlugSql(person: string): string {
+  return `json_extract(${person}.facts, CASE ${person}.facts_version WHEN ${FACTS_VERSION} THEN '$[2]' ELSE '$[6]' END)`;
+}
+
+/**
+ * The profile slug of the person chosen for the row_status called `alias`, in SQL: read from its `people` facts, or
+ * from the JSON of a decision stored whole.
  */
 export function chosenSlugSql(alias: string): string {
   return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social')
-    ELSE (SELECT json_extract(p.facts, '$[6]') FROM people AS p WHERE p.id = ${alias}.chosen_person) END`;
+    ELSE (SELECT ${factsSlugSql('p')} FROM people AS p WHERE p.id = ${alias}.chosen_person) END`;
 }
 
 const WRITTEN_COLUMNS = STORED_COLUMNS.join(', ');
@@ -212,13 +227,34 @@ export function toRowStatus(row: RowStatusRow): RowStatusRecord {
     chosenRank: row.chosen_rank,
     chosen: row.chosen_person === null ? parseChosen(row.chosen) : chosenOf(row, row.chosen_person),
     source: row.source,
-    decidedAt: row.decided_at,
+    decidedAt: decidedAtOf(row.decided_at, row.fetched_at),
     label: row.label,
     verdict:
       row.confidence === null || row.best_rank === null
         ? null
         : { confidence: row.confidence, runnerUp: row.runner_up ?? 0, bestRank: row.best_rank, reason: row.reason ?? '', guard: row.guard },
   };
+}
+
+/**
+ * When a decision was taken, as row_status.decided_at stores it: '' for the moment its answer was fetched (most of a
+ * first run's are taken then: the ISO text was a tenth of a settled row's bytes), else the ISO text.
+ */
+export function storedDecidedAt(at: string | null, fetchedAt: number | null): string | null {
+  return at !== null && fetchedAt !== null && at === isoTime(fetchedAt) ? '' : at;
+}
+
+/** decided_at as storedDecidedAt stored it, with the row's fetched_at: the ISO text. */
+export function decidedAtOf(stored: string | null, fetchedAt: number | null): string | null {
+  return stored === '' && fetchedAt !== null ? isoTime(fetchedAt) : stored;
+}
+
+// The rows an answer settles share its time: the last one made is kept.
+let lastTime = { ms: Number.NaN, iso: '' };
+
+function isoTime(ms: number): string {
+  if (lastTime.ms !== ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
 }
 
 export function readRowStatus(db: Database, projectId: number, rowIndex: number): RowStatusRecord | null {
@@ -286,7 +322,8 @@ export function chosenValues(state: RowState, chosen: ChosenPerson | null, rowRe
   if (!chosen) return [null, null, null, null, null, jobChangeStatus, null, null];
   if (chosen.personId === undefined) return [JSON.stringify(chosen), null, null, null, null, jobChangeStatus, null, null];
   const reason = chosen.reason === undefined || chosen.reason === rowReason ? null : chosen.reason;
-  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, chosen.jobChange?.date ?? null, chosen.jobChange?.reason ?? null];
+  const jobChange = chosen.jobChange;
+  return [null, chosen.personId, chosen.score, chosen.confidence ?? null, reason, jobChangeStatus, jobChange?.date ?? null, storedJobChangeReason(jobChange?.reason ?? null, chosen.reason)];
 }
 
 /** A chosen version's facts as chosenFactsSql reads them; null when they do not read. */
@@ -312,7 +349,7 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
  */
 export function chosenColumns(alias: string, person: string): string {
   const c = (name: string) => `${alias}.${name}`;
-  const current = `${person}.facts_version = ${FACTS_VERSION}`;
+  const current = rowFactsSql(person);
   const facts = `CASE WHEN ${current} THEN ${person}.facts END`;
   const record = `CASE WHEN NOT ${current} THEN ${recordSql(person)} END`;
   return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), facts, record].join(', ');
@@ -328,7 +365,7 @@ export function chosenPersonJoin(alias: string, person: string): string {
 
 /** chosenSlugSql, for a matched row whose person is joined by chosenPersonJoin. */
 export function chosenSlugOf(alias: string, person: string): string {
-  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE json_extract(${person}.facts, '$[6]') END`;
+  return `CASE WHEN ${alias}.chosen_person IS NULL THEN json_extract(${alias}.chosen, '$.summary.social') ELSE ${factsSlugSql(person)} END`;
 }
 
 export type ChosenColumns = [
@@ -340,7 +377,7 @@ export type ChosenColumns = [
   chosenReason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
-  /** Facts of the current version (people.facts). */
+  /** Facts stored as a row of values (people.facts, version 3 or 4). */
   facts: string | null,
   /** Facts of another version: the person's record, as store/person-records.ts recordSql reads it. */
   record: string | null,
@@ -399,7 +436,7 @@ function chosenOf(row: ChosenRow, personId: number): ChosenPerson {
       date: row.job_change_date,
       currentCompany: current?.company ?? null,
       currentTitle: current?.title ?? null,
-      reason: row.job_change_reason ?? '',
+      reason: jobChangeReasonOf(row.job_change_reason, reason),
     };
   }
   return chosen;

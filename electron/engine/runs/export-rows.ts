@@ -6,7 +6,7 @@ import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
-import { chosenColumns, chosenPersonJoin, chosenSlugOf, exportedChoice, exportedSlug, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
+import { chosenColumns, chosenPersonJoin, chosenSlugOf, decidedAtOf, exportedChoice, exportedSlug, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { statement } from '../store/statements';
 
@@ -339,7 +339,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
           strategy,
           queryId,
           fetchedAt,
-          decidedAt,
+          decidedAt: decidedAtOf(decidedAt, fetchedAt),
           verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
           chosen,
           error,

@@ -3,7 +3,7 @@ import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import type { CandidateFacts } from '../matching';
 import { verdictsFor, type VerdictContext, type VerdictValues } from './row-verdict';
 import { hasLearned, usableState, type LearnedState } from '../matching/learned-model';
-import { stateRowsHint } from '../rows/row-status';
+import { stateRowsHint, storedDecidedAt } from '../rows/row-status';
 import { storedLearning } from '../rows/stored-learning';
 import { verdictBasis } from './verdict-basis';
 
@@ -98,8 +98,10 @@ export class RowResolution {
   found(rows: readonly WaitingRow[], values: readonly VerdictValues[], fetchedAt: number): ResolutionCount {
     let resolved = 0;
     for (let i = 0; i < rows.length; i++) {
-      const [state, count, rank, whole, position, ...rest] = values[i]!;
-      resolved += this.foundRow.run(fetchedAt, state, count, rank, whole, position, whole, position, position, ...rest, this.basis, this.projectId, rows[i]!.rowIndex).changes;
+      const [state, count, rank, whole, position, score, confidence, reason, source, at, ...rest] = values[i]!;
+      const decidedAt = storedDecidedAt(at as string | null, fetchedAt);
+      const settled = [fetchedAt, state, count, rank, whole, position, whole, position, position, score, confidence, reason, source, decidedAt, ...rest];
+      resolved += this.foundRow.run(...settled, this.basis, this.projectId, rows[i]!.rowIndex).changes;
     }
     return { resolved, advanced: 0 };
   }

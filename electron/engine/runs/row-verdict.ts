@@ -7,6 +7,7 @@ import { replyJson } from '../api/reply-json';
 import { replyText } from '../api/reply-text';
 import { LIFTED_REASON, learnedVerdict, type LearnedState } from '../matching/learned-model';
 import { parseCells } from '../rows/row-cells';
+import { storedJobChangeReason } from '../rows/job-change-reason';
 import type { ChosenPerson } from '../rows/row-status';
 
 // What a row's answer makes of it, with nothing but the row and the answer: pure, so the verdict worker
@@ -35,7 +36,8 @@ export interface VerdictContext {
  * What row-resolution.ts's found statement writes of a row: outcome state, candidate count, the decision when the
  * model accepts alone (chosen rank; the chosen person whole, only where the answer may not be stored as people, and
  * its position in the answer; its score, confidence, reason where not the row's, source, decided at, job change, its
- * date and why), then the verdict (confidence, runner-up, best rank, reason, guard).
+ * date and why, as rows/job-change-reason.ts stores it), then the verdict (confidence, runner-up, best rank, reason,
+ * guard).
  */
 export type VerdictValues = unknown[];
 
@@ -73,7 +75,7 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const whole = (byPeople ?? facts.every((f) => f.personId !== undefined)) ? null : JSON.stringify(kept);
   const keptReason = kept.reason === reason ? null : (kept.reason ?? null);
   const { status = null, date = null, reason: why = null } = kept.jobChange ?? {};
-  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, why, ...verdict];
+  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, storedJobChangeReason(why, kept.reason), ...verdict];
 }
 
 /** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */

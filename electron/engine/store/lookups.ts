@@ -157,7 +157,7 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
         ids ? ids.length : null,
         ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
         ids ? JSON.stringify(ids) : null,
-        ok ? r.stored!.ranks : null,
+        ok ? storedRanks(r.stored!.ranks, ids!.length) : null,
         keepOkAfterMs,
       );
     }
@@ -195,7 +195,7 @@ export function moveAnswers(db: Database, moves: readonly { rowid: number; store
   for (const [i, { rowid, stored }] of moves.entries()) {
     const ids = people[i];
     if (!stored || !ids) statement(db, 'DELETE FROM lookups WHERE rowid = ?').run(rowid);
-    else statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), stored.ranks, rowid);
+    else statement(db, 'UPDATE lookups SET candidate_count = ?, facts = NULL, candidates = NULL, people = ?, ranks = ? WHERE rowid = ?').run(ids.length, JSON.stringify(ids), storedRanks(stored.ranks, ids.length), rowid);
   }
 }
 
@@ -347,14 +347,41 @@ interface LookupRow {
 
 const LOOKUP_COLUMNS = 'query_id, (SELECT q.query FROM queries AS q WHERE q.id = l.query_id) AS query, fetched_at, status, candidates, people, ranks, error';
 /**
+ * An answer's ranks and scores as `lookups.ranks` stores them: '' for ranks 1 to n in order without scores (what the
+ * service sends nearly always: the JSON of those was a fifth of `lookups`), else the JSON.
+ */
+function storedRanks(ranks: string, count: number): string {
+  return count > 0 && count <= MAX_PLAIN_RANKS && ranks === plainRanks(count) ? '' : ranks;
+}
+
+/** The ranks 1 to `count` (1 to MAX_PLAIN_RANKS) without scores, as JSON. */
+function plainRanks(count: number): string {
+  return `${PLAIN_RANKS.slice(0, 9 * count)}]`;
+}
+
+/** The service sends at most five people per query (matching/candidate-facts.ts MAX_CANDIDATES). */
+const MAX_PLAIN_RANKS = 5;
+const PLAIN_RANKS = '[[1,null],[2,null],[3,null],[4,null],[5,null]]';
+
+/** An answer's (`l`) ranks as JSON in SQL, made again from its count when stored as '' (storedRanks). */
+const RANKS_SQL = `CASE WHEN l.ranks = '' THEN substr('${PLAIN_RANKS}', 1, 9 * l.candidate_count) || ']' ELSE l.ranks END`;
+
+/**
+ * The first facts version storing a person as a row of values (matching/candidate-facts.ts): the rows of that version
+ * and of every later one read alike, so an answer's people may be of several of them.
+ */
+export const ROW_FACTS_VERSION = 3;
+
+/**
  * An answer's facts: as stored beside it before migration 25, or composed of its people's (readStoredFacts reads
- * the ranks in `r`). None when its people's facts were made by different versions, or some of its people are no
- * longer stored: the answer is then read whole (getLookups), or is a miss.
+ * the ranks in `r`, and rows of facts versions 3 and 4 together, `v` the higher). None when its people's facts were
+ * made by versions that do not read together, or some of its people are no longer stored: the answer is then read
+ * whole (getLookups), or is a miss.
  */
 const FACT_COLUMNS = `query_id, candidate_count,
   CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
-    (SELECT CASE WHEN count(*) = l.candidate_count AND min(p.facts_version) = max(p.facts_version) THEN
-              '{"v":' || min(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || l.ranks || '}' END
+    (SELECT CASE WHEN count(*) = l.candidate_count AND (min(p.facts_version) = max(p.facts_version) OR min(p.facts_version) >= ${ROW_FACTS_VERSION}) THEN
+              '{"v":' || max(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || ${RANKS_SQL} || '}' END
      FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
 type FactRow = [number, number | null, string | null, number];
 
@@ -426,10 +453,10 @@ function toLookup(db: Database, row: LookupRow): Lookup | null {
   }
 }
 
-/** The records of an answer's people (their ids, JSON) with its ranks and scores. */
+/** The records of an answer's people (their ids, JSON) with its ranks and scores (as storedRanks stored them). */
 function candidatesOf(db: Database, people: string, ranks: string | null): Candidate[] {
   const ids = JSON.parse(people) as number[];
-  const ranked = JSON.parse(ranks ?? '[]') as [number, number | null][];
+  const ranked = JSON.parse(ranks === '' ? plainRanks(ids.length) : (ranks ?? '[]')) as [number, number | null][];
   if (ids.length !== ranked.length) throw new Error('an answer without its ranks');
   return ids.map((id, i) => ({ rank: ranked[i]![0], score: ranked[i]![1], person: personRecord(db, id) }));
 }

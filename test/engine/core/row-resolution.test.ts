@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Candidate, Mapping } from '../../../shared/model';
 import { rankedFacts } from '../../../electron/engine/matching';
+import { readRowStatus } from '../../../electron/engine/rows/row-status';
 import { RowResolution, type WaitingRow } from '../../../electron/engine/runs/row-resolution';
 import { openDatabase, type Database } from '../../../electron/engine/store';
 import { tempDir } from './helpers';
@@ -89,6 +90,19 @@ describe('settling the rows waiting on one answer', () => {
     expect(sharedRows.map((r) => r.best_rank)).toEqual([1, 1, 2, 1]);
     expect(sharedRows[2]!.reason).not.toEqual(sharedRows[0]!.reason);
     expect(sharedRows[0]!.chosen).toEqual(sharedRows[3]!.chosen);
+  });
+
+  it('stores an accepted row decided when its answer was fetched without the time again, and reads it back', () => {
+    const sheet = [['Jane Doe', '', 'Globex']];
+    const fetchedIso = new Date(FETCHED_AT).toISOString();
+    const [then, later] = [addProject(db, sheet), addProject(db, sheet)];
+    const answer = { strategy: 'name+company' as const, facts: rankedFacts(ANSWER), fetchedAt: FETCHED_AT };
+    db.transaction(() => new RowResolution(db, then, MAPPING, RULE).answer(waiting(sheet), answer, fetchedIso))();
+    // A cached answer settles rows later than it was fetched: that time is kept whole.
+    db.transaction(() => new RowResolution(db, later, MAPPING, RULE).answer(waiting(sheet), answer, AT))();
+    expect([stored(db, then)[0]!.decided_at, stored(db, later)[0]!.decided_at]).toEqual(['', AT]);
+    expect([readRowStatus(db, then, 0)?.decidedAt, readRowStatus(db, later, 0)?.decidedAt]).toEqual([fetchedIso, AT]);
+    expect(readRowStatus(db, then, 0)?.state).toBe('auto');
   });
 
   it('moves a row that found nobody on to its next planned step, ends one at its last step, and leaves a decided row alone', () => {

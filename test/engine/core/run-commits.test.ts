@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { assessRow, autoAccepts, rankedFacts, rowFacts, rowInput } from '../../../electron/engine/matching';
 import { readRowStatus } from '../../../electron/engine/rows/row-status';
+import { storedJobChangeReason } from '../../../electron/engine/rows/job-change-reason';
 import { chosenFrom } from '../../../electron/engine/runs/row-verdict';
 import { getLookups } from '../../../electron/engine/store';
 import type { Person, Simulator } from '../../../electron/simulator';
@@ -120,7 +121,8 @@ describe('settling rows from stored answers', () => {
           chosen_reason: null,
           job_change: chosen?.jobChange?.status ?? null,
           job_change_date: chosen?.jobChange?.date ?? null,
-          job_change_reason: chosen?.jobChange?.reason ?? null,
+          // Stored by what stands for it (rows/job-change-reason.ts); read back whole below.
+          job_change_reason: storedJobChangeReason(chosen?.jobChange?.reason ?? null, chosen?.reason),
         });
         if (chosen) expect(readRowStatus(db, fetched.id, row.row_index)?.chosen).toEqual({ ...chosen, personId: row.chosen_person });
         else expect(row.chosen_person).toBeNull();

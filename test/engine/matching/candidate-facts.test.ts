@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FACTS_VERSION, readStoredSummary } from '../../../electron/engine/matching/candidate-facts';
 import { answerPeople, candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
+import { version3Row } from './version3-facts';
 
 describe('looseDate', () => {
   it.each<[unknown, string | null]>([
@@ -125,5 +126,91 @@ describe('candidateFacts', () => {
     const [stored] = answerPeople([record]).people;
     expect(readStoredSummary(stored!.facts)).toEqual({ id: 'p_1hgoqw0', name: 'Søren Preswell', title: 'Business Analyst', company: 'Summit Bridge Holdings', social: 'søren-preswell', location: 'Austin, Texas, United States' });
     for (const broken of ['', '[1,null,"p1"', '[1,null,"p1",null', '{"v":3}', '[1,null,7,null,null,null,null,null,null]', '[1,null,"p\\"]']) expect(readStoredSummary(broken)).toBeNull();
+  });
+
+  /** Any record, with the names, places, jobs and dates the service sends and the odd ones it might. */
+  const word = fc.oneof(fc.constantFrom('Anna', 'Smith', 'van', 'der', 'Søren', 'Ji-woo', 'O\'Brien', 'ÅSA', 'de', 'Li', ''), fc.string({ maxLength: 6 }));
+  const words = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+  const maybe = <T>(arb: fc.Arbitrary<T>) => fc.oneof(fc.constant(null), fc.constant(undefined), arb);
+  const date = fc.oneof(
+    fc.constantFrom('2024-03-15', '2024-03', '2024', '1999-12-31T10:00:00Z', 'March 2020', '03/2011', 'Present', 'current', 'sometime', '2024-13-01', ''),
+    fc.integer({ min: 1890, max: 2110 }),
+    fc.constant(1710460800000),
+  );
+  const job = fc.record(
+    {
+      title: maybe(words),
+      company: fc.oneof(maybe(words), fc.record({ name: maybe(words), domain: maybe(fc.constantFrom('https://www.acme.com/', 'acme.io', 'not a domain')) })),
+      started_at: maybe(date),
+      ended_at: maybe(date),
+    },
+    { requiredKeys: [] },
+  );
+  const person = fc.record(
+    {
+      id: maybe(fc.string({ maxLength: 8 })),
+      name: maybe(fc.oneof(words, words.map((w) => `${w}, ${w}`))),
+      first_name: maybe(word),
+      last_name: maybe(words),
+      linkedin: maybe(fc.string({ maxLength: 8 })),
+      location: maybe(fc.array(words, { minLength: 1, maxLength: 3 }).map((p) => p.join(', '))),
+      location_details: fc.record({ country: maybe(words) }, { requiredKeys: [] }),
+      country: maybe(words),
+      emails: fc.array(fc.constantFrom('a@example.com', 'B@Example.com', 'bad'), { maxLength: 2 }),
+      jobs: fc.array(job, { maxLength: 3 }),
+      position: maybe(job),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('stores a version 4 row that reads back exactly the facts candidateFacts made, of any record', () => {
+    fc.assert(
+      fc.property(person, fc.integer({ min: 1, max: 5 }), fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true })), (p, rank, score) => {
+        const facts = candidateFacts({ rank, score, person: p });
+        expect(readStoredFacts(storedFacts([facts]))).toEqual([facts]);
+        expect(readStoredPersonFacts(storedPersonFacts(facts))).toEqual(facts);
+        const [stored] = answerPeople([{ rank, score, person: p }]).people;
+        expect(stored!.factsVersion).toBe(4);
+        expect(readStoredSummary(stored!.facts)).toEqual(facts.summary);
+        // A `people` row read alone (a row's decision) has no rank or score of its own.
+        expect(readStoredPersonFacts(`{"v":4,"f":${stored!.facts}}`)).toEqual({ ...facts, rank: 0, score: null });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads rows stored by version 3 as they were, alone and beside version 4 rows in one answer', () => {
+    fc.assert(
+      fc.property(person, person, (a, b) => {
+        const facts = rankedFacts([
+          { rank: 1, score: 0.9, person: a },
+          { rank: 2, score: null, person: b },
+        ]);
+        const [, v4] = answerPeople([
+          { rank: 1, score: 0.9, person: a },
+          { rank: 2, score: null, person: b },
+        ]).people;
+        // Composed as store/lookups.ts does: `v` the higher version, the answer's ranks in `r`.
+        expect(readStoredFacts(`{"v":4,"c":[${version3Row(facts[0]!)},${v4!.facts}],"r":[[1,0.9],[2,null]]}`)).toEqual(facts);
+        expect(readStoredFacts(`{"v":3,"c":[${version3Row(facts[0]!)}]}`)).toEqual([facts[0]]);
+        expect(readStoredPersonFacts(`{"v":3,"f":${version3Row(facts[1]!)}}`)).toEqual(facts[1]);
+        expect(readStoredSummary(version3Row(facts[0]!))).toEqual(facts[0]!.summary);
+      }),
+      { numRuns: 200 },
+    );
+    // A version 4 row holds no rank: without the answer's ranks it does not read.
+    const [v4] = answerPeople([record]).people;
+    expect(readStoredFacts(`{"v":4,"c":[${v4!.facts}]}`)).toBeNull();
+    expect(readStoredFacts(`{"v":4,"c":[${v4!.facts}],"r":[[1,null]]}`)).toEqual(rankedFacts([record]));
+  });
+
+  it('stores a record like the service sends in under 70% of the bytes version 3 took', () => {
+    const [facts] = rankedFacts([record]);
+    const [stored] = answerPeople([record]).people;
+    expect(stored!.facts.length).toBeLessThan(version3Row(facts!).length * 0.7);
+    expect(JSON.parse(stored!.facts)).toEqual(['p_1hgoqw0', 'Søren Preswell', 'søren-preswell', 'Austin, Texas, United States', 0, 0, [
+      ['Summit Bridge Holdings', 'summitbridgeholdings.com', 'Business Analyst', 20131006],
+      ['Maple Pharma LLC', 'maplepharma.com', 'Junior Program Manager', 20121027, 20131028],
+    ], 0, 0, ['soren', 'preswell']]);
   });
 });

@@ -320,8 +320,8 @@ describe("the refresh's preview", () => {
       row_index: number;
       chosen_person: number;
     };
-    // Its version in `people` without the profile (the summary's seventh value).
-    const noProfile = db.prepare("INSERT INTO people (facts_version, facts, person) SELECT facts_version, json_set(facts, '$[6]', NULL), '{}' FROM people WHERE id = ?").run(row.chosen_person);
+    // Its version in `people` without the profile (the summary's third value, in facts version 4).
+    const noProfile = db.prepare("INSERT INTO people (facts_version, facts, person) SELECT facts_version, json_set(facts, '$[2]', NULL), '{}' FROM people WHERE id = ? AND facts_version = 4").run(row.chosen_person);
     db.prepare('UPDATE row_status SET chosen_person = ? WHERE project_id = ? AND row_index = ?').run(noProfile.lastInsertRowid, projectId, row.row_index);
     db.close();
     await ok(engine, 'review.page', { projectId, offset: 0, limit: 50, changedAtLastRefresh: true });

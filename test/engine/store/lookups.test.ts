@@ -6,6 +6,7 @@ import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/en
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryDigest, type Database, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
+import { version3Row } from '../matching/version3-facts';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 0, 31);
@@ -213,6 +214,50 @@ describe('lookups cache', () => {
       putLookups(db, [failed(db, 'old@example.com', now)], { keepOkAfterMs: now - 30 * DAY });
       expect(getAnswerFacts(db, [stale.queryId], 0).size).toBe(0);
       expect(db.prepare('SELECT candidate_count, people, ranks FROM lookups WHERE query_id = ?').get(stale.queryId)).toEqual({ candidate_count: null, people: null, ranks: null });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("composes an answer whose people were stored by facts versions 3 and 4 into the same facts, and not one with version 2's", () => {
+    const db = open();
+    try {
+      const candidates = [candidate(1, 'Ada Lovelace'), candidate(2, 'Grace Hopper')];
+      const found = ok(db, 'ada@example.com', now, candidates);
+      putLookups(db, [found]);
+      const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(found.queryId) as string) as number[];
+      const expected = rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] }));
+      // Grace was found first by an older version, which stored her facts as version 3 did.
+      db.prepare('UPDATE people SET facts_version = 3, facts = ? WHERE id = ?').run(version3Row(expected[1]!), ids[1]);
+      const composed = getAnswerFacts(db, [found.queryId], 0).get(found.queryId)!.facts!;
+      expect(composed.startsWith('{"v":4,')).toBe(true);
+      expect(readStoredFacts(composed)).toEqual(expected);
+      db.prepare('UPDATE people SET facts_version = 3, facts = ? WHERE id = ?').run(version3Row(expected[0]!), ids[0]);
+      expect(readStoredFacts(getAnswerFacts(db, [found.queryId], 0).get(found.queryId)!.facts)).toEqual(expected);
+      // Version 2's objects do not compose with rows: the answer is read whole instead.
+      db.prepare('UPDATE people SET facts_version = 2, facts = ? WHERE id = ?').run(JSON.stringify(expected[0]), ids[0]);
+      expect(getAnswerFacts(db, [found.queryId], 0).get(found.queryId)).toBeNull();
+      expect(getLookups(db, [found.queryId], 0).get(found.queryId)).toEqual(read(found));
+    } finally {
+      db.close();
+    }
+  });
+
+  it("stores an answer's ranks 1 to n without scores as nothing, and reads them back as the service sent them", () => {
+    const db = open();
+    try {
+      const plain = (n: number) => Array.from({ length: n }, (_, i) => ({ ...candidate(i + 1, `P${i}`), score: null }));
+      const answers = [ok(db, 'one@example.com', now, plain(1)), ok(db, 'five@example.com', now, plain(5)), ok(db, 'scored@example.com', now, [candidate(1, 'S')]), ok(db, 'none@example.com', now, [])];
+      const skipped = ok(db, 'skip@example.com', now, [plain(2)[0]!, { ...plain(2)[1]!, rank: 3 }]);
+      putLookups(db, [...answers, skipped]);
+      expect(db.prepare('SELECT ranks FROM lookups ORDER BY query_id').pluck().all()).toEqual(['', '', '[[1,0.97]]', '[]', '[[1,null],[3,null]]']);
+      const ids = [...answers, skipped].map((a) => a.queryId);
+      const whole = getLookups(db, ids, 0);
+      const facts = getAnswerFacts(db, ids, 0);
+      for (const answer of [...answers, skipped]) {
+        expect(whole.get(answer.queryId)).toEqual(read(answer));
+        expect(readStoredFacts(facts.get(answer.queryId)!.facts)!.map((f) => [f.rank, f.score])).toEqual(answer.candidates!.map((c) => [c.rank, c.score]));
+      }
     } finally {
       db.close();
     }

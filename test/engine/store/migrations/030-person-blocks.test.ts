@@ -7,6 +7,7 @@ import { ALL_MIGRATIONS, clearCache, getLookups, openDatabase, putLookups } from
 import { PersonShapes, recordOf, recordSql, storedRecord } from '../../../../electron/engine/store/person-records';
 import type { Candidate } from '../../../../shared/model';
 import { tempFolder } from '../temp-folder';
+import { version3Row } from '../../matching/version3-facts';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
 
@@ -24,7 +25,7 @@ describe("migration 30: people's records compressed in blocks", () => {
       // As migration 29's code stored an answer: Ada packed in her row; Grace as JSON text, stored before that.
       const [packedAda] = answerPeople([ada]).people;
       const adaId = Number(
-        db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))').run(3, packedAda!.facts, storedRecord(packedAda!.record, PersonShapes.of(db).idsOf(packedAda!.record.shapes, new Set()))).lastInsertRowid,
+        db.prepare('INSERT INTO people (facts_version, facts, person) VALUES (?, ?, CAST(? AS BLOB))').run(3, version3Row(candidateFacts(ada)), storedRecord(packedAda!.record, PersonShapes.of(db).idsOf(packedAda!.record.shapes, new Set()))).lastInsertRowid,
       );
       db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)').run(adaId, packedAda!.digest);
       const graceId = Number(db.prepare("INSERT INTO people (facts_version, facts, person) VALUES (3, '[]', ?)").run(JSON.stringify(grace.person)).lastInsertRowid);
