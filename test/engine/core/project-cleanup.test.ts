@@ -323,7 +323,7 @@ describe('giving the space back', () => {
   });
 
   it('in the CLI, the space is back when the delete returns; so is a cleared cache\'s', async () => {
-    sim = await startSim({ people: 16_000, seed: 5 });
+    sim = await startSim({ people: 24_000, seed: 5 });
     engine = await openEngine(dataDir(), { host: 'cli' });
     await connect(engine, sim);
     const emails = sim.dataset.people.map((p) => [p.email_address]);
@@ -341,13 +341,13 @@ describe('giving the space back', () => {
     expect(deleted.free).toBe(0);
     expect(deleted.bytes).toBeLessThan(full.bytes - 20e6);
 
-    // 16,000 answers with their people (records compressed in blocks): over the 10 MB of free pages the file keeps for
+    // 24,000 answers with their people (records compressed in blocks): over the 10 MB of free pages the file keeps for
     // SQLite to reuse.
-    expect((await ok(engine, 'cache.clear', {})).removed).toBe(16_000);
+    expect((await ok(engine, 'cache.clear', {})).removed).toBe(24_000);
     const cleared = fileSpace(engine.dbPath);
     expect(cleared.free).toBe(0);
     expect(cleared.bytes).toBeLessThan(deleted.bytes - 8e6);
-    expect((await ok(engine, 'projects.get', { projectId: matched })).summary.rowCount).toBe(16_000);
+    expect((await ok(engine, 'projects.get', { projectId: matched })).summary.rowCount).toBe(24_000);
   });
 
   it('a data file made before keeps its free pages for SQLite to reuse, and deleting works as before', async () => {
