@@ -116,6 +116,10 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
   const threads = [...(await cpuByThread()).entries()].map(([name, seconds]): [string, number] => [name, seconds - (threadsBefore.get(name) ?? 0)]).filter(([, seconds]) => seconds >= 0.01);
+  // A thread that ended during the step (the verdict worker stops when the run ends) is no longer listed: its CPU is
+  // what the process used beyond the threads still there.
+  const ended = (used.user + used.system) / 1e6 - threads.reduce((sum, [, seconds]) => sum + seconds, 0);
+  if (threads.length > 0 && ended >= 0.5) threads.push(['threads that ended', ended]);
   const written =
     writtenBefore === null || writtenAfter === null
       ? ''
