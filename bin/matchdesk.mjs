@@ -48,7 +48,11 @@ function startedWithMemoryLimits() {
   const capped = process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'));
   if (process.env[ARENAS] && capped) return;
   const flags = capped ? process.execArgv : [YOUNG_GENERATION, ...process.execArgv];
-  process.execve(process.execPath, [process.execPath, ...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { ...process.env, [ARENAS]: process.env[ARENAS] || '2' });
+  try {
+    process.execve(process.execPath, [process.execPath, ...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { ...process.env, [ARENAS]: process.env[ARENAS] || '2' });
+  } catch {
+    // Not started again (a sandbox refusing exec): the CLI runs as it was started, with more memory.
+  }
 }
 
 function bundledNode() {
