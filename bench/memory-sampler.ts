@@ -84,7 +84,7 @@ export function atPeakText(m: MemoryAtPeak): string {
   );
 }
 
-/** Read only at a new peak: /proc/self/status is a few microseconds, not worth every sample. */
+/** Read at a new peak only, not at every sample. */
 function split(usage: NodeJS.MemoryUsage): MemoryAtPeak | null {
   let status: string;
   try {
@@ -92,16 +92,17 @@ function split(usage: NodeJS.MemoryUsage): MemoryAtPeak | null {
   } catch {
     return null;
   }
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   const mb = (bytes: number) => bytes / 1e6;
   return {
-    rssAnon: (kb('RssAnon') * 1024) / 1e6,
-    rssFile: (kb('RssFile') * 1024) / 1e6,
-    rssShmem: (kb('RssShmem') * 1024) / 1e6,
+    // In kB.
+    rssAnon: (field('RssAnon') * 1024) / 1e6,
+    rssFile: (field('RssFile') * 1024) / 1e6,
+    rssShmem: (field('RssShmem') * 1024) / 1e6,
     heapTotal: mb(usage.heapTotal),
     heapUsed: mb(usage.heapUsed),
     external: mb(usage.external),
     arrayBuffers: mb(usage.arrayBuffers),
-    threads: kb('Threads'),
+    threads: field('Threads'),
   };
 }

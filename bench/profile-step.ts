@@ -46,7 +46,7 @@ const seed = Number(values.seed ?? 1);
 // the bench's engine takes them, its memory not a fresh process's).
 const steps = positionals.length > 0 ? positionals : ['prepare'];
 if (steps.indexOf('prepare') > 0) throw new Error('"prepare" can only be the first step.');
-const step = steps[0]!;
+const first = steps[0]!;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const dataDir = join(TMP_DIR, `profile-${rows}`);
 
@@ -54,8 +54,8 @@ await mkdir(TMP_DIR, { recursive: true });
 const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
 // The imports need no prepared folder: without one they import into a new one (at 1M, without the first run's wait).
 const prepared = existsSync(join(dataDir, 'matchdesk.sqlite'));
-if (step === 'prepare') await rm(dataDir, { recursive: true, force: true });
-else if (!prepared && step !== 'import-csv' && step !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
+if (first === 'prepare') await rm(dataDir, { recursive: true, force: true });
+else if (!prepared && first !== 'import-csv' && first !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
 
 function preparedPort(): number {
@@ -71,7 +71,7 @@ function preparedPort(): number {
 // step's answers would not come from the cache.
 // Before the engine opens: its statements are timed only if prepared after this.
 const statementTimes = values['statement-times'] ? StatementTimes.start() : null;
-const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: step === 'prepare' || !prepared ? 0 : preparedPort() });
+const simulator = await SimulatorProcess.start({ people: 200_000, seed, latencyMs: Number(values['latency-ms'] ?? 25), port: first === 'prepare' || !prepared ? 0 : preparedPort() });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**
  * Bytes this process has handed to write() so far (Linux), WAL and checkpoints included, and those it sent to the
