@@ -10,21 +10,29 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
  */
 export const APP_NODE_FLAGS = ['--max-semi-space-size=8'];
 
+/**
+ * The environment bin/matchdesk.mjs starts the CLI and the browser host with on Linux: glibc's malloc held to two
+ * arenas. The engine's own process stands for Electron's main process, which is started without it.
+ */
+export const LAUNCHER_ENV: NodeJS.ProcessEnv = process.platform === 'linux' ? { MALLOC_ARENA_MAX: '2' } : {};
+
 export interface BenchScriptOptions {
   stdio?: StdioOptions;
   /** More Node flags (a profiler's, say). */
   nodeArgs?: string[];
   /** False for a process that stands for something else than the app (the simulator: the service's own servers): Node's defaults. */
   appFlags?: boolean;
+  /** More environment variables (LAUNCHER_ENV). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Runs one of bench/'s TypeScript entry scripts in its own Node process (the same Node 24, the app's flags), through tsx. */
-export function spawnBenchScript(script: string, args: string[], { stdio = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs = [], appFlags = true }: BenchScriptOptions = {}): ChildProcess {
+export function spawnBenchScript(script: string, args: string[], { stdio = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs = [], appFlags = true, env = {} }: BenchScriptOptions = {}): ChildProcess {
   const flags = appFlags ? APP_NODE_FLAGS : [];
   return spawn(process.execPath, [...flags, ...nodeArgs, '--import', 'tsx', fileURLToPath(new URL(script, import.meta.url)), ...args], {
     cwd: REPO,
     stdio,
-    env: { ...process.env, NODE_OPTIONS: '' },
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
   });
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runCliMatch, type CliMatchResult } from './cli-match';
 import { EngineProcess } from './engine-process';
 import { lowerBoundSeconds, roundsOfRun, rowsFoundInSlice, type RoundQueries } from './lower-bound';
-import type { MemoryPeak } from './memory-sampler';
+import { atPeakText, type MemoryPeak } from './memory-sampler';
 import { folderSize, type FolderSize, type ProcessIo } from './process-io';
 import type { BenchOptions } from './options';
 import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAccess } from './reference-strategies';
@@ -212,6 +212,7 @@ export async function measureScale(
 
     const engineMemory = await engine.memory();
     log(`  engine process peak RSS ${num(Math.max(engineMemory.maxRss, engineMemory.sampled))} MB; by step: ${phaseText(engineMemory.byPhase)} MB; JS heap ${phaseText(engineMemory.heapByPhase)} MB`);
+    if (engineMemory.atPeak) log(`    at its highest sample: ${atPeakText(engineMemory.atPeak)}`);
     await engine.close();
 
     log('  browser host (its own process, on the same data folder): upload, import, plan, cached run, review, export + download');

@@ -3,6 +3,8 @@
 //   npx tsx bench/profile-step.ts --rows 1000000 prepare            # sheet, then import + plan + run into bench/tmp/profile-1000000
 //   npx node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-step.ts --rows 1000000 export-csv
 //
+//   npx tsx bench/profile-step.ts --rows 100000 prepare run                   # steps one after another, in one process
+//
 // Steps: prepare, import-csv, import-xlsx (these two into a new folder when none is prepared), plan-new (import and
 // plan into a folder of its own, removed after: the bench's planning, every query new), plan, run (a new
 // project of the same sheet, answered from the cache, i.e. the cached re-run), refresh (the simulator's world moves
@@ -11,7 +13,8 @@
 // takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
 // undo), review. Each prints its wall time, the process's CPU time, the engine's thread's CPU and how long it was
 // busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind of thread (Linux),
-// and its peak RSS and JS heap; prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that
+// and its peak RSS and JS heap (with, at the highest sample, what of it is private, mapped files and shared, and the
+// main JS heap's part); prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that
 // add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the
 // memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
@@ -27,7 +30,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EngineBench } from './engine-bench';
-import { MemorySampler } from './memory-sampler';
+import { atPeakText, MemorySampler } from './memory-sampler';
 import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
@@ -40,17 +43,21 @@ const { values, positionals } = parseArgs({
 });
 const rows = Number(values.rows ?? 100_000);
 const seed = Number(values.seed ?? 1);
-const step = positionals[0] ?? 'prepare';
+// Several steps run one after another in this one process (`prepare run`: the cached re-run after a first run, as
+// the bench's engine takes them, its memory not a fresh process's).
+const steps = positionals.length > 0 ? positionals : ['prepare'];
+if (steps.indexOf('prepare') > 0 || steps.indexOf('plan-new') > 0) throw new Error('"prepare" and "plan-new" can only be the first step.');
+const first = steps[0]!;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 // plan-new plans in a folder of its own, as the bench's first project is planned: with no query stored yet.
-const dataDir = join(TMP_DIR, step === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
+const dataDir = join(TMP_DIR, first === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
 
 await mkdir(TMP_DIR, { recursive: true });
 const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
 // The imports need no prepared folder: without one they import into a new one (at 1M, without the first run's wait).
 const prepared = existsSync(join(dataDir, 'matchdesk.sqlite'));
-if (step === 'prepare' || step === 'plan-new') await rm(dataDir, { recursive: true, force: true });
-else if (!prepared && step !== 'import-csv' && step !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
+if (first === 'prepare' || first === 'plan-new') await rm(dataDir, { recursive: true, force: true });
+else if (!prepared && first !== 'import-csv' && first !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
 
 function preparedPort(): number {
@@ -70,7 +77,7 @@ const simulator = await SimulatorProcess.start({
   people: 200_000,
   seed,
   latencyMs: Number(values['latency-ms'] ?? 25),
-  port: step === 'prepare' || step === 'plan-new' || !prepared ? 0 : preparedPort(),
+  port: first === 'prepare' || first === 'plan-new' || !prepared ? 0 : preparedPort(),
 });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**
@@ -116,6 +123,10 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const busy = performance.eventLoopUtilization(loop).active / 1000;
   const writtenAfter = await bytesWritten();
   const threads = [...(await cpuByThread()).entries()].map(([name, seconds]): [string, number] => [name, seconds - (threadsBefore.get(name) ?? 0)]).filter(([, seconds]) => seconds >= 0.01);
+  // A thread that ended during the step (the verdict worker stops when the run ends) is no longer listed: its CPU is
+  // what the process used beyond the threads still there.
+  const ended = (used.user + used.system) / 1e6 - threads.reduce((sum, [, seconds]) => sum + seconds, 0);
+  if (threads.length > 0 && ended >= 0.5) threads.push(['threads that ended', ended]);
   const written =
     writtenBefore === null || writtenAfter === null
       ? ''
@@ -124,11 +135,21 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num((process.resourceUsage().maxRSS * 1024) / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
+  const atPeak = memory.peakMb().atPeak;
+  if (atPeak) log(`  at the highest sample so far: ${atPeakText(atPeak)}`);
   if (threads.length > 0) log(`  CPU by thread: ${threads.sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${num(seconds, 2)} s`).join(', ')}`);
   for (const line of statementTimes?.report() ?? []) log(line);
   return value;
 };
 try {
+  for (const step of steps) await runStep(step);
+} finally {
+  await bench.close();
+  await simulator.stop();
+  if (first === 'plan-new') await rm(dataDir, { recursive: true, force: true });
+}
+
+async function runStep(step: string): Promise<void> {
   const projects = await bench.call('projects.list', {});
   const main = projects.find((p) => p.name === 'Profile');
   if (!main && !['prepare', 'plan-new', 'import-csv', 'import-xlsx'].includes(step)) throw new Error(`No prepared project in ${dataDir}: run the "prepare" step first.`);
@@ -218,8 +239,4 @@ try {
     default:
       throw new Error(`Unknown step "${step}".`);
   }
-} finally {
-  await bench.close();
-  await simulator.stop();
-  if (step === 'plan-new') await rm(dataDir, { recursive: true, force: true });
 }

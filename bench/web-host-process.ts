@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { CallInput, CallName, CallOutput, CallResult, ProjectDetail, RunProgress } from '../shared/contract';
-import { spawnBenchScript, stopChild } from './child-process';
+import { LAUNCHER_ENV, spawnBenchScript, stopChild } from './child-process';
 import { BenchFailure } from './engine-bench';
 import { SHEET_MAPPING } from './sheet-generator';
 import type { SimulatorReady } from './simulator-process';
@@ -28,7 +28,8 @@ export interface WebHostFlow {
  * download the CSV. What matters is its peak resident memory with a sheet of this size; the times are for context.
  */
 export async function runWebHostFlow(sheet: string, dataDir: string, service: SimulatorReady, reviewFetches: number): Promise<WebHostFlow> {
-  const child = spawnBenchScript('./web-host-child.ts', [dataDir]);
+  // As `npm run web` starts it (bin/matchdesk.mjs).
+  const child = spawnBenchScript('./web-host-child.ts', [dataDir], { env: LAUNCHER_ENV });
   child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-5000)));

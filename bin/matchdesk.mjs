@@ -1,8 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=8
 // Runs the CLI's TypeScript directly (tsx), so `npx matchdesk` works in a checkout with no build step.
 // --max-semi-space-size=8 caps V8's young generation (by default it grows to 64 MB semi-spaces on a long step, most
 // of it garbage): `matchdesk match` of a 100k-row sheet peaked at 412 MB resident without it, 290 MB with it. A flag
 // V8 reads only at start-up, so it is in the line above, in package.json's scripts and in bench/child-process.ts.
+// On Linux, glibc's malloc gives each thread that allocates an arena of its own (the verdict worker's, V8's and
+// libuv's threads), and memory freed in one stays there: MALLOC_ARENA_MAX=2 holds them to two. glibc reads it only
+// as a process starts, so a process started without it (or without the flag) becomes itself again with both, the
+// same process (process.execve), before anything is loaded (docs/performance.md, "Memory").
 //
 // Written for any Node that can load an ES module: better-sqlite3 needs Node-API 10 (Node 22.12 or newer), and an
 // older Node dies loading it with a bare "Segmentation fault"; people's records are stored compressed with zstd,
@@ -16,6 +20,8 @@ import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 
 const MINIMUM = [22, 15];
+const YOUNG_GENERATION = '--max-semi-space-size=8';
+const ARENAS = 'MALLOC_ARENA_MAX';
 // Set on the run on the bundled Node: if that one is old too, it says so rather than starting itself again.
 const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
 // A terminal's Ctrl-C already reaches the re-run (it is in the same process group): forwarding it would make it a
@@ -23,6 +29,7 @@ const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 if (isAtLeast(process.versions.node, MINIMUM)) {
+  startedWithMemoryLimits();
   const { register } = await import('tsx/esm/api');
   register();
   await import('../electron/cli/index.ts');
@@ -33,6 +40,19 @@ if (isAtLeast(process.versions.node, MINIMUM)) {
 function isAtLeast(version, [major, minor]) {
   const [have, haveMinor] = version.split('.').map(Number);
   return have > major || (have === major && haveMinor >= minor);
+}
+
+/** On Linux, this process again with the young generation's cap and two malloc arenas, unless it has them already. */
+function startedWithMemoryLimits() {
+  if (process.platform !== 'linux' || typeof process.execve !== 'function') return;
+  const capped = process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'));
+  if (process.env[ARENAS] && capped) return;
+  const flags = capped ? process.execArgv : [YOUNG_GENERATION, ...process.execArgv];
+  try {
+    process.execve(process.execPath, [process.execPath, ...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { ...process.env, [ARENAS]: process.env[ARENAS] || '2' });
+  } catch {
+    // Not started again (a sandbox refusing exec): the CLI runs as it was started, with more memory.
+  }
 }
 
 function bundledNode() {

@@ -119,7 +119,7 @@ class MatchdeskEngine implements Engine {
   /** While the engine is idle: answers stored by an older version move (runs/answer-people.ts), then what deleted projects left behind goes. */
   private readonly cleanup: ProjectCleanup;
   private readonly answerMove: AnswerMove;
-  /** Started by the first run that settles rows from the cache; null once it could not start, or when turned off. */
+  /** Started by a run that settles rows from the cache or reads replies, stopped when no run is going; null once it could not start, or when turned off. */
   private verdictThread: VerdictThread | null | undefined;
   /** A worker for reads that would hold the engine's thread for seconds on a large file; started when one is asked. */
   private readonly reading: ReadingThread;
@@ -168,7 +168,7 @@ class MatchdeskEngine implements Engine {
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
+    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), noneGoing: () => this.releaseVerdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),
@@ -359,6 +359,17 @@ class MatchdeskEngine implements Engine {
   private verdicts(): VerdictThread | null {
     if (this.verdictThread === undefined) this.verdictThread = this.opts.verdictWorker === false || this.closing ? null : VerdictThread.start(this.dbPath);
     return this.verdictThread?.usable ? this.verdictThread : null;
+  }
+
+  /**
+   * Stops the verdict worker once no run is going; the next run starts another. Kept, its heap and page cache stayed
+   * resident for the engine's whole life, under the memory of every step after the run (docs/performance.md, "Memory").
+   */
+  private releaseVerdicts(): void {
+    if (this.closing || !this.verdictThread) return;
+    const thread = this.verdictThread;
+    this.verdictThread = undefined;
+    void thread.close();
   }
 
   /** Nothing asked of the engine for a moment and nothing running in it: when background work may take a turn. */

@@ -19,6 +19,8 @@ export interface RunControlDeps {
   rowTiming: RowTiming;
   /** The verdict worker (started on first use), or null to work verdicts out on the engine's thread. */
   verdicts(): VerdictThread | null;
+  /** Told when the last run going has ended (the engine stops its verdict worker then). */
+  noneGoing?(): void;
   settings(): Settings;
   /** The active profile's client (with this many calls in flight at most); throws an EngineError the user can act on when there is none. */
   client(concurrency: number): Promise<ServiceClient>;
@@ -196,6 +198,7 @@ export class RunControl {
       this.active.set(projectId, run);
       void run.settled.finally(() => {
         if (this.active.get(projectId) === run) this.active.delete(projectId);
+        if (!this.anyBusy()) this.deps.noneGoing?.();
       });
       return run.progress();
     } finally {

@@ -25,4 +25,16 @@ describe('DigestMap', () => {
       { numRuns: 60 },
     );
   });
+
+  it('fills its slots up to three quarters before it doubles them', () => {
+    const map = new DigestMap(1024);
+    // Digests spread like hashes; the ids are the insertion order.
+    const digest = (i: number) => BigInt.asIntN(64, BigInt(i + 1) * 0x9e3779b97f4a7c15n);
+    for (let i = 0; i < 768; i++) map.set(digest(i), i + 1);
+    expect(map.slots).toBe(1024);
+    map.set(digest(768), 769);
+    expect(map.slots).toBe(2048);
+    expect(map.size).toBe(769);
+    for (let i = 0; i <= 768; i++) expect(map.get(digest(i))).toBe(i + 1);
+  });
 });
