@@ -33,6 +33,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { csvEscaper } from '../electron/engine/export/csv-escape';
 import { neutralizeFormula } from '../electron/engine/export/neutralize-formula';
 import { FACTS_VERSION, readStoredSummary } from '../electron/engine/matching/candidate-facts';
+import { ROW_FACTS_VERSION } from '../electron/engine/store/lookups';
 import type { PersonSummary } from '../shared/model';
 import { APP_NODE_FLAGS } from './child-process';
 import { num } from './report';
@@ -248,7 +249,7 @@ function prepareReady(dbPath: string, readyDir: string): string {
   let people = 0;
   let personBytes = 0;
   db.transaction(() => {
-    for (const [id, facts] of db.prepare(`SELECT id, facts FROM people WHERE facts_version = ${FACTS_VERSION}`).raw().all() as [number, string][]) {
+    for (const [id, facts] of db.prepare(`SELECT id, facts FROM people WHERE facts_version BETWEEN ${ROW_FACTS_VERSION} AND ${FACTS_VERSION}`).raw().all() as [number, string][]) {
       const s = readStoredSummary(facts) ?? NO_SUMMARY;
       const head = [s.id, s.name, s.title, s.company].map((v) => escape(v ?? '')).join(',');
       const tail = `${escape(s.social ?? '')},${escape(s.location ?? '')}`;
