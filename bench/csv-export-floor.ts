@@ -89,9 +89,7 @@ function formatRows(db: Database.Database, project: number, from: number, to: nu
         const sure = chosen ? chosenConfidence : confidence;
         line +=
           `${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +
-          `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},${score ?? ''},` +
-          `${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
-          `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`;
+          `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},` + lineTail(score, sure, reason, chosen, rank, strategy, fetchedAt, decidedAt, outcome);
       }
       text += line;
       written++;
@@ -270,6 +268,17 @@ function prepareReady(dbPath: string, readyDir: string): string {
   return readyPath;
 }
 
+/** A matched line's columns from the score on, the same in both floors. */
+function lineTail(
+  score: number | null, sure: number | null, reason: string | null, chosen: boolean, rank: number | null,
+  strategy: string | null, fetchedAt: number | null, decidedAt: string | null, outcome: string,
+): string {
+  return (
+    `${score ?? ''},${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
+    `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`
+  );
+}
+
 /** formatRows on the ready copy: each row's cells copied as they are, the person's summary as its two pieces. */
 function formatReadyRows(db: Database.Database, project: number, end: number, out: (text: string) => void): number {
   const select = db.prepare(READY_SELECT).raw();
@@ -287,9 +296,7 @@ function formatReadyRows(db: Database.Database, project: number, end: number, ou
         const chosen = person !== null && (state === 'auto' || state === 'accepted');
         const sure = chosen ? chosenConfidence : confidence;
         line +=
-          `${state},${source ?? ''},${head ?? ',,,'},${jobChange ?? ''},${jobChangeDate ?? ''},${tail ?? ','},${score ?? ''},` +
-          `${sure === null ? '' : Math.round(sure * 1000) / 1000},${field(reason ?? '')},${chosen ? (rank ?? '') : ''},` +
-          `${strategy ?? ''},${fetchedAt === null ? '' : new Date(fetchedAt).toISOString()},${decidedAt ?? ''},${outcome === 'error' ? 'error' : ''},${chosen ? 'no' : ''},\r\n`;
+          `${state},${source ?? ''},${head ?? ',,,'},${jobChange ?? ''},${jobChangeDate ?? ''},${tail ?? ','},` + lineTail(score, sure, reason, chosen, rank, strategy, fetchedAt, decidedAt, outcome);
       }
       text += line;
       written++;
