@@ -15,12 +15,12 @@ import { tempFolder } from '../store/temp-folder';
 const ada: Candidate = {
   rank: 1,
   score: 0.8,
-  person: { id: 'p-ada', name: 'Ada Lovelace', linkedin: 'ada', location: 'London, United Kingdom', jobs: [{ title: 'Analyst', company: { name: 'Engines Ltd' }, started_at: '1842-01' }] },
+  person: { id: 'p-ada', name: 'Ada Lovelace Zoë', linkedin: 'ada', location: 'London, United Kingdom', jobs: [{ title: 'Analyst', company: { name: 'Engines Ltd' }, started_at: '1842-01' }] },
 };
 const grace: Candidate = {
   rank: 2,
   score: null,
-  person: { id: 'p-grace', name: 'Grace Hopper', linkedin: 'grace', location: 'London, United Kingdom', jobs: [{ title: 'Admiral', company: { name: 'Navy' }, started_at: '1943-12-01' }] },
+  person: { id: 'p-grace', name: 'Grace Hopper 葛丽丝', linkedin: 'grace', location: 'London, United Kingdom', jobs: [{ title: 'Admiral', company: { name: 'Navy' }, started_at: '1943-12-01' }] },
 };
 const NO_ONE = ['', '', '', '', '', ''];
 
