@@ -199,7 +199,7 @@ if (!isMainThread) {
     if (readyPath) {
       written = formatReadyRows(db, project, end, (text) => writeSync(fd, text));
     } else if (values.merged) {
-      written = formatMergedRows(db, project, (text) => writeSync(fd, text));
+      written = await formatMergedRows(db, project, (text) => writeSync(fd, text));
     } else if (threads <= 1) {
       written = formatRows(db, project, 0, end, (text) => writeSync(fd, text));
     } else {
@@ -337,8 +337,8 @@ function formatReadyRows(db: Database.Database, project: number, end: number, ou
  * formatRows without a join per row (--merged): the people the matched rows chose read first in one statement, in id
  * order, into a table of their summaries; each page's cells and row_status (1,000 rows) by two statements side by side.
  */
-function formatMergedRows(db: Database.Database, project: number, out: (text: string) => void): number {
-  const summaries = ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
+async function formatMergedRows(db: Database.Database, project: number, out: (text: string) => void): Promise<number> {
+  const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
   const cellsPage = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT 1000').raw();
   const statusPage = db.prepare(STATUS_SELECT).raw();
   let written = 0;

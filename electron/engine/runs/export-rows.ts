@@ -102,7 +102,7 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   // Handed over a page at a time (export/row-pages.ts).
   async function* lines(): AsyncGenerator<ExportCell[][]> {
     const fetchTimes = new FetchTimes();
-    const summaries = summariesOf(db, project.id, scope);
+    const summaries = await summariesOf(db, project.id, scope);
     for (const page of pages(db, project.id, scope, pageRows, summaries)) {
       yield page.map((row) => matchLine(row, width, fetchTimes));
       onPage?.(page.at(-1)!.rowIndex + 1);
@@ -393,7 +393,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
 }
 
 /** The people chosen by the rows an export of `scope` goes through (ExportSummaries). */
-function summariesOf(db: Database, projectId: number, scope: ExportScope): ExportSummaries {
+function summariesOf(db: Database, projectId: number, scope: ExportScope): Promise<ExportSummaries> {
   const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
   return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { PersonSummary } from '../../../shared/model';
 import { personSummary, summaryColumns, type SummaryColumns } from '../rows/row-status';
@@ -15,23 +16,43 @@ export class ExportSummaries {
 
   /**
    * The summaries of the people chosen by the rows that `rowsSql` selects (row_status as `rs`: its FROM and WHERE),
-   * bound with `params`; `chunkPeople` people to a chunk.
+   * bound with `params` (`projectId` among them). Read in slices, a turn of the event loop between: the rows' choices
+   * `rows` rows at a time, then their people `people` at a time, in id order; `chunk` people to a chunk.
    */
-  static read(db: Database, rowsSql: string, params: Record<string, unknown>, chunkPeople = CHUNK_PEOPLE): ExportSummaries {
-    const read = db
-      .prepare(
-        `SELECT p.id, ${summaryColumns('p')} FROM people AS p
-         WHERE p.id IN (SELECT rs.chosen_person ${rowsSql} AND rs.state IN ('auto', 'accepted') AND rs.chosen_person IS NOT NULL) ORDER BY p.id`,
-      )
-      .raw();
+  static async read(
+    db: Database,
+    rowsSql: string,
+    params: Record<string, unknown> & { projectId: number },
+    { rows = ROWS_A_SLICE, people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {},
+  ): Promise<ExportSummaries> {
+    const span = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(params.projectId) as number | null;
+    const choices = db
+      .prepare(`SELECT DISTINCT rs.chosen_person ${rowsSql} AND rs.row_index BETWEEN @from AND @to AND rs.state IN ('auto', 'accepted') AND rs.chosen_person IS NOT NULL`)
+      .pluck();
+    let ids = new Float64Array(4096);
+    let count = 0;
+    for (let from = 0; span !== null && from <= span; from += rows) {
+      for (const id of choices.all({ ...params, from, to: from + rows - 1 }) as number[]) {
+        if (count === ids.length) {
+          const larger = new Float64Array(ids.length * 2);
+          larger.set(ids);
+          ids = larger;
+        }
+        ids[count++] = id;
+      }
+      await nextTurn();
+    }
+    const people = sortedOnce(ids.subarray(0, count));
+    const read = db.prepare(`SELECT p.id, ${summaryColumns('p')} FROM people AS p WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id`).raw();
     const chunks: SummaryChunk[] = [];
     const shared: string[] = [];
     const sharedIndex = new Map<string, number>();
     const intern = (text: string | null) => {
       let index = sharedIndex.get(text ?? '');
       if (index === undefined) {
-        // A copy: the value may be a slice of the facts it was read from, which it would keep alive.
-        const value = text === null ? '' : Buffer.from(text).toString();
+        // A copy (of its UTF-16 code units as they are): the value may be a slice of the facts it was read from, which
+        // it would keep alive.
+        const value = text === null ? '' : Buffer.from(text, 'utf16le').toString('utf16le');
         index = shared.length;
         shared.push(value);
         sharedIndex.set(value, index);
@@ -39,14 +60,18 @@ export class ExportSummaries {
       return index;
     };
     let chunk: SummaryChunk | undefined;
-    for (const [id, ...columns] of read.iterate(params) as IterableIterator<[number, ...SummaryColumns]>) {
-      if (!chunk || chunk.length === chunkPeople) {
-        chunk?.done();
-        chunk = new SummaryChunk(shared, chunkPeople);
-        chunks.push(chunk);
+    for (let at = 0; at < people.length; at += peopleASlice) {
+      const slice = JSON.stringify(Array.from(people.subarray(at, at + peopleASlice)));
+      for (const [id, ...columns] of read.all(slice) as [number, ...SummaryColumns][]) {
+        if (!chunk || chunk.length === chunkPeople) {
+          chunk?.done();
+          chunk = new SummaryChunk(shared, chunkPeople);
+          chunks.push(chunk);
+        }
+        const summary = personSummary(columns);
+        chunk.add(id, summary, columns[1] !== null, intern(summary?.title ?? null), intern(summary?.company ?? null), intern(summary?.location ?? null));
       }
-      const summary = personSummary(columns);
-      chunk.add(id, summary, columns[1] !== null, intern(summary?.title ?? null), intern(summary?.company ?? null), intern(summary?.location ?? null));
+      await nextTurn();
     }
     chunk?.done();
     return new ExportSummaries(chunks);
@@ -76,6 +101,9 @@ export class ExportSummaries {
   }
 }
 
+/** Rows whose choices are read at a time, and people whose summaries are. */
+const ROWS_A_SLICE = 20_000;
+const PEOPLE_A_SLICE = 2_000;
 /** People a chunk holds: its arrays are allocated whole, so the table grows without copies left for the collector. */
 const CHUNK_PEOPLE = 16_384;
 /** A character past U+00FF: Latin-1 holds the others, one byte each. */
@@ -171,4 +199,12 @@ class SummaryChunk {
     }
     return -1;
   }
+}
+
+/** The ids sorted, each once. */
+function sortedOnce(ids: Float64Array): Float64Array {
+  ids.sort();
+  let kept = 0;
+  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[kept - 1]) ids[kept++] = ids[i]!;
+  return ids.subarray(0, kept);
 }

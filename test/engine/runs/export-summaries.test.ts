@@ -16,7 +16,7 @@ const candidates: Candidate[] = NAMES.map((name, i) => ({
 }));
 
 describe("an export's people", () => {
-  it('finds every chosen person across chunks, Latin-1 and wider names alike, and no one else', () => {
+  it('finds every chosen person across chunks, Latin-1 and wider names alike, and no one else', async () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
       const queryId = storedQueryId(db, 1n, { fields: [] });
@@ -31,10 +31,11 @@ describe("an export's people", () => {
       db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, chosen_person) VALUES (?, 99, 'to_review', 'to_review', ?)").run(project, ids[3]);
 
       expect(ids).toHaveLength(NAMES.length);
-      for (const chunkPeople of [1, 2, 3, 16]) {
-        const summaries = ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project }, chunkPeople);
+      // In slices of every size: a chunk, the rows read for their choices, the people read for their summaries.
+      for (const [chunk, rows, people] of [[1, 1, 1], [2, 3, 2], [3, 100, 1], [16, 2, 16]]) {
+        const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project }, { chunk, rows, people });
         candidates.forEach((candidate, i) => {
-          expect(summaries.summaryOf(ids[i]!), `${chunkPeople}: ${candidate.person.name}`).toEqual(i === 3 ? null : { ...candidateFacts(candidate).summary, location: candidateFacts(candidate).summary.location ?? '' });
+          expect(summaries.summaryOf(ids[i]!), `${chunk}, ${rows}, ${people}: ${candidate.person.name}`).toEqual(i === 3 ? null : { ...candidateFacts(candidate).summary, location: candidateFacts(candidate).summary.location ?? '' });
           expect(summaries.fromRecord(ids[i]!)).toBe(false);
         });
         expect(summaries.summaryOf(Math.min(...ids) - 1)).toBeNull();
