@@ -334,8 +334,8 @@ function formatReadyRows(db: Database.Database, project: number, end: number, ou
 }
 
 /**
- * formatRows without a join per row (--merged): the people the matched rows chose read first in one statement, in id
- * order, into a table of their summaries; each page's cells and row_status (1,000 rows) by two statements side by side.
+ * formatRows without a join per row (--merged): the people the matched rows chose read first, in id order, into a table
+ * of their summaries (ExportSummaries.read); each page's cells and row_status (1,000 rows) by two statements side by side.
  */
 async function formatMergedRows(db: Database.Database, project: number, out: (text: string) => void): Promise<number> {
   const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
