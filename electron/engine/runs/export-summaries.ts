@@ -34,9 +34,13 @@ export class ExportSummaries {
     for (let from = 0; span !== null && from <= span; from += rows) {
       for (const id of choices.all({ ...params, from, to: from + rows - 1 }) as number[]) {
         if (count === ids.length) {
-          const larger = new Float64Array(ids.length * 2);
-          larger.set(ids);
-          ids = larger;
+          // Many rows choose the same people: the ids kept once each before the array grows for them.
+          count = sortedOnce(ids).length;
+          if (count > ids.length / 2) {
+            const larger = new Float64Array(ids.length * 2);
+            larger.set(ids);
+            ids = larger;
+          }
         }
         ids[count++] = id;
       }
@@ -201,7 +205,7 @@ class SummaryChunk {
   }
 }
 
-/** The ids sorted, each once. */
+/** The ids sorted, each once, at the front of `ids`. */
 function sortedOnce(ids: Float64Array): Float64Array {
   ids.sort();
   let kept = 0;
