@@ -2,17 +2,22 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { PersonSummary } from '../../../shared/model';
 import { personSummary, summaryColumns, type SummaryColumns } from '../rows/row-status';
+import { statement } from '../store/statements';
 
 /**
- * The summaries of the people an export's matched rows chose, read before its rows in one statement, in id order. A
- * person version's `people` row joined per matched row was a random read into a table larger than the page cache for
- * each (at 1M rows, 845k of them into 200k people: most of the export's reading). Kept compact and off the JS heap,
- * since it lives through the whole export, in chunks of people allocated whole: each person's own values (id, name,
- * profile) as bytes, Latin-1 where they fit it (one byte a character, read back by a plain copy), else UTF-16; the
- * titles, companies and locations, which many people share, each stored once.
+ * The summaries of the people an export's matched rows chose, read before its rows, in id order. A person version's
+ * `people` row joined per matched row was a random read into a table larger than the page cache for each (at 1M rows,
+ * 845k of them into 200k people: most of the export's reading). Kept compact and off the JS heap, since it lives
+ * through the whole export, in chunks of people allocated whole: each person's own values (id, name, profile) as
+ * bytes, Latin-1 where they fit it (one byte a character, read back by a plain copy), else UTF-16; the titles,
+ * companies and locations, which many people share, each stored once. A person chosen since (a decision taken while
+ * the export runs) is read when asked for.
  */
 export class ExportSummaries {
-  private constructor(private readonly chunks: SummaryChunk[]) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly chunks: SummaryChunk[],
+  ) {}
 
   /**
    * The summaries of the people chosen by the rows that `rowsSql` selects (row_status as `rs`: its FROM and WHERE),
@@ -78,17 +83,27 @@ export class ExportSummaries {
       await nextTurn();
     }
     chunk?.done();
-    return new ExportSummaries(chunks);
+    return new ExportSummaries(db, chunks);
   }
 
-  /** The summary of the person `personId`; null when no matched row chose it. */
+  /** The summary of the person `personId`; null when it has none. */
   summaryOf(personId: number): PersonSummary | null {
-    return this.chunkOf(personId)?.summaryOf(personId) ?? null;
+    const chunk = this.chunkOf(personId);
+    if (chunk?.has(personId)) return chunk.summaryOf(personId);
+    const columns = this.readOne(personId);
+    return columns ? personSummary(columns) : null;
   }
 
   /** Whether the summary of `personId` was made from its record (exportedSlug). */
   fromRecord(personId: number): boolean {
-    return this.chunkOf(personId)?.fromRecord(personId) ?? false;
+    const chunk = this.chunkOf(personId);
+    if (chunk?.has(personId)) return chunk.fromRecord(personId);
+    return (this.readOne(personId)?.[1] ?? null) !== null;
+  }
+
+  /** summaryColumns of a person the table does not hold. */
+  private readOne(personId: number): SummaryColumns | undefined {
+    return statement(this.db, `SELECT ${summaryColumns('p')} FROM people AS p WHERE p.id = ?`).raw().get(personId) as SummaryColumns | undefined;
   }
 
   /** The chunk whose ids span `personId`. */
@@ -163,6 +178,10 @@ class SummaryChunk {
   /** Its people's bytes cut to their length. */
   done(): void {
     this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
+  }
+
+  has(personId: number): boolean {
+    return this.indexOf(personId) !== -1;
   }
 
   summaryOf(personId: number): PersonSummary | null {

@@ -16,7 +16,7 @@ const candidates: Candidate[] = NAMES.map((name, i) => ({
 }));
 
 describe("an export's people", () => {
-  it('finds every chosen person across chunks, Latin-1 and wider names alike, and no one else', async () => {
+  it('finds every chosen person across chunks, Latin-1 and wider names alike, and one chosen since when asked', async () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
       const queryId = storedQueryId(db, 1n, { fields: [] });
@@ -35,7 +35,9 @@ describe("an export's people", () => {
       for (const [chunk, rows, people] of [[1, 1, 1], [2, 3, 2], [3, 100, 1], [16, 2, 16]]) {
         const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project }, { chunk, rows, people });
         candidates.forEach((candidate, i) => {
-          expect(summaries.summaryOf(ids[i]!), `${chunk}, ${rows}, ${people}: ${candidate.person.name}`).toEqual(i === 3 ? null : { ...candidateFacts(candidate).summary, location: candidateFacts(candidate).summary.location ?? '' });
+          const { summary } = candidateFacts(candidate);
+          // The person no matched row chose is read when asked for (chosen while an export runs), as its facts say.
+          expect(summaries.summaryOf(ids[i]!), `${chunk}, ${rows}, ${people}: ${candidate.person.name}`).toEqual(i === 3 ? summary : { ...summary, location: summary.location ?? '' });
           expect(summaries.fromRecord(ids[i]!)).toBe(false);
         });
         expect(summaries.summaryOf(Math.min(...ids) - 1)).toBeNull();
