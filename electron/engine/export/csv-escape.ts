@@ -16,7 +16,7 @@ export function csvEscaper(delimiter: string): (cell: string) => string {
 }
 
 /** Whether a UTF-16 code unit is whitespace as a regular expression's `\s` means it. */
-export function isSpace(code: number): boolean {
+function isSpace(code: number): boolean {
   if (code < 0xa0) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
