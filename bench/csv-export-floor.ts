@@ -13,6 +13,10 @@
 //
 // --split: the walk done again and again with one more part of the work each time (splitCosts).
 //
+// --merged: the floor of the engine's reading since issue 41's export work: no join per row. The chosen people's
+// summaries read first, once, in id order (the engine's runs/export-summaries.ts), then each page's cells and
+// row_status read by two statements walking their tables side by side and merged by row index.
+//
 // --ready: the floor of a design whose rows keep their export text ready: each row's original cells as the CSV text
 // the export copies as is (quoted and formula-guarded once, as an import would store them, in place of their JSON), and
 // each chosen person's six summary values in a small table as the two pieces of text the line takes. Both are made
@@ -34,6 +38,7 @@ import { csvEscaper } from '../electron/engine/export/csv-escape';
 import { neutralizeFormula } from '../electron/engine/export/neutralize-formula';
 import { FACTS_VERSION, readStoredSummary } from '../electron/engine/matching/candidate-facts';
 import { ROW_FACTS_VERSION } from '../electron/engine/store/lookups';
+import { ExportSummaries } from '../electron/engine/runs/export-summaries';
 import type { PersonSummary } from '../shared/model';
 import { APP_NODE_FLAGS } from './child-process';
 import { num } from './report';
@@ -55,6 +60,15 @@ type Row = [
   rowIndex: number, cells: string, state: string | null, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null, chosenConfidence: number | null,
   reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null, fetchedAt: number | null,
   decidedAt: string | null, facts: string | null,
+];
+
+const STATUS_SELECT = `SELECT rs.row_index, rs.state, rs.outcome, rs.source, rs.chosen_person, rs.chosen_rank, rs.chosen_score, rs.chosen_confidence,
+     coalesce(rs.chosen_reason, rs.reason), rs.job_change, rs.job_change_date, rs.confidence, rs.strategy, rs.fetched_at, rs.decided_at
+   FROM row_status rs WHERE rs.project_id = ? AND rs.row_index BETWEEN ? AND ? ORDER BY rs.row_index`;
+type StatusRow = [
+  rowIndex: number, state: string, outcome: string, source: string | null, person: number | null, rank: number | null, score: number | null, chosenConfidence: number | null,
+  reason: string | null, jobChange: string | null, jobChangeDate: string | null, confidence: number | null, strategy: string | null, fetchedAt: number | null,
+  decidedAt: string | null,
 ];
 
 const READY_SELECT = `SELECT x.row_index, x.line, rs.state, rs.outcome, rs.source, rs.chosen_person, rs.chosen_rank, rs.chosen_score, rs.chosen_confidence,
@@ -137,7 +151,14 @@ if (!isMainThread) {
   parentPort!.postMessage({ done: true } satisfies WorkerMessage);
 } else {
   const { values } = parseArgs({
-    options: { rows: { type: 'string' }, threads: { type: 'string' }, ready: { type: 'boolean' }, split: { type: 'boolean' }, child: { type: 'boolean' } },
+    options: {
+      rows: { type: 'string' },
+      threads: { type: 'string' },
+      ready: { type: 'boolean' },
+      split: { type: 'boolean' },
+      merged: { type: 'boolean' },
+      child: { type: 'boolean' },
+    },
   });
   const rows = Number(values.rows ?? 100_000);
   const threads = Number(values.threads ?? 1);
@@ -146,7 +167,7 @@ if (!isMainThread) {
   if (!existsSync(dbPath)) throw new Error(`No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
 
   if (!values.child) {
-    const mode = values.ready ? ['--ready'] : values.split ? ['--split'] : [];
+    const mode = values.ready ? ['--ready'] : values.split ? ['--split'] : values.merged ? ['--merged'] : [];
     const child = spawnSync(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--rows', String(rows), '--threads', String(threads), ...mode, '--child'], {
       stdio: 'inherit',
       env: { ...process.env, NODE_OPTIONS: '' },
@@ -177,6 +198,8 @@ if (!isMainThread) {
   try {
     if (readyPath) {
       written = formatReadyRows(db, project, end, (text) => writeSync(fd, text));
+    } else if (values.merged) {
+      written = await formatMergedRows(db, project, (text) => writeSync(fd, text));
     } else if (threads <= 1) {
       written = formatRows(db, project, 0, end, (text) => writeSync(fd, text));
     } else {
@@ -192,7 +215,7 @@ if (!isMainThread) {
   sample();
   const size = statSync(out).size;
   rmSync(out, { force: true });
-  const kind = readyPath ? 'export text ready' : threads === 1 ? 'one thread' : `${threads} worker threads`;
+  const kind = readyPath ? 'export text ready' : values.merged ? 'no join per row' : threads === 1 ? 'one thread' : `${threads} worker threads`;
   process.stdout.write(
     `floor, ${kind}: ${num(written)} rows (${num(size / 1e6, 1)} MB) in ${num(seconds, 2)} s = ${num(written / seconds)} rows/s, ` +
       `CPU ${num((used.user + used.system) / 1e6, 2)} s, peak RSS ${num((readyMade ? peak : Math.max(peak, process.resourceUsage().maxRSS * 1024)) / 1e6)} MB; load ${loadavg()[0]!.toFixed(1)}\n`,
@@ -297,6 +320,51 @@ function formatReadyRows(db: Database.Database, project: number, end: number, ou
         const sure = chosen ? chosenConfidence : confidence;
         line +=
           `${state},${source ?? ''},${head ?? ',,,'},${jobChange ?? ''},${jobChangeDate ?? ''},${tail ?? ','},` + lineTail(score, sure, reason, chosen, rank, strategy, fetchedAt, decidedAt, outcome);
+      }
+      text += line;
+      written++;
+      if (text.length >= 65536) {
+        out(text);
+        text = '';
+      }
+    }
+  }
+  out(text);
+  return written;
+}
+
+/**
+ * formatRows without a join per row (--merged): the people the matched rows chose read first, in id order, into a table
+ * of their summaries (ExportSummaries.read); each page's cells and row_status (1,000 rows) by two statements side by side.
+ */
+async function formatMergedRows(db: Database.Database, project: number, out: (text: string) => void): Promise<number> {
+  const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
+  const cellsPage = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT 1000').raw();
+  const statusPage = db.prepare(STATUS_SELECT).raw();
+  let written = 0;
+  let text = '';
+  for (let at = 0; ; ) {
+    const cells = cellsPage.all(project, at) as [number, string][];
+    if (cells.length === 0) break;
+    const to = cells.at(-1)![0];
+    const status = statusPage.all(project, at, to) as StatusRow[];
+    at = to + 1;
+    let next = 0;
+    for (const [rowIndex, rowCells] of cells) {
+      let line = '';
+      for (const cell of JSON.parse(rowCells) as string[]) line += `${field(cell)},`;
+      while (next < status.length && status[next]![0] < rowIndex) next++;
+      const row = status[next];
+      if (row === undefined || row[0] !== rowIndex) {
+        line += 'blank,,,,,,,,,,,,,,,,,,,\r\n';
+      } else {
+        const [, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt] = row;
+        const chosen = person !== null && (state === 'auto' || state === 'accepted');
+        const { id, name, title, company, social, location } = (chosen ? summaries.summaryOf(person) : null) ?? NO_SUMMARY;
+        const sure = chosen ? chosenConfidence : confidence;
+        line +=
+          `${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +
+          `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},` + lineTail(score, sure, reason, chosen, rank, strategy, fetchedAt, decidedAt, outcome);
       }
       text += line;
       written++;

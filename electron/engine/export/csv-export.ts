@@ -62,6 +62,9 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
 /** A row's line, its end included, for this delimiter. */
 function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
   const escape = csvEscaper(delimiter);
+  // A number's text (digits, '.', '-', 'e', '+') holds no quote, line break or space: only a delimiter made of those
+  // characters could make it need quotes.
+  const escapeNumber = /[\d.e+-]/.test(delimiter) ? (text: string) => escape(text) : (text: string) => text;
   return (row) => {
     let line = '';
     for (let i = 0; i < row.length; i++) {
@@ -69,7 +72,7 @@ function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => strin
       const cell = row[i];
       if (cell === null || cell === undefined) continue;
       // Numbers typed as numbers are data the engine made, never formulas: only strings are neutralized.
-      line += typeof cell === 'number' ? escape(numberText(cell)) : escape(neutralizeFormula(String(cell)));
+      line += typeof cell === 'number' ? escapeNumber(numberText(cell)) : escape(neutralizeFormula(String(cell)));
     }
     return `${line}\r\n`;
   };

@@ -342,22 +342,17 @@ export function sameChosen(state: RowState, a: ChosenPerson | null, b: ChosenPer
 }
 
 /**
- * The columns exportedChoice reads, of the row_status called `alias` and its person's `people` row joined as `person`
- * (chosenPersonJoin), in ChosenColumns order: of the person, its facts, whose summary exportedChoice reads from their
- * front (readStoredSummary: SQLite's json_extract parsed the whole facts for each of the six values); facts of another
- * version, as their record to make them from again.
+ * The columns exportedChoice reads of the row_status called `alias`, in ChosenColumns order. The chosen person's
+ * summary is not among them: an export reads its matched rows' people once, in id order (summaryColumns), since a
+ * `people` row joined per row was a random read of a large table for each matched row.
  */
-export function chosenColumns(alias: string, person: string): string {
-  const c = (name: string) => `${alias}.${name}`;
-  const current = rowFactsSql(person);
-  const facts = `CASE WHEN ${current} THEN ${person}.facts END`;
-  const record = `CASE WHEN NOT ${current} THEN ${recordSql(person)} END`;
-  return [...['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map(c), facts, record].join(', ');
+export function chosenColumns(alias: string): string {
+  return ['chosen', 'chosen_person', 'chosen_rank', 'chosen_score', 'chosen_confidence', 'chosen_reason', 'job_change', 'job_change_date'].map((name) => `${alias}.${name}`).join(', ');
 }
 
 /**
- * The `people` row, as `person`, of the person a matched row of the row_status called `alias` chose: joined once for
- * both chosenColumns and chosenSlugOf, rather than looked up by each.
+ * The `people` row, as `person`, of the person a matched row of the row_status called `alias` chose: for a statement
+ * that needs its profile (chosenSlugOf).
  */
 export function chosenPersonJoin(alias: string, person: string): string {
   return `LEFT JOIN people AS ${person} ON ${person}.id = ${alias}.chosen_person AND ${alias}.state IN ('auto', 'accepted')`;
@@ -377,27 +372,48 @@ export type ChosenColumns = [
   chosenReason: string | null,
   jobChange: JobChangeStatus | null,
   jobChangeDate: string | null,
+];
+
+/**
+ * The columns personSummary reads of the `people` row called `person`, in SummaryColumns order: facts stored as a row of
+ * values, whose summary is read from their front (readStoredSummary: SQLite's json_extract parsed the whole facts for
+ * each of the six values); facts of another version, as their record to make them from again.
+ */
+export function summaryColumns(person: string): string {
+  const current = rowFactsSql(person);
+  return `CASE WHEN ${current} THEN ${person}.facts END, CASE WHEN NOT ${current} THEN ${recordSql(person)} END`;
+}
+
+export type SummaryColumns = [
   /** Facts stored as a row of values (people.facts, version 3 or 4). */
   facts: string | null,
   /** Facts of another version: the person's record, as store/person-records.ts recordSql reads it. */
   record: string | null,
 ];
 
+/** A chosen person's summary from summaryColumns' values; null when neither reads. */
+export function personSummary([facts, record]: SummaryColumns): PersonSummary | null {
+  if (record !== null) return personFacts(record)?.summary ?? null;
+  return facts !== null ? readStoredSummary(facts) : null;
+}
+
 /** What an export writes of a row's chosen person. */
 export type ExportedChoice = Pick<ChosenPerson, 'rank' | 'score' | 'summary' | 'confidence' | 'reason'> & { jobChange?: Pick<JobChange, 'status' | 'date'> };
 
+const NO_SUMMARY: PersonSummary = { id: null, name: null, title: null, company: null, social: null, location: null };
+
 /**
  * A row's chosen person from chosenColumns' values (an export reads rows as arrays), with what the export writes of it;
- * `reason` is the row's own (row_status.reason), which the person's stands for unless it has one of its own.
+ * `reason` is the row's own (row_status.reason), which the person's stands for unless it has one of its own, and
+ * `summary` its person's (personSummary), when it names one.
  */
 export function exportedChoice(
-  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date, facts, record]: ChosenColumns,
+  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date]: ChosenColumns,
   reason: string | null,
+  summary: PersonSummary | null,
 ): ExportedChoice | null {
   if (personId === null) return parseChosen(chosen);
-  const read = record !== null ? personFacts(record)?.summary : facts !== null ? readStoredSummary(facts) : null;
-  const summary = read ?? { id: null, name: null, title: null, company: null, social: null, location: null };
-  const choice: ExportedChoice = { rank: rank ?? 0, score, summary };
+  const choice: ExportedChoice = { rank: rank ?? 0, score, summary: summary ?? NO_SUMMARY };
   if (confidence !== null) choice.confidence = confidence;
   const why = chosenReason ?? reason;
   if (why !== null) choice.reason = why;
@@ -406,11 +422,11 @@ export function exportedChoice(
 }
 
 /**
- * chosenSlugSql of a matched row, from its chosenColumns' values and the choice exportedChoice made of them: the
- * profile of the person its facts name (none for facts of another version), or of a decision stored whole.
+ * chosenSlugSql of a matched row, from the choice exportedChoice made: the profile of the person its facts name (none
+ * when its person's summary was made from a record, whose facts are of another version), or of a decision stored whole.
  */
-export function exportedSlug([, personId, , , , , , , , record]: ChosenColumns, choice: ExportedChoice | null): string | null {
-  return personId !== null && record !== null ? null : (choice?.summary.social ?? null);
+export function exportedSlug(fromRecord: boolean, choice: ExportedChoice | null): string | null {
+  return fromRecord ? null : (choice?.summary.social ?? null);
 }
 
 type ChosenRow = Pick<

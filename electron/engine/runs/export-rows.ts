@@ -7,6 +7,7 @@ import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { chosenColumns, chosenPersonJoin, chosenSlugOf, decidedAtOf, exportedChoice, exportedSlug, type ChosenColumns, type ExportedChoice } from '../rows/row-status';
+import { ExportSummaries } from './export-summaries';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { statement } from '../store/statements';
 
@@ -101,7 +102,8 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   // Handed over a page at a time (export/row-pages.ts).
   async function* lines(): AsyncGenerator<ExportCell[][]> {
     const fetchTimes = new FetchTimes();
-    for (const page of pages(db, project.id, scope, pageRows)) {
+    const summaries = await summariesOf(db, project.id, scope);
+    for (const page of pages(db, project.id, scope, pageRows, summaries)) {
       yield page.map((row) => matchLine(row, width, fetchTimes));
       onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
@@ -176,7 +178,7 @@ class FetchTimes {
 /** Every candidate of every exported row that has candidates, one line each, with the evidence per input field. */
 export function candidatesExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   async function* rows(): AsyncGenerator<ExportCell[]> {
-    for (const page of pages(db, project.id, scope, pageRows)) {
+    for (const page of pages(db, project.id, scope, pageRows, null)) {
       const withCandidates = page.filter((r): r is ExportRow & { result: RowResult & { queryId: number } } => r.result?.outcome === 'to_review' && r.result.queryId !== null);
       const facts = answerFacts(
         db,
@@ -270,35 +272,23 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
 }
 
 /**
- * The rows an export goes through, a page at a time in row order: the one read of a row's result and chosen person.
- * Rows come as arrays of their columns, not objects, and the chosen person is read only for a matched row: its `people`
- * row joined once, its summary's values read by SQLite (or the JSON of a decision stored whole).
+ * The rows an export goes through, a page at a time in row order: the one read of a row's result. A page's row_status
+ * and its cells are read by two statements walking their tables side by side (a join looked each row's status up
+ * again), as arrays of their columns, not objects. A matched row's person comes from `summaries` (export-summaries.ts);
+ * without them (the candidates' export, which writes none) its summary is left empty.
  */
-function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = PAGE_ROWS): Generator<ExportRow[]> {
+function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null): Generator<ExportRow[]> {
   const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
-  // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
-  const blank = scope === 'all' ? `AND (rs.row_index IS NOT NULL OR r.cells = '${BLANK_ROW}')` : '';
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
-  const page = db
-    .prepare(
-      `SELECT r.row_index, r.cells, rs.row_index IS NOT NULL, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_id END,
+  const statusColumns = `rs.row_index, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_id END,
             rs.fetched_at, rs.decided_at,
             CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_id = rs.query_id AND l.status = 'error') END,
-            ${refresh}, ${chosenColumns('rs', 'p')}
-     FROM rows r
-     LEFT JOIN row_status rs ON rs.project_id = r.project_id AND rs.row_index = r.row_index
-     ${chosenPersonJoin('rs', 'p')}
-     ${refreshJoin}
-     WHERE r.project_id = @projectId AND r.row_index >= @from ${filter} ${blank}
-     ORDER BY r.row_index LIMIT @limit`,
-    )
-    .raw();
-  type PageRow = [
+            ${refresh}, ${chosenColumns('rs')}`;
+  const statusFrom = `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`;
+  type StatusRow = [
     rowIndex: number,
-    cells: string,
-    hasStatus: number,
     state: RowState,
     outcome: RowState,
     source: RowResult['source'],
@@ -313,25 +303,75 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
     refreshPreviousCompany: string | null,
     ...chosen: ChosenColumns,
   ];
+  // The whole project's export goes through the sheet's rows, a page at a time, with the status of those that have one;
+  // a scope's rows are found by their status first, a page at a time, and their cells read after.
+  const whole = scope === 'all';
+  const statusPage = db
+    .prepare(
+      whole
+        ? `SELECT ${statusColumns} ${statusFrom} AND rs.row_index BETWEEN @from AND @to ORDER BY rs.row_index`
+        : `SELECT ${statusColumns} ${statusFrom} AND rs.row_index >= @from ORDER BY rs.row_index LIMIT @limit`,
+    )
+    .raw();
+  const cellsPage = whole
+    ? statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw()
+    : statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index BETWEEN ? AND ? ORDER BY row_index').raw();
+  const cellsOf = statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index = ?').raw();
   // What the last refresh found, read a page's span at a time rather than probed for each row, and
   // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
   const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
   for (let from = 0; ; ) {
-    const rows = page.all({ projectId, from, limit: pageRows, lastRefresh }) as PageRow[];
-    if (rows.length === 0) return;
+    let cells: [rowIndex: number, cells: string][];
+    let status: StatusRow[];
+    if (whole) {
+      cells = cellsPage.all(projectId, from, pageRows) as typeof cells;
+      if (cells.length === 0) return;
+      status = statusPage.all({ projectId, from, to: cells[cells.length - 1]![0], lastRefresh }) as StatusRow[];
+    } else {
+      status = statusPage.all({ projectId, from, limit: pageRows, lastRefresh }) as StatusRow[];
+      if (status.length === 0) return;
+      const first = status[0]![0];
+      const last = status[status.length - 1]![0];
+      // A scope's rows lie close together (the matched ones) or far apart (the changed ones): a span read whole, or
+      // each row's cells found by its key.
+      if (last - first < 4 * pageRows) {
+        cells = cellsPage.all(projectId, first, last) as typeof cells;
+      } else {
+        cells = [];
+        for (const [rowIndex] of status) {
+          const found = cellsOf.get(projectId, rowIndex) as [number, string] | undefined;
+          if (found) cells.push(found);
+        }
+      }
+    }
+    const to = whole ? cells[cells.length - 1]![0] : status[status.length - 1]![0];
     const refreshes = new Map<number, PageRefresh>();
     if (pageRefreshes) {
-      for (const found of pageRefreshes.all(projectId, lastRefresh, from, rows[rows.length - 1]![0]) as PageRefresh[]) refreshes.set(found[0], found);
+      for (const found of pageRefreshes.all(projectId, lastRefresh, from, to) as PageRefresh[]) refreshes.set(found[0], found);
     }
-    yield rows.map(([rowIndex, cells, hasStatus, state, outcome, source, strategy, queryId, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns]) => {
-      if (!hasStatus) return { rowIndex, cells, result: null };
-      const chosen = state === 'auto' || state === 'accepted' ? exportedChoice(columns, reason) : null;
+    const page: ExportRow[] = [];
+    let next = 0;
+    for (const [rowIndex, rowCells] of cells) {
+      while (next < status.length && status[next]![0] < rowIndex) next++;
+      const row = status[next];
+      if (row === undefined || row[0] !== rowIndex) {
+        // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
+        if (whole && rowCells === BLANK_ROW) page.push({ rowIndex, cells: rowCells, result: null });
+        continue;
+      }
+      next++;
+      const [, state, outcome, source, strategy, queryId, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns] = row;
+      const personId = columns[1];
+      const matched = state === 'auto' || state === 'accepted';
+      const chosen = matched ? exportedChoice(columns, reason, personId === null || !summaries ? null : summaries.summaryOf(personId)) : null;
       let refresh = changed === null ? null : { changed: changed === 1, previousCompany };
       const found = refreshes.get(rowIndex);
-      if (found && chosen && found[1] === exportedSlug(columns, chosen)) refresh = { changed: found[2] === 1, previousCompany: found[3] };
-      return {
+      if (found && chosen && found[1] === exportedSlug(personId !== null && summaries !== null && summaries.fromRecord(personId), chosen)) {
+        refresh = { changed: found[2] === 1, previousCompany: found[3] };
+      }
+      page.push({
         rowIndex,
-        cells,
+        cells: rowCells,
         result: {
           state,
           outcome,
@@ -345,10 +385,17 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows = 
           error,
           refresh,
         },
-      };
-    });
-    from = rows[rows.length - 1]![0] + 1;
+      });
+    }
+    if (page.length > 0) yield page;
+    from = to + 1;
   }
+}
+
+/** The people chosen by the rows an export of `scope` goes through (ExportSummaries). */
+function summariesOf(db: Database, projectId: number, scope: ExportScope): Promise<ExportSummaries> {
+  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
+  return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
 }
 
 /** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */

@@ -53,6 +53,17 @@ describe('csvEscaper', () => {
     expect(csvEscaper(delimiter)(cell)).toBe(escaped);
   });
 
+  it('quotes a cell that starts or ends with any character a pattern reads as whitespace, and no other', () => {
+    const escape = csvEscaper(',');
+    for (let code = 0; code <= 0xffff; code++) {
+      const c = String.fromCharCode(code);
+      const special = c === ',' || c === '"' || c === '\r' || c === '\n';
+      expect(escape(`${c}x`) !== `${c}x`, `U+${code.toString(16)} first`).toBe(special || /\s/.test(c));
+      expect(escape(`x${c}`) !== `x${c}`, `U+${code.toString(16)} last`).toBe(special || /\s/.test(c));
+      expect(escape(`x${c}x`) !== `x${c}x`, `U+${code.toString(16)} inside`).toBe(special);
+    }
+  });
+
   it('round-trips any text through a CSV parser, for every delimiter', () => {
     fc.assert(
       fc.property(fc.constantFrom(',', ';', '\t', '|'), fc.array(fc.array(fc.string({ unit: 'grapheme' }), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (delimiter, rows) => {
@@ -86,6 +97,16 @@ describe('writeTable to CSV', () => {
     const expectedNote = delimiter === ',' ? '"a,b"' : 'a,b';
     expect(readFileSync(path, 'utf8')).toBe(`Name${delimiter}Note\r\nAnn${delimiter}"x${delimiter}y"\r\nBo${delimiter}${expectedNote}\r\n`);
     expect(await readBack(path)).toEqual({ headers: ['Name', 'Note'], rows: [['Ann', `x${delimiter}y`], ['Bo', 'a,b']], delimiter });
+  });
+
+  it.each([
+    [',', 'Score,Rank\r\n0.5,-3\r\n1e-7,12\r\n'],
+    ['.', 'Score.Rank\r\n"0.5".-3\r\n1e-7.12\r\n'],
+    ['-', 'Score-Rank\r\n0.5-"-3"\r\n"1e-7"-12\r\n'],
+  ])('quotes a number only where its text holds the delimiter %j', async (delimiter, text) => {
+    const path = join(tempFolder(), 'out.csv');
+    await writeTable({ path, format: 'csv', delimiter, bom: false }, ['Score', 'Rank'], [[0.5, -3], [1e-7, 12]]);
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 
   it('refuses a delimiter that would break the file', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, candidateFacts } from '../../../electron/engine/matching';
-import { CHOSEN_SQL, chosenColumns, chosenPersonJoin, chosenSlugSql, chosenValues, exportedChoice, readRowStatus, type ChosenColumns } from '../../../electron/engine/rows/row-status';
+import { CHOSEN_SQL, chosenSlugSql, chosenValues, personSummary, readRowStatus, summaryColumns, type SummaryColumns } from '../../../electron/engine/rows/row-status';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { openDatabase, putLookups } from '../../../electron/engine/store';
 import type { Candidate } from '../../../shared/model';
@@ -44,9 +44,9 @@ describe("a decision's person, read from facts of version 3 or 4", () => {
         expect(readRowStatus(db, project, i)?.chosen).toEqual(chosen);
       });
       // The export's read: the summary from the front of the facts, no record.
-      const exported = db.prepare(`SELECT ${chosenColumns('rs', 'p')} FROM row_status AS rs ${chosenPersonJoin('rs', 'p')} ORDER BY rs.row_index`).raw().all() as ChosenColumns[];
-      expect(exported.map((columns) => columns[9])).toEqual([null, null]);
-      expect(exported.map((columns) => exportedChoice(columns, null)?.summary)).toEqual(people.map((c) => candidateFacts(c).summary));
+      const exported = db.prepare(`SELECT ${summaryColumns('p')} FROM row_status AS rs JOIN people AS p ON p.id = rs.chosen_person ORDER BY rs.row_index`).raw().all() as SummaryColumns[];
+      expect(exported.map((columns) => columns[1])).toEqual([null, null]);
+      expect(exported.map((columns) => personSummary(columns))).toEqual(people.map((c) => candidateFacts(c).summary));
       // The refresh's and the changed rows' read of the profile, in SQL.
       expect(db.prepare(`SELECT ${chosenSlugSql('rs')} FROM row_status AS rs ORDER BY rs.row_index`).pluck().all()).toEqual(['ada', 'grace']);
     } finally {
