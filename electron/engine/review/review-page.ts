@@ -2,11 +2,11 @@ import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { lowerBound } from '../lower-bound';
-import { answerFacts } from '../runs/answer-facts';
 import type { ListWalker } from '../runs/reading-thread';
 import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
+import { topCandidates } from './top-candidates';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { sheetRowNumber } from '../rows/project-record';
@@ -69,14 +69,13 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 export function reviewRowsOf(db: Database, projectId: number, rows: readonly RowStatusRow[]): ReviewRow[] {
   const statuses = rows.map(toRowStatus);
   const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
-  const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryId !== null).map((s) => s.queryId!);
-  const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<number, never[]>();
+  const waiting = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryId !== null).map((s) => ({ queryId: s.queryId!, bestRank: s.verdict?.bestRank }));
+  const shown = waiting.length > 0 ? topCandidates(db, waiting) : () => undefined;
   const page: ReviewRow[] = statuses.map((s) => {
     let top = s.chosen?.summary ?? null;
     let topScore = s.chosen?.score ?? null;
     if (!top && s.outcome === 'to_review' && s.queryId !== null) {
-      const candidates = facts.get(s.queryId) ?? [];
-      const best = candidates.find((c) => c.rank === s.verdict?.bestRank) ?? candidates[0];
+      const best = shown({ queryId: s.queryId, bestRank: s.verdict?.bestRank });
       if (best) {
         top = best.summary;
         topScore = best.score;
