@@ -39,7 +39,7 @@ export function topCandidates(db: Database, rows: readonly WaitingRow[]): (row: 
     }
   }
   const summaries = summariesOf(db, [...new Set([...shown.values()].map((s) => s.personId))]);
-  // A summary that does not read: the answer is read whole, as before this path existed.
+  // A summary that does not read: its answer is read whole, from its people's records where their facts do not read.
   for (const row of rows) {
     const picked = shown.get(keyOf(row));
     if (picked && !summaries.has(picked.personId)) whole.add(row.queryId);
@@ -61,8 +61,8 @@ function keyOf(row: WaitingRow): string {
 }
 
 /**
- * Whether the answer's facts compose as readStoredFacts reads them (store/lookups.ts FACT_COLUMNS): no answer found
- * nobody, else every person stored with facts of versions read as rows, and a rank for each.
+ * Whether the answer's facts compose as readStoredFacts reads them (store/lookups.ts FACT_COLUMNS): it found nobody,
+ * or each of its people is stored with facts of a version read as a row, and has a rank.
  */
 function readsAsRows(answer: AnswerRanks): boolean {
   if (answer.people === null) return false;
