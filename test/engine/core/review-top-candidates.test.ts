@@ -24,7 +24,7 @@ function answer(db: Database, digest: bigint, candidates: Candidate[]): { queryI
   return { queryId, people };
 }
 
-/** What the review list showed before topCandidates: every candidate's facts read whole, the verdict's best picked. */
+/** The long way to the same candidate: every candidate's facts of each answer read whole, the verdict's best picked. */
 function readWhole(db: Database, rows: WaitingRow[]) {
   const facts = answerFacts(db, rows.map((r) => r.queryId), Number.MIN_SAFE_INTEGER);
   return rows.map((row) => {
@@ -35,7 +35,7 @@ function readWhole(db: Database, rows: WaitingRow[]) {
 }
 
 describe("the review list's candidate for a row waiting for review", () => {
-  it('is the verdict’s best rank of the answer (else its first) with its score, as reading every candidate whole gives it, whatever the facts are stored as', () => {
+  it("is the verdict's best rank of the answer (else its first) with its score, as reading every candidate whole gives it, whatever the facts are stored as", () => {
     const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
     try {
       const plain = answer(db, 1n, [person(1, 1), person(2, 2), person(3, 3)]);
