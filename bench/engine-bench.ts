@@ -141,12 +141,17 @@ export class EngineBench {
    * offsets spread over its filter's total: unfiltered, by state, by text, by what the last refresh found (a job
    * change, changed at the refresh), and the queue's page again after each decision (a row skipped: the review keeps
    * its counts and lists through it, review-page.ts withReviewMoves). The decisions are undone at the end.
-   * Milliseconds per fetch by kind, and per decision.
+   * Milliseconds per fetch by kind, and per decision; `cpuByKind`: the CPU milliseconds of the engine's thread (this
+   * one) per fetch, so a page slow by its own work shows apart from one that waited on a busy machine.
    */
-  async reviewPages(projectId: number, fetches: number): Promise<{ all: number[]; byKind: Record<string, number[]>; decisionsMs: number[]; states: RowState[]; texts: string[] }> {
+  async reviewPages(
+    projectId: number,
+    fetches: number,
+  ): Promise<{ all: number[]; byKind: Record<string, number[]>; cpuByKind: Record<string, number[]>; decisionsMs: number[]; states: RowState[]; texts: string[] }> {
     const limit = 200;
     const perKind = Math.ceil(fetches / 5);
     const byKind: Record<string, number[]> = { unfiltered: [], state: [], text: [], refresh: [], decided: [] };
+    const cpuByKind: Record<string, number[]> = { unfiltered: [], state: [], text: [], refresh: [], decided: [] };
     const first = await this.call('review.page', { projectId, offset: 0, limit });
     // The state with the most rows among those a reviewer filters on.
     const reviewStates: RowState[] = ['to_review', 'auto', 'no_candidates'];
@@ -159,8 +164,11 @@ export class EngineBench {
       const total = totals.get(fkey);
       const offset = total === undefined ? 0 : Math.max(0, Math.floor(((total - limit) * i) / Math.max(1, count - 1)));
       const started = performance.now();
+      const cpu = process.threadCpuUsage();
       const got: ReviewPage = await this.call('review.page', { projectId, offset, limit, ...filter });
       byKind[kind]!.push(performance.now() - started);
+      const used = process.threadCpuUsage(cpu);
+      cpuByKind[kind]!.push((used.user + used.system) / 1000);
       totals.set(fkey, got.total);
     };
     const spread = async (kind: string, count: number, filters: Partial<CallInput<'review.page'>>[]) => {
@@ -181,7 +189,7 @@ export class EngineBench {
       await page('decided', { states: ['to_review'] }, i, decided);
     }
     for (let i = 0; i < decided; i++) await this.call('decisions.undo', { projectId });
-    return { all: Object.values(byKind).flat(), byKind, decisionsMs, states: [state], texts };
+    return { all: Object.values(byKind).flat(), byKind, cpuByKind, decisionsMs, states: [state], texts };
   }
 
   close(): Promise<void> {

@@ -230,7 +230,11 @@ async function runStep(step: string): Promise<void> {
       const pages = await measure('200 pages', () => bench.reviewPages(projectId, 200));
       for (const [kind, ms] of Object.entries(pages.byKind)) {
         log(`  ${kind}: p50 ${num(percentile(ms, 50), 1)} ms, p95 ${num(percentile(ms, 95), 1)} ms, max ${num(Math.max(...ms), 1)} ms (${ms.map((m) => num(m, 0)).join(' ')})`);
+        const cpu = pages.cpuByKind[kind]!;
+        log(`    the engine's thread's CPU: p50 ${num(percentile(cpu, 50), 1)} ms, p95 ${num(percentile(cpu, 95), 1)} ms`);
       }
+      const cpu = Object.values(pages.cpuByKind).flat();
+      log(`  all pages: p50 ${num(percentile(pages.all, 50), 1)} ms, p95 ${num(percentile(pages.all, 95), 1)} ms; the engine's thread's CPU p95 ${num(percentile(cpu, 95), 1)} ms`);
       log(`  the decisions between the queue's pages: p95 ${num(percentile(pages.decisionsMs, 95), 1)} ms`);
       await measure('jump to 90%', () => bench.call('review.page', { projectId, offset: Math.floor(rows * 0.9), limit: 200 }));
       for (const text of ['jones', 'acme', 'director', 'hotmail', 'zz']) await measure(`text "${text}"`, () => bench.call('review.page', { projectId, text, offset: 0, limit: 200 }));

@@ -2,11 +2,11 @@ import type { Database } from 'better-sqlite3';
 import type { ReviewPage, ReviewRow } from '../../../shared/contract';
 import { JOB_CHANGES, ROW_STATES, type JobChangeStatus, type RowState } from '../../../shared/model';
 import { lowerBound } from '../lower-bound';
-import { answerFacts } from '../runs/answer-facts';
 import type { ListWalker } from '../runs/reading-thread';
 import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, stateCounts, toRowStatus, withStateMoves, type ChosenPerson, type RowStatusRow, type StateMove } from '../rows/row-status';
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
+import { topCandidates } from './top-candidates';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { sheetRowNumber } from '../rows/project-record';
@@ -69,14 +69,13 @@ export async function reviewPage(db: Database, projectId: number, req: ReviewPag
 export function reviewRowsOf(db: Database, projectId: number, rows: readonly RowStatusRow[]): ReviewRow[] {
   const statuses = rows.map(toRowStatus);
   const firstRow = (statement(db, 'SELECT first_row FROM projects WHERE id = ?').pluck().get(projectId) as number | undefined) ?? 1;
-  const keys = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryId !== null).map((s) => s.queryId!);
-  const facts = keys.length > 0 ? answerFacts(db, keys, Number.MIN_SAFE_INTEGER) : new Map<number, never[]>();
+  const waiting = statuses.filter((s) => !s.chosen && s.outcome === 'to_review' && s.queryId !== null).map((s) => ({ queryId: s.queryId!, bestRank: s.verdict?.bestRank }));
+  const shown = waiting.length > 0 ? topCandidates(db, waiting) : () => undefined;
   const page: ReviewRow[] = statuses.map((s) => {
     let top = s.chosen?.summary ?? null;
     let topScore = s.chosen?.score ?? null;
     if (!top && s.outcome === 'to_review' && s.queryId !== null) {
-      const candidates = facts.get(s.queryId) ?? [];
-      const best = candidates.find((c) => c.rank === s.verdict?.bestRank) ?? candidates[0];
+      const best = shown({ queryId: s.queryId, bestRank: s.verdict?.bestRank });
       if (best) {
         top = best.summary;
         topScore = best.score;
@@ -154,7 +153,7 @@ export function keepChangedRows(db: Database, projectId: number, refreshId: numb
 
 /** Keeps a list walked elsewhere from the data as it was at `stamp`, as if walked here: only when nothing was written since. */
 function offerList(db: Database, w: ListWalk, stamp: string, ks: Uint32Array): boolean {
-  return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows: w.rowIndexOf ? listRows(ks, w) : ks, holds: w.holds, place: w.place });
+  return w.lists.offer(db, w.key, stamp, { projectId: w.projectId, rows: ks, holds: w.holds, place: w.place });
 }
 
 /** Projects of up to this many rows have their lists walked on the engine's thread: their sorts are short enough. */
@@ -244,18 +243,12 @@ interface ListWalk extends Omit<RowList, 'rows'> {
   key: string;
   sql: string;
   params: unknown[];
-  /** A row's index from what the statement gives (a text index's rowid holds the project too); as it is without. */
-  rowIndexOf?: (k: number) => number;
 }
 
 function keptList(db: Database, w: ListWalk): RowList {
   // All rows in one call rather than stepping an iterator, which more than doubled a common text's walk. Sorted in one
   // array rather than through window functions, which sorted them again in a temporary B-tree, several times slower.
-  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: listRows(db.prepare(w.sql).pluck().all(...w.params) as number[], w), holds: w.holds, place: w.place }));
-}
-
-function listRows(ks: ArrayLike<number>, w: ListWalk): Uint32Array {
-  return w.rowIndexOf ? Uint32Array.from(ks, w.rowIndexOf) : Uint32Array.from(ks);
+  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]), holds: w.holds, place: w.place }));
 }
 
 /** How the rows a status filter (states, job changes, changed at a refresh) holds are walked, in row order. */
@@ -545,10 +538,13 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
   const join = !!f.states || !!f.jobChanges || f.changedIn !== null || statuses < (rowCount ?? 0);
   // "+": each match reads its status by primary key; through the state index it was twice as slow (one probe per state).
   const where = stateWhere(f, '+rs.state');
+  // Each match as its row index, in rowid order (the index's own, no sort): read as whole rowids, a common text's
+  // matches were each a number beyond 32 bits for JavaScript to box and cut down.
+  const rowIndex = 'd.rowid & 4294967295';
   const matches = join
-    ? `SELECT d.rowid AS k FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = d.rowid & 4294967295
+    ? `SELECT ${rowIndex} AS k FROM row_text AS d CROSS JOIN row_status AS rs ON rs.project_id = ? AND rs.row_index = ${rowIndex}
        WHERE ${documents}${where.sql}`
-    : `SELECT d.rowid AS k FROM row_text AS d WHERE ${documents}`;
+    : `SELECT ${rowIndex} AS k FROM row_text AS d WHERE ${documents}`;
   const inStatus = statusHolds(db, f);
   // The rowid bound as an integer (a BigInt): FTS5 (SQLite 3.54) takes `rowid = ?` with a number, which better-sqlite3
   // binds as a real, as no condition at all and answers every match.
@@ -559,9 +555,8 @@ function indexedTextPage(db: Database, f: StatusFilter, match: string, statuses:
     lists: textLists,
     key,
     projectId: f.projectId,
-    sql: `${matches} ORDER BY k`,
+    sql: `${matches} ORDER BY d.rowid`,
     params: join ? [f.projectId, ...params, ...where.params] : params,
-    rowIndexOf: (k) => k % 2 ** 32,
     holds,
     place: lowerBound,
   }).rows;

@@ -101,6 +101,46 @@ export function getAnswerFacts(db: Database, ids: readonly number[], freshAfterM
   return found;
 }
 
+/**
+ * An 'ok' answer's people as a review page picks the one it shows: their ids and ranks in stored order, with what
+ * their stored facts are (`people.facts` present for all of them, and their versions), read without the facts.
+ */
+export interface AnswerRanks {
+  /** As `lookups.candidate_count`. */
+  count: number;
+  /** Null for an answer stored with its facts beside it (before migration 25), or one whose list does not read. */
+  people: number[] | null;
+  /** [rank, score] by the people's order; null when not stored (or not JSON). */
+  ranks: [number, number | null][] | null;
+  /** How many of its people are stored with facts, and the lowest and highest version of those facts. */
+  withFacts: number;
+  minVersion: number | null;
+  maxVersion: number | null;
+}
+
+/** The people and ranks of the stored 'ok' answers to the queries `ids` (any age), by query id; missing ones are absent. */
+export function getAnswerRanks(db: Database, ids: readonly number[]): Map<number, AnswerRanks> {
+  const found = new Map<number, AnswerRanks>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
+    const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
+    const rows = keyedStatement(db, rankStatements, RANK_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(Number.MIN_SAFE_INTEGER, ...chunk) as RankRow[];
+    for (const [id, count, people, ranks, facts] of rows) {
+      const [withFacts, minVersion, maxVersion] = facts === null ? [0, null, null] : (JSON.parse(facts) as [number, number | null, number | null]);
+      found.set(id, { count, people: parsedJson<number[]>(people), ranks: parsedJson<[number, number | null][]>(ranks), withFacts, minVersion, maxVersion });
+    }
+  }
+  return found;
+}
+
+function parsedJson<T>(json: string | null): T | null {
+  try {
+    return json === null ? null : (JSON.parse(json) as T);
+  } catch {
+    return null;
+  }
+}
+
 /** The stored lookups of the queries `ids` fetched at or after `freshAfterMs`, errors included. Missing ones are absent. */
 export function getLookups(db: Database, ids: readonly number[], freshAfterMs: number): Map<number, Lookup> {
   const found = new Map<number, Lookup>();
@@ -384,9 +424,14 @@ const FACT_COLUMNS = `query_id, candidate_count,
               '{"v":' || max(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || ${RANKS_SQL} || '}' END
      FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
 type FactRow = [number, number | null, string | null, number];
+/** An answer's people and ranks (getAnswerRanks), with how many of its people have facts and of which versions, as JSON. */
+const RANK_COLUMNS = `query_id, candidate_count, people, ${RANKS_SQL},
+  (SELECT json_array(count(p.facts), min(p.facts_version), max(p.facts_version)) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
+type RankRow = [number, number, string | null, string | null, string | null];
 
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
+const rankStatements = new WeakMap<Database, Map<number, Statement>>();
 const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
