@@ -36,6 +36,14 @@ export function spawnBenchScript(script: string, args: string[], { stdio = ['ign
   });
 }
 
+/**
+ * Runs a bundle of a bench entry (engine-bundle.ts) in its own Node process, as Electron runs its main process's
+ * bundle: the app's flags, no tsx.
+ */
+export function spawnBundle(bundle: string, args: string[], { stdio = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs = [], env = {} }: BenchScriptOptions = {}): ChildProcess {
+  return spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, bundle, ...args], { cwd: REPO, stdio, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+}
+
 /** Stops a child we started: SIGTERM, then SIGKILL if it has not gone after `graceMs`. */
 export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -15,6 +15,21 @@ export interface MemoryAtPeak {
   external: number;
   arrayBuffers: number;
   threads: number;
+  /** The private pages by what holds them (Linux; null where /proc/self/smaps does not read). */
+  anonymous: AnonymousSplit | null;
+}
+
+/** MB of private pages, by who maps them: glibc's malloc (its main heap, the other threads' arenas), V8, the rest. */
+export interface AnonymousSplit {
+  /** malloc's main heap (`[heap]`): the engine's thread's small allocations, SQLite's page caches among them. */
+  mallocMain: number;
+  /** malloc's other arenas: 64 MB mappings, one a thread that allocated (workers, V8's and libuv's threads). */
+  mallocArenas: number;
+  arenas: number;
+  /** V8's heap pages (256 kB mappings), this thread's and the workers' isolates. */
+  v8Pages: number;
+  /** The rest: allocations malloc maps on their own (large typed arrays, Buffers), thread stacks, code. */
+  other: number;
 }
 
 export interface MemoryPeak {
@@ -36,6 +51,8 @@ export class MemorySampler {
   private readonly phases = new Map<string, number>();
   private readonly heaps = new Map<string, number>();
   private atPeak: MemoryAtPeak | null = null;
+  /** The RSS the split was last read at: /proc/self/smaps is read again only once the peak is 2 MB past it. */
+  private splitAt = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(everyMs = 50) {
@@ -49,7 +66,9 @@ export class MemorySampler {
     const rss = usage.rss;
     if (rss > this.peak) {
       this.peak = rss;
-      this.atPeak = split(usage);
+      const anonymous = rss >= this.splitAt + SPLIT_STEP ? anonymousSplit() : (this.atPeak?.anonymous ?? null);
+      if (anonymous) this.splitAt = rss;
+      this.atPeak = split(usage, anonymous);
     }
     if (rss > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, rss);
     if (usage.heapUsed > (this.heaps.get(this.phase) ?? 0)) this.heaps.set(this.phase, usage.heapUsed);
@@ -78,14 +97,53 @@ export class MemorySampler {
 /** One line of the split, for a log. */
 export function atPeakText(m: MemoryAtPeak): string {
   const n = (x: number) => Math.round(x);
+  const a = m.anonymous;
+  const byHolder = a ? `; malloc's main heap ${n(a.mallocMain)}, its ${a.arenas} other arenas ${n(a.mallocArenas)}, V8's pages ${n(a.v8Pages)}, the rest ${n(a.other)}` : '';
   return (
-    `anonymous ${n(m.rssAnon)} MB (main JS heap ${n(m.heapTotal)} MB held, ${n(m.heapUsed)} alive; external ${n(m.external)}, of it array buffers ${n(m.arrayBuffers)}), ` +
+    `anonymous ${n(m.rssAnon)} MB (main JS heap ${n(m.heapTotal)} MB held, ${n(m.heapUsed)} alive; external ${n(m.external)}, of it array buffers ${n(m.arrayBuffers)}${byHolder}), ` +
     `files ${n(m.rssFile)} MB, shared ${n(m.rssShmem)} MB; ${m.threads} threads`
   );
 }
 
+const SPLIT_STEP = 2e6;
+/** glibc's arenas other than the main one are mapped 64 MB at a time, aligned to 64 MB (its HEAP_MAX_SIZE on 64-bit). */
+const ARENA_BYTES = 64 * 2 ** 20;
+const V8_PAGE_BYTES = 256 * 1024;
+
+/** The private pages by holder, from /proc/self/smaps (a few ms: read at a new peak, 2 MB past the last). */
+function anonymousSplit(): AnonymousSplit | null {
+  let smaps: string;
+  try {
+    smaps = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return null;
+  }
+  const mappings: { start: number; end: number; perms: string; name: string; rssKb: number }[] = [];
+  for (const line of smaps.split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) mappings.push({ start: parseInt(mapping[1]!, 16), end: parseInt(mapping[2]!, 16), perms: mapping[3]!, name: mapping[4]!, rssKb: 0 });
+    else if (line.startsWith('Rss:') && mappings.length > 0) mappings[mappings.length - 1]!.rssKb = Number(/(\d+)/.exec(line)![1]);
+  }
+  const kb = { mallocMain: 0, mallocArenas: 0, v8Pages: 0, other: 0 };
+  let arenas = 0;
+  mappings.forEach((m, i) => {
+    if (m.name === '[heap]') kb.mallocMain += m.rssKb;
+    if (m.name !== '' || !m.perms.startsWith('rw')) return;
+    // An arena's part in use, then its unused rest with no access: 64 MB together, from a 64 MB boundary.
+    const next = mappings[i + 1];
+    const arenaEnd = next && next.start === m.end && next.perms.startsWith('---') ? next.end : m.end;
+    if (m.start % ARENA_BYTES === 0 && arenaEnd - m.start === ARENA_BYTES) {
+      kb.mallocArenas += m.rssKb;
+      arenas++;
+    } else if (m.end - m.start === V8_PAGE_BYTES) kb.v8Pages += m.rssKb;
+    else kb.other += m.rssKb;
+  });
+  const mb = (k: number) => (k * 1024) / 1e6;
+  return { mallocMain: mb(kb.mallocMain), mallocArenas: mb(kb.mallocArenas), arenas, v8Pages: mb(kb.v8Pages), other: mb(kb.other) };
+}
+
 /** Read at a new peak only, not at every sample. */
-function split(usage: NodeJS.MemoryUsage): MemoryAtPeak | null {
+function split(usage: NodeJS.MemoryUsage, anonymous: AnonymousSplit | null): MemoryAtPeak | null {
   let status: string;
   try {
     status = readFileSync('/proc/self/status', 'utf8');
@@ -104,5 +162,6 @@ function split(usage: NodeJS.MemoryUsage): MemoryAtPeak | null {
     external: mb(usage.external),
     arrayBuffers: mb(usage.arrayBuffers),
     threads: field('Threads'),
+    anonymous,
   };
 }

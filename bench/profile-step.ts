@@ -18,6 +18,8 @@
 // add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the
 // memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
+// --bundled: the steps run bundled, as Electron's main process runs the engine (bench/engine-bundle.ts; the bench's
+// engine process runs so): through tsx the process and each worker hold more memory.
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
@@ -29,6 +31,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { spawnBundle } from './child-process';
+import { bundleForBench } from './engine-bundle';
 import { EngineBench } from './engine-bench';
 import { atPeakText, MemorySampler } from './memory-sampler';
 import { num, percentile } from './report';
@@ -38,9 +42,21 @@ import { StatementTimes } from './statement-times';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values, positionals } = parseArgs({
-  options: { rows: { type: 'string' }, seed: { type: 'string' }, 'latency-ms': { type: 'string' }, 'no-verdict-worker': { type: 'boolean' }, 'statement-times': { type: 'boolean' } },
+  options: {
+    rows: { type: 'string' },
+    seed: { type: 'string' },
+    'latency-ms': { type: 'string' },
+    'no-verdict-worker': { type: 'boolean' },
+    'statement-times': { type: 'boolean' },
+    bundled: { type: 'boolean' },
+  },
   allowPositionals: true,
 });
+if (values.bundled) {
+  // The steps run in a bundle of this file, in a process of their own with the app's flags (engine-bundle.ts).
+  const child = spawnBundle(await bundleForBench('./profile-step.ts'), process.argv.slice(2).filter((arg) => arg !== '--bundled'), { stdio: 'inherit' });
+  process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
+}
 const rows = Number(values.rows ?? 100_000);
 const seed = Number(values.seed ?? 1);
 // Several steps run one after another in this one process (`prepare run`: the cached re-run after a first run, as

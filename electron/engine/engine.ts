@@ -59,6 +59,8 @@ const ABANDONED_IMPORT_MS = 10 * 60_000;
 const CLOSE_GRACE_MS = 30_000;
 /** How long the engine must have had no call before background work (filling a text index) takes a turn. */
 const IDLE_AFTER_MS = 250;
+/** The page cache of the engine's temporary tables, in KiB (createEngine). */
+export const TEMP_CACHE_KB = 4096;
 
 export async function createEngine(opts: EngineOptions): Promise<Engine> {
   applyHeapPolicy();
@@ -70,7 +72,12 @@ export async function createEngine(opts: EngineOptions): Promise<Engine> {
     // Planning a 100,000-row sheet inserts a few hundred thousand keys in hash order: with SQLite's default 2 MB
     // page cache nearly every insert reads a page back from the file. 16 MB measured as fast as 64 MB for planning,
     // the run and the review, and holds the engine's memory lower (docs/performance.md, "SQLite").
-    configure: (opened) => opened.pragma('cache_size = -16384'),
+    configure: (opened) => {
+      opened.pragma('cache_size = -16384');
+      // Temporary tables (a refresh lists a project's matched rows into one) had SQLite's default 16 MB cache of their
+      // own, filled and kept by a large refresh; past 4 MB their pages go to a temporary file, which the OS caches.
+      opened.pragma(`temp.cache_size = -${TEMP_CACHE_KB}`);
+    },
     onProgress: ({ phase, done, total }) => opts.onStartProgress?.({ state: 'updating', phase, done, total }),
     signal: opts.signal,
   });
