@@ -7,6 +7,7 @@ import { ROW_STATUS_COLUMNS, jobChangeOf, rowStatusColumns, stateCounts, toRowSt
 import { CHANGED_AT_REFRESH, changedRowsQuery } from './changed-rows';
 import { fillRowTextIndex, rowTextMatch } from './row-text-index';
 import { topCandidates } from './top-candidates';
+import { withRowAt, withoutRowAt } from './row-list-edits';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { sheetRowNumber } from '../rows/project-record';
@@ -333,8 +334,8 @@ export class ReviewMoves {
       const at = list.place(rows, rowIndex);
       const held = rows[at] === rowIndex;
       const holds = list.holds(rowIndex);
-      if (held && !holds) rows = without(rows, at);
-      else if (!held && holds) rows = spliced(rows, at, rowIndex);
+      if (held && !holds) rows = withoutRowAt(rows, at);
+      else if (!held && holds) rows = withRowAt(rows, at, rowIndex);
     }
     return rows === list.rows ? list : { ...list, rows };
   }
@@ -353,21 +354,6 @@ export function withReviewMoves<R>(db: Database, moves: ReviewMoves, write: () =
   const lists = () => statusLists.throughAll(db, byConfidence, listAfter);
   const jobChanges = () => jobChangeCounts.through(db, String(projectId), lists, (counts) => moves.jobChangesAfter(counts));
   return withStateMoves(db, projectId, moves.states, jobChanges);
-}
-
-function without(rows: Uint32Array, at: number): Uint32Array {
-  const out = new Uint32Array(rows.length - 1);
-  out.set(rows.subarray(0, at));
-  out.set(rows.subarray(at + 1), at);
-  return out;
-}
-
-function spliced(rows: Uint32Array, at: number, value: number): Uint32Array {
-  const out = new Uint32Array(rows.length + 1);
-  out.set(rows.subarray(0, at));
-  out[at] = value;
-  out.set(rows.subarray(at), at + 1);
-  return out;
 }
 
 /** How many rows moved between each pair of states: a few entries whatever the number of rows. */
