@@ -118,8 +118,8 @@ const PAGES_PER_WORKER_READ = 2;
  * waiting on a query in row order, a page at a time: a fresh cached answer settles a row as soon as its verdict is
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
- * with it. Landed calls are committed as they land; the rows they settle are held a moment and written in row order
- * (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
+ * with it. Landed calls are committed as they land; the rows they settle are held until every row before them is
+ * settled and written in row order (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
  * same sheet, rows it settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and
  * only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
  * loses at most the calls in flight and the one whose reply is being read (and the verdicts of rows not written yet,
@@ -164,6 +164,8 @@ export class MatchingRun {
   /** Rows settled while calls are out, not written yet (held-rows.ts). */
   private readonly held = new HeldRows();
   private heldTimer: NodeJS.Timeout | null = null;
+  /** The first row of each page read and not settled yet, in row order: the held rows' watermark. */
+  private readonly unsettledPages: number[] = [];
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -316,6 +318,7 @@ export class MatchingRun {
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { clock } = this.deps;
+    this.unsettledPages.push(page[0]!.rowIndex);
     const freshAfter = this.freshAfter();
     const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
     const before = this.settling[this.settling.length - 1];
@@ -332,13 +335,14 @@ export class MatchingRun {
         // The few jobs left (rows followed to their next step) are worked out here, not queued behind later pages.
         Promise.all([answers, before]).then(([read]) => ({ work: this.pageWork(page, seen, freshAfter, read), results: null })),
         context,
+        page[0]!.rowIndex,
       );
       return;
     }
     const work = this.pageWork(page, seen, freshAfter);
     const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
     if (!thread && !before) {
-      this.settlePage(work, context, null);
+      this.settlePage(work, context, null, page[0]!.rowIndex);
       return;
     }
     // Pages are written in the order they were read. A worker that fails leaves its pages to this thread.
@@ -346,6 +350,7 @@ export class MatchingRun {
     this.settleLater(
       Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
       context,
+      page[0]!.rowIndex,
     );
   }
 
@@ -428,14 +433,17 @@ export class MatchingRun {
     return read;
   }
 
-  /** Writes a page once its work is ready and every page read before it is written. */
-  private settleLater(ready: Promise<{ work: PageWork; results: VerdictResults | null }>, context: VerdictContext): void {
+  /** Writes a page once its work is ready and every page read before it is written. `first`: the page's first row. */
+  private settleLater(ready: Promise<{ work: PageWork; results: VerdictResults | null }>, context: VerdictContext, first: number): void {
     const settled: Promise<void> = ready
-      .then(({ work, results }) => this.settlePage(work, context, results))
+      .then(({ work, results }) => this.settlePage(work, context, results, first))
       .catch((error: unknown) => {
         this.commitError ??= error;
       })
-      .finally(() => this.settling.splice(this.settling.indexOf(settled), 1));
+      .finally(() => {
+        this.settling.splice(this.settling.indexOf(settled), 1);
+        this.pageSettled(first);
+      });
     this.settling.push(settled);
   }
 
@@ -501,8 +509,10 @@ export class MatchingRun {
    * Writes what a page's answers did to its rows, in one transaction. `results`: the worker's verdicts for
    * `work.jobs`, null to work them out here (no worker, or it failed).
    */
-  private settlePage(work: PageWork, context: VerdictContext, results: VerdictResults | null): void {
+  private settlePage(work: PageWork, context: VerdictContext, results: VerdictResults | null, first: number): void {
     const { db } = this.deps;
+    // Every row of the page is settled here, held, or waits on a call: the watermark passes the page.
+    this.pageSettled(first);
     db.transaction(() => {
       for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
       if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
@@ -519,8 +529,8 @@ export class MatchingRun {
           this.settleUnread(found, context.at);
         }
       }
-      // With no call out, nothing else is about to write near these rows: they are written now.
-      if (this.calls.size === 0 || this.held.due()) this.writeHeldNow();
+      // With no call out, nothing else is about to write near these rows: those below the watermark are written now.
+      this.writeHeldDue(this.calls.size === 0);
       if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
     })();
     this.holdOn();
@@ -575,7 +585,7 @@ export class MatchingRun {
       this.sendQueued(true);
     }
     this.commitLanded();
-    this.writeHeld();
+    this.writeHeld(true);
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
     this.asked.clear();
@@ -606,6 +616,8 @@ export class MatchingRun {
         this.commitError ??= commitError;
       }
       for (const q of asked) this.asked.delete(q.key);
+      // The watermark may have passed held rows.
+      this.holdOn();
       this.emit(false);
       return;
     }
@@ -654,8 +666,9 @@ export class MatchingRun {
           this.counters.calls++;
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
+          for (const q of call.asked) this.asked.delete(q.key);
         }
-        if (this.held.due()) this.writeHeldNow();
+        this.writeHeldDue(this.calls.size === 0);
         this.persist();
       })();
     } catch (error) {
@@ -668,14 +681,18 @@ export class MatchingRun {
     this.emit(false);
   }
 
-  /** Writes the held rows, if any, in a transaction of their own: when due, and before the run reads its rows again. */
-  private writeHeld(): void {
+  /**
+   * Writes held rows in a transaction of their own: those below the watermark when due by time, or `all` before the
+   * run reads its rows again.
+   */
+  private writeHeld(all: boolean): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = null;
     if (this.held.size === 0) return;
     try {
       this.deps.db.transaction(() => {
-        this.writeHeldNow();
+        if (all) this.writeHeldNow();
+        else this.writeHeldDue(true);
         this.persist();
       })();
     } catch (error) {
@@ -685,18 +702,51 @@ export class MatchingRun {
     this.emit(false);
   }
 
-  /** Writes the held rows within the caller's transaction. */
+  /** Writes every held row within the caller's transaction. */
   private writeHeldNow(): void {
     if (this.held.size > 0) this.count(this.held.write(this.resolution));
   }
 
-  /** Rows still held are written when due even if nothing else is committed meanwhile (a slow service, the last calls). */
+  /**
+   * Writes the held rows below the watermark within the caller's transaction, when enough wait or they waited long
+   * enough (`now`: whatever their number); every held row when memory says.
+   */
+  private writeHeldDue(now: boolean): void {
+    if (this.held.size === 0) return;
+    const low = this.watermark();
+    const below = this.held.dueBelow(low) ?? (now ? low : null);
+    if (below !== null) this.count(this.held.write(this.resolution, below));
+  }
+
+  /**
+   * The lowest row this walk may still settle, held rows aside: a row waiting on a query not committed yet (its rows
+   * join in row order, so the first is the lowest), or the first of a page not settled yet. Rows before it are final.
+   */
+  private watermark(): number {
+    let low = this.unsettledPages[0] ?? Number.POSITIVE_INFINITY;
+    for (const q of this.asked.values()) {
+      const first = q.rows[0];
+      if (first && first.rowIndex < low) low = first.rowIndex;
+    }
+    return low;
+  }
+
+  /** A page read is settled (or failed): the watermark no longer waits on it. */
+  private pageSettled(first: number): void {
+    const i = this.unsettledPages.indexOf(first);
+    if (i >= 0) this.unsettledPages.splice(i, 1);
+  }
+
+  /**
+   * Rows below the watermark are written when due even if nothing else is committed meanwhile (a slow service, the
+   * last calls); rows above it wait for a commit or a page to move it.
+   */
   private holdOn(): void {
-    if (this.held.size === 0) {
+    if (this.held.size === 0 || this.held.countBelow(this.watermark()) === 0) {
       if (this.heldTimer) clearTimeout(this.heldTimer);
       this.heldTimer = null;
     } else {
-      this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+      this.heldTimer ??= setTimeout(() => this.writeHeld(false), this.held.waitLeft());
     }
   }
 

@@ -180,7 +180,7 @@ describe('settling rows from stored answers', () => {
 });
 
 describe('committing what lands', () => {
-  it('commits a call that lands at once, while a slower call is still out, and the slow one when it lands', async () => {
+  it("commits a call's answers as it lands, and writes rows once every row before them is settled, each once and in row order", async () => {
     let findCalls = 0;
     let releaseFirst!: () => void;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
@@ -190,26 +190,41 @@ describe('committing what lands', () => {
       return reply;
     };
     const engine = await openEngine(join(tmp.dir, 'landing'), { fetch: holdingFetch });
+    const side = () => new Database(engine.dbPath);
     try {
       await connect(engine, sim);
       await ok(engine, 'settings.update', { concurrency: 2 });
       // 150 e-mails of people the service knows: two calls, every row settled by the first step.
       const rows = people.slice(0, 150).map((p) => ['', p.email_address, '']);
       const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'landing.csv'), HEADERS, rows) })).summary;
+      // Every write that settles a row, in the order written.
+      const db = side();
+      db.exec(`CREATE TABLE settled_log (n INTEGER PRIMARY KEY, row_index INTEGER);
+        CREATE TRIGGER settled_logged AFTER UPDATE ON row_status WHEN new.state <> 'pending' BEGIN INSERT INTO settled_log (row_index) VALUES (new.row_index); END;`);
+      db.close();
+      const read = <T>(sql: string): T => {
+        const d = side();
+        try {
+          return d.prepare(sql).pluck().all() as T;
+        } finally {
+          d.close();
+        }
+      };
       await ok(engine, 'run.start', { projectId: project.id });
 
-      const pendingAt = () => settledRows(engine, project.id).map((r) => r.state === 'pending');
+      // The second call (rows 100-149) lands and its answers are committed while the first is held.
       const deadline = Date.now() + 10_000;
-      while (pendingAt().every(Boolean) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      const whileHeld = pendingAt();
-      // The held call asked rows 0-99; the other one's rows are committed without waiting for it.
-      expect(whileHeld.slice(0, 100).every(Boolean)).toBe(true);
-      expect(whileHeld.slice(100).some(Boolean)).toBe(false);
+      while (read<number[]>("SELECT count(*) FROM lookups WHERE status = 'ok'")[0]! < 50 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(read<number[]>("SELECT count(*) FROM lookups WHERE status = 'ok'")[0]).toBe(50);
+      // Longer than rows below the watermark are ever held: rows 100-149 still wait, as rows 0-99 before them do.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(read<string[]>(`SELECT state FROM row_status WHERE project_id = ${project.id}`).filter((s) => s !== 'pending')).toEqual([]);
 
       releaseFirst();
       const end = await engine.runSettled(project.id);
       expect(end).toMatchObject({ status: 'done', calls: 2, rowsResolved: 150 });
-      expect(pendingAt().some(Boolean)).toBe(false);
+      expect(read<string[]>(`SELECT state FROM row_status WHERE project_id = ${project.id}`).filter((s) => s === 'pending')).toEqual([]);
+      expect(read<number[]>('SELECT row_index FROM settled_log ORDER BY n')).toEqual(rows.map((_, i) => i));
     } finally {
       releaseFirst();
       await engine.close();
