@@ -10,7 +10,7 @@ import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts'
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { HeldRows } from './held-rows';
-import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
+import { DistinctQueries, nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
@@ -51,6 +51,14 @@ interface Asked {
   query: FindQuery;
   strategy: Strategy;
   rows: WaitingRow[];
+  /** The lowest of `rows`: a row moved on in memory may join after rows below it. */
+  low: number;
+}
+
+/** Rows an answer found nobody for, with when it was fetched. */
+interface Nobody {
+  rows: readonly WaitingRow[];
+  fetchedAt: number;
 }
 
 /** A call's answers, kept until the next commit. */
@@ -81,7 +89,7 @@ type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[] }>;
 interface PageWork {
   failed: [WaitingRow, number][];
   notFetched: WaitingRow[];
-  /** Answers that found nobody: their rows move on. */
+  /** Answers that found nobody at the rows' last step: they end with no candidates. */
   nobody: { rows: WaitingRow[]; fetchedAt: number }[];
   /** Answers with candidates; those whose rows' values are still to work out have a job in `jobs`. */
   found: FoundAnswer[];
@@ -166,6 +174,8 @@ export class MatchingRun {
   private heldTimer: NodeJS.Timeout | null = null;
   /** The first row of each page read and not settled yet, in row order: the held rows' watermark. */
   private readonly unsettledPages: number[] = [];
+  /** The queries this walk met so far. */
+  private seen = new DistinctQueries();
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -290,6 +300,7 @@ export class MatchingRun {
    * be out). While the verdict worker works out one page's verdicts, the next page is read.
    */
   private async walk(seen: DistinctQueries): Promise<void> {
+    this.seen = seen;
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
     try {
       for (let after = -1; !this.stop && this.commitError === null; ) {
@@ -408,13 +419,31 @@ export class MatchingRun {
 
   /** A page's rows sorted into work, following rows whose answer on file found nobody to their next steps. */
   private pageWork(page: PendingRow[], seen: DistinctQueries, freshAfter: number, read?: ReadAnswers): PageWork {
-    const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
-    let foundNobody = this.lookUp(page, seen, work, freshAfter, false, read);
-    while (foundNobody.length > 0) {
-      const next = nextSteps(this.deps.db, this.projectId, foundNobody);
-      foundNobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
-    }
+    const work = emptyWork();
+    this.follow(this.lookUp(page, seen, work, freshAfter, false, read), seen, work, freshAfter);
     return work;
+  }
+
+  /**
+   * Rows whose answer found nobody, each moved on to its next step in memory and sorted into `work` there (settled
+   * from the cache, waiting on a call, or queued for one), or ending with no candidates at its last step. A row's step
+   * is written only with its result: a crash before loses the move, which the next run makes again from the cache.
+   */
+  private follow(nobody: Nobody[], seen: DistinctQueries, work: PageWork, freshAfter: number): void {
+    while (nobody.length > 0) {
+      const next: PendingRow[] = [];
+      for (const { rows, fetchedAt } of nobody) {
+        const last: WaitingRow[] = [];
+        for (const row of rows) {
+          const step = nextStep(this.deps.db, this.projectId, row);
+          if (step) next.push(step);
+          else last.push(row);
+        }
+        if (last.length > 0) work.nobody.push({ rows: last, fetchedAt });
+      }
+      this.count({ resolved: 0, advanced: next.length });
+      nobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
+    }
   }
 
   /** The worker's answers by query id; those whose facts it could not read are read here, as a page of this thread's would be. */
@@ -449,42 +478,42 @@ export class MatchingRun {
 
   /**
    * Sorts rows into the page's work by what their query has: a failure in this run, a call on its way, an answer on
-   * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody and that have a next
-   * step. `following`: the rows are such rows at their next step, which only an answer on file settles now (the rest
-   * wait for the next walk, as rows moved on always did).
+   * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody. `following`: the
+   * rows were moved on to these steps in memory (follow).
    */
-  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): PendingRow[] {
+  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): Nobody[] {
     const byKey = new Map<number, PendingRow[]>();
     for (const [key, same] of rowsByKey(rows)) {
       const failedAt = this.failedKeys.get(key);
       const onItsWay = this.asked.get(key);
-      if (following && (failedAt !== undefined || onItsWay)) continue;
       if (failedAt !== undefined) {
         if (seen.add(key)) this.counters.queriesDone++;
-        for (const row of same) work.failed.push([{ rowIndex: row.rowIndex, cells: row.cells }, failedAt]);
-      } else if (onItsWay) onItsWay.rows.push(...same.map((row) => ({ rowIndex: row.rowIndex, cells: row.cells })));
-      else byKey.set(key, same);
+        for (const row of same) work.failed.push([waitingRow(row, following), failedAt]);
+      } else if (onItsWay) {
+        for (const row of same) {
+          onItsWay.rows.push(waitingRow(row, following));
+          onItsWay.low = Math.min(onItsWay.low, row.rowIndex);
+        }
+      } else byKey.set(key, same);
     }
-    const foundNobody: PendingRow[] = [];
+    const foundNobody: Nobody[] = [];
     const cached: ReadAnswers = read ?? (byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map());
     if (!following) this.mostlyCached = countCached(byKey, cached) * 2 > byKey.size;
     for (const [key, same] of byKey) {
       const first = same[0]!;
       const answer = cached.get(key);
-      if (following && !answer) continue;
       const firstSight = seen.add(key);
-      const waiting = same.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
+      // A next step's query was not among those the walk counted when it started (unless another row asks it first).
+      if (firstSight && following) this.counters.queriesTotal++;
+      const waiting = same.map((r) => waitingRow(r, following));
       if (answer) {
         if (firstSight) {
           this.counters.cacheHits++;
           this.counters.queriesDone++;
-          // A next step's query was not among those the walk counted when it started (unless another row asks it first).
-          if (following) this.counters.queriesTotal++;
         }
         const { fetchedAt } = answer;
         if (answer.count === 0) {
-          work.nobody.push({ rows: waiting, fetchedAt });
-          foundNobody.push(...same);
+          foundNobody.push({ rows: waiting, fetchedAt });
         } else if (answer.values) {
           // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
           work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1 });
@@ -496,7 +525,7 @@ export class MatchingRun {
         if (firstSight) this.counters.queriesDone++;
         work.notFetched.push(...waiting);
       } else if (firstSight) {
-        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
+        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
         this.queue.push(asked);
       }
@@ -514,26 +543,28 @@ export class MatchingRun {
     // Every row of the page is settled here, held, or waits on a call: the watermark passes the page.
     this.pageSettled(first);
     db.transaction(() => {
-      for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
-      if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
-      for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
-      // Rows settled here at once are written after the held ones: a row followed to its next step moves on first.
-      if (work.foundFacts.length > 0) this.writeHeldNow();
-      for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
-      for (const found of work.found) {
-        const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
-        if (values) {
-          this.count(this.held.add(found.rows, values, found.fetchedAt));
-        } else {
-          this.writeHeldNow();
-          this.settleUnread(found, context.at);
-        }
-      }
-      // With no call out, nothing else is about to write near these rows: those below the watermark are written now.
-      this.writeHeldDue(this.calls.size === 0);
-      if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
+      if (this.settleWork(work, context, results)) this.persist();
     })();
     this.holdOn();
+  }
+
+  /**
+   * Settles or holds the rows of `work` within the caller's transaction (settlePage); whether it held any rows. Rows
+   * settled at once (failed, not fetched, an answer stored without facts) are few and written as they come.
+   */
+  private settleWork(work: PageWork, context: VerdictContext, results: VerdictResults | null): boolean {
+    for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
+    if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
+    for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
+    for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
+    for (const found of work.found) {
+      const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
+      if (values) this.count(this.held.add(found.rows, values, found.fetchedAt));
+      else this.settleUnread(found, context.at);
+    }
+    // With no call out, nothing else is about to write near these rows: those below the watermark are written now.
+    this.writeHeldDue(this.calls.size === 0);
+    return work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0;
   }
 
   /** An answer whose stored facts do not read: made again from its candidates, as answersOnFile does. Missing now, its rows wait for the next walk. */
@@ -579,12 +610,16 @@ export class MatchingRun {
 
   /** After a walk: the last queries sent, every call waited for, everything landed committed. */
   private async drain(): Promise<void> {
-    this.sendQueued(true);
-    while (this.calls.size > 0) {
-      await Promise.race(this.calls);
+    for (;;) {
       this.sendQueued(true);
+      while (this.calls.size > 0) {
+        await Promise.race(this.calls);
+        this.sendQueued(true);
+      }
+      this.commitLanded();
+      // Rows the last answers moved on may have queued their next queries.
+      if (this.queue.length === 0 || this.stop || this.commitError !== null) break;
     }
-    this.commitLanded();
     this.writeHeld(true);
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
@@ -662,11 +697,12 @@ export class MatchingRun {
     try {
       db.transaction(() => {
         for (const call of calls) {
-          this.commitCall(call);
+          const nobody = this.commitCall(call);
           this.counters.calls++;
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
           for (const q of call.asked) this.asked.delete(q.key);
+          if (nobody.length > 0) this.followLanded(nobody);
         }
         this.writeHeldDue(this.calls.size === 0);
         this.persist();
@@ -678,6 +714,8 @@ export class MatchingRun {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
     this.holdOn();
+    // Rows the answers moved on may have queued their next queries.
+    this.sendQueued(false);
     this.emit(false);
   }
 
@@ -719,15 +757,12 @@ export class MatchingRun {
   }
 
   /**
-   * The lowest row this walk may still settle, held rows aside: a row waiting on a query not committed yet (its rows
-   * join in row order, so the first is the lowest), or the first of a page not settled yet. Rows before it are final.
+   * The lowest row this walk may still settle, held rows aside: a row waiting on a query not committed yet, or the
+   * first of a page not settled yet. Rows before it are final.
    */
   private watermark(): number {
     let low = this.unsettledPages[0] ?? Number.POSITIVE_INFINITY;
-    for (const q of this.asked.values()) {
-      const first = q.rows[0];
-      if (first && first.rowIndex < low) low = first.rowIndex;
-    }
+    for (const q of this.asked.values()) if (q.low < low) low = q.low;
     return low;
   }
 
@@ -755,7 +790,7 @@ export class MatchingRun {
    * (held-rows.ts), as its reply's reading prepared them; rows that came to wait on the call since it landed are
    * assessed here, from the facts stored with its answers.
    */
-  private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
+  private commitCall({ asked, fetchedAt, prepared }: LandedCall): Nobody[] {
     putLookups(
       this.deps.db,
       asked.map(
@@ -770,9 +805,10 @@ export class MatchingRun {
         }),
       ),
     );
+    const nobody: Nobody[] = [];
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
-        this.count(this.held.add(q.rows, null, fetchedAt));
+        nobody.push({ rows: q.rows, fetchedAt });
         continue;
       }
       let values = prepared.values[i]!;
@@ -784,6 +820,17 @@ export class MatchingRun {
       }
       this.count(this.held.add(q.rows, values, fetchedAt));
     }
+    return nobody;
+  }
+
+  /**
+   * Rows a landed call's answers found nobody for, moved on to their next steps (follow) once the call's queries left
+   * `asked`: a next step that is another of its queries is then settled from the answer just stored.
+   */
+  private followLanded(nobody: Nobody[]): void {
+    const work = emptyWork();
+    this.follow(nobody, this.seen, work, this.freshAfter());
+    this.settleWork(work, this.resolution.verdictContext(new Date(this.deps.clock.now()).toISOString()), null);
   }
 
   private callFailed(asked: Asked[], error: unknown): void {
@@ -905,6 +952,21 @@ export class MatchingRun {
       }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
     }
   }
+}
+
+/** A row the run walked, or moved on in memory (`moved`), as it waits on its query. */
+function waitingRow({ rowIndex, cells, step, queryId, strategy }: PendingRow, moved: boolean): WaitingRow {
+  return { rowIndex, cells, step, queryId, strategy, moved };
+}
+
+function lowest(rows: readonly WaitingRow[]): number {
+  let low = Number.POSITIVE_INFINITY;
+  for (const row of rows) if (row.rowIndex < low) low = row.rowIndex;
+  return low;
+}
+
+function emptyWork(): PageWork {
+  return { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
 }
 
 /** A page's rows by the query they ask, in the page's order. */
