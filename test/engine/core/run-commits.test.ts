@@ -230,4 +230,37 @@ describe('committing what lands', () => {
       await engine.close();
     }
   });
+
+  it('moves a row whose answer found nobody on to its next step in memory, and writes it once, at the step that settled it', async () => {
+    const engine = await openEngine(join(tmp.dir, 'moving-on'));
+    try {
+      await connect(engine, sim);
+      // An e-mail nobody has, then the person's name and company: each row is settled at its second step.
+      const rows = people.slice(200, 320).map((p, i) => [p.name, `gone-${i}@nowhere.example`, currentCompany(p)]);
+      const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'moving-on.csv'), HEADERS, rows) })).summary;
+      const db = new Database(engine.dbPath);
+      // Every write to a row's status, in the order written.
+      db.exec(`CREATE TABLE status_log (n INTEGER PRIMARY KEY, row_index INTEGER, step INTEGER, state TEXT);
+        CREATE TRIGGER status_logged AFTER UPDATE ON row_status BEGIN INSERT INTO status_log (row_index, step, state) VALUES (new.row_index, new.step, new.state); END;`);
+      db.close();
+      expect(await runToEnd(engine, project.id)).toMatchObject({ status: 'done', rowsResolved: rows.length });
+
+      const log = new Database(engine.dbPath, { readonly: true });
+      try {
+        const writes = log.prepare('SELECT row_index, step, state FROM status_log ORDER BY n').all() as { row_index: number; step: number; state: string }[];
+        // No write moves a row on by itself: each row is written once, settled, in row order.
+        expect(writes.map((w) => w.row_index)).toEqual(rows.map((_, i) => i));
+        expect(writes.filter((w) => w.state === 'pending')).toEqual([]);
+        const settled = settledRows(engine, project.id);
+        expect(settled.every((r) => r.step === 1 && r.state !== 'pending' && r.strategy === 'name+company')).toBe(true);
+        // Each row names the query of the step that settled it.
+        const planned = log.prepare('SELECT row_index, query_id FROM row_queries WHERE project_id = ? AND step = 1 ORDER BY row_index').all(project.id) as { row_index: number; query_id: number }[];
+        expect(settled.map((r) => r.query_id)).toEqual(planned.map((p) => p.query_id));
+      } finally {
+        log.close();
+      }
+    } finally {
+      await engine.close();
+    }
+  });
 });
