@@ -82,8 +82,8 @@ interface Held {
 }
 
 /** How long rows below the watermark may wait to be written (ms): a few rounds of calls, and no longer than a person would notice. */
-const HOLD_MS = 250;
+const HOLD_MS = 1000;
 /** Rows below the watermark written at once, whatever the time: enough that the pages at a write's ends are few of those it writes. */
-const WRITE_ROWS = 500;
+const WRITE_ROWS = 2000;
 /** Rows held at most, whatever the watermark: a bound on memory (a slow call holds the rows after its own). */
 const MAX_HELD_ROWS = 10_000;

@@ -44,12 +44,10 @@ export interface ResolutionCount {
  */
 export class RowResolution {
   private readonly foundRow: Statement;
-  private readonly foundMovedRow: Statement;
+  private readonly moveTo: Statement;
   private readonly advance: Statement;
   private readonly exhausted: Statement;
-  private readonly exhaustedMoved: Statement;
   private readonly settle: Statement;
-  private readonly settleMoved: Statement;
   /** What this run's verdicts are worked out by, stored with each (verdict-basis.ts). */
   readonly basis: number;
   /** What the project learned from its decisions, as the run starts: the rows it settles are settled under it. */
@@ -67,20 +65,18 @@ export class RowResolution {
     const row = 'project_id = ? AND row_index = ? AND state = \'pending\'';
     // An accepted row's person, by position in its answer's people; none for an answer stored before migration 25,
     // whose rows keep the person whole.
-    const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_id = ? AND j.key = ?)';
-    // A row moved on in memory writes its step with its result: a write to the row and to its query's index entry.
-    const movedStep = 'step = ?, query_id = ?, strategy = ?,';
-    const found = (moved: string) =>
-      db.prepare(
-        `UPDATE row_status SET ${moved} outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
-           chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
-           chosen_person = CASE WHEN ? IS NOT NULL THEN ${chosenPerson} END,
-           chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
-           confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
-         WHERE ${row}`,
-      );
-    this.foundRow = found('');
-    this.foundMovedRow = found(movedStep);
+    // Correlated with the row: the same subquery with the query id bound took several times as long.
+    const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_id = row_status.query_id AND j.key = ?)';
+    this.foundRow = db.prepare(
+      `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
+         chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
+         chosen_person = CASE WHEN ? IS NOT NULL THEN ${chosenPerson} END,
+         chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
+         confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
+       WHERE ${row}`,
+    );
+    // A row moved on in memory gets its step just before its result, in the same transaction: its page is written once.
+    this.moveTo = db.prepare(`UPDATE row_status SET step = ?, query_id = ?, strategy = ? WHERE ${row}`);
     // A row-value subquery, not UPDATE ... FROM row_queries: the same rows written at a fraction of the cost
     // (docs/performance.md, "The first run").
     const nextStep = 'FROM row_queries AS rq WHERE rq.project_id = row_status.project_id AND rq.row_index = row_status.row_index AND rq.step = ?';
@@ -88,16 +84,12 @@ export class RowResolution {
       `UPDATE row_status SET (step, query_id, strategy, fetched_at) = (SELECT rq.step, rq.query_id, rq.strategy, NULL ${nextStep})
        WHERE ${row} AND EXISTS (SELECT 1 ${nextStep})`,
     );
-    const exhausted = (moved: string) =>
-      db.prepare(
-        `UPDATE row_status SET ${moved} outcome = 'no_candidates', state = 'no_candidates', fetched_at = ?, candidate_count = 0,
-           confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL
-         WHERE ${row}`,
-      );
-    this.exhausted = exhausted('');
-    this.exhaustedMoved = exhausted(movedStep);
+    this.exhausted = db.prepare(
+      `UPDATE row_status SET outcome = 'no_candidates', state = 'no_candidates', fetched_at = ?, candidate_count = 0,
+         confidence = NULL, runner_up = NULL, best_rank = NULL, reason = NULL, guard = NULL, verdict_basis = NULL
+       WHERE ${row}`,
+    );
     this.settle = db.prepare(`UPDATE row_status SET outcome = ?, state = ?, fetched_at = ?, candidate_count = 0 WHERE ${row}`);
-    this.settleMoved = db.prepare(`UPDATE row_status SET ${movedStep} outcome = ?, state = ?, fetched_at = ?, candidate_count = 0 WHERE ${row}`);
   }
 
   /** An answer from the service or the cache: candidates settle each row (auto-accepted when the rule allows), nobody moves it on. */
@@ -119,11 +111,9 @@ export class RowResolution {
       const row = rows[i]!;
       const [state, count, rank, whole, position, score, confidence, reason, source, at, ...rest] = values[i]!;
       const decidedAt = storedDecidedAt(at as string | null, fetchedAt);
-      const q = row.queryId;
-      const settled = [fetchedAt, state, count, rank, whole, q, position, whole, position, q, position, score, confidence, reason, source, decidedAt, ...rest];
-      resolved += row.moved
-        ? this.foundMovedRow.run(row.step, q, row.strategy, ...settled, this.basis, this.projectId, row.rowIndex).changes
-        : this.foundRow.run(...settled, this.basis, this.projectId, row.rowIndex).changes;
+      const settled = [fetchedAt, state, count, rank, whole, position, whole, position, position, score, confidence, reason, source, decidedAt, ...rest];
+      this.moveOn(row);
+      resolved += this.foundRow.run(...settled, this.basis, this.projectId, row.rowIndex).changes;
     }
     return { resolved, advanced: 0 };
   }
@@ -136,9 +126,8 @@ export class RowResolution {
       const moved = this.advance.run(next, this.projectId, row.rowIndex, next).changes;
       count.advanced += moved;
       if (moved > 0) continue;
-      count.resolved += row.moved
-        ? this.exhaustedMoved.run(row.step, row.queryId, row.strategy, fetchedAt, this.projectId, row.rowIndex).changes
-        : this.exhausted.run(fetchedAt, this.projectId, row.rowIndex).changes;
+      this.moveOn(row);
+      count.resolved += this.exhausted.run(fetchedAt, this.projectId, row.rowIndex).changes;
     }
     return count;
   }
@@ -155,11 +144,15 @@ export class RowResolution {
   private settleAs(rows: readonly WaitingRow[], state: 'error' | 'offline', at: number | null): ResolutionCount {
     let resolved = 0;
     for (const row of rows) {
-      resolved += row.moved
-        ? this.settleMoved.run(row.step, row.queryId, row.strategy, state, state, at, this.projectId, row.rowIndex).changes
-        : this.settle.run(state, state, at, this.projectId, row.rowIndex).changes;
+      this.moveOn(row);
+      resolved += this.settle.run(state, state, at, this.projectId, row.rowIndex).changes;
     }
     return { resolved, advanced: 0 };
+  }
+
+  /** A row the run moved on in memory: its step, written just before its result. */
+  private moveOn(row: WaitingRow): void {
+    if (row.moved) this.moveTo.run(row.step, row.queryId, row.strategy, this.projectId, row.rowIndex);
   }
 }
 

@@ -231,7 +231,7 @@ describe('committing what lands', () => {
     }
   });
 
-  it('moves a row whose answer found nobody on to its next step in memory, and writes it once, at the step that settled it', async () => {
+  it('moves a row whose answer found nobody on to its next step in memory, and writes its step only with the result it settles at', async () => {
     const engine = await openEngine(join(tmp.dir, 'moving-on'));
     try {
       await connect(engine, sim);
@@ -248,9 +248,11 @@ describe('committing what lands', () => {
       const log = new Database(engine.dbPath, { readonly: true });
       try {
         const writes = log.prepare('SELECT row_index, step, state FROM status_log ORDER BY n').all() as { row_index: number; step: number; state: string }[];
-        // No write moves a row on by itself: each row is written once, settled, in row order.
-        expect(writes.map((w) => w.row_index)).toEqual(rows.map((_, i) => i));
-        expect(writes.filter((w) => w.state === 'pending')).toEqual([]);
+        // A row is moved on (its step) just before its result, never by itself in an earlier write: both in one
+        // transaction, the rows in row order.
+        expect(writes.map((w) => w.row_index)).toEqual(rows.flatMap((_, i) => [i, i]));
+        expect(writes.filter((w, i) => w.state === 'pending' && (i % 2 === 1 || w.step !== 1))).toEqual([]);
+        expect(writes.filter((w, i) => i % 2 === 1 && w.state === 'pending')).toEqual([]);
         const settled = settledRows(engine, project.id);
         expect(settled.every((r) => r.step === 1 && r.state !== 'pending' && r.strategy === 'name+company')).toBe(true);
         // Each row names the query of the step that settled it.
