@@ -19,7 +19,7 @@ export class HeldRows {
 
   /**
    * Holds rows an answer settles; what they count for the run's progress now. `values`: each row's verdict, in
-   * `rows`' order; null when the answer found nobody (the rows move on, or end: counted once written).
+   * `rows`' order; null when the answer found nobody at the rows' last step (they end: counted once written).
    */
   add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };
@@ -54,7 +54,7 @@ export class HeldRows {
   /**
    * Writes the held rows before row `below` (all by default) in row order, inside the caller's transaction, and lets
    * them go; returns what the writing changed beyond what `add` counted (a row a person decided meanwhile is left as
-   * it is). A row held twice (moved on from the cache, then settled at its next step) is written in the order held.
+   * it is).
    */
   write(resolution: RowResolution, below = Number.POSITIVE_INFINITY): ResolutionCount {
     const count: ResolutionCount = { resolved: 0, advanced: 0 };
@@ -62,10 +62,9 @@ export class HeldRows {
     const kept: Held[] = [];
     for (const h of this.held) (h.row.rowIndex < below ? written : kept).push(h);
     if (written.length === 0) return count;
-    // Stable: a row held twice keeps its order.
     written.sort((a, b) => a.row.rowIndex - b.row.rowIndex);
     for (const { row, values, fetchedAt } of written) {
-      const change = values ? resolution.found([row], [values], fetchedAt) : resolution.foundNobody([row], fetchedAt);
+      const change = values ? resolution.found([row], [values], fetchedAt) : resolution.noCandidates([row], fetchedAt);
       count.resolved += change.resolved - (values ? 1 : 0);
       count.advanced += change.advanced;
     }

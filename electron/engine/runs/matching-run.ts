@@ -127,11 +127,12 @@ const PAGES_PER_WORKER_READ = 2;
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
  * with it. Landed calls are committed as they land; the rows they settle are held until every row before them is
- * settled and written in row order (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
- * same sheet, rows it settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and
- * only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
- * loses at most the calls in flight and the one whose reply is being read (and the verdicts of rows not written yet,
- * worked out again from the cache).
+ * settled and written in row order (held-rows.ts). A row that found nobody moves on to its next query in memory, in
+ * the same walk, and its step is written with its result. Where another project holds the same sheet, rows it
+ * settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read.
+ * Memory holds a few pages, the rows held and the calls on their way, never the sheet's queries; a crash loses at
+ * most the calls in flight and the one whose reply is being read (and the verdicts and moves of rows not written
+ * yet, worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer wrote less, but
@@ -324,8 +325,7 @@ export class MatchingRun {
    * A page of waiting rows: those whose query has a fresh answer on file are settled in one transaction, once their
    * verdicts are worked out (by the verdict worker when there is one); the first to ask a query the cache lacks
    * queues it for a call now, and rows asking a query on its way wait with it. A row whose answer on file found
-   * nobody follows its next steps while the cache answers them, so a sheet answered from the cache is settled in
-   * one walk and each of its pages written once, not again by the next walk.
+   * nobody follows its next steps (follow), so its page is written once, not again by the next walk.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { clock } = this.deps;
