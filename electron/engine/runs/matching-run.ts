@@ -173,7 +173,7 @@ export class MatchingRun {
   /** Rows settled while calls are out, not written yet (held-rows.ts). */
   private readonly held = new HeldRows();
   private heldTimer: NodeJS.Timeout | null = null;
-  /** The first row of each page read and not settled yet, in row order: the held rows' watermark. */
+  /** The first row of each page read and not settled yet (and of rows moved on waiting on their verdicts): the watermark. */
   private readonly unsettledPages: number[] = [];
   /** The queries this walk met so far. */
   private seen = new DistinctQueries();
@@ -617,7 +617,8 @@ export class MatchingRun {
         this.sendQueued(true);
       }
       this.commitLanded();
-      // Rows the last answers moved on may have queued their next queries.
+      // Rows the last answers moved on may wait on their verdicts, or have queued their next queries.
+      while (this.settling.length > 0) await this.settling[0];
       if (this.queue.length === 0 || this.stop || this.commitError !== null) break;
     }
     this.writeHeld(true);
@@ -761,7 +762,8 @@ export class MatchingRun {
    * first of a page not settled yet. Rows before it are final.
    */
   private watermark(): number {
-    let low = this.unsettledPages[0] ?? Number.POSITIVE_INFINITY;
+    let low = Number.POSITIVE_INFINITY;
+    for (const first of this.unsettledPages) if (first < low) low = first;
     for (const q of this.asked.values()) if (q.low < low) low = q.low;
     return low;
   }
@@ -830,7 +832,23 @@ export class MatchingRun {
   private followLanded(nobody: Nobody[]): void {
     const work = emptyWork();
     this.follow(nobody, this.seen, work, this.freshAfter());
-    this.settleWork(work, this.resolution.verdictContext(new Date(this.deps.clock.now()).toISOString()), null);
+    const context = this.resolution.verdictContext(new Date(this.deps.clock.now()).toISOString());
+    const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
+    if (!thread) {
+      this.settleWork(work, context, null);
+      return;
+    }
+    // Verdicts from answers on file are worked out by the worker, as a page's are: the rows wait as a page's do.
+    let first = Number.POSITIVE_INFINITY;
+    for (const { rows } of nobody) first = Math.min(first, lowest(rows));
+    this.unsettledPages.push(first);
+    const before = this.settling[this.settling.length - 1];
+    const results = thread.verdicts(work.jobs, context).catch(() => null);
+    this.settleLater(
+      Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
+      context,
+      first,
+    );
   }
 
   private callFailed(asked: Asked[], error: unknown): void {
