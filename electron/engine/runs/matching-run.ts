@@ -549,8 +549,8 @@ export class MatchingRun {
   }
 
   /**
-   * Settles or holds the rows of `work` within the caller's transaction (settlePage); whether it held any rows. Rows
-   * settled at once (failed, not fetched, an answer stored without facts) are few and written as they come.
+   * Settles or holds the rows of `work` within the caller's transaction (settlePage); whether it had any. Rows settled
+   * at once (failed, not fetched, an answer stored without facts) are few and written as they come.
    */
   private settleWork(work: PageWork, context: VerdictContext, results: VerdictResults | null): boolean {
     for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
@@ -808,20 +808,22 @@ export class MatchingRun {
       ),
     );
     const nobody: Nobody[] = [];
+    const late = emptyWork();
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
         nobody.push({ rows: q.rows, fetchedAt });
         continue;
       }
-      let values = prepared.values[i]!;
+      const values = prepared.values[i]!;
       if (q.rows.length > values.length) {
-        const later = { strategy: q.strategy, facts: prepared.facts[i]!, cells: q.rows.slice(values.length).map((r) => r.cells) };
-        const laterValues = jobVerdicts(later, this.resolution.verdictContext(new Date(fetchedAt).toISOString()));
-        if (!laterValues) throw new Error(`The facts this run made of an answer do not read back (query ${q.key}).`);
-        values = [...values, ...laterValues];
+        const rows = q.rows.slice(values.length);
+        late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length });
+        late.jobs.push({ strategy: q.strategy, facts: prepared.facts[i]!, cells: rows.map((r) => r.cells) });
       }
-      this.count(this.held.add(q.rows, values, fetchedAt));
+      this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt));
     }
+    // Their verdicts at the answer's time, as those of the rows waiting when it landed.
+    if (late.jobs.length > 0) this.settleSoon(late, fetchedAt);
     return nobody;
   }
 
@@ -832,15 +834,26 @@ export class MatchingRun {
   private followLanded(nobody: Nobody[]): void {
     const work = emptyWork();
     this.follow(nobody, this.seen, work, this.freshAfter());
-    const context = this.resolution.verdictContext(new Date(this.deps.clock.now()).toISOString());
+    this.settleSoon(work, this.deps.clock.now());
+  }
+
+  /**
+   * Settles work that came of a landed call (rows that joined a query after its reply was read, rows moved on): at
+   * once within the caller's transaction, or, with verdicts to work out, by the worker as a page's are, the rows
+   * waiting as a page's do. `at`: when their verdicts are taken (ms).
+   */
+  private settleSoon(work: PageWork, at: number): void {
+    const context = this.resolution.verdictContext(new Date(at).toISOString());
     const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
     if (!thread) {
       this.settleWork(work, context, null);
       return;
     }
-    // Verdicts from answers on file are worked out by the worker, as a page's are: the rows wait as a page's do.
-    let first = Number.POSITIVE_INFINITY;
-    for (const { rows } of nobody) first = Math.min(first, lowest(rows));
+    const first = Math.min(
+      lowest(work.failed.map(([row]) => row)),
+      lowest(work.notFetched),
+      ...[...work.nobody, ...work.found, ...work.foundFacts].map(({ rows }) => lowest(rows)),
+    );
     this.unsettledPages.push(first);
     const before = this.settling[this.settling.length - 1];
     const results = thread.verdicts(work.jobs, context).catch(() => null);
