@@ -80,7 +80,7 @@ interface Held {
   fetchedAt: number;
 }
 
-/** How long rows below the watermark may wait to be written (ms): a few rounds of calls, and no longer than a person would notice. */
+/** How long rows below the watermark may wait to be written (ms): a few dozen calls' rows, in one write. */
 const HOLD_MS = 1000;
 /** Rows below the watermark written at once, whatever the time: enough that the pages at a write's ends are few of those it writes. */
 const WRITE_ROWS = 2000;
