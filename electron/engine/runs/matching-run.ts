@@ -542,6 +542,8 @@ export class MatchingRun {
     const { db } = this.deps;
     // Every row of the page is settled here, held, or waits on a call: the watermark passes the page.
     this.pageSettled(first);
+    // After a failed commit the run ends: rows settled by answers it rolled back are not written.
+    if (this.commitError !== null) return;
     db.transaction(() => {
       if (this.settleWork(work, context, results)) this.persist();
     })();
@@ -727,7 +729,7 @@ export class MatchingRun {
   private writeHeld(all: boolean): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = null;
-    if (this.held.size === 0) return;
+    if (this.held.size === 0 || this.commitError !== null) return;
     try {
       this.deps.db.transaction(() => {
         if (all) this.writeHeldNow();
