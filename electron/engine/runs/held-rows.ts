@@ -2,75 +2,90 @@ import type { ResolutionCount, RowResolution, WaitingRow } from './row-resolutio
 import type { VerdictValues } from './row-verdict';
 
 /**
- * Rows that answers settled while calls are out, held a moment and written together in row order. A call's waiting
- * rows are spread over the few hundred rows the calls in flight cover, so writing them with each call's commit wrote
- * most pages of `row_status` and of its indexes once per call that touched them. The calls' answers are still
- * committed as they land: a crash loses only the held rows' verdicts, which the next run works out again from the
- * cache without a call.
+ * Rows that answers settled while calls are out, held and written in row order once every row before them is settled
+ * too: below the run's watermark (the lowest row still waiting on a call or on a page's verdicts). A call's waiting
+ * rows are spread over the few hundred rows the calls in flight cover, so writing them as their calls landed wrote a
+ * page of `row_status` and of its indexes once per call that touched it; written below the watermark, a page's rows
+ * are written together, in one commit, and the page about once. The calls' answers are still committed as they land:
+ * a crash loses only the held rows' verdicts, which the next run works out again from the cache without a call.
  */
 export class HeldRows {
   private held: Held[] = [];
-  private rows = 0;
-  /** Rows counted as settled when held: their verdicts found candidates, and only the run writes a pending row. */
-  private counted = 0;
   private since = 0;
 
   get size(): number {
-    return this.rows;
+    return this.held.length;
   }
 
   /**
    * Holds rows an answer settles; what they count for the run's progress now. `values`: each row's verdict, in
-   * `rows`' order; null when the answer found nobody (the rows move on, or end: counted once written).
+   * `rows`' order; null when the answer found nobody at the rows' last step (they end: counted once written).
    */
   add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };
-    if (this.rows === 0) this.since = performance.now();
-    this.held.push({ rows, values, fetchedAt });
-    this.rows += rows.length;
-    const resolved = values ? rows.length : 0;
-    this.counted += resolved;
-    return { resolved, advanced: 0 };
+    if (this.held.length === 0) this.since = performance.now();
+    for (let i = 0; i < rows.length; i++) this.held.push({ row: rows[i]!, values: values ? values[i]! : null, fetchedAt });
+    // Rows with candidates count as settled now: only the run writes a pending row.
+    return { resolved: values ? rows.length : 0, advanced: 0 };
   }
 
-  /** Whether the rows have waited long enough, or enough of them wait, to be written now. */
-  due(): boolean {
-    return this.rows >= MAX_HELD_ROWS || (this.rows > 0 && this.waitLeft() === 0);
+  /** Held rows before row `below`: those write would write. */
+  countBelow(below: number): number {
+    let count = 0;
+    for (const h of this.held) if (h.row.rowIndex < below) count++;
+    return count;
   }
 
-  /** How long (ms) until the held rows are due by time. */
+  /**
+   * Whether to write now the rows before row `below` (the watermark): enough of them wait, or they have waited long
+   * enough; or so many rows are held, above it too, that memory says to write them all (then Infinity).
+   */
+  dueBelow(below: number): number | null {
+    if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
+    const count = this.countBelow(below);
+    return count >= WRITE_ROWS || (count > 0 && this.waitLeft() === 0) ? below : null;
+  }
+
+  /** How long (ms) until rows below the watermark are due by time. */
   waitLeft(): number {
     return Math.max(0, HOLD_MS - (performance.now() - this.since));
   }
 
   /**
-   * Writes every held row in row order (inside the caller's transaction) and lets them go; returns what the writing
-   * changed beyond what `add` counted (a row a person decided meanwhile is left as it is).
+   * Writes the held rows before row `below` (all by default) in row order, inside the caller's transaction, and lets
+   * them go; returns what the writing changed beyond what `add` counted (a row a person decided meanwhile is left as
+   * it is).
    */
-  write(resolution: RowResolution): ResolutionCount {
-    const count: ResolutionCount = { resolved: -this.counted, advanced: 0 };
-    const order: [rowIndex: number, held: Held, i: number][] = [];
-    for (const h of this.held) for (let i = 0; i < h.rows.length; i++) order.push([h.rows[i]!.rowIndex, h, i]);
-    order.sort((a, b) => a[0] - b[0]);
-    for (const [, { rows, values, fetchedAt }, i] of order) {
-      const change = values ? resolution.found([rows[i]!], [values[i]!], fetchedAt) : resolution.foundNobody([rows[i]!], fetchedAt);
-      count.resolved += change.resolved;
+  write(resolution: RowResolution, below = Number.POSITIVE_INFINITY): ResolutionCount {
+    const count: ResolutionCount = { resolved: 0, advanced: 0 };
+    const written: Held[] = [];
+    const kept: Held[] = [];
+    for (const h of this.held) (h.row.rowIndex < below ? written : kept).push(h);
+    if (written.length === 0) return count;
+    written.sort((a, b) => a.row.rowIndex - b.row.rowIndex);
+    for (const { row, values, fetchedAt } of written) {
+      const change = values ? resolution.found([row], [values], fetchedAt) : resolution.noCandidates([row], fetchedAt);
+      count.resolved += change.resolved - (values ? 1 : 0);
       count.advanced += change.advanced;
     }
-    this.held = [];
-    this.rows = 0;
-    this.counted = 0;
+    this.held = kept;
+    this.since = performance.now();
     return count;
   }
 }
 
 interface Held {
-  rows: readonly WaitingRow[];
-  values: readonly VerdictValues[] | null;
+  row: WaitingRow;
+  values: VerdictValues | null;
   fetchedAt: number;
 }
 
-/** How long settled rows may wait to be written (ms): a few rounds of calls, and no longer than a person would notice. */
+/**
+ * How long rows below the watermark may wait to be written (ms). Held a second (2,000 rows a write) a 100k run wrote a
+ * tenth less, but a small run wrote its rows only at its end (test/safety/crashes.test.ts kills runs part-way).
+ */
 const HOLD_MS = 250;
-/** Rows held at most, whatever the time: a bound on memory. */
+/** Rows below the watermark written at once, whatever the time: enough that the pages at a write's ends are few of those it writes. */
+const WRITE_ROWS = 500;
+/** Rows held at most, whatever the watermark: a bound on memory (a slow call holds the rows after its own). */
 const MAX_HELD_ROWS = 10_000;

@@ -10,7 +10,7 @@ import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts'
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { HeldRows } from './held-rows';
-import { DistinctQueries, nextSteps, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
+import { DistinctQueries, nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
@@ -51,6 +51,14 @@ interface Asked {
   query: FindQuery;
   strategy: Strategy;
   rows: WaitingRow[];
+  /** The lowest of `rows`: a row moved on in memory may join after rows below it. */
+  low: number;
+}
+
+/** Rows an answer found nobody for, with when it was fetched. */
+interface Nobody {
+  rows: readonly WaitingRow[];
+  fetchedAt: number;
 }
 
 /** A call's answers, kept until the next commit. */
@@ -81,7 +89,7 @@ type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[] }>;
 interface PageWork {
   failed: [WaitingRow, number][];
   notFetched: WaitingRow[];
-  /** Answers that found nobody: their rows move on. */
+  /** Answers that found nobody at the rows' last step: they end with no candidates. */
   nobody: { rows: WaitingRow[]; fetchedAt: number }[];
   /** Answers with candidates; those whose rows' values are still to work out have a job in `jobs`. */
   found: FoundAnswer[];
@@ -118,12 +126,13 @@ const PAGES_PER_WORKER_READ = 2;
  * waiting on a query in row order, a page at a time: a fresh cached answer settles a row as soon as its verdict is
  * worked out (on the verdict worker's thread while the next page is read), the first row to ask a query the cache
  * lacks sends it (in calls of up to 100, with bounded concurrency), and later rows asking a query on its way wait
- * with it. Landed calls are committed as they land; the rows they settle are held a moment and written in row order
- * (held-rows.ts). Rows that found nobody wait on their next query in the next walk. Where another project holds the
- * same sheet, rows it settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and
- * only the rest are read. Memory holds a few pages and the calls on their way, never the sheet's queries; a crash
- * loses at most the calls in flight and the one whose reply is being read (and the verdicts of rows not written yet,
- * worked out again from the cache).
+ * with it. Landed calls are committed as they land; the rows they settle are held until every row before them is
+ * settled and written in row order (held-rows.ts). A row that found nobody moves on to its next query in memory, in
+ * the same walk, and its step is written with its result. Where another project holds the same sheet, rows it
+ * settled alike are copied from it a span ahead of the pages, in SQL (copied-verdicts.ts), and only the rest are read.
+ * Memory holds a few pages, the rows held and the calls on their way, never the sheet's queries; a crash loses at
+ * most the calls in flight and the one whose reply is being read (and the verdicts and moves of rows not written
+ * yet, worked out again from the cache).
  *
  * A landed call is committed on the next turn of the event loop, with every call that landed meanwhile (several
  * while a page or a commit keeps the loop busy). Committing on a timer wrote less, but
@@ -164,6 +173,10 @@ export class MatchingRun {
   /** Rows settled while calls are out, not written yet (held-rows.ts). */
   private readonly held = new HeldRows();
   private heldTimer: NodeJS.Timeout | null = null;
+  /** The first row of each page read and not settled yet (and of rows moved on waiting on their verdicts): the watermark. */
+  private readonly unsettledPages: number[] = [];
+  /** The queries this walk met so far. */
+  private seen = new DistinctQueries();
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -288,6 +301,7 @@ export class MatchingRun {
    * be out). While the verdict worker works out one page's verdicts, the next page is read.
    */
   private async walk(seen: DistinctQueries): Promise<void> {
+    this.seen = seen;
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
     try {
       for (let after = -1; !this.stop && this.commitError === null; ) {
@@ -311,11 +325,11 @@ export class MatchingRun {
    * A page of waiting rows: those whose query has a fresh answer on file are settled in one transaction, once their
    * verdicts are worked out (by the verdict worker when there is one); the first to ask a query the cache lacks
    * queues it for a call now, and rows asking a query on its way wait with it. A row whose answer on file found
-   * nobody follows its next steps while the cache answers them, so a sheet answered from the cache is settled in
-   * one walk and each of its pages written once, not again by the next walk.
+   * nobody follows its next steps (follow), so its page is written once, not again by the next walk.
    */
   private takePage(page: PendingRow[], seen: DistinctQueries): void {
     const { clock } = this.deps;
+    this.unsettledPages.push(page[0]!.rowIndex);
     const freshAfter = this.freshAfter();
     const context = this.resolution.verdictContext(new Date(clock.now()).toISOString());
     const before = this.settling[this.settling.length - 1];
@@ -332,13 +346,14 @@ export class MatchingRun {
         // The few jobs left (rows followed to their next step) are worked out here, not queued behind later pages.
         Promise.all([answers, before]).then(([read]) => ({ work: this.pageWork(page, seen, freshAfter, read), results: null })),
         context,
+        page[0]!.rowIndex,
       );
       return;
     }
     const work = this.pageWork(page, seen, freshAfter);
     const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
     if (!thread && !before) {
-      this.settlePage(work, context, null);
+      this.settlePage(work, context, null, page[0]!.rowIndex);
       return;
     }
     // Pages are written in the order they were read. A worker that fails leaves its pages to this thread.
@@ -346,6 +361,7 @@ export class MatchingRun {
     this.settleLater(
       Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
       context,
+      page[0]!.rowIndex,
     );
   }
 
@@ -403,13 +419,31 @@ export class MatchingRun {
 
   /** A page's rows sorted into work, following rows whose answer on file found nobody to their next steps. */
   private pageWork(page: PendingRow[], seen: DistinctQueries, freshAfter: number, read?: ReadAnswers): PageWork {
-    const work: PageWork = { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
-    let foundNobody = this.lookUp(page, seen, work, freshAfter, false, read);
-    while (foundNobody.length > 0) {
-      const next = nextSteps(this.deps.db, this.projectId, foundNobody);
-      foundNobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
-    }
+    const work = emptyWork();
+    this.follow(this.lookUp(page, seen, work, freshAfter, false, read), seen, work, freshAfter);
     return work;
+  }
+
+  /**
+   * Rows whose answer found nobody, each moved on to its next step in memory and sorted into `work` there (settled
+   * from the cache, waiting on a call, or queued for one), or ending with no candidates at its last step. A row's step
+   * is written only with its result: a crash before loses the move, which the next run makes again from the cache.
+   */
+  private follow(nobody: Nobody[], seen: DistinctQueries, work: PageWork, freshAfter: number): void {
+    while (nobody.length > 0) {
+      const next: PendingRow[] = [];
+      for (const { rows, fetchedAt } of nobody) {
+        const last: WaitingRow[] = [];
+        for (const row of rows) {
+          const step = nextStep(this.deps.db, this.projectId, row);
+          if (step) next.push(step);
+          else last.push(row);
+        }
+        if (last.length > 0) work.nobody.push({ rows: last, fetchedAt });
+      }
+      this.count({ resolved: 0, advanced: next.length });
+      nobody = next.length > 0 ? this.lookUp(next, seen, work, freshAfter, true) : [];
+    }
   }
 
   /** The worker's answers by query id; those whose facts it could not read are read here, as a page of this thread's would be. */
@@ -428,55 +462,58 @@ export class MatchingRun {
     return read;
   }
 
-  /** Writes a page once its work is ready and every page read before it is written. */
-  private settleLater(ready: Promise<{ work: PageWork; results: VerdictResults | null }>, context: VerdictContext): void {
+  /** Writes a page once its work is ready and every page read before it is written. `first`: the page's first row. */
+  private settleLater(ready: Promise<{ work: PageWork; results: VerdictResults | null }>, context: VerdictContext, first: number): void {
     const settled: Promise<void> = ready
-      .then(({ work, results }) => this.settlePage(work, context, results))
+      .then(({ work, results }) => this.settlePage(work, context, results, first))
       .catch((error: unknown) => {
         this.commitError ??= error;
       })
-      .finally(() => this.settling.splice(this.settling.indexOf(settled), 1));
+      .finally(() => {
+        this.settling.splice(this.settling.indexOf(settled), 1);
+        this.pageSettled(first);
+      });
     this.settling.push(settled);
   }
 
   /**
    * Sorts rows into the page's work by what their query has: a failure in this run, a call on its way, an answer on
-   * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody and that have a next
-   * step. `following`: the rows are such rows at their next step, which only an answer on file settles now (the rest
-   * wait for the next walk, as rows moved on always did).
+   * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody. `following`: the
+   * rows were moved on to these steps in memory (follow).
    */
-  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): PendingRow[] {
+  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): Nobody[] {
     const byKey = new Map<number, PendingRow[]>();
     for (const [key, same] of rowsByKey(rows)) {
       const failedAt = this.failedKeys.get(key);
       const onItsWay = this.asked.get(key);
-      if (following && (failedAt !== undefined || onItsWay)) continue;
       if (failedAt !== undefined) {
         if (seen.add(key)) this.counters.queriesDone++;
-        for (const row of same) work.failed.push([{ rowIndex: row.rowIndex, cells: row.cells }, failedAt]);
-      } else if (onItsWay) onItsWay.rows.push(...same.map((row) => ({ rowIndex: row.rowIndex, cells: row.cells })));
-      else byKey.set(key, same);
+        for (const row of same) work.failed.push([waitingRow(row, following), failedAt]);
+      } else if (onItsWay) {
+        for (const row of same) {
+          onItsWay.rows.push(waitingRow(row, following));
+          onItsWay.low = Math.min(onItsWay.low, row.rowIndex);
+        }
+      } else byKey.set(key, same);
     }
-    const foundNobody: PendingRow[] = [];
+    const foundNobody: Nobody[] = [];
     const cached: ReadAnswers = read ?? (byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map());
     if (!following) this.mostlyCached = countCached(byKey, cached) * 2 > byKey.size;
     for (const [key, same] of byKey) {
       const first = same[0]!;
       const answer = cached.get(key);
-      if (following && !answer) continue;
       const firstSight = seen.add(key);
-      const waiting = same.map((r) => ({ rowIndex: r.rowIndex, cells: r.cells }));
+      // A next step's query was not among those the walk counted when it started (unless another row asks it first).
+      if (firstSight && following) this.counters.queriesTotal++;
+      const waiting = same.map((r) => waitingRow(r, following));
       if (answer) {
         if (firstSight) {
           this.counters.cacheHits++;
           this.counters.queriesDone++;
-          // A next step's query was not among those the walk counted when it started (unless another row asks it first).
-          if (following) this.counters.queriesTotal++;
         }
         const { fetchedAt } = answer;
         if (answer.count === 0) {
-          work.nobody.push({ rows: waiting, fetchedAt });
-          foundNobody.push(...same);
+          foundNobody.push({ rows: waiting, fetchedAt });
         } else if (answer.values) {
           // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
           work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1 });
@@ -488,7 +525,7 @@ export class MatchingRun {
         if (firstSight) this.counters.queriesDone++;
         work.notFetched.push(...waiting);
       } else if (firstSight) {
-        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting };
+        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
         this.queue.push(asked);
       }
@@ -501,29 +538,35 @@ export class MatchingRun {
    * Writes what a page's answers did to its rows, in one transaction. `results`: the worker's verdicts for
    * `work.jobs`, null to work them out here (no worker, or it failed).
    */
-  private settlePage(work: PageWork, context: VerdictContext, results: VerdictResults | null): void {
+  private settlePage(work: PageWork, context: VerdictContext, results: VerdictResults | null, first: number): void {
     const { db } = this.deps;
+    // Every row of the page is settled here, held, or waits on a call: the watermark passes the page.
+    this.pageSettled(first);
+    // After a failed commit the run ends: rows settled by answers it rolled back are not written.
+    if (this.commitError !== null) return;
     db.transaction(() => {
-      for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
-      if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
-      for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
-      // Rows settled here at once are written after the held ones: a row followed to its next step moves on first.
-      if (work.foundFacts.length > 0) this.writeHeldNow();
-      for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
-      for (const found of work.found) {
-        const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
-        if (values) {
-          this.count(this.held.add(found.rows, values, found.fetchedAt));
-        } else {
-          this.writeHeldNow();
-          this.settleUnread(found, context.at);
-        }
-      }
-      // With no call out, nothing else is about to write near these rows: they are written now.
-      if (this.calls.size === 0 || this.held.due()) this.writeHeldNow();
-      if (work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0) this.persist();
+      if (this.settleWork(work, context, results)) this.persist();
     })();
     this.holdOn();
+  }
+
+  /**
+   * Settles or holds the rows of `work` within the caller's transaction (settlePage); whether it had any. Rows settled
+   * at once (failed, not fetched, an answer stored without facts) are few and written as they come.
+   */
+  private settleWork(work: PageWork, context: VerdictContext, results: VerdictResults | null): boolean {
+    for (const [row, failedAt] of work.failed) this.count(this.resolution.failed([row], failedAt));
+    if (work.notFetched.length > 0) this.count(this.resolution.notFetched(work.notFetched));
+    for (const { rows, fetchedAt } of work.nobody) this.count(this.held.add(rows, null, fetchedAt));
+    for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
+    for (const found of work.found) {
+      const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
+      if (values) this.count(this.held.add(found.rows, values, found.fetchedAt));
+      else this.settleUnread(found, context.at);
+    }
+    // With no call out, nothing else is about to write near these rows: those below the watermark are written now.
+    this.writeHeldDue(this.calls.size === 0);
+    return work.failed.length + work.notFetched.length + work.nobody.length + work.foundFacts.length + work.found.length > 0;
   }
 
   /** An answer whose stored facts do not read: made again from its candidates, as answersOnFile does. Missing now, its rows wait for the next walk. */
@@ -569,13 +612,18 @@ export class MatchingRun {
 
   /** After a walk: the last queries sent, every call waited for, everything landed committed. */
   private async drain(): Promise<void> {
-    this.sendQueued(true);
-    while (this.calls.size > 0) {
-      await Promise.race(this.calls);
+    for (;;) {
       this.sendQueued(true);
+      while (this.calls.size > 0) {
+        await Promise.race(this.calls);
+        this.sendQueued(true);
+      }
+      this.commitLanded();
+      // Rows the last answers moved on may wait on their verdicts, or have queued their next queries.
+      while (this.settling.length > 0) await this.settling[0];
+      if (this.queue.length === 0 || this.stop || this.commitError !== null) break;
     }
-    this.commitLanded();
-    this.writeHeld();
+    this.writeHeld(true);
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
     this.asked.clear();
@@ -606,6 +654,8 @@ export class MatchingRun {
         this.commitError ??= commitError;
       }
       for (const q of asked) this.asked.delete(q.key);
+      // The watermark may have passed held rows.
+      this.holdOn();
       this.emit(false);
       return;
     }
@@ -650,12 +700,14 @@ export class MatchingRun {
     try {
       db.transaction(() => {
         for (const call of calls) {
-          this.commitCall(call);
+          const nobody = this.commitCall(call);
           this.counters.calls++;
           this.counters.fetched += call.asked.length;
           this.counters.queriesDone += call.asked.length;
+          for (const q of call.asked) this.asked.delete(q.key);
+          if (nobody.length > 0) this.followLanded(nobody);
         }
-        if (this.held.due()) this.writeHeldNow();
+        this.writeHeldDue(this.calls.size === 0);
         this.persist();
       })();
     } catch (error) {
@@ -665,17 +717,23 @@ export class MatchingRun {
       for (const { asked } of calls) for (const q of asked) this.asked.delete(q.key);
     }
     this.holdOn();
+    // Rows the answers moved on may have queued their next queries.
+    this.sendQueued(false);
     this.emit(false);
   }
 
-  /** Writes the held rows, if any, in a transaction of their own: when due, and before the run reads its rows again. */
-  private writeHeld(): void {
+  /**
+   * Writes held rows in a transaction of their own: those below the watermark when due by time, or `all` before the
+   * run reads its rows again.
+   */
+  private writeHeld(all: boolean): void {
     if (this.heldTimer) clearTimeout(this.heldTimer);
     this.heldTimer = null;
-    if (this.held.size === 0) return;
+    if (this.held.size === 0 || this.commitError !== null) return;
     try {
       this.deps.db.transaction(() => {
-        this.writeHeldNow();
+        if (all) this.writeHeldNow();
+        else this.writeHeldDue(true);
         this.persist();
       })();
     } catch (error) {
@@ -685,18 +743,49 @@ export class MatchingRun {
     this.emit(false);
   }
 
-  /** Writes the held rows within the caller's transaction. */
+  /** Writes every held row within the caller's transaction. */
   private writeHeldNow(): void {
     if (this.held.size > 0) this.count(this.held.write(this.resolution));
   }
 
-  /** Rows still held are written when due even if nothing else is committed meanwhile (a slow service, the last calls). */
+  /**
+   * Writes the held rows below the watermark within the caller's transaction, when enough wait or they waited long
+   * enough (`now`: whatever their number); every held row when memory says.
+   */
+  private writeHeldDue(now: boolean): void {
+    if (this.held.size === 0) return;
+    const low = this.watermark();
+    const below = this.held.dueBelow(low) ?? (now ? low : null);
+    if (below !== null) this.count(this.held.write(this.resolution, below));
+  }
+
+  /**
+   * The lowest row this walk may still settle, held rows aside: a row waiting on a query not committed yet, or the
+   * first of a page not settled yet. Rows before it are final.
+   */
+  private watermark(): number {
+    let low = Number.POSITIVE_INFINITY;
+    for (const first of this.unsettledPages) if (first < low) low = first;
+    for (const q of this.asked.values()) if (q.low < low) low = q.low;
+    return low;
+  }
+
+  /** A page read is settled (or failed): the watermark no longer waits on it. */
+  private pageSettled(first: number): void {
+    const i = this.unsettledPages.indexOf(first);
+    if (i >= 0) this.unsettledPages.splice(i, 1);
+  }
+
+  /**
+   * Rows below the watermark are written when due even if nothing else is committed meanwhile (a slow service, the
+   * last calls); rows above it wait for a commit or a page to move it.
+   */
   private holdOn(): void {
-    if (this.held.size === 0) {
+    if (this.held.size === 0 || this.held.countBelow(this.watermark()) === 0) {
       if (this.heldTimer) clearTimeout(this.heldTimer);
       this.heldTimer = null;
     } else {
-      this.heldTimer ??= setTimeout(() => this.writeHeld(), this.held.waitLeft());
+      this.heldTimer ??= setTimeout(() => this.writeHeld(false), this.held.waitLeft());
     }
   }
 
@@ -705,7 +794,7 @@ export class MatchingRun {
    * (held-rows.ts), as its reply's reading prepared them; rows that came to wait on the call since it landed are
    * assessed here, from the facts stored with its answers.
    */
-  private commitCall({ asked, fetchedAt, prepared }: LandedCall): void {
+  private commitCall({ asked, fetchedAt, prepared }: LandedCall): Nobody[] {
     putLookups(
       this.deps.db,
       asked.map(
@@ -720,20 +809,61 @@ export class MatchingRun {
         }),
       ),
     );
+    const nobody: Nobody[] = [];
+    const late = emptyWork();
     for (const [i, q] of asked.entries()) {
       if (prepared.counts[i] === 0) {
-        this.count(this.held.add(q.rows, null, fetchedAt));
+        nobody.push({ rows: q.rows, fetchedAt });
         continue;
       }
-      let values = prepared.values[i]!;
+      const values = prepared.values[i]!;
       if (q.rows.length > values.length) {
-        const later = { strategy: q.strategy, facts: prepared.facts[i]!, cells: q.rows.slice(values.length).map((r) => r.cells) };
-        const laterValues = jobVerdicts(later, this.resolution.verdictContext(new Date(fetchedAt).toISOString()));
-        if (!laterValues) throw new Error(`The facts this run made of an answer do not read back (query ${q.key}).`);
-        values = [...values, ...laterValues];
+        const rows = q.rows.slice(values.length);
+        late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length });
+        late.jobs.push({ strategy: q.strategy, facts: prepared.facts[i]!, cells: rows.map((r) => r.cells) });
       }
-      this.count(this.held.add(q.rows, values, fetchedAt));
+      this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt));
     }
+    // Their verdicts at the answer's time, as those of the rows waiting when it landed.
+    if (late.jobs.length > 0) this.settleSoon(late, fetchedAt);
+    return nobody;
+  }
+
+  /**
+   * Rows a landed call's answers found nobody for, moved on to their next steps (follow) once the call's queries left
+   * `asked`: a next step that is another of its queries is then settled from the answer just stored.
+   */
+  private followLanded(nobody: Nobody[]): void {
+    const work = emptyWork();
+    this.follow(nobody, this.seen, work, this.freshAfter());
+    this.settleSoon(work, this.deps.clock.now());
+  }
+
+  /**
+   * Settles work that came of a landed call (rows that joined a query after its reply was read, rows moved on): at
+   * once within the caller's transaction, or, with verdicts to work out, by the worker as a page's are, the rows
+   * waiting as a page's do. `at`: when their verdicts are taken (ms).
+   */
+  private settleSoon(work: PageWork, at: number): void {
+    const context = this.resolution.verdictContext(new Date(at).toISOString());
+    const thread = work.jobs.length > 0 ? this.deps.verdicts() : null;
+    if (!thread) {
+      this.settleWork(work, context, null);
+      return;
+    }
+    const first = Math.min(
+      lowest(work.failed.map(([row]) => row)),
+      lowest(work.notFetched),
+      ...[...work.nobody, ...work.found, ...work.foundFacts].map(({ rows }) => lowest(rows)),
+    );
+    this.unsettledPages.push(first);
+    const before = this.settling[this.settling.length - 1];
+    const results = thread.verdicts(work.jobs, context).catch(() => null);
+    this.settleLater(
+      Promise.all([results, before]).then(([verdicts]) => ({ work, results: verdicts })),
+      context,
+      first,
+    );
   }
 
   private callFailed(asked: Asked[], error: unknown): void {
@@ -855,6 +985,21 @@ export class MatchingRun {
       }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
     }
   }
+}
+
+/** A row the run walked, or moved on in memory (`moved`), as it waits on its query. */
+function waitingRow({ rowIndex, cells, step, queryId, strategy }: PendingRow, moved: boolean): WaitingRow {
+  return { rowIndex, cells, step, queryId, strategy, moved };
+}
+
+function lowest(rows: readonly WaitingRow[]): number {
+  let low = Number.POSITIVE_INFINITY;
+  for (const row of rows) if (row.rowIndex < low) low = row.rowIndex;
+  return low;
+}
+
+function emptyWork(): PageWork {
+  return { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
 }
 
 /** A page's rows by the query they ask, in the page's order. */

@@ -27,15 +27,10 @@ export function pendingRowsAfter(db: Database, projectId: number, afterRow: numb
   return rows.map(([rowIndex, step, queryId, query, strategy, cells]) => ({ rowIndex, step, queryId, query, strategy, cells }));
 }
 
-/** Each row at its next step, for rows that have one (as the run would walk them once moved on). */
-export function nextSteps(db: Database, projectId: number, rows: readonly PendingRow[]): PendingRow[] {
-  const statement = nextStepStatement(db);
-  const next: PendingRow[] = [];
-  for (const row of rows) {
-    const found = statement.get(projectId, row.rowIndex, row.step + 1) as [number, string, Strategy] | undefined;
-    if (found) next.push({ rowIndex: row.rowIndex, step: row.step + 1, queryId: found[0], query: found[1], strategy: found[2], cells: row.cells });
-  }
-  return next;
+/** A row at its next step, if it has one (as the run would walk it once moved on). */
+export function nextStep(db: Database, projectId: number, row: Pick<PendingRow, 'rowIndex' | 'step' | 'cells'>): PendingRow | null {
+  const found = nextStepStatement(db).get(projectId, row.rowIndex, row.step + 1) as [number, string, Strategy] | undefined;
+  return found ? { rowIndex: row.rowIndex, step: row.step + 1, queryId: found[0], query: found[1], strategy: found[2], cells: row.cells } : null;
 }
 
 const nextStepStatements = new WeakMap<Database, Statement>();

@@ -51,7 +51,8 @@ function stored(db: Database, projectId: number) {
 }
 
 function waiting(rows: string[][]): WaitingRow[] {
-  return rows.map((cells, rowIndex) => ({ rowIndex, cells: JSON.stringify(cells) }));
+  // As addProject stores them: every row at step 0, asking query rowIndex * 10.
+  return rows.map((cells, rowIndex) => ({ rowIndex, cells: JSON.stringify(cells), step: 0, queryId: rowIndex * 10, strategy: 'name+company', moved: false }));
 }
 
 describe('settling the rows waiting on one answer', () => {

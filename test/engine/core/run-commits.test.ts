@@ -180,7 +180,7 @@ describe('settling rows from stored answers', () => {
 });
 
 describe('committing what lands', () => {
-  it('commits a call that lands at once, while a slower call is still out, and the slow one when it lands', async () => {
+  it("commits a call's answers as it lands, and writes rows once every row before them is settled, each once and in row order", async () => {
     let findCalls = 0;
     let releaseFirst!: () => void;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
@@ -190,28 +190,78 @@ describe('committing what lands', () => {
       return reply;
     };
     const engine = await openEngine(join(tmp.dir, 'landing'), { fetch: holdingFetch });
+    const side = () => new Database(engine.dbPath);
     try {
       await connect(engine, sim);
       await ok(engine, 'settings.update', { concurrency: 2 });
       // 150 e-mails of people the service knows: two calls, every row settled by the first step.
       const rows = people.slice(0, 150).map((p) => ['', p.email_address, '']);
       const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'landing.csv'), HEADERS, rows) })).summary;
+      // Every write that settles a row, in the order written.
+      const db = side();
+      db.exec(`CREATE TABLE settled_log (n INTEGER PRIMARY KEY, row_index INTEGER);
+        CREATE TRIGGER settled_logged AFTER UPDATE ON row_status WHEN new.state <> 'pending' BEGIN INSERT INTO settled_log (row_index) VALUES (new.row_index); END;`);
+      db.close();
+      const read = <T>(sql: string): T => {
+        const d = side();
+        try {
+          return d.prepare(sql).pluck().all() as T;
+        } finally {
+          d.close();
+        }
+      };
       await ok(engine, 'run.start', { projectId: project.id });
 
-      const pendingAt = () => settledRows(engine, project.id).map((r) => r.state === 'pending');
+      // The second call (rows 100-149) lands and its answers are committed while the first is held.
       const deadline = Date.now() + 10_000;
-      while (pendingAt().every(Boolean) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      const whileHeld = pendingAt();
-      // The held call asked rows 0-99; the other one's rows are committed without waiting for it.
-      expect(whileHeld.slice(0, 100).every(Boolean)).toBe(true);
-      expect(whileHeld.slice(100).some(Boolean)).toBe(false);
+      while (read<number[]>("SELECT count(*) FROM lookups WHERE status = 'ok'")[0]! < 50 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(read<number[]>("SELECT count(*) FROM lookups WHERE status = 'ok'")[0]).toBe(50);
+      // A while (rows settled were once held 250 ms at most): rows 100-149 still wait, above the watermark that rows
+      // 0-99 hold; no time writes them.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(read<string[]>(`SELECT state FROM row_status WHERE project_id = ${project.id}`).filter((s) => s !== 'pending')).toEqual([]);
 
       releaseFirst();
       const end = await engine.runSettled(project.id);
       expect(end).toMatchObject({ status: 'done', calls: 2, rowsResolved: 150 });
-      expect(pendingAt().some(Boolean)).toBe(false);
+      expect(read<string[]>(`SELECT state FROM row_status WHERE project_id = ${project.id}`).filter((s) => s === 'pending')).toEqual([]);
+      expect(read<number[]>('SELECT row_index FROM settled_log ORDER BY n')).toEqual(rows.map((_, i) => i));
     } finally {
       releaseFirst();
+      await engine.close();
+    }
+  });
+
+  it('moves a row whose answer found nobody on to its next step in memory, and writes its step only with the result it settles at', async () => {
+    const engine = await openEngine(join(tmp.dir, 'moving-on'));
+    try {
+      await connect(engine, sim);
+      // An e-mail nobody has, then the person's name and company: each row is settled at its second step.
+      const rows = people.slice(200, 320).map((p, i) => [p.name, `gone-${i}@nowhere.example`, currentCompany(p)]);
+      const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'moving-on.csv'), HEADERS, rows) })).summary;
+      const db = new Database(engine.dbPath);
+      // Every write to a row's status, in the order written.
+      db.exec(`CREATE TABLE status_log (n INTEGER PRIMARY KEY, row_index INTEGER, step INTEGER, state TEXT);
+        CREATE TRIGGER status_logged AFTER UPDATE ON row_status BEGIN INSERT INTO status_log (row_index, step, state) VALUES (new.row_index, new.step, new.state); END;`);
+      db.close();
+      expect(await runToEnd(engine, project.id)).toMatchObject({ status: 'done', rowsResolved: rows.length });
+
+      const log = new Database(engine.dbPath, { readonly: true });
+      try {
+        const writes = log.prepare('SELECT row_index, step, state FROM status_log ORDER BY n').all() as { row_index: number; step: number; state: string }[];
+        // A row is moved on (its step) just before its result, never by itself in an earlier write: both in one
+        // transaction, the rows in row order.
+        expect(writes.map((w) => w.row_index)).toEqual(rows.flatMap((_, i) => [i, i]));
+        expect(writes.filter((w, i) => w.state === 'pending' && (i % 2 === 1 || w.step !== 1))).toEqual([]);
+        const settled = settledRows(engine, project.id);
+        expect(settled.every((r) => r.step === 1 && r.state !== 'pending' && r.strategy === 'name+company')).toBe(true);
+        // Each row names the query of the step that settled it.
+        const planned = log.prepare('SELECT row_index, query_id FROM row_queries WHERE project_id = ? AND step = 1 ORDER BY row_index').all(project.id) as { row_index: number; query_id: number }[];
+        expect(settled.map((r) => r.query_id)).toEqual(planned.map((p) => p.query_id));
+      } finally {
+        log.close();
+      }
+    } finally {
       await engine.close();
     }
   });
