@@ -16,9 +16,20 @@ function writes() {
   }
 }
 
+/** Peak resident bytes as bench/peak-rss.ts takes them (VmHWM; maxRSS counts the parent this was spawned from too). */
+function peakRssBytes() {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb) return Number(kb) * 1024;
+  } catch {
+    // Not Linux: getrusage's below.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
 if (file) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ maxRssMb: (usage.maxRSS * 1024) / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, io: writes() }));
+    writeFileSync(file, JSON.stringify({ maxRssMb: peakRssBytes() / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, io: writes() }));
   });
 }

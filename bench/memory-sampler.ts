@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { peakRssBytes } from './peak-rss';
 
 /** MB, what the process held when its sampled resident memory peaked: the kernel's split and the main JS heap's. */
 export interface MemoryAtPeak {
@@ -82,11 +83,11 @@ export class MemorySampler {
     this.sample();
   }
 
-  /** MB. A busy event loop can miss a sample, so the kernel's maxRSS (which never misses) is taken too. */
+  /** MB. A busy event loop can miss a sample, so the kernel's high-water mark (which never misses) is taken too. */
   peakMb(): MemoryPeak {
     this.sample();
     const mb = (m: Map<string, number>) => Object.fromEntries([...m].map(([name, bytes]) => [name, Math.round(bytes / 1e5) / 10]));
-    return { sampled: this.peak / 1e6, maxRss: (process.resourceUsage().maxRSS * 1024) / 1e6, byPhase: mb(this.phases), heapByPhase: mb(this.heaps), atPeak: this.atPeak };
+    return { sampled: this.peak / 1e6, maxRss: peakRssBytes() / 1e6, byPhase: mb(this.phases), heapByPhase: mb(this.heaps), atPeak: this.atPeak };
   }
 
   stop(): void {

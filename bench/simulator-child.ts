@@ -2,6 +2,7 @@
 // memory are not the engine's. Says it is ready (and where) over IPC, and answers counter requests.
 import { startSimulator } from '../electron/simulator';
 import type { SimulatorReady, SimulatorTally } from './simulator-process';
+import { peakRssBytes } from './peak-rss';
 
 const [peopleText, seedText, latencyText, portText] = process.argv.slice(2);
 const simulator = await startSimulator({ port: Number(portText ?? 0), people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText) });
@@ -17,7 +18,7 @@ function tally(): SimulatorTally {
     distinctQueries: c.queryKeys.size,
     replyBytes: c.replyBytes,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    maxRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6,
+    maxRssMb: peakRssBytes() / 1e6,
   };
 }
 

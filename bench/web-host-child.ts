@@ -1,6 +1,7 @@
 // Child process: the browser host (electron/web) on a data folder, as `matchdesk web` runs it, so the benchmark can
 // drive it over HTTP like the page does and read its own peak resident memory.
 import { startWebHost } from '../electron/web/server';
+import { peakRssBytes } from './peak-rss';
 
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) {
@@ -13,7 +14,7 @@ process.send!({ type: 'ready', origin: host.origin, token: host.token });
 process.on('message', (message: { type?: string; id?: number }) => {
   if (message?.type === 'usage') {
     const usage = process.resourceUsage();
-    process.send!({ type: 'usage', id: message.id, maxRssMb: (usage.maxRSS * 1024) / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
+    process.send!({ type: 'usage', id: message.id, maxRssMb: peakRssBytes() / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
   }
 });
 const stop = () => {
