@@ -168,8 +168,9 @@ export async function planProject(
 
   for (let from: number | null = 0; from !== null; ) {
     from = planPage(from);
-    // Its new queries are stored: the next page need not read them back to check.
-    ids.committed();
+    // Its new queries are stored (committed, unless it ran inside a caller's transaction): the next page need not read
+    // them back to check.
+    if (!db.inTransaction) ids.committed();
     if (from !== null) onPage(outcome.rows);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { ProjectRecord } from '../rows/project-record';
+import { statement } from '../store/statements';
 
 /**
  * The queries more than one row of a project plans, at any step, each with those rows (table shared_queries,
@@ -36,15 +37,16 @@ function sameQuery(project: ProjectRecord): string {
 
 /** How many rows of the project ask this query now (a row asking it is one). */
 export function rowsAskingCount(db: Database, project: ProjectRecord, queryId: number): number {
-  const n = db.prepare(`SELECT count(*) FROM ${sameQuery(project)}`).pluck().get({ project: project.id, query: queryId }) as number;
+  const n = statement(db, `SELECT count(*) FROM ${sameQuery(project)}`).pluck().get({ project: project.id, query: queryId }) as number;
   // A query no other row plans is this row's alone: it is kept with no rows.
   return project.planScope === null ? n : Math.max(n, 1);
 }
 
 /** The rows of the project asking this query now that also meet `where` (on `s`, with its own named parameters), in row order. */
 export function rowsAsking(db: Database, project: ProjectRecord, queryId: number, where: string, params: Record<string, unknown>): number[] {
-  return db
-    .prepare(`SELECT s.row_index FROM ${sameQuery(project)} AND ${where} ORDER BY s.row_index`)
+  // In the kept rows' order: ordered by row_status's key, SQLite walked the whole project instead (0.5 s at 1M).
+  const order = project.planScope === null ? 's' : 'q';
+  return statement(db, `SELECT s.row_index FROM ${sameQuery(project)} AND ${where} ORDER BY ${order}.row_index`)
     .pluck()
     .all({ ...params, project: project.id, query: queryId }) as number[];
 }
