@@ -61,7 +61,7 @@ export class ProjectCleanup extends IdleWork {
     super(db, isIdle);
     this.pending = db.prepare('SELECT project_id FROM project_cleanup ORDER BY project_id LIMIT 1').pluck();
     this.done = db.prepare('DELETE FROM project_cleanup WHERE project_id = ?');
-    this.steps = [rowsStep(db), queriesStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
+    this.steps = [rowsStep(db), queriesStep(db), sharedQueriesStep(db), decisionsStep(db), refreshesStep(db), lastStep(db)];
   }
 
   protected async workAll(): Promise<void> {
@@ -178,6 +178,16 @@ function queriesStep(db: Database): Step {
     if (walk.from > ((last.get(project) as number | null) ?? -1)) walk = { projects: walk.projects.slice(1), from: 0 };
     return true;
   };
+}
+
+/** The rows sharing a query (runs/shared-queries.ts): most of a large project's rows, by query. */
+function sharedQueriesStep(db: Database): Step {
+  const slice = db.prepare(
+    `DELETE FROM shared_queries WHERE project_id = @project
+       AND query_id <= (SELECT query_id FROM shared_queries WHERE project_id = @project ORDER BY query_id LIMIT 1 OFFSET @slice)`,
+  );
+  const rest = db.prepare('DELETE FROM shared_queries WHERE project_id = ?');
+  return (projectId) => slice.run({ project: projectId, slice: ENTRIES_PER_SLICE }).changes > 0 || rest.run(projectId).changes > 0;
 }
 
 /** The decision log: it may hold a decision for every row (accepting all confident rows at once). */

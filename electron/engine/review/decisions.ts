@@ -12,6 +12,7 @@ import { FreshestFacts } from '../rows/freshest-facts';
 import { chosenWithFacts } from '../rows/refreshed-choice';
 import { answerFacts } from '../runs/answer-facts';
 import { chosenFrom } from '../runs/row-verdict';
+import { rowsAsking } from '../runs/shared-queries';
 import { CHOSEN_SQL, chosenValues, readRowStatus, sameChosen, type ChosenPerson, type RowStatusRecord } from '../rows/row-status';
 import { statement } from '../store';
 import { assessedRow, rowCells, rowDetail } from './row-detail';
@@ -74,14 +75,14 @@ export class Decisions {
       );
     }
     const after = this.decided('accepted', chosen);
-    const rows = applyToIdentical ? [row, ...this.identical(project.id, row, true)] : [row];
+    const rows = applyToIdentical ? [row, ...this.identical(project, row, true)] : [row];
     return this.commit(project, rowIndex, rows.map((r) => ({ rowIndex: r.rowIndex, before: fieldsOf(r), after })));
   }
 
   reject(project: ProjectRecord, rowIndex: number, applyToIdentical: boolean): DecisionResult {
     const row = this.row(project, rowIndex);
     const after = this.decided('rejected', null);
-    const rows = applyToIdentical ? [row, ...this.identical(project.id, row, false)] : [row];
+    const rows = applyToIdentical ? [row, ...this.identical(project, row, false)] : [row];
     return this.commit(project, rowIndex, rows.map((r) => ({ rowIndex: r.rowIndex, before: fieldsOf(r), after })));
   }
 
@@ -302,16 +303,14 @@ export class Decisions {
   }
 
   /** Other rows settled by the same query that no person has decided yet. */
-  private identical(projectId: number, row: RowStatusRecord, withCandidates: boolean): RowStatusRecord[] {
+  private identical(project: ProjectRecord, row: RowStatusRecord, withCandidates: boolean): RowStatusRecord[] {
     if (row.queryId === null) return [];
-    const indexes = this.db
-      .prepare(
-        `SELECT row_index FROM row_status WHERE project_id = ? AND query_id = ? AND row_index != ?
-         AND outcome = ? AND state NOT IN (${MANUAL_STATES.map(() => '?').join(', ')}) ORDER BY row_index`,
-      )
-      .pluck()
-      .all(projectId, row.queryId, row.rowIndex, withCandidates ? 'to_review' : row.outcome, ...MANUAL_STATES) as number[];
-    return indexes.map((i) => readRowStatus(this.db, projectId, i)!).filter(Boolean);
+    const manual = MANUAL_STATES.map((s) => `'${s}'`).join(', ');
+    const indexes = rowsAsking(this.db, project, row.queryId, `s.row_index != @row AND s.outcome = @outcome AND s.state NOT IN (${manual})`, {
+      row: row.rowIndex,
+      outcome: withCandidates ? 'to_review' : row.outcome,
+    });
+    return indexes.map((i) => readRowStatus(this.db, project.id, i)!).filter(Boolean);
   }
 
   /** Each chosen person with the freshest record on file: a refresh's when newer than the row's answer. */

@@ -8,6 +8,7 @@ import { storedLearning } from '../rows/stored-learning';
 import { EngineError, notFound } from '../engine-errors';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { factsOf } from '../runs/answer-facts';
+import { rowsAskingCount } from '../runs/shared-queries';
 import { parseCells } from '../rows/row-cells';
 import { readRowStatus, type RowStatusRecord } from '../rows/row-status';
 import { answerFetched, statement } from '../store';
@@ -77,8 +78,7 @@ export function rowDetail(db: Database, project: ProjectRecord, rowIndex: number
         };
       })
     : [];
-  const identical =
-    status.queryId === null ? 0 : (db.prepare('SELECT count(*) FROM row_status WHERE project_id = ? AND query_id = ?').pluck().get(project.id, status.queryId) as number);
+  const identical = status.queryId === null ? 0 : rowsAskingCount(db, project, status.queryId);
   return {
     rowIndex,
     rowNumber: sheetRowNumber(project, rowIndex),

@@ -235,10 +235,10 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
       ? `d.outcome = 'to_review' AND d.verdict_basis = @basis AND ((d.state = 'to_review' AND d.source IS NULL) OR (d.state = 'auto' AND d.source = 'auto'))`
       : `d.outcome = 'no_candidates' AND d.state = 'no_candidates' AND d.source IS NULL
          AND NOT EXISTS (SELECT 1 FROM row_queries AS later WHERE later.project_id = @project AND later.row_index = n.row_index AND later.step > d.step)`;
-  // A row copied at its own step keeps its query as it is: assigned at all, the query's entry in row_status_by_query
-  // is written again (when it was ordered by the keys' hashes, at random: it doubled what a re-run wrote). A row
-  // moved on takes the other's step and query, as the run's own moving on does. Query ids are shared by every
-  // project (runs/query-ids.ts), so the same query is the same id in both.
+  // A row copied at its own step keeps its query as it is: assigned at all, an index holding it would be written again
+  // (when one was ordered by the keys' hashes, at random: it doubled what a re-run wrote). A row moved on takes the
+  // other's step and query, as the run's own moving on does. Query ids are shared by every project
+  // (runs/query-ids.ts), so the same query is the same id in both.
   const steps = fromFirstStep
     ? `n.step = 0 AND d.step > 0
        AND NOT EXISTS (SELECT 1 FROM row_queries AS e LEFT JOIN lookups AS el ON el.query_id = e.query_id

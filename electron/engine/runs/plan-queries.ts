@@ -6,6 +6,7 @@ import { plannedQueries, rowInput, type RowInput } from '../matching';
 import { queryDigests } from '../store';
 import { QueryIds } from './query-ids';
 import { storedQuery } from './query-records';
+import { saveSharedQueries } from './shared-queries';
 import { replannedStatus, type PlannedStep } from './replan-row';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from '../rows/row-status';
@@ -26,9 +27,8 @@ export interface PlanOutcome {
 
 /**
  * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
- * row order (queries by their id, runs/query-ids.ts, new ones appended), save a repeated query's rows, so a page
- * dirties little more than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to
- * interleave.
+ * row order (queries by their id, runs/query-ids.ts, new ones appended), so a page dirties little more than the pages
+ * it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
  */
 const PAGE_ROWS = 10_000;
 
@@ -42,7 +42,8 @@ const NO_OLD_PLAN: OldPlan = { ids: [], texts: [] };
 
 /**
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
- * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither).
+ * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither). The
+ * queries rows share are kept once the plan is whole (runs/shared-queries.ts).
  * Never holds more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
  * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
  * told the rows planned so far after each page. Cancelled by `signal` (looked at between pages), it puts the
@@ -87,6 +88,7 @@ export async function planProject(
   const ids = QueryIds.of(db);
 
   const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0 };
+  let planChanged = false;
   const planPage = db.transaction((from: number): number | null => {
     const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as [rowIndex: number, cells: string][];
     if (rows.length === 0) return null;
@@ -156,6 +158,7 @@ export async function planProject(
         else replaces.push(rowStatusValues(next));
       }
     }
+    if (steps.length > 0 || drops.size > 0) planChanged = true;
     for (const [kept, rowIndexes] of drops) dropSteps.run(projectId, kept, JSON.stringify(rowIndexes));
     for (const step of steps) addStep.run(projectId, ...step);
     for (const status of newStatuses) insertNewStatus.run(projectId, ...status);
@@ -165,6 +168,9 @@ export async function planProject(
 
   for (let from: number | null = 0; from !== null; ) {
     from = planPage(from);
+    // Its new queries are stored (committed, unless it ran inside a caller's transaction): the next page need not read
+    // them back to check.
+    if (!db.inTransaction) ids.committed();
     if (from !== null) onPage(outcome.rows);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();
@@ -175,7 +181,11 @@ export async function planProject(
     }
   }
 
-  db.prepare('UPDATE projects SET plan_scope = ? WHERE id = ?').run(scope, projectId);
+  // A plan cut off before (plan_scope NULL) may have changed steps its shared queries do not show yet.
+  db.transaction(() => {
+    if (planChanged || previous !== scope) saveSharedQueries(db, projectId);
+    db.prepare('UPDATE projects SET plan_scope = ? WHERE id = ?').run(scope, projectId);
+  })();
   return outcome;
 }
 

@@ -36,6 +36,11 @@ export class QueryIds {
     return this;
   }
 
+  /** The transaction that caught up at its start has committed the queries it stored (DigestIds.committed). */
+  committed(): void {
+    this.digests.committed();
+  }
+
   /** The id of the query with this digest, stored (with its text, as storedQuery writes it) when it is new. */
   idOf(digest: bigint, text: string): number {
     const known = this.digests.idOf(digest);

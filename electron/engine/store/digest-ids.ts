@@ -91,6 +91,16 @@ export class DigestIds {
     }
   }
 
+  /**
+   * The transaction that caught up at its start (`catchUp(true)`) and took rows in since has committed: they are
+   * stored as taken, so the next such look need not read them back.
+   */
+  committed(): void {
+    this.trustedUpTo = this.readUpTo;
+    this.recentDigests = [];
+    this.recentIds = [];
+  }
+
   /** Forgets every digest (rows were removed): the next look reads them all again. */
   forget(): void {
     this.ids.clear();

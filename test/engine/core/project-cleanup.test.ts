@@ -36,7 +36,7 @@ function leftOf(dbPath: string, id: number): Record<string, number> {
   try {
     const count = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params) as number;
     const left: Record<string, number> = {};
-    for (const table of ['rows', 'row_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'row_text_state']) {
+    for (const table of ['rows', 'row_queries', 'shared_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'row_text_state']) {
       left[table] = count(`SELECT count(*) FROM ${table} WHERE project_id = ?`, id);
     }
     // A refresh's people and rows belong to it, so to the project through it; any whose refresh is gone count too.
@@ -72,8 +72,10 @@ async function fullProjectTemplate(dir: string, rows: number): Promise<{ project
   try {
     await connect(maker, service);
     const sheet = truthSheet(service.dataset.people, { still: 400, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
-    // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for.
-    const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: rows - sheet.length }, (_, i) => [`Filler ${i}`, `filler${i}@nowhere.example`, 'Nowhere'])];
+    // The matched rows, then as many more rows (unmatched: an e-mail nobody has) as asked for, the last two asking
+    // what the first of them asks (rows sharing a query).
+    const fillers = rows - sheet.length;
+    const cells = [...sheet.map((r) => r.cells), ...Array.from({ length: fillers }, (_, i) => [`Filler ${i}`, `filler${i < fillers - 2 ? i : 0}@nowhere.example`, 'Nowhere'])];
     const file = writeCsv(join(dir, 'people.csv'), HEADERS, cells);
     const projectId = (await ok(maker, 'projects.import', { file })).summary.id;
     await ok(maker, 'mapping.save', { projectId, mapping: { fullName: 0, email: 1, company: 2 }, strategies: ['email'] });
@@ -112,7 +114,7 @@ describe('deleting a project', () => {
     const other = (await ok(engine, 'projects.import', { file })).summary.id;
     const before = leftOf(engine.dbPath, projectId);
     // (A finished refresh keeps its people but has let go of its rows: refresh_rows only counts if something is left.)
-    for (const table of ['rows', 'row_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'refresh_people', 'row_text', 'row_text_state']) {
+    for (const table of ['rows', 'row_queries', 'shared_queries', 'row_status', 'row_refreshes', 'decision_log', 'runs', 'refreshes', 'refresh_people', 'row_text', 'row_text_state']) {
       expect(before[table], `the project has ${table} to remove`).toBeGreaterThan(0);
     }
     const otherBefore = leftOf(engine.dbPath, other);

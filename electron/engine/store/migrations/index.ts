@@ -30,6 +30,7 @@ import { integerQueryIds } from './028-integer-query-ids';
 import { packedPersonRecords } from './029-packed-person-records';
 import { personBlocks } from './030-person-blocks';
 import { queryRemovals } from './031-query-removals';
+import { sharedQueries } from './032-shared-queries';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -64,4 +65,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   packedPersonRecords,
   personBlocks,
   queryRemovals,
+  sharedQueries,
 ];
