@@ -781,7 +781,7 @@ export class MatchingRun {
    * last calls); rows above it wait for a commit or a page to move it.
    */
   private holdOn(): void {
-    if (this.held.size === 0 || this.held.countBelow(this.watermark()) === 0) {
+    if (this.held.size === 0 || this.held.countBelow(this.watermark(), 1) === 0) {
       if (this.heldTimer) clearTimeout(this.heldTimer);
       this.heldTimer = null;
     } else {
