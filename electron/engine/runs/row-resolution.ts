@@ -111,7 +111,10 @@ export class RowResolution {
     return { resolved, advanced: 0 };
   }
 
-  /** One row an answer with candidates settles (found); 1 when written, 0 when no longer pending. Bound value by value: a run writes every found row so. */
+  /**
+   * One row an answer with candidates settles (found): 1 when written, 0 when no longer pending. Its values are bound
+   * one by one, with no array made a row: a run writes every row it settles here.
+   */
   foundOne(row: WaitingRow, v: VerdictValues, fetchedAt: number): number {
     this.moveOn(row);
     const whole = v[3];
