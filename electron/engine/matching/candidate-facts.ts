@@ -4,7 +4,7 @@
 // or an odd date, and yields "not known" rather than a guess.
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
-import { ROW_FACTS_VERSION, type AnswerPeople } from '../store/lookups';
+import { ROW_FACTS_VERSION, type AnswerPeople, type StoredPerson } from '../store/lookups';
 import { packRecord, type PackedRecord } from '../store/person-records';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
@@ -100,10 +100,9 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
 /**
  * An answer's candidates as stored: each person version once (`people`, its record packed and found again by the
  * digest of that, its facts a storedCandidate row), best rank first, with the answer's own ranks and scores beside
- * them. `facts` is what store/lookups.ts getAnswerFacts composes from them again, for the rows settled before it is
- * read back.
+ * them; `ranked`, their facts as the model reads them.
  */
-export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & { ranked: CandidateFacts[]; facts: string } {
+export function answerPeople(candidates: readonly Candidate[]): { people: MadePerson[]; ranks: string; ranked: CandidateFacts[] } {
   const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
   const facts = ranked.map(candidateFacts);
   const people = ranked.map((c, i) => {
@@ -111,7 +110,18 @@ export function answerPeople(candidates: readonly Candidate[]): AnswerPeople & {
     return { digest: personDigest(record), record, factsVersion: FACTS_VERSION, facts: JSON.stringify(storedCandidate(facts[i]!)) };
   });
   const ranks = JSON.stringify(ranked.map((c) => [c.rank, c.score]));
-  return { people, ranks, ranked: facts, facts: `{"v":${FACTS_VERSION},"c":[${people.map((p) => p.facts).join(',')}],"r":${ranks}}` };
+  return { people, ranks, ranked: facts };
+}
+
+/** A person version as answerPeople makes it: with its packed record. */
+export type MadePerson = StoredPerson & { record: PackedRecord };
+
+/**
+ * An answer's facts made from its people's (answerPeople), as store/lookups.ts getAnswerFacts composes them from
+ * `people`: for rows settled by an answer before it is read back.
+ */
+export function answerFacts({ people, ranks }: AnswerPeople): string {
+  return `{"v":${FACTS_VERSION},"c":[${people.map((p) => p.facts).join(',')}],"r":${ranks}}`;
 }
 
 /**

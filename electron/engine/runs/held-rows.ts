@@ -12,6 +12,8 @@ import type { VerdictValues } from './row-verdict';
 export class HeldRows {
   private held: Held[] = [];
   private since = 0;
+  /** The lowest row held (Infinity: none): most checks of the watermark find nothing held below it without a walk. */
+  private low = Number.POSITIVE_INFINITY;
 
   get size(): number {
     return this.held.length;
@@ -24,15 +26,20 @@ export class HeldRows {
   add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };
     if (this.held.length === 0) this.since = performance.now();
-    for (let i = 0; i < rows.length; i++) this.held.push({ row: rows[i]!, values: values ? values[i]! : null, fetchedAt });
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row.rowIndex < this.low) this.low = row.rowIndex;
+      this.held.push({ row, values: values ? values[i]! : null, fetchedAt });
+    }
     // Rows with candidates count as settled now: only the run writes a pending row.
     return { resolved: values ? rows.length : 0, advanced: 0 };
   }
 
-  /** Held rows before row `below`: those write would write. */
-  countBelow(below: number): number {
+  /** Held rows before row `below`, those write would write; counted up to `enough` at most. */
+  countBelow(below: number, enough = Number.POSITIVE_INFINITY): number {
+    if (below <= this.low) return 0;
     let count = 0;
-    for (const h of this.held) if (h.row.rowIndex < below) count++;
+    for (const h of this.held) if (h.row.rowIndex < below && ++count >= enough) break;
     return count;
   }
 
@@ -42,7 +49,7 @@ export class HeldRows {
    */
   dueBelow(below: number): number | null {
     if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
-    const count = this.countBelow(below);
+    const count = this.countBelow(below, WRITE_ROWS);
     return count >= WRITE_ROWS || (count > 0 && this.waitLeft() === 0) ? below : null;
   }
 
@@ -60,15 +67,22 @@ export class HeldRows {
     const count: ResolutionCount = { resolved: 0, advanced: 0 };
     const written: Held[] = [];
     const kept: Held[] = [];
-    for (const h of this.held) (h.row.rowIndex < below ? written : kept).push(h);
+    let low = Number.POSITIVE_INFINITY;
+    for (const h of this.held) {
+      if (h.row.rowIndex < below) written.push(h);
+      else {
+        kept.push(h);
+        if (h.row.rowIndex < low) low = h.row.rowIndex;
+      }
+    }
     if (written.length === 0) return count;
     written.sort((a, b) => a.row.rowIndex - b.row.rowIndex);
     for (const { row, values, fetchedAt } of written) {
-      const change = values ? resolution.found([row], [values], fetchedAt) : resolution.noCandidates([row], fetchedAt);
-      count.resolved += change.resolved - (values ? 1 : 0);
-      count.advanced += change.advanced;
+      if (values) count.resolved += resolution.foundOne(row, values, fetchedAt) - 1;
+      else count.resolved += resolution.noCandidates([row], fetchedAt).resolved;
     }
     this.held = kept;
+    this.low = low;
     this.since = performance.now();
     return count;
   }

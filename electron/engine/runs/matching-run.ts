@@ -6,6 +6,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
+import { answerFacts } from '../matching';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
@@ -781,7 +782,7 @@ export class MatchingRun {
    * last calls); rows above it wait for a commit or a page to move it.
    */
   private holdOn(): void {
-    if (this.held.size === 0 || this.held.countBelow(this.watermark()) === 0) {
+    if (this.held.size === 0 || this.held.countBelow(this.watermark(), 1) === 0) {
       if (this.heldTimer) clearTimeout(this.heldTimer);
       this.heldTimer = null;
     } else {
@@ -820,7 +821,7 @@ export class MatchingRun {
       if (q.rows.length > values.length) {
         const rows = q.rows.slice(values.length);
         late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length });
-        late.jobs.push({ strategy: q.strategy, facts: prepared.facts[i]!, cells: rows.map((r) => r.cells) });
+        late.jobs.push({ strategy: q.strategy, facts: answerFacts(prepared.stored[i]!), cells: rows.map((r) => r.cells) });
       }
       this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt));
     }

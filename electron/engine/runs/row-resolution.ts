@@ -107,15 +107,20 @@ export class RowResolution {
   /** Rows an answer with candidates settles, with each row's values as row-verdict.ts works them out (in this order). */
   found(rows: readonly WaitingRow[], values: readonly VerdictValues[], fetchedAt: number): ResolutionCount {
     let resolved = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const [state, count, rank, whole, position, score, confidence, reason, source, at, ...rest] = values[i]!;
-      const decidedAt = storedDecidedAt(at as string | null, fetchedAt);
-      const settled = [fetchedAt, state, count, rank, whole, position, whole, position, position, score, confidence, reason, source, decidedAt, ...rest];
-      this.moveOn(row);
-      resolved += this.foundRow.run(...settled, this.basis, this.projectId, row.rowIndex).changes;
-    }
+    for (let i = 0; i < rows.length; i++) resolved += this.foundOne(rows[i]!, values[i]!, fetchedAt);
     return { resolved, advanced: 0 };
+  }
+
+  /**
+   * One row an answer with candidates settles (found): 1 when written, 0 when no longer pending. Its values are bound
+   * one by one, with no array made a row: a run writes every row it settles here.
+   */
+  foundOne(row: WaitingRow, v: VerdictValues, fetchedAt: number): number {
+    this.moveOn(row);
+    const whole = v[3];
+    const position = v[4];
+    const decidedAt = storedDecidedAt(v[9] as string | null, fetchedAt);
+    return this.foundRow.run(fetchedAt, v[0], v[1], v[2], whole, position, whole, position, position, v[5], v[6], v[7], v[8], decidedAt, v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], this.basis, this.projectId, row.rowIndex).changes;
   }
 
   /** Rows an answer that found nobody moves on to their next step, or ends. */

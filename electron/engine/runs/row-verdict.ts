@@ -1,6 +1,6 @@
 import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
-import type { AnswerPeople } from '../store';
+import type { AnswerPeople, StoredPerson } from '../store';
 import { blockNewPeople } from '../store/person-blocks';
 import { parseFindReply } from '../api/find-reply';
 import { replyJson } from '../api/reply-json';
@@ -110,11 +110,16 @@ export function jobVerdicts(job: VerdictJob, context: VerdictContext): VerdictVa
   return verdictsFor(job.cells, job.strategy, facts, context);
 }
 
-/** A landed call's answers as the engine stores them, and the values of the rows that waited on each. */
+/**
+ * A landed call's answers as the engine stores them, and the values of the rows that waited on each. What crosses
+ * between threads is copied on both (structured clone): nothing is sent that the engine can make again.
+ */
 export interface PreparedAnswers {
-  /** Each answer's people and their ranks (matching/candidate-facts.ts answerPeople), and its facts as getAnswerFacts reads them back. */
+  /**
+   * Each answer's people and their ranks (matching/candidate-facts.ts answerPeople; its facts are answerFacts of
+   * them). A person put in a block here is sent without their record, which is in the block.
+   */
   stored: AnswerPeople[];
-  facts: string[];
   /** How many candidates each answer holds (0: it found nobody). */
   counts: number[];
   /** For each answer with candidates, the values of the rows given, in order; null for one without. */
@@ -142,9 +147,14 @@ export function preparedReply({ bytes, strategies, cells, context }: LandedReply
   const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length).map(answerPeople);
   blockNewPeople(answers.flatMap((a) => a.people));
   return {
-    stored: answers.map(({ people, ranks }) => ({ people, ranks })),
-    facts: answers.map((a) => a.facts),
+    stored: answers.map(({ people, ranks }) => ({ people: people.map(withoutCopies), ranks })),
     counts: answers.map((a) => a.people.length),
     values: answers.map(({ ranked }, i) => (ranked.length > 0 ? verdictsFor(cells[i]!, strategies[i]!, ranked, { ...context, byPeople: true }) : null)),
   };
+}
+
+/** A person as a reply's preparing sends them: without their record when it is in a block made for the reply. */
+function withoutCopies(person: StoredPerson): StoredPerson {
+  const { digest, factsVersion, facts, inBlock } = person;
+  return inBlock ? { digest, factsVersion, facts, inBlock } : person;
 }

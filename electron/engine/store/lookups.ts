@@ -4,7 +4,7 @@ import type { Candidate, FindQuery } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
 import { PersonDigests } from './person-digests';
 import { queryFromStored } from './query-text';
-import { recordBlocks, type InBlock, type RecordBlock } from './person-blocks';
+import { packedRecordAt, readBlock, recordBlocks, type InBlock, type ReadBlock, type RecordBlock } from './person-blocks';
 import { personRecord, type PackedRecord } from './person-records';
 import { statement } from './statements';
 
@@ -18,8 +18,11 @@ export interface LookupError {
 export interface StoredPerson {
   /** The first 64 bits of the SHA-256 of the packed record (matching/candidate-facts.ts answerPeople). */
   digest: bigint;
-  /** The record as the service sent it, packed (store/person-records.ts). */
-  record: PackedRecord;
+  /**
+   * The record as the service sent it, packed (store/person-records.ts). Absent for one the reply's reading put in a
+   * block (`inBlock`): the verdict worker does not send it twice, and it is read back from the block if needed.
+   */
+  record?: PackedRecord;
   factsVersion: number;
   /** Its facts as the model reads them, one stored row of values (matching/candidate-facts.ts). */
   facts: string;
@@ -293,8 +296,18 @@ function addPeople(db: Database, people: readonly NewPerson[]): void {
     if (id === undefined) blockIds.set(inBlock.block, (id = Number(addBlock.run(inBlock.block.data).lastInsertRowid)));
     add(p, id, inBlock.position);
   }
+  // A person sent without their record (in a block of the reply's, mostly people stored already): read from that block.
+  const read = new Map<RecordBlock, ReadBlock>();
+  const recordOf = ({ person }: NewPerson): PackedRecord => {
+    if (person.record) return person.record;
+    if (!person.inBlock) throw new Error('A new person came without their record.');
+    const { block, position } = person.inBlock;
+    let lines = read.get(block);
+    if (!lines) read.set(block, (lines = readBlock(block.data)));
+    return packedRecordAt(lines, position);
+  };
   let from = 0;
-  for (const { block, records } of recordBlocks(unblocked.map((p) => p.person.record))) {
+  for (const { block, records } of recordBlocks(unblocked.map(recordOf))) {
     const id = Number(addBlock.run(block.data).lastInsertRowid);
     for (let position = 0; position < records; position++) add(unblocked[from + position]!, id, position);
     from += records;

@@ -82,6 +82,16 @@ export function readBlock(data: Uint8Array): ReadBlock {
   return { shapes: shapes as string[][], lines };
 }
 
+/** The packed record at `position` of a block, as recordBlock took it (its key lists as JSON, in the record's order). */
+export function packedRecordAt(read: ReadBlock, position: number): PackedRecord {
+  const line = position >= 0 ? read.lines[position + 1] : undefined;
+  if (line === undefined) throw new Error(`a block holds no record ${position}`);
+  // `[[shape ids],values]`: the ids are numbers, so the first "]," ends them.
+  const end = line.indexOf('],');
+  const ids = JSON.parse(line.slice(1, end + 1)) as number[];
+  return { values: line.slice(end + 2, -1), shapes: ids.map((id) => JSON.stringify(read.shapes[id])) };
+}
+
 /**
  * The blocks read lately, per connection: the review reads neighbouring rows, whose people mostly came in the same
  * replies. A block's id is never given again (AUTOINCREMENT) and a block never changes, so what is held stays true;

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../../shared/model';
 import type { Engine } from '../../../electron/engine/engine';
-import { pendingQueryCount, pendingRowsAfter, queryFromStored, storedQuery } from '../../../electron/engine/runs/query-records';
+import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, storedQuery } from '../../../electron/engine/runs/query-records';
 import { queryDigests } from '../../../electron/engine/store';
 import { ok, openEngine, tempDir, writeCsv } from './helpers';
 
@@ -73,6 +73,28 @@ describe('a project planned again', () => {
       expect(db.prepare('SELECT row_index, step, query_id FROM row_queries WHERE project_id = ? ORDER BY row_index, step').all(id)).toEqual(before);
       expect(db.prepare('SELECT id, digest, query FROM queries ORDER BY id').safeIntegers(true).all()).toEqual(queries);
       expect(pendingQueries()).toEqual(pending);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("gives a row's next step with its query, none after its last step, and none where the step's query is gone", async () => {
+    const file = writeCsv(join(tmp.dir, 'steps.csv'), ['Name', 'Email', 'Company'], [
+      ['Jane Doe', 'jane@acme.com', 'Acme'],
+      ['Bob Roe', 'bob@roe.org', ''],
+    ]);
+    const { summary, mapping, strategies } = await ok(engine, 'projects.import', { file });
+    await ok(engine, 'mapping.save', { projectId: summary.id, mapping, strategies });
+    const db = new Database(engine.dbPath);
+    try {
+      const [jane, bob] = pendingRowsAfter(db, summary.id, -1, 100);
+      const planned = db.prepare('SELECT query_id FROM row_queries WHERE project_id = ? AND row_index = 0 AND step = 1').pluck().get(summary.id) as number;
+      const next = nextStep(db, summary.id, jane!);
+      expect(next).toMatchObject({ rowIndex: 0, step: 1, queryId: planned, strategy: 'name+company', cells: jane!.cells });
+      expect(queryFromStored(next!.query)).toEqual({ fields: [{ field_name: 'name', search_term: 'Jane Doe' }, { field_name: 'company.name', search_term: 'Acme' }] });
+      expect(nextStep(db, summary.id, bob!)).toBeNull();
+      db.prepare('DELETE FROM queries WHERE id = ?').run(planned);
+      expect(nextStep(db, summary.id, jane!)).toBeNull();
     } finally {
       db.close();
     }

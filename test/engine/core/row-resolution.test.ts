@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Candidate, Mapping } from '../../../shared/model';
 import { rankedFacts } from '../../../electron/engine/matching';
 import { readRowStatus } from '../../../electron/engine/rows/row-status';
+import { HeldRows } from '../../../electron/engine/runs/held-rows';
 import { RowResolution, type WaitingRow } from '../../../electron/engine/runs/row-resolution';
+import { verdictsFor } from '../../../electron/engine/runs/row-verdict';
 import { openDatabase, type Database } from '../../../electron/engine/store';
 import { tempDir } from './helpers';
 
@@ -123,5 +125,61 @@ describe('settling the rows waiting on one answer', () => {
     expect(moved).toEqual({ ...before[0], step: 1, strategy: 'name+company', query_id: 1, fetched_at: null });
     expect(ended).toEqual({ ...before[1], state: 'no_candidates', outcome: 'no_candidates', fetched_at: FETCHED_AT, candidate_count: 0 });
     expect(decided).toEqual(before[2]);
+  });
+});
+
+describe('rows held until the rows before them are settled', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let db: Database;
+  beforeEach(() => {
+    dir = tempDir('matchdesk-held-');
+    db = openDatabase(join(dir.dir, 'matchdesk.sqlite'));
+  });
+  afterEach(() => {
+    db.close();
+    dir.remove();
+  });
+
+  it('counts the rows below a mark up to what is asked, writes them in row order as an answer settles them, and keeps the rest', () => {
+    const sheet = Array.from({ length: 10 }, (_, i) => ['Jane Doe', i % 3 === 0 ? 'jane@globex.com' : '', i % 2 === 0 ? 'Globex' : 'Initech']);
+    const heldProject = addProject(db, sheet);
+    const direct = addProject(db, sheet);
+    const answer = { strategy: 'name+company' as const, facts: rankedFacts(ANSWER), fetchedAt: FETCHED_AT };
+    const resolution = new RowResolution(db, heldProject, MAPPING, RULE);
+    const rows = waiting(sheet);
+    const values = verdictsFor(
+      rows.map((r) => r.cells),
+      'name+company',
+      answer.facts,
+      resolution.verdictContext(AT),
+    );
+    const held = new HeldRows();
+    // Held as calls land: out of row order; row 7 found nobody at its last step.
+    const order = [8, 5, 3, 9, 6, 4];
+    for (const i of order) held.add([rows[i]!], [values[i]!], FETCHED_AT);
+    held.add([rows[7]!], null, FETCHED_AT);
+
+    expect([held.countBelow(3), held.countBelow(4), held.countBelow(7), held.countBelow(100), held.countBelow(100, 2)]).toEqual([0, 1, 4, 7, 2]);
+    expect(db.transaction(() => held.write(resolution, 7))()).toEqual({ resolved: 0, advanced: 0 });
+    // Rows 3 to 6 written; 7, 8 and 9 kept, the lowest of them now 7.
+    expect([held.size, held.countBelow(7), held.countBelow(8), held.countBelow(9, 1)]).toEqual([3, 0, 1, 1]);
+    expect(db.transaction(() => held.write(resolution))()).toEqual({ resolved: 1, advanced: 0 });
+    expect([held.size, held.countBelow(100)]).toEqual([0, 0]);
+
+    // What the held rows wrote is what the answer writes when it settles the same rows at once; row 7 ends with nobody.
+    const settled = new RowResolution(db, direct, MAPPING, RULE);
+    db.transaction(() => {
+      settled.found(
+        order.map((i) => rows[i]!),
+        order.map((i) => values[i]!),
+        FETCHED_AT,
+      );
+      settled.noCandidates([rows[7]!], FETCHED_AT);
+    })();
+    expect(stored(db, heldProject)).toEqual(stored(db, direct));
+    const states = stored(db, heldProject).map((r) => r.state);
+    expect(states.slice(0, 3)).toEqual(['pending', 'pending', 'pending']);
+    expect(states[7]).toBe('no_candidates');
+    expect(states.filter((s) => s === 'auto' || s === 'to_review')).toHaveLength(6);
   });
 });

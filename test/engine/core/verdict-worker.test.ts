@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../../../electron/engine/engine';
 import { rankedFacts, storedFacts } from '../../../electron/engine/matching';
+import { getLookups } from '../../../electron/engine/store';
 import { jobVerdicts, verdictsFor, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
 import { VerdictThread, type AnswerResults } from '../../../electron/engine/runs/verdict-thread';
 import type { Candidate } from '../../../shared/model';
@@ -146,6 +147,43 @@ describe('the verdict worker', () => {
       expect(callsWhileReading.filter((n) => n === 0).length).toBeLessThanOrEqual(3);
     } finally {
       await engine.close();
+    }
+  });
+
+  it('stores from a first run the same people, answers and rows as the engine does alone', async () => {
+    /** What a first run of the sheet stored: people by their digest (their ids and blocks follow the calls' landing). */
+    const firstRun = async (engine: Engine, name: string) => {
+      await connect(engine, sim);
+      const file = writeCsv(join(tmp.dir, `${name}.csv`), HEADERS, sheetRows(2600));
+      const project = (await ok(engine, 'projects.import', { file })).summary;
+      expect((await runToEnd(engine, project.id)).status).toBe('done');
+      const db = new Database(engine.dbPath, { readonly: true });
+      try {
+        const people = db.prepare('SELECT d.digest, p.facts_version, p.facts FROM people AS p JOIN person_digests AS d ON d.id = p.id ORDER BY d.digest').safeIntegers(true).raw().all();
+        const answers = db
+          .prepare(
+            `SELECT l.query_id, q.query, l.status, l.candidate_count, l.ranks,
+               (SELECT json_group_array(CAST(d.digest AS TEXT)) FROM (SELECT d.digest FROM json_each(l.people) AS j JOIN person_digests AS d ON d.id = j.value ORDER BY j.key) AS d) AS people
+             FROM lookups AS l JOIN queries AS q ON q.id = l.query_id ORDER BY q.query`,
+          )
+          .raw()
+          .all() as [number, ...unknown[]][];
+        const candidates = getLookups(db, answers.map(([id]) => id), 0);
+        return { rows: settledRows(engine, project.id), people, answers: answers.map(([id, ...answer]) => [...answer, candidates.get(id)?.candidates]) };
+      } finally {
+        db.close();
+      }
+    };
+    const worker = await openEngine(join(tmp.dir, 'stored-worker'));
+    const local = await openEngine(join(tmp.dir, 'stored-local'), { verdictWorker: false });
+    try {
+      const withWorker = await firstRun(worker, 'stored-worker');
+      expect(withWorker.people.length).toBeGreaterThan(500);
+      expect(withWorker.answers.every(([, status, , , , read]) => status === 'ok' && Array.isArray(read))).toBe(true);
+      expect(withWorker).toEqual(await firstRun(local, 'stored-local'));
+    } finally {
+      await worker.close();
+      await local.close();
     }
   });
 

@@ -5,6 +5,7 @@ import { answerPeople } from '../../../electron/engine/matching';
 import { PersonShapes, blockRecordAt, packRecord, personRecord, readRecord, recordOf, recordSql, storedRecord } from '../../../electron/engine/store/person-records';
 import { blockNewPeople, readBlock, recordBlocks } from '../../../electron/engine/store/person-blocks';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
+import { preparedReply } from '../../../electron/engine/runs/row-verdict';
 import { getLookups, openDatabase, putLookups, type Database } from '../../../electron/engine/store';
 import type { Candidate, PersonJson } from '../../../shared/model';
 import { tempFolder } from './temp-folder';
@@ -193,6 +194,38 @@ describe("people's records in blocks", () => {
 
       const read = getLookups(db, [...first, ...second, ...third, ...fourth].map((a) => a.queryId), 0);
       for (const a of [...first, ...second, ...third, ...fourth]) expect(read.get(a.queryId)?.candidates).toEqual(a.candidates);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("store a person their reply's reading sent without a record from the reading's block, when that block is not kept", () => {
+    const db = openDatabase(join(tempFolder(), 'matchdesk.db'));
+    try {
+      // Three people stored by another reading (here: none, the engine blocked them on storing).
+      putLookups(db, answers(db, [[person(40), person(41), person(42)]], 100));
+      const odd = JSON.parse('{"b":1,"2":"two","__proto__":{"x":1},"":[-1,[-1]],"é":"\\u2028","new\\nline":"a\\nb\\r","jobs":[]}') as PersonJson;
+      const reply = [[person(40), odd, person(41), person(42)]];
+      const prepared = preparedReply({
+        bytes: Buffer.from(JSON.stringify(reply)),
+        strategies: ['name'],
+        cells: [[JSON.stringify(['Person 40'])]],
+        context: { mapping: { fullName: 0 }, rule: { enabled: true, minConfidence: 0.95, minLead: 0.5 }, at: new Date(1).toISOString() },
+      });
+      // This thread's reading blocks all four (it had blocked none of them) and sends none of their records.
+      const sent = prepared.stored[0]!;
+      expect(sent.people.map((p) => [p.record, p.inBlock?.block.count, p.inBlock?.position])).toEqual([0, 1, 2, 3].map((i) => [undefined, 4, i]));
+      expect(prepared.values[0]).toHaveLength(1);
+
+      // Three of its four are stored: the block is not kept, and the new person goes into one made on storing, their
+      // record taken from the reading's block.
+      const queryId = storedQueryId(db, 200n, { fields: [] });
+      putLookups(db, [{ queryId, query: { fields: [] }, fetchedAt: 1, status: 'ok', candidates: null, error: null, stored: sent }]);
+      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(2);
+      expect(db.prepare('SELECT id, block, position FROM people WHERE id > 3').raw().all()).toEqual([[4, 2, 0]]);
+      const read = getLookups(db, [queryId], 0).get(queryId)?.candidates?.map((c) => c.person);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(reply[0]));
+      expect(personRecord(db, 4)).toEqual(odd);
     } finally {
       db.close();
     }
