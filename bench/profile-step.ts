@@ -20,7 +20,7 @@
 // the memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --bundled: the steps run bundled, as Electron's main process runs the engine (bench/engine-bundle.ts; the bench's
-// engine process runs so): through tsx the process and each worker hold more memory.
+// engine process runs so), with the app's flags and environment: through tsx the process and each worker hold more.
 // --folder DIR: the data folder to use instead of bench/tmp/profile-<rows> (a copy, so two steps can run side by side).
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
