@@ -1,12 +1,14 @@
 import type { App } from 'electron';
 
 /**
- * The environment the app's processes start with on Linux: glibc's malloc held to two arenas. Without it each thread
- * that allocates (the verdict worker, V8's and libuv's threads) gets an arena of its own, and memory freed in one stays
- * there (docs/performance.md, "Memory"). glibc reads it only as a process starts. bin/matchdesk.mjs gives the CLI and
- * the browser host the same; the bench's engine process, which stands for this one, starts with it too.
+ * The environment the app's processes start with on Linux, which glibc's malloc reads only as a process starts
+ * (docs/performance.md, "Memory"). Two arenas: else each thread that allocates (the verdict worker, V8's and libuv's
+ * threads) gets one of its own, and memory freed in one stays there. Blocks from 128 KiB mapped on their own, always:
+ * glibc raises that bound to the largest block freed (up to 32 MB), after which a large step's big blocks (typed
+ * arrays, SQLite's sorts) came from the main heap, which gives back only what is freed at its top. bin/matchdesk.mjs
+ * gives the CLI and the browser host the same; the bench's engine process, which stands for this one, starts with it.
  */
-export const MEMORY_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const MEMORY_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** V8's young generation capped, as bin/matchdesk.mjs and `npm start` start the app; V8 reads it only at start-up. */
 export const YOUNG_GENERATION_FLAG = '--max-semi-space-size=8';

@@ -12,14 +12,14 @@ describe('memoryRestart', () => {
     expect(restart).toEqual({
       execPath: APP_BINARY,
       args: [`--js-flags=${YOUNG_GENERATION_FLAG}`, '--some-switch', '/home/u/sheet.csv'],
-      env: { MALLOC_ARENA_MAX: '2', MATCHDESK_RESTARTED: '1' },
+      env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MATCHDESK_RESTARTED: '1' },
     });
   });
 
   it('adds the young generation cap to V8 flags it was given, and keeps an arena count it was given', () => {
     const restart = memoryRestart('linux', { MALLOC_ARENA_MAX: '1' }, [APP_BINARY, '--js-flags=--expose-gc'], APP_BINARY);
     expect(restart?.args).toEqual([`--js-flags=--expose-gc ${YOUNG_GENERATION_FLAG}`]);
-    expect(restart?.env).toEqual({ MATCHDESK_RESTARTED: '1' });
+    expect(restart?.env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', MATCHDESK_RESTARTED: '1' });
   });
 
   it('leaves a process that has both, or was started again already, or is not on Linux', () => {
@@ -50,6 +50,7 @@ describe('restartWithMemorySettings', () => {
     expect(seen.exitCode).toBe(0);
     // The relaunched process inherits this environment.
     expect(proc.env.MALLOC_ARENA_MAX).toBe('2');
+    expect(proc.env.MALLOC_MMAP_THRESHOLD_).toBe('131072');
     expect(proc.env.MATCHDESK_RESTARTED).toBe('1');
     // Started again, it goes on.
     const again = fakeApp(true);
