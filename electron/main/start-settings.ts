@@ -43,8 +43,8 @@ export function memoryRestart(platform: NodeJS.Platform, env: NodeJS.ProcessEnv,
 /**
  * A packaged app on Linux started without the settings (from its menu entry, a file manager) starts itself again with
  * them and ends: true when it does, and the caller then does nothing more. Electron's main process can set neither
- * once running (`app.commandLine` reaches only the processes it starts). Not while unpackaged: `npm start` gives the
- * flag itself, and a test driving the app follows the process it started.
+ * once running (`app.commandLine` reaches only the processes it starts). An unpackaged app (`npm start`, which gives
+ * the flag, or a test driving the app, which follows the process it started) runs as it was started.
  */
 export function restartWithMemorySettings(app: Pick<App, 'isPackaged' | 'relaunch' | 'exit'>, proc: Pick<NodeJS.Process, 'platform' | 'env' | 'argv' | 'execPath'> = process): boolean {
   if (!app.isPackaged) return false;

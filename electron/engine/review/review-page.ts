@@ -289,7 +289,7 @@ function statusListWalk(db: Database, f: ListFilter): ListWalk {
     f.changedIn === null
       ? { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, params: [f.projectId, ...where.params] }
       : changedRowsQuery(f.projectId, f.changedIn, stateWhere({ ...f, changedIn: null }));
-  // By state or job change, the rows come in the order of an index that starts at any row.
+  // By state or job change, the rows come in row order from an index (the table's key, or by state or job change).
   const sliced = f.changedIn === null ? `${sql} AND rs.row_index > ? ORDER BY k LIMIT ?` : undefined;
   return { lists: statusLists, key: statusKey(f), projectId: f.projectId, sql: `${sql} ORDER BY k`, params, sliced, holds: statusHolds(db, f), place: lowerBound };
 }
