@@ -259,7 +259,7 @@ export const LIST_SLICE = 65_536;
  * A list's rows. All in one call rather than stepping an iterator, which more than doubled a common text's walk;
  * sorted in one array rather than through window functions, which sorted them again in a temporary B-tree, several
  * times slower. A list in the order of an index (`sliced`) is read a slice at a time into a typed array: one call's
- * array of a million numbers grew the JS heap by tens of MB, kept after the walk (docs/performance.md, "Memory").
+ * array of a million numbers, then copied, held the process 10 MB higher (docs/performance.md, "Memory").
  */
 function walkList(db: Database, w: ListWalk): Uint32Array {
   if (!w.sliced) return Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]);
