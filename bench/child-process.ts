@@ -12,8 +12,8 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const APP_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /**
- * The environment the app's processes start with on Linux (electron/main/start-settings.ts): glibc's malloc held to
- * two arenas. bin/matchdesk.mjs gives it to the CLI and the browser host; Electron's main process, which the bench's
+ * The environment the app's processes start with on Linux (electron/main/start-settings.ts MEMORY_ENV: glibc's malloc
+ * settings). bin/matchdesk.mjs gives it to the CLI and the browser host; Electron's main process, which the bench's
  * engine process stands for, starts itself again with it.
  */
 export const LAUNCHER_ENV: NodeJS.ProcessEnv = process.platform === 'linux' ? { ...MEMORY_ENV } : {};
