@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { MEMORY_ENV } from '../electron/main/start-settings';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -11,10 +12,11 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const APP_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 /**
- * The environment bin/matchdesk.mjs starts the CLI and the browser host with on Linux: glibc's malloc held to two
- * arenas. The engine's own process stands for Electron's main process, which is started without it.
+ * The environment the app's processes start with on Linux (electron/main/start-settings.ts MEMORY_ENV: glibc's malloc
+ * settings). bin/matchdesk.mjs gives it to the CLI and the browser host; Electron's main process, which the bench's
+ * engine process stands for, starts itself again with it.
  */
-export const LAUNCHER_ENV: NodeJS.ProcessEnv = process.platform === 'linux' ? { MALLOC_ARENA_MAX: '2' } : {};
+export const LAUNCHER_ENV: NodeJS.ProcessEnv = process.platform === 'linux' ? { ...MEMORY_ENV } : {};
 
 export interface BenchScriptOptions {
   stdio?: StdioOptions;
@@ -38,10 +40,10 @@ export function spawnBenchScript(script: string, args: string[], { stdio = ['ign
 
 /**
  * Runs a bundle of a bench entry (engine-bundle.ts) in its own Node process, as Electron runs its main process's
- * bundle: the app's flags, no tsx.
+ * bundle: the app's flags and environment, no tsx.
  */
 export function spawnBundle(bundle: string, args: string[], { stdio = ['ignore', 'pipe', 'pipe', 'ipc'], nodeArgs = [], env = {} }: BenchScriptOptions = {}): ChildProcess {
-  return spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, bundle, ...args], { cwd: REPO, stdio, env: { ...process.env, NODE_OPTIONS: '', ...env } });
+  return spawn(process.execPath, [...APP_NODE_FLAGS, ...nodeArgs, bundle, ...args], { cwd: REPO, stdio, env: { ...process.env, NODE_OPTIONS: '', ...LAUNCHER_ENV, ...env } });
 }
 
 /** Stops a child we started: SIGTERM, then SIGKILL if it has not gone after `graceMs`. */

@@ -219,8 +219,9 @@ export async function measureScale(
     const webHost = await runWebHostFlow(sheet.csv, dataDir, service, 50);
     log(
       `    upload ${num(webHost.uploadSeconds, 1)} s, import ${num(webHost.importSeconds, 1)} s, planning ${num(webHost.planningSeconds, 1)} s, run ${num(webHost.runSeconds, 1)} s ` +
-        `(${webHost.calls} calls), review p95 ${num(webHost.reviewP95Ms, 1)} ms, export + download ${num(webHost.exportSeconds, 1)} s; peak RSS ${num(webHost.maxRssMb)} MB`,
+        `(${webHost.calls} calls), review p95 ${num(webHost.reviewP95Ms, 1)} ms, export + download ${num(webHost.exportSeconds, 1)} s; peak RSS ${num(webHost.maxRssMb)} MB; by part: ${phaseText(webHost.memory.byPhase)} MB`,
     );
+    if (webHost.memory.atPeak) log(`    at its highest sample: ${atPeakText(webHost.memory.atPeak)}`);
     await rm(dataDir, { recursive: true, force: true });
 
     log('  matchdesk match end to end (its own process, an empty data folder)');

@@ -6,20 +6,22 @@
 //   npx tsx bench/profile-step.ts --rows 100000 prepare run                   # steps one after another, in one process
 //
 // Steps: prepare, import-csv, import-xlsx (these two into a new folder when none is prepared), plan-new (import and
-// plan into a folder of its own, removed after: the bench's planning, every query new), plan, run (a new
-// project of the same sheet, answered from the cache, i.e. the cached re-run), refresh (the simulator's world moves
-// on, then the prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv,
-// export-xlsx, run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine
-// takes them: its heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then
-// undo), review. Each prints its wall time, the process's CPU time, the engine's thread's CPU and how long it was
-// busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind of thread (Linux),
-// and its peak RSS and JS heap (with, at the highest sample, what of it is private, mapped files and shared, and the
-// main JS heap's part); prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that
-// add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for the
-// memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
+// plan into a folder of its own, removed after: the bench's planning, every query new), plan, run (a new project of the
+// same sheet, answered from the cache, i.e. the cached re-run), refresh (the simulator's world moves on, then the
+// prepared project is refreshed: its rows keep what the refresh wrote, as the bench's do), export-csv, export-xlsx,
+// run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine takes them: its
+// heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then undo), review,
+// web-host (the bench's browser host flow in a process of its own on this folder, web-host-process.ts: its peak by
+// part, and the split at its highest sample). Each prints its wall time, the process's CPU time, the engine's thread's
+// CPU and how long it was busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind
+// of thread (Linux), and its peak RSS and JS heap (with, at the highest sample, what of it is private, mapped files and
+// shared, and the main JS heap's part); prepare also the first run's calls, its CPU a call and the replies' bytes.
+// Steps that add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for
+// the memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --bundled: the steps run bundled, as Electron's main process runs the engine (bench/engine-bundle.ts; the bench's
-// engine process runs so): through tsx the process and each worker hold more memory.
+// engine process runs so), with the app's flags and environment: through tsx the process and each worker hold more.
+// --folder DIR: the data folder to use instead of bench/tmp/profile-<rows> (a copy, so two steps can run side by side).
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
@@ -28,7 +30,7 @@ import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnBundle } from './child-process';
@@ -40,6 +42,8 @@ import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
 import { StatementTimes } from './statement-times';
 import { peakRssBytes } from './peak-rss';
+import { phaseText } from './measure-scale';
+import { runWebHostFlow } from './web-host-process';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values, positionals } = parseArgs({
@@ -47,6 +51,7 @@ const { values, positionals } = parseArgs({
     rows: { type: 'string' },
     seed: { type: 'string' },
     'latency-ms': { type: 'string' },
+    folder: { type: 'string' },
     'no-verdict-worker': { type: 'boolean' },
     'statement-times': { type: 'boolean' },
     bundled: { type: 'boolean' },
@@ -67,7 +72,7 @@ if (steps.indexOf('prepare') > 0 || steps.indexOf('plan-new') > 0) throw new Err
 const first = steps[0]!;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 // plan-new plans in a folder of its own, as the bench's first project is planned: with no query stored yet.
-const dataDir = join(TMP_DIR, first === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
+const dataDir = values.folder ? resolve(values.folder) : join(TMP_DIR, first === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
 
 await mkdir(TMP_DIR, { recursive: true });
 const sheet = await ensureSheetFiles(TMP_DIR, { rows, people: 200_000, seed }, log);
@@ -239,6 +244,15 @@ async function runStep(step: string): Promise<void> {
       const accepted = await measure('accept all', () => bench.call('decisions.acceptAtOrAbove', { projectId, minConfidence: lowest.minConfidence }));
       const undone = await measure('undo', () => bench.call('decisions.undo', { projectId }));
       log(`  ${num(accepted.changed)} accepted, ${num(undone.changed)} undone`);
+      break;
+    }
+    case 'web-host': {
+      const flow = await runWebHostFlow(sheet.csv, dataDir, simulator.info, 50);
+      log(`web host: run ${num(flow.runSeconds, 1)} s, export + download ${num(flow.exportSeconds, 1)} s, CPU ${num(flow.cpuSeconds, 1)} s; peak RSS ${num(flow.maxRssMb)} MB; by part: ${phaseText(flow.memory.byPhase)} MB`);
+      if (flow.memory.atPeak) log(`  at its highest sample: ${atPeakText(flow.memory.atPeak)}`);
+      // Its project is removed again, so the folder stays as prepare left it.
+      const made = (await bench.call('projects.list', {})).filter((p) => p.name === 'Bench web host');
+      for (const project of made) await bench.call('projects.delete', { projectId: project.id });
       break;
     }
     case 'review': {

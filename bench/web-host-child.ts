@@ -1,6 +1,7 @@
 // Child process: the browser host (electron/web) on a data folder, as `matchdesk web` runs it, so the benchmark can
 // drive it over HTTP like the page does and read its own peak resident memory.
 import { startWebHost } from '../electron/web/server';
+import { MemorySampler } from './memory-sampler';
 import { peakRssBytes } from './peak-rss';
 
 const [dataDir] = process.argv.slice(2);
@@ -8,13 +9,19 @@ if (!dataDir) {
   process.stderr.write('usage: web-host-child <data-dir>\n');
   process.exit(2);
 }
+// Sampled from the start, so the report can say which part of the flow needed the memory.
+const memory = new MemorySampler(50);
 const host = await startWebHost({ dataDir, port: 0, log: (line) => process.stdout.write(`  web host: ${line}\n`) });
 process.send!({ type: 'ready', origin: host.origin, token: host.token });
 
-process.on('message', (message: { type?: string; id?: number }) => {
+process.on('message', (message: { type?: string; id?: number; phase?: string }) => {
+  if (message?.type === 'enter' && message.phase) {
+    memory.enter(message.phase);
+    process.send!({ type: 'entered', id: message.id });
+  }
   if (message?.type === 'usage') {
     const usage = process.resourceUsage();
-    process.send!({ type: 'usage', id: message.id, maxRssMb: peakRssBytes() / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
+    process.send!({ type: 'usage', id: message.id, maxRssMb: peakRssBytes() / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, memory: memory.peakMb() });
   }
 });
 const stop = () => {

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { CallInput, CallName, CallOutput, CallResult, ProjectDetail, RunProgress } from '../shared/contract';
 import { LAUNCHER_ENV, spawnBenchScript, stopChild } from './child-process';
 import { BenchFailure } from './engine-bench';
+import type { MemoryPeak } from './memory-sampler';
 import { SHEET_MAPPING } from './sheet-generator';
 import type { SimulatorReady } from './simulator-process';
 
@@ -20,6 +21,8 @@ export interface WebHostFlow {
   downloadBytes: number;
   maxRssMb: number;
   cpuSeconds: number;
+  /** Its sampled peak by part of the flow, and the split at the highest sample. */
+  memory: MemoryPeak;
 }
 
 /**
@@ -47,7 +50,21 @@ export async function runWebHostFlow(sheet: string, dataDir: string, service: Si
       if (!result.ok) throw new BenchFailure(`web host ${name} failed (${result.error.kind}): ${result.error.message}`);
       return result.value as CallOutput<K>;
     };
-    const timed = async <T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> => {
+    let entered = 0;
+    /** The host's memory samples count towards `phase` from here (it says so before the flow goes on). */
+    const enter = (phase: string) =>
+      new Promise<void>((resolve) => {
+        const id = ++entered;
+        const onMessage = (m: { type: string; id: number }) => {
+          if (m.type !== 'entered' || m.id !== id) return;
+          child.off('message', onMessage);
+          resolve();
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'enter', phase, id });
+      });
+    const timed = async <T>(work: () => Promise<T>, phase: string): Promise<{ value: T; seconds: number }> => {
+      await enter(phase);
       const started = performance.now();
       const value = await work();
       return { value, seconds: (performance.now() - started) / 1000 };
@@ -68,10 +85,10 @@ export async function runWebHostFlow(sheet: string, dataDir: string, service: Si
         duplex: 'half',
       } as RequestInit);
       return ((await res.json()) as { ref: string }).ref;
-    });
-    const imported = await timed(() => call('projects.import', { file: upload.value, name: 'Bench web host' }));
+    }, 'upload');
+    const imported = await timed(() => call('projects.import', { file: upload.value, name: 'Bench web host' }), 'import');
     const projectId = (imported.value as ProjectDetail).summary.id;
-    const planning = await timed(() => call('mapping.save', { projectId, mapping: SHEET_MAPPING, strategies: ['email', 'social', 'name+company'] }));
+    const planning = await timed(() => call('mapping.save', { projectId, mapping: SHEET_MAPPING, strategies: ['email', 'social', 'name+company'] }), 'planning');
     const run = await timed(async () => {
       let progress: RunProgress | null = await call('run.start', { projectId });
       while (progress?.status === 'running') {
@@ -80,12 +97,12 @@ export async function runWebHostFlow(sheet: string, dataDir: string, service: Si
       }
       if (progress?.status !== 'done') throw new BenchFailure(`The web host's run ended "${progress?.status}": ${progress?.message}`);
       return progress;
-    });
+    }, 'run');
     const total = (await call('review.page', { projectId, offset: 0, limit: 1 })).total;
     const pages: number[] = [];
     for (let i = 0; i < reviewFetches; i++) {
       const offset = Math.floor(((total - 200) * i) / Math.max(1, reviewFetches - 1));
-      pages.push((await timed(() => call('review.page', { projectId, offset: Math.max(0, offset), limit: 200 }))).seconds * 1000);
+      pages.push((await timed(() => call('review.page', { projectId, offset: Math.max(0, offset), limit: 200 }), 'review')).seconds * 1000);
     }
     pages.sort((a, b) => a - b);
     const exported = await timed(async () => {
@@ -94,7 +111,7 @@ export async function runWebHostFlow(sheet: string, dataDir: string, service: Si
       let bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
       return bytes;
-    });
+    }, 'export + download');
     const usage = await ask(child);
     return {
       uploadSeconds: upload.seconds,
@@ -112,12 +129,12 @@ export async function runWebHostFlow(sheet: string, dataDir: string, service: Si
   }
 }
 
-function ask(child: ChildProcess): Promise<{ maxRssMb: number; cpuSeconds: number }> {
+function ask(child: ChildProcess): Promise<{ maxRssMb: number; cpuSeconds: number; memory: MemoryPeak }> {
   return new Promise((resolve) => {
-    const onMessage = (m: { type: string; maxRssMb: number; cpuSeconds: number }) => {
+    const onMessage = (m: { type: string; maxRssMb: number; cpuSeconds: number; memory: MemoryPeak }) => {
       if (m.type !== 'usage') return;
       child.off('message', onMessage);
-      resolve({ maxRssMb: m.maxRssMb, cpuSeconds: m.cpuSeconds });
+      resolve({ maxRssMb: m.maxRssMb, cpuSeconds: m.cpuSeconds, memory: m.memory });
     };
     child.on('message', onMessage);
     child.send({ type: 'usage', id: 1 });

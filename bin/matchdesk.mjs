@@ -1,12 +1,14 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=8
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=8
 // Runs the CLI's TypeScript directly (tsx), so `npx matchdesk` works in a checkout with no build step.
 // --max-semi-space-size=8 caps V8's young generation (by default it grows to 64 MB semi-spaces on a long step, most
 // of it garbage): `matchdesk match` of a 100k-row sheet peaked at 412 MB resident without it, 290 MB with it. A flag
 // V8 reads only at start-up, so it is in the line above, in package.json's scripts and in bench/child-process.ts.
 // On Linux, glibc's malloc gives each thread that allocates an arena of its own (the verdict worker's, V8's and
-// libuv's threads), and memory freed in one stays there: MALLOC_ARENA_MAX=2 holds them to two. glibc reads it only
-// as a process starts, so a process started without it (or without the flag) becomes itself again with both, the
-// same process (process.execve), before anything is loaded (docs/performance.md, "Memory").
+// libuv's threads), and memory freed in one stays there: MALLOC_ARENA_MAX=2 holds them to two. MALLOC_MMAP_THRESHOLD_
+// keeps blocks from 128 KiB mapped on their own (glibc raises that bound as large blocks are freed, and its main heap
+// then holds them). glibc reads both only as a process starts, so a process started without them (or without the
+// flag) becomes itself again with all three, the same process (process.execve), before anything is loaded. Electron's
+// main process gets the same (electron/main/start-settings.ts; docs/performance.md, "Memory").
 //
 // Written for any Node that can load an ES module: better-sqlite3 needs Node-API 10 (Node 22.12 or newer), and an
 // older Node dies loading it with a bare "Segmentation fault"; people's records are stored compressed with zstd,
@@ -21,7 +23,8 @@ import { fileURLToPath } from 'node:url';
 
 const MINIMUM = [22, 15];
 const YOUNG_GENERATION = '--max-semi-space-size=8';
-const ARENAS = 'MALLOC_ARENA_MAX';
+// As electron/main/start-settings.ts MEMORY_ENV: this file runs before TypeScript can be loaded.
+const MEMORY_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 // Set on the run on the bundled Node: if that one is old too, it says so rather than starting itself again.
 const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
 // A terminal's Ctrl-C already reaches the re-run (it is in the same process group): forwarding it would make it a
@@ -42,14 +45,15 @@ function isAtLeast(version, [major, minor]) {
   return have > major || (have === major && haveMinor >= minor);
 }
 
-/** On Linux, this process again with the young generation's cap and two malloc arenas, unless it has them already. */
+/** On Linux, this process again with the young generation's cap and MEMORY_ENV, unless it has them already. */
 function startedWithMemoryLimits() {
   if (process.platform !== 'linux' || typeof process.execve !== 'function') return;
   const capped = process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'));
-  if (process.env[ARENAS] && capped) return;
+  const missing = Object.fromEntries(Object.entries(MEMORY_ENV).filter(([name]) => !process.env[name]));
+  if (Object.keys(missing).length === 0 && capped) return;
   const flags = capped ? process.execArgv : [YOUNG_GENERATION, ...process.execArgv];
   try {
-    process.execve(process.execPath, [process.execPath, ...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { ...process.env, [ARENAS]: process.env[ARENAS] || '2' });
+    process.execve(process.execPath, [process.execPath, ...flags, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { ...process.env, ...missing });
   } catch {
     // Not started again (a sandbox refusing exec): the CLI runs as it was started, with more memory.
   }

@@ -16,6 +16,7 @@ import { appMenuTemplate } from './menu';
 import { nativeDialogs, pickSheet } from './native-dialogs';
 import { PickedFiles } from './picked-files';
 import { appLocationOf, denyAllPermissions, guardWebContents } from './security';
+import { restartWithMemorySettings } from './start-settings';
 import { createMainWindow } from './window';
 
 
@@ -36,7 +37,9 @@ protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 // Every renderer sandboxed, including any created by a future feature that forgets the preference.
 app.enableSandbox();
 
-if (!app.requestSingleInstanceLock()) {
+if (restartWithMemorySettings(app)) {
+  // Started again with the memory settings it lacked (start-settings.ts): this process only ends.
+} else if (!app.requestSingleInstanceLock()) {
   // A second launch only brings the first one forward (see 'second-instance' below).
   app.quit();
 } else {

@@ -1,12 +1,13 @@
 // bin/matchdesk.mjs started without the app's memory limits (`node bin/matchdesk.mjs`, a package.json script, a
-// scheduler's unit) becomes itself again with them, in the same process: V8's young generation capped and glibc's
-// malloc held to two arenas, both read only as a process starts. Run for real: a probe loaded with --import into the
+// scheduler's unit) becomes itself again with them, in the same process: V8's young generation capped, glibc's malloc
+// held to two arenas and mapping large blocks on their own, all read only as a process starts. Run for real: a probe loaded with --import into the
 // CLI's process writes what that process was started with.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMORY_ENV } from '../../electron/main/start-settings';
 import { skipBecause } from '../support/skips';
 
 const BIN = resolve(__dirname, '../../bin/matchdesk.mjs');
@@ -20,7 +21,7 @@ beforeAll(() => {
   writeFileSync(
     probe,
     "import { writeFileSync } from 'node:fs';\n" +
-      'process.on(\'exit\', () => writeFileSync(process.env.PROBE_FILE, JSON.stringify({ pid: process.pid, arenas: process.env.MALLOC_ARENA_MAX ?? null, execArgv: process.execArgv })));\n',
+      'process.on(\'exit\', () => writeFileSync(process.env.PROBE_FILE, JSON.stringify({ pid: process.pid, arenas: process.env.MALLOC_ARENA_MAX ?? null, mmapThreshold: process.env.MALLOC_MMAP_THRESHOLD_ ?? null, execArgv: process.execArgv })));\n',
   );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Started {
   pid: number;
   arenas: string | null;
+  mmapThreshold: string | null;
   execArgv: string[];
 }
 
@@ -45,6 +47,7 @@ async function started(flags: string[], env: NodeJS.ProcessEnv): Promise<{ child
 const withoutArenas = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
   delete env.MALLOC_ARENA_MAX;
+  delete env.MALLOC_MMAP_THRESHOLD_;
   return env;
 };
 
@@ -53,7 +56,8 @@ describe.skipIf(skipped)('the CLI started without its memory limits', () => {
     const { childPid, out, seen } = await started([], withoutArenas());
     expect(out).toMatch(/^\d+\.\d+\.\d+/);
     expect(seen.pid).toBe(childPid);
-    expect(seen.arenas).toBe('2');
+    // What Electron's main process starts itself again with, too.
+    expect({ MALLOC_ARENA_MAX: seen.arenas, MALLOC_MMAP_THRESHOLD_: seen.mmapThreshold }).toEqual(MEMORY_ENV);
     expect(seen.execArgv).toContain('--max-semi-space-size=8');
     // What it was started with is kept.
     expect(seen.execArgv).toContain('--import');
@@ -62,6 +66,8 @@ describe.skipIf(skipped)('the CLI started without its memory limits', () => {
   it('keeps the limits it was given', async () => {
     const { seen } = await started(['--max-semi-space-size=4'], { ...withoutArenas(), MALLOC_ARENA_MAX: '1' });
     expect(seen.arenas).toBe('1');
+    // The one it lacked is added.
+    expect(seen.mmapThreshold).toBe('131072');
     expect(seen.execArgv).toContain('--max-semi-space-size=4');
     expect(seen.execArgv).not.toContain('--max-semi-space-size=8');
   });

@@ -244,12 +244,40 @@ interface ListWalk extends Omit<RowList, 'rows'> {
   key: string;
   sql: string;
   params: unknown[];
+  /** `sql` from a row on, `LIMIT` rows (its params, then the last row walked and the limit): walked in slices here. */
+  sliced?: string;
 }
 
 function keptList(db: Database, w: ListWalk): RowList {
-  // All rows in one call rather than stepping an iterator, which more than doubled a common text's walk. Sorted in one
-  // array rather than through window functions, which sorted them again in a temporary B-tree, several times slower.
-  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]), holds: w.holds, place: w.place }));
+  return w.lists.get(db, w.key, () => ({ projectId: w.projectId, rows: walkList(db, w), holds: w.holds, place: w.place }));
+}
+
+/** Rows a slice of a list walked on the engine's thread reads in one call. */
+export const LIST_SLICE = 65_536;
+
+/**
+ * A list's rows. All in one call rather than stepping an iterator, which more than doubled a common text's walk;
+ * sorted in one array rather than through window functions, which sorted them again in a temporary B-tree, several
+ * times slower. A list in the order of an index (`sliced`) is read a slice at a time into a typed array: one call's
+ * array of a million numbers, then copied, held the process 10 MB higher (docs/performance.md, "Memory").
+ */
+function walkList(db: Database, w: ListWalk): Uint32Array {
+  if (!w.sliced) return Uint32Array.from(db.prepare(w.sql).pluck().all(...w.params) as number[]);
+  const slice = statement(db, w.sliced).pluck();
+  let rows = new Uint32Array(LIST_SLICE);
+  let length = 0;
+  for (let after = -1; ; ) {
+    const got = slice.all(...w.params, after, LIST_SLICE) as number[];
+    if (length + got.length > rows.length) {
+      const larger = new Uint32Array(rows.length * 2);
+      larger.set(rows.subarray(0, length));
+      rows = larger;
+    }
+    rows.set(got, length);
+    length += got.length;
+    if (got.length < LIST_SLICE) return rows.slice(0, length);
+    after = got[got.length - 1]!;
+  }
 }
 
 /** How the rows a status filter (states, job changes, changed at a refresh) holds are walked, in row order. */
@@ -261,7 +289,9 @@ function statusListWalk(db: Database, f: ListFilter): ListWalk {
     f.changedIn === null
       ? { sql: `SELECT rs.row_index AS k FROM row_status AS rs WHERE rs.project_id = ?${where.sql}`, params: [f.projectId, ...where.params] }
       : changedRowsQuery(f.projectId, f.changedIn, stateWhere({ ...f, changedIn: null }));
-  return { lists: statusLists, key: statusKey(f), projectId: f.projectId, sql: `${sql} ORDER BY k`, params, holds: statusHolds(db, f), place: lowerBound };
+  // By state or job change, the rows come in row order from an index (the table's key, or by state or job change).
+  const sliced = f.changedIn === null ? `${sql} AND rs.row_index > ? ORDER BY k LIMIT ?` : undefined;
+  return { lists: statusLists, key: statusKey(f), projectId: f.projectId, sql: `${sql} ORDER BY k`, params, sliced, holds: statusHolds(db, f), place: lowerBound };
 }
 
 /** The rows a status filter holds, kept. */

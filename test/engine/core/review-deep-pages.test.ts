@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RowState } from '../../../shared/model';
-import { reviewPage } from '../../../electron/engine/review/review-page';
+import { LIST_SLICE, reviewPage } from '../../../electron/engine/review/review-page';
 import { stateCounts } from '../../../electron/engine/rows/row-status';
 import { openDatabase } from '../../../electron/engine/store';
 import { tempDir } from './helpers';
@@ -99,6 +99,32 @@ describe('review pages deep in a long list', () => {
       expect(await indexes(db, id, { offset: 950, limit: 100 })).toEqual({ total: 1000, rows: range(950, 1000) });
       expect((await indexes(db, id, { text: 'name 9', offset: 0, limit: 500 })).total).toBe(111);
     } finally {
+      db.close();
+    }
+  });
+
+  it('walks a list longer than a slice a slice at a time, every row in its place', async () => {
+    // Statuses for all but the last rows: the unfiltered list is not a range of row indexes, and is walked.
+    const withStatus = LIST_SLICE + 2_000;
+    const { db, id } = project(LIST_SLICE + 4_000, withStatus);
+    // Every call's rows, seen on their way (the statements run as they do): no list comes back in one array.
+    const all = vi.spyOn(Object.getPrototypeOf(db.prepare('SELECT 1')) as { all: (...params: unknown[]) => unknown[] }, 'all');
+    try {
+      for (const offset of [250, LIST_SLICE - 50, LIST_SLICE, withStatus - 100]) {
+        expect(await indexes(db, id, { offset, limit: 100 })).toEqual({ total: withStatus, rows: range(offset, Math.min(withStatus, offset + 100)) });
+      }
+      const toReview = range(0, withStatus).filter((i) => stateOf(i) === 'to_review');
+      for (const offset of [300, toReview.length - 20]) {
+        expect(await indexes(db, id, { states: ['to_review'], offset, limit: 50 })).toEqual({ total: toReview.length, rows: toReview.slice(offset, offset + 50) });
+      }
+      for (const offset of [LIST_SLICE - 10, withStatus - 30]) {
+        expect(await indexes(db, id, { states: STATES, offset, limit: 50 })).toEqual({ total: withStatus, rows: range(offset, Math.min(withStatus, offset + 50)) });
+      }
+      const returned = all.mock.results.map((r) => (Array.isArray(r.value) ? r.value.length : 0));
+      expect(Math.max(...returned)).toBeLessThanOrEqual(LIST_SLICE);
+      expect(returned).toContain(LIST_SLICE);
+    } finally {
+      all.mockRestore();
       db.close();
     }
   });
