@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
+import type { CsvSpan } from '../export';
+import type { SpanFormat } from './export-rows';
+import type { SharedSummaries } from './export-summaries';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
@@ -56,8 +59,33 @@ export interface RowsRequest {
   params: unknown[];
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[];
+/**
+ * Begins the worker's side of a two-threaded CSV export (export-spans.ts): a read transaction on its connection. The
+ * engine then checks that nothing was committed since its own snapshot.
+ */
+export interface ExportBeginRequest {
+  id: number;
+  kind: 'exportBegin';
+  format: SpanFormat;
+}
+
+/** The people the export's matched rows chose, as the engine read them (in shared memory): sent before any span. */
+export interface ExportPeopleRequest {
+  id: number;
+  kind: 'exportPeople';
+  summaries: SharedSummaries;
+}
+
+/** A span of the export begun for the worker to make: its rows' CSV lines as UTF-8, handed over rather than copied. */
+export interface ExportSpanRequest {
+  id: number;
+  kind: 'exportSpan';
+  from: number;
+  to: number;
+}
+
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | ExportBeginRequest | ExportPeopleRequest | ExportSpanRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | boolean | CsvSpan;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -181,6 +209,22 @@ export class VerdictThread {
   rows(sql: string, params: unknown[]): Promise<unknown[]> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'rows', sql, params }) as Promise<unknown[]>;
+  }
+
+  /** Begins the worker's side of a two-threaded export (ExportBeginRequest); rejects when it cannot read the database. */
+  exportBegin(format: SpanFormat): Promise<boolean> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ id: this.nextId++, kind: 'exportBegin', format }) as Promise<boolean>;
+  }
+
+  /** Sends the export's chosen people (ExportPeopleRequest). */
+  exportPeople(summaries: SharedSummaries): Promise<boolean> {
+    return this.ask({ id: this.nextId++, kind: 'exportPeople', summaries }) as Promise<boolean>;
+  }
+
+  /** The CSV lines of the export's rows `from` to `to` (row indexes), made by the worker on its snapshot. */
+  exportSpan(from: number, to: number): Promise<CsvSpan> {
+    return this.ask({ id: this.nextId++, kind: 'exportSpan', from, to }) as Promise<CsvSpan>;
   }
 
   async close(): Promise<void> {
