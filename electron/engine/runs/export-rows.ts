@@ -437,6 +437,12 @@ export function summariesOf(db: Database, projectId: number, scope: ExportScope)
   return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
 }
 
+/** The ids of the people chosen by the rows an export of `scope` goes through (ExportSummaries.chosen), for two threads to read halves of. */
+export function chosenOf(db: Database, projectId: number, scope: ExportScope): Promise<Float64Array> {
+  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
+  return ExportSummaries.chosen(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
+}
+
 /** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
 type PageRefresh = [rowIndex: number, slug: string, changed: number, previousCompany: string | null];
 const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FROM row_refreshes

@@ -11,11 +11,14 @@ import { ExportSummaries, type SharedSummaries } from './export-summaries';
 export class ExportSpanReader {
   private begun: { db: Database; format: SpanFormat } | null = null;
   private spans: MatchSpans | null = null;
+  /** The people this worker read of the export's (readPeople). */
+  private own: ExportSummaries | null = null;
 
   /** Takes the snapshot at once: the engine then checks that nothing was committed since its own. */
   begin(db: Database, format: SpanFormat): boolean {
     this.begun = null;
     this.spans = null;
+    this.own = null;
     if (db.inTransaction) db.exec('COMMIT');
     db.exec('BEGIN');
     // A deferred transaction takes its snapshot at its first read.
@@ -24,9 +27,19 @@ export class ExportSpanReader {
     return true;
   }
 
+  /** Reads the summaries of some of the people (the later half, by id), and hands them over for the engine's thread. */
+  async readPeople(ids: Float64Array): Promise<SharedSummaries> {
+    if (!this.begun) throw new Error('no export was begun on this worker');
+    this.own = await ExportSummaries.ofPeople(this.begun.db, ids);
+    return this.own.shared;
+  }
+
+  /** The people the engine read: all of them, or the half before those this worker read. */
   people(summaries: SharedSummaries): boolean {
     if (!this.begun) throw new Error('no export was begun on this worker');
-    this.spans = new MatchSpans(this.begun.db, this.begun.format, ExportSummaries.of(this.begun.db, summaries));
+    const { db, format } = this.begun;
+    const theirs = ExportSummaries.of(db, summaries);
+    this.spans = new MatchSpans(db, format, this.own ? ExportSummaries.joined(db, [theirs, this.own]) : theirs);
     return true;
   }
 

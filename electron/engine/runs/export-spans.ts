@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Sqlite, { type Database } from 'better-sqlite3';
 import type { CsvSpan, CsvSpans } from '../export';
 import type { ProjectRecord } from '../rows/project-record';
-import { MatchSpans, originalWidth, summariesOf, type ExportScope, type SpanFormat } from './export-rows';
+import { MatchSpans, chosenOf, originalWidth, type ExportScope, type SpanFormat } from './export-rows';
+import { ExportSummaries } from './export-summaries';
 import type { VerdictThread } from './verdict-thread';
 
 /** How a large CSV export of the matches goes on two threads (exportProject's `twoThreads`). */
@@ -104,15 +105,33 @@ async function* spans(
       },
       () => undefined,
     );
-    const summaries = await summariesOf(snapshot, format.projectId, format.scope);
+    const chosen = await chosenOf(snapshot, format.projectId, format.scope);
     if (threads.waitForWorker) await beginning;
+    // A worker begun by now reads the later half of the chosen people while the engine reads the first.
+    const reading = begun && starting && chosen.length >= 2 ? starting : null;
+    const half = chosen.length >>> 1;
+    const theirs = reading?.exportPeopleRead(chosen.slice(half)).then(
+      (shared) => ExportSummaries.of(snapshot, shared),
+      () => null,
+    );
+    const mine = await ExportSummaries.ofPeople(snapshot, reading ? chosen.subarray(0, half) : chosen);
+    const rest = theirs && (await theirs);
+    const summaries = !reading ? mine : ExportSummaries.joined(snapshot, [mine, rest ?? (await ExportSummaries.ofPeople(snapshot, chosen.subarray(half)))]);
+    // A worker that could not read its half is left out.
+    if (reading && !rest) {
+      begun = false;
+      void reading.close();
+    }
     const here = new MatchSpans(snapshot, format, summaries);
-    /** Joins the worker once it has begun: the people go before any span (a worker takes its messages in order). */
+    /**
+     * Joins the worker once it has begun: sent the people the engine read (the first half, or all) before any span (a
+     * worker takes its messages in order).
+     */
     const join = () => {
       if (!begun || !starting) return;
       begun = false;
       joined.worker = starting;
-      void starting.exportPeople(summaries.shared).catch(() => undefined);
+      void starting.exportPeople((reading ? mine : summaries).shared).catch(() => undefined);
     };
     const count = Math.floor(last / spanRows) + 1;
     const span = (at: number): [number, number] => [at * spanRows, Math.min(last, (at + 1) * spanRows - 1)];

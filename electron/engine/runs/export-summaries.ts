@@ -30,6 +30,11 @@ export class ExportSummaries {
     params: Record<string, unknown> & { projectId: number },
     { rows = ROWS_A_SLICE, people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {},
   ): Promise<ExportSummaries> {
+    return ExportSummaries.ofPeople(db, await ExportSummaries.chosen(db, rowsSql, params, { rows }), { people: peopleASlice, chunk: chunkPeople });
+  }
+
+  /** The ids of the people chosen by the rows that `rowsSql` selects (as `read`), ascending, each once. */
+  static async chosen(db: Database, rowsSql: string, params: Record<string, unknown> & { projectId: number }, { rows = ROWS_A_SLICE } = {}): Promise<Float64Array> {
     const span = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(params.projectId) as number | null;
     const choices = db
       .prepare(`SELECT DISTINCT rs.chosen_person ${rowsSql} AND rs.row_index BETWEEN @from AND @to AND rs.state IN ('auto', 'accepted') AND rs.chosen_person IS NOT NULL`)
@@ -51,7 +56,11 @@ export class ExportSummaries {
       }
       await nextTurn();
     }
-    const people = sortedOnce(ids.subarray(0, count));
+    return sortedOnce(ids.subarray(0, count));
+  }
+
+  /** The summaries of the people `people` (ids, ascending), read as `read` reads them. */
+  static async ofPeople(db: Database, people: Float64Array, { people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {}): Promise<ExportSummaries> {
     const read = db.prepare(`SELECT p.id, ${summaryColumns('p')} FROM people AS p WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id`).raw();
     const chunks: SummaryChunk[] = [];
     const shared: string[] = [];
@@ -91,14 +100,28 @@ export class ExportSummaries {
    * copy; only the shared texts are copied.
    */
   get shared(): SharedSummaries {
-    return { chunks: this.chunks.map((chunk) => chunk.parts()), texts: this.chunks[0]?.texts ?? [] };
+    const groups = new Map<string[], ChunkParts[]>();
+    for (const chunk of this.chunks) {
+      const group = groups.get(chunk.texts) ?? [];
+      group.push(chunk.parts());
+      groups.set(chunk.texts, group);
+    }
+    return [...groups].map(([texts, chunks]) => ({ texts, chunks }));
   }
 
   /** The table a worker was sent (shared), reading a person chosen since on `db`. */
-  static of(db: Database, { chunks, texts }: SharedSummaries): ExportSummaries {
+  static of(db: Database, shared: SharedSummaries): ExportSummaries {
     return new ExportSummaries(
       db,
-      chunks.map((parts) => SummaryChunk.from(texts, parts)),
+      shared.flatMap(({ texts, chunks }) => chunks.map((parts) => SummaryChunk.from(texts, parts))),
+    );
+  }
+
+  /** One table of several, each of people with higher ids than the one before (halves read on two threads). */
+  static joined(db: Database, parts: ExportSummaries[]): ExportSummaries {
+    return new ExportSummaries(
+      db,
+      parts.flatMap((part) => part.chunks),
     );
   }
 
@@ -146,11 +169,11 @@ const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 /** The bit of a person's title index that marks its own values stored as UTF-16. */
 const WIDE = 0x8000_0000;
 
-/** ExportSummaries as sent to a worker: each chunk's arrays (on SharedArrayBuffers) and the texts people share. */
-export interface SharedSummaries {
-  chunks: ChunkParts[];
-  texts: string[];
-}
+/**
+ * ExportSummaries as sent to a worker: each chunk's arrays (on SharedArrayBuffers) with the texts its people share,
+ * one list of them for the chunks read on one thread.
+ */
+export type SharedSummaries = { texts: string[]; chunks: ChunkParts[] }[];
 
 interface ChunkParts {
   ids: Float64Array;

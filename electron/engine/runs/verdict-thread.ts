@@ -69,6 +69,13 @@ export interface ExportBeginRequest {
   format: SpanFormat;
 }
 
+/** Some of the people the export's matched rows chose, for the worker to read while the engine reads the others. */
+export interface ExportPeopleReadRequest {
+  id: number;
+  kind: 'exportPeopleRead';
+  ids: Float64Array;
+}
+
 /** The people the export's matched rows chose, as the engine read them (in shared memory): sent before any span. */
 export interface ExportPeopleRequest {
   id: number;
@@ -84,8 +91,8 @@ export interface ExportSpanRequest {
   to: number;
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | ExportBeginRequest | ExportPeopleRequest | ExportSpanRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | boolean | CsvSpan;
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | ExportBeginRequest | ExportPeopleReadRequest | ExportPeopleRequest | ExportSpanRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | boolean | CsvSpan | SharedSummaries;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -215,6 +222,11 @@ export class VerdictThread {
   exportBegin(format: SpanFormat): Promise<boolean> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'exportBegin', format }) as Promise<boolean>;
+  }
+
+  /** The summaries of the people `ids`, read by the worker on its snapshot (ExportPeopleReadRequest), in shared memory. */
+  exportPeopleRead(ids: Float64Array): Promise<SharedSummaries> {
+    return this.ask({ id: this.nextId++, kind: 'exportPeopleRead', ids }) as Promise<SharedSummaries>;
   }
 
   /** Sends the export's chosen people (ExportPeopleRequest). */

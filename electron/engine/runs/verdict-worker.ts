@@ -10,6 +10,7 @@ import { getAnswerFacts } from '../store/lookups';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
 import type { CsvSpan } from '../export';
 import { ExportSpanReader } from './export-span-reader';
+import type { SharedSummaries } from './export-summaries';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
 const port = parentPort;
@@ -45,8 +46,9 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | boolean> | PreparedAnswers | CsvSpan | boolean {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | boolean | SharedSummaries> | PreparedAnswers | CsvSpan | boolean {
   if (request.kind === 'exportBegin') return database().then((connection) => exportSpans.begin(connection, request.format));
+  if (request.kind === 'exportPeopleRead') return exportSpans.readPeople(request.ids);
   if (request.kind === 'exportPeople') return exportSpans.people(request.summaries);
   if (request.kind === 'exportSpan') return exportSpans.span(request.from, request.to);
   if (request.kind === 'answers') return answers(request);
