@@ -140,10 +140,10 @@ export class MatchSpans {
     private readonly summaries: ExportSummaries,
   ) {}
 
-  /** The lines of the rows `from` to `to` (row indexes, both included) the export writes. */
-  csv(from: number, to: number): CsvSpan {
+  /** The lines of the rows `from` to `to` (row indexes, both included) the export writes, into `into` if they fit. */
+  csv(from: number, to: number, into: ArrayBuffer | null = null): CsvSpan {
     const { projectId, scope, width, delimiter } = this.format;
-    const bytes = new CsvSpanBytes(delimiter);
+    const bytes = new CsvSpanBytes(delimiter, into);
     for (const page of pages(this.db, projectId, scope, EXPORT_PAGE_ROWS, this.summaries, from, to)) {
       for (const row of page) bytes.add(matchLine(row, width, this.fetchTimes));
     }

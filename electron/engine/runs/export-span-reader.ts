@@ -43,8 +43,8 @@ export class ExportSpanReader {
     return true;
   }
 
-  span(from: number, to: number): CsvSpan {
+  span(from: number, to: number, into: ArrayBuffer | null): CsvSpan {
     if (!this.spans) throw new Error("the export's people were not sent to this worker");
-    return this.spans.csv(from, to);
+    return this.spans.csv(from, to, into);
   }
 }

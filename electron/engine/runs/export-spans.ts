@@ -33,6 +33,8 @@ const WORKER_SPANS = 2;
  * worker, so the spans waiting to be written stay a few MB whatever the two threads' speeds.
  */
 const AHEAD_BYTES = 8 * 1024 * 1024;
+/** Written spans' memory kept to make others in: enough for the spans in the making on both threads. */
+const KEPT_SPANS = 4;
 /** Each connection's page cache for the export, in MB: its reads walk the tables in order. */
 export const EXPORT_CACHE_MB = 8;
 
@@ -143,6 +145,7 @@ async function* spans(
       waitingBytes += made_.bytes.length;
     };
     const asked = new Map<number, Asked>();
+    const free: ArrayBuffer[] = [];
     let next = 0;
     for (let at = 0; at < count; ) {
       const ready = made.get(at);
@@ -150,6 +153,8 @@ async function* spans(
         made.delete(at);
         waitingBytes -= ready.span.bytes.length;
         yield ready.span;
+        // Written by now: its memory makes a later span, here or on the worker.
+        if (free.length < KEPT_SPANS) free.push(ready.span.bytes.buffer as ArrayBuffer);
         onSpan?.(ready.by, ...span(at));
         onPage?.(span(at)[1] + 1);
         at++;
@@ -157,12 +162,12 @@ async function* spans(
       }
       join();
       const helper = joined.worker;
-      while (helper && asked.size < WORKER_SPANS && next < count) asked.set(next, askedOf(helper, ...span(next++)));
+      while (helper && asked.size < WORKER_SPANS && next < count) asked.set(next, askedOf(helper, ...span(next++), free.pop() ?? null));
       const waiting = asked.get(at);
       // The engine makes the next span itself when nothing asked of the worker comes first, or while the worker makes
       // the first, up to AHEAD_BYTES waiting.
       if (!waiting || (!waiting.settled && next < count && waitingBytes < AHEAD_BYTES)) {
-        keep(next, here.csv(...span(next)), 'engine');
+        keep(next, here.csv(...span(next), free.pop() ?? null), 'engine');
         next++;
         await nextTurn();
         continue;
@@ -174,7 +179,7 @@ async function* spans(
       } else {
         // The worker failed: this span and any other it was asked for are made here, on the same snapshot.
         joined.worker = null;
-        keep(at, here.csv(...span(at)), 'engine');
+        keep(at, here.csv(...span(at), free.pop() ?? null), 'engine');
       }
     }
   } finally {
@@ -191,9 +196,9 @@ interface Asked {
   span: CsvSpan | null;
 }
 
-function askedOf(worker: VerdictThread, from: number, to: number): Asked {
+function askedOf(worker: VerdictThread, from: number, to: number, into: ArrayBuffer | null): Asked {
   const asked: Asked = { done: Promise.resolve(), settled: false, span: null };
-  asked.done = worker.exportSpan(from, to).then(
+  asked.done = worker.exportSpan(from, to, into).then(
     (span) => {
       asked.span = span;
       asked.settled = true;

@@ -89,6 +89,8 @@ export interface ExportSpanRequest {
   kind: 'exportSpan';
   from: number;
   to: number;
+  /** Memory to make it in (a span written already), handed over. */
+  into: ArrayBuffer | null;
 }
 
 export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | ExportBeginRequest | ExportPeopleReadRequest | ExportPeopleRequest | ExportSpanRequest;
@@ -234,9 +236,12 @@ export class VerdictThread {
     return this.ask({ id: this.nextId++, kind: 'exportPeople', summaries }) as Promise<boolean>;
   }
 
-  /** The CSV lines of the export's rows `from` to `to` (row indexes), made by the worker on its snapshot. */
-  exportSpan(from: number, to: number): Promise<CsvSpan> {
-    return this.ask({ id: this.nextId++, kind: 'exportSpan', from, to }) as Promise<CsvSpan>;
+  /**
+   * The CSV lines of the export's rows `from` to `to` (row indexes), made by the worker on its snapshot, into `into`
+   * when it holds them (a span's memory written already, handed back and forth rather than allocated for each).
+   */
+  exportSpan(from: number, to: number, into: ArrayBuffer | null): Promise<CsvSpan> {
+    return this.ask({ id: this.nextId++, kind: 'exportSpan', from, to, into }, into ? [into] : []) as Promise<CsvSpan>;
   }
 
   async close(): Promise<void> {
@@ -244,12 +249,13 @@ export class VerdictThread {
     await this.worker.terminate();
   }
 
-  private ask(request: WorkerRequest): Promise<WorkerResults> {
+  /** `handedOver`: memory the request hands to the worker rather than copies. */
+  private ask(request: WorkerRequest, handedOver: ArrayBuffer[] = []): Promise<WorkerResults> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage(request);
+      this.worker.postMessage(request, handedOver);
     });
   }
 

@@ -50,7 +50,7 @@ function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[
   if (request.kind === 'exportBegin') return database().then((connection) => exportSpans.begin(connection, request.format));
   if (request.kind === 'exportPeopleRead') return exportSpans.readPeople(request.ids);
   if (request.kind === 'exportPeople') return exportSpans.people(request.summaries);
-  if (request.kind === 'exportSpan') return exportSpans.span(request.from, request.to);
+  if (request.kind === 'exportSpan') return exportSpans.span(request.from, request.to, request.into);
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
