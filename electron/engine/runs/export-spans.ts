@@ -32,11 +32,11 @@ const WORKER_SPANS = 2;
  * Bytes made by the engine's thread ahead of a span the worker has not handed over yet: past them it waits for the
  * worker, so the spans waiting to be written stay a few MB whatever the two threads' speeds.
  */
-const AHEAD_BYTES = 8 * 1024 * 1024;
+const AHEAD_BYTES = 4 * 1024 * 1024;
 /** Written spans' memory kept to make others in: enough for the spans in the making on both threads. */
 const KEPT_SPANS = 4;
-/** Each connection's page cache for the export, in MB: its reads walk the tables in order. */
-export const EXPORT_CACHE_MB = 8;
+/** Each connection's page cache for the export, in MB (SQLite's default): its reads walk the tables in order. */
+export const EXPORT_CACHE_MB = 2;
 
 /**
  * The matches export's lines as CSV, made on two threads: the engine's and a worker's (verdict-worker.ts), each with
