@@ -77,7 +77,7 @@ export async function exportProject(
   let candidates: ExportResult['candidates'] = null;
   try {
     // A large CSV's lines are made on two threads (export-spans.ts); the rest, and an XLSX, on the engine's.
-    const spans = req.format === 'csv' && twoThreads && rowsTotal >= twoThreads.fromRows ? csvSpans(db, project, req.scope, req.delimiter ?? ',', twoThreads, progressOf('matches').onPage) : null;
+    const spans = req.format === 'csv' && twoThreads && rowsTotal >= twoThreads.fromRows ? spansOrNone(() => csvSpans(db, project, req.scope, req.delimiter ?? ',', twoThreads, progressOf('matches').onPage)) : null;
     try {
       const matches = spans ? { headers: matchHeaders(project, spans.width), rows: spans.rows } : matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
       written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
@@ -105,6 +105,15 @@ export async function exportProject(
 function twoThreadsOn(db: Database): TwoThreads | null {
   if (db.memory) return null;
   return { start: () => VerdictThread.start(db.name, EXPORT_CACHE_MB), fromRows: TWO_THREADS_FROM_ROWS, spanRows: SPAN_ROWS };
+}
+
+/** The two threads' spans; none where the export's own connections cannot open (the engine's thread then reads on `db`). */
+function spansOrNone<T>(open: () => T | null): T | null {
+  try {
+    return open();
+  } catch {
+    return null;
+  }
 }
 
 /** Where the candidates go, and as what: a named file keeps the format its name says, whatever the matches file's is. */

@@ -432,7 +432,7 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
 }
 
 /** The people chosen by the rows an export of `scope` goes through (ExportSummaries). */
-export function summariesOf(db: Database, projectId: number, scope: ExportScope): Promise<ExportSummaries> {
+function summariesOf(db: Database, projectId: number, scope: ExportScope): Promise<ExportSummaries> {
   const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
   return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
 }

@@ -24,17 +24,20 @@ export interface TwoThreads {
 }
 
 export const TWO_THREADS_FROM_ROWS = 20_000;
-/** A span of 2,000 rows is about 650 KB of the bench's sheet, made in a few tens of ms. */
+/** A span of 2,000 rows is about 650 KB of the bench's sheet. */
 export const SPAN_ROWS = 2000;
-/** Spans asked of the worker at a time: the next is waiting while it makes one. */
-const WORKER_SPANS = 2;
+/**
+ * Spans asked of the worker at a time: it is asked for more only between the engine's own spans, so a few wait for it
+ * while it makes one, and it is not left idle while the engine makes a span.
+ */
+const WORKER_SPANS = 4;
 /**
  * Bytes made by the engine's thread ahead of a span the worker has not handed over yet: past them it waits for the
  * worker, so the spans waiting to be written stay a few MB whatever the two threads' speeds.
  */
 const AHEAD_BYTES = 4 * 1024 * 1024;
 /** Written spans' memory kept to make others in: enough for the spans in the making on both threads. */
-const KEPT_SPANS = 4;
+const KEPT_SPANS = WORKER_SPANS + 2;
 /** Each connection's page cache for the export, in MB (SQLite's default): its reads walk the tables in order. */
 export const EXPORT_CACHE_MB = 2;
 
@@ -42,10 +45,10 @@ export const EXPORT_CACHE_MB = 2;
  * The matches export's lines as CSV, made on two threads: the engine's and a worker's (verdict-worker.ts), each with
  * a read-only connection of its own held on one snapshot, so the file is what one thread would write of that moment
  * however the engine's connection writes meanwhile. The rows go in spans of `spanRows` row indexes: the worker is
- * asked for the next spans while it has fewer than two, the engine makes the others, and the spans are written in
- * row order. The worker joins only if its snapshot is the engine's: no commit came between the two (a probe
- * connection's data_version unchanged). A worker that cannot start, read or join, or that fails, leaves its spans to
- * the engine's thread, on the same snapshot: the same bytes. `null` for a database without a file (in memory).
+ * asked for the next spans while it has fewer than WORKER_SPANS, the engine makes the others, and the spans are
+ * written in row order. The worker joins only if its snapshot is the engine's: no commit came between the two (a
+ * probe connection's data_version unchanged). A worker that cannot start, read or join, or that fails, leaves its
+ * spans to the engine's thread, on the same snapshot: the same bytes. `null` for a database without a file.
  */
 export function csvSpans(
   db: Database,

@@ -158,9 +158,9 @@ describe('a CSV export on two threads', () => {
         if (by === 'worker') void thread?.close();
       };
       expect((await exported(db, projectId, dir, 'failing.csv', failing)).equals(alone)).toBe(true);
-      // The one it made, and perhaps the next it was making as it stopped.
+      // The one it made, and perhaps those it had made by the time it stopped (it is asked for four at a time).
       expect(failing.by.worker).toBeGreaterThanOrEqual(1);
-      expect(failing.by.worker).toBeLessThanOrEqual(2);
+      expect(failing.by.worker).toBeLessThanOrEqual(4);
       expect(failing.by.engine + failing.by.worker).toBe(Math.ceil(ROWS / SPAN_ROWS));
 
       const unopened = twoThreads(db, () => VerdictThread.start(join(dir, 'no such folder', 'matchdesk.db')));
