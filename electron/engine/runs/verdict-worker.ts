@@ -3,7 +3,8 @@
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
 // page's answers, or for a list of rows the review keeps or the cache's figures (runs/reading-thread.ts starts one for
 // such long reads alone), it reads them through a read-only connection of its own: WAL lets it read beside the
-// engine's writes, and it sees only what the engine committed.
+// engine's writes, and it sees only what the engine committed. A large CSV export starts one of its own, which makes
+// spans of the file's lines on a snapshot held for the export (export-spans.ts, export-span-reader.ts).
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
