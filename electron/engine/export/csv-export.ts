@@ -38,22 +38,12 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
         const head = (target.bom ?? true ? '\uFEFF' : '') + line(headers);
         await room(head);
         used += chunk.write(head, used);
-        if ('spans' in rows) {
-          // Lines made elsewhere as UTF-8 already (csv-spans.ts), in order: written as they come.
-          await writeAll(file, chunk, used);
-          used = 0;
-          for await (const span of rows.spans) {
-            await writeAll(file, span.bytes, span.bytes.length);
-            count += span.rows;
-          }
-        } else {
-          for await (const page of pagesOf(rows)) {
-            for (const row of page) {
-              const text = line(row);
-              if (used + text.length * 3 > chunk.length) await room(text);
-              used += chunk.write(text, used);
-              count++;
-            }
+        for await (const page of pagesOf(rows)) {
+          for (const row of page) {
+            const text = line(row);
+            if (used + text.length * 3 > chunk.length) await room(text);
+            used += chunk.write(text, used);
+            count++;
           }
         }
         await writeAll(file, chunk, used);
@@ -70,7 +60,7 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
 }
 
 /** A row's line, its end included, for this delimiter. */
-export function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
+function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) => string {
   const escape = csvEscaper(delimiter);
   // A number's text (digits, '.', '-', 'e', '+') holds no quote, line break or space: only a delimiter made of those
   // characters could make it need quotes.
@@ -89,7 +79,7 @@ export function csvLineWriter(delimiter: string): (row: readonly ExportCell[]) =
 }
 
 /** The first `length` bytes of `chunk`, however many writes the file takes them in. */
-async function writeAll(file: FileHandle, chunk: Uint8Array, length: number): Promise<void> {
+async function writeAll(file: FileHandle, chunk: Buffer, length: number): Promise<void> {
   for (let done = 0; done < length; ) done += (await file.write(chunk, done, length - done)).bytesWritten;
 }
 

@@ -17,7 +17,7 @@ export interface ExportTarget {
 }
 
 export type ExportCell = string | number | null;
-export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]> | RowPages | CsvSpans;
+export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]> | RowPages;
 
 /**
  * Rows handed over a page at a time: a writer goes through a page's rows without a step of the async iteration per
@@ -25,17 +25,6 @@ export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]> | 
  */
 export interface RowPages {
   pages: AsyncIterable<readonly ExportCell[][]>;
-}
-
-/** CSV lines made already, as UTF-8 for the target's delimiter (csv-spans.ts), a span of rows at a time in order: CSV only. */
-export interface CsvSpans {
-  spans: AsyncIterable<CsvSpan>;
-}
-
-export interface CsvSpan {
-  bytes: Uint8Array;
-  /** The lines it holds. */
-  rows: number;
 }
 
 export interface ExportResult {

@@ -7,9 +7,7 @@ import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type Un
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../rows/project-record';
 import { progressPace } from '../progress-pace';
-import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, matchHeaders, type ExportPaging } from './export-rows';
-import { EXPORT_CACHE_MB, SPAN_ROWS, TWO_THREADS_FROM_ROWS, csvSpans, type TwoThreads } from './export-spans';
-import { VerdictThread } from './verdict-thread';
+import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
 
 export interface ExportRequest extends ExportChoice {
   destination: string | null;
@@ -32,7 +30,6 @@ export async function exportProject(
   onProgress: (progress: ExportProgress) => void = () => undefined,
   signal?: AbortSignal,
   unfinished?: UnfinishedExports,
-  twoThreads: TwoThreads | null = twoThreadsOn(db),
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -76,14 +73,8 @@ export async function exportProject(
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
-    // A large CSV's lines are made on two threads (export-spans.ts); the rest, and an XLSX, on the engine's.
-    const spans = req.format === 'csv' && twoThreads && rowsTotal >= twoThreads.fromRows ? spansOrNone(() => csvSpans(db, project, req.scope, req.delimiter ?? ',', twoThreads, progressOf('matches').onPage)) : null;
-    try {
-      const matches = spans ? { headers: matchHeaders(project, spans.width), rows: spans.rows } : matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
-      written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
-    } finally {
-      spans?.close();
-    }
+    const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
+    written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
     onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: rowsTotal, rowsTotal });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
@@ -99,21 +90,6 @@ export async function exportProject(
     throw err;
   }
   return { path, downloadRef, fileName: basename(path), rows: written.rows, candidates };
-}
-
-/** A large CSV export's two threads: a worker started on the database's file for each export (none for one in memory). */
-function twoThreadsOn(db: Database): TwoThreads | null {
-  if (db.memory) return null;
-  return { start: () => VerdictThread.start(db.name, EXPORT_CACHE_MB), fromRows: TWO_THREADS_FROM_ROWS, spanRows: SPAN_ROWS };
-}
-
-/** The two threads' spans; none where the export's own connections cannot open (the engine's thread then reads on `db`). */
-function spansOrNone<T>(open: () => T | null): T | null {
-  try {
-    return open();
-  } catch {
-    return null;
-  }
 }
 
 /** Where the candidates go, and as what: a named file keeps the format its name says, whatever the matches file's is. */

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { EvidenceField, EvidenceItem, RowState, Strategy } from '../../../shared/model';
-import { CsvSpanBytes, type CsvSpan, type ExportCell, type ExportRows } from '../export';
+import type { ExportCell, ExportRows } from '../export';
 import { assessRow, rowFacts, rowInput } from '../matching';
 import { sheetRowNumber, type ProjectRecord } from '../rows/project-record';
 import { answerFacts } from './answer-facts';
@@ -95,7 +95,9 @@ const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
  */
 export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
   const width = originalWidth(db, project);
-  const headers = matchHeaders(project, width);
+  const headers = [...project.headers];
+  for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
+  headers.push(...MATCH_COLUMNS);
 
   // Handed over a page at a time (export/row-pages.ts).
   async function* lines(): AsyncGenerator<ExportCell[][]> {
@@ -108,47 +110,6 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
     }
   }
   return { headers, rows: { pages: lines() } };
-}
-
-/** The matches export's header row: the sheet's, "Column N" for the cells of rows wider than it, the match columns. */
-export function matchHeaders(project: ProjectRecord, width: number): string[] {
-  const headers = [...project.headers];
-  for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
-  headers.push(...MATCH_COLUMNS);
-  return headers;
-}
-
-/** How a span of the matches export is written: the same on either thread of a two-threaded export (export-spans.ts). */
-export interface SpanFormat {
-  projectId: number;
-  scope: ExportScope;
-  /** The original columns' count (matchExport's width). */
-  width: number;
-  delimiter: string;
-}
-
-/**
- * The matches export's CSV lines, a span of row indexes at a time, read on `db` (a connection held on one snapshot)
- * with the chosen people in `summaries`: the engine's thread and the worker each make theirs with one.
- */
-export class MatchSpans {
-  private readonly fetchTimes = new FetchTimes();
-
-  constructor(
-    private readonly db: Database,
-    private readonly format: SpanFormat,
-    private readonly summaries: ExportSummaries,
-  ) {}
-
-  /** The lines of the rows `from` to `to` (row indexes, both included) the export writes, into `into` if they fit. */
-  csv(from: number, to: number, into: ArrayBuffer | null = null): CsvSpan {
-    const { projectId, scope, width, delimiter } = this.format;
-    const bytes = new CsvSpanBytes(delimiter, into);
-    for (const page of pages(this.db, projectId, scope, EXPORT_PAGE_ROWS, this.summaries, from, to)) {
-      for (const row of page) bytes.add(matchLine(row, width, this.fetchTimes));
-    }
-    return bytes.span;
-  }
 }
 
 /** A row of the matches export: its cells padded to `width`, then the match columns. */
@@ -316,7 +277,7 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
  * again), as arrays of their columns, not objects. A matched row's person comes from `summaries` (export-summaries.ts);
  * without them (the candidates' export, which writes none) its summary is left empty.
  */
-function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null, start = 0, end = Number.MAX_SAFE_INTEGER): Generator<ExportRow[]> {
+function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null): Generator<ExportRow[]> {
   const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
@@ -349,25 +310,25 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
     .prepare(
       whole
         ? `SELECT ${statusColumns} ${statusFrom} AND rs.row_index BETWEEN @from AND @to ORDER BY rs.row_index`
-        : `SELECT ${statusColumns} ${statusFrom} AND rs.row_index BETWEEN @from AND @end ORDER BY rs.row_index LIMIT @limit`,
+        : `SELECT ${statusColumns} ${statusFrom} AND rs.row_index >= @from ORDER BY rs.row_index LIMIT @limit`,
     )
     .raw();
   const cellsPage = whole
-    ? statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index BETWEEN ? AND ? ORDER BY row_index LIMIT ?').raw()
+    ? statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw()
     : statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index BETWEEN ? AND ? ORDER BY row_index').raw();
   const cellsOf = statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index = ?').raw();
   // What the last refresh found, read a page's span at a time rather than probed for each row, and
   // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
   const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
-  for (let from = start; from <= end; ) {
+  for (let from = 0; ; ) {
     let cells: [rowIndex: number, cells: string][];
     let status: StatusRow[];
     if (whole) {
-      cells = cellsPage.all(projectId, from, end, pageRows) as typeof cells;
+      cells = cellsPage.all(projectId, from, pageRows) as typeof cells;
       if (cells.length === 0) return;
       status = statusPage.all({ projectId, from, to: cells[cells.length - 1]![0], lastRefresh }) as StatusRow[];
     } else {
-      status = statusPage.all({ projectId, from, end, limit: pageRows, lastRefresh }) as StatusRow[];
+      status = statusPage.all({ projectId, from, limit: pageRows, lastRefresh }) as StatusRow[];
       if (status.length === 0) return;
       const first = status[0]![0];
       const last = status[status.length - 1]![0];
@@ -437,18 +398,12 @@ function summariesOf(db: Database, projectId: number, scope: ExportScope): Promi
   return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
 }
 
-/** The ids of the people chosen by the rows an export of `scope` goes through (ExportSummaries.chosen), for two threads to read halves of. */
-export function chosenOf(db: Database, projectId: number, scope: ExportScope): Promise<Float64Array> {
-  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
-  return ExportSummaries.chosen(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
-}
-
 /** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
 type PageRefresh = [rowIndex: number, slug: string, changed: number, previousCompany: string | null];
 const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FROM row_refreshes
   WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
-export function originalWidth(db: Database, project: ProjectRecord): number {
+function originalWidth(db: Database, project: ProjectRecord): number {
   // The import warns of any row whose width is not the header's (sheets/table-scan.ts): without that warning no row
   // is wider, and the rows need not be read through for their widths.
   if (!project.warnings.some((w) => w.code === 'ragged_rows')) return project.headers.length;

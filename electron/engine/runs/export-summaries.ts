@@ -30,11 +30,6 @@ export class ExportSummaries {
     params: Record<string, unknown> & { projectId: number },
     { rows = ROWS_A_SLICE, people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {},
   ): Promise<ExportSummaries> {
-    return ExportSummaries.ofPeople(db, await ExportSummaries.chosen(db, rowsSql, params, { rows }), { people: peopleASlice, chunk: chunkPeople });
-  }
-
-  /** The ids of the people chosen by the rows that `rowsSql` selects (as `read`), ascending, each once. */
-  static async chosen(db: Database, rowsSql: string, params: Record<string, unknown> & { projectId: number }, { rows = ROWS_A_SLICE } = {}): Promise<Float64Array> {
     const span = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(params.projectId) as number | null;
     const choices = db
       .prepare(`SELECT DISTINCT rs.chosen_person ${rowsSql} AND rs.row_index BETWEEN @from AND @to AND rs.state IN ('auto', 'accepted') AND rs.chosen_person IS NOT NULL`)
@@ -56,11 +51,7 @@ export class ExportSummaries {
       }
       await nextTurn();
     }
-    return sortedOnce(ids.subarray(0, count));
-  }
-
-  /** The summaries of the people `people` (ids, ascending), read as `read` reads them. */
-  static async ofPeople(db: Database, people: Float64Array, { people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {}): Promise<ExportSummaries> {
+    const people = sortedOnce(ids.subarray(0, count));
     const read = db.prepare(`SELECT p.id, ${summaryColumns('p')} FROM people AS p WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id`).raw();
     const chunks: SummaryChunk[] = [];
     const shared: string[] = [];
@@ -93,36 +84,6 @@ export class ExportSummaries {
     }
     chunk?.done();
     return new ExportSummaries(db, chunks);
-  }
-
-  /**
-   * The table as a message to a worker (export-spans.ts): its chunks' arrays are shared memory, handed over without a
-   * copy; only the shared texts are copied.
-   */
-  get shared(): SharedSummaries {
-    const groups = new Map<string[], ChunkParts[]>();
-    for (const chunk of this.chunks) {
-      const group = groups.get(chunk.texts) ?? [];
-      group.push(chunk.parts());
-      groups.set(chunk.texts, group);
-    }
-    return [...groups].map(([texts, chunks]) => ({ texts, chunks }));
-  }
-
-  /** The table a worker was sent (shared), reading a person chosen since on `db`. */
-  static of(db: Database, shared: SharedSummaries): ExportSummaries {
-    return new ExportSummaries(
-      db,
-      shared.flatMap(({ texts, chunks }) => chunks.map((parts) => SummaryChunk.from(texts, parts))),
-    );
-  }
-
-  /** One table of several, each of people with higher ids than the one before (halves read on two threads). */
-  static joined(db: Database, parts: ExportSummaries[]): ExportSummaries {
-    return new ExportSummaries(
-      db,
-      parts.flatMap((part) => part.chunks),
-    );
   }
 
   /** The summary of the person `personId`; null when it has none. */
@@ -169,25 +130,7 @@ const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 /** The bit of a person's title index that marks its own values stored as UTF-16. */
 const WIDE = 0x8000_0000;
 
-/**
- * ExportSummaries as sent to a worker: each chunk's arrays (on SharedArrayBuffers) with the texts its people share,
- * one list of them for the chunks read on one thread.
- */
-export type SharedSummaries = { texts: string[]; chunks: ChunkParts[] }[];
-
-interface ChunkParts {
-  ids: Float64Array;
-  starts: Uint32Array;
-  sharedOf: Uint32Array;
-  fromRecords: Uint8Array;
-  bytes: Uint8Array;
-  length: number;
-}
-
-/**
- * Up to `size` people, ascending by id. Its arrays are SharedArrayBuffers, so that a worker making part of the
- * export (export-spans.ts) reads the same memory rather than a copy.
- */
+/** Up to `size` people, ascending by id. */
 class SummaryChunk {
   readonly ids: Float64Array;
   /** Per person: where its own values start in `bytes`, and where its name and its profile start among them (characters). */
@@ -196,37 +139,18 @@ class SummaryChunk {
   private readonly sharedOf: Uint32Array;
   /** 1 for a person whose summary was made from its record (facts of another version): exportedSlug knows no profile. */
   private readonly fromRecords: Uint8Array;
-  private bytes: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(256 * 1024);
+  private bytes = Buffer.allocUnsafe(256 * 1024);
   private used = 0;
   length = 0;
 
   constructor(
     private readonly shared: string[],
     size: number,
-    parts?: ChunkParts,
   ) {
-    this.ids = parts?.ids ?? new Float64Array(new SharedArrayBuffer(size * 8));
-    this.starts = parts?.starts ?? new Uint32Array(new SharedArrayBuffer(size * 3 * 4));
-    this.sharedOf = parts?.sharedOf ?? new Uint32Array(new SharedArrayBuffer(size * 3 * 4));
-    this.fromRecords = parts?.fromRecords ?? new Uint8Array(new SharedArrayBuffer(size));
-    if (parts) {
-      this.bytes = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.length);
-      this.used = parts.bytes.length;
-      this.length = parts.length;
-    }
-  }
-
-  static from(shared: string[], parts: ChunkParts): SummaryChunk {
-    return new SummaryChunk(shared, parts.ids.length, parts);
-  }
-
-  get texts(): string[] {
-    return this.shared;
-  }
-
-  parts(): ChunkParts {
-    const { ids, starts, sharedOf, fromRecords, length } = this;
-    return { ids, starts, sharedOf, fromRecords, bytes: this.bytes.subarray(0, this.used), length };
+    this.ids = new Float64Array(size);
+    this.starts = new Uint32Array(size * 3);
+    this.sharedOf = new Uint32Array(size * 3);
+    this.fromRecords = new Uint8Array(size);
   }
 
   get firstId(): number {
@@ -251,11 +175,9 @@ class SummaryChunk {
     this.fromRecords[at] = fromRecord ? 1 : 0;
   }
 
-  /** Its people's bytes cut to their length, in shared memory. */
+  /** Its people's bytes cut to their length. */
   done(): void {
-    const bytes = Buffer.from(new SharedArrayBuffer(this.used));
-    this.bytes.copy(bytes, 0, 0, this.used);
-    this.bytes = bytes;
+    this.bytes = Buffer.from(this.bytes.subarray(0, this.used));
   }
 
   has(personId: number): boolean {

@@ -1,9 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
-import type { CsvSpan } from '../export';
-import type { SpanFormat } from './export-rows';
-import type { SharedSummaries } from './export-summaries';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
@@ -59,42 +56,8 @@ export interface RowsRequest {
   params: unknown[];
 }
 
-/**
- * Begins the worker's side of a two-threaded CSV export (export-spans.ts): a read transaction on its connection. The
- * engine then checks that nothing was committed since its own snapshot.
- */
-export interface ExportBeginRequest {
-  id: number;
-  kind: 'exportBegin';
-  format: SpanFormat;
-}
-
-/** Some of the people the export's matched rows chose, for the worker to read while the engine reads the others. */
-export interface ExportPeopleReadRequest {
-  id: number;
-  kind: 'exportPeopleRead';
-  ids: Float64Array;
-}
-
-/** The people the export's matched rows chose, as the engine read them (in shared memory): sent before any span. */
-export interface ExportPeopleRequest {
-  id: number;
-  kind: 'exportPeople';
-  summaries: SharedSummaries;
-}
-
-/** A span of the export begun for the worker to make: its rows' CSV lines as UTF-8, handed over rather than copied. */
-export interface ExportSpanRequest {
-  id: number;
-  kind: 'exportSpan';
-  from: number;
-  to: number;
-  /** Memory to make it in (a span written already), handed over. */
-  into: ArrayBuffer | null;
-}
-
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | ExportBeginRequest | ExportPeopleReadRequest | ExportPeopleRequest | ExportSpanRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | boolean | CsvSpan | SharedSummaries;
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[];
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -220,42 +183,17 @@ export class VerdictThread {
     return this.ask({ id: this.nextId++, kind: 'rows', sql, params }) as Promise<unknown[]>;
   }
 
-  /** Begins the worker's side of a two-threaded export (ExportBeginRequest); rejects when it cannot read the database. */
-  exportBegin(format: SpanFormat): Promise<boolean> {
-    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
-    return this.ask({ id: this.nextId++, kind: 'exportBegin', format }) as Promise<boolean>;
-  }
-
-  /** The summaries of the people `ids`, read by the worker on its snapshot (ExportPeopleReadRequest), in shared memory. */
-  exportPeopleRead(ids: Float64Array): Promise<SharedSummaries> {
-    return this.ask({ id: this.nextId++, kind: 'exportPeopleRead', ids }) as Promise<SharedSummaries>;
-  }
-
-  /** Sends the export's chosen people (ExportPeopleRequest). */
-  exportPeople(summaries: SharedSummaries): Promise<boolean> {
-    return this.ask({ id: this.nextId++, kind: 'exportPeople', summaries }) as Promise<boolean>;
-  }
-
-  /**
-   * The CSV lines of the export's rows `from` to `to` (row indexes), made by the worker on its snapshot, into `into`
-   * when it holds them (a span's memory written already, handed back and forth rather than allocated for each).
-   */
-  exportSpan(from: number, to: number, into: ArrayBuffer | null): Promise<CsvSpan> {
-    return this.ask({ id: this.nextId++, kind: 'exportSpan', from, to, into }, into ? [into] : []) as Promise<CsvSpan>;
-  }
-
   async close(): Promise<void> {
     this.fail(new Error('The engine closed.'));
     await this.worker.terminate();
   }
 
-  /** `handedOver`: memory the request hands to the worker rather than copies. */
-  private ask(request: WorkerRequest, handedOver: ArrayBuffer[] = []): Promise<WorkerResults> {
+  private ask(request: WorkerRequest): Promise<WorkerResults> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });
       this.worker.ref();
-      this.worker.postMessage(request, handedOver);
+      this.worker.postMessage(request);
     });
   }
 

@@ -3,23 +3,17 @@
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
 // page's answers, or for a list of rows the review keeps or the cache's figures (runs/reading-thread.ts starts one for
 // such long reads alone), it reads them through a read-only connection of its own: WAL lets it read beside the
-// engine's writes, and it sees only what the engine committed. A large CSV export starts one of its own, which makes
-// spans of the file's lines on a snapshot held for the export (export-spans.ts, export-span-reader.ts).
+// engine's writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
-import type { CsvSpan } from '../export';
-import { ExportSpanReader } from './export-span-reader';
-import type { SharedSummaries } from './export-summaries';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
 const { dbPath, readCacheMb } = (workerData ?? { dbPath: null, readCacheMb: 4 }) as VerdictWorkerData;
 let db: Promise<Database> | null = null;
-/** The worker's side of a two-threaded export, when one is begun. */
-const exportSpans = new ExportSpanReader();
 
 /**
  * The worker's own connection, opened on the first page it reads. SQLite's native module is loaded only then: where
@@ -47,11 +41,7 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | boolean | SharedSummaries> | PreparedAnswers | CsvSpan | boolean {
-  if (request.kind === 'exportBegin') return database().then((connection) => exportSpans.begin(connection, request.format));
-  if (request.kind === 'exportPeopleRead') return exportSpans.readPeople(request.ids);
-  if (request.kind === 'exportPeople') return exportSpans.people(request.summaries);
-  if (request.kind === 'exportSpan') return exportSpans.span(request.from, request.to, request.into);
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[]> | PreparedAnswers {
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
@@ -69,12 +59,5 @@ port.on('message', (request: WorkerRequest) => {
     reply = failed(error);
   }
   // A list of rows is handed over, not copied.
-  void Promise.resolve(reply).then((message) => port.postMessage(message, 'results' in message ? handedOver(message.results) : []));
+  void Promise.resolve(reply).then((message) => port.postMessage(message, 'results' in message && message.results instanceof Uint32Array ? [message.results.buffer as ArrayBuffer] : []));
 });
-
-/** What a reply hands over rather than copies: a list of rows, an export span's bytes. */
-function handedOver(results: unknown): ArrayBuffer[] {
-  if (results instanceof Uint32Array) return [results.buffer as ArrayBuffer];
-  if (results && typeof results === 'object' && 'bytes' in results && results.bytes instanceof Uint8Array) return [results.bytes.buffer as ArrayBuffer];
-  return [];
-}
