@@ -17,9 +17,10 @@ import { statement } from '../store/statements';
 export function saveSharedQueries(db: Database, projectId: number): void {
   db.prepare('DELETE FROM shared_queries WHERE project_id = ?').run(projectId);
   db.prepare(
-    `INSERT INTO shared_queries (project_id, query_id, row_index)
+    // A row planning one query at two steps is one row, kept once.
+    `INSERT OR IGNORE INTO shared_queries (project_id, query_id, row_index)
      SELECT @project, query_id, row_index FROM row_queries
-     WHERE project_id = @project AND query_id IN (SELECT query_id FROM row_queries WHERE project_id = @project GROUP BY query_id HAVING count(*) > 1)
+     WHERE project_id = @project AND query_id IN (SELECT query_id FROM row_queries WHERE project_id = @project GROUP BY query_id HAVING min(row_index) < max(row_index))
      ORDER BY query_id, row_index`,
   ).run({ project: projectId });
 }

@@ -4,7 +4,8 @@ import type { Migration } from '../migration';
 // meets a repeated query's rows at random places of it: at a million rows most of the pages each commit wrote were
 // that index, and a row the run moved on to its next step moved its entry too. Only the queries more than one row of a
 // project plans (at any step) are kept now, with those rows, written sorted once a plan is saved
-// (runs/shared-queries.ts); a row's current query is always one of its plan's.
+// (runs/shared-queries.ts); a row's current query is always one of its plan's. A row may plan one query at two steps
+// (folders planned before migration 28 do): it is one row, kept once.
 export const sharedQueries: Migration = {
   version: 32,
   name: "rows sharing a query kept by the plan, row_status's query index dropped",
@@ -17,10 +18,10 @@ export const sharedQueries: Migration = {
         row_index INTEGER NOT NULL,
         PRIMARY KEY (project_id, query_id, row_index)
       ) WITHOUT ROWID;
-      INSERT INTO shared_queries (project_id, query_id, row_index)
+      INSERT OR IGNORE INTO shared_queries (project_id, query_id, row_index)
         SELECT project_id, query_id, row_index FROM row_queries
         WHERE project_id IN (SELECT id FROM projects)
-          AND (project_id, query_id) IN (SELECT project_id, query_id FROM row_queries GROUP BY project_id, query_id HAVING count(*) > 1)
+          AND (project_id, query_id) IN (SELECT project_id, query_id FROM row_queries GROUP BY project_id, query_id HAVING min(row_index) < max(row_index))
         ORDER BY project_id, query_id, row_index;
     `);
   },

@@ -22,7 +22,7 @@ function plannedShared(db: Database.Database, projectId: number): [number, numbe
   for (const [q, r] of db.prepare('SELECT query_id, row_index FROM row_queries WHERE project_id = ? ORDER BY query_id, row_index').raw().all(projectId) as [number, number][]) {
     byQuery.set(q, [...(byQuery.get(q) ?? []), r]);
   }
-  return [...byQuery].filter(([, rows]) => rows.length > 1);
+  return [...byQuery].map(([q, rows]): [number, number[]] => [q, [...new Set(rows)]]).filter(([, rows]) => rows.length > 1);
 }
 
 function keptShared(db: Database.Database, projectId: number): [number, number[]][] {
@@ -61,6 +61,11 @@ describe("migration 32: rows sharing a query kept by the plan, row_status's quer
         CREATE INDEX row_status_by_query ON row_status (project_id, query_id);
         PRAGMA user_version = 31;
       `);
+      // A row planning one query at two steps, as folders planned before migration 28 may: row 1 asks its own query.
+      old.prepare(
+        `INSERT INTO row_queries (project_id, row_index, step, strategy, query_id)
+         SELECT project_id, row_index, step + 10, strategy, query_id FROM row_queries WHERE project_id = ? AND row_index = 1`,
+      ).run(projectId);
     } finally {
       old.close();
     }
