@@ -82,10 +82,16 @@ export function readBlock(data: Uint8Array): ReadBlock {
   return { shapes: shapes as string[][], lines };
 }
 
+/** The line of the record at `position` of a block read back (`[[shape ids],values]`). Throws when there is none. */
+export function recordLine(read: ReadBlock, position: number): string {
+  const line = position >= 0 ? read.lines[position + 1] : undefined;
+  if (line === undefined) throw new Error(`it holds no record ${position}`);
+  return line;
+}
+
 /** The packed record at `position` of a block, as recordBlock took it (its key lists as JSON, in the record's order). */
 export function packedRecordAt(read: ReadBlock, position: number): PackedRecord {
-  const line = position >= 0 ? read.lines[position + 1] : undefined;
-  if (line === undefined) throw new Error(`a block holds no record ${position}`);
+  const line = recordLine(read, position);
   // `[[shape ids],values]`: the ids are numbers, so the first "]," ends them.
   const end = line.indexOf('],');
   const ids = JSON.parse(line.slice(1, end + 1)) as number[];

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { PersonJson } from '../../../shared/model';
-import { BlockCache, type ReadBlock } from './person-blocks';
+import { BlockCache, recordLine, type ReadBlock } from './person-blocks';
 import { statement } from './statements';
 
 /**
@@ -125,9 +125,7 @@ function blockRecord(db: Database, id: number, block: number, position: number):
 
 /** The record at `position` of a block read back. Throws when there is none, or it does not read. */
 export function blockRecordAt(read: ReadBlock, position: number): PersonJson {
-  const line = position >= 0 ? read.lines[position + 1] : undefined;
-  if (line === undefined) throw new Error(`it holds no record ${position}`);
-  const [ids, values] = JSON.parse(line) as [number[], unknown];
+  const [ids, values] = JSON.parse(recordLine(read, position)) as [number[], unknown];
   return unpack(values, ids.map((shape) => read.shapes[shape] ?? [])) as PersonJson;
 }
 
