@@ -10,12 +10,18 @@
 //   npx tsx bench/csv-export-floor.ts --rows 100000 --threads 2
 //   npx tsx bench/csv-export-floor.ts --rows 100000 --ready
 //   npx tsx bench/csv-export-floor.ts --rows 100000 --split
+//   npx tsx bench/csv-export-floor.ts --rows 100000 --merged --bytes [--check]
 //
 // --split: the walk done again and again with one more part of the work each time (splitCosts).
 //
 // --merged: the floor of the engine's reading since issue 41's export work: no join per row. The chosen people's
 // summaries read first, once, in id order (the engine's runs/export-summaries.ts), then each page's cells and
 // row_status read by two statements walking their tables side by side and merged by row index.
+//
+// --bytes: --merged with the rows' cells read as their JSON's bytes, a page's rows in one buffer, and copied into the
+// file's chunk as CSV fields (csv-stored-cells.ts: a cell needing quotes, an escape or the formula guard made as a
+// string, as the export makes it), the match columns made as strings and written into the same chunk as UTF-8, 256 KB
+// written at a time. --check: each row's fields compared with the export's string path (slower; for exactness only).
 //
 // --ready: the floor of a design whose rows keep their export text ready: each row's original cells as the CSV text
 // the export copies as is (quoted and formula-guarded once, as an import would store them, in place of their JSON), and
@@ -36,16 +42,20 @@ import { parseArgs } from 'node:util';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { csvEscaper } from '../electron/engine/export/csv-escape';
 import { neutralizeFormula } from '../electron/engine/export/neutralize-formula';
+import { parseCells } from '../electron/engine/rows/row-cells';
 import { FACTS_VERSION, readStoredSummary } from '../electron/engine/matching/candidate-facts';
 import { ROW_FACTS_VERSION } from '../electron/engine/store/lookups';
 import { ExportSummaries } from '../electron/engine/runs/export-summaries';
 import type { PersonSummary } from '../shared/model';
 import { APP_NODE_FLAGS } from './child-process';
+import { CsvStoredCells } from './csv-stored-cells';
 import { num } from './report';
 
 /** Row indexes a worker formats at a time. */
 const SPAN_ROWS = 2000;
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
+/** What --bytes did: the rows copied from their bytes and those made as strings. */
+let copiedRows = '';
 const NO_SUMMARY: PersonSummary = { id: null, name: null, title: null, company: null, social: null, location: null };
 const quoted = /[",\r\n]|^\s|\s$/;
 const field = (text: string): string => (text.length === 0 || !quoted.test(text) ? text : `"${text.replace(/"/g, '""')}"`);
@@ -157,6 +167,8 @@ if (!isMainThread) {
       ready: { type: 'boolean' },
       split: { type: 'boolean' },
       merged: { type: 'boolean' },
+      bytes: { type: 'boolean' },
+      check: { type: 'boolean' },
       child: { type: 'boolean' },
     },
   });
@@ -167,7 +179,7 @@ if (!isMainThread) {
   if (!existsSync(dbPath)) throw new Error(`No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
 
   if (!values.child) {
-    const mode = values.ready ? ['--ready'] : values.split ? ['--split'] : values.merged ? ['--merged'] : [];
+    const mode = values.ready ? ['--ready'] : values.split ? ['--split'] : values.merged ? ['--merged', ...(values.bytes ? ['--bytes'] : []), ...(values.check ? ['--check'] : [])] : [];
     const child = spawnSync(process.execPath, [...APP_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), '--rows', String(rows), '--threads', String(threads), ...mode, '--child'], {
       stdio: 'inherit',
       env: { ...process.env, NODE_OPTIONS: '' },
@@ -198,6 +210,8 @@ if (!isMainThread) {
   try {
     if (readyPath) {
       written = formatReadyRows(db, project, end, (text) => writeSync(fd, text));
+    } else if (values.merged && values.bytes) {
+      written = await formatBytesRows(db, project, (bytes) => writeSync(fd, bytes), values.check === true);
     } else if (values.merged) {
       written = await formatMergedRows(db, project, (text) => writeSync(fd, text));
     } else if (threads <= 1) {
@@ -215,7 +229,7 @@ if (!isMainThread) {
   sample();
   const size = statSync(out).size;
   rmSync(out, { force: true });
-  const kind = readyPath ? 'export text ready' : values.merged ? 'no join per row' : threads === 1 ? 'one thread' : `${threads} worker threads`;
+  const kind = readyPath ? 'export text ready' : values.merged ? (values.bytes ? `no join per row, cells as bytes (${copiedRows})` : 'no join per row') : threads === 1 ? 'one thread' : `${threads} worker threads`;
   process.stdout.write(
     `floor, ${kind}: ${num(written)} rows (${num(size / 1e6, 1)} MB) in ${num(seconds, 2)} s = ${num(written / seconds)} rows/s, ` +
       `CPU ${num((used.user + used.system) / 1e6, 2)} s, peak RSS ${num((readyMade ? peak : Math.max(peak, process.resourceUsage().maxRSS * 1024)) / 1e6)} MB; load ${loadavg()[0]!.toFixed(1)}\n`,
@@ -375,6 +389,82 @@ async function formatMergedRows(db: Database.Database, project: number, out: (te
     }
   }
   out(text);
+  return written;
+}
+
+/**
+ * formatMergedRows with the cells as their JSON's bytes (--bytes), copied into a 256 KB chunk as CSV fields where they
+ * can be (csv-stored-cells.ts), with the formula guard; the match columns made as strings, as there. `check`: each
+ * row's fields compared with the string path's (the export's: escape(neutralizeFormula(cell)), padded to the width).
+ */
+async function formatBytesRows(db: Database.Database, project: number, out: (bytes: Uint8Array) => void, check: boolean): Promise<number> {
+  const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
+  const width = (JSON.parse(db.prepare('SELECT headers FROM projects WHERE id = ?').pluck().get(project) as string) as string[]).length;
+  // A page's cells as one buffer, with their row indexes and byte lengths: a Buffer per row (CAST(cells AS BLOB)) cost
+  // two to three times reading the cells as text, one per page about the same. The three aggregates take the rows in
+  // one pass, in the subquery's order (checked below): an ORDER BY in each cost more than copying the cells saves.
+  const cellsPage = db
+    .prepare(
+      `SELECT json_group_array(row_index), json_group_array(octet_length(cells)), CAST(group_concat(cells, '') AS BLOB)
+       FROM (SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT 1000)`,
+    )
+    .raw();
+  const statusPage = db.prepare(STATUS_SELECT).raw();
+  const escape = csvEscaper(',');
+  const fields = new CsvStoredCells(',', escape);
+  const chunk = Buffer.allocUnsafe(256 * 1024);
+  let used = 0;
+  let written = 0;
+  for (let at = 0; ; ) {
+    const [indexes, lengths, bytes] = cellsPage.get(project, at) as [string, string, Buffer | null];
+    if (bytes === null) break;
+    const rowIndexes = JSON.parse(indexes) as number[];
+    const rowLengths = JSON.parse(lengths) as number[];
+    const to = rowIndexes.at(-1)!;
+    const status = statusPage.all(project, at, to) as StatusRow[];
+    at = to + 1;
+    let start = 0;
+    let next = 0;
+    for (let k = 0; k < rowIndexes.length; k++) {
+      const rowIndex = rowIndexes[k]!;
+      if (k > 0 && rowIndex <= rowIndexes[k - 1]!) throw new Error(`The page's rows came out of order at row ${rowIndex}.`);
+      const end = start + rowLengths[k]!;
+      let line: string;
+      while (next < status.length && status[next]![0] < rowIndex) next++;
+      const row = status[next];
+      if (row === undefined || row[0] !== rowIndex) {
+        line = ',blank,,,,,,,,,,,,,,,,,,,\r\n';
+      } else {
+        const [, state, outcome, source, person, rank, score, chosenConfidence, reason, jobChange, jobChangeDate, confidence, strategy, fetchedAt, decidedAt] = row;
+        const chosen = person !== null && (state === 'auto' || state === 'accepted');
+        const { id, name, title, company, social, location } = (chosen ? summaries.summaryOf(person) : null) ?? NO_SUMMARY;
+        const sure = chosen ? chosenConfidence : confidence;
+        line =
+          `,${state},${source ?? ''},${field(id ?? '')},${field(name ?? '')},${field(title ?? '')},${field(company ?? '')},` +
+          `${jobChange ?? ''},${jobChangeDate ?? ''},${field(social ?? '')},${field(location ?? '')},` + lineTail(score, sure, reason, chosen, rank, strategy, fetchedAt, decidedAt, outcome);
+      }
+      if (used + CsvStoredCells.room(start, end, width) + line.length * 3 > chunk.length) {
+        out(chunk.subarray(0, used));
+        used = 0;
+      }
+      const copied = fields.write(bytes, start, end, width, chunk, used);
+      if (copied === -1 || check) {
+        const cells = parseCells(bytes.toString('utf8', start, end));
+        cells.length = width;
+        const text = Array.from(cells, (cell) => escape(neutralizeFormula(cell ?? ''))).join(',');
+        if (copied !== -1 && !chunk.subarray(used, copied).equals(Buffer.from(text))) {
+          throw new Error(`Row ${rowIndex}: the cells copied from their bytes are ${JSON.stringify(chunk.toString('utf8', used, copied))}, the string path's ${JSON.stringify(text)}.`);
+        }
+        if (copied === -1) used += chunk.write(text, used);
+      }
+      if (copied !== -1) used = copied;
+      start = end;
+      used += chunk.write(line, used);
+      written++;
+    }
+  }
+  out(chunk.subarray(0, used));
+  copiedRows = `${num(fields.copied)} copied, ${num(fields.declined)} made as strings`;
   return written;
 }
 

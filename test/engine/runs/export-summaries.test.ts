@@ -43,6 +43,18 @@ describe("an export's people", () => {
         expect(summaries.summaryOf(Math.min(...ids) - 1)).toBeNull();
         expect(summaries.summaryOf(Math.max(...ids) + 1)).toBeNull();
       }
+
+      // Far more rows than people, each person's id read once per row that chose it: the repeats are dropped as the
+      // ids are gathered, many times over, and every person is still found, the last one chosen by early rows only.
+      const insert = db.prepare("INSERT INTO row_status (project_id, row_index, state, outcome, chosen_person) VALUES (?, ?, 'accepted', 'to_review', ?)");
+      db.transaction(() => {
+        for (let row = 100; row < 20_100; row++) insert.run(project, row, ids[row % (row < 4_000 ? NAMES.length : NAMES.length - 1)]);
+      })();
+      const summaries = await ExportSummaries.read(db, 'FROM row_status rs WHERE rs.project_id = @projectId', { projectId: project });
+      candidates.forEach((candidate, i) => {
+        const { summary } = candidateFacts(candidate);
+        expect(summaries.summaryOf(ids[i]!), `${candidate.person.name}`).toEqual({ ...summary, location: summary.location ?? '' });
+      });
     } finally {
       db.close();
     }
