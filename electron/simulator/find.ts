@@ -2,6 +2,7 @@
 import type { Company, Dataset, Person } from './dataset';
 import { publicPerson } from './dataset';
 import { NICKNAMES, SPELLING_VARIANTS } from './name-variants';
+import { PersonJsonBytes, ReplyWriter } from './reply-bytes';
 import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, TYPO_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore, type TokenMatch } from './scoring';
 
 /** `linkedin` is the third-party name for `social`. */
@@ -129,7 +130,8 @@ export class PeopleIndex {
   private readonly jobCompany: Int32Array;
   private readonly jobCurrent: Uint8Array;
   private readonly companyPeople: Int32Array[];
-  private readonly json: (string | undefined)[];
+  /** Each person's reply JSON as UTF-8, made once: replies are built by copying these bytes. */
+  readonly personBytes: PersonJsonBytes;
   // Scratch space for one query at a time (the server answers queries one after another).
   private readonly queryStamp: Int32Array;
   /** Marks the people who hold or held one of a query's companies (stamped like queryStamp). */
@@ -203,7 +205,7 @@ export class PeopleIndex {
         if (c >= 0 && !this.hasEarlierJobAt(i, k, c)) this.companyPeople[c][companyFill[c]++] = i;
       }
     }
-    this.json = new Array(n);
+    this.personBytes = new PersonJsonBytes(n, (person) => JSON.stringify(publicPerson(people[person]!)));
     this.queryStamp = new Int32Array(n);
     this.companyStamp = new Int32Array(n);
   }
@@ -218,11 +220,9 @@ export class PeopleIndex {
     return this.companies[company].name;
   }
 
-  /** The person's reply JSON, serialized once: replies are built by joining these strings. */
+  /** The person's reply JSON (decoded from personBytes). */
   personJson(person: number): string {
-    let text = this.json[person];
-    if (text === undefined) this.json[person] = text = JSON.stringify(publicPerson(this.people[person]));
-    return text;
+    return this.personBytes.text(person);
   }
 
   /** The best people for one query, at most MAX_PEOPLE_PER_QUERY, best first, scores 0..1. */
@@ -430,34 +430,71 @@ export class PeopleIndex {
   }
 }
 
-function peopleList(index: PeopleIndex, hits: readonly FindHit[], withScores: boolean): string {
-  let out = '[';
+/** Room a reply needs around its people's JSON: a score and a comma a person, an item's wrapping a query. */
+const SCORE_BYTES = 32;
+const ITEM_BYTES = 48;
+
+function writePeople(out: ReplyWriter, index: PeopleIndex, hits: readonly FindHit[], withScores: boolean): void {
+  out.ascii('[');
   for (let i = 0; i < hits.length; i++) {
-    if (i > 0) out += ',';
-    const json = index.personJson(hits[i].person);
-    out += withScores ? `{"score":${hits[i].score},${json.slice(1)}` : json;
+    if (i > 0) out.ascii(',');
+    if (withScores) {
+      out.ascii(`{"score":${hits[i]!.score},`);
+      out.person(index.personBytes, hits[i]!.person, 1);
+    } else {
+      out.person(index.personBytes, hits[i]!.person);
+    }
   }
-  return out + ']';
+  out.ascii(']');
 }
 
-/** The whole find reply as JSON text, one item per query in query order, in the chosen shape. */
-export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): string {
-  const items = results.map((hits) => {
-    const list = peopleList(index, hits, withScores);
+/** The whole find reply as UTF-8 JSON, one item per query in query order, in the chosen shape. */
+export function renderFindReplyBytes(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): Buffer {
+  let size = ITEM_BYTES;
+  for (const hits of results) {
+    size += ITEM_BYTES;
+    for (const hit of hits) size += index.personBytes.byteLength(hit.person) + SCORE_BYTES;
+  }
+  const out = new ReplyWriter(size);
+  if (shape === 'matches') out.ascii('{"matches":');
+  else if (shape === 'data') out.ascii('{"data":');
+  else if (shape === 'data-matches') out.ascii('{"data":{"matches":');
+  out.ascii('[');
+  for (let q = 0; q < results.length; q++) {
+    if (q > 0) out.ascii(',');
+    const hits = results[q]!;
     switch (shape) {
-      case 'array': return list;
-      case 'people': return `{"found":${hits.length > 0},"people":${list}}`;
-      case 'results': return `{"results":${list}}`;
-      case 'matches': return `{"people":${list}}`;
-      case 'data': return list;
-      case 'data-matches': return `{"results":${list}}`;
+      case 'array':
+      case 'data':
+        writePeople(out, index, hits, withScores);
+        break;
+      case 'people':
+        out.ascii(`{"found":${hits.length > 0},"people":`);
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
+      case 'results':
+      case 'data-matches':
+        out.ascii('{"results":');
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
+      case 'matches':
+        out.ascii('{"people":');
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
     }
-  });
-  const array = `[${items.join(',')}]`;
-  if (shape === 'matches') return `{"matches":${array}}`;
-  if (shape === 'data') return `{"data":${array}}`;
-  if (shape === 'data-matches') return `{"data":{"matches":${array}}}`;
-  return array;
+  }
+  out.ascii(']');
+  if (shape === 'matches' || shape === 'data') out.ascii('}');
+  else if (shape === 'data-matches') out.ascii('}}');
+  return out.finish();
+}
+
+/** The find reply as JSON text (renderFindReplyBytes decoded). */
+export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): string {
+  return renderFindReplyBytes(index, results, shape, withScores).toString('utf8');
 }
 
 /** The key counters use for "the same query": its terms sorted, as JSON. */
