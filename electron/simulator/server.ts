@@ -424,13 +424,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
 
     if (fault.malformed) return sendMalformed(res, reply.toString('utf8'));
-    const ids = returned.map((person) => dataset.people[person].id);
-    const cost = credits.cost(ids);
-    if (!credits.affords(cost)) {
-      counters.faults['402']++;
-      throw new HttpReply(402, `Out of credits: this reply needs ${cost} new credits and ${credits.remaining} remain of ${credits.budget}.`, credits.headers());
+    // Without a budget nothing is metered: the people sent need not be counted.
+    if (credits.budget !== null) {
+      const ids = returned.map((person) => dataset.people[person].id);
+      const cost = credits.cost(ids);
+      if (!credits.affords(cost)) {
+        counters.faults['402']++;
+        throw new HttpReply(402, `Out of credits: this reply needs ${cost} new credits and ${credits.remaining} remain of ${credits.budget}.`, credits.headers());
+      }
+      credits.charge(ids);
     }
-    credits.charge(ids);
     onSuccess();
     if (!hostilePeopleReplies(hostile)) {
       counters.replyBytes += reply.length;
