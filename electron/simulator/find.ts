@@ -132,10 +132,12 @@ export class PeopleIndex {
   private readonly companyPeople: Int32Array[];
   /** Each person's reply JSON as UTF-8, made once: replies are built by copying these bytes. */
   readonly personBytes: PersonJsonBytes;
-  // Scratch space for one query at a time (the server answers queries one after another).
+  /**
+   * Scratch space for one query at a time (the server answers queries one after another): per person, the last stamp
+   * they were given, a query's once it has seen them or a company's while they hold or held one of the query's
+   * companies. Stamps only grow, so an old one never passes for a new one.
+   */
   private readonly queryStamp: Int32Array;
-  /** Marks the people who hold or held one of a query's companies (stamped like queryStamp). */
-  private readonly companyStamp: Int32Array;
   private stamp = 0;
 
   constructor(dataset: Dataset) {
@@ -207,7 +209,6 @@ export class PeopleIndex {
     }
     this.personBytes = new PersonJsonBytes(n, (person) => JSON.stringify(publicPerson(people[person]!)));
     this.queryStamp = new Int32Array(n);
-    this.companyStamp = new Int32Array(n);
   }
 
   /** Whether the person's jobs before `job` include one at `company` (people list each employer once). */
@@ -351,7 +352,7 @@ export class PeopleIndex {
    * scored: the others would not be answers), 0 when it names none.
    */
   private findByName(queryTokens: readonly string[], company: number, visit: (person: number, score: number) => void): void {
-    const { queryStamp, companyStamp } = this;
+    const { queryStamp } = this;
     const words = queryTokens.filter((t) => t.length > 1);
     const initials = queryTokens.filter((t) => t.length === 1);
     if (words.length === 0) return;
@@ -370,7 +371,8 @@ export class PeopleIndex {
         const list = this.namePostings[match.id]!;
         for (let k = 0; k < list.length; k++) {
           const person = list[k]!;
-          if (queryStamp[person] === query || (company !== 0 && companyStamp[person] !== company)) continue;
+          // With a company, only people still marked by it are new and held it: one look at the stamps either way.
+          if (company !== 0 ? queryStamp[person] !== company : queryStamp[person] === query) continue;
           queryStamp[person] = query;
           this.offerByName(person, matches, ids, needed, initials, queryTokens.length, visit);
         }
@@ -383,7 +385,7 @@ export class PeopleIndex {
     const stamp = ++this.stamp;
     for (const company of similarity.keys()) {
       const people = this.companyPeople[company]!;
-      for (let k = 0; k < people.length; k++) this.companyStamp[people[k]!] = stamp;
+      for (let k = 0; k < people.length; k++) this.queryStamp[people[k]!] = stamp;
     }
     return stamp;
   }
