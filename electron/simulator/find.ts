@@ -359,7 +359,7 @@ export class PeopleIndex {
     const needed = Math.min(2, words.length);
     const matches = words.map((token) => this.tokenMatches(token));
     // Per word, the ids of the tokens it matches, best first (a person's best is the first of their tokens listed).
-    const ids = matches.map((list) => Int32Array.from(list, (match) => match.id));
+    const ids = matches.map((list) => list.map((match) => match.id));
     const postingsOf = (w: number) => matches[w]!.reduce((sum, match) => sum + this.namePostings[match.id]!.length, 0);
     const seeds = words
       .map((_, w) => ({ w, cost: postingsOf(w) }))
@@ -394,7 +394,7 @@ export class PeopleIndex {
   private offerByName(
     person: number,
     matches: readonly (readonly TokenMatch[])[],
-    ids: readonly Int32Array[],
+    ids: readonly (readonly number[])[],
     needed: number,
     initials: readonly string[],
     queryTokenCount: number,
