@@ -1,58 +1,42 @@
-// Replies as UTF-8 bytes: each person's reply JSON encoded once into large shared chunks, and a writer that copies
-// those bytes into a reply. A reply is then never a string to flatten, measure and encode again for the socket.
+// Replies as UTF-8 bytes: each person's reply JSON encoded once and kept, and a writer that copies those bytes into
+// a reply. A reply is then never a string to flatten, measure and encode again for the socket.
 
-/** Room for one person's JSON is reserved at this many bytes a UTF-16 unit (UTF-8's worst), so a write never falls short. */
-const MAX_BYTES_PER_UNIT = 3;
-const CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** Every person's reply JSON as UTF-8, encoded the first time it is asked for and kept. */
+/**
+ * Every person's reply JSON as UTF-8, encoded the first time it is asked for and kept as a one-byte string of those
+ * bytes (a character a byte). Strings live in V8's heap: the same bytes in Buffers are external memory, whose growth
+ * sets off full collections of the whole heap (the dataset's millions of objects) while the run goes on.
+ */
 export class PersonJsonBytes {
-  private readonly chunks: Buffer[] = [];
-  /** Per person: the chunk holding their bytes, -1 before they are first asked for. */
-  private readonly chunkOf: Int32Array;
-  private readonly startOf: Uint32Array;
-  private readonly lengthOf: Uint32Array;
-  private used = CHUNK_BYTES;
+  private readonly bytes: (string | undefined)[];
 
   constructor(count: number, private readonly json: (person: number) => string) {
-    this.chunkOf = new Int32Array(count).fill(-1);
-    this.startOf = new Uint32Array(count);
-    this.lengthOf = new Uint32Array(count);
+    this.bytes = new Array<string | undefined>(count);
   }
 
   /** The byte length of the person's JSON (encoding it if it is not yet). */
   byteLength(person: number): number {
-    if (this.chunkOf[person]! < 0) this.encode(person);
-    return this.lengthOf[person]!;
+    return this.of(person).length;
   }
 
   /** Copies the person's JSON, less its first `skip` bytes, into `target` at `at`; returns how many bytes it copied. */
   copy(person: number, target: Buffer, at: number, skip = 0): number {
-    if (this.chunkOf[person]! < 0) this.encode(person);
-    const start = this.startOf[person]!;
-    return this.chunks[this.chunkOf[person]!]!.copy(target, at, start + skip, start + this.lengthOf[person]!);
+    const bytes = this.of(person);
+    return target.write(skip === 0 ? bytes : bytes.slice(skip), at, 'latin1');
   }
 
   text(person: number): string {
-    if (this.chunkOf[person]! < 0) this.encode(person);
-    const start = this.startOf[person]!;
-    return this.chunks[this.chunkOf[person]!]!.toString('utf8', start, start + this.lengthOf[person]!);
+    return Buffer.from(this.of(person), 'latin1').toString('utf8');
   }
 
-  private encode(person: number): void {
-    const json = this.json(person);
-    const room = json.length * MAX_BYTES_PER_UNIT;
-    let chunk = this.chunks[this.chunks.length - 1];
-    if (!chunk || this.used + room > chunk.length) {
-      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
-      this.chunks.push(chunk);
-      this.used = 0;
+  private of(person: number): string {
+    let bytes = this.bytes[person];
+    if (bytes === undefined) {
+      const json = this.json(person);
+      // All ASCII (a byte a character) is its own UTF-8.
+      bytes = Buffer.byteLength(json) === json.length ? json : Buffer.from(json).toString('latin1');
+      this.bytes[person] = bytes;
     }
-    const length = chunk.write(json, this.used, 'utf8');
-    this.chunkOf[person] = this.chunks.length - 1;
-    this.startOf[person] = this.used;
-    this.lengthOf[person] = length;
-    this.used += length;
+    return bytes;
   }
 }
 
