@@ -364,7 +364,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     throw new HttpReply(400, `Unsupported content type "${contentType || '(none)'}": send JSON client credentials (application/json) or a username and password (application/x-www-form-urlencoded).`);
   }
 
-  /** A find call's queries, the people found for each and the reply's text. */
+  /** A find call's queries, the people found for each and the reply's bytes. */
   function answerFind(input: unknown): { queries: FindTerm[][]; results: FindHit[][]; reply: Buffer } {
     const queries = parseFindRequest(input);
     const results = moreCandidates(queries.map((terms) => index.find(terms)), hostile.candidates);
