@@ -24,8 +24,12 @@ describe('reply bytes', () => {
     // Accents, a letter outside the BMP and a lone surrogate (which JSON.stringify escapes); some all ASCII.
     const texts = Array.from({ length: 3000 }, (_, i) => JSON.stringify(i % 3 === 0 ? { id: i, name: `Lukasz ${'e'.repeat(i % 700)}` } : { id: i, name: `Łukasz Nguyễn ${'é'.repeat(i % 700)} 𝒜 \ud800`, n: i }));
     texts.push(JSON.stringify({ id: 'huge', bio: 'ß'.repeat(5 * 1024 * 1024) }));
-    const bytes = new PersonJsonBytes(texts.length, (i) => texts[i]!);
-    // Asked for out of order, some twice: each is encoded once and stays where it was put.
+    const made = new Array<number>(texts.length).fill(0);
+    const bytes = new PersonJsonBytes(texts.length, (i) => {
+      made[i]!++;
+      return texts[i]!;
+    });
+    // Asked for out of order, some more than once: each is serialized once.
     const order = [...texts.keys()].reverse().concat([0, 1500, texts.length - 1]);
     for (const i of order) {
       const expected = Buffer.from(texts[i]!);
@@ -37,6 +41,7 @@ describe('reply bytes', () => {
       expect(target[0]).toBe(0x2a);
       expect(target[expected.length]).toBe(0x2a);
     }
+    expect(made.every((count) => count === 1)).toBe(true);
   });
 
   it('writes past the capacity it was given', () => {
