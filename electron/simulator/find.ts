@@ -2,6 +2,7 @@
 import type { Company, Dataset, Person } from './dataset';
 import { publicPerson } from './dataset';
 import { NICKNAMES, SPELLING_VARIANTS } from './name-variants';
+import { PersonJsonBytes, ReplyWriter } from './reply-bytes';
 import { CompanyMatcher, FuzzyVocabulary, INITIAL_SIMILARITY, TYPO_SIMILARITY, coverageScore, foldedTokens, roundScore, tokenSetScore, type TokenMatch } from './scoring';
 
 /** `linkedin` is the third-party name for `social`. */
@@ -129,11 +130,14 @@ export class PeopleIndex {
   private readonly jobCompany: Int32Array;
   private readonly jobCurrent: Uint8Array;
   private readonly companyPeople: Int32Array[];
-  private readonly json: (string | undefined)[];
-  // Scratch space for one query at a time (the server answers queries one after another).
+  /** Each person's reply JSON as UTF-8, made once: replies are built by copying these bytes. */
+  readonly personBytes: PersonJsonBytes;
+  /**
+   * Scratch space for one query at a time (the server answers queries one after another): per person, the last stamp
+   * they were given, a query's once it has seen them or a company's while they hold or held one of the query's
+   * companies. Stamps only grow, so an old one never passes for a new one.
+   */
   private readonly queryStamp: Int32Array;
-  /** Marks the people who hold or held one of a query's companies (stamped like queryStamp). */
-  private readonly companyStamp: Int32Array;
   private stamp = 0;
 
   constructor(dataset: Dataset) {
@@ -203,9 +207,8 @@ export class PeopleIndex {
         if (c >= 0 && !this.hasEarlierJobAt(i, k, c)) this.companyPeople[c][companyFill[c]++] = i;
       }
     }
-    this.json = new Array(n);
+    this.personBytes = new PersonJsonBytes(n, (person) => JSON.stringify(publicPerson(people[person]!)));
     this.queryStamp = new Int32Array(n);
-    this.companyStamp = new Int32Array(n);
   }
 
   /** Whether the person's jobs before `job` include one at `company` (people list each employer once). */
@@ -218,11 +221,9 @@ export class PeopleIndex {
     return this.companies[company].name;
   }
 
-  /** The person's reply JSON, serialized once: replies are built by joining these strings. */
+  /** The person's reply JSON (decoded from personBytes). */
   personJson(person: number): string {
-    let text = this.json[person];
-    if (text === undefined) this.json[person] = text = JSON.stringify(publicPerson(this.people[person]));
-    return text;
+    return this.personBytes.text(person);
   }
 
   /** The best people for one query, at most MAX_PEOPLE_PER_QUERY, best first, scores 0..1. */
@@ -351,14 +352,14 @@ export class PeopleIndex {
    * scored: the others would not be answers), 0 when it names none.
    */
   private findByName(queryTokens: readonly string[], company: number, visit: (person: number, score: number) => void): void {
-    const { queryStamp, companyStamp } = this;
+    const { queryStamp } = this;
     const words = queryTokens.filter((t) => t.length > 1);
     const initials = queryTokens.filter((t) => t.length === 1);
     if (words.length === 0) return;
     const needed = Math.min(2, words.length);
     const matches = words.map((token) => this.tokenMatches(token));
     // Per word, the ids of the tokens it matches, best first (a person's best is the first of their tokens listed).
-    const ids = matches.map((list) => Int32Array.from(list, (match) => match.id));
+    const ids = matches.map((list) => list.map((match) => match.id));
     const postingsOf = (w: number) => matches[w]!.reduce((sum, match) => sum + this.namePostings[match.id]!.length, 0);
     const seeds = words
       .map((_, w) => ({ w, cost: postingsOf(w) }))
@@ -370,7 +371,8 @@ export class PeopleIndex {
         const list = this.namePostings[match.id]!;
         for (let k = 0; k < list.length; k++) {
           const person = list[k]!;
-          if (queryStamp[person] === query || (company !== 0 && companyStamp[person] !== company)) continue;
+          // With a company, only people still marked by it are new and held it: one look at the stamps either way.
+          if (company !== 0 ? queryStamp[person] !== company : queryStamp[person] === query) continue;
           queryStamp[person] = query;
           this.offerByName(person, matches, ids, needed, initials, queryTokens.length, visit);
         }
@@ -383,7 +385,7 @@ export class PeopleIndex {
     const stamp = ++this.stamp;
     for (const company of similarity.keys()) {
       const people = this.companyPeople[company]!;
-      for (let k = 0; k < people.length; k++) this.companyStamp[people[k]!] = stamp;
+      for (let k = 0; k < people.length; k++) this.queryStamp[people[k]!] = stamp;
     }
     return stamp;
   }
@@ -392,7 +394,7 @@ export class PeopleIndex {
   private offerByName(
     person: number,
     matches: readonly (readonly TokenMatch[])[],
-    ids: readonly Int32Array[],
+    ids: readonly (readonly number[])[],
     needed: number,
     initials: readonly string[],
     queryTokenCount: number,
@@ -430,34 +432,71 @@ export class PeopleIndex {
   }
 }
 
-function peopleList(index: PeopleIndex, hits: readonly FindHit[], withScores: boolean): string {
-  let out = '[';
+/** Room a reply needs around its people's JSON: a score and a comma a person, an item's wrapping a query. */
+const SCORE_BYTES = 32;
+const ITEM_BYTES = 48;
+
+function writePeople(out: ReplyWriter, index: PeopleIndex, hits: readonly FindHit[], withScores: boolean): void {
+  out.ascii('[');
   for (let i = 0; i < hits.length; i++) {
-    if (i > 0) out += ',';
-    const json = index.personJson(hits[i].person);
-    out += withScores ? `{"score":${hits[i].score},${json.slice(1)}` : json;
+    if (i > 0) out.ascii(',');
+    if (withScores) {
+      out.ascii(`{"score":${hits[i]!.score},`);
+      out.person(index.personBytes, hits[i]!.person, 1);
+    } else {
+      out.person(index.personBytes, hits[i]!.person);
+    }
   }
-  return out + ']';
+  out.ascii(']');
 }
 
-/** The whole find reply as JSON text, one item per query in query order, in the chosen shape. */
-export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): string {
-  const items = results.map((hits) => {
-    const list = peopleList(index, hits, withScores);
+/** The whole find reply as UTF-8 JSON, one item per query in query order, in the chosen shape. */
+export function renderFindReplyBytes(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): Buffer {
+  let size = ITEM_BYTES;
+  for (const hits of results) {
+    size += ITEM_BYTES;
+    for (const hit of hits) size += index.personBytes.byteLength(hit.person) + SCORE_BYTES;
+  }
+  const out = new ReplyWriter(size);
+  if (shape === 'matches') out.ascii('{"matches":');
+  else if (shape === 'data') out.ascii('{"data":');
+  else if (shape === 'data-matches') out.ascii('{"data":{"matches":');
+  out.ascii('[');
+  for (let q = 0; q < results.length; q++) {
+    if (q > 0) out.ascii(',');
+    const hits = results[q]!;
     switch (shape) {
-      case 'array': return list;
-      case 'people': return `{"found":${hits.length > 0},"people":${list}}`;
-      case 'results': return `{"results":${list}}`;
-      case 'matches': return `{"people":${list}}`;
-      case 'data': return list;
-      case 'data-matches': return `{"results":${list}}`;
+      case 'array':
+      case 'data':
+        writePeople(out, index, hits, withScores);
+        break;
+      case 'people':
+        out.ascii(`{"found":${hits.length > 0},"people":`);
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
+      case 'results':
+      case 'data-matches':
+        out.ascii('{"results":');
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
+      case 'matches':
+        out.ascii('{"people":');
+        writePeople(out, index, hits, withScores);
+        out.ascii('}');
+        break;
     }
-  });
-  const array = `[${items.join(',')}]`;
-  if (shape === 'matches') return `{"matches":${array}}`;
-  if (shape === 'data') return `{"data":${array}}`;
-  if (shape === 'data-matches') return `{"data":{"matches":${array}}}`;
-  return array;
+  }
+  out.ascii(']');
+  if (shape === 'matches' || shape === 'data') out.ascii('}');
+  else if (shape === 'data-matches') out.ascii('}}');
+  return out.finish();
+}
+
+/** The find reply as JSON text (renderFindReplyBytes decoded). */
+export function renderFindReply(index: PeopleIndex, results: readonly FindHit[][], shape: FindShape, withScores: boolean): string {
+  return renderFindReplyBytes(index, results, shape, withScores).toString('utf8');
 }
 
 /** The key counters use for "the same query": its terms sorted, as JSON. */

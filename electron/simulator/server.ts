@@ -8,7 +8,7 @@ import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
 import { badUtf8Names, hostilePeopleReplies, moreCandidates, moreJobs, resolveHostileReplies, sendHostile, type HostileCounters, type HostileReplies, type ResolvedHostileReplies } from './hostile-replies';
-import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReply, type FindHit, type FindShape, type FindTerm } from './find';
+import { FIND_SHAPES, InvalidRequestError, PeopleIndex, parseFindRequest, queryKey, renderFindReplyBytes, type FindHit, type FindShape, type FindTerm } from './find';
 import { Epochs, type EpochOptions, type EpochReport } from './epochs';
 import { moveOn, type MoveOnOptions, type MoveOnReport } from './move-on';
 import { SearchResults, parseSearchRequest, renderSearchReply } from './search';
@@ -192,7 +192,7 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
@@ -364,11 +364,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     throw new HttpReply(400, `Unsupported content type "${contentType || '(none)'}": send JSON client credentials (application/json) or a username and password (application/x-www-form-urlencoded).`);
   }
 
-  /** A find call's queries, the people found for each and the reply's text. */
-  function answerFind(input: unknown): { queries: FindTerm[][]; results: FindHit[][]; reply: string } {
+  /** A find call's queries, the people found for each and the reply's bytes. */
+  function answerFind(input: unknown): { queries: FindTerm[][]; results: FindHit[][]; reply: Buffer } {
     const queries = parseFindRequest(input);
     const results = moreCandidates(queries.map((terms) => index.find(terms)), hostile.candidates);
-    return { queries, results, reply: renderFindReply(index, results, findShape, withScores) };
+    return { queries, results, reply: renderFindReplyBytes(index, results, findShape, withScores) };
   }
 
   async function handlePeople(req: IncomingMessage, res: ServerResponse, org: string, operation: 'find' | 'search', body: Buffer): Promise<void> {
@@ -400,7 +400,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       counters.faults['402']++;
       throw new HttpReply(402, `Out of credits: all ${credits.budget} credits are spent.`, credits.headers());
     }
-    let reply: string;
+    let reply: Buffer;
     let returned: number[];
     let onSuccess: () => void;
     if (operation === 'find') {
@@ -418,25 +418,28 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     } else {
       const request = parseSearchRequest(parseJson(body), index);
       const page = searches.run(request);
-      reply = renderSearchReply(index, page.people, page.count, page.nextToken);
+      reply = Buffer.from(renderSearchReply(index, page.people, page.count, page.nextToken));
       returned = page.people;
       onSuccess = () => {};
     }
 
-    if (fault.malformed) return sendMalformed(res, reply);
-    const ids = returned.map((person) => dataset.people[person].id);
-    const cost = credits.cost(ids);
-    if (!credits.affords(cost)) {
-      counters.faults['402']++;
-      throw new HttpReply(402, `Out of credits: this reply needs ${cost} new credits and ${credits.remaining} remain of ${credits.budget}.`, credits.headers());
+    if (fault.malformed) return sendMalformed(res, reply.toString('utf8'));
+    // Without a budget nothing is metered: the people sent need not be counted.
+    if (credits.budget !== null) {
+      const ids = returned.map((person) => dataset.people[person].id);
+      const cost = credits.cost(ids);
+      if (!credits.affords(cost)) {
+        counters.faults['402']++;
+        throw new HttpReply(402, `Out of credits: this reply needs ${cost} new credits and ${credits.remaining} remain of ${credits.budget}.`, credits.headers());
+      }
+      credits.charge(ids);
     }
-    credits.charge(ids);
     onSuccess();
     if (!hostilePeopleReplies(hostile)) {
-      counters.replyBytes += Buffer.byteLength(reply);
+      counters.replyBytes += reply.length;
       return send(res, 200, reply, credits.headers());
     }
-    const stretched = moreJobs(reply, hostile.jobs);
+    const stretched = moreJobs(reply.toString('utf8'), hostile.jobs);
     const bytes = hostile.badUtf8 ? badUtf8Names(stretched) : Buffer.from(stretched);
     await sendHostile(res, bytes, credits.headers(), { padTo: hostile.hugeBytes, bytesPerSecond: hostile.trickleBytesPerSecond }, counters.hostile);
   }

@@ -377,6 +377,19 @@ describe('find: namesakes, colleagues and companies as the real service has them
     expect(reply[1].map((x) => x.id)).toContain(william.id);
   });
 
+  it('returns a person once when both of their names are among the words walked, with a company', async () => {
+    // A third word more common than either of theirs: their first and last names are then the two words walked,
+    // so they turn up twice and must be answered once.
+    const firstCounts = new Map<string, number>();
+    for (const p of people) firstCounts.set(foldText(p.first_name), (firstCounts.get(foldText(p.first_name)) ?? 0) + 1);
+    const [common] = [...firstCounts].sort((a, b) => b[1] - a[1])[0]!;
+    const p = aloneAtWork((x) => ![foldText(x.first_name), foldText(x.last_name)].includes(common) && foldText(x.name).split(' ').length === 2)[0]!;
+    const reply = items(await find(sim, sim.demo.apiKey, [byNameAt(`${p.first_name} ${p.last_name} ${common}`, current(p)!.name)]));
+    const ids = reply[0]!.map((x) => x.id);
+    expect(ids).toContain(p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('returns nobody of the name for a company where nobody of that name works, though namesakes work elsewhere', async () => {
     const counts = new Map<string, Person[]>();
     for (const p of people) counts.set(foldText(p.name), [...(counts.get(foldText(p.name)) ?? []), p]);
