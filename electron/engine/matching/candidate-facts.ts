@@ -5,7 +5,7 @@
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import { ROW_FACTS_VERSION, type AnswerPeople, type StoredPerson } from '../store/lookups';
-import { packRecord, type PackedRecord } from '../store/person-records';
+import { packRecord, recordBytes, type PackedRecord } from '../store/person-records';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';
@@ -132,7 +132,7 @@ export function answerFacts({ people, ranks }: AnswerPeople): string {
  * once more, packed, when an answer next finds them.
  */
 function personDigest(record: PackedRecord): bigint {
-  return hash('sha256', `[[${record.shapes.join(',')}],${record.values}]`, 'buffer').readBigInt64BE(0);
+  return hash('sha256', recordBytes(record).utf8, 'buffer').readBigInt64BE(0);
 }
 
 /**
