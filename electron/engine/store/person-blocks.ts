@@ -70,6 +70,8 @@ function recordBlock(records: readonly PackedRecord[]): RecordBlock {
     text.set(utf8.subarray(valuesAt), at);
     at += utf8.length - valuesAt;
   }
+  // The buffer is not cleared first: a byte left unwritten would store another allocation's.
+  if (at !== text.length) throw new Error('a block of records was not written whole');
   const data = zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
   return { data, count: records.length };
 }

@@ -33,8 +33,8 @@ export function recordBytes(record: PackedRecord): RecordBytes {
   const head = `[[${record.shapes.join(',')}],`;
   const valuesAt = Buffer.byteLength(head);
   const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(record.values) + 1);
-  utf8.write(head, 0);
-  utf8.write(record.values, valuesAt);
+  // Every byte is written (the buffer is not cleared first): none of another allocation's may be hashed or stored.
+  if (utf8.write(head, 0) + utf8.write(record.values, valuesAt) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
   utf8[utf8.length - 1] = CLOSE;
   return (record.bytes = { utf8, valuesAt });
 }
