@@ -153,8 +153,12 @@ export function preparedReply({ bytes, strategies, cells, context }: LandedReply
   };
 }
 
-/** A person as a reply's preparing sends them: without their record when it is in a block made for the reply. */
+/**
+ * A person as a reply's preparing sends them: without their record when it is in a block made for the reply, and
+ * never with its bytes (the engine encodes the few it blocks itself again).
+ */
 function withoutCopies(person: StoredPerson): StoredPerson {
-  const { digest, factsVersion, facts, inBlock } = person;
-  return inBlock ? { digest, factsVersion, facts, inBlock } : person;
+  const { digest, factsVersion, facts, inBlock, record } = person;
+  if (inBlock) return { digest, factsVersion, facts, inBlock };
+  return record ? { digest, record: { values: record.values, shapes: record.shapes }, factsVersion, facts } : person;
 }

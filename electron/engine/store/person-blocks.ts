@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { DigestMap } from './digest-map';
-import type { PackedRecord } from './person-records';
+import { recordBytes, type PackedRecord } from './person-records';
 
 /**
  * Packed records compressed together (migration 30): a record alone compressed poorly and each call's setup cost more
@@ -46,17 +46,33 @@ export function recordBlocks(records: readonly PackedRecord[]): { block: RecordB
 
 function recordBlock(records: readonly PackedRecord[]): RecordBlock {
   const shapeIds = new Map<string, number>();
-  const lines: string[] = [''];
-  for (const { shapes, values } of records) {
-    const ids = shapes.map((keys) => {
+  // Each record's line is its shape ids, then the end of its text as its digest was made of (recordBytes), copied.
+  const heads: string[] = [];
+  let size = 0;
+  for (const record of records) {
+    const ids = record.shapes.map((keys) => {
       let id = shapeIds.get(keys);
       if (id === undefined) shapeIds.set(keys, (id = shapeIds.size));
       return id;
     });
-    lines.push(`[[${ids.join(',')}],${values}]`);
+    const head = `\n[[${ids.join(',')}],`;
+    const { utf8, valuesAt } = recordBytes(record);
+    heads.push(head);
+    size += head.length + utf8.length - valuesAt;
   }
-  lines[0] = `[${[...shapeIds.keys()].join(',')}]`;
-  const data = zstdCompressSync(Buffer.from(lines.join('\n'), 'utf8'), { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
+  const keyLists = `[${[...shapeIds.keys()].join(',')}]`;
+  const text = Buffer.allocUnsafe(Buffer.byteLength(keyLists) + size);
+  let at = text.write(keyLists, 0);
+  for (let i = 0; i < records.length; i++) {
+    // A head is ASCII: digits, brackets, commas.
+    at += text.write(heads[i]!, at, 'latin1');
+    const { utf8, valuesAt } = recordBytes(records[i]!);
+    text.set(utf8.subarray(valuesAt), at);
+    at += utf8.length - valuesAt;
+  }
+  // The buffer is not cleared first: a byte left unwritten would store another allocation's.
+  if (at !== text.length) throw new Error('a block of records was not written whole');
+  const data = zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
   return { data, count: records.length };
 }
 

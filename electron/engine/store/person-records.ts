@@ -13,7 +13,33 @@ export interface PackedRecord {
   values: string;
   /** The key lists of the record's objects, each as JSON (`["id","name",...]`), in the order first met. */
   shapes: string[];
+  /** recordBytes, once made: the digest and the block are made of the same bytes. */
+  bytes?: RecordBytes;
 }
+
+/** A packed record as one text, `[[key lists],values]`, in UTF-8: what its digest hashes. */
+export interface RecordBytes {
+  utf8: Uint8Array;
+  /** Where its values begin: from there on it is the end of the record's line in a block (`values]`). */
+  valuesAt: number;
+}
+
+/**
+ * The record's text in UTF-8, encoded once for its digest and its block (store/person-blocks.ts), each piece written
+ * straight into the buffer: the text joined first made a copy of it, twice that when it holds a letter beyond Latin-1.
+ */
+export function recordBytes(record: PackedRecord): RecordBytes {
+  if (record.bytes) return record.bytes;
+  const head = `[[${record.shapes.join(',')}],`;
+  const valuesAt = Buffer.byteLength(head);
+  const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(record.values) + 1);
+  // Every byte is written (the buffer is not cleared first): none of another allocation's may be hashed or stored.
+  if (utf8.write(head, 0) + utf8.write(record.values, valuesAt) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
+  utf8[utf8.length - 1] = CLOSE;
+  return (record.bytes = { utf8, valuesAt });
+}
+
+const CLOSE = ']'.charCodeAt(0);
 
 /** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
 export function packRecord(person: PersonJson): PackedRecord {

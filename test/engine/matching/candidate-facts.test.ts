@@ -21,8 +21,30 @@ describe('looseDate', () => {
     ['1850', null],
     [null, null],
     [{}, null],
+    ['2100-12-31', '2100-12-31'],
+    ['1899-12-31', null],
+    ['2101-01-01', null],
+    ['2024-00-10', null],
+    ['2024-02-32', null],
+    ['2024-02-00', null],
   ])('%j reads as %j', (value, expected) => {
     expect(looseDate(value)).toBe(expected);
+  });
+
+  it('reads a whole day by its digits as the forms with fewer do, and stores it as a number that reads back the same', () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2300 }), fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 99 }), (y, m, d) => {
+        const day = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+        const valid = y >= 1900 && y <= 2100 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+        expect(looseDate(day)).toBe(valid ? day : null);
+        expect(looseDate(` ${day}T08:00:00Z`)).toBe(valid ? day : null);
+        if (!valid) return;
+        const facts = rankedFacts([{ rank: 1, score: null, person: { name: 'Ann Lee', jobs: [{ title: 'CTO', company: 'Hooli', started_at: day, ended_at: `${pad(y, 4)}-${pad(m, 2)}` }] } }]);
+        expect(storedFacts(facts)).toContain(`${pad(y, 4)}${pad(m, 2)}${pad(d, 2)}`);
+        expect(readStoredFacts(storedFacts(facts))![0]!.jobs[0]).toMatchObject({ started: day, ended: `${pad(y, 4)}-${pad(m, 2)}` });
+      }),
+    );
   });
 });
 

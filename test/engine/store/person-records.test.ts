@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { zstdDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { answerPeople } from '../../../electron/engine/matching';
 import { PersonShapes, blockRecordAt, packRecord, personRecord, readRecord, recordOf, recordSql, storedRecord } from '../../../electron/engine/store/person-records';
@@ -159,6 +161,32 @@ describe("people's records in blocks", () => {
         people.forEach((p, i) => expect(JSON.stringify(blockRecordAt(read, i))).toBe(JSON.stringify(p)));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('are the text their digests were always made of, each line its shape ids and the values the digest hashed, in UTF-8', () => {
+    // As the digest and the block were made before they shared the record's bytes: folders stored then find the same people.
+    const digestOf = (p: PersonJson) => {
+      const { shapes, values } = packRecord(p);
+      return createHash('sha256').update(`[[${shapes.join(',')}],${values}]`).digest().readBigInt64BE(0);
+    };
+    const textOf = (people: PersonJson[]) => {
+      const records = people.map(packRecord);
+      const ids = new Map<string, number>();
+      const lines = records.map(({ shapes, values }) => `[[${shapes.map((k) => ids.get(k) ?? ids.set(k, ids.size).get(k)!).join(',')}],${values}]`);
+      return [`[${[...ids.keys()].join(',')}]`, ...lines].join('\n');
+    };
+    const odd = { é: 'Łódź 😀', ключ: ['\u2028', { 日本: '東京' }], a: 'x\\"' } as PersonJson;
+    const people = [ada, odd, person(1), { ...odd, a: 'ÿ' } as PersonJson];
+    expect(answerPeople(people.map((p, i) => ({ rank: i + 1, score: null, person: p }))).people.map((p) => p.digest)).toEqual(people.map(digestOf));
+    expect(zstdDecompressSync(recordBlocks(people.map(packRecord))[0]!.block.data).toString('utf8')).toBe(textOf(people));
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 8 }), (values) => {
+        const some = values.map((value, i) => ({ [`k${i % 3}é`]: value, list: [value] }) as PersonJson);
+        expect(answerPeople(some.slice(0, 5).map((p, i) => ({ rank: i + 1, score: null, person: p }))).people.map((p) => p.digest)).toEqual(some.slice(0, 5).map(digestOf));
+        expect(zstdDecompressSync(recordBlocks(some.map(packRecord))[0]!.block.data).toString('utf8')).toBe(textOf(some));
+      }),
+      { numRuns: 200 },
     );
   });
 
