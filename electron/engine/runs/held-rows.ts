@@ -119,7 +119,7 @@ const QUICK_ROWS = 20_000;
 const QUICK_HOLD_MS = 250;
 const QUICK_WRITE_ROWS = 500;
 /**
- * After them rows may wait a second, 2,000 a write: a 100k first run wrote 187 -> 171 MB, a 1M run's state and job
+ * After them rows may wait a second, 2,000 a write: a 100k first run wrote 187 -> 169-186 MB, a 1M run's state and job
  * change index pages went to the WAL about twice each, not three or four times. A crash loses at most those verdicts,
  * made again from the cache.
  */

@@ -196,7 +196,7 @@ describe('rows held until the rows before them are settled', () => {
     expect(held.dueBelow(500)).toBe(500);
     held.add(rows.slice(500, 1_000), null, FETCHED_AT);
     db.transaction(() => held.write(resolution, 1_000))();
-    // Past the quick rows a write waits for 2,000 rows (or a second), each write then touching the indexes' last pages once.
+    // Past the quick rows a write waits for 2,000 rows (or a second).
     expect(held.pace()).toEqual({ rows: 2_000, ms: 1_000 });
     held.add(rows.slice(1_000, 3_000), null, FETCHED_AT);
     expect(held.countBelow(3_000)).toBe(2_000);
