@@ -32,6 +32,13 @@ interface Commits {
   checkpoints: { count: number; ms: number };
 }
 
+/** A table's or index's WAL frames over a step: how many rewrote a page an earlier commit wrote, how many pages the checkpoints copied. */
+interface TreeFrames {
+  frames: number;
+  rewrites: number;
+  checkpointed: number;
+}
+
 type Method = (this: Statement, ...args: unknown[]) => unknown;
 
 /**
@@ -48,6 +55,10 @@ export class StatementTimes {
   private readonly lastFrame = new Map<string, number>();
   /** How many times each page of the main database file was written to the WAL by a commit (its frames' page numbers). */
   private readonly pageFrames = new Map<number, number>();
+  /** How many times each page was copied into the database file by a checkpoint: once per WAL it was in. */
+  private readonly pageCheckpoints = new Map<number, number>();
+  /** The pages in the WAL since its last checkpoint: a checkpoint copies each once, however often it was written. */
+  private readonly walCycle = new Set<number>();
   private mainFile: string | null = null;
 
   private constructor() {}
@@ -89,6 +100,8 @@ export class StatementTimes {
 
   reset(): void {
     this.pageFrames.clear();
+    this.pageCheckpoints.clear();
+    this.walCycle.clear();
     this.bySql.clear();
     this.commits = emptyCommits();
     this.open = { changes: 0, storedAnswer: false };
@@ -113,9 +126,15 @@ export class StatementTimes {
     lines.push(per(c, 'commits'), per(c.calls, "  of which a call's answers"));
     lines.push(`    of which checkpointed the WAL: ${num(c.checkpoints.count)}, ${num(c.checkpoints.ms)} ms (${num(c.checkpoints.ms / Math.max(1, c.checkpoints.count), 1)} ms each)`);
     // Tables and indexes written less than once in 20 commits are left out.
-    const byTree = this.framesByTree().filter(([, frames]) => frames * 20 >= c.count);
+    const byTree = this.framesByTree().filter(([, t]) => t.frames * 20 >= c.count);
     if (byTree.length > 0) {
-      lines.push(`  WAL pages a commit, by table or index: ${byTree.map(([name, frames]) => `${name} ${num(frames / c.count, 1)}`).join(', ')}`);
+      lines.push(`  WAL pages a commit, by table or index: ${byTree.map(([name, t]) => `${name} ${num(t.frames / c.count, 1)}`).join(', ')}`);
+      // A page written again by a later commit (a partly filled tail, a row updated) against one written the first
+      // time, and what the checkpoints copied of it into the database file: all three are bytes the disk takes.
+      const sum = (key: keyof TreeFrames) => byTree.reduce((total, [, t]) => total + t[key], 0);
+      lines.push(`  WAL pages in all ${num(sum('frames'))} (new ${num(sum('frames') - sum('rewrites'))}, written again ${num(sum('rewrites'))}), checkpointed ${num(sum('checkpointed'))}:`);
+      lines.push('  | table or index | WAL pages | new | written again | checkpointed |', '  | --- | ---: | ---: | ---: | ---: |');
+      for (const [name, t] of byTree) lines.push(`  | ${name} | ${num(t.frames)} | ${num(t.frames - t.rewrites)} | ${num(t.rewrites)} | ${num(t.checkpointed)} |`);
     }
     return lines;
   }
@@ -142,24 +161,28 @@ export class StatementTimes {
   }
 
   /** The frames counted, by the table or index their page belongs to now (SQLite's dbstat), most first. */
-  private framesByTree(): [string, number][] {
+  private framesByTree(): [string, TreeFrames][] {
     if (this.mainFile === null || this.pageFrames.size === 0) return [];
     const db = new Database(this.mainFile, { readonly: true, fileMustExist: true });
-    const byTree = new Map<string, number>();
+    const byTree = new Map<string, TreeFrames>();
+    const count = (name: string, page: number) => {
+      const frames = this.pageFrames.get(page);
+      if (frames === undefined) return;
+      const tree = byTree.get(name) ?? { frames: 0, rewrites: 0, checkpointed: 0 };
+      tree.frames += frames;
+      tree.rewrites += frames - 1;
+      tree.checkpointed += this.pageCheckpoints.get(page) ?? 0;
+      byTree.set(name, tree);
+      this.pageFrames.delete(page);
+    };
     try {
-      for (const [page, name] of db.prepare('SELECT pageno, name FROM dbstat').raw().iterate() as IterableIterator<[number, string]>) {
-        const frames = this.pageFrames.get(page);
-        if (frames !== undefined) byTree.set(name, (byTree.get(name) ?? 0) + frames);
-        this.pageFrames.delete(page);
-      }
+      for (const [page, name] of db.prepare('SELECT pageno, name FROM dbstat').raw().iterate() as IterableIterator<[number, string]>) count(name, page);
     } finally {
       db.close();
     }
     // Pages of no table or index now: the auto-vacuum's pointer map, free pages, pages past the file's end.
-    let other = 0;
-    for (const frames of this.pageFrames.values()) other += frames;
-    if (other > 0) byTree.set('(other)', other);
-    return [...byTree.entries()].sort((a, b) => b[1] - a[1]);
+    for (const page of [...this.pageFrames.keys()]) count('(other)', page);
+    return [...byTree.entries()].sort((a, b) => b[1].frames - a[1].frames);
   }
 
   private add(sql: string, ms: number, wallMs: number, changes: number): void {
@@ -174,7 +197,8 @@ export class StatementTimes {
 
   /** `backfilled`: the frames checkpointed into the database before the commit. */
   private committed(file: string, ms: number, backfilled: number): void {
-    if (walBackfill(file) !== backfilled) {
+    const checkpointed = walBackfill(file) !== backfilled;
+    if (checkpointed) {
       this.commits.checkpoints.count++;
       this.commits.checkpoints.ms += ms;
     }
@@ -186,7 +210,15 @@ export class StatementTimes {
     const frames = frame - first;
     if (this.mainFile === null || this.mainFile === file) {
       this.mainFile = file;
-      for (const page of walPages(file, first, frame)) this.pageFrames.set(page, (this.pageFrames.get(page) ?? 0) + 1);
+      for (const page of walPages(file, first, frame)) {
+        this.pageFrames.set(page, (this.pageFrames.get(page) ?? 0) + 1);
+        this.walCycle.add(page);
+      }
+      // The automatic checkpoint runs in the COMMIT, after its frames are appended: it copies them too.
+      if (checkpointed) {
+        for (const page of this.walCycle) this.pageCheckpoints.set(page, (this.pageCheckpoints.get(page) ?? 0) + 1);
+        this.walCycle.clear();
+      }
     }
     const { changes, storedAnswer } = this.open;
     for (const tally of storedAnswer ? [this.commits, this.commits.calls] : [this.commits]) {

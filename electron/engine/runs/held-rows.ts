@@ -14,6 +14,11 @@ export class HeldRows {
   private since = 0;
   /** The lowest row held (Infinity: none): most checks of the watermark find nothing held below it without a walk. */
   private low = Number.POSITIVE_INFINITY;
+  /** Rows written so far: past `quickRows`, rows wait longer and are written in larger writes. */
+  private written = 0;
+
+  /** `quickRows`: a run's first rows, written quickly (QUICK_ROWS; tests pass fewer). */
+  constructor(private readonly quickRows = QUICK_ROWS) {}
 
   get size(): number {
     return this.held.length;
@@ -49,13 +54,23 @@ export class HeldRows {
    */
   dueBelow(below: number): number | null {
     if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
-    const count = this.countBelow(below, WRITE_ROWS);
-    return count >= WRITE_ROWS || (count > 0 && this.waitLeft() === 0) ? below : null;
+    const { rows } = this.pace();
+    const count = this.countBelow(below, rows);
+    return count >= rows || (count > 0 && this.waitLeft() === 0) ? below : null;
   }
 
   /** How long (ms) until rows below the watermark are due by time. */
   waitLeft(): number {
-    return Math.max(0, HOLD_MS - (performance.now() - this.since));
+    return Math.max(0, this.pace().ms - (performance.now() - this.since));
+  }
+
+  /**
+   * Rows below the watermark are written once `rows` of them wait or they waited `ms`: quickly for a run's first rows,
+   * so a short run shows its rows as they settle; then in larger writes, since each write writes again the last pages
+   * of `row_status`' indexes (one per state, one per job change) and the pages at its ends.
+   */
+  pace(): { rows: number; ms: number } {
+    return this.written < this.quickRows ? { rows: QUICK_WRITE_ROWS, ms: QUICK_HOLD_MS } : { rows: WRITE_ROWS, ms: HOLD_MS };
   }
 
   /**
@@ -84,6 +99,7 @@ export class HeldRows {
     this.held = kept;
     this.low = low;
     this.since = performance.now();
+    this.written += written.length;
     return count;
   }
 }
@@ -95,11 +111,19 @@ interface Held {
 }
 
 /**
- * How long rows below the watermark may wait to be written (ms). Held a second (2,000 rows a write) a 100k run wrote a
- * tenth less, but a small run wrote its rows only at its end (test/safety/crashes.test.ts kills runs part-way).
+ * A run's first rows: written within QUICK_HOLD_MS, at most QUICK_WRITE_ROWS at once (enough that the pages at a
+ * write's ends are few of those it writes). Held a second from the start, a small run wrote its rows only at its end
+ * (test/safety/crashes.test.ts kills runs part-way, once more rows are written).
  */
-const HOLD_MS = 250;
-/** Rows below the watermark written at once, whatever the time: enough that the pages at a write's ends are few of those it writes. */
-const WRITE_ROWS = 500;
+const QUICK_ROWS = 20_000;
+const QUICK_HOLD_MS = 250;
+const QUICK_WRITE_ROWS = 500;
+/**
+ * After them rows may wait a second, 2,000 a write: a 100k first run wrote 187 -> 169-186 MB, a 1M run's state and job
+ * change index pages went to the WAL about twice each, not three or four times. A crash loses at most those verdicts,
+ * made again from the cache.
+ */
+const HOLD_MS = 1_000;
+const WRITE_ROWS = 2_000;
 /** Rows held at most, whatever the watermark: a bound on memory (a slow call holds the rows after its own). */
 const MAX_HELD_ROWS = 10_000;

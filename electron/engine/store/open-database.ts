@@ -26,6 +26,12 @@ export interface OpenInSlicesOptions extends OpenDatabaseOptions, MigrateOptions
 const posix = process.platform !== 'win32';
 
 /**
+ * A new file's page size. Each commit of a first run writes the partly filled last pages of the tables it appends to
+ * (and of their indexes) to the WAL again: half as large, those cost half (docs/performance.md, "SQLite").
+ */
+export const NEW_FILE_PAGE_SIZE = 2048;
+
+/**
  * Opens (creating when needed) the one data file: owner-only permissions, WAL, foreign keys on, then migrated.
  * Throws DatabaseTooNew, DatabaseUnreadable, DatabaseNeedsUpgrade (read-only) or MigrationFailed. A damaged page found
  * later throws DatabaseUnreadable too, and the connection is stopped (damage-watch.ts).
@@ -88,7 +94,11 @@ function openUnmigrated(file: string, opts: OpenDatabaseOptions): SqliteDatabase
     // slice at a time while the engine is idle. Only a file with no tables yet can take this; older files keep what
     // they freed for SQLite to reuse. Its pointer map costs every write a little (a few percent of a large first run);
     // kept, since deleting a project then gives its space back (docs/performance.md, "SQLite").
-    if (!readonly && !inMemory && version === 0) db.pragma('auto_vacuum = INCREMENTAL');
+    if (!readonly && !inMemory && version === 0) {
+      // Set before the first table, or it has no effect: older files keep their 4 KB pages.
+      db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
+      db.pragma('auto_vacuum = INCREMENTAL');
+    }
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     // NORMAL is durable in WAL mode except for the last transactions before a power cut, never corrupting.

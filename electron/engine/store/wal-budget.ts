@@ -1,21 +1,26 @@
 import type { Database } from 'better-sqlite3';
 
-/** SQLite's own default: below it, checkpoints would come so often that they cost more than the room they save. */
-const MIN_WAL_PAGES = 1_000;
 /**
- * Past this a checkpoint every 30,000 pages measured fastest for long runs (docs/performance.md), and a WAL of 120 MB
- * is a small part of a database this large.
+ * The bounds are in bytes, measured with 4 KB pages: a file with smaller pages (new files, open-database.ts) keeps
+ * the same checkpoint cadence. The least is SQLite's own default, 1,000 pages: below it, checkpoints would come so
+ * often that they cost more than the room they save.
  */
-const MAX_WAL_PAGES = 30_000;
+const MIN_WAL_BYTES = 1_000 * 4096;
+/**
+ * Past this a checkpoint every 30,000 4 KB pages measured fastest for long runs (docs/performance.md), and a WAL of
+ * 120 MB is a small part of a database this large.
+ */
+const MAX_WAL_BYTES = 30_000 * 4096;
 /** The WAL may grow to a quarter of the database: with a transaction's overshoot, a run needs at most ~1.5x its file. */
 const WAL_SHARE = 4;
 
 /**
- * The WAL pages a commit may leave before it copies them into the database file, for a database of `pages` pages.
- * A fixed 30,000 pages let a 20,000-row run's WAL reach 118 MB beside its 81 MB database (scripts/wal-peak.ts).
+ * The WAL pages a commit may leave before it copies them into the database file, for a database of `pages` pages of
+ * `pageSize` bytes. A fixed 30,000 pages let a 20,000-row run's WAL reach 118 MB beside its 81 MB database
+ * (scripts/wal-peak.ts).
  */
-export function walPagesFor(pages: number): number {
-  return Math.min(MAX_WAL_PAGES, Math.max(MIN_WAL_PAGES, Math.floor(pages / WAL_SHARE)));
+export function walPagesFor(pages: number, pageSize = 4096): number {
+  return Math.min(MAX_WAL_BYTES / pageSize, Math.max(MIN_WAL_BYTES / pageSize, Math.floor(pages / WAL_SHARE)));
 }
 
 /**
@@ -32,7 +37,7 @@ export class WalBudget {
   }
 
   update(): void {
-    const pages = walPagesFor(this.db.pragma('page_count', { simple: true }) as number);
+    const pages = walPagesFor(this.db.pragma('page_count', { simple: true }) as number, this.pageSize);
     if (pages === this.pages) return;
     this.pages = pages;
     this.db.pragma(`wal_autocheckpoint = ${pages}`);

@@ -32,6 +32,12 @@ describe('the WAL during long work', () => {
     expect(walPagesFor(10_000_000)).toBe(30_000);
   });
 
+  it('keeps those bounds in bytes for a file of smaller pages: the same checkpoint cadence', () => {
+    expect(walPagesFor(0, 2048)).toBe(2_000);
+    expect(walPagesFor(80_000, 2048)).toBe(20_000);
+    expect(walPagesFor(20_000_000, 2048)).toBe(60_000);
+  });
+
   it('keeps the database and its WAL within 1.5x the final database through a run', async () => {
     const db = join(tmp.dir, 'matchdesk.sqlite');
     const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
