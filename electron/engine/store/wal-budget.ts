@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 
 /**
  * The bounds are in bytes, measured with 4 KB pages: a file with smaller pages (new files, open-database.ts) keeps
@@ -30,14 +30,17 @@ export function walPagesFor(pages: number, pageSize = 4096): number {
 export class WalBudget {
   private pages = 0;
   private readonly pageSize: number;
+  /** Prepared once: `db.pragma()` prepares its statement anew, and this runs after every commit. */
+  private readonly pageCount: Statement<[], number>;
 
   constructor(private readonly db: Database) {
     this.pageSize = db.pragma('page_size', { simple: true }) as number;
+    this.pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
     this.update();
   }
 
   update(): void {
-    const pages = walPagesFor(this.db.pragma('page_count', { simple: true }) as number, this.pageSize);
+    const pages = walPagesFor(this.pageCount.get()!, this.pageSize);
     if (pages === this.pages) return;
     this.pages = pages;
     this.db.pragma(`wal_autocheckpoint = ${pages}`);
