@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { plannedQueries, rowInput } from '../electron/engine/matching';
 import { BLANK_ROW, parseCells } from '../electron/engine/rows/row-cells';
-import { rowLabel } from '../electron/engine/runs/plan-queries';
+import { rowLabel } from '../electron/engine/runs/planned-page';
 import { DigestMap } from '../electron/engine/store/digest-map';
 import { queryDigests } from '../electron/engine/store/lookups';
 import { storedQuery } from '../electron/engine/store/query-text';
