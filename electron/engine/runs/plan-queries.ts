@@ -46,9 +46,10 @@ const NO_OLD_PLAN: OldPlan = { ids: [], texts: [] };
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
  * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither). The
  * queries rows share are kept once the plan is whole (runs/shared-queries.ts).
- * A sheet of more than one page is planned on both threads: while this one gives a page its query ids and writes it,
- * the verdict worker (`worker`, asked for only then) works out the next one (runs/planned-page.ts), so at most one page
- * waits there. A page it fails, and every page after, is worked out here, the same way.
+ * Never holds more than one page of the sheet in memory. A sheet of more than one page is planned on both threads:
+ * while this one gives a page its query ids and writes it, the verdict worker (`worker`, asked for only then) works out
+ * the next one (runs/planned-page.ts), so at most one page waits there. A page it fails, and every page after, is
+ * worked out here, the same way.
  * While it works the project's plan_scope is NULL, so a plan cut off by a crash is redone by the next run. Callers make
  * sure no run of the project goes on meanwhile. `onPage` is told the rows planned so far after each page. Cancelled by
  * `signal` (looked at between pages), it puts the project's mapping before back and fails as `cancelled`.
