@@ -115,15 +115,25 @@ describe('a plan on two threads', () => {
     const copy = copyOf(file);
     const db = openDatabase(copy);
     const thread = VerdictThread.start(copy)!;
+    // At most one page is asked of the worker at a time: the sheet is never held there more than a page ahead.
+    let asked = 0;
+    let mostAsked = 0;
+    const plannedPage = thread.plannedPage.bind(thread);
+    vi.spyOn(thread, 'plannedPage').mockImplementation((input) => {
+      mostAsked = Math.max(mostAsked, ++asked);
+      return plannedPage(input).finally(() => asked--);
+    });
     try {
       const first = await plan(db, projectId, FIRST, thread);
       expect(first.outcome.pagesElsewhere).toBe(2);
+      expect(mostAsked).toBe(1);
       expect(first.outcome).toEqual({ ...alone.planned[0].outcome, pagesElsewhere: 2 });
       expect(first.changes).toBe(alone.planned[0].changes);
       expect(stored(db, projectId)).toEqual(alone.first);
       // Told after each page, rows planned so far: blank rows are not counted.
       expect(first.told).toEqual(alone.planned[0].told);
       expect(first.told).toHaveLength(3);
+      expect(first.told).toEqual([...first.told].sort((a, b) => a - b));
       expect(first.told[2]).toBe(first.outcome.rows);
       expect(first.outcome.rows).toBe(ROWS - 26);
 
@@ -135,7 +145,9 @@ describe('a plan on two threads', () => {
       expect(second.outcome.unchanged).toBeLessThan(second.outcome.rows);
       expect(second.changes).toBe(alone.planned[1].changes);
       expect(stored(db, projectId)).toEqual(alone.second);
+      expect(mostAsked).toBe(1);
     } finally {
+      vi.restoreAllMocks();
       await thread.close();
       db.close();
     }
