@@ -173,6 +173,8 @@ class MatchdeskEngine implements Engine {
       activeScope: () => connections.activeScope(),
       runBusy: (projectId) => this.runs.isBusy(projectId),
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
+      verdicts: () => this.verdicts(),
+      plansEnded: () => this.releaseVerdicts(),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
     this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), noneGoing: () => this.releaseVerdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
@@ -369,11 +371,11 @@ class MatchdeskEngine implements Engine {
   }
 
   /**
-   * Stops the verdict worker once no run is going; the next run starts another. Kept, its heap and page cache stayed
+   * Stops the verdict worker once no run or plan is going; the next starts another. Kept, its heap and page cache stayed
    * resident for the engine's whole life, under the memory of every step after the run (docs/performance.md, "Memory").
    */
   private releaseVerdicts(): void {
-    if (this.closing || !this.verdictThread) return;
+    if (this.closing || !this.verdictThread || this.runs.anyBusy() || this.prep.planGoing) return;
     const thread = this.verdictThread;
     this.verdictThread = undefined;
     void thread.close();

@@ -6,7 +6,7 @@ import { EngineError } from '../engine-errors';
 import { idleTurn } from '../idle-turn';
 import { rowInput } from '../matching';
 import { progressPace } from '../progress-pace';
-import { rowLabel } from '../runs/plan-queries';
+import { rowLabel } from '../runs/planned-page';
 import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { writingTextIndexOnly } from '../store/data-stamp';
 

@@ -1,16 +1,16 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
-import type { Mapping, Strategy } from '../../../shared/model';
+import { STRATEGIES, type Mapping, type Strategy } from '../../../shared/model';
 import { EngineError } from '../engine-errors';
-import { plannedQueries, rowInput, type RowInput } from '../matching';
 import { queryDigests } from '../store';
+import { queryFromStored } from '../store/query-text';
+import { pageRows, plannedPage, type PagePlanInput, type PlannedPage } from './planned-page';
 import { QueryIds } from './query-ids';
-import { storedQuery } from './query-records';
 import { saveSharedQueries } from './shared-queries';
 import { replannedStatus, type PlannedStep } from './replan-row';
-import { BLANK_ROW, parseCells } from '../rows/row-cells';
 import { NEW_STATUS_SQL, newStatusValues, ROW_STATUS_COLUMNS, REPLACE_STATUS_SQL, rowStatusValues, toRowStatus, type NewStatusValues, type RowStatusRecord, type RowStatusRow, type RowStatusValues } from '../rows/row-status';
 import { scopeId, type ServiceScope } from '../rows/service-scope';
+import type { VerdictThread } from './verdict-thread';
 
 export interface PlanRequest {
   mapping: Mapping;
@@ -23,12 +23,14 @@ export interface PlanOutcome {
   withoutQuery: number;
   /** Rows whose plan and status did not change at all. */
   unchanged: number;
+  /** Pages the verdict worker worked out (runs/planned-page.ts); the others were worked out on this thread. */
+  pagesElsewhere: number;
 }
 
 /**
- * Rows per transaction. Each commit writes every page it dirtied; the tables and indexes a plan writes are filed in
- * row order (queries by their id, runs/query-ids.ts, new ones appended), so a page dirties little more than the pages
- * it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
+ * Rows per transaction, by row index. Each commit writes every page it dirtied; the tables and indexes a plan writes
+ * are filed in row order (queries by their id, runs/query-ids.ts, new ones appended), so a page dirties little more
+ * than the pages it appends. A page of 10,000 rows is short enough work for the UI's reads to interleave.
  */
 const PAGE_ROWS = 10_000;
 
@@ -44,10 +46,13 @@ const NO_OLD_PLAN: OldPlan = { ids: [], texts: [] };
  * Works out every row's queries (in strategy order) under a mapping and fills `row_queries` and the rows'
  * status and labels, page by page; only rows whose plan or status changed are written (a blank row gets neither). The
  * queries rows share are kept once the plan is whole (runs/shared-queries.ts).
- * Never holds more than one page of the sheet in memory. While it works the project's plan_scope is NULL, so a plan cut
- * off by a crash is redone by the next run. Callers make sure no run of the project goes on meanwhile. `onPage` is
- * told the rows planned so far after each page. Cancelled by `signal` (looked at between pages), it puts the
- * project's mapping before back and fails as `cancelled`.
+ * Never holds more than one page of the sheet in memory. A sheet of more than one page is planned on both threads:
+ * while this one gives a page its query ids and writes it, the verdict worker (`worker`, asked for only then) works out
+ * the next one (runs/planned-page.ts), so at most one page waits there. A page it fails, and every page after, is
+ * worked out here, the same way.
+ * While it works the project's plan_scope is NULL, so a plan cut off by a crash is redone by the next run. Callers make
+ * sure no run of the project goes on meanwhile. `onPage` is told the rows planned so far after each page. Cancelled by
+ * `signal` (looked at between pages), it puts the project's mapping before back and fails as `cancelled`.
  */
 export async function planProject(
   db: Database,
@@ -55,6 +60,7 @@ export async function planProject(
   req: PlanRequest,
   onPage: (rowsPlanned: number) => void = () => undefined,
   signal?: AbortSignal,
+  worker: () => VerdictThread | null = () => null,
 ): Promise<PlanOutcome> {
   const scope = scopeId(req.scope);
   const { plan_scope: previous, mapping: oldMapping, strategies: oldStrategies } = db
@@ -68,8 +74,9 @@ export async function planProject(
     projectId,
   );
   const { mapping, strategies } = req;
+  const lastRow = db.prepare('SELECT max(row_index) FROM rows WHERE project_id = ?').pluck().get(projectId) as number | null;
+  const pages = lastRow === null ? 0 : Math.floor(lastRow / PAGE_ROWS) + 1;
 
-  const pageOfRows = db.prepare('SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw();
   const oldPlan = db
     .prepare('SELECT rq.row_index, rq.step, rq.query_id, q.query FROM row_queries AS rq JOIN queries AS q ON q.id = rq.query_id WHERE rq.project_id = ? AND rq.row_index BETWEEN ? AND ?')
     .raw();
@@ -82,29 +89,51 @@ export async function planProject(
   const replaceStatus = db.prepare(REPLACE_STATUS_SQL);
 
   // Every new query is hashed, repeats too: remembering 100,000 keys cost as much time as hashing the repeats
-  // again (a map lookup hashes the query's text as well) and 15 MB besides.
+  // again (a map lookup hashes the query's text as well) and 15 MB besides. A page worked out here for the same
+  // service hashes only the queries whose step changed; the worker hashes them all, beside this thread.
   const digestOf = queryDigests(req.scope.baseUrl, req.scope.orgId);
   // A query already stored, by this project or another, keeps its id: its answer is found by it.
   const ids = QueryIds.of(db);
 
-  const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0 };
+  const pageInput = (page: number, hash: boolean): PagePlanInput => ({
+    projectId,
+    from: page * PAGE_ROWS,
+    to: (page + 1) * PAGE_ROWS,
+    mapping,
+    strategies,
+    baseUrl: req.scope.baseUrl,
+    orgId: req.scope.orgId,
+    hash,
+  });
+  const workedHere = (page: number): PlannedPage => {
+    const input = pageInput(page, !sameService);
+    return plannedPage(pageRows(db, projectId, input.from, input.to), input);
+  };
+  // One page has nothing to be worked out beside.
+  let thread = pages > 1 ? worker() : null;
+  // Null when the worker cannot (its thread failed or stopped, the database did not open there): from then on, here.
+  const workedElsewhere = (page: number): Promise<PlannedPage | null> | null =>
+    thread?.plannedPage(pageInput(page, true)).catch(() => {
+      thread = null;
+      return null;
+    }) ?? null;
+
+  const outcome: PlanOutcome = { rows: 0, withoutQuery: 0, unchanged: 0, pagesElsewhere: 0 };
   let planChanged = false;
-  const planPage = db.transaction((from: number): number | null => {
-    const rows = pageOfRows.all(projectId, from, PAGE_ROWS) as [rowIndex: number, cells: string][];
-    if (rows.length === 0) return null;
+  const writePage = db.transaction((page: PlannedPage): void => {
+    if (page.rows.length === 0) return;
     // Nothing is written yet in this transaction: the ids known now are committed.
     ids.catchUp(true);
-    const first = rows[0]![0];
-    const last = rows[rows.length - 1]![0];
+    const { first, last, text, textEnds } = page;
 
     // A first plan finds nothing here: both reads come back empty and every row is simply written.
     const olds = new Map<number, OldPlan>();
-    for (const [rowIndex, step, id, text] of oldPlan.all(projectId, first, last) as [number, number, number, string | null][]) {
+    for (const [rowIndex, step, id, query] of oldPlan.all(projectId, first, last) as [number, number, number, string | null][]) {
       let old = olds.get(rowIndex);
       if (!old) olds.set(rowIndex, (old = { ids: [], texts: [] }));
       old.ids[step] = id;
       // A query known by its key alone (migration 28) compares unequal to any: it is planned again.
-      old.texts[step] = text ?? '';
+      old.texts[step] = query ?? '';
     }
     const statuses = new Map<number, RowStatusRecord>();
     for (const r of oldStatus.all(projectId, first, last) as RowStatusRow[]) statuses.set(r.row_index, toRowStatus(r));
@@ -117,27 +146,28 @@ export async function planProject(
     const newStatuses: NewStatusValues[] = [];
     const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
-    for (const [rowIndex, text] of rows) {
-      // A blank row of the sheet, kept at its place: nothing to ask, no status, not reviewed.
-      if (text === BLANK_ROW) continue;
-      const cells = parseCells(text);
-      const input = rowInput(cells, mapping);
+    // The page's texts in order: each row's label, then its steps' queries.
+    let t = 0;
+    const nextText = () => text.slice(t === 0 ? 0 : textEnds[t - 1], textEnds[t++]);
+    let j = 0;
+    for (let r = 0; r < page.rows.length; r++) {
+      const rowIndex = page.rows[r]!;
+      const label = nextText();
       const old = olds.get(rowIndex) ?? NO_OLD_PLAN;
       const plan: PlannedStep[] = [];
-      for (const p of plannedQueries(input, strategies)) {
-        const signature = storedQuery(p.query);
-        // Two strategies asking the very same thing would only ask it twice.
-        if (plan.some((s) => s.signature === signature)) continue;
+      for (const end = page.stepEnds[r]!; j < end; j++) {
+        const signature = nextText();
         const i = plan.length;
-        const id = sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(digestOf(p.query), signature);
-        plan.push({ id, signature, strategy: p.strategy });
+        const id =
+          sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(page.digests ? page.digests[j]! : digestOf(queryFromStored(signature)), signature);
+        plan.push({ id, signature, strategy: STRATEGIES[page.strategies[j]!]! });
       }
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
       const kept = sameService ? commonPrefix(old.texts, plan) : 0;
       const samePlan = kept === old.texts.length && kept === plan.length;
       const before = statuses.get(rowIndex) ?? null;
-      const next = replannedStatus(before, old.texts, plan, rowLabel(input, cells), rowIndex);
+      const next = replannedStatus(before, old.texts, plan, label, rowIndex);
       const statusChanged = !before || !sameStatus(before, next);
       if (samePlan && !statusChanged) {
         outcome.unchanged++;
@@ -163,19 +193,23 @@ export async function planProject(
     for (const step of steps) addStep.run(projectId, ...step);
     for (const status of newStatuses) insertNewStatus.run(projectId, ...status);
     for (const status of replaces) replaceStatus.run(projectId, ...status);
-    return last + 1;
   });
 
-  for (let from: number | null = 0; from !== null; ) {
-    from = planPage(from);
+  let coming: Promise<PlannedPage | null> | null = null;
+  for (let page = 0; page < pages; page++) {
+    const made = coming ? await coming : null;
+    if (made) outcome.pagesElsewhere++;
+    coming = page + 1 < pages ? workedElsewhere(page + 1) : null;
+    writePage(made ?? workedHere(page));
     // Its new queries are stored (committed, unless it ran inside a caller's transaction): the next page need not read
     // them back to check.
     if (!db.inTransaction) ids.committed();
-    if (from !== null) onPage(outcome.rows);
+    onPage(outcome.rows);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();
-    if (signal?.aborted && from !== null) {
+    if (signal?.aborted && page + 1 < pages) {
       // The mapping before stands again; its plan, part-rewritten, is redone when it is next needed (plan_scope NULL).
+      // A page the worker is still working out is let go.
       db.prepare('UPDATE projects SET mapping = ?, strategies = ? WHERE id = ?').run(oldMapping, oldStrategies, projectId);
       throw new EngineError('cancelled', 'Saving the mapping was cancelled: the project keeps the mapping it had.');
     }
@@ -187,17 +221,6 @@ export async function planProject(
     db.prepare('UPDATE projects SET plan_scope = ? WHERE id = ?').run(scope, projectId);
   })();
   return outcome;
-}
-
-/** What the review list shows for a row: the name, else the e-mail, else the profile, else its first cell. */
-export function rowLabel(input: RowInput, cells: string[]): string {
-  const label =
-    input.name ??
-    (input.email?.ok ? input.email.email : null) ??
-    (input.profile?.ok ? input.profile.slug : null) ??
-    cells.find((c) => typeof c === 'string' && c.trim() !== '') ??
-    '';
-  return label.trim().slice(0, 200);
 }
 
 function commonPrefix(oldTexts: readonly string[], plan: readonly PlannedStep[]): number {

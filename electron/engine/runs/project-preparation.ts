@@ -10,6 +10,7 @@ import { NO_SCOPE, scopeId, type ServiceScope } from '../rows/service-scope';
 import { planProject, type PlanRequest } from './plan-queries';
 import type { ListWalker } from './reading-thread';
 import { reassessRows, unassessedProbe } from './reassess-rows';
+import type { VerdictThread } from './verdict-thread';
 
 export interface PreparationDeps {
   db: Database;
@@ -20,6 +21,10 @@ export interface PreparationDeps {
   walkElsewhere(project: ProjectRecord): ListWalker | undefined;
   /** Each plan is a job there: job.cancel stops it, whoever started it (a mapping saved, a run, a read). */
   jobs: JobBoard;
+  /** The verdict worker, started on first use, which works out a large plan's next page; null: the plan's thread does. */
+  verdicts(): VerdictThread | null;
+  /** No plan is going any more: the verdict worker a plan started may be stopped (unless a run uses it). */
+  plansEnded(): void;
 }
 
 export class ProjectPreparation {
@@ -27,12 +32,19 @@ export class ProjectPreparation {
   private readonly planning = new KeyedWork<number>();
   /** Projects whose rows all carry a verdict of the confidence model (see assessed). */
   private readonly assessedIds = new Set<number>();
+  /** Plans working out their rows (plan): the verdict worker is kept while one is. */
+  private plansGoing = 0;
 
   constructor(private readonly deps: PreparationDeps) {}
 
   /** Whether any project is being planned: background work waits for it. */
   get anyPlanning(): boolean {
     return this.planning.size > 0;
+  }
+
+  /** Whether a plan is working out its rows, maybe on the verdict worker. */
+  get planGoing(): boolean {
+    return this.plansGoing > 0;
   }
 
   /** Runs `work` (a plan) as the project's one plan job: another asked meanwhile is refused. */
@@ -63,15 +75,21 @@ export class ProjectPreparation {
     const pace = progressPace();
     const tell = (rowsPlanned: number) => job.progress(rowsPlanned, project.rowCount, undefined, { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount, startedBy });
     tell(0);
-    await planProject(
-      this.deps.db,
-      project.id,
-      req,
-      (rowsPlanned) => {
-        if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
-      },
-      signal ? AbortSignal.any([signal, job.signal]) : job.signal,
-    );
+    this.plansGoing++;
+    try {
+      await planProject(
+        this.deps.db,
+        project.id,
+        req,
+        (rowsPlanned) => {
+          if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
+        },
+        signal ? AbortSignal.any([signal, job.signal]) : job.signal,
+        () => this.deps.verdicts(),
+      );
+    } finally {
+      if (--this.plansGoing === 0) this.deps.plansEnded();
+    }
     tell(project.rowCount);
   }
 

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
+import type { PagePlanInput, PlannedPage } from './planned-page';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
@@ -56,8 +57,14 @@ export interface RowsRequest {
   params: unknown[];
 }
 
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[];
+/** A range of a project's rows for the worker to read on its own connection and work out for a plan (runs/planned-page.ts). */
+export interface PlanPageRequest extends PagePlanInput {
+  id: number;
+  kind: 'planPage';
+}
+
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | PlanPageRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | PlannedPage;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -181,6 +188,15 @@ export class VerdictThread {
   rows(sql: string, params: unknown[]): Promise<unknown[]> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ id: this.nextId++, kind: 'rows', sql, params }) as Promise<unknown[]>;
+  }
+
+  /**
+   * A page of a plan worked out by the worker from the rows as last committed (runs/plan-queries.ts): rejects when it
+   * cannot read the database or fails (the caller then works the page out itself).
+   */
+  plannedPage(input: PagePlanInput): Promise<PlannedPage> {
+    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
+    return this.ask({ ...input, id: this.nextId++, kind: 'planPage' }) as Promise<PlannedPage>;
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,13 @@
 // The verdict worker's thread: works out rows' verdicts (row-verdict.ts) beside the engine's thread, which keeps to
 // the database meanwhile. Started by verdict-thread.ts. Sent stored facts, or a find call's reply (which it reads,
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
-// page's answers, or for a list of rows the review keeps or the cache's figures (runs/reading-thread.ts starts one for
-// such long reads alone), it reads them through a read-only connection of its own: WAL lets it read beside the
-// engine's writes, and it sees only what the engine committed.
+// page's answers, a plan's next page of rows (runs/planned-page.ts), or for a list of rows the review keeps or the
+// cache's figures (runs/reading-thread.ts starts one for such long reads alone), it reads them through a read-only
+// connection of its own: WAL lets it read beside the engine's writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
+import { pageRows, plannedPage, plannedPageBuffers, type PlannedPage } from './planned-page';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
@@ -41,7 +42,8 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[]> | PreparedAnswers {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | PlannedPage> | PreparedAnswers {
+  if (request.kind === 'planPage') return database().then((connection) => plannedPage(pageRows(connection, request.projectId, request.from, request.to), request));
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
@@ -58,6 +60,11 @@ port.on('message', (request: WorkerRequest) => {
   } catch (error) {
     reply = failed(error);
   }
-  // A list of rows is handed over, not copied.
-  void Promise.resolve(reply).then((message) => port.postMessage(message, 'results' in message && message.results instanceof Uint32Array ? [message.results.buffer as ArrayBuffer] : []));
+  // A list of rows, or a planned page's arrays, is handed over, not copied.
+  void Promise.resolve(reply).then((message) => port.postMessage(message, 'results' in message ? handedOver(request, message.results) : []));
 });
+
+function handedOver(request: WorkerRequest, results: unknown): ArrayBuffer[] {
+  if (results instanceof Uint32Array) return [results.buffer as ArrayBuffer];
+  return request.kind === 'planPage' ? plannedPageBuffers(results as PlannedPage) : [];
+}
