@@ -207,7 +207,8 @@ export async function planProject(
     onPage(outcome.rows);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();
-    if (signal?.aborted && page + 1 < pages) {
+    // A cancel after the last page still counts: the plan is not marked whole, the mapping before stands.
+    if (signal?.aborted) {
       // The mapping before stands again; its plan, part-rewritten, is redone when it is next needed (plan_scope NULL).
       // A page the worker is still working out is let go.
       db.prepare('UPDATE projects SET mapping = ?, strategies = ? WHERE id = ?').run(oldMapping, oldStrategies, projectId);
