@@ -94,8 +94,8 @@ const YOUNG_GENERATION_MB = 24;
  * thread reads the next page and writes the last. In a cached re-run of a million rows that is about a third of
  * the work (parsing the stored facts, assessing each row; docs/performance.md). Given the database's path, the
  * worker can also read a page's answers itself, through a read-only connection of its own, so the run's thread
- * hands it some of the reading too. Started on the first page a run settles from the cache, kept while the engine
- * is open.
+ * hands it some of the reading too; a plan of more than a page has it work out the next page (runs/planned-page.ts).
+ * Started when a run or such a plan first needs it, stopped once none goes (engine.ts releaseVerdicts).
  *
  * From the source tree (tsx: the CLI, the browser host, the tests, the bench) the thread starts through
  * verdict-worker.dev.mjs, which registers tsx in it first; a built app starts the bundled verdict-worker.js beside
