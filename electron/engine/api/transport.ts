@@ -104,8 +104,8 @@ export async function exchange(
 }
 
 /**
- * Keep-alive connections for exchanges sent with node:http or node:https (keptExchange): Node's fetch cost a find call
- * about twice the CPU for the same exchange.
+ * Keep-alive connections for exchanges sent with node:http or node:https (keptExchange): Node's fetch spends more CPU
+ * on the same exchange (docs/performance.md, "The first run").
  */
 export class KeptConnections {
   readonly http = new http.Agent({ keepAlive: true });
