@@ -5,7 +5,7 @@ import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/mod
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
-import { lastAnsweredQuery, putLookups, stopReason, type Lookup } from '../store';
+import { putLookups, stopReason, type Lookup } from '../store';
 import { answerFacts } from '../matching';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
@@ -503,7 +503,7 @@ export class MatchingRun {
       } else byKey.set(key, same);
     }
     const foundNobody: Nobody[] = [];
-    const cached: ReadAnswers = read ?? this.cachedAnswers(byKey, freshAfter);
+    const cached: ReadAnswers = read ?? (byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map());
     if (!following) this.mostlyCached = countCached(byKey, cached) * 2 > byKey.size;
     for (const [key, same] of byKey) {
       const first = same[0]!;
@@ -539,18 +539,6 @@ export class MatchingRun {
       // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
     }
     return foundNobody;
-  }
-
-  /**
-   * The answers on file to these queries. A first run's queries are mostly newer than any answer: only those at or
-   * below the highest query id answered are looked for, as a key list read costs each of its keys.
-   */
-  private cachedAnswers(byKey: ReadonlyMap<number, unknown>, freshAfter: number): ReadAnswers {
-    if (byKey.size === 0) return new Map();
-    const last = lastAnsweredQuery(this.deps.db);
-    const keys: number[] = [];
-    for (const key of byKey.keys()) if (key <= last) keys.push(key);
-    return keys.length > 0 ? storedAnswers(this.deps.db, keys, freshAfter) : new Map();
   }
 
   /**

@@ -105,11 +105,6 @@ export function getAnswerFacts(db: Database, ids: readonly number[], freshAfterM
   return found;
 }
 
-/** The highest query id with an answer on file (0: none): an answer is filed by its query's id, so none above it has one. */
-export function lastAnsweredQuery(db: Database): number {
-  return (statement(db, 'SELECT max(rowid) FROM lookups').pluck().get() as number | null) ?? 0;
-}
-
 /**
  * An 'ok' answer's people as a review page picks the one it shows: their ids and ranks in stored order, with what
  * their stored facts are (`people.facts` present for all of them, and their versions), read without the facts.
