@@ -24,7 +24,7 @@ import { MAX_PEOPLE_REPLY_BYTES } from './reply-limits';
 import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { parseSearchReply, type SearchReplyPage } from './search-reply';
 import { Session } from './session';
-import { NetworkFailure, exchange, type ExchangeLimits, type HttpReply, type ReplyBody } from './transport';
+import { KeptConnections, NetworkFailure, exchange, keptExchange, type ExchangeLimits, type HttpReply, type ReplyBody, type ReplyHeaders } from './transport';
 
 /** Spec §4.2 and §8: a find call carries 1 to 100 queries. */
 export const MAX_QUERIES_PER_FIND = 100;
@@ -44,6 +44,7 @@ export interface ServiceClientOptions {
   baseUrl: string;
   orgId: string;
   credentials: Credentials;
+  /** Calls are sent with this fetch when given; else on kept node:http(s) connections (transport.ts keptExchange). */
   fetch?: typeof fetch;
   clock?: Clock;
   /** Limiter shared by all calls of this client (default 4). */
@@ -86,6 +87,8 @@ export class ServiceClient {
   private readonly host: string;
   private readonly orgId: string;
   private readonly fetchImpl: typeof fetch;
+  /** Where calls go on kept node:http(s) connections (transport.ts keptExchange); null when given a fetch to call by. */
+  private readonly connections: KeptConnections | null;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly maxAttempts: number;
@@ -114,6 +117,7 @@ export class ServiceClient {
     this.orgId = opts.orgId.trim();
     if (!this.orgId) throw new TypeError('The organization id is empty. Enter the id the service gave your organization (it starts with "o_").');
     this.fetchImpl = opts.fetch ?? globalThis.fetch;
+    this.connections = opts.fetch ? null : new KeptConnections();
     this.clock = opts.clock ?? systemClock;
     this.random = opts.random ?? Math.random;
     this.maxAttempts = Math.max(1, Math.floor(opts.maxAttempts ?? 5));
@@ -281,17 +285,9 @@ export class ServiceClient {
   private async post(path: string, body: string, token: string, limits: ExchangeLimits, attempt: number, signal?: AbortSignal): Promise<HttpReply> {
     let reply: HttpReply;
     try {
-      reply = await exchange(
-        this.fetchImpl,
-        `${this.base}${path}`,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
-          body,
-        },
-        limits,
-        signal,
-      );
+      const url = `${this.base}${path}`;
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` }, body };
+      reply = this.connections ? await keptExchange(this.connections, this.fetchImpl, url, init, limits, signal) : await exchange(this.fetchImpl, url, init, limits, signal);
     } catch (err) {
       if (err instanceof NetworkFailure) throw new RetryLater(new NetworkError(this.host, err.reason, attempt, err));
       throw err;
@@ -337,7 +333,7 @@ export class ServiceClient {
     return new UnauthorizedError(detail ? `${message} The service said: ${detail.slice(0, 300)}` : message, text);
   }
 
-  private reportCredits(headers: Headers): void {
+  private reportCredits(headers: ReplyHeaders): void {
     if (!this.onCredits) return;
     const used = headers.get('x-ldt-credits-used');
     const remaining = headers.get('x-ldt-credits-remaining');

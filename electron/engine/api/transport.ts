@@ -1,5 +1,14 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { CancelledError, MalformedReplyError } from './errors';
 import { looseReplyText, replyText } from './reply-text';
+
+/** A reply's headers as the client reads them: by name, several values joined (as the Fetch API's Headers.get does). */
+export interface ReplyHeaders {
+  get(name: string): string | null;
+}
 
 /**
  * A reply as it came: its body's bytes, and their text decoded only when asked. The matching run hands a find
@@ -10,7 +19,7 @@ export class HttpReply {
 
   constructor(
     readonly status: number,
-    readonly headers: Headers,
+    readonly headers: ReplyHeaders,
     readonly bytes: Uint8Array,
     /** What the reply answers, in words for an error ("find reply"). */
     readonly what: string,
@@ -94,13 +103,136 @@ export async function exchange(
   }
 }
 
+/**
+ * Keep-alive connections for exchanges sent with node:http or node:https (keptExchange): Node's fetch spends more CPU
+ * on the same exchange (docs/performance.md, "The first run").
+ */
+export class KeptConnections {
+  readonly http = new http.Agent({ keepAlive: true });
+  readonly https = new https.Agent({ keepAlive: true });
+}
+
+/**
+ * As exchange, sent with node:http or node:https on kept connections, within the same limits and failing with the
+ * same errors. What fetch would treat differently is sent again with `fetchImpl`: a redirect, which fetch follows
+ * (dropping the credentials when it leaves the origin). A compressed body is decoded as fetch decodes it, and asked
+ * for as fetch asks.
+ */
+export async function keptExchange(
+  connections: KeptConnections,
+  fetchImpl: typeof fetch,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  limits: ExchangeLimits,
+  signal?: AbortSignal,
+): Promise<HttpReply> {
+  if (signal?.aborted) throw new CancelledError();
+  const target = new URL(url);
+  const secure = target.protocol === 'https:';
+  const body = init.body === undefined ? undefined : Buffer.from(init.body);
+  const headers: Record<string, string | number> = { 'accept-encoding': secure ? 'br, gzip, deflate' : 'gzip, deflate', ...init.headers };
+  if (body) headers['content-length'] = body.byteLength;
+  const reply = await new Promise<HttpReply | 'redirect'>((resolve, reject) => {
+    let headersIn = false;
+    let done = false;
+    const finish = (error: Error | null, result?: HttpReply | 'redirect') => {
+      if (done) return;
+      done = true;
+      clearTimeout(firstByteTimer);
+      clearTimeout(wholeTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (error) {
+        request.destroy();
+        reject(error);
+      } else resolve(result!);
+    };
+    const onAbort = () => finish(new CancelledError());
+    const noAnswer = () => finish(new NetworkFailure(`no answer within ${formatSeconds(Math.min(limits.firstByteMs, limits.replyMs))}`));
+    const firstByteTimer = setTimeout(noAnswer, Math.min(limits.firstByteMs, limits.replyMs));
+    const wholeTimer = setTimeout(() => {
+      if (!headersIn) noAnswer();
+      else finish(new NetworkFailure(`the ${limits.what} did not arrive in full within ${formatSeconds(limits.replyMs)}`));
+    }, limits.replyMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const request = (secure ? https : http).request(target, { method: init.method, headers, agent: secure ? connections.https : connections.http }, (response) => {
+      headersIn = true;
+      clearTimeout(firstByteTimer);
+      const status = response.statusCode ?? 0;
+      if (REDIRECTS.has(status) && response.headers.location !== undefined) {
+        response.resume();
+        finish(null, 'redirect');
+        return;
+      }
+      const declared = Number(response.headers['content-length'] ?? Number.NaN);
+      const coding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+      if (Number.isFinite(declared) && declared > limits.maxBytes) return finish(tooLarge(limits));
+      const decoded = decodedBody(response, coding);
+      const chunks: Buffer[] = [];
+      let total = 0;
+      decoded.on('data', (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > limits.maxBytes) finish(tooLarge(limits));
+        else chunks.push(chunk);
+      });
+      decoded.on('end', () => finish(null, new HttpReply(status, new KeptHeaders(response.headers), chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), limits.what)));
+      // A body cut off mid-way, as fetch says it.
+      decoded.on('error', (err) => finish(new NetworkFailure(decoded === response ? REASONS.UND_ERR_SOCKET! : networkReason(err), { cause: err })));
+      response.on('aborted', () => finish(new NetworkFailure(REASONS.UND_ERR_SOCKET!)));
+      response.on('close', () => {
+        if (!response.complete) finish(new NetworkFailure(REASONS.UND_ERR_SOCKET!));
+      });
+    });
+    request.on('error', (err) => finish(signal?.aborted ? new CancelledError() : new NetworkFailure(sentReason(err), { cause: err })));
+    request.end(body);
+  });
+  if (reply === 'redirect') return exchange(fetchImpl, url, init, limits, signal);
+  return reply;
+}
+
+/** Statuses fetch follows to their Location. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The body as fetch decodes it: gzip, deflate and brotli; anything else as it came. */
+function decodedBody(response: IncomingMessage, coding: string): Readable {
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip'
+      ? zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      : coding === 'deflate'
+        ? zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        : coding === 'br'
+          ? zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+          : null;
+  if (!decoder) return response;
+  response.on('error', (err) => decoder.destroy(err));
+  return response.pipe(decoder);
+}
+
+/** A request that failed before its reply: a connection closed with nothing said is what fetch calls a closed socket. */
+function sentReason(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ECONNRESET' && (err as Error).message === 'socket hang up') return REASONS.UND_ERR_SOCKET!;
+  return networkReason(err);
+}
+
+class KeptHeaders implements ReplyHeaders {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+function tooLarge(limits: ExchangeLimits): MalformedReplyError {
+  return new MalformedReplyError(`the ${limits.what} is larger than ${formatBytes(limits.maxBytes)}, more than any answer to the call can take, so it was not read further`);
+}
+
 /** The body's bytes, read as they come and counted: over `maxBytes` the reading stops and `abort` closes the request. */
 async function readCapped(response: Response, limits: ExchangeLimits, abort: () => void): Promise<Uint8Array> {
   const refuse = () => {
     abort();
-    return new MalformedReplyError(
-      `the ${limits.what} is larger than ${formatBytes(limits.maxBytes)}, more than any answer to the call can take, so it was not read further`,
-    );
+    return tooLarge(limits);
   };
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limits.maxBytes) throw refuse();

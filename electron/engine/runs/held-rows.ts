@@ -43,6 +43,8 @@ export class HeldRows {
   /** Held rows before row `below`, those write would write; counted up to `enough` at most. */
   countBelow(below: number, enough = Number.POSITIVE_INFINITY): number {
     if (below <= this.low) return 0;
+    // The lowest held row is below: one is enough without a walk.
+    if (enough <= 1) return 1;
     let count = 0;
     for (const h of this.held) if (h.row.rowIndex < below && ++count >= enough) break;
     return count;
@@ -54,9 +56,11 @@ export class HeldRows {
    */
   dueBelow(below: number): number | null {
     if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
+    if (below <= this.low) return null;
+    // One row below is due once they waited long enough; only otherwise are they counted (a walk of every held row).
+    if (this.waitLeft() === 0) return below;
     const { rows } = this.pace();
-    const count = this.countBelow(below, rows);
-    return count >= rows || (count > 0 && this.waitLeft() === 0) ? below : null;
+    return this.held.length >= rows && this.countBelow(below, rows) >= rows ? below : null;
   }
 
   /** How long (ms) until rows below the watermark are due by time. */

@@ -11,6 +11,7 @@ import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts'
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { HeldRows } from './held-rows';
+import { LowestWaiting } from './lowest-waiting';
 import { DistinctQueries, nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -166,6 +167,8 @@ export class MatchingRun {
   private emitTimer: NodeJS.Timeout | null = null;
   /** This walk's queries not answered yet, by id: queued or on their way, or landed and not committed yet. */
   private readonly asked = new Map<number, Asked>();
+  /** The lowest row waiting on each query of `asked`, for the watermark. */
+  private readonly askedLows = new LowestWaiting<Asked>((q) => this.asked.get(q.key) === q);
   private queue: Asked[] = [];
   private readonly calls = new Set<Promise<void>>();
   /** Calls sent whose reply has not arrived yet (of `calls`, the others are being read). */
@@ -491,10 +494,12 @@ export class MatchingRun {
         if (seen.add(key)) this.counters.queriesDone++;
         for (const row of same) work.failed.push([waitingRow(row, following), failedAt]);
       } else if (onItsWay) {
+        const low = onItsWay.low;
         for (const row of same) {
           onItsWay.rows.push(waitingRow(row, following));
           onItsWay.low = Math.min(onItsWay.low, row.rowIndex);
         }
+        if (onItsWay.low < low) this.askedLows.push(onItsWay);
       } else byKey.set(key, same);
     }
     const foundNobody: Nobody[] = [];
@@ -528,6 +533,7 @@ export class MatchingRun {
       } else if (firstSight) {
         const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
+        this.askedLows.push(asked);
         this.queue.push(asked);
       }
       // Else it was asked in this walk and turned away for a passing reason: the rows wait for the next walk.
@@ -628,6 +634,7 @@ export class MatchingRun {
     // Queries never sent (the run is stopping): their rows wait for the next run.
     this.queue = [];
     this.asked.clear();
+    this.askedLows.clear();
   }
 
   /** Sends one call; its answers wait for the next commit, a failure is dealt with at once. `arrived`: its reply is in. */
@@ -765,9 +772,8 @@ export class MatchingRun {
    * first of a page not settled yet. Rows before it are final.
    */
   private watermark(): number {
-    let low = Number.POSITIVE_INFINITY;
+    let low = this.askedLows.lowest();
     for (const first of this.unsettledPages) if (first < low) low = first;
-    for (const q of this.asked.values()) if (q.low < low) low = q.low;
     return low;
   }
 
