@@ -83,10 +83,17 @@ export const MAX_CANDIDATES = 5;
 
 /** The facts of an answer's candidates, best service rank first, at most MAX_CANDIDATES. */
 export function rankedFacts(candidates: readonly Candidate[]): CandidateFacts[] {
-  return [...candidates]
-    .sort((a, b) => a.rank - b.rank)
-    .slice(0, MAX_CANDIDATES)
-    .map(candidateFacts);
+  return byRank(candidates).map(candidateFacts);
+}
+
+/**
+ * The candidates best service rank first, at most MAX_CANDIDATES: the list itself when it is so already, as a find
+ * reply's are (api/find-reply.ts ranks them in order), rather than a sorted copy of it.
+ */
+function byRank(candidates: readonly Candidate[]): readonly Candidate[] {
+  let ordered = candidates.length <= MAX_CANDIDATES;
+  for (let i = 1; ordered && i < candidates.length; i++) ordered = candidates[i - 1]!.rank <= candidates[i]!.rank;
+  return ordered ? candidates : [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
 }
 
 /**
@@ -103,7 +110,7 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
  * them; `ranked`, their facts as the model reads them.
  */
 export function answerPeople(candidates: readonly Candidate[]): { people: MadePerson[]; ranks: string; ranked: CandidateFacts[] } {
-  const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
+  const ranked = byRank(candidates);
   const facts = ranked.map(candidateFacts);
   const people = ranked.map((c, i) => {
     const record = packRecord(c.person);
