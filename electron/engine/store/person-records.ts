@@ -30,16 +30,29 @@ export interface RecordBytes {
  */
 export function recordBytes(record: PackedRecord): RecordBytes {
   if (record.bytes) return record.bytes;
-  const head = `[[${record.shapes.join(',')}],`;
-  const valuesAt = Buffer.byteLength(head);
-  const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(record.values) + 1);
+  const { shapes, values } = record;
+  // `[[`, the key lists between commas, `],`: written piece by piece, not joined into a text first.
+  let valuesAt = 2 + Math.max(shapes.length - 1, 0) + 2;
+  for (const keys of shapes) valuesAt += Buffer.byteLength(keys);
+  const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(values) + 1);
+  utf8[0] = OPEN;
+  utf8[1] = OPEN;
+  let at = 2;
+  for (let i = 0; i < shapes.length; i++) {
+    if (i > 0) utf8[at++] = COMMA;
+    at += utf8.write(shapes[i]!, at);
+  }
+  utf8[at++] = CLOSE;
+  utf8[at++] = COMMA;
   // Every byte is written (the buffer is not cleared first): none of another allocation's may be hashed or stored.
-  if (utf8.write(head, 0) + utf8.write(record.values, valuesAt) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
+  if (at !== valuesAt || at + utf8.write(values, at) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
   utf8[utf8.length - 1] = CLOSE;
   return (record.bytes = { utf8, valuesAt });
 }
 
+const OPEN = '['.charCodeAt(0);
 const CLOSE = ']'.charCodeAt(0);
+const COMMA = ','.charCodeAt(0);
 
 /** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
 export function packRecord(person: PersonJson): PackedRecord {
@@ -81,7 +94,8 @@ const MAX_KNOWN_KEY_LISTS = 64;
 function localShape(keys: string[], packing: Packing): number {
   const { local } = packing;
   for (let i = 0; i < local.length; i++) if (sameKeys(local[i]!.keys, keys)) return i;
-  let known = knownKeyLists.find((k) => sameKeys(k.keys, keys));
+  let known: KeyList | undefined;
+  for (let i = 0; i < knownKeyLists.length && !known; i++) if (sameKeys(knownKeyLists[i]!.keys, keys)) known = knownKeyLists[i];
   if (!known) {
     known = { keys, json: JSON.stringify(keys) };
     if (knownKeyLists.length < MAX_KNOWN_KEY_LISTS) knownKeyLists.push(known);
