@@ -80,9 +80,10 @@ function pack(value: unknown, packing: Packing): unknown {
     for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing);
     return list;
   }
-  const keys = Object.keys(value);
+  const shape = localShape(value, packing);
+  const { keys } = packing.local[shape]!;
   const packed: unknown[] = new Array(keys.length + 1);
-  packed[0] = localShape(keys, packing);
+  packed[0] = shape;
   for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing);
   return packed;
 }
@@ -91,12 +92,14 @@ function pack(value: unknown, packing: Packing): unknown {
 const knownKeyLists: KeyList[] = [];
 const MAX_KNOWN_KEY_LISTS = 64;
 
-function localShape(keys: string[], packing: Packing): number {
+/** The local index of the object's key list, added to the record's when it is new there. */
+function localShape(value: object, packing: Packing): number {
   const { local } = packing;
-  for (let i = 0; i < local.length; i++) if (sameKeys(local[i]!.keys, keys)) return i;
+  for (let i = 0; i < local.length; i++) if (hasKeys(value, local[i]!.keys)) return i;
   let known: KeyList | undefined;
-  for (let i = 0; i < knownKeyLists.length && !known; i++) if (sameKeys(knownKeyLists[i]!.keys, keys)) known = knownKeyLists[i];
+  for (let i = 0; i < knownKeyLists.length && !known; i++) if (hasKeys(value, knownKeyLists[i]!.keys)) known = knownKeyLists[i];
   if (!known) {
+    const keys = Object.keys(value);
     known = { keys, json: JSON.stringify(keys) };
     if (knownKeyLists.length < MAX_KNOWN_KEY_LISTS) knownKeyLists.push(known);
   }
@@ -254,8 +257,13 @@ const byDatabase = new WeakMap<Database, PersonShapes>();
 /** Key lists held in memory at most: a service whose records each had keys of their own would otherwise fill it. */
 const MAX_HELD = 1_000;
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * Whether the object's keys are these, in this order: read by for-in, which walks a parsed object's keys without
+ * making the list Object.keys makes for every object. It also walks inherited enumerable keys, which a parsed object
+ * has none of; an object that had some would match no list Object.keys made, and be given its own.
+ */
+function hasKeys(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (keys[i++] !== key) return false;
+  return i === keys.length;
 }
