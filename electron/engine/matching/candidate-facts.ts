@@ -83,10 +83,17 @@ export const MAX_CANDIDATES = 5;
 
 /** The facts of an answer's candidates, best service rank first, at most MAX_CANDIDATES. */
 export function rankedFacts(candidates: readonly Candidate[]): CandidateFacts[] {
-  return [...candidates]
-    .sort((a, b) => a.rank - b.rank)
-    .slice(0, MAX_CANDIDATES)
-    .map(candidateFacts);
+  return byRank(candidates).map(candidateFacts);
+}
+
+/**
+ * The candidates best service rank first, at most MAX_CANDIDATES: the list itself when it is so already, as a find
+ * reply's are (api/find-reply.ts ranks them in order), rather than a sorted copy of it.
+ */
+function byRank(candidates: readonly Candidate[]): readonly Candidate[] {
+  let ordered = candidates.length <= MAX_CANDIDATES;
+  for (let i = 1; ordered && i < candidates.length; i++) ordered = candidates[i - 1]!.rank <= candidates[i]!.rank;
+  return ordered ? candidates : [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
 }
 
 /**
@@ -103,7 +110,7 @@ export function storedFacts(facts: readonly CandidateFacts[]): string {
  * them; `ranked`, their facts as the model reads them.
  */
 export function answerPeople(candidates: readonly Candidate[]): { people: MadePerson[]; ranks: string; ranked: CandidateFacts[] } {
-  const ranked = [...candidates].sort((a, b) => a.rank - b.rank).slice(0, MAX_CANDIDATES);
+  const ranked = byRank(candidates);
   const facts = ranked.map(candidateFacts);
   const people = ranked.map((c, i) => {
     const record = packRecord(c.person);
@@ -316,12 +323,11 @@ const JOB_STATUSES: readonly JobFact['status'][] = ['current', 'ended', 'unknown
 function storedCandidate(f: CandidateFacts): StoredRow {
   const { summary: s, nameParts: parts, jobs } = f;
   const [firstJob] = jobs;
-  const words = s.name?.split(' ') ?? null;
   const row: StoredRow = [
     s.id, s.name, s.social, s.location,
     firstJob && firstJob.title === s.title ? 0 : s.title, firstJob && firstJob.company === s.company ? 0 : s.company,
     jobs.map(storedJob),
-    f.firstName === firstWord(words) ? 0 : f.firstName, f.lastName === lastWord(words) ? 0 : f.lastName,
+    f.firstName === firstWordOf(s.name) ? 0 : f.firstName, f.lastName === lastWordOf(s.name) ? 0 : f.lastName,
     storedParts(parts, s.name), f.country === countryOf(s.location) ? 0 : f.country, f.emails.length === 0 ? 0 : f.emails,
     f.name === s.name ? 0 : f.name, f.slug === s.social ? 0 : f.slug, f.location === s.location ? 0 : f.location,
   ];
@@ -357,12 +363,17 @@ function dateRead(value: string | number | null | undefined): string | null {
   return digits.length === 8 ? `${digits.slice(0, 4)}-${digits.slice(4, 6)}-${digits.slice(6)}` : digits.length === 6 ? `${digits.slice(0, 4)}-${digits.slice(4)}` : digits;
 }
 
-function firstWord(words: string[] | null): string | null {
-  return words ? words[0]! : null;
+/** The name's first word (the part before its first space), without splitting it. */
+function firstWordOf(name: string | null): string | null {
+  if (name == null) return null;
+  const space = name.indexOf(' ');
+  return space === -1 ? name : name.slice(0, space);
 }
 
-function lastWord(words: string[] | null): string | null {
-  return words && words.length > 1 ? words[words.length - 1]! : null;
+/** The name's last word when it has more than one (the part after its last space), without splitting it. */
+function lastWordOf(name: string | null): string | null {
+  const space = name == null ? -1 : name.lastIndexOf(' ');
+  return space === -1 ? null : name!.slice(space + 1);
 }
 
 function countryOf(location: string | null): string | null {
@@ -383,7 +394,6 @@ function readCandidate(row: unknown): CandidateFacts {
   const [id, name, social, location, title, company, jobs, firstName = 0, lastName = 0, parts = 0, country = 0, emails = 0, factsName = 0, slug = 0, factsLocation = 0] =
     row as StoredRow;
   const [firstJob] = jobs;
-  const words = name?.split(' ') ?? null;
   return {
     rank: 0,
     score: null,
@@ -396,8 +406,8 @@ function readCandidate(row: unknown): CandidateFacts {
       location,
     },
     name: factsName === 0 ? name : factsName,
-    firstName: firstName === 0 ? firstWord(words) : firstName,
-    lastName: lastName === 0 ? lastWord(words) : lastName,
+    firstName: firstName === 0 ? firstWordOf(name) : firstName,
+    lastName: lastName === 0 ? lastWordOf(name) : lastName,
     nameParts: readParts(parts, name),
     slug: slug === 0 ? social : slug,
     emails: emails === 0 ? [] : emails,

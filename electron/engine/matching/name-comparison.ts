@@ -36,15 +36,33 @@ export function nameParts(full: string | null, first: string | null = null, last
   const raw = full ?? [first, last].filter(Boolean).join(' ');
   const comma = raw.indexOf(',');
   const ordered = comma > 0 ? `${raw.slice(comma + 1)} ${raw.slice(0, comma)}` : raw;
-  const tokens = comparable(ordered).split(' ').filter(Boolean);
+  const tokens = wordsOf(comparable(ordered));
   if (tokens.length === 0) return null;
-  const givenFirst = first ? comparable(first).split(' ')[0] : undefined;
+  const givenFirst = first ? firstWordOf(comparable(first)) : undefined;
   const givenLast = last ? comparable(last) : undefined;
   return {
     tokens,
     first: givenFirst || tokens[0]!,
-    last: givenLast ? (givenLast.split(' ').filter((t) => !NAME_PARTICLES.has(t)).pop() ?? givenLast) : lastWord(tokens),
+    last: givenLast ? lastNameWord(givenLast.split(' ')) ?? givenLast : lastWord(tokens),
   };
+}
+
+/** The text's words between spaces, none empty; the list split() gives is kept unless it holds an empty one. */
+function wordsOf(text: string): string[] {
+  const words = text.split(' ');
+  return words.includes('') ? words.filter(Boolean) : words;
+}
+
+/** What `text.split(' ')[0]` gives, without the list. */
+function firstWordOf(text: string): string {
+  const space = text.indexOf(' ');
+  return space === -1 ? text : text.slice(0, space);
+}
+
+/** The last of the words that is not a particle (an empty one counts as a word), or undefined when all are. */
+function lastNameWord(words: readonly string[]): string | undefined {
+  for (let i = words.length - 1; i >= 0; i--) if (!NAME_PARTICLES.has(words[i]!)) return words[i];
+  return undefined;
 }
 
 function lastWord(tokens: string[]): string {
@@ -97,9 +115,25 @@ export interface ComparedName {
 }
 
 export function comparedName(parts: NameParts): ComparedName {
-  const sorted = [...parts.tokens].sort().join(' ');
+  const sorted = sortedWords(parts.tokens);
   const joined = parts.tokens.join('');
   return { parts, sorted, joined, sortedTransliterated: transliterated(sorted), joinedTransliterated: transliterated(joined) };
+}
+
+/**
+ * The words in the order sort() gives (by UTF-16 code units), joined by spaces. A name has a few words, ordered here
+ * by insertion in a copy: sort() sets up working arrays many times a name's size, and this runs once a row and again
+ * for each of its candidates.
+ */
+export function sortedWords(words: readonly string[]): string {
+  const ordered = words.slice();
+  for (let i = 1; i < ordered.length; i++) {
+    const word = ordered[i]!;
+    let j = i - 1;
+    for (; j >= 0 && ordered[j]! > word; j--) ordered[j + 1] = ordered[j]!;
+    ordered[j + 1] = word;
+  }
+  return ordered.join(' ');
 }
 
 /** The level of agreement between the sheet's name and a person's name. */
@@ -114,7 +148,7 @@ export function compareName(sheetName: ComparedName, person: NameParts): NameLev
   const a = sheet.tokens;
   const b = person.tokens;
   const sameCount = a.length === b.length;
-  const sorted = sameCount ? [...b].sort().join(' ') : '';
+  const sorted = sameCount ? sortedWords(b) : '';
   if (sameCount && sheetName.sorted === sorted) return 'exact';
   const joined = b.join('');
   if (sheetName.joined === joined || sheetName.joinedTransliterated === transliterated(joined)) return 'exact';

@@ -63,11 +63,10 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const assessment = assessRow(rowFacts(input), facts, strategy, 'best');
   const bestRank = assessment.candidates[0]!.rank;
   // What the project learned settles the row as it does the rows waiting for review (matching/learned-model.ts).
-  const v = learned ? learnedVerdict(assessment, learned) : { ...assessment, learned: false };
+  const v = learned ? learnedVerdict(assessment, learned) : unlearned(assessment);
   const reason = v.learned ? `${assessment.reason}${LIFTED_REASON}` : assessment.reason;
-  const verdict = [v.confidence, v.runnerUp, bestRank, reason, v.guard];
   const count = Math.min(facts.length, MAX_CANDIDATES);
-  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, null, null, null, null, null, null, ...verdict];
+  if (!autoAccepts(v, rule)) return ['to_review', count, null, null, null, null, null, null, null, null, null, null, null, v.confidence, v.runnerUp, bestRank, reason, v.guard];
   const chosen = chosenFrom(assessment, facts, bestRank, input.company)!;
   const { personId: _id, ...kept } = v.learned ? { ...chosen, confidence: v.confidence, reason } : chosen;
   // The person by position in the answer's people; and whole, for an answer that may have none (row-resolution.ts).
@@ -75,7 +74,12 @@ export function rowVerdict(cells: string, strategy: Strategy, facts: readonly Ca
   const whole = (byPeople ?? facts.every((f) => f.personId !== undefined)) ? null : JSON.stringify(kept);
   const keptReason = kept.reason === reason ? null : (kept.reason ?? null);
   const { status = null, date = null, reason: why = null } = kept.jobChange ?? {};
-  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, storedJobChangeReason(why, kept.reason), ...verdict];
+  return ['auto', count, bestRank, whole, position, kept.score, kept.confidence ?? null, keptReason, 'auto', at, status, date, storedJobChangeReason(why, kept.reason), v.confidence, v.runnerUp, bestRank, reason, v.guard];
+}
+
+/** The verdict as the model gave it, for a project that learned nothing: the assessment's own figures, not a copy of it. */
+function unlearned({ confidence, runnerUp, guard }: RowAssessment): { confidence: number; runnerUp: number; guard: string | null; learned: false } {
+  return { confidence, runnerUp, guard, learned: false };
 }
 
 /** Each row's values for one answer. Rows asking one query usually hold the same cells (a sheet's duplicates): those are assessed once. */

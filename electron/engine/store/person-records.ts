@@ -30,16 +30,29 @@ export interface RecordBytes {
  */
 export function recordBytes(record: PackedRecord): RecordBytes {
   if (record.bytes) return record.bytes;
-  const head = `[[${record.shapes.join(',')}],`;
-  const valuesAt = Buffer.byteLength(head);
-  const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(record.values) + 1);
+  const { shapes, values } = record;
+  // `[[`, the key lists between commas, `],`: written piece by piece, not joined into a text first.
+  let valuesAt = 2 + Math.max(shapes.length - 1, 0) + 2;
+  for (const keys of shapes) valuesAt += Buffer.byteLength(keys);
+  const utf8 = Buffer.allocUnsafe(valuesAt + Buffer.byteLength(values) + 1);
+  utf8[0] = OPEN;
+  utf8[1] = OPEN;
+  let at = 2;
+  for (let i = 0; i < shapes.length; i++) {
+    if (i > 0) utf8[at++] = COMMA;
+    at += utf8.write(shapes[i]!, at);
+  }
+  utf8[at++] = CLOSE;
+  utf8[at++] = COMMA;
   // Every byte is written (the buffer is not cleared first): none of another allocation's may be hashed or stored.
-  if (utf8.write(head, 0) + utf8.write(record.values, valuesAt) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
+  if (at !== valuesAt || at + utf8.write(values, at) !== utf8.length - 1) throw new Error('a packed record was not encoded whole');
   utf8[utf8.length - 1] = CLOSE;
   return (record.bytes = { utf8, valuesAt });
 }
 
+const OPEN = '['.charCodeAt(0);
 const CLOSE = ']'.charCodeAt(0);
+const COMMA = ','.charCodeAt(0);
 
 /** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
 export function packRecord(person: PersonJson): PackedRecord {
@@ -67,9 +80,10 @@ function pack(value: unknown, packing: Packing): unknown {
     for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing);
     return list;
   }
-  const keys = Object.keys(value);
+  const shape = localShape(value, packing);
+  const { keys } = packing.local[shape]!;
   const packed: unknown[] = new Array(keys.length + 1);
-  packed[0] = localShape(keys, packing);
+  packed[0] = shape;
   for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing);
   return packed;
 }
@@ -78,11 +92,14 @@ function pack(value: unknown, packing: Packing): unknown {
 const knownKeyLists: KeyList[] = [];
 const MAX_KNOWN_KEY_LISTS = 64;
 
-function localShape(keys: string[], packing: Packing): number {
+/** The local index of the object's key list, added to the record's when it is new there. */
+function localShape(value: object, packing: Packing): number {
   const { local } = packing;
-  for (let i = 0; i < local.length; i++) if (sameKeys(local[i]!.keys, keys)) return i;
-  let known = knownKeyLists.find((k) => sameKeys(k.keys, keys));
+  for (let i = 0; i < local.length; i++) if (hasKeys(value, local[i]!.keys)) return i;
+  let known: KeyList | undefined;
+  for (let i = 0; i < knownKeyLists.length && !known; i++) if (hasKeys(value, knownKeyLists[i]!.keys)) known = knownKeyLists[i];
   if (!known) {
+    const keys = Object.keys(value);
     known = { keys, json: JSON.stringify(keys) };
     if (knownKeyLists.length < MAX_KNOWN_KEY_LISTS) knownKeyLists.push(known);
   }
@@ -240,8 +257,13 @@ const byDatabase = new WeakMap<Database, PersonShapes>();
 /** Key lists held in memory at most: a service whose records each had keys of their own would otherwise fill it. */
 const MAX_HELD = 1_000;
 
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * Whether the object's keys are these, in this order: read by for-in, which walks a parsed object's keys without
+ * making the list Object.keys makes for every object. It also walks inherited enumerable keys, which a parsed object
+ * has none of; an object that had some would match no list Object.keys made, and be given its own.
+ */
+function hasKeys(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (keys[i++] !== key) return false;
+  return i === keys.length;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareNames, nameParts, type NameLevel } from '../../../electron/engine/matching/name-comparison';
+import { compareNames, nameParts, sortedWords, type NameLevel } from '../../../electron/engine/matching/name-comparison';
 import { isNickname, isSpellingVariant } from '../../../electron/engine/matching/nicknames';
 
 const level = (sheet: string, person: string, first: string | null = null, last: string | null = null): NameLevel =>
@@ -68,5 +68,16 @@ describe('isNickname', () => {
     expect(isSpellingVariant('bob', 'robert')).toBe(false);
     expect(level('Steven Pérez', 'Stephen Pérez')).toBe('typo');
     expect(level('Steve Pérez', 'Stephen Pérez')).toBe('nickname');
+  });
+});
+
+describe('sortedWords', () => {
+  it('orders words as sort() does, by UTF-16 code units, and leaves its input as it was', () => {
+    const lists = [[], ['jane'], ['doe', 'jane'], ['jane', 'doe'], ['b', 'a', 'b', 'a'], ['zoë', 'zoe', 'Zoe', 'ßa', 'ss', '😀x', 'ａ'], ['van', 'der', 'berg', 'anna', 'maria']];
+    for (const words of lists) {
+      const before = [...words];
+      expect(sortedWords(words)).toBe([...words].sort().join(' '));
+      expect(words).toEqual(before);
+    }
   });
 });

@@ -49,6 +49,15 @@ describe('packed person records', () => {
     );
   });
 
+  it('give an object the key list of its own keys in their order, not one met before with the same keys in another order, fewer or more', () => {
+    for (const keys of [['a', 'b'], ['b', 'a'], ['a'], ['a', 'b', 'c'], ['a', 'b']]) {
+      const person = Object.fromEntries(keys.map((key, i) => [key, i])) as PersonJson;
+      const packed = packRecord(person);
+      expect(packed.shapes).toEqual([JSON.stringify(keys)]);
+      expect(JSON.stringify(roundTrip(person))).toBe(JSON.stringify(person));
+    }
+  });
+
   it('name each key list once: a record with many jobs costs their values, not their keys again', () => {
     const packed = packRecord(ada);
     expect(packed.shapes.map((keys) => JSON.parse(keys))).toEqual([
