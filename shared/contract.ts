@@ -246,6 +246,11 @@ export interface RunProgress {
   queriesDone: number;
   rowsTotal: number;
   rowsResolved: number;
+  /**
+   * While the run follows its project's plan (a first plan, still going): the rows planned so far. The queries' total
+   * counts only theirs until the plan is whole.
+   */
+  rowsPlanned?: number;
   calls: number;
   cacheHits: number;
   errors: number;
