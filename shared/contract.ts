@@ -791,7 +791,17 @@ export const calls = {
   ),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
 
-  'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
+  'run.preview': call<RunPreview>()(
+    z.object({
+      projectId: id,
+      offline: z.boolean().default(false),
+      /**
+       * The figures as they stood before the project's first run, started beside its first plan: every row at its first
+       * step, answers fetched since that run started not counted as cached.
+       */
+      beforeFirstRun: z.boolean().optional(),
+    }),
+  ),
   'run.start': call<RunProgress>()(
     z.object({
       projectId: id,

@@ -356,16 +356,15 @@ export class MatchingRun {
 
   /**
    * Waits for the plan followed to write its next page (or end), and counts the rows it planned: those with nothing
-   * to ask are settled, the others wait. A plan that stops before it is whole stops the run, keeping what it settled.
+   * to ask are settled, the others wait. A plan that stops before it is whole pauses the run, keeping what it settled:
+   * its resume plans the project first (its plan_scope is NULL), then goes on.
    */
   private async nextPlanned(): Promise<void> {
     const frontier = this.deps.frontier!;
     try {
       await frontier.next();
     } catch (error) {
-      const cancelled = (error as { kind?: string } | null)?.kind === 'cancelled';
-      const why = `The plan this run followed stopped (${stopReason(error)}); everything that landed is kept.`;
-      this.requestStop(cancelled ? 'cancelled' : 'failed', why);
+      this.requestStop('paused', `The plan this run followed stopped (${stopReason(error)}); everything that landed is kept, and a resume plans the rest first.`);
     }
     const settled = frontier.withoutQuery - this.planned.withoutQuery;
     this.pendingRows += frontier.rows - this.planned.rows - settled;
