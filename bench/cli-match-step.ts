@@ -33,16 +33,30 @@ const sheet = await ensureSheetFiles(tmpDir, { rows, people, seed }, (line) => c
 const simulator = await SimulatorProcess.start({ people, seed, latencyMs });
 try {
   const simulatorBefore = (await simulator.tally()).cpuSeconds;
+  // When the first and the last find call reached the simulator (s from the start): what waits before the calls, what after.
+  const started = performance.now();
+  let firstCall: number | null = null;
+  let lastCall = 0;
+  let finds = 0;
+  const watch = setInterval(() => {
+    void simulator.tally().then(({ findCalls }) => {
+      const at = (performance.now() - started) / 1000;
+      if (findCalls > 0 && firstCall === null) firstCall = at;
+      if (findCalls > finds) [finds, lastCall] = [findCalls, at];
+    });
+  }, 100);
   let digest = '';
   const result = await runCliMatch(sheet.csv, join(tmpDir, `cli-step-${process.pid}`), simulator.info, latencyMs, concurrency, {
     ...(values.repo ? { repo: values.repo } : {}),
     ...(values.hash ? { inspect: (path: string, projectId: number) => (digest = storedDigest(path, projectId)) } : {}),
   });
+  clearInterval(watch);
   const simulatorCpu = (await simulator.tally()).cpuSeconds - simulatorBefore;
   const load = loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(
     `${values.repo ?? 'this checkout'}: ${result.seconds.toFixed(1)} s = ${(result.seconds / result.lowerBoundSeconds).toFixed(2)}x bound (${result.lowerBoundSeconds.toFixed(2)} s); ` +
-      `CPU ${result.cpuSeconds.toFixed(1)} s, simulator ${simulatorCpu.toFixed(1)} s; ${result.calls} calls; peak RSS ${result.maxRssMb} MB; load ${load} (${cpus().length} cores)` +
+      `first call at ${firstCall === null ? '-' : (firstCall as number).toFixed(1)} s, last at ${lastCall.toFixed(1)} s; ` +
+      `CPU ${result.cpuSeconds.toFixed(1)} s, simulator ${simulatorCpu.toFixed(1)} s; ${result.calls} calls; peak RSS ${Math.round(result.maxRssMb)} MB; load ${load} (${cpus().length} cores)` +
       (digest ? `; stored ${digest}` : ''),
   );
 } finally {
