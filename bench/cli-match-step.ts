@@ -44,7 +44,7 @@ try {
       if (findCalls > 0 && firstCall === null) firstCall = at;
       if (findCalls > finds) [finds, lastCall] = [findCalls, at];
     });
-  }, 100);
+  }, 1_000);
   let digest = '';
   const result = await runCliMatch(sheet.csv, join(tmpDir, `cli-step-${process.pid}`), simulator.info, latencyMs, concurrency, {
     ...(values.repo ? { repo: values.repo } : {}),
