@@ -29,7 +29,15 @@ export interface CliMatchResult {
  * folder (so every query is asked): import, plan, run and export, end to end. Its peak resident memory comes from
  * the process itself (bench/exit-usage.mjs), the network bound from the queries its run asked.
  */
-export async function runCliMatch(sheet: string, workDir: string, service: SimulatorReady, latencyMs: number, concurrency: number): Promise<CliMatchResult> {
+export async function runCliMatch(
+  sheet: string,
+  workDir: string,
+  service: SimulatorReady,
+  latencyMs: number,
+  concurrency: number,
+  /** `repo`: the checkout whose bin runs (an A/B against another commit); `inspect`: reads the data folder before it goes. */
+  more: { repo?: string; inspect?: (databasePath: string, projectId: number) => void } = {},
+): Promise<CliMatchResult> {
   const home = join(workDir, 'cli-home');
   await rm(home, { recursive: true, force: true });
   await mkdir(home, { recursive: true });
@@ -40,7 +48,7 @@ export async function runCliMatch(sheet: string, workDir: string, service: Simul
     ...APP_NODE_FLAGS,
     '--import',
     fileURLToPath(new URL('./exit-usage.mjs', import.meta.url)),
-    join(REPO, 'bin', 'matchdesk.mjs'),
+    join(more.repo ?? REPO, 'bin', 'matchdesk.mjs'),
     'match',
     sheet,
     '--out',
@@ -52,7 +60,7 @@ export async function runCliMatch(sheet: string, workDir: string, service: Simul
   ];
   const started = performance.now();
   const child = spawn(process.execPath, args, {
-    cwd: REPO,
+    cwd: more.repo ?? REPO,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,
@@ -80,6 +88,7 @@ export async function runCliMatch(sheet: string, workDir: string, service: Simul
   // Before the bound's reading opens the database again.
   const dataFolder = await folderSize(home);
   const rounds = roundsOfRun(join(home, 'matchdesk.sqlite'), projectId);
+  more.inspect?.(join(home, 'matchdesk.sqlite'), projectId);
   await rm(home, { recursive: true, force: true });
   await rm(out, { force: true });
   return { seconds, rows, calls, rounds, lowerBoundSeconds: lowerBoundSeconds(rounds, latencyMs, concurrency), maxRssMb: usage.maxRssMb, cpuSeconds: usage.cpuSeconds, io: usage.io, dataFolder };

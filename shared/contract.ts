@@ -246,6 +246,11 @@ export interface RunProgress {
   queriesDone: number;
   rowsTotal: number;
   rowsResolved: number;
+  /**
+   * While the run follows its project's plan (a first plan, still going): the rows planned so far. The queries' total
+   * counts only theirs until the plan is whole.
+   */
+  rowsPlanned?: number;
   calls: number;
   cacheHits: number;
   errors: number;
@@ -786,7 +791,17 @@ export const calls = {
   ),
   'mapping.save': call<ProjectDetail>()(z.object({ projectId: id, mapping, strategies: z.array(strategy).min(1).max(4) })),
 
-  'run.preview': call<RunPreview>()(z.object({ projectId: id, offline: z.boolean().default(false) })),
+  'run.preview': call<RunPreview>()(
+    z.object({
+      projectId: id,
+      offline: z.boolean().default(false),
+      /**
+       * The figures as they stood before the project's first run, started beside its first plan: every row at its first
+       * step, answers fetched since that run started not counted as cached.
+       */
+      beforeFirstRun: z.boolean().optional(),
+    }),
+  ),
   'run.start': call<RunProgress>()(
     z.object({
       projectId: id,

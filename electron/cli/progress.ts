@@ -38,8 +38,10 @@ export function formatLine(p: RunProgress): string {
   const speed = p.status === 'running' ? `, ${p.ratePerSec.toFixed(0)} q/s${p.etaSeconds !== null ? `, ETA ${formatDuration(p.etaSeconds)}` : ''}` : '';
   // "done" alone over a run whose lookups failed reads as success in a log.
   const status = p.status === 'done' && p.errors > 0 ? 'done with errors' : p.status;
+  // Following its plan, the run knows only the planned rows' queries: their total grows until the plan is whole.
+  const queries = p.rowsPlanned === undefined ? `${p.queriesDone}/${p.queriesTotal} queries` : `${p.queriesDone}/${p.queriesTotal}+ queries (${p.rowsPlanned} rows planned so far)`;
   return (
-    `${status}: ${p.rowsResolved}/${p.rowsTotal} rows${share}, ${p.queriesDone}/${p.queriesTotal} queries, ` +
+    `${status}: ${p.rowsResolved}/${p.rowsTotal} rows${share}, ${queries}, ` +
     `${p.calls} calls, ${p.cacheHits} cached, ${p.errors} errors${speed}`
   );
 }

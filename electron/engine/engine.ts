@@ -177,7 +177,21 @@ class MatchdeskEngine implements Engine {
       plansEnded: () => this.releaseVerdicts(),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
-    this.runs = new RunControl({ ...shared, verdicts: () => this.verdicts(), noneGoing: () => this.releaseVerdicts(), ensurePlan: (id) => this.prep.ensurePlan(id, 'run'), admit: admitOn('run') });
+    // A run may start beside its project's first plan, following it (runs/plan-frontier.ts): that plan is let be.
+    const admitRun = (projectId: number) => {
+      const kinds = this.underWay.kinds(projectId);
+      const followed = this.prep.frontier(projectId) ? kinds.indexOf('plan') : -1;
+      if (followed >= 0) kinds.splice(followed, 1);
+      admit('run', kinds, requireProject(db, projectId).name);
+    };
+    this.runs = new RunControl({
+      ...shared,
+      verdicts: () => this.verdicts(),
+      noneGoing: () => this.releaseVerdicts(),
+      ensurePlan: (id) => this.prep.ensurePlan(id, 'run'),
+      followPlan: (id) => this.prep.frontier(id),
+      admit: admitRun,
+    });
     this.refreshes = new RefreshControl({
       ...shared,
       service: () => connections.activeScope(),

@@ -52,12 +52,12 @@ interface Attempt {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function startCli(args: string[]): Attempt {
+function startCli(args: string[], dataHome = home): Attempt {
   const child = spawn(process.execPath, [cli, 'match', ...args, '--out', join(tmp.dir, 'out.csv'), '--concurrency', String(CONCURRENCY), '--auto-accept', '--yes'], {
     cwd: ROOT,
     env: {
       ...process.env,
-      MATCHDESK_HOME: home,
+      MATCHDESK_HOME: dataHome,
       MATCHDESK_BASE_URL: sim.baseUrl,
       MATCHDESK_ORG_ID: sim.orgId,
       MATCHDESK_CLIENT_ID: sim.demo.clientId,
@@ -262,14 +262,14 @@ describe('a CLI run killed five times', () => {
   });
 });
 
-async function referenceExport(): Promise<string[][]> {
+async function referenceExport(file = sheet, name = 'reference'): Promise<string[][]> {
   sim.setLatency(0);
-  const engine = await openTestEngine(join(tmp.dir, 'reference'));
+  const engine = await openTestEngine(join(tmp.dir, name));
   try {
     await connectSimulator(engine, sim);
-    const project = await callOk(engine, 'projects.import', { file: sheet });
+    const project = await callOk(engine, 'projects.import', { file });
     expect(await runToEnd(engine, project.summary.id)).toMatchObject({ status: 'done', errors: 0 });
-    const out = join(tmp.dir, 'reference.csv');
+    const out = join(tmp.dir, `${name}.csv`);
     await callOk(engine, 'export.run', { projectId: project.summary.id, format: 'csv', scope: 'all', destination: out });
     expect(existsSync(out)).toBe(true);
     return readCsv(out);
@@ -278,6 +278,60 @@ async function referenceExport(): Promise<string[][]> {
     sim.setLatency(LATENCY_MS);
   }
 }
+
+describe('a CLI run killed while it follows its plan', () => {
+  it('goes on with --project: the plan is made again, nothing committed is asked again, and it writes what a run after the plan writes', async () => {
+    // Six pages of the plan (10,000 rows each): the run settles the first rows while the last are being planned.
+    const rows = Array.from({ length: 6 }, () => sheetRows(sim.dataset.people, 10_000)).flat();
+    const file = writeCsv(join(tmp.dir, 'followed.csv'), SHEET_HEADERS, rows);
+    const followHome = join(tmp.dir, 'follow-home');
+    const dbPath = join(followHome, DATABASE_FILE);
+    const read = <T>(sql: string): T => {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return db.prepare(sql).pluck().get() as T;
+      } finally {
+        db.close();
+      }
+    };
+    // Before the CLI's first start has made its tables, nothing is settled.
+    const settledByRun = () => {
+      try {
+        return read<number>('SELECT count(*) FROM row_status WHERE fetched_at IS NOT NULL');
+      } catch {
+        return 0;
+      }
+    };
+    sim.resetCounters();
+    const first = startCli([file], followHome);
+    onTestFinished(() => void first.child.kill('SIGKILL'));
+    let done = false;
+    void first.exited.then(() => (done = true));
+    await waitUntil(() => done || (existsSync(dbPath) && settledByRun() > 0), 60_000, 'the first rows settled', 5);
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal, first.stderr()).toBe('SIGKILL');
+    expect(read<string | null>('SELECT plan_scope FROM projects'), 'the plan was whole before the kill').toBeNull();
+    const asked = await quietSimulator();
+    const committed = committedQueries(dbPath);
+    expect(committed.size).toBeGreaterThan(0);
+    expect(integrity(dbPath)).toBe('ok');
+
+    const projectId = Number(/into project (\d+)/.exec(first.stderr())![1]);
+    const last = startCli(['--project', String(projectId)], followHome);
+    expect(await last.exited, last.stderr()).toEqual({ code: 0, signal: null });
+    expect(last.stderr()).toContain(`Wrote ${rows.length} rows to`);
+    expect(integrity(dbPath)).toBe('ok');
+    const counts = sim.counters().queryKeys;
+    expect([...committed].filter((key) => counts.get(key) !== asked.get(key)), 'committed queries asked again').toEqual([]);
+
+    const reference = await referenceExport(file, 'follow-reference');
+    const out = readCsv(join(tmp.dir, 'out.csv'));
+    const skip = new Set(TIMESTAMP_COLUMNS.map((c) => out[0]!.indexOf(c)));
+    const differing = out.map((row, i) => i).filter((i) => JSON.stringify(out[i]!.filter((_, c) => !skip.has(c))) !== JSON.stringify(reference[i]!.filter((_, c) => !skip.has(c))));
+    expect(out).toHaveLength(rows.length + 1);
+    expect(differing.slice(0, 5).map((i) => ({ row: i, resumed: out[i], reference: reference[i] }))).toEqual([]);
+  }, 180_000);
+});
 
 describe('clearing the cache killed part-way', () => {
   it('leaves every answer on file and the rows sent back so far pending: the next run settles them from the cache', async () => {

@@ -163,6 +163,10 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
     const mapping = applyMapOverrides(detail, choices.overrides);
     const shortfall = lookupShortfall(mapping, choices.strategies);
     if (shortfall) throw CliError.usage(`${shortfall} ${mapHint(detail.headers)}`);
+    // Nothing to confirm and nothing planned before: the calls go out as the first rows are planned.
+    if (choices.yes && imported && !choices.offline) {
+      return await planAndRun(cli, detail, mapping, choices, () => (started = true));
+    }
     // Planning a large sheet's queries and costing them takes a while: a terminal is told what it waits for.
     const planning = `Planning the queries of ${detail.summary.rowCount} rows...`;
     const preview = await withProgressLine(
@@ -226,6 +230,72 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       if (err instanceof CliError) throw new CliError(`${err.message}\nThe project imported for this run was removed again.`, err.exitCode);
     }
     throw err;
+  }
+}
+
+/**
+ * A sheet just imported, with --yes: the run starts as soon as the plan's first page is written and follows the plan
+ * (runs/plan-frontier.ts), so calls go out while the rest is planned. The preview's figures, as they stood before
+ * the run, are printed once the plan is whole; `started` is called once they show something to ask. Ctrl-C pauses
+ * the run and cancels the plan: what landed is kept, and `--project N` goes on.
+ */
+async function planAndRun(cli: CliSession, detail: ProjectDetail, mapping: Mapping, choices: RunChoices, started: () => void): Promise<RunProgress> {
+  const projectId = detail.summary.id;
+  process.stderr.write(`Planning the queries of ${detail.summary.rowCount} rows; matching starts with the first rows planned.\n`);
+  const cancelPlan = () => void cli.call('job.cancel', { projectId, kind: 'plan' }).catch(() => undefined);
+  let planGoing = () => undefined as void;
+  const going = new Promise<void>((resolve) => (planGoing = resolve));
+  const off = cli.engine.on('job.progress', (job) => {
+    if (job.kind === 'plan' && job.projectId === projectId) planGoing();
+  });
+  const saving = cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
+  const onSignal = () => choices.stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  choices.stop.signal.addEventListener('abort', cancelPlan, { once: true });
+  try {
+    await Promise.race([going, saving]);
+    off();
+    // Once the plan is whole: what the run was to do, and whether the sheet gives anything to ask at all.
+    let nothingToAsk = false;
+    const previewed = saving.then(async () => {
+      const preview = await cli.call('run.preview', { projectId, offline: false, beforeFirstRun: true });
+      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+      describeMapping(detail.headers, mapping);
+      process.stderr.write(formatPreview(preview));
+      nothingToAsk = preview.rows > 0 && preview.rowsWithoutQuery === preview.rows;
+      if (!nothingToAsk) started();
+    });
+    // Its failure is read once the run has ended.
+    previewed.catch(() => undefined);
+    const reporter = new ProgressReporter();
+    const start = () =>
+      cli.call('run.start', {
+        projectId,
+        offline: false,
+        autoAccept: choices.autoAccept,
+        ...(choices.concurrency ? { concurrency: choices.concurrency } : {}),
+        ...(choices.minConfidence !== undefined ? { minConfidence: choices.minConfidence } : {}),
+      });
+    const final = await waitForRun(cli, start, (p) => reporter.update(p), choices.stop.signal);
+    reporter.finish(final);
+    try {
+      await previewed;
+    } catch (err) {
+      // The plan cancelled (Ctrl-C) stopped the run too: what landed is kept.
+      if (final.status === 'paused' || final.status === 'cancelled') {
+        started();
+        return final;
+      }
+      throw err;
+    }
+    if (nothingToAsk) throw CliError.usage(`None of the ${detail.summary.rowCount} rows has anything to look up with this mapping. ${mapHint(detail.headers)}`);
+    return final;
+  } finally {
+    off();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    choices.stop.signal.removeEventListener('abort', cancelPlan);
   }
 }
 

@@ -104,9 +104,13 @@ export function createProjectHandlers(deps: ProjectHandlersDeps): ProjectHandler
       await deps.enter('plan', project.id);
       // Its plan is the project's `plan` job: job.cancel stops it, and the project keeps the mapping it had.
       await prep.withPlanLock(project.id, async (job) => {
+        // Only rows that had candidates before are compared again: rows a run following this plan settles are assessed
+        // under the new mapping already (runs/plan-frontier.ts).
+        const remapped = JSON.stringify(project.mapping) !== JSON.stringify(input.mapping);
+        const hadCandidates = remapped && db.prepare("SELECT 1 FROM row_status WHERE project_id = ? AND outcome = 'to_review' AND query_id IS NOT NULL LIMIT 1").get(project.id) !== undefined;
         await prep.plan(project, { mapping: input.mapping, strategies: input.strategies, scope: deps.connections.activeScope() ?? NO_SCOPE }, 'mapping', job);
         // Rows that keep their candidates are compared with them again: another column is other evidence.
-        if (JSON.stringify(project.mapping) !== JSON.stringify(input.mapping)) await reassessRows(db, project.id, input.mapping, 'all');
+        if (hadCandidates) await reassessRows(db, project.id, input.mapping, 'all');
       });
       touchProject(db, project.id, now());
       return projectDetail(db, project.id, deps.changed);

@@ -21,6 +21,7 @@ import { readRows, type ReadingThread } from './reading-thread';
 import type { RunControl } from './run-control';
 import { runFailures } from './run-failures';
 import { runPreview } from './run-preview';
+import { latestRun } from './run-records';
 import type { ServiceCredits } from './service-credits';
 import { verdictBasis } from './verdict-basis';
 
@@ -95,6 +96,7 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
       const scope = deps.connections.activeScope();
       // Rows whose verdicts the run would copy from another project of this sheet go at a copy's pace (row-timing.ts).
       const copies = VerdictCopy.available(db, project.id, verdictBasis(project.mapping, settings.autoAccept));
+      const firstRun = input.beforeFirstRun ? latestRun(db, project.id) : null;
       // A large project not run yet has its queries counted on the reading worker (a walk of every row).
       return runPreview(
         db,
@@ -108,6 +110,7 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
           secondsPerCall: deps.timing.secondsPerCall(scope),
           secondsPerRow: deps.rowTiming.secondsPerRow(copies ? 'copy' : 'run'),
           creditsRemaining: deps.credits.remaining(scope),
+          ...(firstRun ? { before: Date.parse(firstRun.startedAt) } : {}),
         },
         deps.readsElsewhere(project) ? deps.reading.rows : undefined,
       );

@@ -12,6 +12,7 @@ import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { HeldRows } from './held-rows';
 import { LowestWaiting } from './lowest-waiting';
+import type { PlanFrontier } from './plan-frontier';
 import { DistinctQueries, nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -39,6 +40,11 @@ export interface MatchingRunDeps {
   /** The verdict worker, or null to work verdicts out on the run's own thread. */
   verdicts: () => VerdictThread | null;
   rowCount: number;
+  /**
+   * The project's first plan, going as the run starts: the run settles the rows planned so far and goes on as pages
+   * are written (runs/plan-frontier.ts). Null or absent: the plan is whole.
+   */
+  frontier?: PlanFrontier | null;
   onProgress: (progress: RunProgress) => void;
   /** Opens the verdict copy's own job (kind verdictCopy) when the run has verdicts to copy. */
   copyJob?: () => JobHandle;
@@ -188,6 +194,8 @@ export class MatchingRun {
   private pagesTaken = 0;
   /** Whether the cache answered most of the last page's queries (then the worker may read some pages' answers). */
   private mostlyCached = false;
+  /** The plan followed, as far as the run has counted its rows (rows, of them without a query); rows below `counted` had their queries counted. */
+  private planned = { rows: 0, withoutQuery: 0, counted: Number.POSITIVE_INFINITY };
 
   constructor(
     private readonly deps: MatchingRunDeps,
@@ -221,6 +229,7 @@ export class MatchingRun {
       queriesDone: this.counters.queriesDone,
       rowsTotal: this.deps.rowCount,
       rowsResolved: this.counters.rowsResolved,
+      ...(this.following ? { rowsPlanned: this.planned.rows } : {}),
       calls: this.counters.calls,
       cacheHits: this.counters.cacheHits,
       errors: this.counters.errors,
@@ -262,7 +271,10 @@ export class MatchingRun {
       const { db } = this.deps;
       db.transaction(() => reopenAskable(db, this.projectId))();
       this.pendingRows = pendingRowCount(db, this.projectId);
-      this.counters.rowsResolved = this.deps.rowCount - this.pendingRows;
+      const frontier = this.deps.frontier;
+      if (frontier) this.planned = { rows: frontier.rows, withoutQuery: frontier.withoutQuery, counted: frontier.before };
+      // Rows not planned yet are neither waiting nor settled.
+      this.counters.rowsResolved = (this.following ? this.planned.rows : this.deps.rowCount) - this.pendingRows;
       this.rowsAtStart = this.counters.rowsResolved;
       this.persist();
       this.emit(true);
@@ -270,10 +282,13 @@ export class MatchingRun {
       // sheet's re-run it leaves few rows or none, where the count read every row's query. Rows a walk reaches are
       // worked out as always.
       let seen: DistinctQueries | null = new DistinctQueries();
-      if (this.pendingRows > 0) await this.copyFirst(seen);
+      // A run follows a plan only when there is nothing to copy (run-control.ts).
+      if (this.pendingRows > 0 && !this.following) await this.copyFirst(seen);
       while (!this.stop) {
+        const following = this.following;
+        this.planned.counted = following ? this.deps.frontier!.before : Number.POSITIVE_INFINITY;
         const queries = pendingQueryCount(db, this.projectId, seen ?? undefined);
-        if (queries === 0) {
+        if (queries === 0 && !following) {
           // Every query is answered (a query counted both as a row's next step and as another row's first is one).
           this.counters.queriesTotal = this.counters.queriesDone;
           break;
@@ -289,6 +304,13 @@ export class MatchingRun {
           await this.drain();
         }
         if (this.commitError !== null) throw this.commitError;
+        if (following) {
+          // The plan is whole (or the run stops): every row is counted as it stands.
+          this.pendingRows = pendingRowCount(db, this.projectId);
+          this.counters.rowsResolved = this.deps.rowCount - this.pendingRows;
+          this.persist();
+          continue;
+        }
         if (this.moved === movedBefore && this.abandoned === abandonedBefore && !this.stop) {
           throw new Error('some rows wait on queries that are no longer planned; save the mapping again to plan them');
         }
@@ -313,7 +335,11 @@ export class MatchingRun {
         while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
         while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
         const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
-        if (page.length === 0) return;
+        if (page.length === 0) {
+          if (!this.following) return;
+          await this.nextPlanned();
+          continue;
+        }
         after = page[page.length - 1]!.rowIndex;
         this.takePage(page, seen);
         this.sendQueued(false);
@@ -323,6 +349,32 @@ export class MatchingRun {
     } finally {
       while (this.settling.length > 0) await this.settling[0];
     }
+  }
+
+  /** Whether the run follows its project's plan, not whole yet (deps.frontier). */
+  private get following(): boolean {
+    const frontier = this.deps.frontier;
+    return frontier !== null && frontier !== undefined && !frontier.whole && !this.stop;
+  }
+
+  /**
+   * Waits for the plan followed to write its next page (or end), and counts the rows it planned: those with nothing
+   * to ask are settled, the others wait. A plan that stops before it is whole pauses the run, keeping what it settled:
+   * its resume plans the project first (its plan_scope is NULL), then goes on.
+   */
+  private async nextPlanned(): Promise<void> {
+    const frontier = this.deps.frontier!;
+    try {
+      await frontier.next();
+    } catch (error) {
+      this.requestStop('paused', `The plan this run followed stopped (${stopReason(error)}); everything that landed is kept, and a resume plans the rest first.`);
+    }
+    const settled = frontier.withoutQuery - this.planned.withoutQuery;
+    this.pendingRows += frontier.rows - this.planned.rows - settled;
+    this.counters.rowsResolved += settled;
+    this.planned.rows = frontier.rows;
+    this.planned.withoutQuery = frontier.withoutQuery;
+    this.emit(false);
   }
 
   /**
@@ -509,8 +561,9 @@ export class MatchingRun {
       const first = same[0]!;
       const answer = cached.get(key);
       const firstSight = seen.add(key);
-      // A next step's query was not among those the walk counted when it started (unless another row asks it first).
-      if (firstSight && following) this.counters.queriesTotal++;
+      // A next step's query was not among those the walk counted when it started (unless another row asks it first),
+      // nor a query of rows planned since.
+      if (firstSight && (following || first.rowIndex >= this.planned.counted)) this.counters.queriesTotal++;
       const waiting = same.map((r) => waitingRow(r, following));
       if (answer) {
         if (firstSight) {

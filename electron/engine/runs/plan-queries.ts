@@ -51,14 +51,15 @@ const NO_OLD_PLAN: OldPlan = { ids: [], texts: [] };
  * the next one (runs/planned-page.ts), so at most one page waits there. A page it fails, and every page after, is
  * worked out here, the same way.
  * While it works the project's plan_scope is NULL, so a plan cut off by a crash is redone by the next run. Callers make
- * sure no run of the project goes on meanwhile. `onPage` is told the rows planned so far after each page. Cancelled by
+ * sure no run of the project goes on meanwhile, but one following a first plan (runs/plan-frontier.ts). `onPage` is told the
+ * rows planned so far, of them those without a query, and the row index all rows below are planned, after each page. Cancelled by
  * `signal` (looked at between pages), it puts the project's mapping before back and fails as `cancelled`.
  */
 export async function planProject(
   db: Database,
   projectId: number,
   req: PlanRequest,
-  onPage: (rowsPlanned: number) => void = () => undefined,
+  onPage: (rowsPlanned: number, withoutQuery: number, before: number) => void = () => undefined,
   signal?: AbortSignal,
   worker: () => VerdictThread | null = () => null,
 ): Promise<PlanOutcome> {
@@ -204,7 +205,7 @@ export async function planProject(
     // Its new queries are stored (committed, unless it ran inside a caller's transaction): the next page need not read
     // them back to check.
     if (!db.inTransaction) ids.committed();
-    onPage(outcome.rows);
+    onPage(outcome.rows, outcome.withoutQuery, (page + 1) * PAGE_ROWS);
     // Let other calls (the review list, progress events, a cancel) in between pages of a large sheet.
     await nextTurn();
     // A cancel after the last page still counts: the plan is not marked whole, the mapping before stands.

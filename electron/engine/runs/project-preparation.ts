@@ -7,6 +7,7 @@ import { KeyedWork } from '../keyed-work';
 import { progressPace } from '../progress-pace';
 import { requireProject, type ProjectRecord } from '../rows/project-record';
 import { NO_SCOPE, scopeId, type ServiceScope } from '../rows/service-scope';
+import { PlanFrontier } from './plan-frontier';
 import { planProject, type PlanRequest } from './plan-queries';
 import type { ListWalker } from './reading-thread';
 import { reassessRows, unassessedProbe } from './reassess-rows';
@@ -34,6 +35,8 @@ export class ProjectPreparation {
   private readonly assessedIds = new Set<number>();
   /** Plans working out their rows (plan): the verdict worker is kept while one is. */
   private plansGoing = 0;
+  /** First plans going, by project: a run may follow one (runs/plan-frontier.ts). */
+  private readonly frontiers = new Map<number, PlanFrontier>();
 
   constructor(private readonly deps: PreparationDeps) {}
 
@@ -45,6 +48,11 @@ export class ProjectPreparation {
   /** Whether a plan is working out its rows, maybe on the verdict worker. */
   get planGoing(): boolean {
     return this.plansGoing > 0;
+  }
+
+  /** The project's first plan while it goes, for a run to follow; null when none goes or the plan rewrites rows planned before. */
+  frontier(projectId: number): PlanFrontier | null {
+    return this.frontiers.get(projectId) ?? null;
   }
 
   /** Runs `work` (a plan) as the project's one plan job: another asked meanwhile is refused. */
@@ -74,6 +82,10 @@ export class ProjectPreparation {
   async plan(project: ProjectRecord, req: PlanRequest, startedBy: PlanCause, job: JobHandle<'plan'>, signal?: AbortSignal): Promise<void> {
     const pace = progressPace();
     const tell = (rowsPlanned: number) => job.progress(rowsPlanned, project.rowCount, undefined, { projectId: project.id, rowsPlanned, rowsTotal: project.rowCount, startedBy });
+    // Only a first plan may be followed: a plan again rewrites rows a run could be settling.
+    const first = this.deps.db.prepare('SELECT 1 FROM row_status WHERE project_id = ? LIMIT 1').get(project.id) === undefined;
+    const frontier = first ? new PlanFrontier(req.mapping) : null;
+    if (frontier) this.frontiers.set(project.id, frontier);
     tell(0);
     this.plansGoing++;
     try {
@@ -81,13 +93,19 @@ export class ProjectPreparation {
         this.deps.db,
         project.id,
         req,
-        (rowsPlanned) => {
+        (rowsPlanned, withoutQuery, before) => {
+          frontier?.landed(rowsPlanned, withoutQuery, before);
           if (rowsPlanned < project.rowCount && pace()) tell(rowsPlanned);
         },
         signal ? AbortSignal.any([signal, job.signal]) : job.signal,
         () => this.deps.verdicts(),
       );
+      frontier?.ended();
+    } catch (error) {
+      frontier?.ended(error);
+      throw error;
     } finally {
+      if (frontier) this.frontiers.delete(project.id);
       if (--this.plansGoing === 0) this.deps.plansEnded();
     }
     tell(project.rowCount);

@@ -10,6 +10,9 @@ import type { CallTiming } from '../rows/call-timing';
 import { MatchingRun } from './matching-run';
 import type { RowTiming } from '../rows/row-timing';
 import { createRun, jobOptions, latestRun, saveRun, zeroCounters, type RunRecord } from './run-records';
+import { VerdictCopy } from './copied-verdicts';
+import { verdictBasis } from './verdict-basis';
+import type { PlanFrontier } from './plan-frontier';
 import type { VerdictThread } from './verdict-thread';
 
 export interface RunControlDeps {
@@ -26,6 +29,8 @@ export interface RunControlDeps {
   client(concurrency: number): Promise<ServiceClient>;
   /** Brings the project's planned queries up to date with the active service before a run. */
   ensurePlan(projectId: number): Promise<void>;
+  /** The project's first plan going, which a run may follow instead of waiting for it (runs/plan-frontier.ts); null: none. */
+  followPlan?(projectId: number): PlanFrontier | null;
   /**
    * Refuses (throws busy, in the table's words) what the overlap table (jobs/concurrency.ts) refuses a run beside:
    * asked in the same turn the run is marked starting, so a second start of the project finds this one.
@@ -148,6 +153,19 @@ export class RunControl {
     await Promise.all([...this.active.values()].map((run) => run.pauseWithin(graceMs, 'Paused when Matchdesk closed. Everything that had arrived is kept; resume to finish.')));
   }
 
+  /**
+   * The first plan of the project going, when the run may follow it: settling the rows planned while the rest are.
+   * Not when another project of the sheet holds verdicts to copy: the copy goes first, over the whole plan. Looked at
+   * once the first page is written, as the copy's source is found by the project's rows.
+   */
+  private async following(projectId: number, settings: Settings): Promise<PlanFrontier | null> {
+    const frontier = this.deps.followPlan?.(projectId) ?? null;
+    if (!frontier) return null;
+    while (frontier.rows === 0 && !frontier.whole && !frontier.failed) await frontier.next();
+    if (frontier.whole) return null;
+    return VerdictCopy.available(this.deps.db, projectId, verdictBasis(frontier.mapping, settings.autoAccept)) ? null : frontier;
+  }
+
   private async launch(projectId: number, options: RunOptions, resumed: RunRecord | null): Promise<RunProgress> {
     const { offline } = options;
     const { db, clock } = this.deps;
@@ -159,8 +177,9 @@ export class RunControl {
       const started = resumed?.settings ?? null;
       const settings = started ? { ...this.deps.settings(), ...started } : runSettings(this.deps.settings(), options);
       const client = offline ? null : await this.deps.client(settings.concurrency);
-      await this.deps.ensurePlan(projectId);
-      const { mapping } = requireProject(db, projectId);
+      const frontier = await this.following(projectId, settings);
+      if (!frontier) await this.deps.ensurePlan(projectId);
+      const mapping = frontier ? frontier.mapping : requireProject(db, projectId).mapping;
       const now = new Date(clock.now()).toISOString();
       const runId = resumed ? resumed.id : createRun(db, projectId, offline, now);
       // A new run replaces a paused one: that one's job ends, and the new run has its own, holding its options.
@@ -185,6 +204,7 @@ export class RunControl {
           rowTiming: this.deps.rowTiming,
           verdicts: () => this.deps.verdicts(),
           rowCount: project.rowCount,
+          frontier,
           onProgress: (p) => this.tell(p),
           // Its own job, beside the run's: job.cancel stops the copy and the run goes on working the rest out.
           copyJob: () => this.deps.jobs.open({ kind: 'verdictCopy', projectId, options: { runId }, phase: 'copying verdicts' }),

@@ -16,6 +16,11 @@ export interface RunPreviewOptions extends WorkPace {
   freshAfterMs: number;
   /** What the service last said remain (runs/service-credits.ts); null (the default) when it never said. */
   creditsRemaining?: number | null;
+  /**
+   * The figures as they stood at this instant (ms), when a project's first run started beside its first plan: every
+   * row counted at its first step (all were there), answers fetched since not counted as cached.
+   */
+  before?: number;
 }
 
 /**
@@ -24,6 +29,7 @@ export interface RunPreviewOptions extends WorkPace {
  * Later waterfall steps depend on the answers, so they are not counted.
  */
 export async function runPreview(db: Database, projectId: number, rowCount: number, blankRows: number, opts: RunPreviewOptions, elsewhere?: RowsReader): Promise<RunPreview> {
+  if (opts.before !== undefined) return firstRunPreview(db, projectId, rowCount, blankRows, opts, opts.before, elsewhere);
   const counts = stateCounts(db, projectId);
   const waiting = ASKABLE_STATES.reduce((n, s) => n + counts[s], 0);
   // Each distinct query once, by its id. Most rows waiting (a project not run yet): the project's rows walked in row
@@ -43,9 +49,26 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
   const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs];
   // A project not run yet reads each waiting row's query and its answer (seconds in a large project): `elsewhere` may.
   const groups = (waiting === 0 ? [] : await readRows(db, sql, params, elsewhere)) as { strategy: Strategy; n: number; cached: number }[];
-  // A row without a query is in that state unless someone decided it by hand: counted through the state index, where
-  // a count by outcome read the whole table.
-  const withoutQuery = (
+  return previewOf(groups, rowCount, blankRows, withoutQueryCount(db, projectId), waiting, opts);
+}
+
+/** The preview of a project's first run as it stood at `before` (RunPreviewOptions.before), its plan whole. */
+async function firstRunPreview(db: Database, projectId: number, rowCount: number, blankRows: number, opts: RunPreviewOptions, before: number, elsewhere?: RowsReader): Promise<RunPreview> {
+  const sql = `WITH asked AS (SELECT query_id, strategy FROM row_queries WHERE project_id = ? AND step = 0 GROUP BY query_id)
+     SELECT a.strategy AS strategy, count(*) AS n,
+            coalesce(sum(l.status = 'ok' AND l.fetched_at >= ? AND l.fetched_at < ?), 0) AS cached
+     FROM asked a LEFT JOIN lookups l ON l.query_id = a.query_id
+     GROUP BY a.strategy`;
+  const params = [projectId, opts.offline ? Number.MIN_SAFE_INTEGER : opts.freshAfterMs, before];
+  const groups = (await readRows(db, sql, params, elsewhere)) as { strategy: Strategy; n: number; cached: number }[];
+  const withoutQuery = withoutQueryCount(db, projectId);
+  return previewOf(groups, rowCount, blankRows, withoutQuery, rowCount - withoutQuery, opts);
+}
+
+/** Rows without a query: in that state unless someone decided them by hand. */
+function withoutQueryCount(db: Database, projectId: number): number {
+  // Counted through the state index, where a count by outcome read the whole table.
+  return (
     db
       .prepare(
         `SELECT count(*) AS n FROM row_status INDEXED BY row_status_by_state
@@ -53,7 +76,16 @@ export async function runPreview(db: Database, projectId: number, rowCount: numb
       )
       .get(projectId) as { n: number }
   ).n;
+}
 
+function previewOf(
+  groups: { strategy: Strategy; n: number; cached: number }[],
+  rowCount: number,
+  blankRows: number,
+  withoutQuery: number,
+  waiting: number,
+  opts: RunPreviewOptions,
+): RunPreview {
   const byStrategy: Partial<Record<Strategy, number>> = {};
   let distinct = 0;
   let cached = 0;
