@@ -23,6 +23,8 @@
 // engine process runs so), with the app's flags and environment: through tsx the process and each worker hold more.
 // --folder DIR: the data folder to use instead of bench/tmp/profile-<rows> (a copy, so two steps can run side by side).
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
+// --page-size N: a folder made new (prepare, plan-new, an import without one) gets a data file of N-byte pages, made
+// here before the engine opens it, for an A/B of the page size the app gives a new file (store/open-database.ts).
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
 // bench/statement-times.ts). Reading the thread's clock adds to the CPU.
@@ -55,6 +57,7 @@ const { values, positionals } = parseArgs({
     'no-verdict-worker': { type: 'boolean' },
     'statement-times': { type: 'boolean' },
     bundled: { type: 'boolean' },
+    'page-size': { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -81,6 +84,14 @@ const prepared = existsSync(join(dataDir, 'matchdesk.sqlite'));
 if (first === 'prepare' || first === 'plan-new') await rm(dataDir, { recursive: true, force: true });
 else if (!prepared && first !== 'import-csv' && first !== 'import-xlsx') throw new Error(`No prepared folder ${dataDir}: run the "prepare" step first.`);
 await mkdir(dataDir, { recursive: true });
+if (values['page-size'] && !existsSync(join(dataDir, 'matchdesk.sqlite'))) {
+  // As the engine sets up a new file (store/open-database.ts), but for the page size; it keeps these once written.
+  const made = new Database(join(dataDir, 'matchdesk.sqlite'));
+  made.pragma(`page_size = ${Number(values['page-size'])}`);
+  made.pragma('auto_vacuum = INCREMENTAL');
+  made.pragma('journal_mode = WAL');
+  made.close();
+}
 
 function preparedPort(): number {
   const db = new Database(join(dataDir, 'matchdesk.sqlite'), { readonly: true, fileMustExist: true });

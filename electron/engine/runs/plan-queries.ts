@@ -150,19 +150,17 @@ export async function planProject(
     // The page's texts in order: each row's label, then its steps' queries.
     let t = 0;
     const nextText = () => text.slice(t === 0 ? 0 : textEnds[t - 1], textEnds[t++]);
+    const stepIds = idsByStep(page, (r, i, j, signature) => {
+      const old = olds.get(page.rows[r]!) ?? NO_OLD_PLAN;
+      return sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(page.digests ? page.digests[j]! : digestOf(queryFromStored(signature)), signature);
+    });
     let j = 0;
     for (let r = 0; r < page.rows.length; r++) {
       const rowIndex = page.rows[r]!;
       const label = nextText();
       const old = olds.get(rowIndex) ?? NO_OLD_PLAN;
       const plan: PlannedStep[] = [];
-      for (const end = page.stepEnds[r]!; j < end; j++) {
-        const signature = nextText();
-        const i = plan.length;
-        const id =
-          sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(page.digests ? page.digests[j]! : digestOf(queryFromStored(signature)), signature);
-        plan.push({ id, signature, strategy: STRATEGIES[page.strategies[j]!]! });
-      }
+      for (const end = page.stepEnds[r]!; j < end; j++) plan.push({ id: stepIds[j]!, signature: nextText(), strategy: STRATEGIES[page.strategies[j]!]! });
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
       const kept = sameService ? commonPrefix(old.texts, plan) : 0;
@@ -223,6 +221,29 @@ export async function planProject(
     db.prepare('UPDATE projects SET plan_scope = ? WHERE id = ?').run(scope, projectId);
   })();
   return outcome;
+}
+
+/**
+ * The query id of each step of a page (`page.strategies`' order), given by `idOf(row, step of the row, step of the page,
+ * its query as stored)`: every row's first step first, then every second step, and so on. A run asks a row's next step
+ * only once its first found nobody, so its answer lands later: with ids in row order it went among the answers stored
+ * before it (`lookups` is filed by query id), rewriting one of their pages each time; by step, a page's later answers
+ * are appended together.
+ */
+function idsByStep(page: PlannedPage, idOf: (row: number, step: number, pageStep: number, signature: string) => number): number[] {
+  const ids: number[] = new Array<number>(page.strategies.length);
+  for (let step = 0, more = true; more; step++) {
+    more = false;
+    for (let r = 0; r < page.rows.length; r++) {
+      const j = (r === 0 ? 0 : page.stepEnds[r - 1]!) + step;
+      if (j >= page.stepEnds[r]!) continue;
+      more = true;
+      // Each row's label comes before its steps' queries in the page's texts: the step's is text j + r + 1.
+      const t = j + r + 1;
+      ids[j] = idOf(r, step, j, page.text.slice(page.textEnds[t - 1], page.textEnds[t]));
+    }
+  }
+  return ids;
 }
 
 function commonPrefix(oldTexts: readonly string[], plan: readonly PlannedStep[]): number {

@@ -363,8 +363,9 @@ export function cacheStats(db: Database, freshAfterMs: number): CacheStats {
  * Deletes every lookup, or only those fetched before `olderThanMs`, and the people nothing names any more: no answer
  * left, no row's decision (row_status.chosen_person), no refresh's record of them (which later decisions are taken
  * from) and no decision the log could bring back by undo. A block of records goes once none of its people is left:
- * one named person keeps the whole block (its reply's new people, about 17 kB compressed at 100k rows). Returns how many lookups
- * were deleted.
+ * one named person keeps the whole block (its reply's new people, about 17 kB compressed at 100k rows). The block with
+ * the largest id is emptied instead, so that its id is not given again (migration 33). Returns how many lookups were
+ * deleted.
  */
 export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): number {
   PersonDigests.of(db).forget();
@@ -373,7 +374,9 @@ export function clearCache(db: Database, opts: { olderThanMs?: number } = {}): n
   if (deleted > 0) {
     db.exec(`DELETE FROM people WHERE id NOT IN (${NAMED_PEOPLE});
              DELETE FROM person_digests WHERE id NOT IN (SELECT id FROM people);
-             DELETE FROM person_blocks WHERE id NOT IN (SELECT block FROM people WHERE block IS NOT NULL);`);
+             DELETE FROM person_blocks WHERE id NOT IN (SELECT block FROM people WHERE block IS NOT NULL) AND id < (SELECT max(id) FROM person_blocks);
+             UPDATE person_blocks SET data = x'' WHERE id = (SELECT max(id) FROM person_blocks) AND length(data) > 0
+               AND id NOT IN (SELECT block FROM people WHERE block IS NOT NULL);`);
   }
   return deleted;
 }

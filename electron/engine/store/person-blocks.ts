@@ -116,8 +116,9 @@ export function packedRecordAt(read: ReadBlock, position: number): PackedRecord 
 
 /**
  * The blocks read lately, per connection: the review reads neighbouring rows, whose people mostly came in the same
- * replies. A block's id is never given again (AUTOINCREMENT) and a block never changes, so what is held stays true;
- * a block read inside a transaction is not held, as that transaction may yet be rolled back and its id given again.
+ * replies. A block's id is never given again (the largest block is emptied, never deleted: store/lookups.ts
+ * clearCache) and a block never changes but for that emptying of one nothing names, so what is held stays true; a block
+ * read inside a transaction is not held, as that transaction may yet be rolled back and its id given again.
  */
 export class BlockCache {
   private readonly held = new Map<number, ReadBlock>();

@@ -407,7 +407,11 @@ describe('lookups cache', () => {
       expect(clearCache(db)).toBe(2);
       expect(cacheStats(db, cutoff)).toEqual({ entries: 0, fresh: 0, stale: 0, errors: 0, bytes: 0 });
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(0);
-      expect(db.prepare('SELECT count(*) FROM person_blocks').pluck().get()).toBe(0);
+      // The block with the largest id is emptied, not deleted, so that the next block's id is a new one.
+      expect(db.prepare('SELECT count(*) FROM person_blocks WHERE length(data) > 0').pluck().get()).toBe(0);
+      const lastId = db.prepare('SELECT max(id) FROM person_blocks').pluck().get() as number;
+      putLookups(db, [ok(db, 'f@example.com', now, [candidate(1, 'Fay')])]);
+      expect(db.prepare('SELECT block FROM people').pluck().all()).toEqual([lastId + 1]);
     } finally {
       db.close();
     }

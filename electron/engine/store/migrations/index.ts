@@ -31,6 +31,7 @@ import { packedPersonRecords } from './029-packed-person-records';
 import { personBlocks } from './030-person-blocks';
 import { queryRemovals } from './031-query-removals';
 import { sharedQueries } from './032-shared-queries';
+import { personBlocksWithoutSequence } from './033-person-blocks-without-sequence';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -66,4 +67,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   personBlocks,
   queryRemovals,
   sharedQueries,
+  personBlocksWithoutSequence,
 ];

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../../electron/engine/engine';
+import { ALL_MIGRATIONS } from '../../../../electron/engine/store';
 import type { Simulator } from '../../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../../core/helpers';
 
@@ -73,7 +74,7 @@ describe("migration 32: rows sharing a query kept by the plan, row_status's quer
     engine = await openEngine(dataDir);
     const db = new Database(dbPath, { readonly: true });
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(32);
+      expect(db.pragma('user_version', { simple: true })).toBe(ALL_MIGRATIONS.length);
       expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'row_status_by_query'").all()).toEqual([]);
       for (const id of [projectId, other]) expect(keptShared(db, id)).toEqual(plannedShared(db, id));
       // Each of a row's steps (by e-mail, by name and company, ...) shared by the same rows.
