@@ -26,10 +26,11 @@ export interface OpenInSlicesOptions extends OpenDatabaseOptions, MigrateOptions
 const posix = process.platform !== 'win32';
 
 /**
- * A new file's page size. Each commit of a first run writes the partly filled last pages of the tables it appends to
- * (and of their indexes) to the WAL again: half as large, those cost half (docs/performance.md, "SQLite").
+ * A new file's page size. 2 KB pages made a first run write a tenth less (a commit rewrites the partly filled last pages
+ * of the tables it appends to), but every read of a large project dearer: the cached re-run and a project's deletion
+ * (docs/performance.md, "SQLite"). A file keeps the page size it was made with.
  */
-export const NEW_FILE_PAGE_SIZE = 2048;
+export const NEW_FILE_PAGE_SIZE = 4096;
 
 /**
  * Opens (creating when needed) the one data file: owner-only permissions, WAL, foreign keys on, then migrated.

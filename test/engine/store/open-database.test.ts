@@ -41,26 +41,26 @@ describe('openDatabase', () => {
     }
   });
 
-  it('gives a new file 2 KB pages (a commit rewrites smaller tail pages) and leaves an existing file its own', () => {
+  it('gives a new file 4 KB pages and leaves an existing file its own', () => {
     const folder = tempFolder();
     const made = openDatabase(join(folder, 'new.db'));
     try {
-      expect(made.pragma('page_size', { simple: true })).toBe(2048);
+      expect(made.pragma('page_size', { simple: true })).toBe(4096);
       expect(made.pragma('auto_vacuum', { simple: true })).toBe(2);
     } finally {
       made.close();
     }
-    // A folder an older version made, with 4 KB pages and half its migrations: brought up to date, pages unchanged.
+    // A folder an earlier version made with 2 KB pages and half its migrations: brought up to date, pages unchanged.
     const file = join(folder, 'old.db');
     const old = new Database(file);
-    old.pragma('page_size = 4096');
+    old.pragma('page_size = 2048');
     old.pragma('journal_mode = WAL');
     migrate(old, ALL_MIGRATIONS.slice(0, 20));
     saveProfile(old, { id: 'p1', name: 'Work', baseUrl: 'https://x.test', orgId: 'o', kind: 'api_key', login: null, createdAt: '2026-01-01T00:00:00.000Z' });
     old.close();
     const again = openDatabase(file);
     try {
-      expect(again.pragma('page_size', { simple: true })).toBe(4096);
+      expect(again.pragma('page_size', { simple: true })).toBe(2048);
       expect(again.pragma('user_version', { simple: true })).toBe(latestVersion());
       expect(getProfile(again, 'p1')?.name).toBe('Work');
       expect(again.pragma('integrity_check', { simple: true })).toBe('ok');
