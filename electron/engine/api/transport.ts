@@ -65,6 +65,13 @@ export interface ExchangeLimits {
   maxBytes: number;
 }
 
+/** What an exchange sends. */
+export interface ExchangeRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 /**
  * One HTTP exchange within `limits`: a body cut off mid-way, or late, is a network failure, not a reply; a body over
  * the size limit is a MalformedReplyError (sending again would bring the same). Throws CancelledError when `signal`
@@ -73,7 +80,7 @@ export interface ExchangeLimits {
 export async function exchange(
   fetchImpl: typeof fetch,
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string },
+  init: ExchangeRequest,
   limits: ExchangeLimits,
   signal?: AbortSignal,
 ): Promise<HttpReply> {
@@ -122,7 +129,7 @@ export async function keptExchange(
   connections: KeptConnections,
   fetchImpl: typeof fetch,
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string },
+  init: ExchangeRequest,
   limits: ExchangeLimits,
   signal?: AbortSignal,
 ): Promise<HttpReply> {
