@@ -1,6 +1,6 @@
 // Ctrl-C while `matchdesk import`, `matchdesk match` (planning), `matchdesk export` or `matchdesk accept` works on a large
 // sheet: the real CLI in a child process, signalled part-way. It cancels the call instead of dying in the middle of it:
-// no half-made project, no part file, no row accepted.
+// no half-made project, no part file, no row accepted; a run already following its plan is paused, kept to go on with.
 import Database from 'better-sqlite3';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,6 +68,11 @@ function readData<T>(home: string, read: (db: Database.Database) => T): T | null
 }
 
 /** The data file's projects by status. */
+/** The environment that connects the CLI to `sim`. */
+function connectionTo(sim: { baseUrl: string; orgId: string; demo: { clientId: string; clientSecret: string } }): Record<string, string> {
+  return { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+}
+
 function projectStatuses(home: string): string[] {
   return readData(home, (db) => db.prepare('SELECT status FROM projects ORDER BY id').pluck().all() as string[]) ?? [];
 }
@@ -95,20 +100,41 @@ describe('Ctrl-C while a large sheet is imported, planned, exported or its confi
     expect(JSON.parse(listed.stdout)).toEqual([]);
   });
 
-  it('cancels the planning of `matchdesk match`: exit 130, nothing sent, and the project it imported removed again', async () => {
+  it('cancels the planning of `matchdesk match --offline`: exit 130, nothing sent, and the project it imported removed again', async () => {
     const sim = await startSimulator({ port: 0, people: 1000, seed: 3 });
     try {
       const home = join(dir, 'home-match');
       const out = join(dir, 'never.csv');
-      const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
       const signal = interruptWhen(() => planning(home));
-      const outcome = await runMatchdesk(['match', sheet, '--out', out, '--yes'], { cwd: dir, home, connection, ...signal });
+      const outcome = await runMatchdesk(['match', sheet, '--out', out, '--yes', '--offline'], { cwd: dir, home, connection: connectionTo(sim), ...signal });
       expect(signal.interrupted(), 'the planning ended before it could be interrupted').toBe(true);
       expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
       expect(outcome.stderr).toContain('matchdesk match: Cancelled while planning the queries: nothing was sent.\nThe project imported for this run was removed again.\n');
       expect(projectStatuses(home)).toEqual([]);
       expect(existsSync(out)).toBe(false);
       expect(sim.counters().findCalls).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('stops `matchdesk match --yes` while its run follows the plan: exit 130, the project kept to go on with, no file', async () => {
+    const sim = await startSimulator({ port: 0, people: 1000, seed: 3 });
+    try {
+      const home = join(dir, 'home-match-following');
+      const out = join(dir, 'not-yet.csv');
+      const running = () => readData(home, (db) => db.prepare('SELECT 1 FROM runs LIMIT 1').get() !== undefined) ?? false;
+      const signal = interruptWhen(() => planning(home) && running());
+      const outcome = await runMatchdesk(['match', sheet, '--out', out, '--yes'], { cwd: dir, home, connection: connectionTo(sim), ...signal });
+      expect(signal.interrupted(), 'the planning ended before it could be interrupted').toBe(true);
+      expect(outcome.code, outcome.stderr).toBe(EXIT_CODES.interrupted);
+      // The run started beside the plan: what landed is kept, and --project goes on from there.
+      expect(outcome.stderr).toContain(`Stopped. Everything that landed is kept; run "matchdesk match --project 1 --out ${out} --yes" to go on.`);
+      expect(projectStatuses(home)).toEqual(['ready']);
+      expect(existsSync(out)).toBe(false);
+      expect(readData(home, (db) => db.prepare('SELECT status FROM runs').pluck().all())).toEqual(['paused']);
+      const stored = readData(home, (db) => db.prepare('SELECT count(*) FROM lookups').pluck().get() as number);
+      expect(stored).toBeLessThanOrEqual(sim.counters().queries);
     } finally {
       await sim.close();
     }
@@ -135,7 +161,7 @@ describe('Ctrl-C while a large sheet is imported, planned, exported or its confi
     const sim = await startSimulator({ port: 0, people: 2000, seed: 3 });
     try {
       const home = join(dir, 'home-accept');
-      const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+      const connection = connectionTo(sim);
       // 30,000 rows of people that name and company find (each 60 times): left for review without --auto-accept, then
       // accepted 500 at a time, several seconds in all.
       const people = findablePeople(sim).slice(0, 500);
