@@ -121,13 +121,13 @@ interface Held {
  */
 const QUICK_ROWS = 20_000;
 const QUICK_HOLD_MS = 250;
-const QUICK_WRITE_ROWS = 500;
+const QUICK_WRITE_ROWS = 1_000;
 /**
- * After them rows may wait a second, 2,000 a write: a 100k first run wrote 187 -> 169-186 MB, a 1M run's state and job
- * change index pages went to the WAL about twice each, not three or four times. A crash loses at most those verdicts,
- * made again from the cache.
+ * After them rows may wait a few seconds, thousands a write: each write rewrites the last page of every state's and
+ * job change's run in `row_status`' indexes, whatever its size. A crash loses at most those verdicts, made again from
+ * the cache; MAX_HELD_ROWS stays well above a write.
  */
-const HOLD_MS = 1_000;
-const WRITE_ROWS = 2_000;
+const HOLD_MS = 3_000;
+const WRITE_ROWS = 6_000;
 /** Rows held at most, whatever the watermark: a bound on memory (a slow call holds the rows after its own). */
 const MAX_HELD_ROWS = 10_000;

@@ -117,6 +117,8 @@ const WALK_ROWS = 1000;
 /** Queries waiting to be sent before the walk waits for a call to land: enough to keep every call slot busy. */
 const QUEUED_CALLS = 2;
 const PROGRESS_INTERVAL_MS = 100;
+/** How often commits of calls and pages save the run's counters (persistDue). */
+const COUNTERS_MS = 2_000;
 /**
  * Pages read while earlier ones wait on their verdicts: enough to keep the worker busy, memory a few pages. With
  * two, a page the worker read held up the pages behind it, and the run's thread sat idle.
@@ -170,6 +172,8 @@ export class MatchingRun {
   /** Rows that changed in this run (settled or moved on): a walk that moves none would loop forever. */
   private moved = 0;
   private lastEmit = 0;
+  /** When the counters were last saved (performance.now()). */
+  private persistedAt = Number.NEGATIVE_INFINITY;
   private emitTimer: NodeJS.Timeout | null = null;
   /** This walk's queries not answered yet, by id: queued or on their way, or landed and not committed yet. */
   private readonly asked = new Map<number, Asked>();
@@ -605,7 +609,7 @@ export class MatchingRun {
     // After a failed commit the run ends: rows settled by answers it rolled back are not written.
     if (this.commitError !== null) return;
     db.transaction(() => {
-      if (this.settleWork(work, context, results)) this.persist();
+      if (this.settleWork(work, context, results)) this.persistDue();
     })();
     this.holdOn();
   }
@@ -769,7 +773,7 @@ export class MatchingRun {
           if (nobody.length > 0) this.followLanded(nobody);
         }
         this.writeHeldDue(this.calls.size === 0);
-        this.persist();
+        this.persistDue();
       })();
     } catch (error) {
       this.commitError ??= error;
@@ -1018,7 +1022,17 @@ export class MatchingRun {
     if (work) this.deps.rowTiming.record(work, { rows, seconds: (this.deps.clock.now() - this.activeSince) / 1000 });
   }
 
+  /**
+   * Saves the counters from the commits of calls and pages only every COUNTERS_MS: the run's row is a page of its own,
+   * which each save writes to the WAL again. A crash loses only the counts since (calls, queries done); the answers
+   * and rows are committed, the resumed run counts its waiting rows and queries again, and its end saves them all.
+   */
+  private persistDue(): void {
+    if (performance.now() - this.persistedAt >= COUNTERS_MS) this.persist();
+  }
+
   private persist(finishedAt: string | null = null): void {
+    this.persistedAt = performance.now();
     saveRun(this.deps.db, this.runId, {
       status: this.status,
       counters: this.counters,

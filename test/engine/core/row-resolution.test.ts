@@ -183,28 +183,29 @@ describe('rows held until the rows before them are settled', () => {
     expect(states.filter((s) => s === 'auto' || s === 'to_review')).toHaveLength(6);
   });
 
-  it("writes a run's first rows quickly (500 at once or after 250 ms), then in writes of 2,000 (or after a second)", () => {
-    const sheet = Array.from({ length: 3_500 }, (_, i) => [`Person ${i}`, '', 'Globex']);
+  it("writes a run's first rows quickly (1,000 at once or after 250 ms), then in writes of 6,000 (or after 3 s)", () => {
+    const sheet = Array.from({ length: 8_000 }, (_, i) => [`Person ${i}`, '', 'Globex']);
     const project = db.transaction(() => addProject(db, sheet))();
     const resolution = new RowResolution(db, project, MAPPING, RULE);
     const rows = waiting(sheet);
     // The quick rows 1,000 here, not a run's 20,000: a smaller sheet.
     const held = new HeldRows(1_000);
-    expect(held.pace()).toEqual({ rows: 500, ms: 250 });
+    expect(held.pace()).toEqual({ rows: 1_000, ms: 250 });
     // Found nobody at their last step: they end as no_candidates when written.
-    held.add(rows.slice(0, 500), null, FETCHED_AT);
-    expect(held.dueBelow(500)).toBe(500);
-    held.add(rows.slice(500, 1_000), null, FETCHED_AT);
+    held.add(rows.slice(0, 1_000), null, FETCHED_AT);
+    expect(held.dueBelow(1_000)).toBe(1_000);
     db.transaction(() => held.write(resolution, 1_000))();
-    // Past the quick rows a write waits for 2,000 rows (or a second).
-    expect(held.pace()).toEqual({ rows: 2_000, ms: 1_000 });
-    held.add(rows.slice(1_000, 3_000), null, FETCHED_AT);
-    expect(held.countBelow(3_000)).toBe(2_000);
-    expect(held.dueBelow(3_000)).toBe(3_000);
-    db.transaction(() => held.write(resolution, 3_000))();
+    // Past the quick rows a write waits for 6,000 rows (or 3 s).
+    expect(held.pace()).toEqual({ rows: 6_000, ms: 3_000 });
+    held.add(rows.slice(1_000, 6_999), null, FETCHED_AT);
+    expect(held.dueBelow(6_999)).toBeNull();
+    held.add(rows.slice(6_999, 7_000), null, FETCHED_AT);
+    expect(held.countBelow(7_000)).toBe(6_000);
+    expect(held.dueBelow(7_000)).toBe(7_000);
+    db.transaction(() => held.write(resolution, 7_000))();
     expect(held.size).toBe(0);
     const states = stored(db, project).map((r) => r.state);
-    expect(states.slice(0, 3_000).every((s) => s === 'no_candidates')).toBe(true);
-    expect(states.slice(3_000).every((s) => s === 'pending')).toBe(true);
+    expect(states.slice(0, 7_000).every((s) => s === 'no_candidates')).toBe(true);
+    expect(states.slice(7_000).every((s) => s === 'pending')).toBe(true);
   });
 });

@@ -232,6 +232,39 @@ describe('committing what lands', () => {
     }
   });
 
+  it("saves the run's counters from the commits of calls every few seconds at most, and all of them at its end", async () => {
+    const engine = await openEngine(join(tmp.dir, 'counters'));
+    try {
+      await connect(engine, sim);
+      await ok(engine, 'settings.update', { concurrency: 2 });
+      // 300 e-mails of people the service knows: three calls, every row settled by the first step.
+      const rows = people.slice(0, 300).map((p) => ['', p.email_address, '']);
+      const project = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'counters.csv'), HEADERS, rows) })).summary;
+      const db = new Database(engine.dbPath);
+      // Every save of the run's row: the page each save writes to the WAL again.
+      db.exec(`CREATE TABLE runs_log (n INTEGER PRIMARY KEY, status TEXT, updated_at TEXT);
+        CREATE TRIGGER runs_logged AFTER UPDATE ON runs BEGIN INSERT INTO runs_log (status, updated_at) VALUES (new.status, new.updated_at); END;`);
+      db.close();
+      const end = await runToEnd(engine, project.id);
+      expect(end).toMatchObject({ status: 'done', rowsResolved: rows.length, calls: 3 });
+
+      const log = new Database(engine.dbPath, { readonly: true });
+      try {
+        const saves = log.prepare('SELECT status, updated_at FROM runs_log ORDER BY n').all() as { status: string; updated_at: string }[];
+        const running = saves.filter((s) => s.status === 'running').map((s) => Date.parse(s.updated_at));
+        expect(running.length).toBeLessThan(end.calls);
+        for (let i = 1; i < running.length; i++) expect(running[i]! - running[i - 1]!).toBeGreaterThanOrEqual(2_000);
+        expect(saves.at(-1)!.status).toBe('done');
+        const stored = JSON.parse((log.prepare('SELECT counters FROM runs WHERE project_id = ?').pluck().get(project.id) as string)) as Record<string, number>;
+        expect(stored).toMatchObject({ calls: end.calls, rowsResolved: end.rowsResolved, queriesDone: end.queriesDone, queriesTotal: end.queriesTotal });
+      } finally {
+        log.close();
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('moves a row whose answer found nobody on to its next step in memory, and writes its step only with the result it settles at', async () => {
     const engine = await openEngine(join(tmp.dir, 'moving-on'));
     try {
