@@ -49,8 +49,10 @@ try {
     db.prepare(`INSERT INTO projects (name, kind, source_name, format, headers, status, created_at, updated_at) VALUES ('floor', 'match', 'floor.xlsx', 'xlsx', '[]', 'importing', ?, ?)`).run(now, now)
       .lastInsertRowid,
   );
-  const insert = db.prepare('INSERT INTO rows (project_id, row_index, cells) SELECT ?, ? + key, value FROM json_each(?)');
-  const store = db.transaction((batch: string[][], first: number) => insert.run(projectId, first, JSON.stringify(batch)));
+  const insert = db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, ?, ?)');
+  const store = db.transaction((batch: string[][], first: number) => {
+    for (let i = 0; i < batch.length; i++) insert.run(projectId, first + i, JSON.stringify(batch[i]));
+  });
 
   const started = performance.now();
   const cpu = process.cpuUsage();

@@ -29,6 +29,7 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
   let recordStart = 0;
   let cursor = 0;
   let nextDelim = input.indexOf(delimiter);
+  let nextQuote = input.indexOf('"');
   let nextLf = input.indexOf('\n');
   let nextCr = input.indexOf('\r');
   if (nextCr >= end) nextCr = -1;
@@ -41,6 +42,23 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
         records.push(row);
       }
       return { records, cursor: input.length, unclosed: false };
+    }
+    if (nextLf !== -1 && nextLf < cursor) nextLf = input.indexOf('\n', cursor);
+    if (nextCr !== -1 && nextCr < cursor) {
+      nextCr = input.indexOf('\r', cursor);
+      if (nextCr >= end) nextCr = -1;
+    }
+    const lineBreak = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+    if (row.length === 0) {
+      // A record with no quote before its line break is split whole, as text without quotes is (most records of a
+      // sheet with a few quoted cells).
+      if (nextQuote !== -1 && nextQuote < cursor) nextQuote = input.indexOf('"', cursor);
+      if (lineBreak !== -1 && (nextQuote === -1 || nextQuote > lineBreak)) {
+        records.push(input.slice(cursor, lineBreak).split(delimiter));
+        cursor = lineBreak + breakLength(input, lineBreak);
+        recordStart = cursor;
+        continue;
+      }
     }
     if (input.charCodeAt(cursor) === QUOTE) {
       let q = cursor;
@@ -89,12 +107,6 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
       continue;
     }
     if (nextDelim !== -1 && nextDelim < cursor) nextDelim = input.indexOf(delimiter, cursor);
-    if (nextLf !== -1 && nextLf < cursor) nextLf = input.indexOf('\n', cursor);
-    if (nextCr !== -1 && nextCr < cursor) {
-      nextCr = input.indexOf('\r', cursor);
-      if (nextCr >= end) nextCr = -1;
-    }
-    const lineBreak = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
     if (nextDelim !== -1 && (lineBreak === -1 || nextDelim < lineBreak)) {
       row.push(input.slice(cursor, nextDelim));
       cursor = nextDelim + 1;
