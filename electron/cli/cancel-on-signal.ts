@@ -5,16 +5,28 @@
  * second Ctrl-C ends the process at once.
  */
 export async function cancelOnSignal<T>(cancel: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
-  const onSignal = () => {
+  const off = onStopSignal(() => {
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[KCancelling...');
     void cancel().catch(() => undefined);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  });
   try {
     return await work();
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    off();
   }
+}
+
+/** Ctrl-C or SIGTERM aborts `stop` (a run or a refresh then pauses, keeping what landed); call what is returned when done. */
+export function abortOnSignal(stop: AbortController): () => void {
+  return onStopSignal(() => stop.abort());
+}
+
+/** Calls `handler` at the first Ctrl-C or SIGTERM, which then no longer end the process; what is returned takes it off. */
+function onStopSignal(handler: () => void): () => void {
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
 }

@@ -5,7 +5,7 @@ import { lookupShortfall } from '../../../shared/lookup-needs';
 import { applyMapOverrides, mapHint } from '../map-overrides';
 import type { ProjectDetail, RunProgress } from '../../../shared/contract';
 import { confidenceThreshold, exportFormat, parseCommandArgs, positiveInt } from '../args';
-import { cancelOnSignal } from '../cancel-on-signal';
+import { abortOnSignal, cancelOnSignal } from '../cancel-on-signal';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
@@ -192,9 +192,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       process.stderr.write(`Nothing sent. The project is kept as number ${projectId}.\n`);
       return null;
     }
-    const onSignal = () => choices.stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const signalsOff = abortOnSignal(choices.stop);
     const reporter = new ProgressReporter();
     try {
       const start = async () => {
@@ -207,13 +205,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
           started = true;
           return resumed;
         }
-        const first = await cli.call('run.start', {
-          projectId,
-          offline: choices.offline,
-          autoAccept: choices.autoAccept,
-          ...(choices.concurrency ? { concurrency: choices.concurrency } : {}),
-          ...(choices.minConfidence !== undefined ? { minConfidence: choices.minConfidence } : {}),
-        });
+        const first = await startRun(cli, projectId, choices);
         started = true;
         return first;
       };
@@ -221,8 +213,7 @@ async function mapAndRun(cli: CliSession, detail: ProjectDetail, imported: boole
       reporter.finish(final);
       return final;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      signalsOff();
     }
   } catch (err) {
     if (imported && !started) {
@@ -249,9 +240,7 @@ async function planAndRun(cli: CliSession, detail: ProjectDetail, mapping: Mappi
     if (job.kind === 'plan' && job.projectId === projectId) planGoing();
   });
   const saving = cli.call('mapping.save', { projectId, mapping, strategies: choices.strategies });
-  const onSignal = () => choices.stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signalsOff = abortOnSignal(choices.stop);
   choices.stop.signal.addEventListener('abort', cancelPlan, { once: true });
   try {
     await Promise.race([going, saving]);
@@ -269,14 +258,7 @@ async function planAndRun(cli: CliSession, detail: ProjectDetail, mapping: Mappi
     // Its failure is read once the run has ended.
     previewed.catch(() => undefined);
     const reporter = new ProgressReporter();
-    const start = () =>
-      cli.call('run.start', {
-        projectId,
-        offline: false,
-        autoAccept: choices.autoAccept,
-        ...(choices.concurrency ? { concurrency: choices.concurrency } : {}),
-        ...(choices.minConfidence !== undefined ? { minConfidence: choices.minConfidence } : {}),
-      });
+    const start = () => startRun(cli, projectId, choices);
     const final = await waitForRun(cli, start, (p) => reporter.update(p), choices.stop.signal);
     reporter.finish(final);
     try {
@@ -293,10 +275,20 @@ async function planAndRun(cli: CliSession, detail: ProjectDetail, mapping: Mappi
     return final;
   } finally {
     off();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signalsOff();
     choices.stop.signal.removeEventListener('abort', cancelPlan);
   }
+}
+
+/** Starts a new run of the project with this command's options. */
+function startRun(cli: CliSession, projectId: number, choices: RunChoices): Promise<RunProgress> {
+  return cli.call('run.start', {
+    projectId,
+    offline: choices.offline,
+    autoAccept: choices.autoAccept,
+    ...(choices.concurrency ? { concurrency: choices.concurrency } : {}),
+    ...(choices.minConfidence !== undefined ? { minConfidence: choices.minConfidence } : {}),
+  });
 }
 
 async function importSheet(cli: CliSession, path: string, sheet: string | undefined): Promise<ProjectDetail> {

@@ -1,4 +1,5 @@
 import type { RefreshProgress, WatchRun } from '../../../shared/contract';
+import { abortOnSignal } from '../cancel-on-signal';
 import { parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
@@ -156,9 +157,7 @@ async function refreshDue(yes: boolean): Promise<number> {
 
 /** Runs the refresh to its end, printing progress; Ctrl-C pauses it, so what is in flight lands and is kept. */
 async function follow(cli: CliSession, start: () => Promise<RefreshProgress>, stop: AbortController): Promise<RefreshProgress> {
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signalsOff = abortOnSignal(stop);
   let lastPlain = 0;
   const show = (p: RefreshProgress) => {
     if (process.stderr.isTTY) return void process.stderr.write(`\r${formatRefreshLine(p)}\x1b[K`);
@@ -185,8 +184,7 @@ async function follow(cli: CliSession, start: () => Promise<RefreshProgress>, st
     process.stderr.write(`${formatRefreshLine(final)}\n`);
     return final;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signalsOff();
   }
 }
 

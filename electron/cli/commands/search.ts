@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { abortOnSignal } from '../cancel-on-signal';
 import { resolve } from 'node:path';
 import type { ColumnValues, SearchProgress, SearchStatus } from '../../../shared/contract';
 import type { SearchFilter } from '../../../shared/search-filters';
@@ -70,9 +71,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       }
     }
 
-    const onSignal = () => stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const signalsOff = abortOnSignal(stop);
     const reporter = new SearchReporter();
     let final: SearchProgress;
     try {
@@ -92,8 +91,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
         stop.signal,
       );
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      signalsOff();
     }
     reporter.finish(final);
     if (final.fromCache) {
