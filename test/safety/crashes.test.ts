@@ -87,9 +87,14 @@ function committedQueries(dbPath: string): Set<string> {
 
 /** Rows of the data folder's projects that a run has settled so far (a run writes the rows it settles within a second). */
 function settledCount(dbPath: string): number {
+  return readOne<number>(dbPath, "SELECT count(*) FROM row_status WHERE state <> 'pending'");
+}
+
+/** The one value a query reads from the data file, on a read-only connection of its own. */
+function readOne<T>(dbPath: string, sql: string): T {
   const db = new Database(dbPath, { readonly: true });
   try {
-    return db.prepare("SELECT count(*) FROM row_status WHERE state <> 'pending'").pluck().get() as number;
+    return db.prepare(sql).pluck().get() as T;
   } finally {
     db.close();
   }
@@ -286,14 +291,7 @@ describe('a CLI run killed while it follows its plan', () => {
     const file = writeCsv(join(tmp.dir, 'followed.csv'), SHEET_HEADERS, rows);
     const followHome = join(tmp.dir, 'follow-home');
     const dbPath = join(followHome, DATABASE_FILE);
-    const read = <T>(sql: string): T => {
-      const db = new Database(dbPath, { readonly: true });
-      try {
-        return db.prepare(sql).pluck().get() as T;
-      } finally {
-        db.close();
-      }
-    };
+    const read = <T>(sql: string): T => readOne<T>(dbPath, sql);
     // Before the CLI's first start has made its tables, nothing is settled.
     const settledByRun = () => {
       try {
@@ -355,14 +353,7 @@ describe('clearing the cache killed part-way', () => {
     } finally {
       await engine.close();
     }
-    const read = <T>(sql: string): T => {
-      const db = new Database(dbPath, { readonly: true });
-      try {
-        return db.prepare(sql).pluck().get() as T;
-      } finally {
-        db.close();
-      }
-    };
+    const read = <T>(sql: string): T => readOne<T>(dbPath, sql);
     const answers = read<number>('SELECT count(*) FROM lookups');
     expect(answers).toBeGreaterThan(1000);
 

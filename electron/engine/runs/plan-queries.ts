@@ -125,7 +125,7 @@ export async function planProject(
     if (page.rows.length === 0) return;
     // Nothing is written yet in this transaction: the ids known now are committed.
     ids.catchUp(true);
-    const { first, last, text, textEnds } = page;
+    const { first, last } = page;
 
     // A first plan finds nothing here: both reads come back empty and every row is simply written.
     const olds = new Map<number, OldPlan>();
@@ -147,20 +147,18 @@ export async function planProject(
     const newStatuses: NewStatusValues[] = [];
     const replaces: RowStatusValues[] = [];
     const drops = new Map<number, number[]>();
-    // The page's texts in order: each row's label, then its steps' queries.
-    let t = 0;
-    const nextText = () => text.slice(t === 0 ? 0 : textEnds[t - 1], textEnds[t++]);
-    const stepIds = idsByStep(page, (r, i, j, signature) => {
+    const { ids: stepIds, signatures } = idsByStep(page, (r, i, j, signature) => {
       const old = olds.get(page.rows[r]!) ?? NO_OLD_PLAN;
       return sameService && old.texts[i] === signature ? old.ids[i]! : ids.idOf(page.digests ? page.digests[j]! : digestOf(queryFromStored(signature)), signature);
     });
     let j = 0;
     for (let r = 0; r < page.rows.length; r++) {
       const rowIndex = page.rows[r]!;
-      const label = nextText();
+      // Each row's label comes before its steps' queries in the page's texts.
+      const label = pageText(page, j + r);
       const old = olds.get(rowIndex) ?? NO_OLD_PLAN;
       const plan: PlannedStep[] = [];
-      for (const end = page.stepEnds[r]!; j < end; j++) plan.push({ id: stepIds[j]!, signature: nextText(), strategy: STRATEGIES[page.strategies[j]!]! });
+      for (const end = page.stepEnds[r]!; j < end; j++) plan.push({ id: stepIds[j]!, signature: signatures[j]!, strategy: STRATEGIES[page.strategies[j]!]! });
       outcome.rows++;
       if (plan.length === 0) outcome.withoutQuery++;
       const kept = sameService ? commonPrefix(old.texts, plan) : 0;
@@ -225,25 +223,35 @@ export async function planProject(
 
 /**
  * The query id of each step of a page (`page.strategies`' order), given by `idOf(row, step of the row, step of the page,
- * its query as stored)`: every row's first step first, then every second step, and so on. A run asks a row's next step
- * only once its first found nobody, so its answer lands later: with ids in row order it went among the answers stored
- * before it (`lookups` is filed by query id), rewriting one of their pages each time; by step, a page's later answers
- * are appended together.
+ * its query as stored)`, with that query's text: every row's first step first, then every second step, and so on. A
+ * run asks a row's next step only once its first found nobody, so its answer lands later: with ids in row order it went
+ * among the answers stored before it (`lookups` is filed by query id), rewriting one of their pages each time; by step,
+ * a page's later answers are appended together.
  */
-function idsByStep(page: PlannedPage, idOf: (row: number, step: number, pageStep: number, signature: string) => number): number[] {
+function idsByStep(
+  page: PlannedPage,
+  idOf: (row: number, step: number, pageStep: number, signature: string) => number,
+): { ids: number[]; signatures: string[] } {
   const ids: number[] = new Array<number>(page.strategies.length);
+  const signatures: string[] = new Array<string>(page.strategies.length);
   for (let step = 0, more = true; more; step++) {
     more = false;
     for (let r = 0; r < page.rows.length; r++) {
       const j = (r === 0 ? 0 : page.stepEnds[r - 1]!) + step;
       if (j >= page.stepEnds[r]!) continue;
       more = true;
-      // Each row's label comes before its steps' queries in the page's texts: the step's is text j + r + 1.
-      const t = j + r + 1;
-      ids[j] = idOf(r, step, j, page.text.slice(page.textEnds[t - 1], page.textEnds[t]));
+      // Each row's label comes before its steps' queries: the step's is text j + r + 1.
+      const signature = pageText(page, j + r + 1);
+      signatures[j] = signature;
+      ids[j] = idOf(r, step, j, signature);
     }
   }
-  return ids;
+  return { ids, signatures };
+}
+
+/** The page's text `t`: its texts are, in order, each row's label, then its steps' queries. */
+function pageText(page: PlannedPage, t: number): string {
+  return page.text.slice(t === 0 ? 0 : page.textEnds[t - 1], page.textEnds[t]);
 }
 
 function commonPrefix(oldTexts: readonly string[], plan: readonly PlannedStep[]): number {
