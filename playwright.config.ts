@@ -8,7 +8,9 @@ const executablePath = process.env.CHROMIUM_PATH || (await chromium.executablePa
 
 export default defineConfig({
   testDir: 'test/e2e',
-  timeout: 120_000,
+  // A test's whole budget, there to stop a hung one: the longest flows (every screen checked with axe, a search built,
+  // run and exported) take 40-45 s on an idle 2-core machine and took past two minutes on one loaded four times over.
+  timeout: 360_000,
   // A loaded 2-core CI machine answers slower than a laptop; waits for long work say so themselves.
   expect: { timeout: 10_000 },
   workers: 1,
