@@ -2,7 +2,8 @@
 // engine's thread or the rest of the machine's load in the figure: the replies are made again from a prepared folder
 // (profile-step.ts prepare), each query's stored people as the service sent them, with the cells of the rows asking it
 // first. Prints the CPU a reply of the whole reading (row-verdict.ts preparedReply, each reply once, as a run reads it)
-// and, best of 15 rounds, of its people (answerPeople) and of them with their blocks, and its verdicts.
+// and, best of 15 rounds, of its JSON from its bytes (api/reply-ascii.ts), its people (answerPeople) and of them with
+// their blocks, and its verdicts.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare
 //   npx node --max-semi-space-size=8 --import tsx bench/reply-replay.ts --rows 100000 --replies 200
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SETTINGS, type Mapping, type Strategy } from '../shared/model';
 import { parseFindReply } from '../electron/engine/api/find-reply';
+import { replyBytesJson } from '../electron/engine/api/reply-ascii';
 import { answerPeople } from '../electron/engine/matching';
 import { getLookups } from '../electron/engine/store';
 import { recordBlocks } from '../electron/engine/store/person-blocks';
@@ -67,6 +69,9 @@ const best = (label: string, work: () => void) => {
   }
   line(`${label} (best of 15)`, ms);
 };
+best('its JSON (replyBytesJson)', () => {
+  for (const reply of replies) replyBytesJson(reply.bytes, 'find reply');
+});
 best('people (answerPeople)', () => {
   for (const reply of parsed) reply.map(answerPeople);
 });

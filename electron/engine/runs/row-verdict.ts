@@ -3,8 +3,7 @@ import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readSt
 import type { AnswerPeople, StoredPerson } from '../store';
 import { blockNewPeople } from '../store/person-blocks';
 import { parseFindReply } from '../api/find-reply';
-import { replyJson } from '../api/reply-json';
-import { replyText } from '../api/reply-text';
+import { replyBytesJson } from '../api/reply-ascii';
 import { LIFTED_REASON, learnedVerdict, type LearnedState } from '../matching/learned-model';
 import { parseCells } from '../rows/row-cells';
 import { storedJobChangeReason } from '../rows/job-change-reason';
@@ -148,7 +147,7 @@ export interface LandedReply {
  * the limits (api/reply-limits.ts).
  */
 export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
-  const answers = parseFindReply(replyJson(replyText(bytes, 'find reply')), strategies.length).map(answerPeople);
+  const answers = parseFindReply(replyBytesJson(bytes, 'find reply'), strategies.length).map(answerPeople);
   blockNewPeople(answers.flatMap((a) => a.people));
   return {
     stored: answers.map(({ people, ranks }) => ({ people: people.map(withoutCopies), ranks })),
