@@ -247,11 +247,10 @@ function copySql(outcome: 'found' | 'nobody', fromFirstStep: boolean): string {
        AND q.project_id = @project AND q.row_index = n.row_index AND q.step = d.step AND q.query_id = d.query_id AND q.strategy = d.strategy`
     : 'd.step = n.step AND d.query_id = n.query_id AND d.strategy = n.strategy';
   const moved = fromFirstStep ? 'step = d.step, strategy = d.strategy, query_id = d.query_id, ' : '';
-  // The answer that settled the other project's row is still the one on file, and fresh: looked up by when it was
-  // fetched, then its query (lookups_by_answer, migrations 18 and 28), where the first run wrote a span's answers side
-  // by side. By the hash key alone each probe went to a random page of its index.
-  const answer = `EXISTS (SELECT 1 FROM lookups AS l INDEXED BY lookups_by_answer
-       WHERE l.fetched_at = d.fetched_at AND l.query_id = d.query_id AND l.status = 'ok'${outcome === 'nobody' ? ' AND l.candidate_count = 0' : ''})`;
+  // The answer that settled the other project's row is still the one on file, and fresh: looked up by its query's id,
+  // the answers' key, in row order (migrations 28, 34), so a span's probes fall on neighbouring pages.
+  const answer = `EXISTS (SELECT 1 FROM lookups AS l
+       WHERE l.query_id = d.query_id AND l.fetched_at = d.fetched_at AND l.status = 'ok'${outcome === 'nobody' ? ' AND l.candidate_count = 0' : ''})`;
   return `UPDATE row_status AS n SET ${moved}${written}
      FROM row_status AS d, rows AS nr, rows AS dr${fromFirstStep ? ', row_queries AS q' : ''}
      WHERE n.project_id = @project AND n.state = 'pending' AND n.row_index > @after AND n.row_index <= @through

@@ -32,6 +32,7 @@ import { personBlocks } from './030-person-blocks';
 import { queryRemovals } from './031-query-removals';
 import { sharedQueries } from './032-shared-queries';
 import { personBlocksWithoutSequence } from './033-person-blocks-without-sequence';
+import { answersProbedByQuery } from './034-answers-probed-by-query';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -68,4 +69,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   queryRemovals,
   sharedQueries,
   personBlocksWithoutSequence,
+  answersProbedByQuery,
 ];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_MIGRATIONS, openDatabase } from '../../../../electron/engine/store';
+import { ALL_MIGRATIONS, latestVersion, openDatabase } from '../../../../electron/engine/store';
 import { tempFolder } from '../temp-folder';
 
 const upTo = (v: number) => ALL_MIGRATIONS.filter((m) => m.version <= v);
@@ -23,7 +23,7 @@ describe('migration 33: person blocks without a sequence', () => {
   it('keeps every block, and the ids given before stay given: an empty block at the last one when it was deleted', () => {
     const db = openDatabase(version32Folder(5, 2));
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(33);
+      expect(db.pragma('user_version', { simple: true })).toBe(latestVersion());
       expect(db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'person_blocks'").pluck().get()).not.toMatch(/AUTOINCREMENT/i);
       expect(db.prepare("SELECT count(*) FROM sqlite_sequence WHERE name = 'person_blocks'").pluck().get()).toBe(0);
       expect(db.prepare('SELECT id, CAST(data AS TEXT) FROM person_blocks ORDER BY id').raw().all()).toEqual([
