@@ -163,14 +163,20 @@ const FETCH_TIMES_KEPT = 16_384;
  */
 class FetchTimes {
   private readonly texts = new Map<number, string>();
+  // A call's rows mostly follow one another: the last text is tried before the map (a lookup by a time's double).
+  private lastMs = Number.NaN;
+  private lastText = '';
 
   text(ms: number): string {
+    if (ms === this.lastMs) return this.lastText;
     let text = this.texts.get(ms);
     if (text === undefined) {
       if (this.texts.size >= FETCH_TIMES_KEPT) this.texts.clear();
       text = new Date(ms).toISOString();
       this.texts.set(ms, text);
     }
+    this.lastMs = ms;
+    this.lastText = text;
     return text;
   }
 }

@@ -89,8 +89,8 @@ export class ExportSummaries {
 
   /** The summary of the person `personId`; null when it has none. */
   summaryOf(personId: number): PersonSummary | null {
-    const chunk = this.chunkOf(personId);
-    if (chunk?.has(personId)) return chunk.summaryOf(personId);
+    const held = this.chunkOf(personId)?.summaryOf(personId);
+    if (held !== undefined) return held;
     const columns = this.readOne(personId);
     return columns ? personSummary(columns) : null;
   }
@@ -185,9 +185,10 @@ class SummaryChunk {
     return this.indexOf(personId) !== -1;
   }
 
-  summaryOf(personId: number): PersonSummary | null {
+  /** The summary of `personId`; undefined when the chunk does not hold it. */
+  summaryOf(personId: number): PersonSummary | undefined {
     const at = this.indexOf(personId);
-    if (at === -1) return null;
+    if (at === -1) return undefined;
     const start = this.starts[at * 3]!;
     const end = at + 1 < this.length ? this.starts[at * 3 + 3]! : this.used;
     const title = this.sharedOf[at * 3]!;
