@@ -179,11 +179,10 @@ export function answerFetched(db: Database, id: number): { fetchedAt: number; er
  * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
  * refresh never throws away candidates the user could still review. An 'ok' answer's people are added to `people`
  * where no version with their digest is there already, their records compressed in blocks (store/person-blocks.ts);
- * the answer keeps their ids.
+ * the answer keeps their ids. Returns each row's people's ids as stored, best rank first (null for an error).
  */
-export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
+export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): (number[] | null)[] {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
-  const { upsert } = writeStatements(db);
   const write = () => {
     const found = rows.map((r) => {
       if (r.status !== 'ok') return null;
@@ -191,25 +190,61 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
       return r.stored.people;
     });
     const people = personIds(db, found);
-    for (const [i, r] of rows.entries()) {
-      const ok = r.status === 'ok';
-      const ids = people[i];
-      upsert.run(
-        r.queryId,
-        Math.trunc(r.fetchedAt),
-        r.status,
-        ids ? ids.length : null,
-        ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
-        ids ? JSON.stringify(ids) : null,
-        ok ? storedRanks(r.stored!.ranks, ids!.length) : null,
-        keepOkAfterMs,
-      );
+    // A call's answers in one statement (UPSERT_ROWS at a time): a statement an answer cost more to run than its write.
+    // SQLite takes a statement's rows in order, as it took one statement after another.
+    const values: unknown[] = [];
+    for (let from = 0; from < rows.length; ) {
+      const count = UPSERT_ROWS.find((n) => n <= rows.length - from)!;
+      values.length = 0;
+      for (let i = from; i < from + count; i++) {
+        const r = rows[i]!;
+        const ok = r.status === 'ok';
+        const ids = people[i];
+        values.push(
+          r.queryId,
+          Math.trunc(r.fetchedAt),
+          r.status,
+          ids ? ids.length : null,
+          ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
+          ids ? JSON.stringify(ids) : null,
+          ok ? storedRanks(r.stored!.ranks, ids!.length) : null,
+        );
+      }
+      values.push(keepOkAfterMs);
+      upsertStatement(db, count).run(values);
+      from += count;
     }
+    return people;
   };
   // A nested transaction would be a savepoint, and SQLite copies every page a savepoint changes into a statement
   // journal (a temporary file past 64 KB): measured, a run wrote a quarter more with one per call.
-  if (db.inTransaction) write();
-  else db.transaction(write)();
+  return db.inTransaction ? write() : db.transaction(write)();
+}
+
+/** The rows an upsert statement of putLookups writes: a whole call's answers, then what is left in tens, then ones. */
+const UPSERT_ROWS = [100, 10, 1];
+const upserts = new WeakMap<Database, Map<number, Statement>>();
+
+/**
+ * Writes `count` answers: an 'ok' one replaces anything, an 'error' one never replaces an 'ok' one fetched at or after
+ * the last parameter (putLookups' keepOkAfterMs).
+ */
+function upsertStatement(db: Database, count: number): Statement {
+  let byCount = upserts.get(db);
+  if (!byCount) upserts.set(db, (byCount = new Map()));
+  let statement = byCount.get(count);
+  if (!statement) {
+    statement = db.prepare(
+      `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
+       VALUES ${new Array(count).fill('(?, ?, ?, ?, NULL, NULL, ?, ?, ?)').join(', ')}
+       ON CONFLICT (query_id) DO UPDATE SET
+         fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
+         facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
+       WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
+    );
+    byCount.set(count, statement);
+  }
+  return statement;
 }
 
 /**
@@ -449,7 +484,7 @@ type RankRow = [number, number, string | null, string | null, string | null];
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
 const rankStatements = new WeakMap<Database, Map<number, Statement>>();
-const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
+const writes = new WeakMap<Database, { addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
@@ -477,18 +512,10 @@ function paddedKeys(keys: number[]): number[] {
   return keys;
 }
 
-function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement } {
+function writeStatements(db: Database): { addPerson: Statement; addDigest: Statement; addBlock: Statement } {
   let statements = writes.get(db);
   if (!statements) {
     statements = {
-      upsert: db.prepare(
-        `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
-         VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?)
-         ON CONFLICT (query_id) DO UPDATE SET
-           fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
-           facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
-         WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
-      ),
       // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
       addPerson: db.prepare("INSERT INTO people (facts_version, facts, person, block, position) VALUES (?, ?, x'', ?, ?)"),
       addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
