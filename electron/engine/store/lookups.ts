@@ -310,13 +310,9 @@ function personIds(db: Database, lists: readonly (readonly StoredPerson[] | null
 
 /** Adds these new people, their records in blocks, and sets their ids. */
 function addPeople(db: Database, people: readonly NewPerson[]): void {
-  const { addPerson, addDigest, addBlock } = writeStatements(db);
-  const digests = PersonDigests.of(db);
-  const add = (p: NewPerson, block: number, position: number) => {
-    p.id = Number(addPerson.run(p.person.factsVersion, p.person.facts, block, position).lastInsertRowid);
-    addDigest.run(p.id, p.person.digest);
-    digests.add(p.person.digest, p.id);
-  };
+  const { addBlock } = writeStatements(db);
+  const placed: { p: NewPerson; block: number; position: number }[] = [];
+  const add = (p: NewPerson, block: number, position: number) => placed.push({ p, block, position });
   const newInBlock = new Map<RecordBlock, number>();
   for (const { person } of people) if (person.inBlock) newInBlock.set(person.inBlock.block, (newInBlock.get(person.inBlock.block) ?? 0) + 1);
   const blockIds = new Map<RecordBlock, number>();
@@ -347,6 +343,46 @@ function addPeople(db: Database, people: readonly NewPerson[]): void {
     for (let position = 0; position < records; position++) add(unblocked[from + position]!, id, position);
     from += records;
   }
+  storePeople(db, placed);
+}
+
+/**
+ * Writes new people and their digests, UPSERT_ROWS a statement (two statements a person cost more to run than their
+ * writes). Their ids are given, the ones SQLite would give: one past the largest, in order.
+ */
+function storePeople(db: Database, placed: readonly { p: NewPerson; block: number; position: number }[]): void {
+  const digests = PersonDigests.of(db);
+  let next = ((statement(db, 'SELECT max(id) FROM people').pluck().get() as number | null) ?? 0) + 1;
+  const people: unknown[] = [];
+  const digestRows: unknown[] = [];
+  for (let from = 0; from < placed.length; ) {
+    const count = UPSERT_ROWS.find((n) => n <= placed.length - from)!;
+    people.length = 0;
+    digestRows.length = 0;
+    for (let i = from; i < from + count; i++) {
+      const { p, block, position } = placed[i]!;
+      p.id = next++;
+      people.push(p.id, p.person.factsVersion, p.person.facts, block, position);
+      digestRows.push(p.id, p.person.digest);
+    }
+    // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
+    rowsStatement(db, addPeopleStatements, 'INSERT INTO people (id, facts_version, facts, person, block, position) VALUES', "(?, ?, ?, x'', ?, ?)", count).run(people);
+    rowsStatement(db, addDigestStatements, 'INSERT INTO person_digests (id, digest) VALUES', '(?, ?)', count).run(digestRows);
+    from += count;
+  }
+  for (const { p } of placed) digests.add(p.person.digest, p.id);
+}
+
+const addPeopleStatements = new WeakMap<Database, Map<number, Statement>>();
+const addDigestStatements = new WeakMap<Database, Map<number, Statement>>();
+
+/** `insert` with `count` rows of `row`, prepared once per count. */
+function rowsStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, insert: string, row: string, count: number): Statement {
+  let byCount = cache.get(db);
+  if (!byCount) cache.set(db, (byCount = new Map()));
+  let prepared = byCount.get(count);
+  if (!prepared) byCount.set(count, (prepared = db.prepare(`${insert} ${new Array(count).fill(row).join(', ')}`)));
+  return prepared;
 }
 
 /** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
@@ -484,7 +520,7 @@ type RankRow = [number, number, string | null, string | null, string | null];
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
 const rankStatements = new WeakMap<Database, Map<number, Statement>>();
-const writes = new WeakMap<Database, { addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
+const writes = new WeakMap<Database, { addBlock: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
@@ -512,15 +548,10 @@ function paddedKeys(keys: number[]): number[] {
   return keys;
 }
 
-function writeStatements(db: Database): { addPerson: Statement; addDigest: Statement; addBlock: Statement } {
+function writeStatements(db: Database): { addBlock: Statement } {
   let statements = writes.get(db);
   if (!statements) {
-    statements = {
-      // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
-      addPerson: db.prepare("INSERT INTO people (facts_version, facts, person, block, position) VALUES (?, ?, x'', ?, ?)"),
-      addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
-      addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)'),
-    };
+    statements = { addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)') };
     writes.set(db, statements);
   }
   return statements;
