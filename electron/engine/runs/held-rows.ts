@@ -27,14 +27,15 @@ export class HeldRows {
   /**
    * Holds rows an answer settles; what they count for the run's progress now. `values`: each row's verdict, in
    * `rows`' order; null when the answer found nobody at the rows' last step (they end: counted once written).
+   * `people`: the answer's people's ids, when the run stored it (RowResolution.foundOne).
    */
-  add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number): ResolutionCount {
+  add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number, people: readonly number[] | null = null): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };
     if (this.held.length === 0) this.since = performance.now();
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
       if (row.rowIndex < this.low) this.low = row.rowIndex;
-      this.held.push({ row, values: values ? values[i]! : null, fetchedAt });
+      this.held.push({ row, values: values ? values[i]! : null, fetchedAt, people });
     }
     // Rows with candidates count as settled now: only the run writes a pending row.
     return { resolved: values ? rows.length : 0, advanced: 0 };
@@ -96,8 +97,8 @@ export class HeldRows {
     }
     if (written.length === 0) return count;
     written.sort((a, b) => a.row.rowIndex - b.row.rowIndex);
-    for (const { row, values, fetchedAt } of written) {
-      if (values) count.resolved += resolution.foundOne(row, values, fetchedAt) - 1;
+    for (const { row, values, fetchedAt, people } of written) {
+      if (values) count.resolved += resolution.foundOne(row, values, fetchedAt, people) - 1;
       else count.resolved += resolution.noCandidates([row], fetchedAt).resolved;
     }
     this.held = kept;
@@ -112,6 +113,7 @@ interface Held {
   row: WaitingRow;
   values: VerdictValues | null;
   fetchedAt: number;
+  people: readonly number[] | null;
 }
 
 /**

@@ -859,7 +859,7 @@ export class MatchingRun {
    * assessed here, from the facts stored with its answers.
    */
   private commitCall({ asked, fetchedAt, prepared }: LandedCall): Nobody[] {
-    putLookups(
+    const people = putLookups(
       this.deps.db,
       asked.map(
         (q, i): Lookup => ({
@@ -886,7 +886,7 @@ export class MatchingRun {
         late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length });
         late.jobs.push({ strategy: q.strategy, facts: answerFacts(prepared.stored[i]!), cells: rows.map((r) => r.cells) });
       }
-      this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt));
+      this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt, people[i]));
     }
     // Their verdicts at the answer's time, as those of the rows waiting when it landed.
     if (late.jobs.length > 0) this.settleSoon(late, fetchedAt);

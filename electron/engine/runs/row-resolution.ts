@@ -44,6 +44,7 @@ export interface ResolutionCount {
  */
 export class RowResolution {
   private readonly foundRow: Statement;
+  private readonly foundPerson: Statement;
   private readonly moveTo: Statement;
   private readonly advance: Statement;
   private readonly exhausted: Statement;
@@ -67,12 +68,20 @@ export class RowResolution {
     // whose rows keep the person whole.
     // Correlated with the row: the same subquery with the query id bound took several times as long.
     const chosenPerson = '(SELECT j.value FROM lookups AS l, json_each(l.people) AS j WHERE l.query_id = row_status.query_id AND j.key = ?)';
+    const verdict = `chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
+         confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?`;
     this.foundRow = db.prepare(
       `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?,
          chosen = CASE WHEN ? IS NOT NULL AND ${chosenPerson} IS NULL THEN ? END,
          chosen_person = CASE WHEN ? IS NOT NULL THEN ${chosenPerson} END,
-         chosen_score = ?, chosen_confidence = ?, chosen_reason = ?, source = ?, decided_at = ?, job_change = ?, job_change_date = ?, job_change_reason = ?,
-         confidence = ?, runner_up = ?, best_rank = ?, reason = ?, guard = ?, verdict_basis = ?
+         ${verdict}
+       WHERE ${row}`,
+    );
+    // A row settled by an answer this run stored: its person's id is known, and bound (the subquery read the answer's
+    // people again for every accepted row).
+    this.foundPerson = db.prepare(
+      `UPDATE row_status SET outcome = 'to_review', fetched_at = ?, state = ?, candidate_count = ?, chosen_rank = ?, chosen = NULL, chosen_person = ?,
+         ${verdict}
        WHERE ${row}`,
     );
     // A row moved on in memory gets its step just before its result, in the same transaction: its page is written once.
@@ -113,13 +122,18 @@ export class RowResolution {
 
   /**
    * One row an answer with candidates settles (found): 1 when written, 0 when no longer pending. Its values are bound
-   * one by one, with no array made a row: a run writes every row it settles here.
+   * one by one, with no array made a row: a run writes every row it settles here. `people`: the answer's people's ids
+   * as stored (putLookups), when this run stored it; else the chosen one is found by position in the stored answer.
    */
-  foundOne(row: WaitingRow, v: VerdictValues, fetchedAt: number): number {
+  foundOne(row: WaitingRow, v: VerdictValues, fetchedAt: number, people?: readonly number[] | null): number {
     this.moveOn(row);
     const whole = v[3];
     const position = v[4];
     const decidedAt = storedDecidedAt(v[9] as string | null, fetchedAt);
+    if (people && whole === null) {
+      const person = position === null ? null : (people[position as number] ?? null);
+      return this.foundPerson.run(fetchedAt, v[0], v[1], v[2], person, v[5], v[6], v[7], v[8], decidedAt, v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], this.basis, this.projectId, row.rowIndex).changes;
+    }
     return this.foundRow.run(fetchedAt, v[0], v[1], v[2], whole, position, whole, position, position, v[5], v[6], v[7], v[8], decidedAt, v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], this.basis, this.projectId, row.rowIndex).changes;
   }
 

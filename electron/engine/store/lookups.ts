@@ -179,11 +179,10 @@ export function answerFetched(db: Database, id: number): { fetchedAt: number; er
  * 'error' row never replaces an 'ok' row fetched at or after `keepOkAfterMs` (default: any 'ok' row), so a failed
  * refresh never throws away candidates the user could still review. An 'ok' answer's people are added to `people`
  * where no version with their digest is there already, their records compressed in blocks (store/person-blocks.ts);
- * the answer keeps their ids.
+ * the answer keeps their ids. Returns each row's people's ids as stored, best rank first (null for an error).
  */
-export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): void {
+export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOkAfterMs?: number } = {}): (number[] | null)[] {
   const keepOkAfterMs = opts.keepOkAfterMs ?? Number.MIN_SAFE_INTEGER;
-  const { upsert } = writeStatements(db);
   const write = () => {
     const found = rows.map((r) => {
       if (r.status !== 'ok') return null;
@@ -191,25 +190,61 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
       return r.stored.people;
     });
     const people = personIds(db, found);
-    for (const [i, r] of rows.entries()) {
-      const ok = r.status === 'ok';
-      const ids = people[i];
-      upsert.run(
-        r.queryId,
-        Math.trunc(r.fetchedAt),
-        r.status,
-        ids ? ids.length : null,
-        ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
-        ids ? JSON.stringify(ids) : null,
-        ok ? storedRanks(r.stored!.ranks, ids!.length) : null,
-        keepOkAfterMs,
-      );
+    // A call's answers in one statement (UPSERT_ROWS at a time): a statement an answer cost more to run than its write.
+    // SQLite takes a statement's rows in order, as it took one statement after another.
+    const values: unknown[] = [];
+    for (let from = 0; from < rows.length; ) {
+      const count = UPSERT_ROWS.find((n) => n <= rows.length - from)!;
+      values.length = 0;
+      for (let i = from; i < from + count; i++) {
+        const r = rows[i]!;
+        const ok = r.status === 'ok';
+        const ids = people[i];
+        values.push(
+          r.queryId,
+          Math.trunc(r.fetchedAt),
+          r.status,
+          ids ? ids.length : null,
+          ok ? null : JSON.stringify(r.error ?? { kind: 'unknown', message: 'No error detail was recorded.' }),
+          ids ? JSON.stringify(ids) : null,
+          ok ? storedRanks(r.stored!.ranks, ids!.length) : null,
+        );
+      }
+      values.push(keepOkAfterMs);
+      upsertStatement(db, count).run(values);
+      from += count;
     }
+    return people;
   };
   // A nested transaction would be a savepoint, and SQLite copies every page a savepoint changes into a statement
   // journal (a temporary file past 64 KB): measured, a run wrote a quarter more with one per call.
-  if (db.inTransaction) write();
-  else db.transaction(write)();
+  return db.inTransaction ? write() : db.transaction(write)();
+}
+
+/** The rows an upsert statement of putLookups writes: a whole call's answers, then what is left in tens, then ones. */
+const UPSERT_ROWS = [100, 10, 1];
+const upserts = new WeakMap<Database, Map<number, Statement>>();
+
+/**
+ * Writes `count` answers: an 'ok' one replaces anything, an 'error' one never replaces an 'ok' one fetched at or after
+ * the last parameter (putLookups' keepOkAfterMs).
+ */
+function upsertStatement(db: Database, count: number): Statement {
+  let byCount = upserts.get(db);
+  if (!byCount) upserts.set(db, (byCount = new Map()));
+  let statement = byCount.get(count);
+  if (!statement) {
+    statement = db.prepare(
+      `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
+       VALUES ${new Array(count).fill('(?, ?, ?, ?, NULL, NULL, ?, ?, ?)').join(', ')}
+       ON CONFLICT (query_id) DO UPDATE SET
+         fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
+         facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
+       WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
+    );
+    byCount.set(count, statement);
+  }
+  return statement;
 }
 
 /**
@@ -275,13 +310,9 @@ function personIds(db: Database, lists: readonly (readonly StoredPerson[] | null
 
 /** Adds these new people, their records in blocks, and sets their ids. */
 function addPeople(db: Database, people: readonly NewPerson[]): void {
-  const { addPerson, addDigest, addBlock } = writeStatements(db);
-  const digests = PersonDigests.of(db);
-  const add = (p: NewPerson, block: number, position: number) => {
-    p.id = Number(addPerson.run(p.person.factsVersion, p.person.facts, block, position).lastInsertRowid);
-    addDigest.run(p.id, p.person.digest);
-    digests.add(p.person.digest, p.id);
-  };
+  const { addBlock } = writeStatements(db);
+  const placed: { p: NewPerson; block: number; position: number }[] = [];
+  const add = (p: NewPerson, block: number, position: number) => placed.push({ p, block, position });
   const newInBlock = new Map<RecordBlock, number>();
   for (const { person } of people) if (person.inBlock) newInBlock.set(person.inBlock.block, (newInBlock.get(person.inBlock.block) ?? 0) + 1);
   const blockIds = new Map<RecordBlock, number>();
@@ -312,6 +343,46 @@ function addPeople(db: Database, people: readonly NewPerson[]): void {
     for (let position = 0; position < records; position++) add(unblocked[from + position]!, id, position);
     from += records;
   }
+  storePeople(db, placed);
+}
+
+/**
+ * Writes new people and their digests, UPSERT_ROWS a statement (two statements a person cost more to run than their
+ * writes). Their ids are given, the ones SQLite would give: one past the largest, in order.
+ */
+function storePeople(db: Database, placed: readonly { p: NewPerson; block: number; position: number }[]): void {
+  const digests = PersonDigests.of(db);
+  let next = ((statement(db, 'SELECT max(id) FROM people').pluck().get() as number | null) ?? 0) + 1;
+  const people: unknown[] = [];
+  const digestRows: unknown[] = [];
+  for (let from = 0; from < placed.length; ) {
+    const count = UPSERT_ROWS.find((n) => n <= placed.length - from)!;
+    people.length = 0;
+    digestRows.length = 0;
+    for (let i = from; i < from + count; i++) {
+      const { p, block, position } = placed[i]!;
+      p.id = next++;
+      people.push(p.id, p.person.factsVersion, p.person.facts, block, position);
+      digestRows.push(p.id, p.person.digest);
+    }
+    // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
+    rowsStatement(db, addPeopleStatements, 'INSERT INTO people (id, facts_version, facts, person, block, position) VALUES', "(?, ?, ?, x'', ?, ?)", count).run(people);
+    rowsStatement(db, addDigestStatements, 'INSERT INTO person_digests (id, digest) VALUES', '(?, ?)', count).run(digestRows);
+    from += count;
+  }
+  for (const { p } of placed) digests.add(p.person.digest, p.id);
+}
+
+const addPeopleStatements = new WeakMap<Database, Map<number, Statement>>();
+const addDigestStatements = new WeakMap<Database, Map<number, Statement>>();
+
+/** `insert` with `count` rows of `row`, prepared once per count. */
+function rowsStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, insert: string, row: string, count: number): Statement {
+  let byCount = cache.get(db);
+  if (!byCount) cache.set(db, (byCount = new Map()));
+  let prepared = byCount.get(count);
+  if (!prepared) byCount.set(count, (prepared = db.prepare(`${insert} ${new Array(count).fill(row).join(', ')}`)));
+  return prepared;
 }
 
 /** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
@@ -449,7 +520,7 @@ type RankRow = [number, number, string | null, string | null, string | null];
 const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
 const factStatements = new WeakMap<Database, Map<number, Statement>>();
 const rankStatements = new WeakMap<Database, Map<number, Statement>>();
-const writes = new WeakMap<Database, { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement }>();
+const writes = new WeakMap<Database, { addBlock: Statement }>();
 
 function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
   let byCount = cache.get(db);
@@ -477,23 +548,10 @@ function paddedKeys(keys: number[]): number[] {
   return keys;
 }
 
-function writeStatements(db: Database): { upsert: Statement; addPerson: Statement; addDigest: Statement; addBlock: Statement } {
+function writeStatements(db: Database): { addBlock: Statement } {
   let statements = writes.get(db);
   if (!statements) {
-    statements = {
-      upsert: db.prepare(
-        `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
-         VALUES (?, ?, ?, ?, NULL, NULL, ?, ?, ?)
-         ON CONFLICT (query_id) DO UPDATE SET
-           fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
-           facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
-         WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
-      ),
-      // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
-      addPerson: db.prepare("INSERT INTO people (facts_version, facts, person, block, position) VALUES (?, ?, x'', ?, ?)"),
-      addDigest: db.prepare('INSERT INTO person_digests (id, digest) VALUES (?, ?)'),
-      addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)'),
-    };
+    statements = { addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)') };
     writes.set(db, statements);
   }
   return statements;

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Candidate, Mapping } from '../../../shared/model';
-import { rankedFacts } from '../../../electron/engine/matching';
+import { answerPeople, rankedFacts } from '../../../electron/engine/matching';
 import { readRowStatus } from '../../../electron/engine/rows/row-status';
 import { HeldRows } from '../../../electron/engine/runs/held-rows';
 import { RowResolution, type WaitingRow } from '../../../electron/engine/runs/row-resolution';
 import { verdictsFor } from '../../../electron/engine/runs/row-verdict';
-import { openDatabase, type Database } from '../../../electron/engine/store';
+import { openDatabase, putLookups, type Database } from '../../../electron/engine/store';
 import { tempDir } from './helpers';
 
 const MAPPING: Mapping = { fullName: 0, email: 1, company: 2 };
@@ -181,6 +181,36 @@ describe('rows held until the rows before them are settled', () => {
     expect(states.slice(0, 3)).toEqual(['pending', 'pending', 'pending']);
     expect(states[7]).toBe('no_candidates');
     expect(states.filter((s) => s === 'auto' || s === 'to_review')).toHaveLength(6);
+  });
+
+  it('stores the person a held row chose by the ids its answer was stored with, as the stored answer names them by position', () => {
+    // Each row asks its own query; the answers hold the same three people in turn, the row's person at another place each time.
+    const sheet = [
+      ['Jane Doe', '', 'Globex'],
+      ['Jane Doe', '', 'Globex'],
+      ['Jane Doe', '', 'Globex'],
+    ];
+    const answers = [0, 1, 2].map((shift) => [...ANSWER.slice(3 - shift), ...ANSWER.slice(0, 3 - shift)].map((c, i) => ({ ...c, rank: i + 1 })));
+    const ids = putLookups(
+      db,
+      answers.map((candidates, row) => ({ queryId: row * 10, query: null, fetchedAt: FETCHED_AT, status: 'ok', candidates, error: null, stored: answerPeople(candidates) })),
+    );
+    const [bound, byPosition] = [addProject(db, sheet), addProject(db, sheet)];
+    const resolution = new RowResolution(db, bound, MAPPING, RULE);
+    const rows = waiting(sheet);
+    const values = rows.map((row, i) => verdictsFor([row.cells], 'name+company', rankedFacts(answers[i]!), { ...resolution.verdictContext(AT), byPeople: true })[0]!);
+    const held = new HeldRows();
+    rows.forEach((row, i) => held.add([row], [values[i]!], FETCHED_AT, ids[i]));
+    db.transaction(() => held.write(resolution))();
+    const positional = new RowResolution(db, byPosition, MAPPING, RULE);
+    db.transaction(() => rows.forEach((row, i) => positional.foundOne(row, values[i]!, FETCHED_AT)))();
+
+    const chosen = (projectId: number) => db.prepare('SELECT chosen_person FROM row_status WHERE project_id = ? ORDER BY row_index').pluck().all(projectId);
+    // Jane Doe of Globex is one person, stored once: each row chose her, at position 0, 1 and 2 of its answer.
+    expect(values.map((v) => v[4])).toEqual([0, 1, 2]);
+    expect(chosen(bound)).toEqual([ids[0]![0], ids[0]![0], ids[0]![0]]);
+    expect(chosen(byPosition)).toEqual(chosen(bound));
+    expect(stored(db, bound)).toEqual(stored(db, byPosition));
   });
 
   it("writes a run's first rows quickly (1,000 at once or after 250 ms), then in writes of 6,000 (or after 3 s)", () => {

@@ -193,6 +193,29 @@ describe('lookups cache', () => {
     }
   });
 
+  it('keeps those rules for every answer of a call written a hundred or ten a statement, in the order given', () => {
+    const db = open();
+    try {
+      // 123 answers: a statement of 100, two of 10, three of one.
+      const emails = Array.from({ length: 123 }, (_, i) => `p${i}@example.com`);
+      const stale = emails.map((e, i) => ok(db, e, i % 2 === 0 ? now - 40 * DAY : now - DAY));
+      putLookups(db, stale);
+      const cutoff = now - 30 * DAY;
+      // Each query twice in one write: its error, then (every third) a new answer after it, which wins.
+      const second = emails.map((e, i) => (i % 3 === 0 ? ok(db, e, now, [candidate(1, `New ${i}`)]) : null));
+      putLookups(db, emails.flatMap((e, i) => [failed(db, e, now), ...(second[i] ? [second[i]!] : [])]), { keepOkAfterMs: cutoff });
+      const got = getLookups(db, stale.map((l) => l.queryId), 0);
+      emails.forEach((_, i) => {
+        const expected = second[i] ? read(second[i]!) : i % 2 === 0 ? 'error' : read(stale[i]!);
+        const row = got.get(stale[i]!.queryId)!;
+        if (expected === 'error') expect(row.status).toBe('error');
+        else expect(row).toEqual(expected);
+      });
+    } finally {
+      db.close();
+    }
+  });
+
   it("reads an answer's candidate facts composed of its people's, with its own ranks and scores, without their records", () => {
     const db = open();
     try {
