@@ -6,7 +6,7 @@ import { PersonDigests } from './person-digests';
 import { queryFromStored } from './query-text';
 import { packedRecordAt, readBlock, recordBlocks, type InBlock, type ReadBlock, type RecordBlock } from './person-blocks';
 import { personRecord, type PackedRecord } from './person-records';
-import { statement } from './statements';
+import { CountedStatements, repeated, statement } from './statements';
 
 export interface LookupError {
   kind: string;
@@ -99,7 +99,7 @@ export function getAnswerFacts(db: Database, ids: readonly number[], freshAfterM
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
-    const rows = keyedStatement(db, factStatements, FACT_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
+    const rows = factReads.of(db, chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
     for (const [id, count, facts, fetchedAt] of rows) found.set(id, count === null || facts === null ? null : { count, facts, fetchedAt });
   }
   return found;
@@ -128,7 +128,7 @@ export function getAnswerRanks(db: Database, ids: readonly number[]): Map<number
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
-    const rows = keyedStatement(db, rankStatements, RANK_COLUMNS, "status = 'ok' AND", chunk.length).raw().all(Number.MIN_SAFE_INTEGER, ...chunk) as RankRow[];
+    const rows = rankReads.of(db, chunk.length).raw().all(Number.MIN_SAFE_INTEGER, ...chunk) as RankRow[];
     for (const [id, count, people, ranks, facts] of rows) {
       const [withFacts, minVersion, maxVersion] = facts === null ? [0, null, null] : (JSON.parse(facts) as [number, number | null, number | null]);
       found.set(id, { count, people: parsedJson<number[]>(people), ranks: parsedJson<[number, number | null][]>(ranks), withFacts, minVersion, maxVersion });
@@ -151,7 +151,7 @@ export function getLookups(db: Database, ids: readonly number[], freshAfterMs: n
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
-    const rows = keyedStatement(db, lookupStatements, LOOKUP_COLUMNS, '', chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
+    const rows = lookupReads.of(db, chunk.length).all(freshAfterMs, ...chunk) as LookupRow[];
     for (const row of rows) {
       const lookup = toLookup(db, row);
       if (lookup) found.set(lookup.queryId, lookup);
@@ -190,11 +190,11 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
       return r.stored.people;
     });
     const people = personIds(db, found);
-    // A call's answers in one statement (UPSERT_ROWS at a time): a statement an answer cost more to run than its write.
+    // A call's answers in one statement (ROWS_A_STATEMENT at a time): a statement an answer cost more to run than its write.
     // SQLite takes a statement's rows in order, as it took one statement after another.
     const values: unknown[] = [];
     for (let from = 0; from < rows.length; ) {
-      const count = UPSERT_ROWS.find((n) => n <= rows.length - from)!;
+      const count = ROWS_A_STATEMENT.find((n) => n <= rows.length - from)!;
       values.length = 0;
       for (let i = from; i < from + count; i++) {
         const r = rows[i]!;
@@ -211,7 +211,7 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
         );
       }
       values.push(keepOkAfterMs);
-      upsertStatement(db, count).run(values);
+      upserts.of(db, count).run(values);
       from += count;
     }
     return people;
@@ -221,31 +221,20 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
   return db.inTransaction ? write() : db.transaction(write)();
 }
 
-/** The rows an upsert statement of putLookups writes: a whole call's answers, then what is left in tens, then ones. */
-const UPSERT_ROWS = [100, 10, 1];
-const upserts = new WeakMap<Database, Map<number, Statement>>();
-
+/** The rows a multi-row write takes (putLookups, storePeople): a whole call's, then what is left in tens, then ones. */
+const ROWS_A_STATEMENT = [100, 10, 1];
 /**
  * Writes `count` answers: an 'ok' one replaces anything, an 'error' one never replaces an 'ok' one fetched at or after
  * the last parameter (putLookups' keepOkAfterMs).
  */
-function upsertStatement(db: Database, count: number): Statement {
-  let byCount = upserts.get(db);
-  if (!byCount) upserts.set(db, (byCount = new Map()));
-  let statement = byCount.get(count);
-  if (!statement) {
-    statement = db.prepare(
-      `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
-       VALUES ${new Array(count).fill('(?, ?, ?, ?, NULL, NULL, ?, ?, ?)').join(', ')}
-       ON CONFLICT (query_id) DO UPDATE SET
-         fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
-         facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
-       WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
-    );
-    byCount.set(count, statement);
-  }
-  return statement;
-}
+const upserts = new CountedStatements(
+  (count) => `INSERT INTO lookups (query_id, fetched_at, status, candidate_count, facts, candidates, error, people, ranks)
+     VALUES ${repeated('(?, ?, ?, ?, NULL, NULL, ?, ?, ?)', count)}
+     ON CONFLICT (query_id) DO UPDATE SET
+       fetched_at = excluded.fetched_at, status = excluded.status, candidate_count = excluded.candidate_count,
+       facts = NULL, candidates = NULL, error = excluded.error, people = excluded.people, ranks = excluded.ranks
+     WHERE NOT (excluded.status = 'error' AND lookups.status = 'ok' AND lookups.fetched_at >= ?)`,
+);
 
 /**
  * Answers stored before migration 25 (their candidates' records and facts beside them) after rowid `after`, oldest
@@ -347,7 +336,7 @@ function addPeople(db: Database, people: readonly NewPerson[]): void {
 }
 
 /**
- * Writes new people and their digests, UPSERT_ROWS a statement (two statements a person cost more to run than their
+ * Writes new people and their digests, ROWS_A_STATEMENT a statement (two statements a person cost more to run than their
  * writes). Their ids are given, the ones SQLite would give: one past the largest, in order.
  */
 function storePeople(db: Database, placed: readonly { p: NewPerson; block: number; position: number }[]): void {
@@ -356,7 +345,7 @@ function storePeople(db: Database, placed: readonly { p: NewPerson; block: numbe
   const people: unknown[] = [];
   const digestRows: unknown[] = [];
   for (let from = 0; from < placed.length; ) {
-    const count = UPSERT_ROWS.find((n) => n <= placed.length - from)!;
+    const count = ROWS_A_STATEMENT.find((n) => n <= placed.length - from)!;
     people.length = 0;
     digestRows.length = 0;
     for (let i = from; i < from + count; i++) {
@@ -366,24 +355,15 @@ function storePeople(db: Database, placed: readonly { p: NewPerson; block: numbe
       digestRows.push(p.id, p.person.digest);
     }
     // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
-    rowsStatement(db, addPeopleStatements, 'INSERT INTO people (id, facts_version, facts, person, block, position) VALUES', "(?, ?, ?, x'', ?, ?)", count).run(people);
-    rowsStatement(db, addDigestStatements, 'INSERT INTO person_digests (id, digest) VALUES', '(?, ?)', count).run(digestRows);
+    peopleInserts.of(db, count).run(people);
+    digestInserts.of(db, count).run(digestRows);
     from += count;
   }
   for (const { p } of placed) digests.add(p.person.digest, p.id);
 }
 
-const addPeopleStatements = new WeakMap<Database, Map<number, Statement>>();
-const addDigestStatements = new WeakMap<Database, Map<number, Statement>>();
-
-/** `insert` with `count` rows of `row`, prepared once per count. */
-function rowsStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, insert: string, row: string, count: number): Statement {
-  let byCount = cache.get(db);
-  if (!byCount) cache.set(db, (byCount = new Map()));
-  let prepared = byCount.get(count);
-  if (!prepared) byCount.set(count, (prepared = db.prepare(`${insert} ${new Array(count).fill(row).join(', ')}`)));
-  return prepared;
-}
+const peopleInserts = new CountedStatements((count) => `INSERT INTO people (id, facts_version, facts, person, block, position) VALUES ${repeated("(?, ?, ?, x'', ?, ?)", count)}`);
+const digestInserts = new CountedStatements((count) => `INSERT INTO person_digests (id, digest) VALUES ${repeated('(?, ?)', count)}`);
 
 /** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
 export function storedPersonId(db: Database, digest: bigint): number | undefined {
@@ -517,21 +497,14 @@ const RANK_COLUMNS = `query_id, candidate_count, people, ${RANKS_SQL},
   (SELECT json_array(count(p.facts), min(p.facts_version), max(p.facts_version)) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
 type RankRow = [number, number, string | null, string | null, string | null];
 
-const lookupStatements = new WeakMap<Database, Map<number, Statement>>();
-const factStatements = new WeakMap<Database, Map<number, Statement>>();
-const rankStatements = new WeakMap<Database, Map<number, Statement>>();
 const writes = new WeakMap<Database, { addBlock: Statement }>();
 
-function keyedStatement(db: Database, cache: WeakMap<Database, Map<number, Statement>>, columns: string, filter: string, count: number): Statement {
-  let byCount = cache.get(db);
-  if (!byCount) cache.set(db, (byCount = new Map()));
-  let statement = byCount.get(count);
-  if (!statement) {
-    statement = db.prepare(`SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_id IN (${new Array(count).fill('?').join(', ')})`);
-    byCount.set(count, statement);
-  }
-  return statement;
-}
+/** Reads of the answers to `count` query ids fetched at or after the first parameter, `filter` ending in AND or empty. */
+const keyedSql = (columns: string, filter: string) => (count: number) =>
+  `SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_id IN (${repeated('?', count)})`;
+const lookupReads = new CountedStatements(keyedSql(LOOKUP_COLUMNS, ''));
+const factReads = new CountedStatements(keyedSql(FACT_COLUMNS, "status = 'ok' AND"));
+const rankReads = new CountedStatements(keyedSql(RANK_COLUMNS, "status = 'ok' AND"));
 
 /** The lengths an id list is padded to: a few statements kept, instead of one prepared for every length met. */
 const KEY_LIST_LENGTHS = [1, 10, 50, 200, MAX_KEYS_PER_STATEMENT];
