@@ -5,6 +5,7 @@ import { runPercent } from '../../shared/progress';
 /** A one-line bar redrawn in place on a terminal; plain lines at most every few seconds otherwise. */
 export class ProgressReporter {
   private lastPlain = 0;
+  private lastLine = '';
 
   constructor(
     private readonly out: NodeJS.WriteStream = process.stderr,
@@ -21,13 +22,17 @@ export class ProgressReporter {
     const now = Date.now();
     if (now - this.lastPlain >= this.plainEveryMs) {
       this.lastPlain = now;
-      this.out.write(`${formatLine(p)}\n`);
+      this.lastLine = formatLine(p);
+      this.out.write(`${this.lastLine}\n`);
     }
   }
 
+  /** The run's last line; in a log, not again when its last event already wrote it (a run's end is one). */
   finish(p: RunProgress): void {
+    const line = formatLine(p);
     if (this.out.isTTY) this.out.write('\r\x1b[K');
-    this.out.write(`${formatLine(p)}\n`);
+    else if (line === this.lastLine) return;
+    this.out.write(`${line}\n`);
   }
 }
 
