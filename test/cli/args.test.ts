@@ -3,7 +3,7 @@ import { applyMapOverrides } from '../../electron/cli/map-overrides';
 import { closestOption, exportFormat, parseCommandArgs, positiveInt } from '../../electron/cli/args';
 import { closestCommand } from '../../electron/cli/run-cli';
 import { CliError } from '../../electron/cli/cli-error';
-import { formatDuration, formatLine } from '../../electron/cli/progress';
+import { ProgressReporter, formatDuration, formatLine } from '../../electron/cli/progress';
 import type { RunProgress } from '../../shared/contract';
 
 const detail = { headers: ['Full Name', 'Work Email', 'Company'], mapping: { fullName: 0 } };
@@ -69,6 +69,30 @@ describe('progress lines', () => {
 
   it('does not claim 100% before the first round is planned', () => {
     expect(formatLine({ ...base, queriesTotal: 0, queriesDone: 0 })).toBe('running: planning the first round...');
+  });
+
+  const done: RunProgress = { ...base, status: 'done', queriesDone: 200, rowsResolved: 300, etaSeconds: null };
+  /** What a reporter writes to a log (not a terminal), given these events and then the run's end. */
+  function logged(events: RunProgress[], end: RunProgress): string[] {
+    let text = '';
+    const log = { isTTY: false, write: (chunk: string) => ((text += chunk), true) };
+    // A log is no terminal: plain lines, each event's when it comes (no pause between them here).
+    const reporter = new ProgressReporter(log as unknown as NodeJS.WriteStream, 0);
+    for (const event of events) reporter.update(event);
+    reporter.finish(end);
+    return text.split('\n').filter(Boolean);
+  }
+
+  it("writes a run's end once in a log, when its last event already said it", () => {
+    const lines = logged([base, done], done);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^done: 300\/300 rows/);
+  });
+
+  it("writes a run's end in a log when no event said it yet", () => {
+    const lines = logged([base], done);
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => l.split(':')[0])).toEqual(['running', 'done']);
   });
 });
 
