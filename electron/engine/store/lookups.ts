@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import type { Candidate, FindQuery } from '../../../shared/model';
 import type { CacheStats } from '../../../shared/contract';
@@ -190,11 +190,10 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
       return r.stored.people;
     });
     const people = personIds(db, found);
-    // A call's answers in one statement (ROWS_A_STATEMENT at a time): a statement an answer cost more to run than its write.
-    // SQLite takes a statement's rows in order, as it took one statement after another.
+    // A call's answers in one statement: a statement an answer cost more to run than its write. SQLite takes a
+    // statement's rows in order, as it took one statement after another.
     const values: unknown[] = [];
-    for (let from = 0; from < rows.length; ) {
-      const count = ROWS_A_STATEMENT.find((n) => n <= rows.length - from)!;
+    inSpans(rows.length, (from, count) => {
       values.length = 0;
       for (let i = from; i < from + count; i++) {
         const r = rows[i]!;
@@ -212,8 +211,7 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
       }
       values.push(keepOkAfterMs);
       upserts.of(db, count).run(values);
-      from += count;
-    }
+    });
     return people;
   };
   // A nested transaction would be a savepoint, and SQLite copies every page a savepoint changes into a statement
@@ -223,6 +221,15 @@ export function putLookups(db: Database, rows: readonly Lookup[], opts: { keepOk
 
 /** The rows a multi-row write takes (putLookups, storePeople): a whole call's, then what is left in tens, then ones. */
 const ROWS_A_STATEMENT = [100, 10, 1];
+
+/** Calls `write(from, count)` over `length` rows in spans of ROWS_A_STATEMENT, in order: a few statements kept. */
+function inSpans(length: number, write: (from: number, count: number) => void): void {
+  for (let from = 0; from < length; ) {
+    const count = ROWS_A_STATEMENT.find((n) => n <= length - from)!;
+    write(from, count);
+    from += count;
+  }
+}
 /**
  * Writes `count` answers: an 'ok' one replaces anything, an 'error' one never replaces an 'ok' one fetched at or after
  * the last parameter (putLookups' keepOkAfterMs).
@@ -299,7 +306,7 @@ function personIds(db: Database, lists: readonly (readonly StoredPerson[] | null
 
 /** Adds these new people, their records in blocks, and sets their ids. */
 function addPeople(db: Database, people: readonly NewPerson[]): void {
-  const { addBlock } = writeStatements(db);
+  const addBlock = statement(db, 'INSERT INTO person_blocks (data) VALUES (?)');
   const placed: { p: NewPerson; block: number; position: number }[] = [];
   const add = (p: NewPerson, block: number, position: number) => placed.push({ p, block, position });
   const newInBlock = new Map<RecordBlock, number>();
@@ -336,7 +343,7 @@ function addPeople(db: Database, people: readonly NewPerson[]): void {
 }
 
 /**
- * Writes new people and their digests, ROWS_A_STATEMENT a statement (two statements a person cost more to run than their
+ * Writes new people and their digests, many a statement (two statements a person cost more to run than their
  * writes). Their ids are given, the ones SQLite would give: one past the largest, in order.
  */
 function storePeople(db: Database, placed: readonly { p: NewPerson; block: number; position: number }[]): void {
@@ -344,8 +351,7 @@ function storePeople(db: Database, placed: readonly { p: NewPerson; block: numbe
   let next = ((statement(db, 'SELECT max(id) FROM people').pluck().get() as number | null) ?? 0) + 1;
   const people: unknown[] = [];
   const digestRows: unknown[] = [];
-  for (let from = 0; from < placed.length; ) {
-    const count = ROWS_A_STATEMENT.find((n) => n <= placed.length - from)!;
+  inSpans(placed.length, (from, count) => {
     people.length = 0;
     digestRows.length = 0;
     for (let i = from; i < from + count; i++) {
@@ -357,8 +363,7 @@ function storePeople(db: Database, placed: readonly { p: NewPerson; block: numbe
     // The record is in its block: `person` (NOT NULL since migration 25) is an empty BLOB.
     peopleInserts.of(db, count).run(people);
     digestInserts.of(db, count).run(digestRows);
-    from += count;
-  }
+  });
   for (const { p } of placed) digests.add(p.person.digest, p.id);
 }
 
@@ -497,8 +502,6 @@ const RANK_COLUMNS = `query_id, candidate_count, people, ${RANKS_SQL},
   (SELECT json_array(count(p.facts), min(p.facts_version), max(p.facts_version)) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;
 type RankRow = [number, number, string | null, string | null, string | null];
 
-const writes = new WeakMap<Database, { addBlock: Statement }>();
-
 /** Reads of the answers to `count` query ids fetched at or after the first parameter, `filter` ending in AND or empty. */
 const keyedSql = (columns: string, filter: string) => (count: number) =>
   `SELECT ${columns} FROM lookups AS l WHERE ${filter} fetched_at >= ? AND query_id IN (${repeated('?', count)})`;
@@ -519,15 +522,6 @@ function paddedKeys(keys: number[]): number[] {
   const last = keys[keys.length - 1];
   while (keys.length < length) keys.push(last!);
   return keys;
-}
-
-function writeStatements(db: Database): { addBlock: Statement } {
-  let statements = writes.get(db);
-  if (!statements) {
-    statements = { addBlock: db.prepare('INSERT INTO person_blocks (data) VALUES (?)') };
-    writes.set(db, statements);
-  }
-  return statements;
 }
 
 /** A row whose JSON no longer parses, or whose people are no longer all stored, counts as a miss: the next run fetches it again. */
