@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator } from '../../electron/simulator/server';
 import { currentCompany, findablePeople } from '../engine/core/helpers';
-import { runMatchdesk } from './matchdesk-process';
+import { connectionTo, runMatchdesk } from './matchdesk-process';
 
 let dir: string;
 let sheet: string;
@@ -68,11 +68,6 @@ function readData<T>(home: string, read: (db: Database.Database) => T): T | null
 }
 
 /** The data file's projects by status. */
-/** The environment that connects the CLI to `sim`. */
-function connectionTo(sim: { baseUrl: string; orgId: string; demo: { clientId: string; clientSecret: string } }): Record<string, string> {
-  return { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
-}
-
 function projectStatuses(home: string): string[] {
   return readData(home, (db) => db.prepare('SELECT status FROM projects ORDER BY id').pluck().all() as string[]) ?? [];
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import { connect, currentCompany, ok, openEngine, runToEnd, writeCsv } from '../engine/core/helpers';
-import { runMatchdesk } from './matchdesk-process';
+import { connectionTo, runMatchdesk } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -26,7 +26,7 @@ function sheet(name: string): string {
   return writeCsv(join(dir, `${name}.csv`), ['Name', 'Email', 'Company'], rows);
 }
 
-const environment = () => ({ MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret });
+const environment = () => connectionTo(sim);
 
 describe('a connection from the environment', () => {
   it('leaves the profile another host chose active, and that host runs on after the command', async () => {

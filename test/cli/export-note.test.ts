@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toReviewNote } from '../../electron/cli/review-note';
 import { startSimulator, type Simulator } from '../../electron/simulator';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type Connection } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -21,7 +21,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const connection = (): Connection => ({ MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret });
+const connection = (): Connection => connectionTo(sim);
 
 describe('the note on rows still to review', () => {
   it('says the count in words and names --matched-only; nothing when none wait or only matched rows are written', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import { skipBecause } from '../support/skips';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { connectionTo, runMatchdesk } from './matchdesk-process';
 
 const skipped = skipBecause('the named pipe, socket and device tests', process.platform === 'win32' ? 'Windows has no named pipes or devices in its file system' : null);
 
@@ -25,10 +25,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function connection(): Connection {
-  return { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
-}
-
 describe.skipIf(skipped)('matchdesk import and match given something that is not a file', () => {
   it('a named pipe: refused at once, saying what it is, with nothing imported or written', async () => {
     const pipe = join(dir, 'people.csv');
@@ -42,7 +38,7 @@ describe.skipIf(skipped)('matchdesk import and match given something that is not
     expect(imported.code, imported.stderr).toBe(EXIT_CODES.failed);
     expect(imported.stderr).toContain(message);
 
-    const matched = await runMatchdesk(['match', pipe, '--out', out, '--yes'], { cwd: dir, home, connection: connection() });
+    const matched = await runMatchdesk(['match', pipe, '--out', out, '--yes'], { cwd: dir, home, connection: connectionTo(sim) });
     expect(matched.code, matched.stderr).toBe(EXIT_CODES.failed);
     expect(matched.stderr).toContain(message);
     expect(readFileSync(out, 'utf8')).toBe('kept\n');

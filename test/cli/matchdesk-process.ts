@@ -17,6 +17,11 @@ export interface CliOutcome {
 /** The MATCHDESK_* variables of a connection; an absent key is removed from the child's environment. */
 export type Connection = Partial<Record<'MATCHDESK_BASE_URL' | 'MATCHDESK_ORG_ID' | 'MATCHDESK_CLIENT_ID' | 'MATCHDESK_CLIENT_SECRET', string>>;
 
+/** The connection to a simulator, with its demo service account. */
+export function connectionTo(sim: { baseUrl: string; orgId: string; demo: { clientId: string; clientSecret: string } }): Connection {
+  return { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+}
+
 /**
  * `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. The CLI runs from
  * its bundle (test/support/cli-bundle.ts) unless `bin` names a copy of the start script (BIN: the repository's,

@@ -13,7 +13,7 @@ import { startSimulator, type Simulator } from '../../electron/simulator';
 import { HEADERS, readCsv, truthSheet } from '../engine/refresh/refresh-fixture';
 import { writeCsv } from '../engine/core/helpers';
 import { cliBundle } from '../support/cli-bundle';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type Connection } from './matchdesk-process';
 
 let dir: string;
 let sim: Simulator;
@@ -23,7 +23,7 @@ const children = new Set<ChildProcess>();
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-refresh-'));
   sim = await startSimulator({ port: 0, people: 6000, seed: 9 });
-  connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+  connection = connectionTo(sim);
 });
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');

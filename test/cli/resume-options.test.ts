@@ -12,7 +12,7 @@ import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { buildEvaluationSet } from '../../electron/simulator/evaluation-set';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { writeCsv } from '../engine/core/helpers';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type Connection } from './matchdesk-process';
 
 let dir: string;
 let sim: Simulator;
@@ -22,7 +22,7 @@ let sheet: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-resume-'));
   sim = await startSimulator({ port: 0, people: 3000, seed: 1, latencyMs: 60 });
-  connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+  connection = connectionTo(sim);
   const set = buildEvaluationSet(sim.dataset, { seed: 7, rowsPerCategory: 40 });
   sheet = writeCsv(join(dir, 'people.csv'), set.headers, set.rows);
 });

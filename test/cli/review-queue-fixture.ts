@@ -8,7 +8,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Person } from '../../electron/simulator';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk, type CliOutcome } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type CliOutcome } from './matchdesk-process';
 
 /** A threshold only an e-mail or profile hit reaches: name and employer alone stay below it. */
 export const STRICT_THRESHOLD = '0.9999';
@@ -49,7 +49,7 @@ export function reviewQueueFixture(prefix: string): ReviewQueueFixture {
       runMatchdesk(args, {
         cwd: dir,
         home: join(dir, 'home'),
-        connection: { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret },
+        connection: connectionTo(sim),
       }),
     uniquePeople(count) {
       const names = new Map<string, number>();

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk, type CliOutcome } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type CliOutcome } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -26,7 +26,7 @@ function matchdesk(args: string[], home = join(dir, 'home')): Promise<CliOutcome
   return runMatchdesk(args, {
     cwd: dir,
     home,
-    connection: { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret },
+    connection: connectionTo(sim),
   });
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk } from './matchdesk-process';
+import { connectionTo, runMatchdesk } from './matchdesk-process';
 
 let sim: Simulator;
 let dir: string;
@@ -34,7 +34,7 @@ describe('one data folder, two commands at once', () => {
       writeFileSync(file, `${lines.join('\n')}\n`);
       return file;
     };
-    const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+    const connection = connectionTo(sim);
     const opts = { cwd: dir, home: join(dir, 'home'), connection };
     // The folder is made first, as an app already open would have it.
     expect((await runMatchdesk(['projects'], opts)).code).toBe(0);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../electron/cli/exit-codes';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { runMatchdesk } from './matchdesk-process';
+import { connectionTo, runMatchdesk } from './matchdesk-process';
 
 let dir: string;
 let sim: Simulator;
@@ -37,7 +37,7 @@ describe('SIGTERM while a reply trickles in', () => {
     const sheet = join(dir, 'people.csv');
     writeFileSync(sheet, ['Name,Email', ...rows].join('\n') + '\n');
     const home = join(dir, 'home');
-    const connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+    const connection = connectionTo(sim);
     let signalledAt = 0;
     const outcome = await runMatchdesk(['match', sheet, '--out', join(dir, 'out.csv'), '--concurrency', '1', '--yes'], {
       cwd: dir,

@@ -10,7 +10,7 @@ import { DATABASE_FILE } from '../../electron/engine/engine';
 import { startSimulator, type Simulator } from '../../electron/simulator';
 import { writeCsv } from '../engine/core/helpers';
 import { HEADERS, readCsv, truthSheet } from '../engine/refresh/refresh-fixture';
-import { runMatchdesk, type Connection } from './matchdesk-process';
+import { connectionTo, runMatchdesk, type Connection } from './matchdesk-process';
 
 let dir: string;
 let sim: Simulator;
@@ -23,7 +23,7 @@ let chosen: Set<string | null>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'matchdesk-cli-watch-'));
   sim = await startSimulator({ port: 0, people: 6000, seed: 9, epochs: { share: 0.3, seed: 2 } });
-  connection = { MATCHDESK_BASE_URL: sim.baseUrl, MATCHDESK_ORG_ID: sim.orgId, MATCHDESK_CLIENT_ID: sim.demo.clientId, MATCHDESK_CLIENT_SECRET: sim.demo.clientSecret };
+  connection = connectionTo(sim);
   home = join(dir, 'home');
   const sheet = truthSheet(sim.dataset.people, { still: 200, moved: 0, left: 0, again: 0, near_name: 0, nobody: 0 });
   people = sheet.map((r) => r.personId);
