@@ -4,7 +4,8 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { CallInput, CallName, CallOutput, CallResult, ProjectDetail, RunProgress } from '../shared/contract';
-import { LAUNCHER_ENV, spawnBenchScript, stopChild } from './child-process';
+import { spawnBundle, stopChild } from './child-process';
+import { bundleForBench } from './engine-bundle';
 import { BenchFailure } from './engine-bench';
 import type { MemoryPeak } from './memory-sampler';
 import { SHEET_MAPPING } from './sheet-generator';
@@ -31,8 +32,8 @@ export interface WebHostFlow {
  * download the CSV. What matters is its peak resident memory with a sheet of this size; the times are for context.
  */
 export async function runWebHostFlow(sheet: string, dataDir: string, service: SimulatorReady, reviewFetches: number): Promise<WebHostFlow> {
-  // As `npm run web` starts it (bin/matchdesk.mjs).
-  const child = spawnBenchScript('./web-host-child.ts', [dataDir], { env: LAUNCHER_ENV });
+  // As `npm run web` starts it: bundled (bin/matchdesk.mjs runs the CLI's bundle), with the app's flags and LAUNCHER_ENV.
+  const child = spawnBundle(await bundleForBench('./web-host-child.ts'), [dataDir]);
   child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-5000)));

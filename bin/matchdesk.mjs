@@ -1,5 +1,6 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=8
-// Runs the CLI's TypeScript directly (tsx), so `npx matchdesk` works in a checkout with no build step.
+// Runs the CLI from a bundle of its TypeScript sources, built on the first run after they change (bin/cli-bundle.mjs),
+// so `npx matchdesk` works in a checkout with no build step; through tsx where the bundle cannot be built.
 // --max-semi-space-size=8 caps V8's young generation (by default it grows to 64 MB semi-spaces on a long step, most
 // of it garbage): `matchdesk match` of a 100k-row sheet peaked at 412 MB resident without it, 290 MB with it. A flag
 // V8 reads only at start-up, so it is in the line above, in package.json's scripts and in bench/child-process.ts.
@@ -14,17 +15,19 @@
 // older Node dies loading it with a bare "Segmentation fault"; people's records are stored compressed with zstd,
 // which Node has from 22.15. On an older one, the CLI runs again on the Node that comes with the project (the `node`
 // devDependency), or says what to do.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { isatty } from 'node:tty';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MINIMUM = [22, 15];
 const YOUNG_GENERATION = '--max-semi-space-size=8';
 // As electron/main/start-settings.ts MEMORY_ENV: this file runs before TypeScript can be loaded.
 const MEMORY_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+// Set to run the TypeScript sources through tsx rather than their bundle (bin/cli-bundle.mjs), say to debug them.
+const FROM_SOURCE = 'MATCHDESK_FROM_SOURCE';
 // Set on the run on the bundled Node: if that one is old too, it says so rather than starting itself again.
 const RERUN_MARK = 'MATCHDESK_RERUN_FROM_NODE';
 // A terminal's Ctrl-C already reaches the re-run (it is in the same process group): forwarding it would make it a
@@ -33,11 +36,31 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 if (isAtLeast(process.versions.node, MINIMUM)) {
   startedWithMemoryLimits();
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../electron/cli/index.ts');
+  const bundle = process.env[FROM_SOURCE] ? null : await cliBundle();
+  if (bundle) {
+    await import(pathToFileURL(bundle).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../electron/cli/index.ts');
+  }
 } else {
   rerunOnBundledNode();
+}
+
+/**
+ * The bundle of the CLI's sources as they are now (bin/cli-bundle.mjs), built first in a process of its own if they
+ * changed since the last one (a few seconds, once); null where it cannot be built (vite is a devDependency), and the
+ * sources run through tsx instead.
+ */
+async function cliBundle() {
+  const builder = join(dirname(fileURLToPath(import.meta.url)), 'cli-bundle.mjs');
+  const { cliBundlePath } = await import(pathToFileURL(builder).href);
+  const entry = cliBundlePath();
+  if (existsSync(entry)) return entry;
+  if (isatty(2)) process.stderr.write('matchdesk: building the command line from its sources (once after each change)...\n');
+  const built = spawnSync(process.execPath, [builder], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  return built.status === 0 && existsSync(entry) ? entry : null;
 }
 
 function isAtLeast(version, [major, minor]) {

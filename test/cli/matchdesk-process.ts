@@ -24,8 +24,8 @@ export function connectionTo(sim: { baseUrl: string; orgId: string; demo: { clie
 
 /**
  * `whileRunning` is handed the child once it is started: to signal it part-way, as a Ctrl-C would. The CLI runs from
- * its bundle (test/support/cli-bundle.ts) unless `bin` names a copy of the start script (BIN: the repository's,
- * through tsx) or `node` another Node than this one, which runs the start script.
+ * its bundle (test/support/cli-bundle.ts) unless `bin` names a copy of the start script (BIN: the repository's, which
+ * runs the same bundle after its checks) or `node` another Node than this one, which runs the start script.
  */
 export async function runMatchdesk(
   args: string[],
