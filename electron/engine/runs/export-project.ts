@@ -106,8 +106,8 @@ export async function exportProject(
 
 /**
  * The matches of a large CSV export as two halves (csv-halves.ts), the second written by a worker of its own into
- * `<path>.2.part`; null where there is no worker, the database has no file, or the two halves could not begin on one
- * snapshot: the export then goes on one thread.
+ * `<path>.2.part`; null where there is no worker, the database has no file or cannot be read apart: the export then
+ * goes on one thread.
  */
 async function twoHalves(
   db: Database,
@@ -123,25 +123,22 @@ async function twoHalves(
   const lastRow = db.prepare('SELECT max(row_index) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
   const thread = lastRow === null ? null : worker();
   if (!thread) return null;
-  let halves: Halves | null = null;
+  let halves: Halves;
   try {
-    // The worker's connection is opened before the engine's thread waits for it to begin.
-    await thread.rows('SELECT 1', []);
+    // The worker's connection opened first: the engine's thread waits for it to begin its read transaction.
+    const ready = thread.connection();
+    ready.catch(() => undefined);
     const secondPath = `${path}.2.part`;
     await together.scratch(secondPath);
-    halves = await csvHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, secondPath, onPage });
+    halves = csvHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
   } catch {
-    halves = null;
-  }
-  if (!halves) {
     void thread.close();
     return null;
   }
-  const { rows, close } = halves;
   return {
-    rows,
+    rows: halves.rows,
     close: async () => {
-      await close();
+      await halves.close();
       await thread.close();
     },
   };

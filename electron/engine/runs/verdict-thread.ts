@@ -114,6 +114,7 @@ export class VerdictThread {
   private readonly waiting = new Map<number, { resolve: (results: WorkerResults) => void; reject: (error: Error) => void }>();
   /** Set once the thread failed or exited: every request after it is refused at once. */
   private failure: Error | null = null;
+  private connected: Promise<void> | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -205,6 +206,12 @@ export class VerdictThread {
   plannedPage(input: PagePlanInput): Promise<PlannedPage> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ ...input, id: this.nextId++, kind: 'planPage' }) as Promise<PlannedPage>;
+  }
+
+  /** Resolves once the worker's read-only connection is open (it opens it on its first read); rejects as `rows` does. */
+  connection(): Promise<void> {
+    this.connected ??= this.rows('SELECT 1', []).then(() => undefined);
+    return this.connected;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { ExportChoice, ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { UnfinishedExports } from '../../../electron/engine/export';
 import { readProject } from '../../../electron/engine/rows/project-record';
+import { FIRST_SHARE } from '../../../electron/engine/runs/csv-halves';
 import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
 import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
 import type { Simulator } from '../../../electron/simulator';
@@ -16,7 +17,7 @@ import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, star
 
 const ROWS = 1_200;
 /** The first row of the worker's half: the halves split the sheet's rows (blank ones too) in two. */
-const SEAM = ROWS / 2;
+const SEAM = Math.ceil(ROWS * FIRST_SHARE);
 const MATCHED = 30;
 
 let tmp: ReturnType<typeof tempDir>;
@@ -48,6 +49,8 @@ afterAll(async () => {
   tmp.remove();
 });
 
+const ALL: ExportRequest = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', destination: null, candidatesDestination: null };
+
 interface Exported {
   bytes: Buffer;
   /** What the worker's half came to; undefined when the export went on one thread. */
@@ -55,15 +58,25 @@ interface Exported {
   progress: ExportProgress[];
 }
 
-/** The matches of `choice` exported to a file of their own, on two threads when `onTwo`, with the worker spied on. */
-async function exported(choice: Partial<ExportChoice>, onTwo: boolean, during?: (progress: ExportProgress, worker: VerdictThread | null) => void, signal?: AbortSignal): Promise<Exported> {
+/** A worker started and ready to read: a worker joins the export only if ready before its first half is written. */
+async function readyWorker(): Promise<VerdictThread> {
+  const worker = VerdictThread.start(engine.dbPath)!;
+  await worker.connection();
+  return worker;
+}
+
+/**
+ * The matches of `choice` exported to a file of their own, on two threads when `onTwo` (with a worker ready, unless
+ * `cold`), the worker spied on.
+ */
+async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: VerdictThread | null) => void): Promise<Exported> {
   const dir = tempDir('matchdesk-halves-out-').dir;
   const path = join(dir, 'matches.csv');
   const progress: ExportProgress[] = [];
-  let worker: VerdictThread | null = null;
+  let worker: VerdictThread | null = onTwo === true ? await readyWorker() : null;
   let second: Promise<unknown> | undefined;
   const start = () => {
-    worker = VerdictThread.start(engine.dbPath);
+    worker ??= VerdictThread.start(engine.dbPath);
     const ask = worker!.secondHalf.bind(worker);
     vi.spyOn(worker!, 'secondHalf').mockImplementation((request) => (second = ask(request)));
     return worker;
@@ -78,7 +91,7 @@ async function exported(choice: Partial<ExportChoice>, onTwo: boolean, during?: 
       progress.push(p);
       during?.(p, worker);
     },
-    signal,
+    undefined,
     new UnfinishedExports(join(tmp.dir, 'data')),
     onTwo ? { worker: start, fromRows: 0 } : undefined,
   );
@@ -107,20 +120,34 @@ describe('a CSV export on two threads', () => {
     expect(text[SEAM + 2]).toMatch(new RegExp(`^Nobody ${SEAM + 1},`));
   });
 
-  it('writes the rows as they were when it began, whatever is committed meanwhile', async () => {
+  // A row of the worker's half changed by a commit: before the worker begins (the engine's thread then writes that half
+  // itself, on its snapshot), or once it has begun (its snapshot does not see it).
+  it.each([
+    ['before the worker begins', 'before'],
+    ['while the worker writes its half', 'after'],
+  ] as const)('writes the rows as they were when it began, with a commit %s', async (_, when) => {
     const before = await exported({}, false);
     const cells = db.prepare('SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').pluck();
     const kept = cells.get(projectId, ROWS - 2) as string;
     const change = db.prepare('UPDATE rows SET cells = ? WHERE project_id = ? AND row_index = ?');
-    let changed = false;
+    const worker = await readyWorker();
+    const ask = worker.secondHalf.bind(worker);
+    let second: Promise<unknown> | undefined;
+    vi.spyOn(worker, 'secondHalf').mockImplementation((request) => {
+      const commit = () => change.run(JSON.stringify(['Changed meanwhile', '', '']), projectId, ROWS - 2);
+      if (when === 'before') commit();
+      second = ask(request);
+      if (when === 'after') setImmediate(commit);
+      return second as ReturnType<typeof ask>;
+    });
     try {
-      const two = await exported({}, true, (progress) => {
-        if (changed || progress.rowsDone === 0) return;
-        changed = true;
-        change.run(JSON.stringify(['Changed meanwhile', '', '']), projectId, ROWS - 2);
-      });
-      expect(changed).toBe(true);
-      expect(two.bytes.equals(before.bytes)).toBe(true);
+      const dir = tempDir('matchdesk-halves-out-').dir;
+      const path = join(dir, 'matches.csv');
+      await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
+      expect(readFileSync(path).equals(before.bytes)).toBe(true);
+      // Joined, the worker wrote its half; else it was told to stop before its first page.
+      if (when === 'after') await expect(second).resolves.toMatchObject({ rows: ROWS - SEAM });
+      else await expect(second).rejects.toThrow();
       // The change is there for the next export.
       expect((await exported({}, true)).bytes.toString('utf8')).toContain('Changed meanwhile');
     } finally {
@@ -128,22 +155,39 @@ describe('a CSV export on two threads', () => {
     }
   });
 
-  it("writes the worker's half itself when the worker stops part-way", async () => {
+  it("writes the worker's half itself when the worker is gone part-way", async () => {
     const one = await exported({}, false);
-    let stopped: Promise<void> | undefined;
-    const two = await exported({}, true, (progress, worker) => {
-      if (progress.rowsDone > 0) stopped ??= worker?.close();
+    const worker = await readyWorker();
+    const ask = worker.secondHalf.bind(worker);
+    let second: Promise<unknown> | undefined;
+    // The worker ends once it has begun its half, before its first page is written.
+    vi.spyOn(worker, 'secondHalf').mockImplementation((request) => {
+      second = ask(request);
+      Atomics.wait(new Int32Array(request.state), 0, 0, 5_000);
+      void worker.close();
+      return second as ReturnType<typeof ask>;
     });
-    await stopped;
-    await expect(two.second).rejects.toThrow();
-    expect(two.bytes.equals(one.bytes)).toBe(true);
+    const dir = tempDir('matchdesk-halves-out-').dir;
+    const path = join(dir, 'matches.csv');
+    await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
+    await expect(second).rejects.toThrow();
+    expect(readFileSync(path).equals(one.bytes)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['matches.csv']);
+  });
+
+  it('writes every row on the engine\'s thread when the worker is not ready before the first half is written', async () => {
+    const one = await exported({}, false);
+    const cold = await exported({}, 'cold');
+    expect(cold.second).toBeUndefined();
+    expect(cold.bytes.equals(one.bytes)).toBe(true);
   });
 
   it('cancelled between pages, leaves neither half behind', async () => {
     const controller = new AbortController();
     const dir = tempDir('matchdesk-halves-out-').dir;
     const path = join(dir, 'matches.csv');
-    let worker: VerdictThread | null = null;
+    const worker = await readyWorker();
+    const second = vi.spyOn(worker, 'secondHalf');
     const exporting = exportProject(
       db,
       readProject(db, projectId)!,
@@ -152,10 +196,10 @@ describe('a CSV export on two threads', () => {
       (progress) => progress.rowsDone > 0 && controller.abort(),
       controller.signal,
       new UnfinishedExports(join(tmp.dir, 'data')),
-      { worker: () => (worker = VerdictThread.start(engine.dbPath)), fromRows: 0 },
+      { worker: () => worker, fromRows: 0 },
     );
     await expect(exporting).rejects.toMatchObject({ kind: 'cancelled' });
-    expect(worker).not.toBeNull();
+    expect(second).toHaveBeenCalledOnce();
     expect(readdirSync(dir)).toEqual([]);
     expect(readdirSync(join(tmp.dir, 'data', 'unfinished-exports'))).toEqual([]);
   });
