@@ -10,11 +10,8 @@ import type { VerdictThread } from './verdict-thread';
  * thread is slower while both run, so a 100,000-row export (1.5-1.7 s on one thread) took 1.6-2.0 s on two.
  */
 export const HALVES_FROM_ROWS = 200_000;
-/**
- * The page cache of each half's read-only connection, in MB: its reads walk the tables in row order, so a small one
- * does (1M: the export's peak 218 -> 205 MB from 8 MB, its time the same).
- */
-export const HALF_CACHE_MB = 2;
+/** The page cache of each half's read-only connection, in MB: its reads walk the tables in row order. */
+export const HALF_CACHE_MB = 8;
 /**
  * The engine's thread's share of the rows: it begins at once, while the worker joins only once its thread has started
  * and loaded the engine's code (0.7 s under load at 1M, of about 5 s each half's reading and writing takes).
