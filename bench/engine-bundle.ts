@@ -5,9 +5,9 @@ import type { Plugin } from 'vite';
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Bundles a bench entry that hosts the engine (engine-child.ts, profile-step.ts) with the verdict worker beside it,
- * as electron-vite bundles Electron's main process (electron.vite.config.ts; test/support/cli-bundle.ts does the same
- * for the CLI): plain JavaScript, packages loaded from node_modules, `./verdict-worker.js` next to the bundle. Run
+ * Bundles a bench entry that hosts the engine (engine-child.ts, profile-step.ts, web-host-child.ts) with the verdict
+ * worker beside it, as electron-vite bundles Electron's main process (electron.vite.config.ts; bin/cli-bundle.mjs does
+ * the same for the CLI): plain JavaScript, packages loaded from node_modules, `./verdict-worker.js` next to it. Run
  * through tsx instead, the process and every worker it starts compile the engine's TypeScript as they load it, memory
  * Electron's main process does not hold (about 10 MB in the process and 15 MB more a worker: docs/performance.md,
  * "Memory"). Returns the bundle's path; `outDir` must be two folders below the repository too.
