@@ -11,7 +11,7 @@ import { withRowAt, withoutRowAt } from './row-list-edits';
 import { StampedCache, dataStamp } from '../store/data-stamp';
 import { lastRefreshOf } from '../store/refresh-tables';
 import { sheetRowNumber } from '../rows/project-record';
-import { statement } from '../store/statements';
+import { repeated, statement } from '../store/statements';
 
 export type ReviewOrder = 'file' | 'confidence_desc' | 'confidence_asc';
 
@@ -407,11 +407,11 @@ export function stateWhere(f: Omit<ListFilter, 'projectId'>, column = 'rs.state'
   const parts: string[] = [];
   const params: unknown[] = [];
   if (f.states) {
-    parts.push(` AND ${column} IN (${f.states.map(() => '?').join(', ')})`);
+    parts.push(` AND ${column} IN (${repeated('?', f.states.length)})`);
     params.push(...f.states);
   }
   if (f.jobChanges) {
-    parts.push(` AND rs.job_change IN (${f.jobChanges.map(() => '?').join(', ')})`);
+    parts.push(` AND rs.job_change IN (${repeated('?', f.jobChanges.length)})`);
     params.push(...f.jobChanges);
   }
   if (f.changedIn !== null) {

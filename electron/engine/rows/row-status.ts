@@ -3,7 +3,7 @@ import { DECIDED_STATES, ROW_STATES, type JobChange, type JobChangeStatus, type 
 import { FACTS_VERSION, candidateFacts, readStoredPersonFacts, readStoredSummary, type CandidateFacts } from '../matching/candidate-facts';
 import { StampedCache } from '../store/data-stamp';
 import { ROW_FACTS_VERSION } from '../store/lookups';
-import { statement } from '../store/statements';
+import { repeated, statement } from '../store/statements';
 import { recordOf, recordSql } from '../store/person-records';
 import { jobChangeReasonOf, storedJobChangeReason } from './job-change-reason';
 
@@ -462,7 +462,7 @@ function chosenOf(row: ChosenRow, personId: number): ChosenPerson {
  * A full row_status write, whether or not the row has a status yet: bind project_id, then rowStatusValues. A row's
  * first status goes in cheaper by NEW_STATUS_SQL.
  */
-export const REPLACE_STATUS_SQL = `INSERT OR REPLACE INTO row_status (project_id, ${WRITTEN_COLUMNS}) VALUES (?, ${WRITTEN_COLUMNS.split(', ').map(() => '?').join(', ')})`;
+export const REPLACE_STATUS_SQL = `INSERT OR REPLACE INTO row_status (project_id, ${WRITTEN_COLUMNS}) VALUES (?, ${repeated('?', WRITTEN_COLUMNS.split(', ').length)})`;
 
 /**
  * A status with nothing behind it yet, as a row's first plan writes it: the query to ask and the label, every other
