@@ -9,7 +9,8 @@ import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
 import { putLookups, queryDigests, stopReason, storedPersonId, type Lookup } from '../store';
-import { storedQueryId } from '../runs/query-ids';
+import { QueryIds } from '../runs/query-ids';
+import { storedQuery } from '../store/query-text';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
@@ -307,7 +308,10 @@ export class RefreshRun {
     const digestOf = queryDigests(service.baseUrl, service.orgId);
     const fetchedAt = clock.now();
     const mark = this.markPerson;
+    const ids = QueryIds.of(db);
     db.transaction(() => {
+      // Nothing is written yet in this transaction: the query ids known now are committed (store/digest-ids.ts).
+      ids.catchUp(true);
       const found = slugs.map((slug, i) => {
         const candidates = answers[i] ?? [];
         const { people, ranks, ranked: facts } = answerPeople(candidates);
@@ -315,7 +319,7 @@ export class RefreshRun {
         const person = facts.find((f) => f.slug === slug);
         if (!person) return { slug, person: null, digest: 0n, lookup: null };
         const query = slugQuery(slug);
-        const lookup: Lookup = { queryId: storedQueryId(db, digestOf(query), query), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
+        const lookup: Lookup = { queryId: ids.idOf(digestOf(query), storedQuery(query)), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
         return { slug, person, digest: people[facts.indexOf(person)]!.digest, lookup };
       });
       // The answers store their people (the new ones' records in blocks together): the decisions brought up to date
@@ -340,6 +344,8 @@ export class RefreshRun {
       this.counters.calls++;
       this.persist();
     })();
+    // Its new queries are committed: the next call's transaction need not read them back to check.
+    if (!db.inTransaction) ids.committed();
   }
 
   private callFailed(slugs: string[], error: unknown): void {

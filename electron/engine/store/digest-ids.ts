@@ -3,6 +3,11 @@ import { DigestMap } from './digest-map';
 
 /** Slots of a fresh table: a first run's people and queries come a few hundred a call. */
 const FIRST_CAPACITY = 4096;
+/**
+ * Ids taken in past the committed ones kept for their check at the next transaction's start, at most: past that they
+ * are let go and every digest is read again then (a refresh at 1M stored 195,000 queries between two such starts).
+ */
+export const RECENT_KEPT = 65_536;
 
 /**
  * The ids of a table's rows by a 64-bit digest of what each holds, in memory: which id a person version or a query
@@ -31,6 +36,8 @@ export class DigestIds {
   /** The digests and ids taken in past `trustedUpTo`, to check at the next catch-up at a transaction's start. */
   private recentDigests: bigint[] = [];
   private recentIds: number[] = [];
+  /** More than RECENT_KEPT were taken in since the last look at a transaction's start: the next one reads all again. */
+  private recentDropped = false;
 
   private constructor(db: Database, table: DigestTable) {
     this.since = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? ORDER BY id`).raw().safeIntegers(true);
@@ -57,7 +64,7 @@ export class DigestIds {
   catchUp(atStart = false): void {
     if (this.removals) {
       const removed = this.removals.get() as number;
-      if (removed !== this.removed || (atStart && !this.recentStand())) this.forget();
+      if (removed !== this.removed || (atStart && (this.recentDropped || !this.recentStand()))) this.forget();
       this.removed = removed;
     }
     // Read at a transaction's start, the rows are committed: nothing to check later.
@@ -85,7 +92,13 @@ export class DigestIds {
 
   add(digest: bigint, id: number): void {
     this.take(digest, id);
-    if (this.removals && id > this.trustedUpTo) {
+    if (this.removals && id > this.trustedUpTo && !this.recentDropped) {
+      if (this.recentIds.length === RECENT_KEPT) {
+        this.recentDropped = true;
+        this.recentDigests = [];
+        this.recentIds = [];
+        return;
+      }
       this.recentDigests.push(digest);
       this.recentIds.push(id);
     }
@@ -99,6 +112,7 @@ export class DigestIds {
     this.trustedUpTo = this.readUpTo;
     this.recentDigests = [];
     this.recentIds = [];
+    this.recentDropped = false;
   }
 
   /** Forgets every digest (rows were removed): the next look reads them all again. */
@@ -108,6 +122,7 @@ export class DigestIds {
     this.trustedUpTo = 0;
     this.recentDigests = [];
     this.recentIds = [];
+    this.recentDropped = false;
   }
 
   private take(digest: bigint, id: number): void {

@@ -1,13 +1,18 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueryIds, queriesById, storedQueryId } from '../../../electron/engine/runs/query-ids';
+import type { Database } from 'better-sqlite3';
+import { QueryIds, queriesById } from '../../../electron/engine/runs/query-ids';
+import { RECENT_KEPT } from '../../../electron/engine/store/digest-ids';
+import { storedQuery } from '../../../electron/engine/store/query-text';
 import { openDatabase, queryDigest } from '../../../electron/engine/store';
 import type { FindQuery } from '../../../shared/model';
 import { tempFolder } from '../store/temp-folder';
 
 const base = 'https://gotlivedata.io';
 const byEmail = (email: string): FindQuery => ({ fields: [{ field_name: 'email_address', search_term: email }] });
+/** One query's id, stored when it is new, in the caller's transaction if any (as a refresh's call stores its queries). */
+const storedQueryId = (db: Database, digest: bigint, query: FindQuery): number => QueryIds.of(db).catchUp().idOf(digest, storedQuery(query));
 
 describe('query ids', () => {
   it('give each distinct digest the next id, in the order they are met, and the same id again after', () => {
@@ -125,6 +130,34 @@ describe('query ids', () => {
       expect(queriesById(db, all)).toEqual(new Map(all.map((id, i) => [id, emails[i]!])));
     } finally {
       other.close();
+      db.close();
+    }
+  });
+
+  it('never name a query of a rolled-back write that stored more than they keep to check, and keep only so many to check', () => {
+    const file = join(tempFolder(), 'matchdesk.sqlite');
+    const db = openDatabase(file);
+    try {
+      const digest = (email: string) => queryDigest(base, 'org', byEmail(email));
+      const ids = QueryIds.of(db);
+      const emails = Array.from({ length: RECENT_KEPT + 10 }, (_, i) => `p${i}@example.com`);
+      // One write stores more queries than are kept for the check at the next transaction's start, then rolls back.
+      expect(() =>
+        db.transaction(() => {
+          ids.catchUp(true);
+          for (const email of emails) ids.idOf(digest(email), JSON.stringify([['email_address', email]]));
+          throw new Error('rolled back');
+        })(),
+      ).toThrow('rolled back');
+      // The next transaction reads every digest again: the first and the last of them are stored anew, each with its own id.
+      const [first, last, ada] = db.transaction(() => {
+        ids.catchUp(true);
+        return [emails[0]!, emails.at(-1)!, 'ada@example.com'].map((email) => ids.idOf(digest(email), JSON.stringify([['email_address', email]])));
+      })();
+      expect(new Set([first, last, ada]).size).toBe(3);
+      expect(db.prepare('SELECT count(*) FROM queries').pluck().get()).toBe(3);
+      expect(queriesById(db, [first!, last!, ada!]).size).toBe(3);
+    } finally {
       db.close();
     }
   });
