@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { FindQuery } from '../../../shared/model';
 import { DigestIds } from '../store/digest-ids';
 import { statement } from '../store/statements';
-import { queryFromStored } from '../store/query-text';
+import { queryFromStored, storedQuery } from '../store/query-text';
 
 /**
  * The queries stored, each once, with an integer id (migration 28): answers are keyed by it, and the rows and plan
@@ -54,6 +54,11 @@ export class QueryIds {
     this.digests.add(digest, id);
     return id;
   }
+}
+
+/** The id of one query, stored when it is new, in the caller's transaction (reads what was stored since it last looked first). */
+export function storedQueryId(db: Database, digest: bigint, query: FindQuery): number {
+  return QueryIds.of(db).catchUp().idOf(digest, storedQuery(query));
 }
 
 /** The queries with these ids that have a text (see migration 28), by id. */

@@ -1,18 +1,14 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Database } from 'better-sqlite3';
-import { QueryIds, queriesById } from '../../../electron/engine/runs/query-ids';
+import { QueryIds, queriesById, storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { RECENT_KEPT } from '../../../electron/engine/store/digest-ids';
-import { storedQuery } from '../../../electron/engine/store/query-text';
 import { openDatabase, queryDigest } from '../../../electron/engine/store';
 import type { FindQuery } from '../../../shared/model';
 import { tempFolder } from '../store/temp-folder';
 
 const base = 'https://gotlivedata.io';
 const byEmail = (email: string): FindQuery => ({ fields: [{ field_name: 'email_address', search_term: email }] });
-/** One query's id, stored when it is new, in the caller's transaction if any (as a refresh's call stores its queries). */
-const storedQueryId = (db: Database, digest: bigint, query: FindQuery): number => QueryIds.of(db).catchUp().idOf(digest, storedQuery(query));
 
 describe('query ids', () => {
   it('give each distinct digest the next id, in the order they are met, and the same id again after', () => {
