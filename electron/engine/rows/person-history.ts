@@ -1,14 +1,16 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { DigestIds } from '../store/digest-ids';
+import { PersonVersions, personVersionDigest } from '../store/person-versions';
 import type { PersonState } from './person-state';
 
 /**
- * Keeps what a refresh saw of each person (migration 22): each distinct state once in person_versions, and a
- * sighting per refresh that refers to it. `before` sightings are what the person's rows said when the refresh began
+ * Keeps what a refresh saw of each person (migration 22): each distinct state once in person_versions, found again by
+ * its digest (store/person-versions.ts), and a sighting per refresh that refers to it. `before` sightings are what the person's rows said when the refresh began
  * (what the match, or the refresh before, left them with): the baseline for a date before the first refresh.
  * Runs in the caller's transaction.
  */
 export class PersonHistoryWriter {
-  private readonly find: Statement;
+  private readonly versions: DigestIds;
   private readonly insert: Statement;
   private readonly sight: Statement;
 
@@ -17,14 +19,24 @@ export class PersonHistoryWriter {
     private readonly scope: string,
     private readonly refreshId: number,
   ) {
-    this.find = db.prepare('SELECT id FROM person_versions WHERE scope = ? AND slug = ? AND company IS ? AND title IS ? AND since IS ?').pluck();
-    this.insert = db.prepare('INSERT INTO person_versions (scope, slug, company, title, since) VALUES (?, ?, ?, ?, ?)');
+    this.versions = PersonVersions.of(db);
+    this.insert = db.prepare('INSERT INTO person_versions (scope, slug, company, title, since, digest) VALUES (?, ?, ?, ?, ?, ?)');
     this.sight = db.prepare('INSERT OR IGNORE INTO person_sightings (refresh_id, before, version_id) VALUES (?, ?, ?)');
   }
 
   see(slug: string, state: PersonState, before: boolean): void {
-    const key = [this.scope, slug, state.company, state.title, state.since] as const;
-    const id = (this.find.get(...key) as number | undefined) ?? Number(this.insert.run(...key).lastInsertRowid);
+    const { company, title, since } = state;
+    const digest = personVersionDigest(this.scope, slug, company, title, since);
+    // Another process may have stored it since this connection last looked: looked for again after a catch-up.
+    let id = this.versions.idOf(digest);
+    if (id === undefined) {
+      this.versions.catchUp();
+      id = this.versions.idOf(digest);
+    }
+    if (id === undefined) {
+      id = Number(this.insert.run(this.scope, slug, company, title, since, digest).lastInsertRowid);
+      this.versions.add(digest, id);
+    }
     this.sight.run(this.refreshId, before ? 1 : 0, id);
   }
 }

@@ -140,6 +140,6 @@ export class DigestIds {
 }
 
 /** The tables whose rows are found by digest. */
-export type DigestTable = 'person_digests' | 'queries';
+export type DigestTable = 'person_digests' | 'person_versions' | 'queries';
 
 const byDatabase = new WeakMap<Database, Map<DigestTable, DigestIds>>();

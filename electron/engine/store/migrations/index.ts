@@ -33,6 +33,7 @@ import { queryRemovals } from './031-query-removals';
 import { sharedQueries } from './032-shared-queries';
 import { personBlocksWithoutSequence } from './033-person-blocks-without-sequence';
 import { answersProbedByQuery } from './034-answers-probed-by-query';
+import { personVersionsByDigest } from './035-person-versions-by-digest';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -70,4 +71,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   sharedQueries,
   personBlocksWithoutSequence,
   answersProbedByQuery,
+  personVersionsByDigest,
 ];
