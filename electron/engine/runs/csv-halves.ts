@@ -1,9 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Sqlite, { type Database } from 'better-sqlite3';
-import { writeCsvLines, type ExportCell, type LinesFile, type RowPages } from '../export';
+// Not the export's index: the export's worker (csv-half-worker.ts) loads what this module imports, and the index
+// brings modules it never runs (the XLSX writer; unfinished exports' records and zod, their schema).
+import { writeCsvLines } from '../export/csv-export';
+import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
 import { readProject } from '../rows/project-record';
 import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
-import type { VerdictThread } from './verdict-thread';
+import type { CsvHalfThread } from './csv-half-thread';
 
 /**
  * Rows (blank ones too) from which a CSV export of the matches goes on two threads: the worker joins 0.7 s in, and each
@@ -31,7 +34,7 @@ const ROWS_DONE = 1;
 const STOP = 2;
 const SLOTS = 3;
 
-/** The second half of a CSV export of the matches, for the worker (verdict-worker.ts) to write. */
+/** The second half of a CSV export of the matches, for the export's worker (csv-half-worker.ts) to write. */
 export interface SecondHalfRequest {
   projectId: number;
   scope: ExportScope;
@@ -99,7 +102,7 @@ export interface HalvesInput {
   /** The sheet's last row index. */
   lastRow: number;
   /** A worker of the export's own, and when it is ready to read (its connection open). */
-  worker: VerdictThread;
+  worker: CsvHalfThread;
   ready: Promise<unknown>;
   /** Where the worker writes its lines: recorded already (PartFiles.scratch). */
   secondPath: string;

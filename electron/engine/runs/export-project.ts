@@ -9,7 +9,7 @@ import type { ProjectRecord } from '../rows/project-record';
 import { progressPace } from '../progress-pace';
 import { HALVES_FROM_ROWS, csvHalves, type Halves } from './csv-halves';
 import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, originalWidth, type ExportPaging } from './export-rows';
-import type { VerdictThread } from './verdict-thread';
+import type { CsvHalfThread } from './csv-half-thread';
 
 export interface ExportRequest extends ExportChoice {
   destination: string | null;
@@ -34,7 +34,7 @@ export async function exportProject(
   onProgress: (progress: ExportProgress) => void = () => undefined,
   signal?: AbortSignal,
   unfinished?: UnfinishedExports,
-  halves?: { worker: () => VerdictThread | null; fromRows?: number },
+  halves?: { worker: () => CsvHalfThread | null; fromRows?: number },
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -116,7 +116,7 @@ async function twoHalves(
   path: string,
   width: number,
   together: PartFiles,
-  worker: () => VerdictThread | null,
+  worker: () => CsvHalfThread | null,
   onPage: ((rowsDone: number) => void) | undefined,
 ): Promise<{ rows: RowPages; close: () => Promise<void> } | null> {
   if (db.memory) return null;

@@ -1,7 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
-import type { LinesFile } from '../export';
-import type { SecondHalfRequest } from './csv-halves';
 import type { PagePlanInput, PlannedPage } from './planned-page';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
 
@@ -65,14 +63,8 @@ export interface PlanPageRequest extends PagePlanInput {
   kind: 'planPage';
 }
 
-/** The second half of a large CSV export's rows, for the worker to write into a file of its own (runs/csv-halves.ts). */
-export interface SecondHalfWorkerRequest extends SecondHalfRequest {
-  id: number;
-  kind: 'secondHalf';
-}
-
-export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | PlanPageRequest | SecondHalfWorkerRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | PlannedPage | LinesFile;
+export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | PlanPageRequest;
+type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | PlannedPage;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -114,7 +106,6 @@ export class VerdictThread {
   private readonly waiting = new Map<number, { resolve: (results: WorkerResults) => void; reject: (error: Error) => void }>();
   /** Set once the thread failed or exited: every request after it is refused at once. */
   private failure: Error | null = null;
-  private connected: Promise<void> | null = null;
 
   private constructor(
     private readonly worker: Worker,
@@ -206,21 +197,6 @@ export class VerdictThread {
   plannedPage(input: PagePlanInput): Promise<PlannedPage> {
     if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
     return this.ask({ ...input, id: this.nextId++, kind: 'planPage' }) as Promise<PlannedPage>;
-  }
-
-  /** Resolves once the worker's read-only connection is open (it opens it on its first read); rejects as `rows` does. */
-  connection(): Promise<void> {
-    this.connected ??= this.rows('SELECT 1', []).then(() => undefined);
-    return this.connected;
-  }
-
-  /**
-   * The second half of a large CSV export, written by the worker on its read-only connection (runs/csv-halves.ts
-   * writeSecondHalf): rejects when it cannot read the database, fails or is stopped.
-   */
-  secondHalf(request: SecondHalfRequest): Promise<LinesFile> {
-    if (!this.readsAnswers) return Promise.reject(new Error('This verdict worker was started without the database.'));
-    return this.ask({ ...request, id: this.nextId++, kind: 'secondHalf' }) as Promise<LinesFile>;
   }
 
   async close(): Promise<void> {

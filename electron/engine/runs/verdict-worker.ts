@@ -3,15 +3,12 @@
 // and whose answers' facts and JSON it makes for the engine to store), it needs nothing but the message. Asked for a
 // page's answers, a plan's next page of rows (runs/planned-page.ts), or for a list of rows the review keeps or the
 // cache's figures (runs/reading-thread.ts starts one for such long reads alone), it reads them through a read-only
-// connection of its own: WAL lets it read beside the engine's writes, and it sees only what the engine committed. A
-// large CSV export starts one of its own to write the second half of its rows (runs/csv-halves.ts).
+// connection of its own: WAL lets it read beside the engine's writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
-import { writeSecondHalf } from './csv-halves';
 import { pageRows, plannedPage, plannedPageBuffers, type PlannedPage } from './planned-page';
 import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
-import type { LinesFile } from '../export';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
 const port = parentPort;
@@ -45,8 +42,7 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | PlannedPage | LinesFile> | PreparedAnswers {
-  if (request.kind === 'secondHalf') return database().then((connection) => writeSecondHalf(connection, request));
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | PlannedPage> | PreparedAnswers {
   if (request.kind === 'planPage') return database().then((connection) => plannedPage(pageRows(connection, request.projectId, request.from, request.to), request));
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));

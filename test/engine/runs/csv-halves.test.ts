@@ -1,7 +1,7 @@
 // A large CSV export's matches made on two threads (runs/csv-halves.ts): the engine's thread writes the rows up to the
 // middle, a worker of the export's own the rest into a file of their own, whose bytes then follow. The file must be the
 // one thread's, byte for byte, of one moment.
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,9 +9,9 @@ import type { ExportChoice, ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { UnfinishedExports } from '../../../electron/engine/export';
 import { readProject } from '../../../electron/engine/rows/project-record';
-import { FIRST_SHARE } from '../../../electron/engine/runs/csv-halves';
+import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/csv-halves';
 import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
-import { VerdictThread } from '../../../electron/engine/runs/verdict-thread';
+import { CsvHalfThread } from '../../../electron/engine/runs/csv-half-thread';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 
@@ -49,6 +49,9 @@ afterAll(async () => {
   tmp.remove();
 });
 
+/** A folder of its own for one export's file, inside the suite's, which goes at its end. */
+const outDir = () => mkdtempSync(join(tmp.dir, 'out-'));
+
 const ALL: ExportRequest = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', destination: null, candidatesDestination: null };
 
 interface Exported {
@@ -59,8 +62,8 @@ interface Exported {
 }
 
 /** A worker started and ready to read: a worker joins the export only if ready before its first half is written. */
-async function readyWorker(): Promise<VerdictThread> {
-  const worker = VerdictThread.start(engine.dbPath)!;
+async function readyWorker(): Promise<CsvHalfThread> {
+  const worker = CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
   await worker.connection();
   return worker;
 }
@@ -69,14 +72,14 @@ async function readyWorker(): Promise<VerdictThread> {
  * The matches of `choice` exported to a file of their own, on two threads when `onTwo` (with a worker ready, unless
  * `cold`), the worker spied on.
  */
-async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: VerdictThread | null) => void): Promise<Exported> {
-  const dir = tempDir('matchdesk-halves-out-').dir;
+async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: CsvHalfThread | null) => void): Promise<Exported> {
+  const dir = outDir();
   const path = join(dir, 'matches.csv');
   const progress: ExportProgress[] = [];
-  let worker: VerdictThread | null = onTwo === true ? await readyWorker() : null;
+  let worker: CsvHalfThread | null = onTwo === true ? await readyWorker() : null;
   let second: Promise<unknown> | undefined;
   const start = () => {
-    worker ??= VerdictThread.start(engine.dbPath);
+    worker ??= CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB);
     const ask = worker!.secondHalf.bind(worker);
     vi.spyOn(worker!, 'secondHalf').mockImplementation((request) => (second = ask(request)));
     return worker;
@@ -141,7 +144,7 @@ describe('a CSV export on two threads', () => {
       return second as ReturnType<typeof ask>;
     });
     try {
-      const dir = tempDir('matchdesk-halves-out-').dir;
+      const dir = outDir();
       const path = join(dir, 'matches.csv');
       await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
       expect(readFileSync(path).equals(before.bytes)).toBe(true);
@@ -167,7 +170,7 @@ describe('a CSV export on two threads', () => {
       void worker.close();
       return second as ReturnType<typeof ask>;
     });
-    const dir = tempDir('matchdesk-halves-out-').dir;
+    const dir = outDir();
     const path = join(dir, 'matches.csv');
     await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
     await expect(second).rejects.toThrow();
@@ -184,7 +187,7 @@ describe('a CSV export on two threads', () => {
 
   it('cancelled between pages, leaves neither half behind', async () => {
     const controller = new AbortController();
-    const dir = tempDir('matchdesk-halves-out-').dir;
+    const dir = outDir();
     const path = join(dir, 'matches.csv');
     const worker = await readyWorker();
     const second = vi.spyOn(worker, 'secondHalf');
