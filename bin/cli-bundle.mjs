@@ -27,7 +27,7 @@ export function cliBundlePath(root = REPO_ROOT) {
 /**
  * The bundle's entry (out/cli-bundle-<hash>/matchdesk.js), built here first if these sources have none. Two levels
  * below the repository like the app's own bundle (out/main), so the modules that find package.json, resources/ or
- * out/renderer from their own location find them; the verdict worker is built beside it.
+ * out/renderer from their own location find them; the workers' entries are built beside it.
  */
 export async function buildCliBundle(root = REPO_ROOT) {
   const entry = cliBundlePath(root);
@@ -47,7 +47,7 @@ export async function buildCliBundle(root = REPO_ROOT) {
       target: 'node22',
       reportCompressedSize: false,
       rollupOptions: {
-        input: { matchdesk: join(root, 'electron/cli/index.ts'), 'verdict-worker': join(root, 'electron/engine/runs/verdict-worker.ts') },
+        input: { matchdesk: join(root, 'electron/cli/index.ts'), 'verdict-worker': join(root, 'electron/engine/runs/verdict-worker.ts'), 'csv-half-worker': join(root, 'electron/engine/runs/csv-half-worker.ts') },
         // Every chunk beside the entries: a module's own location must be two levels below the repository.
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

@@ -40,6 +40,8 @@ import { createRunHandlers, type RunHandlers } from './runs/handlers';
 import { MappingPreviews } from './runs/mapping-preview';
 import { ProjectPreparation } from './runs/project-preparation';
 import { READING_CACHE_MB, ReadingThread } from './runs/reading-thread';
+import { HALF_CACHE_MB } from './runs/csv-halves';
+import { CsvHalfThread } from './runs/csv-half-thread';
 import { RunControl } from './runs/run-control';
 import { markInterruptedRuns } from './runs/run-records';
 import { ServiceCredits } from './runs/service-credits';
@@ -241,6 +243,10 @@ class MatchdeskEngine implements Engine {
       cleanUp,
       exportDir,
       unfinished: atStart.unfinished,
+      exportHalves: {
+        worker: () => (this.opts.verdictWorker === false || this.closing ? null : CsvHalfThread.start(dbPath, HALF_CACHE_MB)),
+        ...(opts.exportHalvesFrom !== undefined ? { fromRows: opts.exportHalvesFrom } : {}),
+      },
     });
     this.reviewCalls = createReviewHandlers({ db, clock, decisions: this.decisions, jobs, prep, changedRows: this.changedRows, changed, reading: this.reading, readsElsewhere, enter: enterOn, isIdle: () => this.isIdle(), textIndex: this.textIndexJobs });
     // The demo's world moves on before its first refresh, so that refresh shows who moved and who left.

@@ -1,7 +1,7 @@
 // The bench's engine process runs a bundle of the engine, as Electron's main process does: it opens an engine and
-// answers calls without tsx, and its verdict worker loads from the verdict-worker.js beside it.
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// answers calls without tsx, and its workers load from the verdict-worker.js and csv-half-worker.js beside it.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,9 +63,26 @@ describe("the bench's engine bundle", () => {
       const service = { type: 'ready', baseUrl: sim.baseUrl, orgId: sim.orgId, clientId: sim.demo.clientId, clientSecret: sim.demo.clientSecret, rssMb: 0 };
       expect(await ask(1, 'open', [service, 2])).toMatchObject({ dbPath: join(folder.dir, 'data', 'matchdesk.sqlite') });
       expect(await ask(2, 'call', ['projects.list', {}])).toEqual([]);
+      // A large CSV export's worker opens the engine's database from its own entry, which loads none of zod.
+      const half = new Worker(join(bundleDir, 'csv-half-worker.js'), { workerData: { dbPath: join(folder.dir, 'data', 'matchdesk.sqlite'), readCacheMb: 2 } });
+      try {
+        expect(await new Promise((resolve, reject) => (half.once('message', resolve), half.once('error', reject)))).toEqual({ kind: 'ready' });
+      } finally {
+        await half.terminate();
+      }
+      expect(loadedFrom(join(bundleDir, 'csv-half-worker.js'))).not.toContain('zod');
       await ask(3, 'close', []);
     } finally {
       await stopChild(child);
     }
   });
 });
+
+/** The packages a bundled file and the chunks it imports load, each once. */
+function loadedFrom(file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  return [...readFileSync(file, 'utf8').matchAll(/^import .* from "([^"]+)";$/gm)].flatMap(([, from]) =>
+    from!.startsWith('./') ? loadedFrom(join(dirname(file), from!), seen) : [from!],
+  );
+}

@@ -23,40 +23,68 @@ export async function writeCsv(target: ExportTarget, headers: string[], rows: Ex
   }
   const line = csvLineWriter(delimiter);
   return writeViaPartFile(target.path, async (partPath) => {
-    let count = 0;
     try {
-      const file = await open(partPath, 'w');
-      try {
-        let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-        let used = 0;
-        /** Writes the chunk out when `text` may not fit in what is left of it (a UTF-16 code unit is at most 3 bytes). */
-        const room = async (text: string) => {
-          await writeAll(file, chunk, used);
-          used = 0;
-          if (text.length * 3 > chunk.length) chunk = Buffer.allocUnsafe(text.length * 3);
-        };
-        const head = (target.bom ?? true ? '\uFEFF' : '') + line(headers);
-        await room(head);
-        used += chunk.write(head, used);
-        for await (const page of pagesOf(rows)) {
-          for (const row of page) {
-            const text = line(row);
-            if (used + text.length * 3 > chunk.length) await room(text);
-            used += chunk.write(text, used);
-            count++;
-          }
-        }
-        await writeAll(file, chunk, used);
-        await file.sync();
-      } finally {
-        await file.close();
-      }
+      const rowsWritten = await writeLines(partPath, (target.bom ?? true ? '\uFEFF' : '') + line(headers), rows, line, true);
+      return { rows: rowsWritten };
     } catch (err) {
       if (isFileError(err)) throw writeFailed(target.path, err);
       throw err;
     }
-    return { rows: count };
   }, target.together, target.unfinished);
+}
+
+/**
+ * The rows' lines alone (no header, no byte order mark) into `path`, as writeCsv writes them, for a file whose bytes
+ * another's take after its own lines (RowPages.linesAfter); how many there were. Not flushed: the file it goes into is.
+ */
+export async function writeCsvLines(path: string, delimiter: string, rows: ExportRows): Promise<number> {
+  return writeLines(path, '', rows, csvLineWriter(delimiter), false);
+}
+
+/** `head`, then the rows' lines, into the file at `path` (made anew); then the lines of `linesAfter`, when given. */
+async function writeLines(path: string, head: string, rows: ExportRows, line: (row: readonly ExportCell[]) => string, flush: boolean): Promise<number> {
+  let count = 0;
+  const file = await open(path, 'w');
+  try {
+    let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let used = 0;
+    /** Writes the chunk out when `text` may not fit in what is left of it (a UTF-16 code unit is at most 3 bytes). */
+    const room = async (text: string) => {
+      await writeAll(file, chunk, used);
+      used = 0;
+      if (text.length * 3 > chunk.length) chunk = Buffer.allocUnsafe(text.length * 3);
+    };
+    await room(head);
+    used += chunk.write(head, used);
+    for await (const page of pagesOf(rows)) {
+      for (const row of page) {
+        const text = line(row);
+        if (used + text.length * 3 > chunk.length) await room(text);
+        used += chunk.write(text, used);
+        count++;
+      }
+    }
+    await writeAll(file, chunk, used);
+    const after = 'pages' in rows ? await rows.linesAfter?.() : null;
+    if (after) {
+      await appendFile(file, after.path, chunk);
+      count += after.rows;
+    }
+    if (flush) await file.sync();
+  } finally {
+    await file.close();
+  }
+  return count;
+}
+
+/** The bytes of the file at `path` written after what `file` holds, through `buffer`. */
+async function appendFile(file: FileHandle, path: string, buffer: Buffer): Promise<void> {
+  const from = await open(path, 'r');
+  try {
+    for (let read; (read = (await from.read(buffer, 0, buffer.length, null)).bytesRead) > 0; ) await writeAll(file, buffer, read);
+  } finally {
+    await from.close();
+  }
 }
 
 /** A row's line, its end included, for this delimiter. */

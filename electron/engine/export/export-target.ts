@@ -25,6 +25,18 @@ export type ExportRows = AsyncIterable<ExportCell[]> | Iterable<ExportCell[]> | 
  */
 export interface RowPages {
   pages: AsyncIterable<readonly ExportCell[][]>;
+  /**
+   * CSV only: asked once the pages are written, the lines of the rows after them, made elsewhere (another thread) into
+   * a file of their own, whose bytes the file takes next; null when the pages were all the rows.
+   */
+  linesAfter?: () => Promise<LinesFile | null>;
+}
+
+/** CSV lines, UTF-8 with CRLF ends and no header, written to a file of their own (export/csv-export.ts writeCsvLines). */
+export interface LinesFile {
+  path: string;
+  /** The lines it holds. */
+  rows: number;
 }
 
 export interface ExportResult {

@@ -31,6 +31,7 @@ export async function writeViaPartFile<T>(path: string, write: (partPath: string
  */
 export class PartFiles {
   private readonly parts = new Map<string, { path: string; finished: () => Promise<void> }>();
+  private readonly scratches = new Map<string, () => Promise<void>>();
 
   constructor(private readonly unfinished?: UnfinishedExports) {}
 
@@ -40,8 +41,17 @@ export class PartFiles {
     return write(partPath);
   }
 
+  /**
+   * Records `partPath` (made empty), a file of the export's own beside its targets that none of them becomes (the lines
+   * another thread writes, whose bytes a target's part file takes): removed once the files are renamed or discarded.
+   */
+  async scratch(partPath: string): Promise<void> {
+    this.scratches.set(partPath, await begin(partPath, partPath, this.unfinished));
+  }
+
   /** Renames every part file over its target. */
   async commit(): Promise<void> {
+    await this.removeScratches();
     for (const [partPath, { path, finished }] of this.parts) {
       try {
         await rename(partPath, path);
@@ -56,6 +66,7 @@ export class PartFiles {
 
   /** Removes the part files not renamed yet: the targets stay as they were. */
   async discard(): Promise<void> {
+    await this.removeScratches();
     await Promise.all(
       [...this.parts].map(async ([partPath, { finished }]) => {
         await rm(partPath, { force: true }).catch(() => undefined);
@@ -63,6 +74,14 @@ export class PartFiles {
       }),
     );
     this.parts.clear();
+  }
+
+  private async removeScratches(): Promise<void> {
+    for (const [partPath, finished] of this.scratches) {
+      this.scratches.delete(partPath);
+      await rm(partPath, { force: true }).catch(() => undefined);
+      await finished().catch(() => undefined);
+    }
   }
 }
 

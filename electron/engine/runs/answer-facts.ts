@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { MAX_CANDIDATES, rankedFacts, readStoredFacts, type CandidateFacts } from '../matching';
-import { getAnswerFacts, getLookups } from '../store';
+import { getAnswerFacts, getLookups } from '../store/lookups';
 
 /**
  * The candidates' facts of the stored 'ok' answers to the queries `ids` fetched at or after `freshAfterMs`, by query

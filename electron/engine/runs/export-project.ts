@@ -3,11 +3,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ExportChoice, ExportProgress, ExportResult } from '../../../shared/contract';
 import { EngineError } from '../engine-errors';
-import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type UnfinishedExports } from '../export';
+import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type RowPages, type UnfinishedExports } from '../export';
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../rows/project-record';
 import { progressPace } from '../progress-pace';
-import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, type ExportPaging } from './export-rows';
+import { HALVES_FROM_ROWS, csvHalves, type Halves } from './csv-halves';
+import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, originalWidth, type ExportPaging } from './export-rows';
+import type { CsvHalfThread } from './csv-half-thread';
 
 export interface ExportRequest extends ExportChoice {
   destination: string | null;
@@ -21,6 +23,8 @@ export interface ExportRequest extends ExportChoice {
  * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Cancelled by
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  * `unfinished` records the part files while they are written, so that a kill leaves none behind past the next start.
+ * With `halves`, a CSV's matches of `halves.fromRows` rows or more (HALVES_FROM_ROWS) are made on two threads, the
+ * second on a worker of the export's own that `halves.worker` starts (csv-halves.ts).
  */
 export async function exportProject(
   db: Database,
@@ -30,6 +34,7 @@ export async function exportProject(
   onProgress: (progress: ExportProgress) => void = () => undefined,
   signal?: AbortSignal,
   unfinished?: UnfinishedExports,
+  halves?: { worker: () => CsvHalfThread | null; fromRows?: number },
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -73,8 +78,15 @@ export async function exportProject(
   let written: { rows: number };
   let candidates: ExportResult['candidates'] = null;
   try {
-    const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...progressOf('matches') });
-    written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, matches.rows);
+    const paging = progressOf('matches');
+    const width = originalWidth(db, project);
+    const two = req.format === 'csv' && halves && rowsTotal >= (halves.fromRows ?? HALVES_FROM_ROWS) ? await twoHalves(db, project, req, path, width, together, halves.worker, paging.onPage) : null;
+    try {
+      const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...paging }, width);
+      written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, two?.rows ?? matches.rows);
+    } finally {
+      await two?.close();
+    }
     onProgress({ projectId: project.id, choice, part: 'matches', rowsDone: rowsTotal, rowsTotal });
     if (candidatesFile) {
       const table = candidatesExport(db, project, req.scope, progressOf('candidates'));
@@ -90,6 +102,46 @@ export async function exportProject(
     throw err;
   }
   return { path, downloadRef, fileName: basename(path), rows: written.rows, candidates };
+}
+
+/**
+ * The matches of a large CSV export as two halves (csv-halves.ts), the second written by a worker of its own into
+ * `<path>.2.part`; null where there is no worker, the database has no file or cannot be read apart: the export then
+ * goes on one thread.
+ */
+async function twoHalves(
+  db: Database,
+  project: ProjectRecord,
+  req: ExportRequest,
+  path: string,
+  width: number,
+  together: PartFiles,
+  worker: () => CsvHalfThread | null,
+  onPage: ((rowsDone: number) => void) | undefined,
+): Promise<{ rows: RowPages; close: () => Promise<void> } | null> {
+  if (db.memory) return null;
+  const lastRow = db.prepare('SELECT max(row_index) FROM rows WHERE project_id = ?').pluck().get(project.id) as number | null;
+  const thread = lastRow === null ? null : worker();
+  if (!thread) return null;
+  let halves: Halves;
+  try {
+    // The worker's connection opened first: the engine's thread waits for it to begin its read transaction.
+    const ready = thread.connection();
+    ready.catch(() => undefined);
+    const secondPath = `${path}.2.part`;
+    await together.scratch(secondPath);
+    halves = csvHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
+  } catch {
+    void thread.close();
+    return null;
+  }
+  return {
+    rows: halves.rows,
+    close: async () => {
+      await halves.close();
+      await thread.close();
+    },
+  };
 }
 
 /** Where the candidates go, and as what: a named file keeps the format its name says, whatever the matches file's is. */

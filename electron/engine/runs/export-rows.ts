@@ -64,9 +64,19 @@ export interface ExportTable {
 export interface ExportPaging {
   /** Rows per read from SQLite (PAGE_ROWS when not given). */
   pageRows?: number;
+  /** Only the rows from `from` up to `to` (row indexes, both included; the whole project when not given). */
+  rows?: RowRange;
   /** Told after each page is written: the project's rows gone through so far (filtered out ones included). */
   onPage?: (rowsDone: number) => void;
 }
+
+/** Row indexes from `from` to `to`, both included. */
+export interface RowRange {
+  from: number;
+  to: number;
+}
+
+const EVERY_ROW: RowRange = { from: 0, to: Number.MAX_SAFE_INTEGER };
 
 /** Rows per read from SQLite, unless the caller asks for other: the candidates' answers are read a page at a time too. */
 const PAGE_ROWS = 2000;
@@ -93,8 +103,7 @@ const ANSWERED: readonly RowState[] = ['to_review', 'no_candidates', 'error'];
  * empty), so its match columns can be pasted beside the original. Read a page at a time from SQLite: the sheet is
  * never in memory as a whole.
  */
-export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, onPage }: ExportPaging = {}): ExportTable {
-  const width = originalWidth(db, project);
+export function matchExport(db: Database, project: ProjectRecord, scope: ExportScope, { pageRows = PAGE_ROWS, rows = EVERY_ROW, onPage }: ExportPaging = {}, width = originalWidth(db, project)): ExportTable {
   const headers = [...project.headers];
   for (let i = headers.length; i < width; i++) headers.push(`Column ${i + 1}`);
   headers.push(...MATCH_COLUMNS);
@@ -102,8 +111,8 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   // Handed over a page at a time (export/row-pages.ts).
   async function* lines(): AsyncGenerator<ExportCell[][]> {
     const fetchTimes = new FetchTimes();
-    const summaries = await summariesOf(db, project.id, scope);
-    for (const page of pages(db, project.id, scope, pageRows, summaries)) {
+    const summaries = await summariesOf(db, project.id, scope, rows);
+    for (const page of pages(db, project.id, scope, pageRows, summaries, rows)) {
       yield page.map((row) => matchLine(row, width, fetchTimes));
       onPage?.(page.at(-1)!.rowIndex + 1);
       await nextTurn();
@@ -283,7 +292,7 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
  * again), as arrays of their columns, not objects. A matched row's person comes from `summaries` (export-summaries.ts);
  * without them (the candidates' export, which writes none) its summary is left empty.
  */
-function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null): Generator<ExportRow[]> {
+function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null, rows = EVERY_ROW): Generator<ExportRow[]> {
   const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
@@ -316,25 +325,25 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
     .prepare(
       whole
         ? `SELECT ${statusColumns} ${statusFrom} AND rs.row_index BETWEEN @from AND @to ORDER BY rs.row_index`
-        : `SELECT ${statusColumns} ${statusFrom} AND rs.row_index >= @from ORDER BY rs.row_index LIMIT @limit`,
+        : `SELECT ${statusColumns} ${statusFrom} AND rs.row_index BETWEEN @from AND @last ORDER BY rs.row_index LIMIT @limit`,
     )
     .raw();
   const cellsPage = whole
-    ? statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?').raw()
+    ? statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index BETWEEN ? AND ? ORDER BY row_index LIMIT ?').raw()
     : statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index BETWEEN ? AND ? ORDER BY row_index').raw();
   const cellsOf = statement(db, 'SELECT row_index, cells FROM rows WHERE project_id = ? AND row_index = ?').raw();
   // What the last refresh found, read a page's span at a time rather than probed for each row, and
   // matched with each row's person in JavaScript; the changed rows' export joins it, to pick them.
   const pageRefreshes = lastRefresh === -1 || refreshJoin ? null : statement(db, PAGE_REFRESHES_SQL).raw();
-  for (let from = 0; ; ) {
+  for (let from = rows.from; from <= rows.to; ) {
     let cells: [rowIndex: number, cells: string][];
     let status: StatusRow[];
     if (whole) {
-      cells = cellsPage.all(projectId, from, pageRows) as typeof cells;
+      cells = cellsPage.all(projectId, from, rows.to, pageRows) as typeof cells;
       if (cells.length === 0) return;
       status = statusPage.all({ projectId, from, to: cells[cells.length - 1]![0], lastRefresh }) as StatusRow[];
     } else {
-      status = statusPage.all({ projectId, from, limit: pageRows, lastRefresh }) as StatusRow[];
+      status = statusPage.all({ projectId, from, last: rows.to, limit: pageRows, lastRefresh }) as StatusRow[];
       if (status.length === 0) return;
       const first = status[0]![0];
       const last = status[status.length - 1]![0];
@@ -398,10 +407,10 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
   }
 }
 
-/** The people chosen by the rows an export of `scope` goes through (ExportSummaries). */
-function summariesOf(db: Database, projectId: number, scope: ExportScope): Promise<ExportSummaries> {
+/** The people chosen by the rows of `rows` an export of `scope` goes through (ExportSummaries). */
+function summariesOf(db: Database, projectId: number, scope: ExportScope, rows: RowRange): Promise<ExportSummaries> {
   const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
-  return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh });
+  return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh }, { span: rows });
 }
 
 /** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
@@ -409,7 +418,7 @@ type PageRefresh = [rowIndex: number, slug: string, changed: number, previousCom
 const PAGE_REFRESHES_SQL = `SELECT row_index, slug, changed, previous_company FROM row_refreshes
   WHERE project_id = ? AND refresh_id = ? AND row_index BETWEEN ? AND ?`;
 
-function originalWidth(db: Database, project: ProjectRecord): number {
+export function originalWidth(db: Database, project: ProjectRecord): number {
   // The import warns of any row whose width is not the header's (sheets/table-scan.ts): without that warning no row
   // is wider, and the rows need not be read through for their widths.
   if (!project.warnings.some((w) => w.code === 'ragged_rows')) return project.headers.length;

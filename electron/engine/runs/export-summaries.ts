@@ -21,24 +21,26 @@ export class ExportSummaries {
 
   /**
    * The summaries of the people chosen by the rows that `rowsSql` selects (row_status as `rs`: its FROM and WHERE),
-   * bound with `params` (`projectId` among them). Read in slices, a turn of the event loop between: the rows' choices
-   * `rows` rows at a time, then their people `people` at a time, in id order; `chunk` people to a chunk.
+   * bound with `params` (`projectId` among them), among the rows of `span` (row indexes, both included; every row when
+   * not given). Read in slices, a turn of the event loop between: the rows' choices `rows` rows at a time, then their
+   * people `people` at a time, in id order; `chunk` people to a chunk.
    */
   static async read(
     db: Database,
     rowsSql: string,
     params: Record<string, unknown> & { projectId: number },
-    { rows = ROWS_A_SLICE, people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE } = {},
+    { rows = ROWS_A_SLICE, people: peopleASlice = PEOPLE_A_SLICE, chunk: chunkPeople = CHUNK_PEOPLE, span = { from: 0, to: Number.MAX_SAFE_INTEGER } } = {},
   ): Promise<ExportSummaries> {
-    const span = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(params.projectId) as number | null;
+    const lastRow = db.prepare('SELECT max(row_index) FROM row_status WHERE project_id = ?').pluck().get(params.projectId) as number | null;
+    const last = lastRow === null ? -1 : Math.min(lastRow, span.to);
     // Repeats are dropped by sortedOnce below, not by DISTINCT, whose temporary index per slice cost more than them.
     const choices = db
       .prepare(`SELECT rs.chosen_person ${rowsSql} AND rs.row_index BETWEEN @from AND @to AND rs.state IN ('auto', 'accepted') AND rs.chosen_person IS NOT NULL`)
       .pluck();
     let ids = new Float64Array(4096);
     let count = 0;
-    for (let from = 0; span !== null && from <= span; from += rows) {
-      for (const id of choices.all({ ...params, from, to: from + rows - 1 }) as number[]) {
+    for (let from = span.from; from <= last; from += rows) {
+      for (const id of choices.all({ ...params, from, to: Math.min(last, from + rows - 1) }) as number[]) {
         if (count === ids.length) {
           // Many rows choose the same people: the ids kept once each before the array grows for them.
           count = sortedOnce(ids).length;

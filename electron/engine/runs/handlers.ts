@@ -24,6 +24,7 @@ import { runPreview } from './run-preview';
 import { latestRun } from './run-records';
 import type { ServiceCredits } from './service-credits';
 import { verdictBasis } from './verdict-basis';
+import type { CsvHalfThread } from './csv-half-thread';
 
 export interface RunHandlersDeps {
   db: Database;
@@ -44,6 +45,8 @@ export interface RunHandlersDeps {
   cleanUp(): Promise<void>;
   exportDir: string;
   unfinished: UnfinishedExports;
+  /** A large CSV export's matches on two threads (exportProject's `halves`). */
+  exportHalves?: { worker: () => CsvHalfThread | null; fromRows?: number };
 }
 
 export interface RunHandlers {
@@ -134,7 +137,7 @@ export function createRunHandlers(deps: RunHandlersDeps): RunHandlers {
         exports.run(input.projectId, async (signal) => {
           const project = await prep.planned(input.projectId);
           const tell = (progress: ExportProgress) => job.progress(progress.rowsDone, progress.rowsTotal, progress.part, progress);
-          return exportProject(db, project, input, deps.exportDir, tell, signal, deps.unfinished);
+          return exportProject(db, project, input, deps.exportDir, tell, signal, deps.unfinished, deps.exportHalves);
         }),
       ),
 

@@ -1,0 +1,109 @@
+import { Worker } from 'node:worker_threads';
+import type { LinesFile } from '../export';
+import type { SecondHalfRequest } from './csv-halves';
+
+/** What the export's worker is started with (csv-half-worker.ts). */
+export interface CsvHalfWorkerData {
+  /** From the source tree: the entry verdict-worker.dev.mjs loads through tsx. */
+  entry?: string;
+  dbPath: string;
+  /** The page cache of its read-only connection, in MB. */
+  readCacheMb: number;
+}
+
+/** The worker's messages: its connection open, its half written, or why it could do neither. */
+export type CsvHalfReply = { kind: 'ready' } | { kind: 'written'; lines: LinesFile } | { kind: 'failed'; error: string };
+
+/** The worker's young generation, in MB: a worker does not inherit the hosts' --max-semi-space-size=8 (24 MB of it). */
+const YOUNG_GENERATION_MB = 24;
+
+interface Waiting<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
+function waiting<T>(): Waiting<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  // A failure nobody asked about yet is not an unhandled rejection: the caller meets it when it asks.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/**
+ * The worker that writes the second half of a large CSV export (csv-halves.ts), one export's own. It starts from an
+ * entry of its own (csv-half-worker.ts) that loads only the export's reading and CSV writing and better-sqlite3, not
+ * the verdict worker's matching and storage: it is ready sooner and holds less beside the engine's thread, which is
+ * what decides whether it joins in time and the process's peak. It opens its read-only connection at once, then writes
+ * the one half it is asked for.
+ *
+ * From the source tree (tsx) the thread starts through verdict-worker.dev.mjs, which registers tsx in it first; a
+ * built app starts the bundled csv-half-worker.js beside the main bundle (electron.vite.config.ts).
+ */
+export class CsvHalfThread {
+  private readonly opened = waiting<void>();
+  private written: Waiting<LinesFile> | null = null;
+  private failure: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    // The thread must not hold a process open when nothing waits on it (the CLI exits once its work is done).
+    worker.unref();
+    worker.on('message', (reply: CsvHalfReply) => {
+      if (reply.kind === 'ready') this.opened.resolve();
+      else if (reply.kind === 'written') this.written?.resolve(reply.lines);
+      else this.fail(new Error(`The export's worker failed: ${reply.error}`));
+    });
+    worker.on('error', (error) => this.fail(error));
+    worker.on('exit', (code) => this.fail(new Error(`The export's worker stopped (exit code ${code}).`)));
+  }
+
+  /** Starts the worker on the database at `dbPath`; null where a thread cannot start (the export then goes on one). */
+  static start(dbPath: string, readCacheMb: number): CsvHalfThread | null {
+    const here = import.meta.url;
+    try {
+      const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+      const worker = here.endsWith('.ts')
+        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./csv-half-worker.ts', here).href, dbPath, readCacheMb } satisfies CsvHalfWorkerData, resourceLimits })
+        : new Worker(new URL('./csv-half-worker.js', here), { workerData: { dbPath, readCacheMb } satisfies CsvHalfWorkerData, resourceLimits });
+      return new CsvHalfThread(worker);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Resolves once the worker's read-only connection is open; rejects when it cannot open it or the worker fails. */
+  connection(): Promise<void> {
+    return this.opened.promise;
+  }
+
+  /**
+   * The second half of the export, written by the worker on its connection (csv-halves.ts writeSecondHalf): rejects
+   * when it cannot read the database, fails, is stopped or closed. One half a worker.
+   */
+  secondHalf(request: SecondHalfRequest): Promise<LinesFile> {
+    if (this.written) return Promise.reject(new Error("The export's worker writes one half only."));
+    const written = (this.written = waiting<LinesFile>());
+    if (this.failure) written.reject(this.failure);
+    else {
+      this.worker.ref();
+      this.worker.postMessage(request);
+    }
+    return written.promise.finally(() => this.worker.unref());
+  }
+
+  async close(): Promise<void> {
+    this.fail(new Error('The export closed its worker.'));
+    await this.worker.terminate();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.opened.reject(this.failure);
+    this.written?.reject(this.failure);
+  }
+}

@@ -1,0 +1,194 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import Sqlite, { type Database } from 'better-sqlite3';
+// Not the export's index: the export's worker (csv-half-worker.ts) loads what this module imports, and the index
+// brings modules it never runs (the XLSX writer; unfinished exports' records and zod, their schema).
+import { writeCsvLines } from '../export/csv-export';
+import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
+import { readProject } from '../rows/project-record';
+import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
+import type { CsvHalfThread } from './csv-half-thread';
+
+/**
+ * Rows (blank ones too) from which a CSV export of the matches goes on two threads: the worker joins 0.7 s in, and each
+ * thread is slower while both run, so a 100,000-row export (1.5-1.7 s on one thread) took 1.6-2.0 s on two.
+ */
+export const HALVES_FROM_ROWS = 200_000;
+/**
+ * The page cache of each half's read-only connection, in MB: its reads walk the tables in row order, so a small one
+ * does (1M: the export's peak 218 -> 205 MB from 8 MB, its time the same).
+ */
+export const HALF_CACHE_MB = 2;
+/**
+ * The engine's thread's share of the rows: it begins at once, while the worker joins only once its thread has started
+ * and loaded the engine's code (0.7 s under load at 1M, of about 5 s each half's reading and writing takes).
+ */
+export const FIRST_SHARE = 0.55;
+/** How long the engine's thread waits for the worker to begin its read transaction before it exports alone. */
+const BEGIN_WAIT_MS = 2_000;
+/** How often the engine tells the worker's progress while it waits for the worker's half. */
+const WAIT_STEP_MS = 100;
+
+/** Slots of a second half's shared state (SecondHalfRequest.state), as an Int32Array. */
+const BEGUN = 0;
+const ROWS_DONE = 1;
+const STOP = 2;
+const SLOTS = 3;
+
+/** The second half of a CSV export of the matches, for the export's worker (csv-half-worker.ts) to write. */
+export interface SecondHalfRequest {
+  projectId: number;
+  scope: ExportScope;
+  /** The original columns' count (matchExport's width). */
+  width: number;
+  delimiter: string;
+  rows: RowRange;
+  /** Where its lines go: a file of the export's own (PartFiles.scratch). */
+  path: string;
+  /**
+   * Shared with the engine's thread: BEGUN set to 1 once the worker's read transaction holds its snapshot (-1: it
+   * could not), ROWS_DONE the rows of the half it went through, STOP set by the engine to have it stop between pages.
+   */
+  state: SharedArrayBuffer;
+}
+
+/**
+ * The worker's half: begins a read transaction on `db` (tells the engine at once through `state`), then writes the
+ * lines of its rows into `path`, as writeCsv writes them. Stops, throwing, between two pages once told to.
+ */
+export async function writeSecondHalf(db: Database, request: SecondHalfRequest): Promise<LinesFile> {
+  const state = new Int32Array(request.state);
+  try {
+    db.exec('BEGIN');
+    // A deferred transaction takes its snapshot at its first read.
+    db.prepare('SELECT 1 FROM projects WHERE id = ?').get(request.projectId);
+  } catch (error) {
+    tell(state, -1);
+    throw error;
+  }
+  tell(state, 1);
+  try {
+    const project = readProject(db, request.projectId);
+    if (!project) throw new Error(`No project ${request.projectId}.`);
+    const onPage = (rowsDone: number) => {
+      if (Atomics.load(state, STOP) !== 0) throw new Error('The export stopped.');
+      Atomics.store(state, ROWS_DONE, rowsDone - request.rows.from);
+    };
+    const table = matchExport(db, project, request.scope, { pageRows: EXPORT_PAGE_ROWS, rows: request.rows, onPage }, request.width);
+    return { path: request.path, rows: await writeCsvLines(request.path, request.delimiter, table.rows) };
+  } finally {
+    db.exec('ROLLBACK');
+  }
+}
+
+function tell(state: Int32Array, begun: number): void {
+  Atomics.store(state, BEGUN, begun);
+  Atomics.notify(state, BEGUN);
+}
+
+/** A large CSV export's matches on two threads (csvHalves). */
+export interface Halves {
+  /** The matches' rows for writeCsv: the first half's pages, then the second half's lines. */
+  rows: RowPages;
+  /** Ends both halves' reads (and the worker's half, if it still goes): once the file is written, or has failed. */
+  close: () => Promise<void>;
+}
+
+export interface HalvesInput {
+  db: Database;
+  projectId: number;
+  scope: ExportScope;
+  width: number;
+  delimiter: string;
+  /** The sheet's last row index. */
+  lastRow: number;
+  /** A worker of the export's own, and when it is ready to read (its connection open). */
+  worker: CsvHalfThread;
+  ready: Promise<unknown>;
+  /** Where the worker writes its lines: recorded already (PartFiles.scratch). */
+  secondPath: string;
+  /** Told of the rows gone through, both halves' together; may throw to cancel, between pages. */
+  onPage?: (rowsDone: number) => void;
+}
+
+/**
+ * The matches of a large CSV export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
+ * the rows on the engine's thread, the rest on `worker`, into a file of their own whose bytes then follow the first
+ * half's (writeCsv's linesAfter). Each half reads the people its own rows chose, on a read-only connection of its own held in
+ * a read transaction from before its first read, so the file is what one thread would write of one moment, whatever is
+ * committed meanwhile. The engine's thread begins at once; the worker joins once it is ready, beginning its transaction
+ * while the engine's thread waits, and only if a connection that reads nothing else saw no commit (its data_version)
+ * from before the engine's transaction to after the worker's: the two snapshots are then one. A worker that is not
+ * ready before the first half is written, that could not join, fails or stops leaves its half to the engine's thread,
+ * read on the same snapshot. Throws where the engine's own connection cannot open.
+ */
+export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
+  const seam = Math.ceil((lastRow + 1) * FIRST_SHARE);
+  const probe = new Sqlite(db.name, { readonly: true, fileMustExist: true });
+  const here = new Sqlite(db.name, { readonly: true, fileMustExist: true });
+  const state = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
+  const request: SecondHalfRequest = { projectId, scope, width, delimiter, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
+  /** Set once the worker may no longer join: the first half is written, or the export ends. */
+  let late = false;
+  let joined = false;
+  let done: Promise<LinesFile | null> = Promise.resolve(null);
+  const closeProbe = () => probe.open && probe.close();
+  try {
+    here.pragma(`cache_size = -${HALF_CACHE_MB * 1024}`);
+    const before = dataVersion(probe);
+    here.exec('BEGIN');
+    // A deferred transaction takes its snapshot at its first read.
+    here.prepare('SELECT 1 FROM projects WHERE id = ?').get(projectId);
+    const joining = ready.then(
+      () => {
+        if (late) return;
+        done = worker.secondHalf(request).catch(() => null);
+        // Blocks the engine's thread for as long as the worker takes to begin (its connection is open already): a few ms.
+        Atomics.wait(state, BEGUN, 0, BEGIN_WAIT_MS);
+        joined = Atomics.load(state, BEGUN) === 1 && dataVersion(probe) === before;
+        if (!joined) Atomics.store(state, STOP, 1);
+      },
+      () => undefined,
+    );
+    void joining.finally(closeProbe);
+  } catch (error) {
+    closeProbe();
+    here.close();
+    throw error;
+  }
+  const project = readProject(here, projectId)!;
+  const workerDone = () => (joined ? Math.max(0, Atomics.load(state, ROWS_DONE)) : 0);
+  let after: LinesFile | null = null;
+  async function* pages(): AsyncGenerator<readonly ExportCell[][]> {
+    const first = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: 0, to: seam - 1 }, onPage: (rowsDone) => onPage?.(rowsDone + workerDone()) }, width);
+    yield* (first.rows as RowPages).pages;
+    late = true;
+    if (joined) {
+      let finished = false;
+      void done.finally(() => (finished = true));
+      while (!finished) {
+        onPage?.(seam + workerDone());
+        await Promise.race([done, sleep(WAIT_STEP_MS)]);
+      }
+      after = await done;
+    }
+    if (after) return;
+    const rest = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: seam, to: lastRow }, onPage }, width);
+    yield* (rest.rows as RowPages).pages;
+  }
+  return {
+    rows: { pages: pages(), linesAfter: async () => after },
+    close: async () => {
+      late = true;
+      Atomics.store(state, STOP, 1);
+      // The worker's file is closed before the caller removes it.
+      await done;
+      closeProbe();
+      if (here.open) here.close();
+    },
+  };
+}
+
+/** Changes whenever another connection commits (SQLite's PRAGMA data_version). */
+function dataVersion(db: Database): number {
+  return db.pragma('data_version', { simple: true }) as number;
+}

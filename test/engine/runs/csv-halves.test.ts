@@ -1,0 +1,209 @@
+// A large CSV export's matches made on two threads (runs/csv-halves.ts): the engine's thread writes the rows up to the
+// middle, a worker of the export's own the rest into a file of their own, whose bytes then follow. The file must be the
+// one thread's, byte for byte, of one moment.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ExportChoice, ExportProgress } from '../../../shared/contract';
+import type { Engine } from '../../../electron/engine/engine';
+import { UnfinishedExports } from '../../../electron/engine/export';
+import { readProject } from '../../../electron/engine/rows/project-record';
+import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/csv-halves';
+import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
+import { CsvHalfThread } from '../../../electron/engine/runs/csv-half-thread';
+import type { Simulator } from '../../../electron/simulator';
+import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
+
+const ROWS = 1_200;
+/** The first row of the worker's half: the halves split the sheet's rows (blank ones too) in two. */
+const SEAM = Math.ceil(ROWS * FIRST_SHARE);
+const MATCHED = 30;
+
+let tmp: ReturnType<typeof tempDir>;
+let sim: Simulator;
+let engine: Engine;
+let db: Database.Database;
+let projectId: number;
+
+beforeAll(async () => {
+  tmp = tempDir('matchdesk-halves-');
+  sim = await startSim();
+  engine = await openEngine(join(tmp.dir, 'data'));
+  await connect(engine, sim);
+  const people = findablePeople(sim);
+  // The matched rows all in the first half; blank rows on both sides of the seam; a cell needing quotes and a formula.
+  const sheet = Array.from({ length: ROWS }, (_, i): string[] => {
+    if (i === SEAM - 1 || i === SEAM) return ['', '', ''];
+    if (i < MATCHED) return [people[i]!.name, people[i]!.email_address ?? '', currentCompany(people[i]!)];
+    return [`Nobody ${i}`, `nobody${i}@nowhere.example`, i % 7 === 0 ? '=SUM(A1)' : `Firm, "${i % 13}"`];
+  });
+  projectId = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'leads.csv'), ['Name', 'Email', 'Company'], sheet) })).summary.id;
+  await runToEnd(engine, projectId);
+  db = new Database(engine.dbPath);
+}, 60_000);
+afterAll(async () => {
+  db?.close();
+  await engine.close();
+  await sim.close();
+  tmp.remove();
+});
+
+/** A folder of its own for one export's file, inside the suite's, which goes at its end. */
+const outDir = () => mkdtempSync(join(tmp.dir, 'out-'));
+
+const ALL: ExportRequest = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', destination: null, candidatesDestination: null };
+
+interface Exported {
+  bytes: Buffer;
+  /** What the worker's half came to; undefined when the export went on one thread. */
+  second: Promise<unknown> | undefined;
+  progress: ExportProgress[];
+}
+
+/** A worker started and ready to read: a worker joins the export only if ready before its first half is written. */
+async function readyWorker(): Promise<CsvHalfThread> {
+  const worker = CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
+  await worker.connection();
+  return worker;
+}
+
+/**
+ * The matches of `choice` exported to a file of their own, on two threads when `onTwo` (with a worker ready, unless
+ * `cold`), the worker spied on.
+ */
+async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: CsvHalfThread | null) => void): Promise<Exported> {
+  const dir = outDir();
+  const path = join(dir, 'matches.csv');
+  const progress: ExportProgress[] = [];
+  let worker: CsvHalfThread | null = onTwo === true ? await readyWorker() : null;
+  let second: Promise<unknown> | undefined;
+  const start = () => {
+    worker ??= CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB);
+    const ask = worker!.secondHalf.bind(worker);
+    vi.spyOn(worker!, 'secondHalf').mockImplementation((request) => (second = ask(request)));
+    return worker;
+  };
+  const request: ExportRequest = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', ...choice, destination: path, candidatesDestination: null };
+  await exportProject(
+    db,
+    readProject(db, projectId)!,
+    request,
+    dir,
+    (p) => {
+      progress.push(p);
+      during?.(p, worker);
+    },
+    undefined,
+    new UnfinishedExports(join(tmp.dir, 'data')),
+    onTwo ? { worker: start, fromRows: 0 } : undefined,
+  );
+  // Nothing but the file: neither half's part file is left.
+  expect(readdirSync(dir)).toEqual(['matches.csv']);
+  return { bytes: readFileSync(path), second, progress };
+}
+
+describe('a CSV export on two threads', () => {
+  it("writes one thread's bytes: the seam's blank rows at their place, any scope, BOM and delimiter", async () => {
+    for (const choice of [{}, { bom: false, delimiter: ';' }, { scope: 'matched' }, { scope: 'changed' }] satisfies Partial<ExportChoice>[]) {
+      const one = await exported(choice, false);
+      const two = await exported(choice, true);
+      expect(two.bytes.equals(one.bytes), JSON.stringify(choice)).toBe(true);
+      // The worker wrote the second half: every row from the seam on, none of them matched.
+      const lines = choice.scope === undefined ? ROWS - SEAM : 0;
+      expect(await two.second, JSON.stringify(choice)).toMatchObject({ rows: lines });
+      const last = two.progress.filter((p) => p.part === 'matches').map((p) => p.rowsDone);
+      expect(last.at(-1)).toBe(ROWS);
+      expect(last).toEqual([...last].sort((a, b) => a - b));
+    }
+    const text = (await exported({}, true)).bytes.toString('utf8').split('\r\n');
+    // The header, then the rows: the last row of the first half and the first of the second are the blank ones.
+    expect(text[SEAM]).toMatch(/^,,,blank,/);
+    expect(text[SEAM + 1]).toMatch(/^,,,blank,/);
+    expect(text[SEAM + 2]).toMatch(new RegExp(`^Nobody ${SEAM + 1},`));
+  });
+
+  // A row of the worker's half changed by a commit: before the worker begins (the engine's thread then writes that half
+  // itself, on its snapshot), or once it has begun (its snapshot does not see it).
+  it.each([
+    ['before the worker begins', 'before'],
+    ['while the worker writes its half', 'after'],
+  ] as const)('writes the rows as they were when it began, with a commit %s', async (_, when) => {
+    const before = await exported({}, false);
+    const cells = db.prepare('SELECT cells FROM rows WHERE project_id = ? AND row_index = ?').pluck();
+    const kept = cells.get(projectId, ROWS - 2) as string;
+    const change = db.prepare('UPDATE rows SET cells = ? WHERE project_id = ? AND row_index = ?');
+    const worker = await readyWorker();
+    const ask = worker.secondHalf.bind(worker);
+    let second: Promise<unknown> | undefined;
+    vi.spyOn(worker, 'secondHalf').mockImplementation((request) => {
+      const commit = () => change.run(JSON.stringify(['Changed meanwhile', '', '']), projectId, ROWS - 2);
+      if (when === 'before') commit();
+      second = ask(request);
+      if (when === 'after') setImmediate(commit);
+      return second as ReturnType<typeof ask>;
+    });
+    try {
+      const dir = outDir();
+      const path = join(dir, 'matches.csv');
+      await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
+      expect(readFileSync(path).equals(before.bytes)).toBe(true);
+      // Joined, the worker wrote its half; else it was told to stop before its first page.
+      if (when === 'after') await expect(second).resolves.toMatchObject({ rows: ROWS - SEAM });
+      else await expect(second).rejects.toThrow();
+      // The change is there for the next export.
+      expect((await exported({}, true)).bytes.toString('utf8')).toContain('Changed meanwhile');
+    } finally {
+      change.run(kept, projectId, ROWS - 2);
+    }
+  });
+
+  it("writes the worker's half itself when the worker is gone part-way", async () => {
+    const one = await exported({}, false);
+    const worker = await readyWorker();
+    const ask = worker.secondHalf.bind(worker);
+    let second: Promise<unknown> | undefined;
+    // The worker ends once it has begun its half, before its first page is written.
+    vi.spyOn(worker, 'secondHalf').mockImplementation((request) => {
+      second = ask(request);
+      Atomics.wait(new Int32Array(request.state), 0, 0, 5_000);
+      void worker.close();
+      return second as ReturnType<typeof ask>;
+    });
+    const dir = outDir();
+    const path = join(dir, 'matches.csv');
+    await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
+    await expect(second).rejects.toThrow();
+    expect(readFileSync(path).equals(one.bytes)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['matches.csv']);
+  });
+
+  it('writes every row on the engine\'s thread when the worker is not ready before the first half is written', async () => {
+    const one = await exported({}, false);
+    const cold = await exported({}, 'cold');
+    expect(cold.second).toBeUndefined();
+    expect(cold.bytes.equals(one.bytes)).toBe(true);
+  });
+
+  it('cancelled between pages, leaves neither half behind', async () => {
+    const controller = new AbortController();
+    const dir = outDir();
+    const path = join(dir, 'matches.csv');
+    const worker = await readyWorker();
+    const second = vi.spyOn(worker, 'secondHalf');
+    const exporting = exportProject(
+      db,
+      readProject(db, projectId)!,
+      { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', destination: path, candidatesDestination: null },
+      dir,
+      (progress) => progress.rowsDone > 0 && controller.abort(),
+      controller.signal,
+      new UnfinishedExports(join(tmp.dir, 'data')),
+      { worker: () => worker, fromRows: 0 },
+    );
+    await expect(exporting).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(second).toHaveBeenCalledOnce();
+    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(join(tmp.dir, 'data', 'unfinished-exports'))).toEqual([]);
+  });
+});
