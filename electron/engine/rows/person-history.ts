@@ -5,9 +5,9 @@ import type { PersonState } from './person-state';
 
 /**
  * Keeps what a refresh saw of each person (migration 22): each distinct state once in person_versions, found again by
- * its digest (store/person-versions.ts), and a sighting per refresh that refers to it. `before` sightings are what the person's rows said when the refresh began
- * (what the match, or the refresh before, left them with): the baseline for a date before the first refresh.
- * Runs in the caller's transaction.
+ * its digest (store/person-versions.ts), and a sighting per refresh that refers to it. `before` sightings are what the
+ * person's rows said when the refresh began (what the match, or the refresh before, left them with): the baseline for
+ * a date before the first refresh. Runs in the caller's transaction.
  */
 export class PersonHistoryWriter {
   private readonly versions: DigestIds;
