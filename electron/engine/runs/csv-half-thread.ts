@@ -1,11 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { LinesFile } from '../export';
 import type { SecondHalfRequest } from './csv-halves';
+import { startWorker } from './start-worker';
 
 /** What the export's worker is started with (csv-half-worker.ts). */
 export interface CsvHalfWorkerData {
-  /** From the source tree: the entry verdict-worker.dev.mjs loads through tsx. */
-  entry?: string;
   dbPath: string;
   /** The page cache of its read-only connection, in MB. */
   readCacheMb: number;
@@ -14,15 +13,13 @@ export interface CsvHalfWorkerData {
 /** The worker's messages: its connection open, its half written, or why it could do neither. */
 export type CsvHalfReply = { kind: 'ready' } | { kind: 'written'; lines: LinesFile } | { kind: 'failed'; error: string };
 
-/** The worker's young generation, in MB: a worker does not inherit the hosts' --max-semi-space-size=8 (24 MB of it). */
-const YOUNG_GENERATION_MB = 24;
-
 interface Waiting<T> {
   promise: Promise<T>;
   resolve: (value: T) => void;
   reject: (error: Error) => void;
 }
 
+/** Promise.withResolvers (not in ES2023's lib), whose failure nobody asked about yet is no unhandled rejection: the caller meets it when it asks. */
 function waiting<T>(): Waiting<T> {
   let resolve!: (value: T) => void;
   let reject!: (error: Error) => void;
@@ -30,7 +27,6 @@ function waiting<T>(): Waiting<T> {
     resolve = yes;
     reject = no;
   });
-  // A failure nobody asked about yet is not an unhandled rejection: the caller meets it when it asks.
   promise.catch(() => undefined);
   return { promise, resolve, reject };
 }
@@ -41,9 +37,7 @@ function waiting<T>(): Waiting<T> {
  * the verdict worker's matching and storage: it is ready sooner and holds less beside the engine's thread, which is
  * what decides whether it joins in time and the process's peak. It opens its read-only connection at once, then writes
  * the one half it is asked for.
- *
- * From the source tree (tsx) the thread starts through verdict-worker.dev.mjs, which registers tsx in it first; a
- * built app starts the bundled csv-half-worker.js beside the main bundle (electron.vite.config.ts).
+ * It starts as runs/start-worker.ts starts a worker.
  */
 export class CsvHalfThread {
   private readonly opened = waiting<void>();
@@ -64,13 +58,8 @@ export class CsvHalfThread {
 
   /** Starts the worker on the database at `dbPath`; null where a thread cannot start (the export then goes on one). */
   static start(dbPath: string, readCacheMb: number): CsvHalfThread | null {
-    const here = import.meta.url;
     try {
-      const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-      const worker = here.endsWith('.ts')
-        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./csv-half-worker.ts', here).href, dbPath, readCacheMb } satisfies CsvHalfWorkerData, resourceLimits })
-        : new Worker(new URL('./csv-half-worker.js', here), { workerData: { dbPath, readCacheMb } satisfies CsvHalfWorkerData, resourceLimits });
-      return new CsvHalfThread(worker);
+      return new CsvHalfThread(startWorker('csv-half-worker', { dbPath, readCacheMb } satisfies CsvHalfWorkerData));
     } catch {
       return null;
     }

@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
 import type { PagePlanInput, PlannedPage } from './planned-page';
 import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
+import { startWorker } from './start-worker';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
 export interface VerdictRequest {
@@ -70,7 +71,6 @@ export type VerdictReply = { id: number; results: WorkerResults } | { id: number
 
 /** What the worker is started with: where the database is, for the answers it reads itself (null: it reads none). */
 export interface VerdictWorkerData {
-  entry?: string;
   dbPath: string | null;
   /** The page cache of the worker's read-only connection, in MB (SQLite's sorts work within it too). */
   readCacheMb: number;
@@ -83,23 +83,13 @@ export interface VerdictWorkerData {
 const ANSWERS_CACHE_MB = 4;
 
 /**
- * The worker's young generation, in MB: the engine's hosts cap theirs with --max-semi-space-size=8 (three 8 MB
- * semi-spaces' worth), which a worker does not inherit. Without a cap it grows to V8's default for every page's
- * garbage (parsed facts, row inputs), and the process's resident memory with it.
- */
-const YOUNG_GENERATION_MB = 24;
-
-/**
  * The engine's handle on the verdict worker: a thread of its own that works out rows' verdicts while a run's
  * thread reads the next page and writes the last. In a cached re-run of a million rows that is about a third of
  * the work (parsing the stored facts, assessing each row; docs/performance.md). Given the database's path, the
  * worker can also read a page's answers itself, through a read-only connection of its own, so the run's thread
  * hands it some of the reading too; a plan of more than a page has it work out the next page (runs/planned-page.ts).
  * Started when a run or such a plan first needs it, stopped once none goes (engine.ts releaseVerdicts).
- *
- * From the source tree (tsx: the CLI, the browser host, the tests, the bench) the thread starts through
- * verdict-worker.dev.mjs, which registers tsx in it first; a built app starts the bundled verdict-worker.js beside
- * the main bundle (electron.vite.config.ts).
+ * It starts as runs/start-worker.ts starts a worker.
  */
 export class VerdictThread {
   private nextId = 0;
@@ -131,13 +121,8 @@ export class VerdictThread {
    * the engine's database, which the worker then reads answers from when asked (null: it is only sent facts).
    */
   static start(dbPath: string | null = null, readCacheMb = ANSWERS_CACHE_MB): VerdictThread | null {
-    const here = import.meta.url;
     try {
-      const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-      const worker = here.endsWith('.ts')
-        ? new Worker(new URL('./verdict-worker.dev.mjs', here), { workerData: { entry: new URL('./verdict-worker.ts', here).href, dbPath, readCacheMb } satisfies VerdictWorkerData, resourceLimits })
-        : new Worker(new URL('./verdict-worker.js', here), { workerData: { dbPath, readCacheMb } satisfies VerdictWorkerData, resourceLimits });
-      return new VerdictThread(worker, dbPath !== null);
+      return new VerdictThread(startWorker('verdict-worker', { dbPath, readCacheMb } satisfies VerdictWorkerData), dbPath !== null);
     } catch {
       return null;
     }

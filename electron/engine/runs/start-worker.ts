@@ -1,0 +1,25 @@
+import { Worker } from 'node:worker_threads';
+
+/** The engine's worker threads, each started from an entry of its own beside this module. */
+export type WorkerEntry = 'verdict-worker' | 'csv-half-worker';
+
+/**
+ * A worker's young generation, in MB: the engine's hosts cap theirs with --max-semi-space-size=8 (three 8 MB
+ * semi-spaces' worth), which a worker does not inherit. Without a cap it grows to V8's default for every page's
+ * garbage (parsed facts, row inputs), and the process's resident memory with it.
+ */
+const YOUNG_GENERATION_MB = 24;
+
+/**
+ * Starts the worker of `entry` with `data` as its workerData; throws where a thread cannot start. From the source tree
+ * (tsx: the CLI, the browser host, the tests, the bench) the thread starts through worker-entry.dev.mjs, which
+ * registers tsx in it first and is told the entry's path as `data.entry`; a built app starts the bundled entry
+ * (`verdict-worker.js`, `csv-half-worker.js`) beside the main bundle (electron.vite.config.ts).
+ */
+export function startWorker(entry: WorkerEntry, data: object): Worker {
+  const here = import.meta.url;
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+  return here.endsWith('.ts')
+    ? new Worker(new URL('./worker-entry.dev.mjs', here), { workerData: { ...data, entry: new URL(`./${entry}.ts`, here).href }, resourceLimits })
+    : new Worker(new URL(`./${entry}.js`, here), { workerData: data, resourceLimits });
+}
