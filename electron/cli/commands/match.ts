@@ -59,6 +59,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
 
   const cli = await openCliSession();
   const stopOnSignal = new AbortController();
+  let lateSignalsOff = (): void => undefined;
   try {
     const profile = await selectProfile(cli, values.profile);
     if (!offline) await checkConnection(cli, profile);
@@ -101,6 +102,11 @@ export async function matchCommand(argv: string[]): Promise<number> {
       );
       return final.status === 'failed' && unreachable(failures) ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
     }
+    // The run has ended. A Ctrl-C from here on stops the command before it writes (or cancels the export under way)
+    // rather than killing it between steps; one that came as the run was ending stops it here too.
+    lateSignalsOff = abortOnSignal(stopOnSignal);
+    const keptLine = `The matches are kept: write them with "matchdesk export ${projectId} --out ${values.out}".`;
+    if (stopOnSignal.signal.aborted) throw new CliError(`Stopped before writing ${values.out}. ${keptLine}`, EXIT_CODES.interrupted);
     const scope = values['matched-only'] ? 'matched' : 'all';
     const note = toReviewNote((await cli.call('review.page', { projectId, offset: 0, limit: 1 })).counts.to_review, scope);
     if (note) process.stderr.write(`${note}\n`);
@@ -111,7 +117,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
       candidates: Boolean(values.candidates),
       destination: out,
       ...(values.candidates ? { candidatesDestination: resolve(values.candidates) } : {}),
-    }).catch(sayOnCancel((reason) => `${reason}\nThe matches are kept: write them with "matchdesk export ${projectId} --out ${values.out}".`));
+    }).catch(sayOnCancel((reason) => `${reason}\n${keptLine}`));
     process.stderr.write(`Wrote ${exported.rows} rows to ${exported.path}\n`);
     const counts = await printCounts(cli, projectId);
     await printThresholds(cli, projectId);
@@ -121,6 +127,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
     }
     return EXIT_CODES.ok;
   } finally {
+    lateSignalsOff();
     await cli.close();
   }
 }
