@@ -75,6 +75,16 @@ export class FreshPersonWriter {
     );
   }
 
+  /** At the start of the transaction `writeAfter` runs in, before it writes (rows/person-history.ts). */
+  begin(): void {
+    this.history.begin();
+  }
+
+  /** That transaction has committed. */
+  committed(): void {
+    this.history.committed();
+  }
+
   /** How many matched rows chose the person with this slug when the refresh began. */
   rowsListed(slug: string): number {
     return this.listed.get(this.refreshId, slug) as number;

@@ -21,6 +21,7 @@ export async function writeWaitingRows(
   goOn: () => Promise<boolean>,
 ): Promise<boolean> {
   const slice = db.transaction((after: number) => {
+    writer.begin();
     const written = writer.writeAfter(after, ROWS_PER_SLICE);
     counters.rowsUpdated += written.updated;
     counters.rowsChanged += written.changed;
@@ -30,6 +31,7 @@ export async function writeWaitingRows(
   for (let after = -1; ; ) {
     if (!(await goOn())) return false;
     const last = slice(after);
+    if (!db.inTransaction) writer.committed();
     if (last === null) return true;
     after = last;
     onSlice(after);

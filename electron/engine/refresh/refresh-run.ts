@@ -8,7 +8,7 @@ import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
-import { putLookups, queryDigests, stopReason, storedPersonId, type Lookup } from '../store';
+import { putLookups, queryDigests, stopReason, type Lookup } from '../store';
 import { QueryIds } from '../runs/query-ids';
 import { storedQuery } from '../store/query-text';
 import { FreshPersonWriter } from './apply-fresh-person';
@@ -312,20 +312,22 @@ export class RefreshRun {
     db.transaction(() => {
       // Nothing is written yet in this transaction: the query ids known now are committed (store/digest-ids.ts).
       ids.catchUp(true);
+      this.history.begin();
       const found = slugs.map((slug, i) => {
         const candidates = answers[i] ?? [];
         const { people, ranks, ranked: facts } = answerPeople(candidates);
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
         const person = facts.find((f) => f.slug === slug);
-        if (!person) return { slug, person: null, digest: 0n, lookup: null };
+        if (!person) return { slug, person: null, at: -1, lookup: null };
         const query = slugQuery(slug);
         const lookup: Lookup = { queryId: ids.idOf(digestOf(query), storedQuery(query)), query, fetchedAt, status: 'ok', candidates, error: null, stored: { people, ranks } };
-        return { slug, person, digest: people[facts.indexOf(person)]!.digest, lookup };
+        return { slug, person, at: facts.indexOf(person), lookup };
       });
       // The answers store their people (the new ones' records in blocks together): the decisions brought up to date
-      // from these records name their `people` rows.
-      putLookups(db, found.flatMap((f) => f.lookup ?? []));
-      found.forEach(({ slug, person, digest }) => {
+      // from these records name their `people` rows, as putLookups returns them (each answer's, in its people's order).
+      const storedIds = putLookups(db, found.flatMap((f) => f.lookup ?? []));
+      let answered = 0;
+      found.forEach(({ slug, person, at }) => {
         if (!person) {
           // Not found any more: the rows keep what they had, and the answer on file stays (it still explains them).
           mark.run('not_found', null, this.refreshId, slug);
@@ -333,7 +335,7 @@ export class RefreshRun {
           this.counters.rowsNotFound += this.writer.rowsListed(slug);
           return;
         }
-        person.personId = storedPersonId(db, digest);
+        person.personId = storedIds[answered++]![at];
         // Kept twice: by profile for every project (refreshed_people), and by position for this refresh's rows.
         const stored = storedPersonFacts(person);
         putRefreshedPerson(db, service.scope, slug, person, fetchedAt, stored);
@@ -344,8 +346,11 @@ export class RefreshRun {
       this.counters.calls++;
       this.persist();
     })();
-    // Its new queries are committed: the next call's transaction need not read them back to check.
-    if (!db.inTransaction) ids.committed();
+    // Its new queries and person versions are committed: the next call's transaction need not read them back to check.
+    if (!db.inTransaction) {
+      ids.committed();
+      this.history.committed();
+    }
   }
 
   private callFailed(slugs: string[], error: unknown): void {

@@ -7,12 +7,14 @@ import type { PersonState } from './person-state';
  * Keeps what a refresh saw of each person (migration 22): each distinct state once in person_versions, found again by
  * its digest (store/person-versions.ts), and a sighting per refresh that refers to it. `before` sightings are what the
  * person's rows said when the refresh began (what the match, or the refresh before, left them with): the baseline for
- * a date before the first refresh. Runs in the caller's transaction.
+ * a date before the first refresh. Runs in the caller's transaction, begun with `begin` and marked `committed` after.
  */
 export class PersonHistoryWriter {
   private readonly versions: DigestIds;
   private readonly insert: Statement;
   private readonly sight: Statement;
+  /** Between `begin` and `committed`. */
+  private begun = false;
 
   constructor(
     db: Database,
@@ -24,12 +26,28 @@ export class PersonHistoryWriter {
     this.sight = db.prepare('INSERT OR IGNORE INTO person_sightings (refresh_id, before, version_id) VALUES (?, ?, ?)');
   }
 
+  /**
+   * At a write transaction's start, before it writes anything: the versions stored then are committed, so a hit on one
+   * needs no check against the table (store/digest-ids.ts).
+   */
+  begin(): void {
+    this.versions.catchUp(true);
+    this.begun = true;
+  }
+
+  /** The transaction begun with `begin` has committed (not inside another's): what it stored need not be read back. */
+  committed(): void {
+    this.versions.committed();
+    this.begun = false;
+  }
+
   see(slug: string, state: PersonState, before: boolean): void {
     const { company, title, since } = state;
     const digest = personVersionDigest(this.scope, slug, company, title, since);
-    // Another process may have stored it since this connection last looked: looked for again after a catch-up.
+    // Another process may have stored it since this connection last looked: looked for again after a catch-up. Not in
+    // a transaction begun with `begin`: it caught up then, and holds the write lock, so nobody else has written since.
     let id = this.versions.idOf(digest);
-    if (id === undefined) {
+    if (id === undefined && !this.begun) {
       this.versions.catchUp();
       id = this.versions.idOf(digest);
     }

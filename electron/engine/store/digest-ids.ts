@@ -18,17 +18,22 @@ export const RECENT_KEPT = 65_536;
  * once per connection and caught up on what was added since (by this connection or another process) before they are
  * used: once a write transaction is enough, as no other process writes while it holds the lock.
  * A row removed meanwhile (clearing the cache, a deleted project's queries, a rolled-back write) must not be named
- * again, so a hit is checked against the table. A query's hit need not be when its id was read at the start of a
- * transaction, when all the table shows is committed, and no query was removed since (`query_removals`, migration 31):
- * at a million rows half the queries a plan meets are repeats, and each check read a random page of `queries`.
+ * again, so a hit is checked against the table. A query's or a person version's hit need not be when its id was read
+ * at the start of a transaction, when all the table shows is committed, and no row was removed since (`query_removals`,
+ * migration 31; person versions are never removed): at a million rows half the queries a plan meets are repeats, and a
+ * refresh meets each person's version once for each of their rows; each check read a random page of the table.
  */
 export class DigestIds {
   private readonly ids = new DigestMap(FIRST_CAPACITY);
   private readUpTo = 0;
   private readonly since: Statement;
   private readonly digestOf: Statement;
-  /** Queries only: how many rows were ever removed, and the digests of a range of ids. */
-  private readonly removals: Statement | null;
+  /**
+   * How many rows were ever removed, where that is known (queries: `query_removals`; person versions: never), and the
+   * digests of a range of ids: then a hit read at a transaction's start needs no check. Null for people's digests,
+   * which clearing the cache removes uncounted: each of their hits is checked.
+   */
+  private readonly removals: (() => number) | null;
   private readonly range: Statement | null;
   /** The removals counted at the last catch-up. */
   private removed: number | null = null;
@@ -43,9 +48,8 @@ export class DigestIds {
   private constructor(db: Database, table: DigestTable) {
     this.since = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? ORDER BY id`).raw().safeIntegers(true);
     this.digestOf = db.prepare(`SELECT digest FROM ${table} WHERE id = ?`).pluck().safeIntegers(true);
-    const counted = table === 'queries';
-    this.removals = counted ? db.prepare('SELECT removed FROM query_removals').pluck() : null;
-    this.range = counted ? db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true) : null;
+    this.removals = removalsOf(db, table);
+    this.range = this.removals ? db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true) : null;
   }
 
   /** This connection's digests of `table`. */
@@ -64,7 +68,7 @@ export class DigestIds {
    */
   catchUp(atStart = false): void {
     if (this.removals) {
-      const removed = this.removals.get() as number;
+      const removed = this.removals();
       if (removed !== this.removed || (atStart && (this.recentDropped || !this.recentStand()))) this.forget();
       this.removed = removed;
     }
@@ -138,6 +142,18 @@ export class DigestIds {
     for (const [id, digest] of this.range!.iterate(BigInt(this.trustedUpTo), BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) stored.set(Number(id), digest);
     return this.recentIds.every((id, i) => stored.get(id) === this.recentDigests[i]);
   }
+}
+
+/** How `table`'s removals are counted (DigestIds.removals). */
+function removalsOf(db: Database, table: DigestTable): (() => number) | null {
+  if (table === 'queries') {
+    const removed = db.prepare('SELECT removed FROM query_removals').pluck();
+    return () => removed.get() as number;
+  }
+  // Nothing deletes a person version (rows/person-history.ts); only a rolled-back write's are gone, which the check of
+  // the ids taken in since the last look at a transaction's start finds.
+  if (table === 'person_versions') return () => 0;
+  return null;
 }
 
 /** The tables whose rows are found by digest. */

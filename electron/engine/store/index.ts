@@ -8,5 +8,5 @@ export { damageOf } from './damage-watch';
 export { makeDataFolderPrivate } from './private-folder';
 export { listProfiles, getProfile, saveProfile, deleteProfile } from './profiles';
 export { getSettings, updateSettings } from './settings';
-export { queryDigest, queryDigests, getLookups, getAnswerFacts, getAnswerRanks, answerFetched, putLookups, answersToMove, answersLeftToMove, moveAnswers, storedPersonId, type StoredPerson, type AnswerPeople, cacheStats, cacheStatsQuery, toCacheStats, cacheEntriesBound, CACHE_COUNTED_HERE, clearCache, type Lookup, type LookupError, type AnswerFacts, type AnswerRanks, type CacheStats } from './lookups';
+export { queryDigest, queryDigests, getLookups, getAnswerFacts, getAnswerRanks, answerFetched, putLookups, answersToMove, answersLeftToMove, moveAnswers, type StoredPerson, type AnswerPeople, cacheStats, cacheStatsQuery, toCacheStats, cacheEntriesBound, CACHE_COUNTED_HERE, clearCache, type Lookup, type LookupError, type AnswerFacts, type AnswerRanks, type CacheStats } from './lookups';
 export { statement } from './statements';

@@ -370,13 +370,6 @@ function storePeople(db: Database, placed: readonly { p: NewPerson; block: numbe
 const peopleInserts = new CountedStatements((count) => `INSERT INTO people (id, facts_version, facts, person, block, position) VALUES ${repeated("(?, ?, ?, x'', ?, ?)", count)}`);
 const digestInserts = new CountedStatements((count) => `INSERT INTO person_digests (id, digest) VALUES ${repeated('(?, ?)', count)}`);
 
-/** The id of the person version with this digest (matching/candidate-facts.ts answerPeople), when one is stored. */
-export function storedPersonId(db: Database, digest: bigint): number | undefined {
-  const digests = PersonDigests.of(db);
-  digests.catchUp();
-  return digests.idOf(digest);
-}
-
 /** Cached answers (as cacheEntriesBound counts them) above which cacheStats is counted off the engine's thread: each count reads the whole cache. */
 export const CACHE_COUNTED_HERE = 50_000;
 
