@@ -55,7 +55,7 @@ export class FreshPersonWriter {
     this.waiting = db
       .prepare(
         `SELECT ${rowStatusColumns('rs')}, rr.slug, r.cells, f.facts, f.person
-         FROM refresh_rows AS rr INDEXED BY refresh_rows_by_row
+         FROM refresh_rows AS rr
          CROSS JOIN refresh_people AS p ON p.refresh_id = rr.refresh_id AND p.slug = rr.slug
          CROSS JOIN refresh_found AS f ON f.id = p.found_id
          CROSS JOIN row_status AS rs ON rs.project_id = @projectId AND rs.row_index = rr.row_index
@@ -64,7 +64,7 @@ export class FreshPersonWriter {
            AND NOT EXISTS (SELECT 1 FROM row_refreshes AS w WHERE w.project_id = @projectId AND w.row_index = rr.row_index AND w.refresh_id = @refreshId)
          ORDER BY rr.row_index LIMIT @limit`,
       );
-    this.listed = db.prepare('SELECT count(*) FROM refresh_rows WHERE refresh_id = ? AND slug = ?').pluck();
+    this.listed = db.prepare('SELECT coalesce(rows, 0) FROM refresh_people WHERE refresh_id = ? AND slug = ?').pluck();
     // A chosen person written anew is no longer what the model's verdict made (a later run must not copy it:
     // runs/copied-verdicts.ts); written as it was, the verdict stands.
     this.writeChosen = db.prepare(`UPDATE row_status SET ${CHOSEN_SQL}, verdict_basis = CASE WHEN ? THEN verdict_basis END WHERE project_id = ? AND row_index = ?`);

@@ -285,27 +285,32 @@ export async function createRefresh(
       });
       plan = { matchedRows: rows.matched, rowsWithoutProfile: rows.withoutProfile, recentPeople, people: people - recentPeople };
       refreshId = insertUnlistedRefresh(db, projectId, scope, olderThanDays, at);
-      // In slug order, so each slice appends to the refresh's lists instead of writing their pages at random.
-      const listRows = db.prepare(
-        `INSERT INTO refresh_rows (refresh_id, slug, row_index)
-         SELECT @refreshId, slug, row_index FROM temp.${rows.table}
-         WHERE (slug, row_index) > (@slug, @rowIndex) AND slug NOT IN (SELECT slug FROM ${recent})
-         ORDER BY slug, row_index LIMIT ${ROWS_PER_SLICE}`,
+      const asked = `slug NOT IN (SELECT slug FROM ${recent})`;
+      // The people, in slug order, each with how many rows chose them (counted as not brought up to date when the
+      // service no longer finds them), then the rows, in sheet order: each slice appends to its list.
+      const lastOfSlice = db
+        .prepare(`SELECT max(slug) FROM (SELECT DISTINCT slug FROM temp.${rows.table} WHERE slug > ? AND ${asked} ORDER BY slug LIMIT ${PEOPLE_PER_SLICE})`)
+        .pluck();
+      const addPeople = db.prepare(
+        `INSERT OR IGNORE INTO refresh_people (refresh_id, slug, state, rows)
+         SELECT ?, slug, 'pending', count(*) FROM temp.${rows.table} WHERE slug > ? AND slug <= ? AND ${asked} GROUP BY slug`,
       );
-      const listPeople = db.prepare(
-        "INSERT OR IGNORE INTO refresh_people (refresh_id, slug, state) SELECT DISTINCT refresh_id, slug, 'pending' FROM refresh_rows WHERE refresh_id = @refreshId AND slug >= @slug",
-      );
-      const record = db.transaction((after: { slug: string; rowIndex: number }) => {
-        const listed = listRows.run({ refreshId, ...after }).changes;
-        listPeople.run({ refreshId, slug: after.slug });
-        return listed;
-      });
-      const lastListed = db.prepare('SELECT slug, row_index AS rowIndex FROM refresh_rows WHERE refresh_id = ? ORDER BY slug DESC, row_index DESC LIMIT 1');
-      let after = { slug: '', rowIndex: -1 };
-      for (;;) {
+      const listPeople = db.transaction((after: string, last: string) => addPeople.run(refreshId, after, last));
+      for (let after = ''; ; ) {
         await turn();
-        if (record(after) < ROWS_PER_SLICE) break;
-        after = lastListed.get(refreshId) as typeof after;
+        const last = lastOfSlice.get(after) as string | null;
+        if (last === null) break;
+        listPeople(after, last);
+        after = last;
+      }
+      const listRows = db.prepare(
+        `INSERT INTO refresh_rows (refresh_id, row_index, slug)
+         SELECT @refreshId, row_index, slug FROM temp.${rows.table} WHERE rowid > @from AND rowid <= @to AND ${asked}`,
+      );
+      const lastListed = (db.prepare(`SELECT max(rowid) FROM temp.${rows.table}`).pluck().get() as number | null) ?? 0;
+      for (let from = 0; from < lastListed; from += ROWS_PER_SLICE) {
+        await turn();
+        db.transaction(() => listRows.run({ refreshId, from, to: from + ROWS_PER_SLICE }))();
       }
     } finally {
       db.exec(`DROP TABLE IF EXISTS ${recent}`);

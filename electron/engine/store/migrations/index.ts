@@ -34,6 +34,7 @@ import { sharedQueries } from './032-shared-queries';
 import { personBlocksWithoutSequence } from './033-person-blocks-without-sequence';
 import { answersProbedByQuery } from './034-answers-probed-by-query';
 import { personVersionsByDigest } from './035-person-versions-by-digest';
+import { refreshRowsInRowOrder } from './036-refresh-rows-in-row-order';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -72,4 +73,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   personBlocksWithoutSequence,
   answersProbedByQuery,
   personVersionsByDigest,
+  refreshRowsInRowOrder,
 ];
