@@ -63,4 +63,42 @@ describe('PersonHistoryWriter, its transactions begun and committed', () => {
       db.close();
     }
   });
+
+  it('stores each sighting once a refresh, and again after the write that stored it was rolled back', () => {
+    const db = new Database(join(tempFolder(), 's.db'));
+    try {
+      migrate(db, ALL_MIGRATIONS);
+      db.prepare("INSERT INTO projects (name, status, created_at, updated_at) VALUES ('p', 'ready', 't', 't')").run();
+      db.prepare("INSERT INTO refreshes (id, project_id, scope, status, started_at, updated_at) VALUES (1, 1, 's', 'done', 't', 't')").run();
+      const writer = new PersonHistoryWriter(db, 's', 1);
+      const sightings = () => db.prepare('SELECT v.slug, s.before FROM person_sightings AS s JOIN person_versions AS v ON v.id = s.version_id ORDER BY v.slug, s.before').raw().all();
+      const globex = { company: 'Globex', title: 'CTO', since: null };
+      const inTransaction = (work: () => void, fail = false) =>
+        db.transaction(() => {
+          writer.begin();
+          work();
+          if (fail) throw new Error('rolled back');
+        })();
+      // A person's rows in three slices: one sighting of what they said before, and one of the state found.
+      inTransaction(() => {
+        writer.see('ann', globex, true);
+        writer.see('ann', globex, true);
+      });
+      writer.committed();
+      inTransaction(() => writer.see('ann', globex, true));
+      writer.committed();
+      inTransaction(() => writer.see('ann', globex, false));
+      writer.committed();
+      expect(sightings()).toEqual([
+        ['ann', 0],
+        ['ann', 1],
+      ]);
+      expect(() => inTransaction(() => writer.see('bob', globex, true), true)).toThrow('rolled back');
+      inTransaction(() => writer.see('bob', globex, true));
+      writer.committed();
+      expect(sightings()).toContainEqual(['bob', 1]);
+    } finally {
+      db.close();
+    }
+  });
 });
