@@ -16,9 +16,9 @@ export class PersonHistoryWriter {
   /** Between `begin` and `committed`. */
   private begun = false;
   /**
-   * The sightings this writer stored (a version's id, twice, plus 1 for `before`), committed, and in the transaction
-   * under way: a refresh sees each person's state before once for each of their rows (at a million rows, 845,000
-   * sightings for 195,000 people), and stores it once.
+   * The versions of the `before` sightings this writer stored, committed, and in the transaction under way: a refresh
+   * sees each person's state before once for each of their rows (at a million rows, 845,000 sightings for 195,000
+   * people), and stores it once. What it found it sees once a person.
    */
   private readonly sighted = new Set<number>();
   private sightedNow = new Set<number>();
@@ -65,11 +65,10 @@ export class PersonHistoryWriter {
       id = Number(this.insert.run(this.scope, slug, company, title, since, digest).lastInsertRowid);
       this.versions.add(digest, id);
     }
-    const sighting = id * 2 + (before ? 1 : 0);
-    if (this.sighted.has(sighting) || this.sightedNow.has(sighting)) return;
+    if (before && (this.sighted.has(id) || this.sightedNow.has(id))) return;
     this.sight.run(this.refreshId, before ? 1 : 0, id);
     // Outside a transaction begun with `begin` it may yet be rolled back: stored again next time, as it is ignored then.
-    if (this.begun) this.sightedNow.add(sighting);
+    if (before && this.begun) this.sightedNow.add(id);
   }
 }
 
