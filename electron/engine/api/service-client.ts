@@ -19,6 +19,7 @@ import { parseFindReply } from './find-reply';
 import { Limiter } from './limiter';
 import { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
+import { replyBytesJson } from './reply-ascii';
 import { ReplyNotJson, replyJson } from './reply-json';
 import { MAX_PEOPLE_REPLY_BYTES } from './reply-limits';
 import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
@@ -154,7 +155,8 @@ export class ServiceClient {
       throw new RangeError(`A find call carries at most ${MAX_QUERIES_PER_FIND} queries (got ${queries.length}); use find() to split them.`);
     }
     if (queries.length === 0) return [];
-    return this.findBatchReading(queries, (reply) => parseFindReply(replyJson(reply.text), queries.length), opts);
+    // Read from its bytes (api/reply-ascii.ts): decoded, a reply with one letter beyond ASCII took the decoder's slow path.
+    return this.findBatchReading(queries, (reply) => parseFindReply(replyBytesJson(reply.bytes, 'find reply'), queries.length), opts);
   }
 
   /**
