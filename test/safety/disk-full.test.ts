@@ -85,8 +85,10 @@ describe.skipIf(skipped)('a full disk', () => {
     expect(stopped.status).toBe('failed');
     expect(stopped.message).toBe("The run stopped: the disk holding Matchdesk's data is full; free some space on it first");
     expect(stopped.rowsResolved).toBeGreaterThan(0);
-    expect(stopped.rowsResolved).toBeLessThan(3000);
+    // What it stored, part of the sheet (its counters may count a last call's rows whose commit the disk refused).
     const kept = (await ok(engine, 'projects.get', { projectId })).summary.counts;
+    expect(kept.auto).toBeGreaterThan(0);
+    expect(kept.auto).toBeLessThan(3000);
 
     freeTheDisk();
     const resumed = await runToEnd(engine, projectId);
