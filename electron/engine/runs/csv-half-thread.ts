@@ -19,7 +19,10 @@ interface Waiting<T> {
   reject: (error: Error) => void;
 }
 
-/** Promise.withResolvers (not in ES2023's lib), whose failure nobody asked about yet is no unhandled rejection: the caller meets it when it asks. */
+/**
+ * Promise.withResolvers (not in ES2023's lib), whose failure nobody asked about yet is no unhandled rejection: the
+ * caller meets it when it asks.
+ */
 function waiting<T>(): Waiting<T> {
   let resolve!: (value: T) => void;
   let reject!: (error: Error) => void;
