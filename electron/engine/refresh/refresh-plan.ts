@@ -303,14 +303,15 @@ export async function createRefresh(
         listPeople(after, last);
         after = last;
       }
-      const listRows = db.prepare(
+      const addRows = db.prepare(
         `INSERT INTO refresh_rows (refresh_id, row_index, slug)
          SELECT @refreshId, row_index, slug FROM temp.${rows.table} WHERE rowid > @from AND rowid <= @to AND ${asked}`,
       );
+      const listRows = db.transaction((from: number) => addRows.run({ refreshId, from, to: from + ROWS_PER_SLICE }));
       const lastListed = (db.prepare(`SELECT max(rowid) FROM temp.${rows.table}`).pluck().get() as number | null) ?? 0;
       for (let from = 0; from < lastListed; from += ROWS_PER_SLICE) {
         await turn();
-        db.transaction(() => listRows.run({ refreshId, from, to: from + ROWS_PER_SLICE }))();
+        listRows(from);
       }
     } finally {
       db.exec(`DROP TABLE IF EXISTS ${recent}`);

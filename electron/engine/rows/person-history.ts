@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { IdBits } from '../id-bits';
 import type { DigestIds } from '../store/digest-ids';
 import { PersonVersions, personVersionDigest } from '../store/person-versions';
 import type { PersonState } from './person-state';
@@ -21,7 +22,7 @@ export class PersonHistoryWriter {
    * people), and stores it once. What it found it sees once a person. A bit a version id, for the memory: a Set of
    * them held 15 MB more through a 1M refresh, and the export after it.
    */
-  private sighted = new Uint8Array(0);
+  private readonly sighted = new IdBits();
   private sightedNow = new Set<number>();
 
   constructor(
@@ -48,15 +49,7 @@ export class PersonHistoryWriter {
   committed(): void {
     this.versions.committed();
     this.begun = false;
-    for (const id of this.sightedNow) {
-      const byte = id >>> 3;
-      if (byte >= this.sighted.length) {
-        const grown = new Uint8Array(Math.max(byte + 1, this.sighted.length * 2));
-        grown.set(this.sighted);
-        this.sighted = grown;
-      }
-      this.sighted[byte]! |= 1 << (id & 7);
-    }
+    for (const id of this.sightedNow) this.sighted.add(id);
     this.sightedNow = new Set();
   }
 
@@ -74,17 +67,12 @@ export class PersonHistoryWriter {
       id = Number(this.insert.run(this.scope, slug, company, title, since, digest).lastInsertRowid);
       this.versions.add(digest, id);
     }
-    if (before && (this.wasSighted(id) || this.sightedNow.has(id))) return;
+    if (before && (this.sighted.has(id) || this.sightedNow.has(id))) return;
     this.sight.run(this.refreshId, before ? 1 : 0, id);
     // Outside a transaction begun with `begin` it may yet be rolled back: stored again next time, as it is ignored then.
     if (before && this.begun) this.sightedNow.add(id);
   }
 
-  /** Whether a committed transaction of this writer stored a `before` sighting of the version `id`. */
-  private wasSighted(id: number): boolean {
-    const byte = id >>> 3;
-    return byte < this.sighted.length && (this.sighted[byte]! & (1 << (id & 7))) !== 0;
-  }
 }
 
 /** One sighting read back: a person's state at a refresh, oldest refresh first. */

@@ -13,7 +13,8 @@ import { VerdictCopy, type CopiedRow } from './copied-verdicts';
 import { HeldRows } from './held-rows';
 import { LowestWaiting } from './lowest-waiting';
 import type { PlanFrontier } from './plan-frontier';
-import { DistinctQueries, nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
+import { IdBits } from '../id-bits';
+import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
@@ -190,7 +191,7 @@ export class MatchingRun {
   /** The first row of each page read and not settled yet (and of rows moved on waiting on their verdicts): the watermark. */
   private readonly unsettledPages: number[] = [];
   /** The queries this walk met so far. */
-  private seen = new DistinctQueries();
+  private seen = new IdBits();
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -285,7 +286,7 @@ export class MatchingRun {
       // The copy is the run's first step, tried once when rows wait, before the queries waiting are counted: at a
       // sheet's re-run it leaves few rows or none, where the count read every row's query. Rows a walk reaches are
       // worked out as always.
-      let seen: DistinctQueries | null = new DistinctQueries();
+      let seen: IdBits | null = new IdBits();
       // A run follows a plan only when there is nothing to copy (run-control.ts).
       if (this.pendingRows > 0 && !this.following) await this.copyFirst(seen);
       while (!this.stop) {
@@ -302,7 +303,7 @@ export class MatchingRun {
         const abandonedBefore = this.abandoned;
         try {
           // The first walk counts no query the copy counted.
-          await this.walk(seen ?? new DistinctQueries());
+          await this.walk(seen ?? new IdBits());
           seen = null;
         } finally {
           await this.drain();
@@ -330,7 +331,7 @@ export class MatchingRun {
    * One pass over the rows waiting now, in row order; returns once every page is read and settled (calls may still
    * be out). While the verdict worker works out one page's verdicts, the next page is read.
    */
-  private async walk(seen: DistinctQueries): Promise<void> {
+  private async walk(seen: IdBits): Promise<void> {
     this.seen = seen;
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
     try {
@@ -387,7 +388,7 @@ export class MatchingRun {
    * queues it for a call now, and rows asking a query on its way wait with it. A row whose answer on file found
    * nobody follows its next steps (follow), so its page is written once, not again by the next walk.
    */
-  private takePage(page: PendingRow[], seen: DistinctQueries): void {
+  private takePage(page: PendingRow[], seen: IdBits): void {
     const { clock } = this.deps;
     this.unsettledPages.push(page[0]!.rowIndex);
     const freshAfter = this.freshAfter();
@@ -430,7 +431,7 @@ export class MatchingRun {
    * are copied a span at a time, and the walk then reads only the rows left. Its cancel stops the copy, not the run,
    * which works the rest out as always; the run's pause or cancel stops it too, and a resume copies on.
    */
-  private async copyFirst(seen: DistinctQueries): Promise<void> {
+  private async copyFirst(seen: IdBits): Promise<void> {
     const copy = VerdictCopy.open(this.deps.db, this.projectId, this.resolution.basis);
     if (!copy) return;
     const job = this.deps.copyJob?.() ?? null;
@@ -451,7 +452,7 @@ export class MatchingRun {
   }
 
   /** The next span's verdicts copied from another project of the sheet (copied-verdicts.ts), counted as cache hits. */
-  private copyVerdicts(copy: VerdictCopy, after: number, seen: DistinctQueries): void {
+  private copyVerdicts(copy: VerdictCopy, after: number, seen: IdBits): void {
     const { db, clock } = this.deps;
     db.transaction(() => {
       const copied: CopiedRow[] = copy.copyNext(after, new Date(clock.now()).toISOString(), this.freshAfter());
@@ -478,7 +479,7 @@ export class MatchingRun {
   }
 
   /** A page's rows sorted into work, following rows whose answer on file found nobody to their next steps. */
-  private pageWork(page: PendingRow[], seen: DistinctQueries, freshAfter: number, read?: ReadAnswers): PageWork {
+  private pageWork(page: PendingRow[], seen: IdBits, freshAfter: number, read?: ReadAnswers): PageWork {
     const work = emptyWork();
     this.follow(this.lookUp(page, seen, work, freshAfter, false, read), seen, work, freshAfter);
     return work;
@@ -489,7 +490,7 @@ export class MatchingRun {
    * from the cache, waiting on a call, or queued for one), or ending with no candidates at its last step. A row's step
    * is written only with its result: a crash before loses the move, which the next run makes again from the cache.
    */
-  private follow(nobody: Nobody[], seen: DistinctQueries, work: PageWork, freshAfter: number): void {
+  private follow(nobody: Nobody[], seen: IdBits, work: PageWork, freshAfter: number): void {
     while (nobody.length > 0) {
       const next: PendingRow[] = [];
       for (const { rows, fetchedAt } of nobody) {
@@ -541,7 +542,7 @@ export class MatchingRun {
    * file, or nothing yet (queued for a call). Returns the rows whose answer on file found nobody. `following`: the
    * rows were moved on to these steps in memory (follow).
    */
-  private lookUp(rows: readonly PendingRow[], seen: DistinctQueries, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): Nobody[] {
+  private lookUp(rows: readonly PendingRow[], seen: IdBits, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): Nobody[] {
     const byKey = new Map<number, PendingRow[]>();
     for (const [key, same] of rowsByKey(rows)) {
       const failedAt = this.failedKeys.get(key);

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FindQuery, Strategy } from '../../../shared/model';
+import { IdBits } from '../id-bits';
 import { stateRowsHint } from '../rows/row-status';
 
 export { queryFromStored, storedQuery } from '../store/query-text';
@@ -74,40 +75,12 @@ function pendingPage(db: Database): Statement {
  * How many distinct queries the rows waiting now ask (each row's current step), counted in one pass without a sort;
  * those in `counted` (the run's copy counted them) are not.
  */
-export function pendingQueryCount(db: Database, projectId: number, counted?: DistinctQueries): number {
+export function pendingQueryCount(db: Database, projectId: number, counted?: IdBits): number {
   const hint = stateRowsHint(db, projectId, 'pending');
   const ids = db.prepare(`SELECT query_id FROM row_status ${hint} WHERE project_id = ? AND state = 'pending'`).pluck().iterate(projectId) as IterableIterator<number>;
-  const distinct = new DistinctQueries();
+  const distinct = new IdBits();
   for (const id of ids) if (!counted?.has(id)) distinct.add(id);
   return distinct.size;
-}
-
-/**
- * Distinct queries by id, a bit each (a round's queries were a Map of ~200 MB at a million rows). Ids are shared by
- * every project (runs/query-ids.ts), so the bits span the ids stored before a sheet's as well: a bit each is still
- * 125 kB a million queries.
- */
-export class DistinctQueries {
-  private seen = new Uint8Array(1024);
-  size = 0;
-
-  /** True when the query is new to the set. */
-  add(id: number): boolean {
-    if (id >= this.seen.length * 8) {
-      const grown = new Uint8Array(Math.max(this.seen.length * 2, (id >> 3) + 1));
-      grown.set(this.seen);
-      this.seen = grown;
-    }
-    const bit = 1 << (id & 7);
-    if (this.seen[id >> 3]! & bit) return false;
-    this.seen[id >> 3]! |= bit;
-    this.size++;
-    return true;
-  }
-
-  has(id: number): boolean {
-    return id < this.seen.length * 8 && (this.seen[id >> 3]! & (1 << (id & 7))) !== 0;
-  }
 }
 
 /** A query in words for lists of failures: "email_address = jane@acme.com; company.name = Acme". */
