@@ -11,16 +11,6 @@ import { rowsInView } from './support/review-list';
 const host = useHost('review-view');
 test.use({ colorScheme: 'light' });
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
-
 /** The page itself scrolls neither way: the list (and the panel) scroll on their own. */
 async function pageScrolls(page: Page): Promise<boolean> {
   return page.locator('.main').evaluate((main) => main.scrollHeight > main.clientHeight + 1 || main.scrollWidth > main.clientWidth);
@@ -126,12 +116,18 @@ test('the review opens on the first row to review, counts the view on show, keep
     await page.keyboard.press('u');
     const toast = page.locator('.toast').first();
     await expect(toast).toContainText('Undid the decision');
-    const toastBox = (await toast.boundingBox())!;
-    const covered: string[] = [];
-    for (const control of await page.locator('main button, main input, main select, main a, main [role="row"]').all()) {
-      const box = await control.boundingBox();
-      if (box && box.width > 0 && overlaps(box, toastBox)) covered.push((await control.textContent()) ?? '?');
-    }
+    // Measured in one frame: box by box, a loaded machine could outlast the toast and see the panel grow back.
+    const covered = await page.locator('body').evaluate((body) => {
+      const toastBox = body.querySelector('.toast')?.getBoundingClientRect();
+      if (!toastBox) return ['(the toast was gone before it was measured)'];
+      const controls = [...body.querySelectorAll('main button, main input, main select, main a, main [role="row"]')];
+      return controls
+        .filter((control) => {
+          const box = control.getBoundingClientRect();
+          return box.width > 0 && box.x < toastBox.x + toastBox.width && toastBox.x < box.x + box.width && box.y < toastBox.y + toastBox.height && toastBox.y < box.y + box.height;
+        })
+        .map((control) => control.textContent ?? '?');
+    });
     expect(covered, `controls under the toast at ${size.width}x${size.height}`).toEqual([]);
     if (size.width === 800) await checkScreen(page, 'review-toast');
     // Toasts go by themselves after a few seconds.
