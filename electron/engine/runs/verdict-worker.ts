@@ -5,6 +5,7 @@
 // cache's figures (runs/reading-thread.ts starts one for such long reads alone), it reads them through a read-only
 // connection of its own: WAL lets it read beside the engine's writes, and it sees only what the engine committed.
 import type { Database } from 'better-sqlite3';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
 import { pageRows, plannedPage, plannedPageBuffers, type PlannedPage } from './planned-page';
@@ -13,6 +14,21 @@ import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, Verdic
 
 const port = parentPort;
 if (!port) throw new Error('verdict-worker.ts runs as a worker thread (verdict-thread.ts starts it)');
+
+/**
+ * This thread's nice value on Linux, where each thread has its own: when it and the engine's thread both wait for a
+ * core, the engine's thread goes first. That thread hands a reply to this one and sends the run's next call as the
+ * reply lands, and answers the window; held up behind the verdicts, every call spent longer on the wire. Elsewhere
+ * the call would lower the whole process, so it is not made.
+ */
+const WORKER_NICE = 10;
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, WORKER_NICE);
+  } catch {
+    // Refused (a sandbox's policy): the thread runs at the engine's priority, as it does elsewhere.
+  }
+}
 const { dbPath, readCacheMb } = (workerData ?? { dbPath: null, readCacheMb: 4 }) as VerdictWorkerData;
 let db: Promise<Database> | null = null;
 
