@@ -49,6 +49,7 @@ import { VerdictThread } from './runs/verdict-thread';
 import { createSearchHandlers, type SearchHandlers } from './search';
 import type { SecretStore } from './secrets';
 import { damageOf, getProfile, getSettings, openDatabaseInSlices } from './store';
+import { DigestIds } from './store/digest-ids';
 import { WatchControl } from './watch';
 import { createWatchHandlers } from './watch/handlers';
 
@@ -198,7 +199,11 @@ class MatchdeskEngine implements Engine {
       ...shared,
       service: () => connections.activeScope(),
       admit: admitOn('refresh'),
-      onProgress: (p) => this.watches.refreshProgress(p),
+      onProgress: (p) => {
+        this.watches.refreshProgress(p);
+        // Once it has stopped (after this event), what it held may go.
+        if (p.status !== 'running') setImmediate(() => this.releaseVerdicts());
+      },
     });
     this.watches = new WatchControl({
       db,
@@ -395,7 +400,10 @@ class MatchdeskEngine implements Engine {
    * resident for the engine's whole life, under the memory of every step after the run (docs/performance.md, "Memory").
    */
   private releaseVerdicts(): void {
-    if (this.closing || !this.verdictThread || this.runs.anyBusy() || this.prep.planGoing) return;
+    if (this.closing || this.runs.anyBusy()) return;
+    // The digests of a 1M sheet's queries and people are ~25 MB, under the peak of the export that often follows.
+    if (!this.prep.anyPlanning && !this.refreshes.anyBusy()) DigestIds.forgetAll(this.db);
+    if (!this.verdictThread || this.prep.planGoing) return;
     const thread = this.verdictThread;
     this.verdictThread = undefined;
     void thread.close();

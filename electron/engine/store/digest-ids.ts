@@ -15,7 +15,7 @@ export const RECENT_KEPT = 65_536;
  * already has (store/person-digests.ts, runs/query-ids.ts). An index on the digests would put each new row at a random
  * page of it, and every call's commit rewrote a page per row (a 100k-row first run wrote a sixth more with one for
  * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
- * once per connection and caught up on what was added since (by this connection or another process) before they are
+ * once per connection (again once let go: forgetAll) and caught up on what was added since (by this connection or another process) before they are
  * used: once a write transaction is enough, as no other process writes while it holds the lock.
  * A row removed meanwhile (clearing the cache, a deleted project's queries, a rolled-back write) must not be named
  * again, so a hit is checked against the table. A query's or a person version's hit need not be when its id was read
@@ -50,6 +50,19 @@ export class DigestIds {
     this.digestOf = db.prepare(`SELECT digest FROM ${table} WHERE id = ?`).pluck().safeIntegers(true);
     this.removals = removalsOf(db, table);
     this.range = this.removals ? db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true) : null;
+  }
+
+  /**
+   * Lets go of the digests of every table this connection read, to be read again when next needed: once no work that
+   * meets them goes (a run, a plan, a refresh), so the steps after it (an export, the review) do not hold them too.
+   */
+  static forgetAll(db: Database): void {
+    for (const digests of byDatabase.get(db)?.values() ?? []) digests.forget();
+  }
+
+  /** How many digests are held in memory. */
+  get held(): number {
+    return this.ids.size;
   }
 
   /** This connection's digests of `table`. */
