@@ -177,7 +177,7 @@ class MatchdeskEngine implements Engine {
       runBusy: (projectId) => this.runs.isBusy(projectId),
       walkElsewhere: (project) => (readsElsewhere(project) ? this.reading.rowList : undefined),
       verdicts: () => this.verdicts(),
-      plansEnded: () => this.releaseVerdicts(),
+      plansEnded: () => this.letGoAfterWork(),
     });
     const shared = { db, clock, jobs, timing: this.timing, rowTiming: this.rowTiming, settings: () => getSettings(db), client: (n: number) => connections.activeClient(n) };
     // A run may start beside its project's first plan, following it (runs/plan-frontier.ts): that plan is let be.
@@ -190,7 +190,7 @@ class MatchdeskEngine implements Engine {
     this.runs = new RunControl({
       ...shared,
       verdicts: () => this.verdicts(),
-      noneGoing: () => this.releaseVerdicts(),
+      noneGoing: () => this.letGoAfterWork(),
       ensurePlan: (id) => this.prep.ensurePlan(id, 'run'),
       followPlan: (id) => this.prep.frontier(id),
       admit: admitRun,
@@ -202,7 +202,7 @@ class MatchdeskEngine implements Engine {
       onProgress: (p) => {
         this.watches.refreshProgress(p);
         // Once it has stopped (after this event), what it held may go.
-        if (p.status !== 'running') setImmediate(() => this.releaseVerdicts());
+        if (p.status !== 'running') setImmediate(() => this.letGoAfterWork());
       },
     });
     this.watches = new WatchControl({
@@ -396,12 +396,13 @@ class MatchdeskEngine implements Engine {
   }
 
   /**
-   * Stops the verdict worker once no run or plan is going; the next starts another. Kept, its heap and page cache stayed
-   * resident for the engine's whole life, under the memory of every step after the run (docs/performance.md, "Memory").
+   * Lets go of what long work held, once none goes: the verdict worker once no run or plan goes (the next starts
+   * another), the digests of queries and people once no run, plan or refresh does (the next reads them again). Kept,
+   * they stayed resident for the engine's whole life, under the memory of every step after (the export's peak at 1M:
+   * the worker's heap and page cache, the digests' ~25 MB; docs/performance.md, "Memory").
    */
-  private releaseVerdicts(): void {
+  private letGoAfterWork(): void {
     if (this.closing || this.runs.anyBusy()) return;
-    // The digests of a 1M sheet's queries and people are ~25 MB, under the peak of the export that often follows.
     if (!this.prep.anyPlanning && !this.refreshes.anyBusy()) DigestIds.forgetAll(this.db);
     if (!this.verdictThread || this.prep.planGoing) return;
     const thread = this.verdictThread;

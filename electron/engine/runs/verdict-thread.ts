@@ -88,7 +88,7 @@ const ANSWERS_CACHE_MB = 4;
  * the work (parsing the stored facts, assessing each row; docs/performance.md). Given the database's path, the
  * worker can also read a page's answers itself, through a read-only connection of its own, so the run's thread
  * hands it some of the reading too; a plan of more than a page has it work out the next page (runs/planned-page.ts).
- * Started when a run or such a plan first needs it, stopped once none goes (engine.ts releaseVerdicts).
+ * Started when a run or such a plan first needs it, stopped once none goes (engine.ts letGoAfterWork).
  * It starts as runs/start-worker.ts starts a worker.
  */
 export class VerdictThread {

@@ -15,8 +15,9 @@ export const RECENT_KEPT = 65_536;
  * already has (store/person-digests.ts, runs/query-ids.ts). An index on the digests would put each new row at a random
  * page of it, and every call's commit rewrote a page per row (a 100k-row first run wrote a sixth more with one for
  * people than without); the digests are instead kept in a table's `id` and `digest` columns, appended in id order, read
- * once per connection (again once let go: forgetAll) and caught up on what was added since (by this connection or another process) before they are
- * used: once a write transaction is enough, as no other process writes while it holds the lock.
+ * once per connection (again once let go: forgetAll) and caught up on what was added since (by this connection or
+ * another process) before they are used: once a write transaction is enough, as no other process writes while it
+ * holds the lock.
  * A row removed meanwhile (clearing the cache, a deleted project's queries, a rolled-back write) must not be named
  * again, so a hit is checked against the table. A query's or a person version's hit need not be when its id was read
  * at the start of a transaction, when all the table shows is committed, and no row was removed since (`query_removals`,
