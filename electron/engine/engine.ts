@@ -199,11 +199,8 @@ class MatchdeskEngine implements Engine {
       ...shared,
       service: () => connections.activeScope(),
       admit: admitOn('refresh'),
-      onProgress: (p) => {
-        this.watches.refreshProgress(p);
-        // Once it has stopped (after this event), what it held may go.
-        if (p.status !== 'running') setImmediate(() => this.letGoAfterWork());
-      },
+      onProgress: (p) => this.watches.refreshProgress(p),
+      noneGoing: () => this.letGoAfterWork(),
     });
     this.watches = new WatchControl({
       db,

@@ -36,6 +36,8 @@ export interface RefreshControlDeps {
   onProgress(progress: RefreshProgress): void;
   /** Each refresh is a job there (job.progress, its RefreshProgress the detail), storing the options a resume goes on under. */
   jobs: JobBoard;
+  /** Called when a refresh ends and none is left going (the engine lets go of what they held). */
+  noneGoing?(): void;
 }
 
 /** What a refresh started with, kept with its job: a resume goes on under it, whatever the settings say by then. */
@@ -275,6 +277,7 @@ export class RefreshControl {
       this.active.set(project.id, run);
       void run.settled.finally(() => {
         if (this.active.get(project.id) === run) this.active.delete(project.id);
+        if (!this.anyBusy()) this.deps.noneGoing?.();
       });
       return run.progress();
     } finally {
