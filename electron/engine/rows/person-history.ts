@@ -72,7 +72,6 @@ export class PersonHistoryWriter {
     // Outside a transaction begun with `begin` it may yet be rolled back: stored again next time, as it is ignored then.
     if (before && this.begun) this.sightedNow.add(id);
   }
-
 }
 
 /** One sighting read back: a person's state at a refresh, oldest refresh first. */

@@ -40,11 +40,12 @@ describe.skipIf(skipped)('the verdict worker on Linux', () => {
     // Once it has answered, its entry has run (the nice value is set there).
     const context: VerdictContext = { mapping: { fullName: 0 }, rule: { enabled: true, minConfidence: 0.9, minLead: 0.3 }, at: '2026-01-02T03:04:05.000Z' };
     await expect(thread!.verdicts([], context)).resolves.toEqual([]);
-    const added = [...niceByThread()].filter(([tid]) => !before.has(tid));
+    const after = niceByThread();
+    const added = [...after].filter(([tid]) => !before.has(tid));
     expect(added.length, 'the worker is a thread of its own').toBeGreaterThan(0);
     expect(added.some(([, nice]) => nice > engineNice), `a new thread runs nicer than ${engineNice}: ${JSON.stringify(added)}`).toBe(true);
-    expect(niceByThread().get(process.pid), "the engine's thread keeps its priority").toBe(engineNice);
-    for (const [tid, nice] of before) if (niceByThread().has(tid)) expect(niceByThread().get(tid), `thread ${tid} before the worker`).toBe(nice);
+    expect(after.get(process.pid), "the engine's thread keeps its priority").toBe(engineNice);
+    for (const [tid, nice] of before) if (after.has(tid)) expect(after.get(tid), `thread ${tid} before the worker`).toBe(nice);
   });
 });
 
