@@ -215,8 +215,8 @@ export function readStoredSummary(facts: string): PersonSummary | null {
       if (value === undefined || value === 0 || !scan.comma()) return null;
       values.push(value);
     }
-    const [id, name, title, company, social, location] = values as [string | null, string | null, string | null, string | null, string | null, string | null];
-    return { id, name, title, company, social, location };
+    // Read by index: an export reads a summary for each person it writes, and a destructured array goes through an iterator.
+    return { id: values[0] as string | null, name: values[1] as string | null, title: values[2] as string | null, company: values[3] as string | null, social: values[4] as string | null, location: values[5] as string | null };
   }
   const values: (string | null | 0)[] = [];
   for (let i = 0; i < 6; i++) {
@@ -224,8 +224,12 @@ export function readStoredSummary(facts: string): PersonSummary | null {
     if (value === undefined || !scan.comma()) return null;
     values.push(value);
   }
-  const [id, name, social, location] = values as (string | null)[];
-  let [, , , , title, company] = values;
+  const id = values[0] as string | null;
+  const name = values[1] as string | null;
+  const social = values[2] as string | null;
+  const location = values[3] as string | null;
+  let title = values[4] as string | null | 0;
+  let company = values[5] as string | null | 0;
   if (title === 0 || company === 0) {
     // The first job, [company, domain, title, ...], its trailing nulls left out.
     if (!scan.literal('[[')) return null;
@@ -235,7 +239,7 @@ export function readStoredSummary(facts: string): PersonSummary | null {
     if (title === 0) title = job[2] ?? null;
     if (company === 0) company = job[0] ?? null;
   }
-  return { id: id!, name: name!, title: title as string | null, company: company as string | null, social: social!, location: location! };
+  return { id, name, title, company, social, location };
 }
 
 /** A cursor over stored facts' JSON, reading the values readStoredSummary needs without parsing the rest. */

@@ -392,8 +392,10 @@ export type SummaryColumns = [
 ];
 
 /** A chosen person's summary from summaryColumns' values; null when neither reads. */
-export function personSummary([facts, record]: SummaryColumns): PersonSummary | null {
+export function personSummary(columns: SummaryColumns): PersonSummary | null {
+  const record = columns[1];
   if (record !== null) return personFacts(record)?.summary ?? null;
+  const facts = columns[0];
   return facts !== null ? readStoredSummary(facts) : null;
 }
 
@@ -407,17 +409,17 @@ const NO_SUMMARY: PersonSummary = { id: null, name: null, title: null, company: 
  * `reason` is the row's own (row_status.reason), which the person's stands for unless it has one of its own, and
  * `summary` its person's (personSummary), when it names one.
  */
-export function exportedChoice(
-  [chosen, personId, rank, score, confidence, chosenReason, jobChange, date]: ChosenColumns,
-  reason: string | null,
-  summary: PersonSummary | null,
-): ExportedChoice | null {
-  if (personId === null) return parseChosen(chosen);
-  const choice: ExportedChoice = { rank: rank ?? 0, score, summary: summary ?? NO_SUMMARY };
+export function exportedChoice(columns: ChosenColumns, reason: string | null, summary: PersonSummary | null): ExportedChoice | null {
+  // Read by index: an export makes one a matched row, and a destructured array goes through an iterator.
+  const personId = columns[1];
+  if (personId === null) return parseChosen(columns[0]);
+  const choice: ExportedChoice = { rank: columns[2] ?? 0, score: columns[3], summary: summary ?? NO_SUMMARY };
+  const confidence = columns[4];
   if (confidence !== null) choice.confidence = confidence;
-  const why = chosenReason ?? reason;
+  const why = columns[5] ?? reason;
   if (why !== null) choice.reason = why;
-  if (jobChange !== null) choice.jobChange = { status: jobChange, date };
+  const jobChange = columns[6];
+  if (jobChange !== null) choice.jobChange = { status: jobChange, date: columns[7] };
   return choice;
 }
 

@@ -121,15 +121,17 @@ export function matchExport(db: Database, project: ProjectRecord, scope: ExportS
   return { headers, rows: { pages: lines() } };
 }
 
-/** A row of the matches export: its cells padded to `width`, then the match columns. */
+/**
+ * A row of the matches export: its cells padded to `width`, then the match columns, in an array made at its length
+ * (pushed onto the parsed cells, it was copied twice as it grew).
+ */
 function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: FetchTimes): ExportCell[] {
-  const line: ExportCell[] = parseCells(cells);
-  if (line.length > width) line.length = width;
-  while (line.length < width) line.push('');
+  const line = new Array<ExportCell>(width + MATCH_COLUMNS.length);
+  const parsed = parseCells(cells);
+  for (let i = 0; i < width; i++) line[i] = i < parsed.length ? parsed[i]! : '';
   if (!result) {
-    line.push(BLANK_STATUS);
-    for (let i = 1; i < MATCH_COLUMNS.length; i++) line.push('');
-    return line;
+    line[width] = BLANK_STATUS;
+    return line.fill('', width + 1);
   }
   const { state, outcome, chosen, refresh } = result;
   const answered = ANSWERED.includes(outcome);
@@ -137,29 +139,29 @@ function matchLine({ cells, result }: ExportRow, width: number, fetchTimes: Fetc
   const confidence = chosen ? chosen.confidence : result.verdict?.confidence;
   const reason = chosen ? chosen.reason : result.verdict?.reason;
   const summary = chosen?.summary;
-  line.push(
-    state,
-    result.source ?? '',
-    summary?.id ?? '',
-    summary?.name ?? '',
-    summary?.title ?? '',
-    summary?.company ?? '',
-    chosen?.jobChange?.status ?? '',
-    chosen?.jobChange?.date ?? '',
-    summary?.social ?? '',
-    summary?.location ?? '',
-    chosen?.score ?? '',
-    confidence === undefined ? '' : Math.round(confidence * 1000) / 1000,
-    reason ?? '',
-    chosen?.rank ?? '',
-    answered ? (result.strategy ?? '') : '',
-    answered && result.fetchedAt !== null ? fetchTimes.text(result.fetchedAt) : '',
-    result.decidedAt ?? '',
-    outcome === 'error' ? (result.error ?? UNEXPLAINED_ERROR) : '',
-    // What the last refresh found, for the person the row still has: another decision since makes it moot.
-    chosen ? (refresh?.changed ? 'yes' : 'no') : '',
-    chosen && refresh ? (refresh.previousCompany ?? '') : '',
-  );
+  // In MATCH_COLUMNS' order.
+  let at = width;
+  line[at++] = state;
+  line[at++] = result.source ?? '';
+  line[at++] = summary?.id ?? '';
+  line[at++] = summary?.name ?? '';
+  line[at++] = summary?.title ?? '';
+  line[at++] = summary?.company ?? '';
+  line[at++] = chosen?.jobChange?.status ?? '';
+  line[at++] = chosen?.jobChange?.date ?? '';
+  line[at++] = summary?.social ?? '';
+  line[at++] = summary?.location ?? '';
+  line[at++] = chosen?.score ?? '';
+  line[at++] = confidence === undefined ? '' : Math.round(confidence * 1000) / 1000;
+  line[at++] = reason ?? '';
+  line[at++] = chosen?.rank ?? '';
+  line[at++] = answered ? (result.strategy ?? '') : '';
+  line[at++] = answered && result.fetchedAt !== null ? fetchTimes.text(result.fetchedAt) : '';
+  line[at++] = result.decidedAt ?? '';
+  line[at++] = outcome === 'error' ? (result.error ?? UNEXPLAINED_ERROR) : '';
+  // What the last refresh found, for the person the row still has: another decision since makes it moot.
+  line[at++] = chosen ? (refresh?.changed ? 'yes' : 'no') : '';
+  line[at++] = chosen && refresh ? (refresh.previousCompany ?? '') : '';
   return line;
 }
 
@@ -318,6 +320,8 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
     refreshPreviousCompany: string | null,
     ...chosen: ChosenColumns,
   ];
+  /** Where a StatusRow's ChosenColumns begin. */
+  const CHOSEN_AT = 13;
   // The whole project's export goes through the sheet's rows, a page at a time, with the status of those that have one;
   // a scope's rows are found by their status first, a page at a time, and their cells read after.
   const whole = scope === 'all';
@@ -366,7 +370,10 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
     }
     const page: ExportRow[] = [];
     let next = 0;
-    for (const [rowIndex, rowCells] of cells) {
+    // Rows read by index, not destructured: destructuring an array goes through an iterator, an object or more a row.
+    for (let i = 0; i < cells.length; i++) {
+      const rowIndex = cells[i]![0];
+      const rowCells = cells[i]![1];
       while (next < status.length && status[next]![0] < rowIndex) next++;
       const row = status[next];
       if (row === undefined || row[0] !== rowIndex) {
@@ -375,11 +382,15 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
         continue;
       }
       next++;
-      const [, state, outcome, source, strategy, queryId, fetchedAt, decidedAt, confidence, reason, error, changed, previousCompany, ...columns] = row;
+      const state = row[1];
+      const fetchedAt = row[6];
+      const reason = row[9];
+      const changed = row[11];
+      const columns = row.slice(CHOSEN_AT) as ChosenColumns;
       const personId = columns[1];
       const matched = state === 'auto' || state === 'accepted';
       const chosen = matched ? exportedChoice(columns, reason, personId === null || !summaries ? null : summaries.summaryOf(personId)) : null;
-      let refresh = changed === null ? null : { changed: changed === 1, previousCompany };
+      let refresh = changed === null ? null : { changed: changed === 1, previousCompany: row[12] };
       const found = refreshes.get(rowIndex);
       if (found && chosen && found[1] === exportedSlug(personId !== null && summaries !== null && summaries.fromRecord(personId), chosen)) {
         refresh = { changed: found[2] === 1, previousCompany: found[3] };
@@ -389,15 +400,15 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
         cells: rowCells,
         result: {
           state,
-          outcome,
-          source,
-          strategy,
-          queryId,
+          outcome: row[2],
+          source: row[3],
+          strategy: row[4],
+          queryId: row[5],
           fetchedAt,
-          decidedAt: decidedAtOf(decidedAt, fetchedAt),
-          verdict: confidence === null ? null : { confidence, reason: reason ?? '' },
+          decidedAt: decidedAtOf(row[7], fetchedAt),
+          verdict: row[8] === null ? null : { confidence: row[8], reason: reason ?? '' },
           chosen,
-          error,
+          error: row[10],
           refresh,
         },
       });

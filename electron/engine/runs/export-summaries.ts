@@ -74,14 +74,15 @@ export class ExportSummaries {
     let chunk: SummaryChunk | undefined;
     for (let at = 0; at < people.length; at += peopleASlice) {
       const slice = JSON.stringify(Array.from(people.subarray(at, at + peopleASlice)));
-      for (const [id, ...columns] of read.all(slice) as [number, ...SummaryColumns][]) {
+      // Read by index: a destructured array goes through an iterator, an object or more a person.
+      for (const row of read.all(slice) as [number, ...SummaryColumns][]) {
         if (!chunk || chunk.length === chunkPeople) {
           chunk?.done();
           chunk = new SummaryChunk(shared, chunkPeople);
           chunks.push(chunk);
         }
-        const summary = personSummary(columns);
-        chunk.add(id, summary, columns[1] !== null, intern(summary?.title ?? null), intern(summary?.company ?? null), intern(summary?.location ?? null));
+        const summary = personSummary([row[1], row[2]]);
+        chunk.add(row[0], summary, row[2] !== null, intern(summary?.title ?? null), intern(summary?.company ?? null), intern(summary?.location ?? null));
       }
       await nextTurn();
     }
@@ -172,9 +173,13 @@ class SummaryChunk {
     }
     const at = this.length++;
     this.ids[at] = id;
-    this.starts.set([this.used, personId.length, personId.length + name.length], at * 3);
+    this.starts[at * 3] = this.used;
+    this.starts[at * 3 + 1] = personId.length;
+    this.starts[at * 3 + 2] = personId.length + name.length;
     this.used += this.bytes.write(own, this.used, wide ? 'utf16le' : 'latin1');
-    this.sharedOf.set([title | (wide ? WIDE : 0), company, location], at * 3);
+    this.sharedOf[at * 3] = title | (wide ? WIDE : 0);
+    this.sharedOf[at * 3 + 1] = company;
+    this.sharedOf[at * 3 + 2] = location;
     this.fromRecords[at] = fromRecord ? 1 : 0;
   }
 
