@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { csvEscaper, ExportError, neutralizeFormula, writeTable } from '../../../electron/engine/export';
 import { openSheet } from '../../../electron/engine/sheets';
 import { failingAfter, slowly, tempFolder } from './export-files';
@@ -187,6 +188,38 @@ describe('writeTable to CSV', () => {
       expect(back.rows.slice(2498)).toEqual([['row 2498', '2498', 'a,b', ''], ['row 2499', '2499', format === 'csv' ? "'=formula" : '=formula', '']]);
     }
     expect(readFileSync(join(dir, 'paged.csv')).equals(readFileSync(join(dir, 'single.csv')))).toBe(true);
+  });
+
+  it('flushes a large file to the disk while it writes it, and says so when a flush fails', async () => {
+    const dir = tempFolder();
+    const path = join(dir, 'large.csv');
+    // About 70 MB: over two of the writer's flushes begun as it goes (one every 32 MB).
+    const rows = Array.from({ length: 35_000 }, (_, i) => [`row ${i}`, String.fromCharCode(97 + (i % 26)).repeat(2000)]);
+    const probe = await open(join(dir, 'probe'), 'w');
+    const handles = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const datasync = vi.spyOn(handles, 'datasync');
+    const sync = vi.spyOn(handles, 'sync');
+    try {
+      expect(await writeTable({ path, format: 'csv', bom: false }, ['Row', 'Note'], rows)).toEqual({ rows: 35_000 });
+      expect(datasync.mock.calls.length).toBeGreaterThanOrEqual(2);
+      // The whole file is flushed once more at its end, after the flushes begun on the way.
+      expect(sync).toHaveBeenCalledTimes(1);
+      expect(sync.mock.invocationCallOrder[0]).toBeGreaterThan(Math.max(...datasync.mock.invocationCallOrder));
+      expect(readFileSync(path, 'utf8')).toBe(`Row,Note\r\n${rows.map((row) => `${row.join(',')}\r\n`).join('')}`);
+
+      // A disk that fails a flush on the way (which cannot be made to happen here): the export fails and leaves the
+      // file there as it was, whatever the flushes after it say.
+      datasync.mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO', syscall: 'fdatasync' }));
+      const err = await writeTable({ path, format: 'csv', bom: false }, ['Row', 'Note'], rows).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExportError);
+      expect(err).toMatchObject({ code: 'write_failed' });
+      expect(readdirSync(dir).sort()).toEqual(['large.csv', 'probe']);
+      expect(readFileSync(path).length).toBe(Buffer.byteLength(`Row,Note\r\n${rows.map((row) => `${row.join(',')}\r\n`).join('')}`));
+    } finally {
+      datasync.mockRestore();
+      sync.mockRestore();
+    }
   });
 
   it('leaves no .part file after success and replaces an older file', async () => {
