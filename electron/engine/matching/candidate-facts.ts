@@ -239,7 +239,7 @@ export function readStoredSummary(facts: string): PersonSummary | null {
     if (title === 0) title = job[2] ?? null;
     if (company === 0) company = job[0] ?? null;
   }
-  return { id, name, title, company, social, location };
+  return { id, name, title: title as string | null, company: company as string | null, social, location };
 }
 
 /** A cursor over stored facts' JSON, reading the values readStoredSummary needs without parsing the rest. */
