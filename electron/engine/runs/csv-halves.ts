@@ -19,11 +19,16 @@ export const HALVES_FROM_ROWS = 200_000;
  */
 export const HALF_CACHE_MB = 2;
 /**
- * The engine's thread's share of the rows: it begins at once, while the worker joins only once its thread has started
- * and loaded the engine's code (0.7 s under load at 1M, of about 5 s each half's reading and writing takes).
+ * The engine's thread's share of the rows: both halves begin together, and the engine's thread also serves the event
+ * loop and copies the worker's lines in at the end.
  */
-export const FIRST_SHARE = 0.55;
-/** How long the engine's thread waits for the worker to begin its read transaction before it exports alone. */
+export const FIRST_SHARE = 0.52;
+/**
+ * How long the engine's thread waits for the worker's connection before it exports alone: a worker is ready in 0.1-0.3
+ * s, more on a loaded machine, and one that cannot start says so at once.
+ */
+const READY_WAIT_MS = 2_000;
+/** How long the engine's thread waits for the worker to begin its read transaction once asked (its connection is open). */
 const BEGIN_WAIT_MS = 2_000;
 /** How often the engine tells the worker's progress while it waits for the worker's half. */
 const WAIT_STEP_MS = 100;
@@ -113,79 +118,88 @@ export interface HalvesInput {
 /**
  * The matches of a large CSV export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
  * the rows on the engine's thread, the rest on `worker`, into a file of their own whose bytes then follow the first
- * half's (writeCsv's linesAfter). Each half reads the people its own rows chose, on a read-only connection of its own held in
- * a read transaction from before its first read, so the file is what one thread would write of one moment, whatever is
- * committed meanwhile. The engine's thread begins at once; the worker joins once it is ready, beginning its transaction
- * while the engine's thread waits, and only if a connection that reads nothing else saw no commit (its data_version)
- * from before the engine's transaction to after the worker's: the two snapshots are then one. A worker that is not
- * ready before the first half is written, that could not join, fails or stops leaves its half to the engine's thread,
- * read on the same snapshot. Throws where the engine's own connection cannot open.
+ * half's (writeCsv's linesAfter). Each half reads the people its own rows chose, on a read-only connection of its own held
+ * in a read transaction, so the file is what one thread would write of one moment, whatever is committed meanwhile.
+ * Once the worker's connection is open (or READY_WAIT_MS passed), the engine's thread begins its transaction and the
+ * worker's in one turn, so that none of the engine's own commits (a job's record, a background slice) comes between
+ * them; the worker joins only if a connection that reads nothing else saw no commit at all (its data_version) from
+ * before the engine's transaction to after the worker's: the two snapshots are then one. A worker that is not ready in time, could not join, fails or stops leaves
+ * its half to the engine's thread, read on the same snapshot. Throws where the engine's own connection cannot open.
  */
 export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
   const seam = Math.ceil((lastRow + 1) * FIRST_SHARE);
   const probe = new Sqlite(db.name, { readonly: true, fileMustExist: true });
-  const here = new Sqlite(db.name, { readonly: true, fileMustExist: true });
+  let here: Database;
+  try {
+    here = new Sqlite(db.name, { readonly: true, fileMustExist: true });
+    here.pragma(`cache_size = -${HALF_CACHE_MB * 1024}`);
+  } catch (error) {
+    probe.close();
+    throw error;
+  }
   const state = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
   const request: SecondHalfRequest = { projectId, scope, width, delimiter, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
-  /** Set once the worker may no longer join: the first half is written, or the export ends. */
-  let late = false;
   let joined = false;
   let done: Promise<LinesFile | null> = Promise.resolve(null);
-  const closeProbe = () => probe.open && probe.close();
-  try {
-    here.pragma(`cache_size = -${HALF_CACHE_MB * 1024}`);
+
+  /** Begins the engine's read transaction, and the worker's beside it when its connection opened in time. */
+  async function begin(): Promise<void> {
+    const inTime = await readyWithin(ready, READY_WAIT_MS);
+    // From here to the end, one turn of the engine's thread.
     const before = dataVersion(probe);
     here.exec('BEGIN');
     // A deferred transaction takes its snapshot at its first read.
     here.prepare('SELECT 1 FROM projects WHERE id = ?').get(projectId);
-    const joining = ready.then(
-      () => {
-        if (late) return;
-        done = worker.secondHalf(request).catch(() => null);
-        // Blocks the engine's thread for as long as the worker takes to begin (its connection is open already): a few ms.
-        Atomics.wait(state, BEGUN, 0, BEGIN_WAIT_MS);
-        joined = Atomics.load(state, BEGUN) === 1 && dataVersion(probe) === before;
-        if (!joined) Atomics.store(state, STOP, 1);
-      },
-      () => undefined,
-    );
-    void joining.finally(closeProbe);
-  } catch (error) {
-    closeProbe();
-    here.close();
-    throw error;
+    if (inTime) {
+      done = worker.secondHalf(request).catch(() => null);
+      // Blocks the engine's thread for as long as the worker takes to begin (its connection is open already): a few ms.
+      Atomics.wait(state, BEGUN, 0, BEGIN_WAIT_MS);
+      joined = Atomics.load(state, BEGUN) === 1 && dataVersion(probe) === before;
+      if (!joined) Atomics.store(state, STOP, 1);
+    }
+    probe.close();
   }
-  const project = readProject(here, projectId)!;
+
   const workerDone = () => (joined ? Math.max(0, Atomics.load(state, ROWS_DONE)) : 0);
   let after: LinesFile | null = null;
   async function* pages(): AsyncGenerator<readonly ExportCell[][]> {
-    const first = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: 0, to: seam - 1 }, onPage: (rowsDone) => onPage?.(rowsDone + workerDone()) }, width);
+    await begin();
+    const project = readProject(here, projectId)!;
+    const first = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: 0, to: joined ? seam - 1 : lastRow }, onPage: (rowsDone) => onPage?.(rowsDone + workerDone()) }, width);
     yield* (first.rows as RowPages).pages;
-    late = true;
-    if (joined) {
-      let finished = false;
-      void done.finally(() => (finished = true));
-      while (!finished) {
-        onPage?.(seam + workerDone());
-        await Promise.race([done, sleep(WAIT_STEP_MS)]);
-      }
-      after = await done;
+    if (!joined) return;
+    let finished = false;
+    void done.finally(() => (finished = true));
+    while (!finished) {
+      onPage?.(seam + workerDone());
+      await Promise.race([done, sleep(WAIT_STEP_MS)]);
     }
+    after = await done;
     if (after) return;
+    // The worker failed or stopped part-way: its half written here, on the same snapshot.
     const rest = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: seam, to: lastRow }, onPage }, width);
     yield* (rest.rows as RowPages).pages;
   }
   return {
     rows: { pages: pages(), linesAfter: async () => after },
     close: async () => {
-      late = true;
       Atomics.store(state, STOP, 1);
       // The worker's file is closed before the caller removes it.
       await done;
-      closeProbe();
+      if (probe.open) probe.close();
       if (here.open) here.close();
     },
   };
+}
+
+/** Whether `ready` resolves within `ms` (false when it rejects). */
+async function readyWithin(ready: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([ready.then(() => true, () => false), new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Changes whenever another connection commits (SQLite's PRAGMA data_version). */
