@@ -11,6 +11,7 @@ import { pagesOf } from './row-pages';
  * into long strings first cost more to turn into bytes (a string of many pieces is copied flat first) than to make.
  */
 const CHUNK_BYTES = 256 * 1024;
+/** Each line's end, put into the chunk as bytes after the line's text. */
 const CR = 0x0d;
 const LF = 0x0a;
 
@@ -43,7 +44,7 @@ export async function writeCsvLines(path: string, delimiter: string, rows: Expor
   return writeLines(path, '', rows, csvLineWriter(delimiter), false);
 }
 
-/** `head`, then the rows' lines, into the file at `path` (made anew); then the lines of `linesAfter`, when given. */
+/** `head`, then each row's line and CRLF, into the file at `path` (made anew); then the lines of `linesAfter`, when given. */
 async function writeLines(path: string, head: string, rows: ExportRows, line: (row: readonly ExportCell[]) => string, flush: boolean): Promise<number> {
   let count = 0;
   const file = await open(path, 'w');
@@ -55,7 +56,7 @@ async function writeLines(path: string, head: string, rows: ExportRows, line: (r
       await writeAll(file, bytes, length);
       flushes?.wrote(length);
     };
-    /** Writes the chunk out when `text` may not fit in what is left of it (a UTF-16 code unit is at most 3 bytes). */
+    /** Writes the chunk out when `text` and CRLF may not fit in what is left of it (a UTF-16 code unit is at most 3 bytes). */
     const room = async (text: string) => {
       await write(chunk, used);
       used = 0;
