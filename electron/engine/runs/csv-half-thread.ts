@@ -38,8 +38,8 @@ function waiting<T>(): Waiting<T> {
  * The worker that writes the second half of a large CSV export (csv-halves.ts), one export's own. It starts from an
  * entry of its own (csv-half-worker.ts) that loads only the export's reading and CSV writing and better-sqlite3, not
  * the verdict worker's matching and storage: it is ready sooner and holds less beside the engine's thread, which is
- * what decides whether it joins in time and the process's peak. It opens its read-only connection at once, then writes
- * the one half it is asked for.
+ * what decides how long the engine's thread waits for it and the process's peak. It opens its read-only connection at
+ * once, then writes the one half it is asked for.
  * It starts as runs/start-worker.ts starts a worker.
  */
 export class CsvHalfThread {
