@@ -51,6 +51,7 @@ import type { SecretStore } from './secrets';
 import { damageOf, getProfile, getSettings, openDatabaseInSlices } from './store';
 import { DigestIds } from './store/digest-ids';
 import { WatchControl } from './watch';
+import { within } from './within';
 import { createWatchHandlers } from './watch/handlers';
 
 export type { Engine, EngineOptions } from './facade/engine-api';
@@ -365,9 +366,7 @@ class MatchdeskEngine implements Engine {
       await sweeping;
       await this.search.close();
       // An import or a plan still writing would find the database gone: let it finish, within reason.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
-      clearTimeout(timer);
+      await within(Promise.allSettled([...this.inFlight]), CLOSE_GRACE_MS, undefined);
       await this.demo.close().catch(() => undefined);
       await this.verdictThread?.close();
       await counting;

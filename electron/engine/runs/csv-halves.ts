@@ -5,6 +5,7 @@ import Sqlite, { type Database } from 'better-sqlite3';
 import { writeCsvLines } from '../export/csv-export';
 import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
 import { readProject } from '../rows/project-record';
+import { within } from '../within';
 import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
 import type { CsvHalfThread } from './csv-half-thread';
 
@@ -144,7 +145,7 @@ export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, wor
 
   /** Begins the engine's read transaction, and the worker's beside it when its connection opened in time. */
   async function begin(): Promise<void> {
-    const inTime = await readyWithin(ready, READY_WAIT_MS);
+    const inTime = await within(ready.then(() => true, () => false), READY_WAIT_MS, false);
     // From here to the end, one turn of the engine's thread.
     const before = dataVersion(probe);
     here.exec('BEGIN');
@@ -190,16 +191,6 @@ export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, wor
       if (here.open) here.close();
     },
   };
-}
-
-/** Whether `ready` resolves within `ms` (false when it rejects). */
-async function readyWithin(ready: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([ready.then(() => true, () => false), new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)))]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Changes whenever another connection commits (SQLite's PRAGMA data_version). */

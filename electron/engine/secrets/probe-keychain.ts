@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { KeychainUnavailable } from './errors';
 import { KeychainSecretStore } from './keychain-secret-store';
 import { KEYCHAIN_SERVICE } from './secret-store';
+import { within } from '../within';
 
 export type KeychainProbe = { ok: true } | { ok: false; reason: string };
 
@@ -28,13 +29,5 @@ export async function probeKeychain(opts: { service?: string; timeoutMs?: number
   };
   // A Secret Service that never answers (a stuck daemon, an unlock prompt nobody sees) must not hang startup.
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<KeychainProbe>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `the OS keychain did not answer within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
-  });
-  try {
-    return await Promise.race([check(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return within(check(), timeoutMs, { ok: false, reason: `the OS keychain did not answer within ${Math.round(timeoutMs / 1000)} s` } satisfies KeychainProbe);
 }
