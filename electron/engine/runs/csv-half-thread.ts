@@ -68,6 +68,11 @@ export class CsvHalfThread {
     }
   }
 
+  /** False once the worker has failed, stopped or been closed: it would not answer if asked. */
+  get alive(): boolean {
+    return this.failure === null;
+  }
+
   /** Resolves once the worker's read-only connection is open; rejects when it cannot open it or the worker fails. */
   connection(): Promise<void> {
     return this.opened.promise;

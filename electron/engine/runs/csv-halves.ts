@@ -151,7 +151,8 @@ export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, wor
     here.exec('BEGIN');
     // A deferred transaction takes its snapshot at its first read.
     here.prepare('SELECT 1 FROM projects WHERE id = ?').get(projectId);
-    if (inTime) {
+    // A worker gone since its connection opened is not asked: nothing would end the wait below before BEGIN_WAIT_MS.
+    if (inTime && worker.alive) {
       done = worker.secondHalf(request).catch(() => null);
       // Blocks the engine's thread for as long as the worker takes to begin (its connection is open already): a few ms.
       Atomics.wait(state, BEGUN, 0, BEGIN_WAIT_MS);

@@ -199,6 +199,27 @@ describe('a CSV export on two threads', () => {
     expect(readdirSync(dir)).toEqual(['matches.csv']);
   });
 
+  it("does not ask or wait for a worker gone since its connection opened: the engine's thread writes every row", async () => {
+    const one = await exported({}, false);
+    const worker = await readyWorker();
+    await worker.close();
+    expect(worker.alive).toBe(false);
+    const second = vi.spyOn(worker, 'secondHalf');
+    // The wait for the worker to begin its transaction would block the engine's thread for its whole bound.
+    const blocked = vi.spyOn(Atomics, 'wait');
+    try {
+      const dir = outDir();
+      const path = join(dir, 'matches.csv');
+      await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
+      expect(second).not.toHaveBeenCalled();
+      expect(blocked).not.toHaveBeenCalled();
+      expect(readFileSync(path).equals(one.bytes)).toBe(true);
+      expect(readdirSync(dir)).toEqual(['matches.csv']);
+    } finally {
+      blocked.mockRestore();
+    }
+  });
+
   it("waits for a worker starting up, and writes every row on the engine's thread when its connection is not open in time", async () => {
     const one = await exported({}, false);
     // Started as the export begins, the worker is waited for.
