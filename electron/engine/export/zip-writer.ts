@@ -7,6 +7,18 @@ const MAX_ZIP32 = 0xffff_ffff;
 const FLAGS = 0x0808;
 const DEFLATED = 8;
 const VERSION = 20;
+/**
+ * A streamed entry is compressed on libuv's threads while its producer (the engine's thread) makes the next bytes.
+ * The compressor hands back its output a buffer of this size at a time, each time through a turn of the producer's
+ * event loop: with zlib's 16 KB, a busy producer let it go on only 16 KB at a time, and it fell behind.
+ */
+const DEFLATED_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes the producer may have queued for the compressor before it waits for it. Waiting whenever the compressor's
+ * 16 KB buffer was full made it wait for each chunk's compression: the sheet XML of a 1M-row export (its thread
+ * busy 23 s) and its compression (5 s) took their sum, not the longer of them.
+ */
+const PENDING_BYTES = 4 * 1024 * 1024;
 
 /** An entry as the central directory lists it. */
 interface Written {
@@ -68,7 +80,7 @@ export class ZipWriter {
   async stream(name: string, produce: (write: (data: Buffer) => Promise<void>) => Promise<void>): Promise<void> {
     const entry = this.begin(name);
     await this.write(this.localHeader(entry.name));
-    const deflate = createDeflateRaw({ level: this.level });
+    const deflate = createDeflateRaw({ level: this.level, chunkSize: DEFLATED_CHUNK_BYTES });
     let crc = 0;
     let size = 0;
     let compressed = 0;
@@ -83,7 +95,9 @@ export class ZipWriter {
         crc = crc32(data, crc);
         size += data.length;
         if (size > this.maxBytes) throw new ZipTooLarge();
-        if (!deflate.write(data)) await drained(deflate, this.out);
+        // Past its small buffer the compressor queues what it is handed: the producer makes the next chunk while the
+        // compressor (on libuv's threads) works through the last, and waits only once PENDING_BYTES are queued.
+        if (!deflate.write(data) && deflate.writableLength >= PENDING_BYTES) await drained(deflate, this.out);
       });
       deflate.end();
       await done;

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ZipTooLarge, ZipWriter } from '../../../electron/engine/export/zip-writer';
@@ -28,6 +30,50 @@ describe('ZipWriter', () => {
       await read.close();
     }
     expect(readFileSync(path).readUInt32LE(0)).toBe(0x04034b50);
+  });
+
+  it('goes on making a streamed entry while it is compressed, and holds only a few MB when the disk stalls', async () => {
+    const path = join(tempFolder(), 'stalled.zip');
+    const file = createWriteStream(path);
+    // A disk that takes nothing until it is let go: what the writer hands it waits in its buffer.
+    let letGo: (() => void) | null = null;
+    const stalled = new Promise<void>((resolve) => (letGo = resolve));
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        void stalled.then(() => file.write(chunk, callback));
+      },
+    });
+    const zip = new ZipWriter(out);
+    // Random bytes do not compress: what goes in comes out at its size, so the stall backs up into the compressor.
+    const chunks = Array.from({ length: 40 }, () => randomBytes(1024 * 1024));
+    let handed = 0;
+    const streamed = zip.stream('random.bin', async (write) => {
+      for (const chunk of chunks) {
+        await write(chunk);
+        handed++;
+      }
+    });
+    // Until the count stops moving: the producer waits once a few MB are queued.
+    for (let still = 0, last = -1; still < 5; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      still = handed === last ? still + 1 : 0;
+      last = handed;
+    }
+    // More than one chunk (it does not wait for each chunk's compression), far fewer than all of them.
+    expect(handed).toBeGreaterThan(1);
+    expect(handed).toBeLessThanOrEqual(10);
+    letGo!();
+    await streamed;
+    await zip.finish();
+    await new Promise<void>((resolve) => out.end(resolve));
+    file.end();
+    await once(file, 'close');
+    const read = await ZipDirectory.open(path);
+    try {
+      expect((await read.read('random.bin')).equals(Buffer.concat(chunks))).toBe(true);
+    } finally {
+      await read.close();
+    }
   });
 
   it('refuses an archive past its size limit (4 GB: zip without Zip64) instead of writing a wrong one', async () => {
