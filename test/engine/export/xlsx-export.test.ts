@@ -111,9 +111,9 @@ describe('writeTable to XLSX', () => {
     expect(ws.getCell('A2').value).toBe('=HYPERLINK("http://evil.example","click")');
   });
 
-  it('writes numbers as numbers, strings as strings, and null as an empty cell', async () => {
+  it('writes numbers as numbers, strings as strings, and null or an empty text as an empty cell', async () => {
     const path = join(tempFolder(), 'types.xlsx');
-    await writeTable({ path, format: 'xlsx' }, ['n', 's', 'empty'], [[42.5, '42.5', null]]);
+    await writeTable({ path, format: 'xlsx' }, ['n', 's', 'empty', 'no text'], [[42.5, '42.5', null, '']]);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
     const row = wb.worksheets[0].getRow(2);
@@ -121,6 +121,9 @@ describe('writeTable to XLSX', () => {
     expect(row.getCell(1).value).toBe(42.5);
     expect(row.getCell(2).type).toBe(ExcelJS.ValueType.String);
     expect(row.getCell(3).type).toBe(ExcelJS.ValueType.Null);
+    // A cell holding "" would count as filled (COUNTA, ISBLANK): an empty text is written as no cell, as Excel writes it.
+    expect(row.getCell(4).type).toBe(ExcelJS.ValueType.Null);
+    expect(await worksheetXml(path)).not.toContain('<t></t>');
   });
 
   it('makes the header row bold and frozen', async () => {
