@@ -47,7 +47,7 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
     stream.on('error', (err) => (failure ??= err));
     let truncated = 0;
     const cellValue = (cell: ExportCell): string | number | null => {
-      // An empty text is no cell at all: Excel counts a cell holding "" (COUNTA, ISBLANK, Go To Blanks), and writes none itself.
+      // An empty text is no cell at all, as Excel writes it: a cell holding "" counts as filled (COUNTA, ISBLANK).
       if (cell === null || cell === undefined || cell === '') return null;
       if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
       // XML reads CR LF (and a lone CR) back as LF, which is also how Excel breaks lines inside a cell.
