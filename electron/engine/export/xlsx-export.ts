@@ -73,7 +73,8 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
           }
           used += chunk.write(xml, used);
         };
-        await put(SHEET_HEAD + rowXml(1, headers.map(cellValue), letters, 1));
+        // Every header is a cell, an empty one too: a reader takes the sheet's width from the header row.
+        await put(SHEET_HEAD + rowXml(1, headers.map((header) => cellValue(header) ?? ''), letters, 1));
         for await (const page of pagesOf(rows)) {
           for (const row of page) {
             if (count + 1 >= XLSX_MAX_ROWS) {
