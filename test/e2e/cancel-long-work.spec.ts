@@ -19,9 +19,14 @@ async function holdUploads(page: Page): Promise<() => void> {
   return release;
 }
 
-function sheet(rows: number): Buffer {
-  const lines = ['Name,Email,Company'];
-  for (let i = 0; i < rows; i++) lines.push(`Person ${i},p${i}@example.com,Company ${i % 700}`);
+/**
+ * `rows` people, with `notes` columns of text beside them: an export writes every cell that is not empty, so a sheet
+ * whose rows are not run yet (their match columns empty) needs them for its export to take long enough to cancel.
+ */
+function sheet(rows: number, notes = 0): Buffer {
+  const extra = Array.from({ length: notes }, (_, n) => `Note ${n + 1}`);
+  const lines = [['Name', 'Email', 'Company', ...extra].join(',')];
+  for (let i = 0; i < rows; i++) lines.push([`Person ${i}`, `p${i}@example.com`, `Company ${i % 700}`, ...extra.map((_, n) => `note ${n + 1} of ${i}`)].join(','));
   return Buffer.from(lines.join('\n'));
 }
 
@@ -42,7 +47,7 @@ test('an import cancelled part-way leaves no project, a plan cancelled part-way 
   await status.getByRole('button', { name: 'Dismiss this message' }).click();
   await expect(status).toHaveCount(0);
 
-  await pickFile(page, { name: 'large.csv', mimeType: 'text/csv', buffer: sheet(100_000) });
+  await pickFile(page, { name: 'large.csv', mimeType: 'text/csv', buffer: sheet(100_000, 20) });
   await expect(page).toHaveURL(/#\/projects\/\d+\/mapping$/, { timeout: 60_000 });
   const projectId = projectIdFromUrl(page);
   // Planning its queries is cancelled too: the screen stays as it was, to change the mapping and go on.
