@@ -113,9 +113,13 @@ export class ProjectPreparation {
 
   /**
    * The project, its rows' statuses made: one never planned (just imported, its mapping not saved yet) is planned
-   * first with the mapping it stores, as a run would be. One being planned or run is left to that.
+   * first with the mapping it stores, as a run would be, and a plan under way (a mapping being saved) is waited for:
+   * read while it goes, the rows it has not reached yet have no status, and a list, a count or an export would leave
+   * them out. One being run is left to that (its rows settle as they are read; a run following a first plan reads
+   * its rows as the plan lands them).
    */
   async planned(projectId: number): Promise<ProjectRecord> {
+    if (!this.deps.runBusy(projectId)) await this.planning.settled(projectId);
     const project = requireProject(this.deps.db, projectId);
     if (project.planScope !== null || this.planning.has(projectId) || this.deps.runBusy(projectId)) return project;
     await this.ensurePlan(projectId, 'read');

@@ -223,6 +223,30 @@ describe('the text index follows its project', () => {
     }
   });
 
+  it('waits for a plan under way before it answers: a row the plan had not reached yet is found and counted', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => [`Person${i}`, `Filler${i}`, `p${i}@example.com`, i === 29_876 ? 'Needle Corp' : 'Filler Inc']);
+    const id = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'planning.csv'), headers, rows) })).summary.id;
+    // The mapping screen's save plans the rows 10,000 at a time; the review is read as its first page lands.
+    let planned = 0;
+    const off = onJobDetail(engine, 'plan', (p) => (planned = p.rowsPlanned), id);
+    try {
+      const saved = ok(engine, 'mapping.save', { projectId: id, mapping: { firstName: 0, lastName: 1, email: 2, company: 3 }, strategies: ['email'] });
+      await eventually(() => planned > 0, 20_000);
+      expect(planned).toBeLessThan(30_000);
+      const [found, page] = await Promise.all([
+        ok(engine, 'review.page', { projectId: id, text: 'needle', offset: 0, limit: 10 }),
+        ok(engine, 'review.page', { projectId: id, offset: 0, limit: 10 }),
+      ]);
+      await saved;
+      expect(found.rows.map((r) => r.rowIndex)).toEqual([29_876]);
+      expect(found.total).toBe(1);
+      expect(page.total).toBe(30_000);
+      expect(page.counts.pending).toBe(30_000);
+    } finally {
+      off();
+    }
+  });
+
   it('turns a filter into one literal phrase, and leaves short ones to the scan', () => {
     expect(rowTextMatch('  say "hi"  ')).toBe('"say ""hi"""');
     expect(rowTextMatch('Straße')).toBe('"strasse"');

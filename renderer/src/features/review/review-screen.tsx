@@ -30,7 +30,7 @@ import { movedPosition, reviewActionForKey } from './review-keys';
 import { ReviewTable } from './review-table';
 import { RowPanel } from './row-panel';
 import { TextFilter } from './text-filter';
-import { textIndexDetail, textIndexStatus } from './text-index-status';
+import { planDetail, planStatus, textIndexDetail, textIndexStatus } from './list-wait-status';
 import { useBulkDecision } from './use-bulk-decision';
 import { useLearning } from './use-learning';
 import { useOpeningPosition } from './use-opening-position';
@@ -47,7 +47,8 @@ type Decision =
   | { kind: 'acceptAll'; minConfidence: number; pattern?: string };
 
 const ORDER_LABELS: Record<ReviewOrder, string> = { file: 'Sheet order', confidence_desc: 'Most confident first', confidence_asc: 'Least confident first' };
-/** The job whose detail says how far the text index is. */
+/** The jobs whose detail says how far the work a list waits for is: the project's plan, the text index. */
+const PLAN = ['plan'] as const;
 const TEXT_INDEX = ['textIndex'] as const;
 
 export function ReviewScreen({ projectId }: { projectId: number }) {
@@ -65,9 +66,15 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const listKey = `${fKey}#${generation}`;
   const view = useReviewList(projectId, filter, listKey);
   const total = view.list.total ?? 0;
-  // A text filter on a large project waits for its text index: how far that is, while the list loads.
+  // A list waits for the project's plan under way (a mapping being saved), a text filter on a large project then for
+  // its text index: how far that is, while the list loads.
+  const plan = useJobDetail(PLAN, projectId);
   const textIndex = useJobDetail(TEXT_INDEX, projectId);
-  const indexing = view.list.total === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
+  const loading = view.list.total === null;
+  const planning = loading ? planStatus(plan) : null;
+  const indexing = loading && planning === null && query.trim() !== '' ? textIndexStatus(textIndex) : null;
+  const waitingFor = planning ?? indexing;
+  const waitingDetail = planning ? planDetail(plan) : indexing ? textIndexDetail(textIndex) : undefined;
 
   // A list opens on its first row that needs a decision (found in its first page, or asked for), not on row 1.
   const [selection, setSelection] = useState<{ key: string | null; position: number }>({ key: null, position: 0 });
@@ -311,8 +318,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       <div className="review-toolbar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
         {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
-        <span className="muted" aria-live="polite" aria-busy={indexing !== null || undefined} data-testid="review-total" title={indexing ? textIndexDetail(textIndex) : undefined}>
-          {view.list.total === null ? (indexing ?? 'Loading…') : plural(total, 'row')}
+        <span className="muted" aria-live="polite" aria-busy={waitingFor !== null || undefined} data-testid="review-total" title={waitingDetail}>
+          {loading ? (waitingFor ?? 'Loading…') : plural(total, 'row')}
           {filterWords.length > 1 && view.list.total !== null && <span data-testid="review-filter-words">: {filterWords.join(' and ')}</span>}
         </span>
         {isFiltered(reviewView) && (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TextIndexProgress } from '../../shared/contract';
-import { textIndexDetail, textIndexStatus } from '../../renderer/src/features/review/text-index-status';
+import type { PlanProgress, TextIndexProgress } from '../../shared/contract';
+import { planDetail, planStatus, textIndexDetail, textIndexStatus } from '../../renderer/src/features/review/list-wait-status';
 
 const progress = (patch: Partial<TextIndexProgress>): TextIndexProgress => ({ projectId: 1, phase: 'filling', rowsIndexed: 0, rowsTotal: 997_159, ...patch });
 
@@ -17,5 +17,20 @@ describe("what the review says while a text filter waits for the project's text 
     expect(textIndexDetail(progress({ phase: 'ready', rowsIndexed: 997_159 }))).toBeUndefined();
     expect(textIndexStatus(null)).toBeNull();
     expect(textIndexStatus(progress({ rowsTotal: 0 }))).toBe('Searching… 0%');
+  });
+});
+
+const plan = (rowsPlanned: number): PlanProgress => ({ projectId: 1, rowsPlanned, rowsTotal: 200_000, startedBy: 'mapping' });
+
+describe("what the review says while its list waits for the project's plan", () => {
+  it('counts the rows planned so far', () => {
+    expect(planStatus(plan(60_000))).toBe('Preparing rows… 30%');
+    expect(planDetail(plan(60_000))).toMatch(/60,000 of 200,000 rows so far\.$/);
+  });
+
+  it('says nothing once the plan is done, or when none was heard of', () => {
+    expect(planStatus(plan(200_000))).toBeNull();
+    expect(planDetail(plan(200_000))).toBeUndefined();
+    expect(planStatus(null)).toBeNull();
   });
 });
