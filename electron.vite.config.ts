@@ -12,8 +12,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           // A worker thread's own entry, started beside the bundle as ./verdict-worker.js (runs/verdict-thread.ts).
           'verdict-worker': resolve(__dirname, 'electron/engine/runs/verdict-worker.ts'),
-          // A large CSV export's worker, ./csv-half-worker.js, loading only what its half needs (runs/csv-half-thread.ts).
-          'csv-half-worker': resolve(__dirname, 'electron/engine/runs/csv-half-worker.ts'),
+          // A large CSV export's worker, ./export-half-worker.js, loading only what its half needs (runs/export-half-thread.ts).
+          'export-half-worker': resolve(__dirname, 'electron/engine/runs/export-half-worker.ts'),
         },
       },
     },

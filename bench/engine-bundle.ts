@@ -8,7 +8,7 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * Bundles a bench entry that hosts the engine (engine-child.ts, profile-step.ts, web-host-child.ts) with its workers
  * beside it, as electron-vite bundles Electron's main process (electron.vite.config.ts; bin/cli-bundle.mjs does the
  * same for the CLI): plain JavaScript, packages loaded from node_modules, `./verdict-worker.js` and
- * `./csv-half-worker.js` next to it. Run through tsx instead, the process and every worker it starts compile the
+ * `./export-half-worker.js` next to it. Run through tsx instead, the process and every worker it starts compile the
  * engine's TypeScript as they load it, memory Electron's main process does not hold (about 10 MB in the process and 15
  * MB more a worker: docs/performance.md, "Memory"). Returns the bundle's path; `outDir` must be two folders below the repository too.
  */
@@ -29,7 +29,7 @@ export async function bundleForBench(entry: string, outDir?: string): Promise<st
       target: 'node22',
       reportCompressedSize: false,
       rollupOptions: {
-        input: { [name]: fileURLToPath(new URL(entry, import.meta.url)), 'verdict-worker': join(REPO_ROOT, 'electron/engine/runs/verdict-worker.ts'), 'csv-half-worker': join(REPO_ROOT, 'electron/engine/runs/csv-half-worker.ts') },
+        input: { [name]: fileURLToPath(new URL(entry, import.meta.url)), 'verdict-worker': join(REPO_ROOT, 'electron/engine/runs/verdict-worker.ts'), 'export-half-worker': join(REPO_ROOT, 'electron/engine/runs/export-half-worker.ts') },
         // Every chunk beside the entries, two levels below the repository, as the modules finding files from their own location expect.
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

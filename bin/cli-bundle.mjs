@@ -47,7 +47,7 @@ export async function buildCliBundle(root = REPO_ROOT) {
       target: 'node22',
       reportCompressedSize: false,
       rollupOptions: {
-        input: { matchdesk: join(root, 'electron/cli/index.ts'), 'verdict-worker': join(root, 'electron/engine/runs/verdict-worker.ts'), 'csv-half-worker': join(root, 'electron/engine/runs/csv-half-worker.ts') },
+        input: { matchdesk: join(root, 'electron/cli/index.ts'), 'verdict-worker': join(root, 'electron/engine/runs/verdict-worker.ts'), 'export-half-worker': join(root, 'electron/engine/runs/export-half-worker.ts') },
         // Every chunk beside the entries: a module's own location must be two levels below the repository.
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },

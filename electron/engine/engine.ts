@@ -40,8 +40,8 @@ import { createRunHandlers, type RunHandlers } from './runs/handlers';
 import { MappingPreviews } from './runs/mapping-preview';
 import { ProjectPreparation } from './runs/project-preparation';
 import { READING_CACHE_MB, ReadingThread } from './runs/reading-thread';
-import { HALF_CACHE_MB } from './runs/csv-halves';
-import { CsvHalfThread } from './runs/csv-half-thread';
+import { HALF_CACHE_MB } from './runs/export-halves';
+import { ExportHalfThread } from './runs/export-half-thread';
 import { RunControl } from './runs/run-control';
 import { markInterruptedRuns } from './runs/run-records';
 import { ServiceCredits } from './runs/service-credits';
@@ -247,7 +247,7 @@ class MatchdeskEngine implements Engine {
       exportDir,
       unfinished: atStart.unfinished,
       exportHalves: {
-        worker: () => (this.opts.verdictWorker === false || this.closing ? null : CsvHalfThread.start(dbPath, HALF_CACHE_MB)),
+        worker: () => (this.opts.verdictWorker === false || this.closing ? null : ExportHalfThread.start(dbPath, HALF_CACHE_MB)),
         ...(opts.exportHalvesFrom !== undefined ? { fromRows: opts.exportHalvesFrom } : {}),
       },
     });

@@ -1,5 +1,5 @@
 // The bench's engine process runs a bundle of the engine, as Electron's main process does: it opens an engine and
-// answers calls without tsx, and its workers load from the verdict-worker.js and csv-half-worker.js beside it.
+// answers calls without tsx, and its workers load from the verdict-worker.js and export-half-worker.js beside it.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,13 +64,13 @@ describe("the bench's engine bundle", () => {
       expect(await ask(1, 'open', [service, 2])).toMatchObject({ dbPath: join(folder.dir, 'data', 'matchdesk.sqlite') });
       expect(await ask(2, 'call', ['projects.list', {}])).toEqual([]);
       // A large CSV export's worker opens the engine's database from its own entry, which loads none of zod.
-      const half = new Worker(join(bundleDir, 'csv-half-worker.js'), { workerData: { dbPath: join(folder.dir, 'data', 'matchdesk.sqlite'), readCacheMb: 2 } });
+      const half = new Worker(join(bundleDir, 'export-half-worker.js'), { workerData: { dbPath: join(folder.dir, 'data', 'matchdesk.sqlite'), readCacheMb: 2 } });
       try {
         expect(await new Promise((resolve, reject) => (half.once('message', resolve), half.once('error', reject)))).toEqual({ kind: 'ready' });
       } finally {
         await half.terminate();
       }
-      expect(loadedFrom(join(bundleDir, 'csv-half-worker.js'))).not.toContain('zod');
+      expect(loadedFrom(join(bundleDir, 'export-half-worker.js'))).not.toContain('zod');
       await ask(3, 'close', []);
     } finally {
       await stopChild(child);

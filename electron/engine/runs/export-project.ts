@@ -7,9 +7,9 @@ import { ExportError, PartFiles, XLSX_MAX_ROWS, exportLabel, writeTable, type Ro
 import { safeFileName } from '../file-names';
 import type { ProjectRecord } from '../rows/project-record';
 import { progressPace } from '../progress-pace';
-import { HALVES_FROM_ROWS, csvHalves, type Halves } from './csv-halves';
+import { HALVES_FROM_ROWS, exportHalves, type Halves } from './export-halves';
 import { EXPORT_PAGE_ROWS, candidateLineCount, candidatesExport, matchExport, originalWidth, type ExportPaging } from './export-rows';
-import type { CsvHalfThread } from './csv-half-thread';
+import type { ExportHalfThread } from './export-half-thread';
 
 export interface ExportRequest extends ExportChoice {
   destination: string | null;
@@ -24,7 +24,7 @@ export interface ExportRequest extends ExportChoice {
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  * `unfinished` records the part files while they are written, so that a kill leaves none behind past the next start.
  * With `halves`, a CSV's matches of `halves.fromRows` rows or more (HALVES_FROM_ROWS) are made on two threads, the
- * second on a worker of the export's own that `halves.worker` starts (csv-halves.ts).
+ * second on a worker of the export's own that `halves.worker` starts (export-halves.ts).
  */
 export async function exportProject(
   db: Database,
@@ -34,7 +34,7 @@ export async function exportProject(
   onProgress: (progress: ExportProgress) => void = () => undefined,
   signal?: AbortSignal,
   unfinished?: UnfinishedExports,
-  halves?: { worker: () => CsvHalfThread | null; fromRows?: number },
+  halves?: { worker: () => ExportHalfThread | null; fromRows?: number },
 ): Promise<ExportResult> {
   let path: string;
   let downloadRef: string | null = null;
@@ -105,7 +105,7 @@ export async function exportProject(
 }
 
 /**
- * The matches of a large CSV export as two halves (csv-halves.ts), the second written by a worker of its own into
+ * The matches of a large CSV export as two halves (export-halves.ts), the second written by a worker of its own into
  * `<path>.2.part`; null where there is no worker, the database has no file or cannot be read apart: the export then
  * goes on one thread.
  */
@@ -116,7 +116,7 @@ async function twoHalves(
   path: string,
   width: number,
   together: PartFiles,
-  worker: () => CsvHalfThread | null,
+  worker: () => ExportHalfThread | null,
   onPage: ((rowsDone: number) => void) | undefined,
 ): Promise<{ rows: RowPages; close: () => Promise<void> } | null> {
   if (db.memory) return null;
@@ -130,7 +130,7 @@ async function twoHalves(
     ready.catch(() => undefined);
     const secondPath = `${path}.2.part`;
     await together.scratch(secondPath);
-    halves = csvHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
+    halves = exportHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
   } catch {
     void thread.close();
     return null;

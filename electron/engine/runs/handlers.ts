@@ -24,7 +24,7 @@ import { runPreview } from './run-preview';
 import { latestRun } from './run-records';
 import type { ServiceCredits } from './service-credits';
 import { verdictBasis } from './verdict-basis';
-import type { CsvHalfThread } from './csv-half-thread';
+import type { ExportHalfThread } from './export-half-thread';
 
 export interface RunHandlersDeps {
   db: Database;
@@ -46,7 +46,7 @@ export interface RunHandlersDeps {
   exportDir: string;
   unfinished: UnfinishedExports;
   /** A large CSV export's matches on two threads (exportProject's `halves`). */
-  exportHalves?: { worker: () => CsvHalfThread | null; fromRows?: number };
+  exportHalves?: { worker: () => ExportHalfThread | null; fromRows?: number };
 }
 
 export interface RunHandlers {

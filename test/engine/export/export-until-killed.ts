@@ -1,7 +1,7 @@
 // A child process for unfinished-exports.test.ts: imports the sheet given, exports its matches and candidates to the
 // path given, and once the matches are whole (their part file waiting for the candidates) says "exporting" and waits
 // there for the kill that never lets the export finish or clean up. With "halves", the matches are made on two threads
-// (runs/csv-halves.ts): the worker's lines wait in a file of their own too.
+// (runs/export-halves.ts): the worker's lines wait in a file of their own too.
 import { onJobDetail } from '../../support/job-events';
 import { createEngine } from '../../../electron/engine/engine';
 import { SessionSecretStore } from '../../../electron/engine/secrets';

@@ -1,17 +1,17 @@
 import type { Worker } from 'node:worker_threads';
 import type { LinesFile } from '../export';
-import type { SecondHalfRequest } from './csv-halves';
+import type { SecondHalfRequest } from './export-halves';
 import { startWorker } from './start-worker';
 
-/** What the export's worker is started with (csv-half-worker.ts). */
-export interface CsvHalfWorkerData {
+/** What the export's worker is started with (export-half-worker.ts). */
+export interface ExportHalfWorkerData {
   dbPath: string;
   /** The page cache of its read-only connection, in MB. */
   readCacheMb: number;
 }
 
 /** The worker's messages: its connection open, its half written, or why it could do neither. */
-export type CsvHalfReply = { kind: 'ready' } | { kind: 'written'; lines: LinesFile } | { kind: 'failed'; error: string };
+export type ExportHalfReply = { kind: 'ready' } | { kind: 'written'; lines: LinesFile } | { kind: 'failed'; error: string };
 
 interface Waiting<T> {
   promise: Promise<T>;
@@ -35,14 +35,14 @@ function waiting<T>(): Waiting<T> {
 }
 
 /**
- * The worker that writes the second half of a large CSV export (csv-halves.ts), one export's own. It starts from an
- * entry of its own (csv-half-worker.ts) that loads only the export's reading and CSV writing and better-sqlite3, not
+ * The worker that writes the second half of a large CSV export (export-halves.ts), one export's own. It starts from an
+ * entry of its own (export-half-worker.ts) that loads only the export's reading and CSV writing and better-sqlite3, not
  * the verdict worker's matching and storage: it is ready sooner and holds less beside the engine's thread, which is
  * what decides how long the engine's thread waits for it and the process's peak. It opens its read-only connection at
  * once, then writes the one half it is asked for.
  * It starts as runs/start-worker.ts starts a worker.
  */
-export class CsvHalfThread {
+export class ExportHalfThread {
   private readonly opened = waiting<void>();
   private written: Waiting<LinesFile> | null = null;
   private failure: Error | null = null;
@@ -50,7 +50,7 @@ export class CsvHalfThread {
   private constructor(private readonly worker: Worker) {
     // The thread must not hold a process open when nothing waits on it (the CLI exits once its work is done).
     worker.unref();
-    worker.on('message', (reply: CsvHalfReply) => {
+    worker.on('message', (reply: ExportHalfReply) => {
       if (reply.kind === 'ready') this.opened.resolve();
       else if (reply.kind === 'written') this.written?.resolve(reply.lines);
       else this.fail(new Error(`The export's worker failed: ${reply.error}`));
@@ -60,9 +60,9 @@ export class CsvHalfThread {
   }
 
   /** Starts the worker on the database at `dbPath`; null where a thread cannot start (the export then goes on one). */
-  static start(dbPath: string, readCacheMb: number): CsvHalfThread | null {
+  static start(dbPath: string, readCacheMb: number): ExportHalfThread | null {
     try {
-      return new CsvHalfThread(startWorker('csv-half-worker', { dbPath, readCacheMb } satisfies CsvHalfWorkerData));
+      return new ExportHalfThread(startWorker('export-half-worker', { dbPath, readCacheMb } satisfies ExportHalfWorkerData));
     } catch {
       return null;
     }
@@ -79,7 +79,7 @@ export class CsvHalfThread {
   }
 
   /**
-   * The second half of the export, written by the worker on its connection (csv-halves.ts writeSecondHalf): rejects
+   * The second half of the export, written by the worker on its connection (export-halves.ts writeSecondHalf): rejects
    * when it cannot read the database, fails, is stopped or closed. One half a worker.
    */
   secondHalf(request: SecondHalfRequest): Promise<LinesFile> {

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Sqlite, { type Database } from 'better-sqlite3';
-// Not the export's index: the export's worker (csv-half-worker.ts) loads what this module imports, and the index
+// Not the export's index: the export's worker (export-half-worker.ts) loads what this module imports, and the index
 // brings modules it never runs (the XLSX writer; unfinished exports' records and zod, their schema).
 import { writeCsvLines } from '../export/csv-export';
 import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
 import { readProject } from '../rows/project-record';
 import { within } from '../within';
 import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
-import type { CsvHalfThread } from './csv-half-thread';
+import type { ExportHalfThread } from './export-half-thread';
 
 /**
  * Rows (blank ones too) from which a CSV export of the matches goes on two threads: the worker joins 0.7 s in, and each
@@ -40,7 +40,7 @@ const ROWS_DONE = 1;
 const STOP = 2;
 const SLOTS = 3;
 
-/** The second half of a CSV export of the matches, for the export's worker (csv-half-worker.ts) to write. */
+/** The second half of a CSV export of the matches, for the export's worker (export-half-worker.ts) to write. */
 export interface SecondHalfRequest {
   projectId: number;
   scope: ExportScope;
@@ -91,7 +91,7 @@ function tell(state: Int32Array, begun: number): void {
   Atomics.notify(state, BEGUN);
 }
 
-/** A large CSV export's matches on two threads (csvHalves). */
+/** A large CSV export's matches on two threads (exportHalves). */
 export interface Halves {
   /** The matches' rows for writeCsv: the first half's pages, then the second half's lines. */
   rows: RowPages;
@@ -108,7 +108,7 @@ export interface HalvesInput {
   /** The sheet's last row index. */
   lastRow: number;
   /** A worker of the export's own, and when it is ready to read (its connection open). */
-  worker: CsvHalfThread;
+  worker: ExportHalfThread;
   ready: Promise<unknown>;
   /** Where the worker writes its lines: recorded already (PartFiles.scratch). */
   secondPath: string;
@@ -127,7 +127,7 @@ export interface HalvesInput {
  * before the engine's transaction to after the worker's: the two snapshots are then one. A worker that is not ready in time, could not join, fails or stops leaves
  * its half to the engine's thread, read on the same snapshot. Throws where the engine's own connection cannot open.
  */
-export function csvHalves({ db, projectId, scope, width, delimiter, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
+export function exportHalves({ db, projectId, scope, width, delimiter, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
   const seam = Math.ceil((lastRow + 1) * FIRST_SHARE);
   const probe = new Sqlite(db.name, { readonly: true, fileMustExist: true });
   let here: Database;

@@ -1,4 +1,4 @@
-// A large CSV export's matches made on two threads (runs/csv-halves.ts): the engine's thread writes the rows up to the
+// A large CSV export's matches made on two threads (runs/export-halves.ts): the engine's thread writes the rows up to the
 // middle, a worker of the export's own the rest into a file of their own, whose bytes then follow. The file must be the
 // one thread's, byte for byte, of one moment.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -9,9 +9,9 @@ import type { ExportChoice, ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { UnfinishedExports } from '../../../electron/engine/export';
 import { readProject } from '../../../electron/engine/rows/project-record';
-import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/csv-halves';
+import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/export-halves';
 import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
-import { CsvHalfThread } from '../../../electron/engine/runs/csv-half-thread';
+import { ExportHalfThread } from '../../../electron/engine/runs/export-half-thread';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 
@@ -62,8 +62,8 @@ interface Exported {
 }
 
 /** A worker started and ready to read. */
-async function readyWorker(): Promise<CsvHalfThread> {
-  const worker = CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
+async function readyWorker(): Promise<ExportHalfThread> {
+  const worker = ExportHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
   await worker.connection();
   return worker;
 }
@@ -72,14 +72,14 @@ async function readyWorker(): Promise<CsvHalfThread> {
  * The matches of `choice` exported to a file of their own, on two threads when `onTwo` (with a worker ready, unless
  * `cold`), the worker spied on.
  */
-async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: CsvHalfThread | null) => void): Promise<Exported> {
+async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: ExportHalfThread | null) => void): Promise<Exported> {
   const dir = outDir();
   const path = join(dir, 'matches.csv');
   const progress: ExportProgress[] = [];
-  let worker: CsvHalfThread | null = onTwo === true ? await readyWorker() : null;
+  let worker: ExportHalfThread | null = onTwo === true ? await readyWorker() : null;
   let second: Promise<unknown> | undefined;
   const start = () => {
-    worker ??= CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB);
+    worker ??= ExportHalfThread.start(engine.dbPath, HALF_CACHE_MB);
     const ask = worker!.secondHalf.bind(worker);
     vi.spyOn(worker!, 'secondHalf').mockImplementation((request) => (second = ask(request)));
     return worker;
@@ -160,7 +160,7 @@ describe('a CSV export on two threads', () => {
 
   it('lets a worker starting up join whatever the engine commits meanwhile', async () => {
     const one = await exported({}, false);
-    const worker = CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
+    const worker = ExportHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
     const ask = worker.secondHalf.bind(worker);
     let second: Promise<unknown> | undefined;
     vi.spyOn(worker, 'secondHalf').mockImplementation((request) => (second = ask(request)) as ReturnType<typeof ask>);
@@ -227,7 +227,7 @@ describe('a CSV export on two threads', () => {
     await expect(cold.second).resolves.toMatchObject({ rows: ROWS - SEAM });
     expect(cold.bytes.equals(one.bytes)).toBe(true);
     // One whose connection is still not open two seconds on (a machine too busy to start a thread) is not.
-    const worker = CsvHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
+    const worker = ExportHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
     vi.spyOn(worker, 'connection').mockReturnValue(new Promise(() => undefined));
     const second = vi.spyOn(worker, 'secondHalf');
     const dir = outDir();
