@@ -1,5 +1,7 @@
+import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
-import { createDeflateRaw, crc32, deflateRawSync, type DeflateRaw } from 'node:zlib';
+import { constants, createDeflateRaw, crc32, deflateRawSync, type DeflateRaw } from 'node:zlib';
+import { crc32Combine } from './crc32-combine';
 
 /** Zip's 32-bit sizes and offsets (no Zip64 here): an archive past them is refused, not written wrong. */
 const MAX_ZIP32 = 0xffff_ffff;
@@ -19,6 +21,29 @@ const DEFLATED_CHUNK_BYTES = 1024 * 1024;
  * busy 23 s) and its compression (5 s) took their sum, not the longer of them.
  */
 const PENDING_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A deflate stream's last block, empty: BFINAL set, fixed codes, the end-of-block code (10 bits). A streamed entry's
+ * segments each end byte-aligned on a full flush, so that compressed data made elsewhere may come between them; this
+ * ends the entry's data.
+ */
+const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
+/** Bytes of an appended part read and written at a time. */
+const COPY_BYTES = 1024 * 1024;
+
+/**
+ * Part of an entry's data compressed elsewhere (another thread): raw deflate blocks in a file, none of them final, the
+ * last ending on a full flush (byte-aligned, referring to nothing before it), with the CRC-32 and length of the bytes
+ * they hold. A streamed entry takes it between its own bytes (ZipWriter.stream's `append`).
+ */
+export interface DeflatedPart {
+  path: string;
+  crc: number;
+  /** Bytes it inflates to. */
+  size: number;
+  /** Bytes of the file. */
+  compressed: number;
+}
 
 /** An entry as the central directory lists it. */
 interface Written {
@@ -76,39 +101,102 @@ export class ZipWriter {
   /**
    * A large entry, compressed as `produce` writes its bytes (handed over: not to be changed after): each write waits
    * while the compressor or the stream behind it is full, so memory holds a chunk or two whatever the entry's size.
+   * `append` puts a part compressed elsewhere (DeflatedPart) after the bytes written so far: the compressor's segment
+   * ends on a full flush, the part's bytes follow as they are, and the next write begins a new segment.
    */
-  async stream(name: string, produce: (write: (data: Buffer) => Promise<void>) => Promise<void>): Promise<void> {
+  async stream(name: string, produce: (write: (data: Buffer) => Promise<void>, append: (part: DeflatedPart) => Promise<void>) => Promise<void>): Promise<void> {
     const entry = this.begin(name);
     await this.write(this.localHeader(entry.name));
-    const deflate = createDeflateRaw({ level: this.level, chunkSize: DEFLATED_CHUNK_BYTES });
     let crc = 0;
     let size = 0;
     let compressed = 0;
-    deflate.on('data', (chunk: Buffer) => (compressed += chunk.length));
-    // The stream gets the compressed data in order, before anything written after this entry.
-    deflate.pipe(this.out, { end: false });
-    const done = ended(deflate, this.out);
-    // Awaited below once the entry is written; left when `produce` fails, its rejection is not the failure to report.
-    done.catch(() => undefined);
+    let segment: Segment | null = null;
+    const grow = (bytes: number) => {
+      size += bytes;
+      if (size > this.maxBytes) throw new ZipTooLarge();
+    };
+    const endSegment = async () => {
+      if (!segment) return;
+      const ending = segment;
+      segment = null;
+      compressed += await ending.end();
+    };
     try {
-      await produce(async (data) => {
-        crc = crc32(data, crc);
-        size += data.length;
-        if (size > this.maxBytes) throw new ZipTooLarge();
-        // Past its small buffer the compressor queues what it is handed: the producer makes the next chunk while the
-        // compressor (on libuv's threads) works through the last, and waits only once PENDING_BYTES are queued.
-        if (!deflate.write(data) && deflate.writableLength >= PENDING_BYTES) await drained(deflate, this.out);
-      });
-      deflate.end();
-      await done;
+      await produce(
+        async (data) => {
+          crc = crc32(data, crc);
+          grow(data.length);
+          segment ??= this.segment();
+          await segment.write(data);
+        },
+        async (part) => {
+          grow(part.size);
+          await endSegment();
+          compressed += await this.copy(part);
+          crc = crc32Combine(crc, part.crc, part.size);
+        },
+      );
+      await endSegment();
+      await this.write(FINAL_EMPTY_BLOCK);
+      compressed += FINAL_EMPTY_BLOCK.length;
     } catch (err) {
-      deflate.unpipe(this.out);
-      deflate.destroy();
+      (segment as Segment | null)?.abort();
       throw err;
     }
-    // The compressed data reached the stream through the pipe, not through write(): counted here.
-    this.offset += compressed;
     await this.end(entry, crc, compressed, size);
+  }
+
+  /**
+   * A run of the entry's data compressed here, on libuv's threads while the producer makes the next bytes; ended on a
+   * full flush, not as the last block (FINAL_EMPTY_BLOCK ends the entry).
+   */
+  private segment(): Segment {
+    const deflate = createDeflateRaw({ level: this.level, chunkSize: DEFLATED_CHUNK_BYTES, finishFlush: constants.Z_FULL_FLUSH });
+    let compressed = 0;
+    deflate.on('data', (chunk: Buffer) => (compressed += chunk.length));
+    // The stream gets the compressed data in order, before anything written after this segment.
+    deflate.pipe(this.out, { end: false });
+    const done = ended(deflate, this.out);
+    // Awaited once the segment ends; left when the producer fails, its rejection is not the failure to report.
+    done.catch(() => undefined);
+    return {
+      // Past its small buffer the compressor queues what it is handed: the producer makes the next chunk while the
+      // compressor works through the last, and waits only once PENDING_BYTES are queued.
+      write: async (data) => {
+        if (!deflate.write(data) && deflate.writableLength >= PENDING_BYTES) await drained(deflate, this.out);
+      },
+      end: async () => {
+        deflate.end();
+        await done;
+        // The compressed data reached the stream through the pipe, not through write(): counted here.
+        this.offset += compressed;
+        if (this.offset > this.maxBytes) throw new ZipTooLarge();
+        return compressed;
+      },
+      abort: () => {
+        deflate.unpipe(this.out);
+        deflate.destroy();
+      },
+    };
+  }
+
+  /** The part's file into the stream as it is; its length, which must be what the part says. */
+  private async copy(part: DeflatedPart): Promise<number> {
+    const file = await open(part.path, 'r');
+    let copied = 0;
+    try {
+      for (;;) {
+        const buffer = Buffer.allocUnsafe(COPY_BYTES);
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        copied += bytesRead;
+        await this.write(buffer.subarray(0, bytesRead));
+      }
+    } finally {
+      await file.close();
+    }
+    if (copied !== part.compressed) throw new Error(`A compressed part of the file held ${copied} bytes, not the ${part.compressed} it was said to.`);
+    return copied;
   }
 
   /** The central directory and its end record: the archive is whole once the stream has taken them. */
@@ -174,6 +262,14 @@ export class ZipWriter {
     this.offset += data.length;
     if (!this.out.write(data)) await drained(this.out, this.out);
   }
+}
+
+/** A streamed entry's data compressed here between parts appended from elsewhere (ZipWriter.segment). */
+interface Segment {
+  write(data: Buffer): Promise<void>;
+  /** Ends it on a full flush once all it was given is in the stream; its compressed bytes. */
+  end(): Promise<number>;
+  abort(): void;
 }
 
 /** Resolves once `stream` drains; rejects if the output fails or closes first (a drain that never comes). */
