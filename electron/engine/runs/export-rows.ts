@@ -236,6 +236,9 @@ interface ExportRow {
   result: RowResult | null;
 }
 
+/** A row that has no status yet: what a first plan gives it. */
+const NOT_PLANNED: RowResult = { state: 'pending', outcome: 'pending', source: null, strategy: null, queryId: null, fetchedAt: null, decidedAt: null, verdict: null, chosen: null, error: null, refresh: null };
+
 /** What an export writes of a row's result: its row_status, the person it has and what the last refresh found. */
 interface RowResult {
   state: RowState;
@@ -377,8 +380,9 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
       while (next < status.length && status[next]![0] < rowIndex) next++;
       const row = status[next];
       if (row === undefined || row[0] !== rowIndex) {
-        // All of the rows are the planned ones and the blank rows between them (which have no status), each at its place.
-        if (whole && rowCells === BLANK_ROW) page.push({ rowIndex, cells: rowCells, result: null });
+        // All of the rows, each at its place: a blank row (which has no status) as blank, one not planned yet (a run
+        // following the project's first plan goes on) as pending.
+        if (whole) page.push({ rowIndex, cells: rowCells, result: rowCells === BLANK_ROW ? null : NOT_PLANNED });
         continue;
       }
       next++;
