@@ -1,5 +1,6 @@
 import type { PartFiles } from './part-file';
 import type { UnfinishedExports } from './unfinished-exports';
+import type { DeflatedRows } from './xlsx-rows';
 
 export interface ExportTarget {
   path: string;
@@ -30,6 +31,11 @@ export interface RowPages {
    * a file of their own, whose bytes the file takes next; null when the pages were all the rows.
    */
   linesAfter?: () => Promise<LinesFile | null>;
+  /**
+   * XLSX only: asked once the pages are written, the sheet rows after them, made and compressed elsewhere (another
+   * thread) into a file of their own, numbered on from the pages' rows; null when the pages were all the rows.
+   */
+  sheetAfter?: () => Promise<DeflatedRows | null>;
 }
 
 /** CSV lines, UTF-8 with CRLF ends and no header, written to a file of their own (export/csv-export.ts writeCsvLines). */

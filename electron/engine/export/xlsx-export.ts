@@ -1,30 +1,20 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ExportCell, ExportResult, ExportRows, ExportTarget } from './export-target';
+import type { ExportResult, ExportRows, ExportTarget } from './export-target';
 import { ExportError, exportLabel, writeFailed } from './export-error';
 import { writeViaPartFile } from './part-file';
 import { pagesOf } from './row-pages';
 import { isFileError } from './csv-export';
 import { SHEET_HEAD, columnLetters, rowXml, sheetTail, workbookParts } from './xlsx-parts';
+import { DEFLATE_LEVEL, XlsxCells, XmlChunks } from './xlsx-rows';
 import { ZipTooLarge, ZipWriter } from './zip-writer';
 
 export const XLSX_MAX_ROWS = 1_048_576;
 export const XLSX_MAX_COLUMNS = 16_384;
-export const XLSX_MAX_CELL_CHARS = 32_767;
 const DEFAULT_SHEET_NAME = 'Sheet1';
 /** Rows between turns of the event loop: other calls are answered while a large export is written. */
 const ROWS_PER_TURN = 500;
-/**
- * Bytes of sheet XML handed to the compressor at a time. Each row's XML is written into the chunk as UTF-8 at once:
- * joined into long strings first, their conversion to bytes was a large share of a big export's time.
- */
-const CHUNK_BYTES = 1 << 20;
-/**
- * zlib's level: 1 writes a large export markedly faster than the default 6, in a file about a fifth larger
- * (docs/performance.md, "Export").
- */
-const DEFLATE_LEVEL = 1;
 
 /**
  * An .xlsx written as it goes (xlsx-parts.ts, zip-writer.ts): header row bold, frozen and filtered, strings as inline
@@ -45,61 +35,50 @@ export async function writeXlsx(target: ExportTarget, headers: string[], rows: E
     const stream = createWriteStream(partPath, { flush: true });
     let failure: unknown = null;
     stream.on('error', (err) => (failure ??= err));
-    let truncated = 0;
-    const cellValue = (cell: ExportCell): string | number | null => {
-      // An empty text is no cell at all, as Excel writes it: a cell holding "" counts as filled (COUNTA, ISBLANK).
-      if (cell === null || cell === undefined || cell === '') return null;
-      if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
-      // XML reads CR LF (and a lone CR) back as LF, which is also how Excel breaks lines inside a cell.
-      const text = typeof cell === 'string' && !cell.includes('\r') ? cell : String(cell).replace(/\r\n?/g, '\n');
-      if (text.length <= XLSX_MAX_CELL_CHARS) return text;
-      truncated++;
-      return text.slice(0, XLSX_MAX_CELL_CHARS);
-    };
+    const cells = new XlsxCells();
+    const tooManyRows = () =>
+      new ExportError(
+        'too_many_rows',
+        target.path,
+        `Can't save ${exportLabel(target.path)}: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows and this export has more. Export as CSV instead.`,
+      );
+    let count = 0;
     try {
       const zip = new ZipWriter(stream, { level: DEFLATE_LEVEL });
       for (const [path, xml] of workbookParts(sheetName(target.sheetName))) await zip.add(path, xml);
       const letters = columnLetters(headers.length);
-      let count = 0;
-      await zip.stream('xl/worksheets/sheet1.xml', async (write) => {
-        let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-        let used = 0;
-        const put = async (xml: string) => {
-          // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-          if (used + xml.length * 3 > chunk.length) {
-            if (used > 0) await write(chunk.subarray(0, used));
-            chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, xml.length * 3));
-            used = 0;
-          }
-          used += chunk.write(xml, used);
-        };
+      await zip.stream('xl/worksheets/sheet1.xml', async (write, append) => {
+        const chunks = new XmlChunks(write);
         // Every header is a cell, an empty one too: a reader takes the sheet's width from the header row.
-        await put(SHEET_HEAD + rowXml(1, headers.map((header) => cellValue(header) ?? ''), letters, 1));
+        await chunks.put(SHEET_HEAD + rowXml(1, headers.map((header) => cells.value(header) ?? ''), letters, 1));
         for await (const page of pagesOf(rows)) {
           for (const row of page) {
-            if (count + 1 >= XLSX_MAX_ROWS) {
-              throw new ExportError(
-                'too_many_rows',
-                target.path,
-                `Can't save ${exportLabel(target.path)}: an Excel sheet holds at most ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows and this export has more. Export as CSV instead.`,
-              );
-            }
+            if (count + 1 >= XLSX_MAX_ROWS) throw tooManyRows();
             count++;
-            await put(rowXml(count + 1, row.map(cellValue), letters));
+            await chunks.put(rowXml(count + 1, row.map(cells.value), letters));
             if (count % ROWS_PER_TURN === 0) {
               await nextTurn();
               if (failure) throw failure;
             }
           }
         }
-        await put(sheetTail(headers.length, count + 1));
-        await write(chunk.subarray(0, used));
+        // The rows after these, written and compressed on another thread (runs/export-halves.ts), numbered on from them.
+        const after = 'pages' in rows ? await rows.sheetAfter?.() : null;
+        if (after) {
+          count += after.rows;
+          if (count >= XLSX_MAX_ROWS) throw tooManyRows();
+          cells.truncated += after.truncatedCells;
+          await chunks.flush();
+          await append(after);
+        }
+        await chunks.put(sheetTail(headers.length, count + 1));
+        await chunks.flush();
       });
       await zip.finish();
       stream.end();
       await once(stream, 'close');
       if (failure) throw failure;
-      return truncated > 0 ? { rows: count, truncatedCells: truncated } : { rows: count };
+      return cells.truncated > 0 ? { rows: count, truncatedCells: cells.truncated } : { rows: count };
     } catch (err) {
       await abandon(stream);
       if (err instanceof ZipTooLarge) {

@@ -1,6 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { LinesFile } from '../export';
-import type { SecondHalfRequest } from './export-halves';
+import type { SecondHalfRequest, WrittenHalf } from './export-halves';
 import { startWorker } from './start-worker';
 
 /** What the export's worker is started with (export-half-worker.ts). */
@@ -11,7 +10,7 @@ export interface ExportHalfWorkerData {
 }
 
 /** The worker's messages: its connection open, its half written, or why it could do neither. */
-export type ExportHalfReply = { kind: 'ready' } | { kind: 'written'; lines: LinesFile } | { kind: 'failed'; error: string };
+export type ExportHalfReply = { kind: 'ready' } | { kind: 'written'; half: WrittenHalf } | { kind: 'failed'; error: string };
 
 interface Waiting<T> {
   promise: Promise<T>;
@@ -35,8 +34,8 @@ function waiting<T>(): Waiting<T> {
 }
 
 /**
- * The worker that writes the second half of a large CSV export (export-halves.ts), one export's own. It starts from an
- * entry of its own (export-half-worker.ts) that loads only the export's reading and CSV writing and better-sqlite3, not
+ * The worker that writes the second half of a large export (export-halves.ts), one export's own. It starts from an
+ * entry of its own (export-half-worker.ts) that loads only the export's reading, its CSV and sheet rows' writing and better-sqlite3, not
  * the verdict worker's matching and storage: it is ready sooner and holds less beside the engine's thread, which is
  * what decides how long the engine's thread waits for it and the process's peak. It opens its read-only connection at
  * once, then writes the one half it is asked for.
@@ -44,7 +43,7 @@ function waiting<T>(): Waiting<T> {
  */
 export class ExportHalfThread {
   private readonly opened = waiting<void>();
-  private written: Waiting<LinesFile> | null = null;
+  private written: Waiting<WrittenHalf> | null = null;
   private failure: Error | null = null;
 
   private constructor(private readonly worker: Worker) {
@@ -52,7 +51,7 @@ export class ExportHalfThread {
     worker.unref();
     worker.on('message', (reply: ExportHalfReply) => {
       if (reply.kind === 'ready') this.opened.resolve();
-      else if (reply.kind === 'written') this.written?.resolve(reply.lines);
+      else if (reply.kind === 'written') this.written?.resolve(reply.half);
       else this.fail(new Error(`The export's worker failed: ${reply.error}`));
     });
     worker.on('error', (error) => this.fail(error));
@@ -82,9 +81,9 @@ export class ExportHalfThread {
    * The second half of the export, written by the worker on its connection (export-halves.ts writeSecondHalf): rejects
    * when it cannot read the database, fails, is stopped or closed. One half a worker.
    */
-  secondHalf(request: SecondHalfRequest): Promise<LinesFile> {
+  secondHalf(request: SecondHalfRequest): Promise<WrittenHalf> {
     if (this.written) return Promise.reject(new Error("The export's worker writes one half only."));
-    const written = (this.written = waiting<LinesFile>());
+    const written = (this.written = waiting<WrittenHalf>());
     if (this.failure) written.reject(this.failure);
     else {
       this.worker.ref();

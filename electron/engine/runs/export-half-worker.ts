@@ -1,7 +1,7 @@
-// The worker that writes the second half of a large CSV export (export-half-thread.ts starts it, export-halves.ts says
+// The worker that writes the second half of a large export (export-half-thread.ts starts it, export-halves.ts says
 // how the halves join). An entry of its own, so that it loads only what that half needs: the export's reading of rows
-// and people, the CSV writing and better-sqlite3. It opens its read-only connection at once and says so, then writes
-// the one half it is sent.
+// and people, the writing of CSV lines and of compressed sheet rows, and better-sqlite3. It opens its read-only
+// connection at once and says so, then writes the one half it is sent.
 import Sqlite, { type Database } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ExportHalfReply, ExportHalfWorkerData } from './export-half-thread';
@@ -25,7 +25,7 @@ try {
 port.once('message', (request: SecondHalfRequest) => {
   if (!db) return tell(failed(new Error('the database could not be opened')));
   writeSecondHalf(db, request).then(
-    (lines) => tell({ kind: 'written', lines }),
+    (half) => tell({ kind: 'written', half }),
     (error: unknown) => tell(failed(error)),
   );
 });

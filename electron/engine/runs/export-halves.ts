@@ -4,14 +4,15 @@ import Sqlite, { type Database } from 'better-sqlite3';
 // brings modules it never runs (the XLSX writer; unfinished exports' records and zod, their schema).
 import { writeCsvLines } from '../export/csv-export';
 import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
+import { writeDeflatedRows, type DeflatedRows } from '../export/xlsx-rows';
 import { readProject } from '../rows/project-record';
 import { within } from '../within';
 import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
 import type { ExportHalfThread } from './export-half-thread';
 
 /**
- * Rows (blank ones too) from which a CSV export of the matches goes on two threads: the worker joins 0.7 s in, and each
- * thread is slower while both run, so a 100,000-row export (1.5-1.7 s on one thread) took 1.6-2.0 s on two.
+ * Rows (blank ones too) from which an export of the matches goes on two threads: the worker joins 0.7 s in, and each
+ * thread is slower while both run, so a 100,000-row CSV export (1.5-1.7 s on one thread) took 1.6-2.0 s on two.
  */
 export const HALVES_FROM_ROWS = 200_000;
 /**
@@ -20,10 +21,12 @@ export const HALVES_FROM_ROWS = 200_000;
  */
 export const HALF_CACHE_MB = 2;
 /**
- * The engine's thread's share of the rows: both halves begin together, and the engine's thread also serves the event
- * loop and copies the worker's lines in at the end.
+ * The engine's thread's share of the rows, by format: both halves begin together, and the engine's thread also serves
+ * the event loop and copies the worker's lines in at the end. An Excel file's worker compresses its half itself, where
+ * the engine's thread hands its own to libuv's threads: at 52% the worker's half ended seconds after the engine's (1M:
+ * 15.8-17.4 s against 13.5-14.8 s).
  */
-export const FIRST_SHARE = 0.52;
+export const FIRST_SHARE = { csv: 0.52, xlsx: 0.57 } as const;
 /**
  * How long the engine's thread waits for the worker's connection before it exports alone: a worker is ready in 0.1-0.3
  * s, more on a loaded machine, and one that cannot start says so at once.
@@ -40,13 +43,22 @@ const ROWS_DONE = 1;
 const STOP = 2;
 const SLOTS = 3;
 
-/** The second half of a CSV export of the matches, for the export's worker (export-half-worker.ts) to write. */
+/**
+ * What a second half is written as: CSV lines, or an XLSX sheet's rows, numbered from `firstRow` (the sheet's row
+ * number of the half's first row: the header is 1), compressed (export/xlsx-rows.ts writeDeflatedRows).
+ */
+export type HalfFormat = { kind: 'csv'; delimiter: string } | { kind: 'xlsx'; firstRow: number };
+
+/** A second half as the worker wrote it. */
+export type WrittenHalf = { kind: 'csv'; lines: LinesFile } | { kind: 'xlsx'; rows: DeflatedRows };
+
+/** The second half of an export of the matches, for the export's worker (export-half-worker.ts) to write. */
 export interface SecondHalfRequest {
   projectId: number;
   scope: ExportScope;
   /** The original columns' count (matchExport's width). */
   width: number;
-  delimiter: string;
+  format: HalfFormat;
   rows: RowRange;
   /** Where its lines go: a file of the export's own (PartFiles.scratch). */
   path: string;
@@ -58,10 +70,11 @@ export interface SecondHalfRequest {
 }
 
 /**
- * The worker's half: begins a read transaction on `db` (tells the engine at once through `state`), then writes the
- * lines of its rows into `path`, as writeCsv writes them. Stops, throwing, between two pages once told to.
+ * The worker's half: begins a read transaction on `db` (tells the engine at once through `state`), then writes its
+ * rows into `path`: as writeCsv writes their lines, or as writeXlsx writes their sheet rows, compressed. Stops,
+ * throwing, between two pages once told to.
  */
-export async function writeSecondHalf(db: Database, request: SecondHalfRequest): Promise<LinesFile> {
+export async function writeSecondHalf(db: Database, request: SecondHalfRequest): Promise<WrittenHalf> {
   const state = new Int32Array(request.state);
   try {
     db.exec('BEGIN');
@@ -80,7 +93,9 @@ export async function writeSecondHalf(db: Database, request: SecondHalfRequest):
       Atomics.store(state, ROWS_DONE, rowsDone - request.rows.from);
     };
     const table = matchExport(db, project, request.scope, { pageRows: EXPORT_PAGE_ROWS, rows: request.rows, onPage }, request.width);
-    return { path: request.path, rows: await writeCsvLines(request.path, request.delimiter, table.rows) };
+    const { format, path } = request;
+    if (format.kind === 'csv') return { kind: 'csv', lines: { path, rows: await writeCsvLines(path, format.delimiter, table.rows) } };
+    return { kind: 'xlsx', rows: await writeDeflatedRows(path, table.rows, format.firstRow, table.headers.length) };
   } finally {
     db.exec('ROLLBACK');
   }
@@ -91,9 +106,9 @@ function tell(state: Int32Array, begun: number): void {
   Atomics.notify(state, BEGUN);
 }
 
-/** A large CSV export's matches on two threads (exportHalves). */
+/** A large export's matches on two threads (exportHalves). */
 export interface Halves {
-  /** The matches' rows for writeCsv: the first half's pages, then the second half's lines. */
+  /** The matches' rows for writeCsv or writeXlsx: the first half's pages, then the second half's lines or sheet rows. */
   rows: RowPages;
   /** Ends both halves' reads (and the worker's half, if it still goes): once the file is written, or has failed. */
   close: () => Promise<void>;
@@ -104,7 +119,8 @@ export interface HalvesInput {
   projectId: number;
   scope: ExportScope;
   width: number;
-  delimiter: string;
+  /** CSV lines, or XLSX sheet rows (only for the whole sheet's export: its rows are numbered by their place). */
+  format: { kind: 'csv'; delimiter: string } | { kind: 'xlsx' };
   /** The sheet's last row index. */
   lastRow: number;
   /** A worker of the export's own, and when it is ready to read (its connection open). */
@@ -117,18 +133,20 @@ export interface HalvesInput {
 }
 
 /**
- * The matches of a large CSV export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
+ * The matches of a large export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
  * the rows on the engine's thread, the rest on `worker`, into a file of their own whose bytes then follow the first
- * half's (writeCsv's linesAfter). Each half reads the people its own rows chose, on a read-only connection of its own held
- * in a read transaction, so the file is what one thread would write of one moment, whatever is committed meanwhile.
+ * half's (writeCsv's linesAfter; writeXlsx's sheetAfter, compressed there already, its rows numbered on from the
+ * first half's: used only when the first half wrote a row for each of its rows, as the whole sheet's export does). Each
+ * half reads the people its own rows chose, on a read-only connection of its own held in a read transaction, so the
+ * file is what one thread would write of one moment, whatever is committed meanwhile.
  * Once the worker's connection is open (or READY_WAIT_MS passed), the engine's thread begins its transaction and the
  * worker's in one turn, so that none of the engine's own commits (a job's record, a background slice) comes between
  * them; the worker joins only if a connection that reads nothing else saw no commit at all (its data_version) from
  * before the engine's transaction to after the worker's: the two snapshots are then one. A worker that is not ready in time, could not join, fails or stops leaves
  * its half to the engine's thread, read on the same snapshot. Throws where the engine's own connection cannot open.
  */
-export function exportHalves({ db, projectId, scope, width, delimiter, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
-  const seam = Math.ceil((lastRow + 1) * FIRST_SHARE);
+export function exportHalves({ db, projectId, scope, width, format, lastRow, worker, ready, secondPath, onPage }: HalvesInput): Halves {
+  const seam = Math.ceil((lastRow + 1) * FIRST_SHARE[format.kind]);
   const probe = new Sqlite(db.name, { readonly: true, fileMustExist: true });
   let here: Database;
   try {
@@ -139,9 +157,11 @@ export function exportHalves({ db, projectId, scope, width, delimiter, lastRow, 
     throw error;
   }
   const state = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
-  const request: SecondHalfRequest = { projectId, scope, width, delimiter, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
+  // The header is row 1, row index 0 row 2.
+  const halfFormat: HalfFormat = format.kind === 'csv' ? format : { kind: 'xlsx', firstRow: seam + 2 };
+  const request: SecondHalfRequest = { projectId, scope, width, format: halfFormat, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
   let joined = false;
-  let done: Promise<LinesFile | null> = Promise.resolve(null);
+  let done: Promise<WrittenHalf | null> = Promise.resolve(null);
 
   /** Begins the engine's read transaction, and the worker's beside it when its connection opened in time. */
   async function begin(): Promise<void> {
@@ -163,27 +183,38 @@ export function exportHalves({ db, projectId, scope, width, delimiter, lastRow, 
   }
 
   const workerDone = () => (joined ? Math.max(0, Atomics.load(state, ROWS_DONE)) : 0);
-  let after: LinesFile | null = null;
+  let after: WrittenHalf | null = null;
   async function* pages(): AsyncGenerator<readonly ExportCell[][]> {
     await begin();
     const project = readProject(here, projectId)!;
     const first = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: 0, to: joined ? seam - 1 : lastRow }, onPage: (rowsDone) => onPage?.(rowsDone + workerDone()) }, width);
-    yield* (first.rows as RowPages).pages;
+    let written = 0;
+    for await (const page of (first.rows as RowPages).pages) {
+      written += page.length;
+      yield page;
+    }
     if (!joined) return;
+    // The worker numbered its sheet rows from the row after the first half's: another count, and they are not used.
+    const usable = halfFormat.kind === 'csv' || written === seam;
+    if (!usable) Atomics.store(state, STOP, 1);
     let finished = false;
     void done.finally(() => (finished = true));
     while (!finished) {
       onPage?.(seam + workerDone());
       await Promise.race([done, sleep(WAIT_STEP_MS)]);
     }
-    after = await done;
+    after = usable ? await done : null;
     if (after) return;
     // The worker failed or stopped part-way: its half written here, on the same snapshot.
     const rest = matchExport(here, project, scope, { pageRows: EXPORT_PAGE_ROWS, rows: { from: seam, to: lastRow }, onPage }, width);
     yield* (rest.rows as RowPages).pages;
   }
   return {
-    rows: { pages: pages(), linesAfter: async () => after },
+    rows: {
+      pages: pages(),
+      linesAfter: async () => (after?.kind === 'csv' ? after.lines : null),
+      sheetAfter: async () => (after?.kind === 'xlsx' ? after.rows : null),
+    },
     close: async () => {
       Atomics.store(state, STOP, 1);
       // The worker's file is closed before the caller removes it.

@@ -23,8 +23,9 @@ export interface ExportRequest extends ExportChoice {
  * the browser host turns into a download. `onProgress` hears how far it is, a few times a second. Cancelled by
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  * `unfinished` records the part files while they are written, so that a kill leaves none behind past the next start.
- * With `halves`, a CSV's matches of `halves.fromRows` rows or more (HALVES_FROM_ROWS) are made on two threads, the
- * second on a worker of the export's own that `halves.worker` starts (export-halves.ts).
+ * With `halves`, the matches of `halves.fromRows` rows or more (HALVES_FROM_ROWS) are made on two threads, the
+ * second on a worker of the export's own that `halves.worker` starts (export-halves.ts): a CSV's, or an Excel file's of
+ * the whole sheet.
  */
 export async function exportProject(
   db: Database,
@@ -80,7 +81,9 @@ export async function exportProject(
   try {
     const paging = progressOf('matches');
     const width = originalWidth(db, project);
-    const two = req.format === 'csv' && halves && rowsTotal >= (halves.fromRows ?? HALVES_FROM_ROWS) ? await twoHalves(db, project, req, path, width, together, halves.worker, paging.onPage) : null;
+    // An Excel sheet's rows are numbered: its second half is numbered on from the first only in the whole sheet's export.
+    const split = halves && rowsTotal >= (halves.fromRows ?? HALVES_FROM_ROWS) && (req.format === 'csv' || req.scope === 'all');
+    const two = split ? await twoHalves(db, project, req, path, width, together, halves.worker, paging.onPage) : null;
     try {
       const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...paging }, width);
       written = await writeTable({ ...target, path, sheetName: 'Matches' }, matches.headers, two?.rows ?? matches.rows);
@@ -105,7 +108,7 @@ export async function exportProject(
 }
 
 /**
- * The matches of a large CSV export as two halves (export-halves.ts), the second written by a worker of its own into
+ * The matches of a large export as two halves (export-halves.ts), the second written by a worker of its own into
  * `<path>.2.part`; null where there is no worker, the database has no file or cannot be read apart: the export then
  * goes on one thread.
  */
@@ -130,7 +133,8 @@ async function twoHalves(
     ready.catch(() => undefined);
     const secondPath = `${path}.2.part`;
     await together.scratch(secondPath);
-    halves = exportHalves({ db, projectId: project.id, scope: req.scope, width, delimiter: req.delimiter ?? ',', lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
+    const format = req.format === 'csv' ? { kind: 'csv' as const, delimiter: req.delimiter ?? ',' } : { kind: 'xlsx' as const };
+    halves = exportHalves({ db, projectId: project.id, scope: req.scope, width, format, lastRow: lastRow!, worker: thread, ready, secondPath, onPage });
   } catch {
     void thread.close();
     return null;

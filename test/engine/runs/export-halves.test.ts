@@ -1,8 +1,9 @@
-// A large CSV export's matches made on two threads (runs/export-halves.ts): the engine's thread writes the rows up to the
-// middle, a worker of the export's own the rest into a file of their own, whose bytes then follow. The file must be the
-// one thread's, byte for byte, of one moment.
+// A large export's matches made on two threads (runs/export-halves.ts): the engine's thread writes the rows up to the
+// middle, a worker of the export's own the rest into a file of their own, whose bytes then follow. A CSV file must be
+// the one thread's, byte for byte, of one moment; an Excel file must hold the one thread's sheet, byte for byte.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExportChoice, ExportProgress } from '../../../shared/contract';
@@ -12,12 +13,13 @@ import { readProject } from '../../../electron/engine/rows/project-record';
 import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/export-halves';
 import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
 import { ExportHalfThread } from '../../../electron/engine/runs/export-half-thread';
+import { ZipDirectory } from '../../../electron/engine/sheets/zip-directory';
 import type { Simulator } from '../../../electron/simulator';
 import { connect, currentCompany, findablePeople, ok, openEngine, runToEnd, startSim, tempDir, writeCsv } from '../core/helpers';
 
 const ROWS = 1_200;
 /** The first row of the worker's half: the halves split the sheet's rows (blank ones too) in two. */
-const SEAM = Math.ceil(ROWS * FIRST_SHARE);
+const SEAM = Math.ceil(ROWS * FIRST_SHARE.csv);
 const MATCHED = 30;
 
 let tmp: ReturnType<typeof tempDir>;
@@ -55,6 +57,7 @@ const outDir = () => mkdtempSync(join(tmp.dir, 'out-'));
 const ALL: ExportRequest = { format: 'csv', scope: 'all', candidates: false, bom: true, delimiter: ',', destination: null, candidatesDestination: null };
 
 interface Exported {
+  path: string;
   bytes: Buffer;
   /** What the worker's half came to; undefined when the export went on one thread. */
   second: Promise<unknown> | undefined;
@@ -74,7 +77,8 @@ async function readyWorker(): Promise<ExportHalfThread> {
  */
 async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', during?: (progress: ExportProgress, worker: ExportHalfThread | null) => void): Promise<Exported> {
   const dir = outDir();
-  const path = join(dir, 'matches.csv');
+  const name = `matches.${choice.format ?? 'csv'}`;
+  const path = join(dir, name);
   const progress: ExportProgress[] = [];
   let worker: ExportHalfThread | null = onTwo === true ? await readyWorker() : null;
   let second: Promise<unknown> | undefined;
@@ -99,8 +103,8 @@ async function exported(choice: Partial<ExportChoice>, onTwo: boolean | 'cold', 
     onTwo ? { worker: start, fromRows: 0 } : undefined,
   );
   // Nothing but the file: neither half's part file is left.
-  expect(readdirSync(dir)).toEqual(['matches.csv']);
-  return { bytes: readFileSync(path), second, progress };
+  expect(readdirSync(dir)).toEqual([name]);
+  return { path, bytes: readFileSync(path), second, progress };
 }
 
 describe('a CSV export on two threads', () => {
@@ -111,7 +115,7 @@ describe('a CSV export on two threads', () => {
       expect(two.bytes.equals(one.bytes), JSON.stringify(choice)).toBe(true);
       // The worker wrote the second half: every row from the seam on, none of them matched.
       const lines = choice.scope === undefined ? ROWS - SEAM : 0;
-      expect(await two.second, JSON.stringify(choice)).toMatchObject({ rows: lines });
+      expect(await two.second, JSON.stringify(choice)).toMatchObject({ lines: { rows: lines } });
       const last = two.progress.filter((p) => p.part === 'matches').map((p) => p.rowsDone);
       expect(last.at(-1)).toBe(ROWS);
       expect(last).toEqual([...last].sort((a, b) => a - b));
@@ -149,7 +153,7 @@ describe('a CSV export on two threads', () => {
       await exportProject(db, readProject(db, projectId)!, { ...ALL, destination: path }, dir, undefined, undefined, undefined, { worker: () => worker, fromRows: 0 });
       expect(readFileSync(path).equals(before.bytes)).toBe(true);
       // Joined, the worker wrote its half; else it was told to stop before its first page.
-      if (when === 'after') await expect(second).resolves.toMatchObject({ rows: ROWS - SEAM });
+      if (when === 'after') await expect(second).resolves.toMatchObject({ lines: { rows: ROWS - SEAM } });
       else await expect(second).rejects.toThrow();
       // The change is there for the next export.
       expect((await exported({}, true)).bytes.toString('utf8')).toContain('Changed meanwhile');
@@ -176,7 +180,7 @@ describe('a CSV export on two threads', () => {
       clearInterval(commits);
     }
     expect(second, 'the worker was asked for its half').toBeDefined();
-    await expect(second).resolves.toMatchObject({ rows: ROWS - SEAM });
+    await expect(second).resolves.toMatchObject({ lines: { rows: ROWS - SEAM } });
   });
 
   it("writes the worker's half itself when the worker is gone part-way", async () => {
@@ -224,7 +228,7 @@ describe('a CSV export on two threads', () => {
     const one = await exported({}, false);
     // Started as the export begins, the worker is waited for.
     const cold = await exported({}, 'cold');
-    await expect(cold.second).resolves.toMatchObject({ rows: ROWS - SEAM });
+    await expect(cold.second).resolves.toMatchObject({ lines: { rows: ROWS - SEAM } });
     expect(cold.bytes.equals(one.bytes)).toBe(true);
     // One whose connection is still not open two seconds on (a machine too busy to start a thread) is not.
     const worker = ExportHalfThread.start(engine.dbPath, HALF_CACHE_MB)!;
@@ -258,5 +262,84 @@ describe('a CSV export on two threads', () => {
     expect(second).toHaveBeenCalledOnce();
     expect(readdirSync(dir)).toEqual([]);
     expect(readdirSync(join(tmp.dir, 'data', 'unfinished-exports'))).toEqual([]);
+  });
+});
+
+/** Each entry of a zip file, read whole, after checking it against the CRC-32 and size its central directory lists. */
+async function zipEntries(path: string): Promise<Map<string, string>> {
+  const zip = readFileSync(path);
+  const end = zip.length - 22;
+  expect(zip.readUInt32LE(end)).toBe(0x06054b50);
+  const listed = new Map<string, { crc: number; size: number }>();
+  for (let at = zip.readUInt32LE(end + 16), n = zip.readUInt16LE(end + 10); n > 0; n--) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    listed.set(zip.toString('utf8', at + 46, at + 46 + nameLength), { crc: zip.readUInt32LE(at + 16), size: zip.readUInt32LE(at + 24) });
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  const read = await ZipDirectory.open(path);
+  const entries = new Map<string, string>();
+  try {
+    for (const [name, { crc, size }] of listed) {
+      const bytes = await read.read(name);
+      expect({ name, crc: crc32(bytes), size: bytes.length }).toEqual({ name, crc, size });
+      entries.set(name, bytes.toString('utf8'));
+    }
+  } finally {
+    await read.close();
+  }
+  return entries;
+}
+
+describe('an Excel export on two threads', () => {
+  const SHEET = 'xl/worksheets/sheet1.xml';
+
+  it("holds one thread's sheet: rows numbered on across the seam, its blank rows at their place", async () => {
+    const one = await exported({ format: 'xlsx' }, false);
+    const two = await exported({ format: 'xlsx' }, true);
+    // The worker wrote and compressed the second half.
+    expect(await two.second).toMatchObject({ kind: 'xlsx' });
+    const [a, b] = [await zipEntries(one.path), await zipEntries(two.path)];
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [name, xml] of a) expect(b.get(name) === xml, name).toBe(true);
+    const sheet = b.get(SHEET)!;
+    // The header is row 1, row index i row i + 2: the worker's first row, numbered on from the engine's thread's last.
+    const seam = Math.ceil(ROWS * FIRST_SHARE.xlsx);
+    expect(await two.second).toMatchObject({ rows: { rows: ROWS - seam } });
+    expect(sheet).toContain(`<row r="${seam + 1}"><c r="A${seam + 1}" t="inlineStr"><is><t>Nobody ${seam - 1}</t>`);
+    expect(sheet).toContain(`<row r="${seam + 2}"><c r="A${seam + 2}" t="inlineStr"><is><t>Nobody ${seam}</t>`);
+    // The CSV's seam, where two blank rows are, lies in the engine's thread's half here.
+    expect(sheet).toContain(`<row r="${SEAM + 2}"><c r="D${SEAM + 2}" t="inlineStr"><is><t>blank</t></is></c>`);
+    expect(sheet).toMatch(new RegExp(`<autoFilter ref="A1:[A-Z]+${ROWS + 1}"/>`));
+    const last = two.progress.filter((p) => p.part === 'matches').map((p) => p.rowsDone);
+    expect(last.at(-1)).toBe(ROWS);
+  });
+
+  it('goes on one thread for any other scope, whose rows are not numbered by their place', async () => {
+    for (const scope of ['matched', 'changed'] as const) {
+      const one = await exported({ format: 'xlsx', scope }, false);
+      const two = await exported({ format: 'xlsx', scope }, true);
+      expect(two.second, scope).toBeUndefined();
+      expect((await zipEntries(two.path)).get(SHEET)).toBe((await zipEntries(one.path)).get(SHEET));
+    }
+  });
+
+  it("writes the worker's rows itself when the first half wrote another number of rows than its share", async () => {
+    // A row of the first half gone from the table (as no import leaves it): the worker's rows, numbered from the row
+    // after the seam's, would be one out.
+    const cells = db.prepare('SELECT cells FROM rows WHERE project_id = ? AND row_index = 100').pluck().get(projectId) as string;
+    db.prepare('DELETE FROM rows WHERE project_id = ? AND row_index = 100').run(projectId);
+    try {
+      const one = await exported({ format: 'xlsx' }, false);
+      const two = await exported({ format: 'xlsx' }, true);
+      // Asked, then told to stop: its half, if written, is not used.
+      expect(two.second).toBeDefined();
+      await two.second!.catch(() => undefined);
+      const sheet = (await zipEntries(two.path)).get(SHEET)!;
+      expect(sheet).toBe((await zipEntries(one.path)).get(SHEET));
+      const numbers = [...sheet.matchAll(/<row r="(\d+)"/g)].map((m) => Number(m[1]));
+      expect(numbers).toEqual(Array.from({ length: ROWS }, (_, i) => i + 1));
+    } finally {
+      db.prepare('INSERT INTO rows (project_id, row_index, cells) VALUES (?, 100, ?)').run(projectId, cells);
+    }
   });
 });
