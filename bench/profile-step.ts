@@ -25,6 +25,7 @@
 // --no-verdict-worker: the engine works out rows' verdicts on its own thread (runs/verdict-thread.ts), for an A/B.
 // --page-size N: a folder made new (prepare, plan-new, an import without one) gets a data file of N-byte pages, made
 // here before the engine opens it, for an A/B of the page size the app gives a new file (store/open-database.ts).
+// --gzip: the simulator gzips its replies (a web front end's way), for the client's reading of compressed replies.
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
 // bench/statement-times.ts). Reading the thread's clock adds to the CPU.
@@ -58,6 +59,7 @@ const { values, positionals } = parseArgs({
     'statement-times': { type: 'boolean' },
     bundled: { type: 'boolean' },
     'page-size': { type: 'string' },
+    gzip: { type: 'boolean' },
   },
   allowPositionals: true,
 });
@@ -111,6 +113,7 @@ const simulator = await SimulatorProcess.start({
   seed,
   latencyMs: Number(values['latency-ms'] ?? 25),
   port: first === 'prepare' || first === 'plan-new' || !prepared ? 0 : preparedPort(),
+  gzip: values.gzip ?? false,
 });
 const bench = await EngineBench.open(dataDir, simulator.info, 4, log, { verdictWorker: !values['no-verdict-worker'] });
 /**

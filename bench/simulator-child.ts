@@ -4,8 +4,8 @@ import { startSimulator } from '../electron/simulator';
 import type { SimulatorReady, SimulatorTally } from './simulator-process';
 import { peakRssBytes } from './peak-rss';
 
-const [peopleText, seedText, latencyText, portText] = process.argv.slice(2);
-const simulator = await startSimulator({ port: Number(portText ?? 0), people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText) });
+const [peopleText, seedText, latencyText, portText, gzipText] = process.argv.slice(2);
+const simulator = await startSimulator({ port: Number(portText ?? 0), people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText), gzip: gzipText === 'gzip' });
 
 function tally(): SimulatorTally {
   const c = simulator.counters();

@@ -42,9 +42,12 @@ export class SimulatorProcess {
     });
   }
 
-  /** `port`: 0 (the default) for any free one; a kept data folder asks for the one its query keys were made with. */
-  static async start(p: { people: number; seed: number; latencyMs: number; port?: number }): Promise<SimulatorProcess> {
-    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs), String(p.port ?? 0)], {
+  /**
+   * `port`: 0 (the default) for any free one; a kept data folder asks for the one its query keys were made with.
+   * `gzip`: its find and search replies gzipped (SimulatorOptions.gzip).
+   */
+  static async start(p: { people: number; seed: number; latencyMs: number; port?: number; gzip?: boolean }): Promise<SimulatorProcess> {
+    const child = spawnBenchScript('./simulator-child.ts', [String(p.people), String(p.seed), String(p.latencyMs), String(p.port ?? 0), p.gzip ? 'gzip' : 'plain'], {
       // The simulator stands for the service's own servers, not the app: Node's defaults, not the app's memory flags.
       appFlags: false,
       nodeArgs: (process.env.BENCH_SIMULATOR_NODE_ARGS ?? '').split(' ').filter(Boolean),

@@ -27,6 +27,7 @@ Options:
   --find-shape S    ${FIND_SHAPES.join(' | ')} (default array)
   --credits N       credit budget: credit headers, then 402 once spent (default: no cap)
   --scores          add a score to each person in find replies (the real service sends none)
+  --gzip            gzip find and search replies for a caller that accepts it, as a web front end would
   --move-on SHARE   let the world move on before serving: of the people with a current job, this share (0 to 1)
                     end it; most start a new job elsewhere, a fifth leave without one (the same people as without
                     the flag otherwise, so a refresh against it finds who moved)
@@ -70,6 +71,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
         'find-shape': { type: 'string' },
         credits: { type: 'string' },
         scores: { type: 'boolean' },
+        gzip: { type: 'boolean' },
         'move-on': { type: 'string' },
         'move-seed': { type: 'string' },
         'move-every': { type: 'string' },
@@ -108,6 +110,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       findShape: (shape ?? 'array') as FindShape,
       creditBudget: values.credits === undefined ? null : wholeNumber('--credits', values.credits, 0),
       scores: values.scores ?? false,
+      gzip: values.gzip ?? false,
       ...(moves === undefined ? {} : moveEvery === undefined ? { moveOn: moves } : { epochs: { ...moves, everyMs: moveEvery * 1000 } }),
     };
   } catch (error) {
@@ -153,7 +156,7 @@ export async function runSimulatorCommand(argv: string[], io: SimulatorCommandIo
       `  base URL      ${simulator.baseUrl}`,
       `  org id        ${simulator.orgId}   (no role on ${simulator.otherOrgId}: 403)`,
       ...(options.hostile ? [`  hostile       ${String(options.hostile)}`] : []),
-      `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
+      `  faults        ${typeof options.faults === 'string' ? options.faults : 'custom'}; find shape ${options.findShape}; scores ${options.scores ? 'on' : 'off'}; gzip ${options.gzip ? 'on' : 'off'}; latency ${options.latencyMs} ms; credits ${options.creditBudget ?? 'no cap'}`,
       ...(options.moveOn ? [`  moved on      ${options.moveOn.share} of the people with a current job ended it (move seed ${options.moveOn.seed})`] : []),
       ...(options.epochs ? [`  moves on      ${options.epochs.share} of the people with a current job end it every ${options.epochs.everyMs! / 1000} s (move seed ${options.epochs.seed})`] : []),
       'Accounts it accepts (demo credentials, valid on this simulator only):',

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import { CreditMeter } from './credits';
 import { buildDataset, type Dataset } from './dataset';
 import { FaultDice, resolveFaultProfile, type FaultProfile, type ResolvedFaultProfile } from './faults';
@@ -43,6 +45,11 @@ export interface SimulatorOptions {
    * jobs, a month after the last, seeded by the epoch's number; every `everyMs` of the clock, or at each advance().
    */
   epochs?: EpochOptions;
+  /**
+   * Find and search replies gzipped for a caller that accepts it (Content-Encoding: gzip), as a service behind a usual
+   * web front end sends them; zlib's level 1, a front end's usual default (default false: the replies as they are).
+   */
+  gzip?: boolean;
 }
 
 export interface SimulatorCounters {
@@ -197,6 +204,17 @@ function send(res: ServerResponse, status: number, body: string | Buffer, header
   res.end(body);
 }
 
+const gzipped = promisify(gzipCallback);
+
+/** Whether the request's Accept-Encoding takes gzip (a q of 0 refuses it). */
+function acceptsGzip(req: IncomingMessage): boolean {
+  const accepted = String(req.headers['accept-encoding'] ?? '').toLowerCase();
+  return accepted.split(',').some((part) => {
+    const [coding, ...params] = part.split(';').map((piece) => piece.trim());
+    return (coding === 'gzip' || coding === '*') && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}
+
 function sendMessage(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   send(res, status, JSON.stringify({ message }), headers);
 }
@@ -213,6 +231,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let hostile: ResolvedHostileReplies = resolveHostileReplies(options.hostile ?? {});
   const credits = new CreditMeter(options.creditBudget ?? null);
   const withScores = options.scores ?? false;
+  const gzipReplies = options.gzip ?? false;
   const clock = options.clock ?? { now: () => Date.now() };
 
   const dataset = buildDataset(peopleCount, seed);
@@ -437,6 +456,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     onSuccess();
     if (!hostilePeopleReplies(hostile)) {
       counters.replyBytes += reply.length;
+      // Compressed on libuv's threads, as a front end compresses beside the service's own work.
+      if (gzipReplies && acceptsGzip(req)) return send(res, 200, await gzipped(reply, { level: 1 }), { ...credits.headers(), 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
       return send(res, 200, reply, credits.headers());
     }
     const stretched = moreJobs(reply.toString('utf8'), hostile.jobs);

@@ -1,8 +1,8 @@
 // The client sends calls on kept node:http connections unless given a fetch; what fetch did for it, it still does:
 // compressed bodies decoded, redirects followed, a cut-off body or a closed connection said in the same words.
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NetworkError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
+import { MalformedReplyError, NetworkError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
 import { FIND_PATH, ORG, SESSION_PATH, echoFind, queries, reply, specTimestamp, startScriptServer, type Script, type ScriptServer } from './script-server';
 
 const credentials: Credentials = { kind: 'service_account', clientId: 'svc', clientSecret: 'top-secret-value' };
@@ -50,6 +50,40 @@ describe('calls on kept connections, as fetch sent them', () => {
     }
     const finds = s.requests.filter((r) => r.path === FIND_PATH);
     expect(finds.map((r) => r.headers['accept-encoding'])).toEqual(['gzip, deflate', 'gzip, deflate']);
+  });
+
+  it('refuses a compressed body that inflates past the reply limit (a zip bomb), whatever its coding', async () => {
+    // 64 MB of one byte, compressed to some 64 kB (brotli: a few hundred bytes), against a 1 MB limit.
+    const bomb = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    const bodies = { gzip: gzipSync(bomb), deflate: deflateSync(bomb), br: brotliCompressSync(bomb) } as const;
+    for (const [coding, body] of Object.entries(bodies)) {
+      expect(body.length).toBeLessThan(1024 * 1024);
+      const s = await serve((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding });
+        res.end(body);
+      });
+      // Node's fetch asks for no brotli over plain http, as the kept connections do not: it still decodes one sent.
+      for (const [name, client] of clients(s, { maxReplyBytes: 1024 * 1024 })) {
+        const error = await failure(client.findBatch(queries(1)));
+        expect(error, `${coding}, ${name}`).toBeInstanceOf(MalformedReplyError);
+        expect((error as Error).message, `${coding}, ${name}`).toMatch(/larger than 1 MB/);
+      }
+      await s.close();
+      server = null;
+    }
+  });
+
+  it('says a compressed body that does not inflate as a failed network call, and reads the next call again', async () => {
+    const s = await serve((req, res, seen) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      // The first call's body says gzip and is not; the second's is.
+      res.end(seen.sameRoute % 2 === 1 ? Buffer.from('{"not":"gzip"}') : gzipSync(JSON.stringify(echoFind(req))));
+    });
+    for (const [name, client] of clients(s)) {
+      const error = await failure(client.findBatch(queries(1)));
+      expect(error, name).toBeInstanceOf(NetworkError);
+      await expect(client.findBatch(queries(1)), name).resolves.toHaveLength(1);
+    }
   });
 
   it('follows a redirect to where the service moved', async () => {
