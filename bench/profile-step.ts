@@ -65,7 +65,9 @@ const { values, positionals } = parseArgs({
 });
 if (values.bundled) {
   // The steps run in a bundle of this file, in a process of their own with the app's flags (engine-bundle.ts).
-  const child = spawnBundle(await bundleForBench('./profile-step.ts'), process.argv.slice(2).filter((arg) => arg !== '--bundled'), { stdio: 'inherit' });
+  // Node's flags given to this process (a profiler's, V8's) are the bundle's too, after the app's; tsx's loader is not.
+  const nodeArgs = process.execArgv.filter((arg, i, all) => arg !== '--import' && all[i - 1] !== '--import' && !arg.startsWith('--import='));
+  const child = spawnBundle(await bundleForBench('./profile-step.ts'), process.argv.slice(2).filter((arg) => arg !== '--bundled'), { stdio: 'inherit', nodeArgs });
   process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
 }
 const rows = Number(values.rows ?? 100_000);
