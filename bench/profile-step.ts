@@ -26,6 +26,7 @@
 // --page-size N: a folder made new (prepare, plan-new, an import without one) gets a data file of N-byte pages, made
 // here before the engine opens it, for an A/B of the page size the app gives a new file (store/open-database.ts).
 // --gzip: the simulator gzips its replies (a web front end's way), for the client's reading of compressed replies.
+// --scope all|matched|changed: the rows export-csv and export-xlsx write (all: the whole sheet, the default).
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
 // bench/statement-times.ts). Reading the thread's clock adds to the CPU.
@@ -36,6 +37,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { spawnBundle } from './child-process';
 import { bundleForBench } from './engine-bundle';
 import { EngineBench } from './engine-bench';
@@ -60,6 +62,7 @@ const { values, positionals } = parseArgs({
     bundled: { type: 'boolean' },
     'page-size': { type: 'string' },
     gzip: { type: 'boolean' },
+    scope: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -247,7 +250,8 @@ async function runStep(step: string): Promise<void> {
     case 'export-xlsx': {
       const format = step === 'export-csv' ? 'csv' : 'xlsx';
       const destination = join(dataDir, `profile-export.${format}`);
-      await measure(step, () => bench.call('export.run', { projectId: main!.id, format, scope: 'all', destination }));
+      const scope = z.enum(['all', 'matched', 'changed']).parse(values.scope ?? 'all');
+      await measure(step, () => bench.call('export.run', { projectId: main!.id, format, scope, destination }));
       await rm(destination, { force: true });
       break;
     }

@@ -7,7 +7,7 @@ import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
 import { writeDeflatedRows, type DeflatedRows } from '../export/xlsx-rows';
 import { readProject } from '../rows/project-record';
 import { within } from '../within';
-import { EXPORT_PAGE_ROWS, matchExport, type ExportScope, type RowRange } from './export-rows';
+import { EXPORT_PAGE_ROWS, matchExport, scopeRowCount, type ExportScope, type RowRange } from './export-rows';
 import type { ExportHalfThread } from './export-half-thread';
 
 /**
@@ -119,7 +119,7 @@ export interface HalvesInput {
   projectId: number;
   scope: ExportScope;
   width: number;
-  /** CSV lines, or XLSX sheet rows (only for the whole sheet's export: its rows are numbered by their place). */
+  /** CSV lines, or XLSX sheet rows (numbered: the second half's from the first half's count). */
   format: { kind: 'csv'; delimiter: string } | { kind: 'xlsx' };
   /** The sheet's last row index. */
   lastRow: number;
@@ -136,7 +136,8 @@ export interface HalvesInput {
  * The matches of a large export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
  * the rows on the engine's thread, the rest on `worker`, into a file of their own whose bytes then follow the first
  * half's (writeCsv's linesAfter; writeXlsx's sheetAfter, compressed there already, its rows numbered on from the
- * first half's: used only when the first half wrote a row for each of its rows, as the whole sheet's export does). Each
+ * first half's rows as counted when the halves began (the whole sheet's: one a row; a scope's: scopeRowCount), and used
+ * only when the first half wrote that many). Each
  * half reads the people its own rows chose, on a read-only connection of its own held in a read transaction, so the
  * file is what one thread would write of one moment, whatever is committed meanwhile.
  * Once the worker's connection is open (or READY_WAIT_MS passed), the engine's thread begins its transaction and the
@@ -157,9 +158,9 @@ export function exportHalves({ db, projectId, scope, width, format, lastRow, wor
     throw error;
   }
   const state = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
-  // The header is row 1, row index 0 row 2.
-  const halfFormat: HalfFormat = format.kind === 'csv' ? format : { kind: 'xlsx', firstRow: seam + 2 };
-  const request: SecondHalfRequest = { projectId, scope, width, format: halfFormat, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
+  /** The rows the first half writes: in the whole sheet's export one a row; a scope's counted once its snapshot is taken. */
+  let firstHalfRows = seam;
+  const request: SecondHalfRequest = { projectId, scope, width, format: format.kind === 'csv' ? format : { kind: 'xlsx', firstRow: seam + 2 }, rows: { from: seam, to: lastRow }, path: secondPath, state: state.buffer as SharedArrayBuffer };
   let joined = false;
   let done: Promise<WrittenHalf | null> = Promise.resolve(null);
 
@@ -173,6 +174,11 @@ export function exportHalves({ db, projectId, scope, width, format, lastRow, wor
     here.prepare('SELECT 1 FROM projects WHERE id = ?').get(projectId);
     // A worker gone since its connection opened is not asked: nothing would end the wait below before BEGIN_WAIT_MS.
     if (inTime && worker.alive) {
+      if (format.kind === 'xlsx' && scope !== 'all') {
+        // The header is row 1: the second half's rows are numbered on from the first half's last.
+        firstHalfRows = scopeRowCount(here, projectId, scope, { from: 0, to: seam - 1 });
+        request.format = { kind: 'xlsx', firstRow: firstHalfRows + 2 };
+      }
       done = worker.secondHalf(request).catch(() => null);
       // Blocks the engine's thread for as long as the worker takes to begin (its connection is open already): a few ms.
       Atomics.wait(state, BEGUN, 0, BEGIN_WAIT_MS);
@@ -195,7 +201,7 @@ export function exportHalves({ db, projectId, scope, width, format, lastRow, wor
     }
     if (!joined) return;
     // The worker numbered its sheet rows from the row after the first half's: another count, and they are not used.
-    const usable = halfFormat.kind === 'csv' || written === seam;
+    const usable = format.kind === 'csv' || written === firstHalfRows;
     if (!usable) Atomics.store(state, STOP, 1);
     let finished = false;
     void done.finally(() => (finished = true));

@@ -24,8 +24,7 @@ export interface ExportRequest extends ExportChoice {
  * `signal` (looked at after each page), it removes its part files and leaves the files there as they were.
  * `unfinished` records the part files while they are written, so that a kill leaves none behind past the next start.
  * With `halves`, the matches of `halves.fromRows` rows or more (HALVES_FROM_ROWS) are made on two threads, the
- * second on a worker of the export's own that `halves.worker` starts (export-halves.ts): a CSV's, or an Excel file's of
- * the whole sheet.
+ * second on a worker of the export's own that `halves.worker` starts (export-halves.ts), CSV or Excel, any scope.
  */
 export async function exportProject(
   db: Database,
@@ -81,8 +80,7 @@ export async function exportProject(
   try {
     const paging = progressOf('matches');
     const width = originalWidth(db, project);
-    // An Excel sheet's rows are numbered: its second half is numbered on from the first only in the whole sheet's export.
-    const split = halves && rowsTotal >= (halves.fromRows ?? HALVES_FROM_ROWS) && (req.format === 'csv' || req.scope === 'all');
+    const split = halves && rowsTotal >= (halves.fromRows ?? HALVES_FROM_ROWS);
     const two = split ? await twoHalves(db, project, req, path, width, together, halves.worker, paging.onPage) : null;
     try {
       const matches = matchExport(db, project, req.scope, { pageRows: EXPORT_PAGE_ROWS, ...paging }, width);

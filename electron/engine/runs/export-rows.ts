@@ -276,6 +276,21 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
 }
 
 /**
+ * Rows of `rows` the matches' export of `scope` (not the whole sheet's) writes: those of its status, as pages reads
+ * them. An Excel export's second half numbers its rows on from the first half's count (runs/export-halves.ts).
+ */
+export function scopeRowCount(db: Database, projectId: number, scope: Exclude<ExportScope, 'all'>, rows: RowRange): number {
+  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
+  return db
+    .prepare(
+      `SELECT count(*) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
+       WHERE rs.project_id = @projectId AND rs.row_index BETWEEN @from AND @to ${filter}`,
+    )
+    .pluck()
+    .get({ projectId, lastRefresh, from: rows.from, to: rows.to }) as number;
+}
+
+/**
  * The project's last refresh (-1: none); the join of a row_status `rs`, its chosen person's `people` row joined as `p`
  * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names, needed only to pick the
  * changed rows (pages reads the rest a page at a time); and the condition that picks the scope's rows. A row's refresh

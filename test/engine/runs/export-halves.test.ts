@@ -10,7 +10,8 @@ import type { ExportChoice, ExportProgress } from '../../../shared/contract';
 import type { Engine } from '../../../electron/engine/engine';
 import { UnfinishedExports } from '../../../electron/engine/export';
 import { readProject } from '../../../electron/engine/rows/project-record';
-import { FIRST_SHARE, HALF_CACHE_MB } from '../../../electron/engine/runs/export-halves';
+import { FIRST_SHARE, HALF_CACHE_MB, exportHalves } from '../../../electron/engine/runs/export-halves';
+import { originalWidth } from '../../../electron/engine/runs/export-rows';
 import { exportProject, type ExportRequest } from '../../../electron/engine/runs/export-project';
 import { ExportHalfThread } from '../../../electron/engine/runs/export-half-thread';
 import { ZipDirectory } from '../../../electron/engine/sheets/zip-directory';
@@ -21,6 +22,8 @@ const ROWS = 1_200;
 /** The first row of the worker's half: the halves split the sheet's rows (blank ones too) in two. */
 const SEAM = Math.ceil(ROWS * FIRST_SHARE.csv);
 const MATCHED = 30;
+/** Matched rows at the sheet's end too, in the worker's half: a scope's rows on both sides of the seam. */
+const MATCHED_LAST = 12;
 
 let tmp: ReturnType<typeof tempDir>;
 let sim: Simulator;
@@ -34,10 +37,11 @@ beforeAll(async () => {
   engine = await openEngine(join(tmp.dir, 'data'));
   await connect(engine, sim);
   const people = findablePeople(sim);
-  // The matched rows all in the first half; blank rows on both sides of the seam; a cell needing quotes and a formula.
+  // Matched rows at the start and at the end; blank rows on both sides of the seam; a cell needing quotes and a formula.
   const sheet = Array.from({ length: ROWS }, (_, i): string[] => {
     if (i === SEAM - 1 || i === SEAM) return ['', '', ''];
-    if (i < MATCHED) return [people[i]!.name, people[i]!.email_address ?? '', currentCompany(people[i]!)];
+    const p = i < MATCHED ? people[i]! : i >= ROWS - MATCHED_LAST ? people[MATCHED + i - (ROWS - MATCHED_LAST)]! : null;
+    if (p) return [p.name, p.email_address ?? '', currentCompany(p)];
     return [`Nobody ${i}`, `nobody${i}@nowhere.example`, i % 7 === 0 ? '=SUM(A1)' : `Firm, "${i % 13}"`];
   });
   projectId = (await ok(engine, 'projects.import', { file: writeCsv(join(tmp.dir, 'leads.csv'), ['Name', 'Email', 'Company'], sheet) })).summary.id;
@@ -113,8 +117,8 @@ describe('a CSV export on two threads', () => {
       const one = await exported(choice, false);
       const two = await exported(choice, true);
       expect(two.bytes.equals(one.bytes), JSON.stringify(choice)).toBe(true);
-      // The worker wrote the second half: every row from the seam on, none of them matched.
-      const lines = choice.scope === undefined ? ROWS - SEAM : 0;
+      // The worker wrote the second half: every row from the seam on, of them the matched ones at the end.
+      const lines = choice.scope === undefined ? ROWS - SEAM : choice.scope === 'matched' ? MATCHED_LAST : 0;
       expect(await two.second, JSON.stringify(choice)).toMatchObject({ lines: { rows: lines } });
       const last = two.progress.filter((p) => p.part === 'matches').map((p) => p.rowsDone);
       expect(last.at(-1)).toBe(ROWS);
@@ -314,12 +318,46 @@ describe('an Excel export on two threads', () => {
     expect(last.at(-1)).toBe(ROWS);
   });
 
-  it('goes on one thread for any other scope, whose rows are not numbered by their place', async () => {
+  it("holds one thread's sheet for a scope's rows too: the worker's numbered on from the first half's count", async () => {
     for (const scope of ['matched', 'changed'] as const) {
       const one = await exported({ format: 'xlsx', scope }, false);
       const two = await exported({ format: 'xlsx', scope }, true);
-      expect(two.second, scope).toBeUndefined();
-      expect((await zipEntries(two.path)).get(SHEET)).toBe((await zipEntries(one.path)).get(SHEET));
+      const [a, b] = [await zipEntries(one.path), await zipEntries(two.path)];
+      expect([...b.keys()], scope).toEqual([...a.keys()]);
+      for (const [name, xml] of a) expect(b.get(name) === xml, `${scope}: ${name}`).toBe(true);
+      // The worker was asked, and its rows used: the matched ones at the sheet's end (no refresh changed any row).
+      expect(await two.second, scope).toMatchObject({ kind: 'xlsx', rows: { rows: scope === 'matched' ? MATCHED_LAST : 0 } });
+    }
+    // The matched rows are numbered one after another: the worker's first is the row after the engine's thread's last.
+    const sheet = (await zipEntries((await exported({ format: 'xlsx', scope: 'matched' }, true)).path)).get(SHEET)!;
+    const numbers = [...sheet.matchAll(/<row r="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(numbers).toEqual(Array.from({ length: 1 + MATCHED + MATCHED_LAST }, (_, i) => i + 1));
+    expect(sheet).toContain(`<row r="${MATCHED + 2}"><c r="A${MATCHED + 2}" t="inlineStr"><is><t>`);
+  });
+
+  it("uses the worker's rows of a scope: the engine's thread writes its half's only, numbered as counted", async () => {
+    const worker = await readyWorker();
+    const lastRow = db.prepare('SELECT max(row_index) FROM rows WHERE project_id = ?').pluck().get(projectId) as number;
+    const halves = exportHalves({
+      db,
+      projectId,
+      scope: 'matched',
+      width: originalWidth(db, readProject(db, projectId)!),
+      format: { kind: 'xlsx' },
+      lastRow,
+      worker,
+      ready: worker.connection(),
+      secondPath: join(outDir(), 'second.part'),
+    });
+    try {
+      let here = 0;
+      for await (const page of halves.rows.pages) here += page.length;
+      // The engine's thread wrote the matched rows before the seam; the worker's (the sheet's last), numbered on from them.
+      expect(here).toBe(MATCHED);
+      expect(await halves.rows.sheetAfter!()).toMatchObject({ rows: MATCHED_LAST });
+    } finally {
+      await halves.close();
+      await worker.close();
     }
   });
 
