@@ -135,11 +135,10 @@ export interface HalvesInput {
 /**
  * The matches of a large export as two halves of the sheet, each made on its own thread: the first FIRST_SHARE of
  * the rows on the engine's thread, the rest on `worker`, into a file of their own whose bytes then follow the first
- * half's (writeCsv's linesAfter; writeXlsx's sheetAfter, compressed there already, its rows numbered on from the
- * first half's rows as counted when the halves began (the whole sheet's: one a row; a scope's: scopeRowCount), and used
- * only when the first half wrote that many). Each
- * half reads the people its own rows chose, on a read-only connection of its own held in a read transaction, so the
- * file is what one thread would write of one moment, whatever is committed meanwhile.
+ * half's (writeCsv's linesAfter; writeXlsx's sheetAfter, compressed there already, its rows numbered on from the first
+ * half's as counted when the halves began: the whole sheet's one a row, a scope's by scopeRowCount; used only when the
+ * first half wrote that many). Each half reads the people its own rows chose, on a read-only connection of its own
+ * held in a read transaction, so the file is what one thread would write of one moment, whatever is committed meanwhile.
  * Once the worker's connection is open (or READY_WAIT_MS passed), the engine's thread begins its transaction and the
  * worker's in one turn, so that none of the engine's own commits (a job's record, a background slice) comes between
  * them; the worker joins only if a connection that reads nothing else saw no commit at all (its data_version) from
