@@ -26,7 +26,7 @@ export interface EngineOptions {
    * (runs/reading-thread.ts) while the engine answers other calls. A host with readsElsewhere false (the CLI) reads them all itself.
    */
   readHereUpTo?: number;
-  /** Rows (blank ones too) from which a CSV export's matches are made on two threads (runs/export-halves.ts HALVES_FROM_ROWS). */
+  /** Rows (blank ones too) from which an export's matches are made on two threads (runs/export-halves.ts HALVES_FROM_ROWS). */
   exportHalvesFrom?: number;
   /**
    * How long closing waits for a run's and a refresh's calls in flight, and for a refresh's rows being brought up to

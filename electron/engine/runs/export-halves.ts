@@ -11,10 +11,11 @@ import { EXPORT_PAGE_ROWS, matchExport, scopeRowCount, type ExportScope, type Ro
 import type { ExportHalfThread } from './export-half-thread';
 
 /**
- * Rows (blank ones too) from which an export of the matches goes on two threads: the worker joins 0.7 s in, and each
- * thread is slower while both run, so a 100,000-row CSV export (1.5-1.7 s on one thread) took 1.6-2.0 s on two.
+ * Rows (blank ones too) from which an export of the matches goes on two threads: the worker is ready 0.1-0.3 s in,
+ * and each thread is slower while both run. 100,000 rows, alternated with one thread: CSV 1.05-1.11 -> 0.88-0.96 s,
+ * XLSX 1.86, 1.91 -> 1.63, 1.64 s, 0.3 s more CPU and 20-30 MB more at the peak.
  */
-export const HALVES_FROM_ROWS = 200_000;
+export const HALVES_FROM_ROWS = 100_000;
 /**
  * The page cache of each half's read-only connection, in MB: its reads walk the tables in row order, so a small one
  * does (1M: the export's peak 218 -> 205 MB from 8 MB, its time the same).
