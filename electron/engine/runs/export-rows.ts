@@ -265,12 +265,9 @@ interface RowResult {
  * cleared from the cache has fewer): counted before writing, since an Excel sheet holds only so many.
  */
 export function candidateLineCount(db: Database, projectId: number, scope: ExportScope): number {
-  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, statusFrom } = scopeOf(db, projectId, scope);
   return db
-    .prepare(
-      `SELECT coalesce(sum(rs.candidate_count), 0) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
-       WHERE rs.project_id = @projectId AND rs.outcome = 'to_review' AND rs.query_id IS NOT NULL ${filter}`,
-    )
+    .prepare(`SELECT coalesce(sum(rs.candidate_count), 0) ${statusFrom} AND rs.outcome = 'to_review' AND rs.query_id IS NOT NULL`)
     .pluck()
     .get({ projectId, lastRefresh }) as number;
 }
@@ -280,12 +277,9 @@ export function candidateLineCount(db: Database, projectId: number, scope: Expor
  * them. An Excel export's second half numbers its rows on from the first half's count (runs/export-halves.ts).
  */
 export function scopeRowCount(db: Database, projectId: number, scope: Exclude<ExportScope, 'all'>, rows: RowRange): number {
-  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, statusFrom } = scopeOf(db, projectId, scope);
   return db
-    .prepare(
-      `SELECT count(*) FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`}
-       WHERE rs.project_id = @projectId AND rs.row_index BETWEEN @from AND @to ${filter}`,
-    )
+    .prepare(`SELECT count(*) ${statusFrom} AND rs.row_index BETWEEN @from AND @to`)
     .pluck()
     .get({ projectId, lastRefresh, from: rows.from, to: rows.to }) as number;
 }
@@ -294,16 +288,23 @@ export function scopeRowCount(db: Database, projectId: number, scope: Exclude<Ex
  * The project's last refresh (-1: none); the join of a row_status `rs`, its chosen person's `people` row joined as `p`
  * (chosenPersonJoin), to what the last refresh found (`rr`), whose columns `refresh` names, needed only to pick the
  * changed rows (pages reads the rest a page at a time); and the condition that picks the scope's rows. A row's refresh
- * state counts when it is the last refresh's and about the person the row still has.
+ * state counts when it is the last refresh's and about the person the row still has. `statusFrom` is the FROM and WHERE
+ * of the scope's row_status rows (`@projectId`, `@lastRefresh`), for more conditions to follow with AND.
  */
-function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; refreshJoin: string; refresh: string; filter: string } {
+function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRefresh: number; refresh: string; refreshJoin: string; statusFrom: string } {
   const lastRefresh = lastRefreshOf(db, projectId)?.id ?? -1;
   const matched = `AND rs.state IN ('auto', 'accepted')`;
-  if (scope !== 'changed') return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: scope === 'matched' ? matched : '' };
-  if (lastRefresh === -1) return { lastRefresh, refreshJoin: '', refresh: 'NULL, NULL', filter: 'AND 0' };
+  const of = (refreshJoin: string, refresh: string, filter: string) => ({
+    lastRefresh,
+    refresh,
+    refreshJoin,
+    statusFrom: `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`,
+  });
+  if (scope !== 'changed') return of('', 'NULL, NULL', scope === 'matched' ? matched : '');
+  if (lastRefresh === -1) return of('', 'NULL, NULL', 'AND 0');
   const refreshJoin = `LEFT JOIN row_refreshes rr ON rr.project_id = rs.project_id AND rr.row_index = rs.row_index AND rr.refresh_id = @lastRefresh
        AND rr.slug = ${chosenSlugOf('rs', 'p')}`;
-  return { lastRefresh, refreshJoin, refresh: 'rr.changed, rr.previous_company', filter: `${matched} AND rr.changed = 1` };
+  return of(refreshJoin, 'rr.changed, rr.previous_company', `${matched} AND rr.changed = 1`);
 }
 
 /**
@@ -313,7 +314,7 @@ function scopeOf(db: Database, projectId: number, scope: ExportScope): { lastRef
  * without them (the candidates' export, which writes none) its summary is left empty.
  */
 function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: number, summaries: ExportSummaries | null, rows = EVERY_ROW): Generator<ExportRow[]> {
-  const { lastRefresh, refreshJoin, refresh, filter } = scopeOf(db, projectId, scope);
+  const { lastRefresh, refreshJoin, refresh, statusFrom } = scopeOf(db, projectId, scope);
   // When the row's answer was fetched is kept with the row: only a failed row's message is read from the cache (a
   // probe into its hash-ordered key index per row was most of a 1M-row export, docs/performance.md).
   const statusColumns = `rs.row_index, rs.state, rs.outcome, rs.source, rs.strategy, CASE WHEN rs.outcome = 'to_review' THEN rs.query_id END,
@@ -321,7 +322,6 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
             CASE WHEN rs.best_rank IS NOT NULL THEN rs.confidence END, rs.reason,
             CASE WHEN rs.outcome = 'error' THEN (SELECT json_extract(l.error, '$.message') FROM lookups AS l WHERE l.query_id = rs.query_id AND l.status = 'error') END,
             ${refresh}, ${chosenColumns('rs')}`;
-  const statusFrom = `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`;
   type StatusRow = [
     rowIndex: number,
     state: RowState,
@@ -439,8 +439,8 @@ function* pages(db: Database, projectId: number, scope: ExportScope, pageRows: n
 
 /** The people chosen by the rows of `rows` an export of `scope` goes through (ExportSummaries). */
 function summariesOf(db: Database, projectId: number, scope: ExportScope, rows: RowRange): Promise<ExportSummaries> {
-  const { lastRefresh, refreshJoin, filter } = scopeOf(db, projectId, scope);
-  return ExportSummaries.read(db, `FROM row_status rs ${refreshJoin && `${chosenPersonJoin('rs', 'p')} ${refreshJoin}`} WHERE rs.project_id = @projectId ${filter}`, { projectId, lastRefresh }, { span: rows });
+  const { lastRefresh, statusFrom } = scopeOf(db, projectId, scope);
+  return ExportSummaries.read(db, statusFrom, { projectId, lastRefresh }, { span: rows });
 }
 
 /** A page's rows that the last refresh asked about: row_index, the profile it asked for, changed, previous_company. */
