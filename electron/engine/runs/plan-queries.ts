@@ -223,10 +223,13 @@ export async function planProject(
 
 /**
  * The query id of each step of a page (`page.strategies`' order), given by `idOf(row, step of the row, step of the page,
- * its query as stored)`, with that query's text: every row's first step first, then every second step, and so on. A
- * run asks a row's next step only once its first found nobody, so its answer lands later: with ids in row order it went
- * among the answers stored before it (`lookups` is filed by query id), rewriting one of their pages each time; by step,
- * a page's later answers are appended together.
+ * its query as stored)`, with that query's text: every row's last step first, then every step before it, the first
+ * steps last. `lookups` is filed by query id; a run stores a page's first answers in row order, a call's worth at a
+ * time, and a row's next step's answer only once its first found nobody, a few a call. With the first steps' ids last
+ * the many are appended at the table's end and the few go in just before them; the other way round, every call's
+ * first answers went in before the page's later ones already stored, splitting a full page there each time
+ * (docs/performance.md). A later step named first in an earlier page has its id there: its answer goes among that
+ * page's, a page rewritten for it alone.
  */
 function idsByStep(
   page: PlannedPage,
@@ -234,12 +237,12 @@ function idsByStep(
 ): { ids: number[]; signatures: string[] } {
   const ids: number[] = new Array<number>(page.strategies.length);
   const signatures: string[] = new Array<string>(page.strategies.length);
-  for (let step = 0, more = true; more; step++) {
-    more = false;
+  let steps = 0;
+  for (let r = 0; r < page.rows.length; r++) steps = Math.max(steps, page.stepEnds[r]! - (r === 0 ? 0 : page.stepEnds[r - 1]!));
+  for (let step = steps - 1; step >= 0; step--) {
     for (let r = 0; r < page.rows.length; r++) {
       const j = (r === 0 ? 0 : page.stepEnds[r - 1]!) + step;
       if (j >= page.stepEnds[r]!) continue;
-      more = true;
       // Each row's label comes before its steps' queries: the step's is text j + r + 1.
       const signature = pageText(page, j + r + 1);
       signatures[j] = signature;

@@ -7,7 +7,7 @@ import { queryFromStored, storedQuery } from '../store/query-text';
 /**
  * The queries stored, each once, with an integer id (migration 28): answers are keyed by it, and the rows and plan
  * steps of every project keep it rather than the query's key or text. A new query gets the next id as planning meets
- * it (row order, a page's first steps before its later ones: runs/plan-queries.ts idsByStep), so the entries of a
+ * it (row order, a page's later steps before its first: runs/plan-queries.ts idsByStep), so the entries of a
  * sheet's rows and answers, filed by query id, land near the ends of their indexes instead of at random pages as the
  * keys (hashes) put them. A query is found again by its digest
  * (store/lookups.ts queryDigest), kept in memory rather than indexed (store/digest-ids.ts).

@@ -259,19 +259,20 @@ describe("the engine's plans", () => {
 });
 
 describe('query ids', () => {
-  it("give a page's first steps their ids before its later steps, so a run's later answers are stored together", async () => {
+  it("give a page's later steps their ids before its first steps, so a run's first answers are appended at the end", async () => {
     const { file, projectId } = sheetFile();
     const db = openDatabase(file);
     try {
       await plan(db, projectId, FIRST, null);
-      // Each query by the page that first names it and the first step naming it there: in each page, ids by step.
+      // Each query by the page that first names it and the last step naming it there (the first given an id): in each
+      // page, ids by step, the last step first.
       const firstNamed = new Map<number, { page: number; step: number }>();
       const steps = db.prepare('SELECT row_index, step, query_id FROM row_queries WHERE project_id = ? ORDER BY row_index, step').raw().all(projectId) as [number, number, number][];
       for (const [rowIndex, step, id] of steps) {
         const page = Math.floor(rowIndex / 10_000);
         const named = firstNamed.get(id);
         if (!named) firstNamed.set(id, { page, step });
-        else if (named.page === page) named.step = Math.min(named.step, step);
+        else if (named.page === page) named.step = Math.max(named.step, step);
       }
       const pages = new Map<number, [number, number][]>();
       for (const [id, { page, step }] of firstNamed) pages.set(page, [...(pages.get(page) ?? []), [id, step]]);
@@ -280,7 +281,7 @@ describe('query ids', () => {
       for (const named of pages.values()) {
         const byId = named.sort((a, b) => a[0] - b[0]).map(([, step]) => step);
         expect(new Set(byId).size).toBeGreaterThan(1);
-        expect(byId).toEqual([...byId].sort((a, b) => a - b));
+        expect(byId).toEqual([...byId].sort((a, b) => b - a));
       }
     } finally {
       db.close();
