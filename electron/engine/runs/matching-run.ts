@@ -6,7 +6,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
-import { answerFacts } from '../matching';
+import { answerFacts, storedFactsPeople } from '../matching';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
@@ -89,6 +89,8 @@ interface FoundAnswer {
   /** The rows' values when the worker read the answer and worked them out already; else its job's index in `jobs`. */
   values: VerdictValues[] | null;
   job: number;
+  /** The answer's people's ids as stored, when known here: an accepted row's person is then bound, not looked up. */
+  people: readonly number[] | null;
 }
 
 /** A page's answers as the verdict worker read them, by query id: with each row's values when it found candidates. */
@@ -580,9 +582,9 @@ export class MatchingRun {
           foundNobody.push({ rows: waiting, fetchedAt });
         } else if (answer.values) {
           // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1 });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1, people: null });
         } else if (typeof answer.facts === 'string') {
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length, people: storedFactsPeople(answer.facts) });
           work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
         } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
       } else if (this.offline) {
@@ -626,7 +628,7 @@ export class MatchingRun {
     for (const { rows, answer } of work.foundFacts) this.count(this.resolution.answer(rows, answer, context.at));
     for (const found of work.found) {
       const values = found.values ?? (results ? results[found.job] : jobVerdicts(work.jobs[found.job]!, context));
-      if (values) this.count(this.held.add(found.rows, values, found.fetchedAt));
+      if (values) this.count(this.held.add(found.rows, values, found.fetchedAt, found.people));
       else this.settleUnread(found, context.at);
     }
     // With no call out, nothing else is about to write near these rows: those below the watermark are written now.
@@ -884,7 +886,7 @@ export class MatchingRun {
       const values = prepared.values[i]!;
       if (q.rows.length > values.length) {
         const rows = q.rows.slice(values.length);
-        late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length });
+        late.found.push({ key: q.key, rows, strategy: q.strategy, fetchedAt, values: null, job: late.jobs.length, people: people[i] ?? null });
         late.jobs.push({ strategy: q.strategy, facts: answerFacts(prepared.stored[i]!), cells: rows.map((r) => r.cells) });
       }
       this.count(this.held.add(q.rows.slice(0, values.length), values, fetchedAt, people[i]));
