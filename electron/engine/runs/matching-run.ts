@@ -94,7 +94,7 @@ interface FoundAnswer {
 }
 
 /** A page's answers as the verdict worker read them, by query id: with each row's values when it found candidates. */
-type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[] }>;
+type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[]; people?: number[] | null }>;
 
 /** What a page's rows wait on before they are written: everything but the calls it queued. */
 interface PageWork {
@@ -519,7 +519,7 @@ export class MatchingRun {
       // No facts are kept for these: an answer that found nobody has none, and the worker read the others' already.
       if (result.kind === 'unread') unread.push(key);
       else if (result.kind === 'nobody') read.set(key, { count: 0, facts: [], fetchedAt: result.fetchedAt });
-      else read.set(key, { count: result.count, facts: [], fetchedAt: result.fetchedAt, values: result.values });
+      else read.set(key, { count: result.count, facts: [], fetchedAt: result.fetchedAt, values: result.values, people: result.people });
     });
     if (unread.length > 0) for (const [key, answer] of storedAnswers(this.deps.db, unread, freshAfter)) read.set(key, answer);
     return read;
@@ -582,7 +582,7 @@ export class MatchingRun {
           foundNobody.push({ rows: waiting, fetchedAt });
         } else if (answer.values) {
           // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1, people: null });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1, people: answer.people ?? null });
         } else if (typeof answer.facts === 'string') {
           work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length, people: storedFactsPeople(answer.facts) });
           work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });

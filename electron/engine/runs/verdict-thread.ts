@@ -32,7 +32,11 @@ export interface AnswersRequest {
  * What the cache holds for one key of an AnswersRequest: nothing fresh (null), an answer that found nobody, one with
  * candidates and its rows' values, or one whose stored facts do not read (the engine reads that answer itself).
  */
-export type AnswerResult = null | { kind: 'nobody'; fetchedAt: number } | { kind: 'found'; count: number; fetchedAt: number; values: VerdictValues[] } | { kind: 'unread' };
+export type AnswerResult =
+  | null
+  | { kind: 'nobody'; fetchedAt: number }
+  | { kind: 'found'; count: number; fetchedAt: number; values: VerdictValues[]; people: number[] | null }
+  | { kind: 'unread' };
 
 export type AnswerResults = AnswerResult[];
 
