@@ -130,6 +130,22 @@ export interface PreparedAnswers {
 }
 
 /**
+ * Prepared answers as the worker sends them: the rows' values as one JSON text, which crosses to the engine's thread
+ * and is read there in less time than a structured clone of their many small arrays takes to copy and make again.
+ */
+export interface SentAnswers extends Omit<PreparedAnswers, 'values'> {
+  values: string;
+}
+
+export function sentAnswers(prepared: PreparedAnswers): SentAnswers {
+  return { ...prepared, values: JSON.stringify(prepared.values) };
+}
+
+export function receivedAnswers(sent: SentAnswers): PreparedAnswers {
+  return { ...sent, values: JSON.parse(sent.values) as PreparedAnswers['values'] };
+}
+
+/**
  * A find call's reply as the service sent it (its body's bytes: decoding them is the reading thread's work), with
  * each of its queries' strategy and the cells of the rows waiting on it.
  */

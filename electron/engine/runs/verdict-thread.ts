@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Strategy } from '../../../shared/model';
 import type { PagePlanInput, PlannedPage } from './planned-page';
-import type { LandedReply, PreparedAnswers, VerdictContext, VerdictJob, VerdictValues } from './row-verdict';
+import { receivedAnswers, type LandedReply, type PreparedAnswers, type SentAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { startWorker } from './start-worker';
 
 /** One page's answers for the worker (verdict-worker.ts), their stored facts read by the engine. */
@@ -69,7 +69,7 @@ export interface PlanPageRequest extends PagePlanInput {
 }
 
 export type WorkerRequest = VerdictRequest | AnswersRequest | ReplyRequest | RowListRequest | RowsRequest | PlanPageRequest;
-type WorkerResults = VerdictResults | AnswerResults | PreparedAnswers | Uint32Array | unknown[] | PlannedPage;
+type WorkerResults = VerdictResults | AnswerResults | SentAnswers | Uint32Array | unknown[] | PlannedPage;
 
 export type VerdictReply = { id: number; results: WorkerResults } | { id: number; error: string };
 
@@ -156,7 +156,7 @@ export class VerdictThread {
    * caller then does it all itself, and meets the reply's own fault if it has one.
    */
   reply(request: LandedReply): Promise<PreparedAnswers> {
-    return this.ask({ ...request, id: this.nextId++, kind: 'reply' }) as Promise<PreparedAnswers>;
+    return (this.ask({ ...request, id: this.nextId++, kind: 'reply' }) as Promise<SentAnswers>).then(receivedAnswers);
   }
 
   /**

@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
 import { storedFactsPeople } from '../matching/candidate-facts';
 import { pageRows, plannedPage, plannedPageBuffers, type PlannedPage } from './planned-page';
-import { jobVerdicts, preparedReply, type PreparedAnswers } from './row-verdict';
+import { jobVerdicts, preparedReply, sentAnswers, type SentAnswers } from './row-verdict';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
 
 const port = parentPort;
@@ -59,12 +59,12 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
   });
 }
 
-function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | PlannedPage> | PreparedAnswers {
+function results(request: WorkerRequest): VerdictResults | Promise<AnswerResult[] | Uint32Array | unknown[] | PlannedPage> | SentAnswers {
   if (request.kind === 'planPage') return database().then((connection) => plannedPage(pageRows(connection, request.projectId, request.from, request.to), request));
   if (request.kind === 'answers') return answers(request);
   if (request.kind === 'rows') return database().then((connection) => connection.prepare(request.sql).all(...request.params));
   if (request.kind === 'rowList') return database().then((connection) => Uint32Array.from(connection.prepare(request.sql).pluck().all(...request.params) as number[]));
-  if (request.kind === 'reply') return preparedReply(request);
+  if (request.kind === 'reply') return sentAnswers(preparedReply(request));
   return request.jobs.map((job) => jobVerdicts(job, request.context));
 }
 

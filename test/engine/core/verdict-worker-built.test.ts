@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { answerPeople, rankedFacts, storedFacts } from '../../../electron/engine/matching';
-import { jobVerdicts, preparedReply, verdictsFor, type PreparedAnswers, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
+import { jobVerdicts, preparedReply, receivedAnswers, verdictsFor, type PreparedAnswers, type SentAnswers, type VerdictContext } from '../../../electron/engine/runs/row-verdict';
 import { readBlock } from '../../../electron/engine/store/person-blocks';
 import { blockRecordAt } from '../../../electron/engine/store/person-records';
 import type { AnswersRequest, ReplyRequest, VerdictReply, VerdictRequest, VerdictWorkerData } from '../../../electron/engine/runs/verdict-thread';
@@ -54,9 +54,11 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       { queryId: found, query: jane, fetchedAt: 1000, status: 'ok', candidates: answer, error: null, stored: answerPeople(answer) },
       { queryId: none, query: nobody, fetchedAt: 2000, status: 'ok', candidates: [], error: null, stored: answerPeople([]) },
     ]);
-    // Read back with its people's ids, an answer names the chosen person by number: the worker's verdicts are these.
+    // Read back with its people's ids, an answer names the chosen person by number: the worker's verdicts are these,
+    // sent with those ids.
     const foundFacts = getAnswerFacts(db, [found], 0).get(found)?.facts ?? null;
     const fromStore = foundFacts === null ? null : jobVerdicts({ strategy: 'name', facts: foundFacts, cells }, context);
+    const foundPeople = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(found) as string) as number[];
     db.close();
     const worker = new Worker(pathToFileURL(workerFile), { workerData: { dbPath, readCacheMb: 4 } satisfies VerdictWorkerData });
     const ask = (request: VerdictRequest | AnswersRequest | ReplyRequest) =>
@@ -71,7 +73,7 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       const keys = [found, none, 999];
       expect(await ask({ id: 2, kind: 'answers', context, freshAfter: 0, keys, strategies: ['name', 'name', 'name'], cells: [cells, cells, cells] })).toEqual({
         id: 2,
-        results: [{ kind: 'found', count: 2, fetchedAt: 1000, values: fromStore }, { kind: 'nobody', fetchedAt: 2000 }, null],
+        results: [{ kind: 'found', count: 2, fetchedAt: 1000, values: fromStore, people: foundPeople }, { kind: 'nobody', fetchedAt: 2000 }, null],
       });
       // A find reply as the service sends it: read there and made ready to store, as the source makes it; one that
       // does not read fails there (the engine then reads it itself).
@@ -79,7 +81,10 @@ describe.skipIf(skipped)('the built verdict worker', () => {
       const reply = { bytes: utf8.encode(JSON.stringify([answer.map((c) => c.person), []])), strategies: ['name' as const, 'email' as const], cells: [cells, cells], context };
       // Its new people's records come in a block made there (a thread blocks a person once, so the source's own reading
       // here may make none): compared apart, read back.
-      const prepared = (await ask({ id: 3, kind: 'reply', ...reply })) as { id: number; results: PreparedAnswers };
+      // The rows' values cross as JSON text, and read back as the source made them.
+      const sent = (await ask({ id: 3, kind: 'reply', ...reply })) as { id: number; results: SentAnswers };
+      expect(sent.results.values).toBeTypeOf('string');
+      const prepared = { ...sent, results: receivedAnswers(sent.results) };
       expect({ ...prepared, results: withoutBlocks(prepared.results) }).toEqual({ id: 3, results: withoutBlocks(preparedReply(reply)) });
       const people = prepared.results.stored.flatMap((a) => a.people);
       expect(people.map((p) => blockRecordAt(readBlock(p.inBlock!.block.data), p.inBlock!.position))).toEqual(answer.map((c) => c.person));
