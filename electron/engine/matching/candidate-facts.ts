@@ -169,20 +169,6 @@ export function readStoredFacts(stored: string | null): CandidateFacts[] | null 
   }
 }
 
-/**
- * The people's ids in an answer's facts as composed from its people (store/lookups.ts FACT_COLUMNS: `"p":[...]` just
- * before `"r"`, the last key, whose ranks hold numbers alone), read without the rest; null when they are not there.
- */
-export function storedFactsPeople(stored: string): number[] | null {
-  const ranks = stored.lastIndexOf(',"r":');
-  const people = ranks > 0 ? stored.lastIndexOf(',"p":[', ranks) : -1;
-  if (people < 0) return null;
-  const list = stored.slice(people + 5, ranks);
-  return PEOPLE_LIST.test(list) ? (JSON.parse(list) as number[]) : null;
-}
-
-const PEOPLE_LIST = /^\[\d+(?:,\d+)*\]$/;
-
 /** One person's facts as stored on their own (a refresh's person): `{"v":4,"f":[...],"r":[rank, score]}`. */
 export function storedPersonFacts(facts: CandidateFacts): string {
   return JSON.stringify({ v: FACTS_VERSION, f: storedCandidate(facts), r: [facts.rank, facts.score] });

@@ -5,7 +5,7 @@ export type { ColumnGuess } from './detect';
 export { plannedQueries, rowInput, rowProblems } from './queries';
 export type { PlannedQuery, RowInput } from './queries';
 export { summarizePerson } from './person';
-export { answerFacts, answerPeople, candidateFacts, rankedFacts, storedFacts, readStoredFacts, storedFactsPeople, storedPersonFacts, readStoredPersonFacts, looseDate, MAX_CANDIDATES, type CandidateFacts, type JobFact } from './candidate-facts';
+export { answerFacts, answerPeople, candidateFacts, rankedFacts, storedFacts, readStoredFacts, storedPersonFacts, readStoredPersonFacts, looseDate, MAX_CANDIDATES, type CandidateFacts, type JobFact } from './candidate-facts';
 export { assessRow, rowFacts, type RowAssessment, type CandidateAssessment, type RowFacts } from './assess-row';
 export { autoAccepts, clearsLimits, clearsLimitsWhere, type AcceptLimits, type Verdict } from './auto-accept';
 export { CONFIDENCE_MODEL } from './confidence-model';

@@ -38,6 +38,8 @@ export interface StoredAnswer {
   /** The JSON for the verdict worker to read (row-verdict.ts jobVerdicts), or the facts made from the candidates. */
   facts: string | CandidateFacts[];
   fetchedAt: number;
+  /** Its people's ids as stored, when it names them (an answer stored since migration 25). */
+  people: number[] | null;
 }
 
 /** As answersOnFile, leaving the stored facts' JSON unread: the verdict worker reads it, on its own thread. */
@@ -45,10 +47,10 @@ export function storedAnswers(db: Database, ids: readonly number[], freshAfterMs
   const answers = new Map<number, StoredAnswer>();
   const unread: number[] = [];
   for (const [key, stored] of getAnswerFacts(db, ids, freshAfterMs)) {
-    if (stored?.facts != null) answers.set(key, { count: stored.count, facts: stored.facts, fetchedAt: stored.fetchedAt });
+    if (stored?.facts != null) answers.set(key, { count: stored.count, facts: stored.facts, fetchedAt: stored.fetchedAt, people: stored.people });
     else unread.push(key);
   }
-  for (const [key, { facts, fetchedAt }] of madeFromCandidates(db, unread, freshAfterMs)) answers.set(key, { count: facts.length, facts, fetchedAt });
+  for (const [key, { facts, fetchedAt }] of madeFromCandidates(db, unread, freshAfterMs)) answers.set(key, { count: facts.length, facts, fetchedAt, people: null });
   return answers;
 }
 

@@ -27,7 +27,7 @@ export class HeldRows {
   /**
    * Holds rows an answer settles; what they count for the run's progress now. `values`: each row's verdict, in
    * `rows`' order; null when the answer found nobody at the rows' last step (they end: counted once written).
-   * `people`: the answer's people's ids, when known: the run stored it, or read it composed of them (RowResolution.foundOne).
+   * `people`: the answer's people's ids, when known: the run stored it, or read them with its facts (RowResolution.foundOne).
    */
   add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number, people: readonly number[] | null = null): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };

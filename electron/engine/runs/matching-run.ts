@@ -6,7 +6,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
-import { answerFacts, storedFactsPeople } from '../matching';
+import { answerFacts } from '../matching';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
 import { VerdictCopy, type CopiedRow } from './copied-verdicts';
@@ -94,7 +94,7 @@ interface FoundAnswer {
 }
 
 /** A page's answers as the verdict worker read them, by query id: with each row's values when it found candidates. */
-type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[]; people?: number[] | null }>;
+type ReadAnswers = Map<number, StoredAnswer & { values?: VerdictValues[] }>;
 
 /** What a page's rows wait on before they are written: everything but the calls it queued. */
 interface PageWork {
@@ -518,7 +518,7 @@ export class MatchingRun {
       if (!result) return;
       // No facts are kept for these: an answer that found nobody has none, and the worker read the others' already.
       if (result.kind === 'unread') unread.push(key);
-      else if (result.kind === 'nobody') read.set(key, { count: 0, facts: [], fetchedAt: result.fetchedAt });
+      else if (result.kind === 'nobody') read.set(key, { count: 0, facts: [], fetchedAt: result.fetchedAt, people: null });
       else read.set(key, { count: result.count, facts: [], fetchedAt: result.fetchedAt, values: result.values, people: result.people });
     });
     if (unread.length > 0) for (const [key, answer] of storedAnswers(this.deps.db, unread, freshAfter)) read.set(key, answer);
@@ -582,9 +582,9 @@ export class MatchingRun {
           foundNobody.push({ rows: waiting, fetchedAt });
         } else if (answer.values) {
           // Read by the worker, which asked with the same rows: a query's rows all wait on it or none do.
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1, people: answer.people ?? null });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: answer.values, job: -1, people: answer.people });
         } else if (typeof answer.facts === 'string') {
-          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length, people: storedFactsPeople(answer.facts) });
+          work.found.push({ key, rows: waiting, strategy: first.strategy, fetchedAt, values: null, job: work.jobs.length, people: answer.people });
           work.jobs.push({ strategy: first.strategy, facts: answer.facts, cells: waiting.map((r) => r.cells) });
         } else work.foundFacts.push({ rows: waiting, answer: { strategy: first.strategy, facts: answer.facts, fetchedAt } });
       } else if (this.offline) {

@@ -123,7 +123,7 @@ export class RowResolution {
   /**
    * One row an answer with candidates settles (found): 1 when written, 0 when no longer pending. Its values are bound
    * one by one, with no array made a row: a run writes every row it settles here. `people`: the answer's people's ids
-   * as stored (putLookups), when this run stored it or read them (the facts it composed name them); else the chosen one
+   * as stored (putLookups), when this run stored it or read them with its facts (getAnswerFacts); else the chosen one
    * is found by position in the stored answer.
    */
   foundOne(row: WaitingRow, v: VerdictValues, fetchedAt: number, people?: readonly number[] | null): number {

@@ -8,7 +8,6 @@ import type { Database } from 'better-sqlite3';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { getAnswerFacts } from '../store/lookups';
-import { storedFactsPeople } from '../matching/candidate-facts';
 import { pageRows, plannedPage, plannedPageBuffers, type PlannedPage } from './planned-page';
 import { jobVerdicts, preparedReply, sentAnswers, type SentAnswers } from './row-verdict';
 import type { AnswerResult, AnswersRequest, VerdictReply, VerdictResults, VerdictWorkerData, WorkerRequest } from './verdict-thread';
@@ -55,7 +54,7 @@ async function answers({ context, freshAfter, keys, strategies, cells }: Answers
     if (answer === null) return { kind: 'unread' };
     if (answer.count === 0) return { kind: 'nobody', fetchedAt: answer.fetchedAt };
     const values = answer.facts === null ? null : jobVerdicts({ strategy: strategies[i]!, facts: answer.facts, cells: cells[i]! }, context);
-    return values ? { kind: 'found', count: answer.count, fetchedAt: answer.fetchedAt, values, people: storedFactsPeople(answer.facts!) } : { kind: 'unread' };
+    return values ? { kind: 'found', count: answer.count, fetchedAt: answer.fetchedAt, values, people: answer.people } : { kind: 'unread' };
   });
 }
 

@@ -59,6 +59,8 @@ export interface AnswerFacts {
   facts: string | null;
   /** When the answer was fetched (ms): a row settled by it keeps this. */
   fetchedAt: number;
+  /** Its people's ids as stored (`lookups.people`); null for one stored with its facts beside it (before migration 25). */
+  people: number[] | null;
 }
 
 export type { CacheStats };
@@ -100,7 +102,9 @@ export function getAnswerFacts(db: Database, ids: readonly number[], freshAfterM
   for (let i = 0; i < unique.length; i += MAX_KEYS_PER_STATEMENT) {
     const chunk = paddedKeys(unique.slice(i, i + MAX_KEYS_PER_STATEMENT));
     const rows = factReads.of(db, chunk.length).raw().all(freshAfterMs, ...chunk) as FactRow[];
-    for (const [id, count, facts, fetchedAt] of rows) found.set(id, count === null || facts === null ? null : { count, facts, fetchedAt });
+    for (const [id, count, facts, fetchedAt, people] of rows) {
+      found.set(id, count === null || facts === null ? null : { count, facts, fetchedAt, people: people === null ? null : (JSON.parse(people) as number[]) });
+    }
   }
   return found;
 }
@@ -488,8 +492,8 @@ const FACT_COLUMNS = `query_id, candidate_count,
   CASE WHEN l.people IS NULL THEN facts WHEN l.candidate_count = 0 THEN '{"c":[]}' ELSE
     (SELECT CASE WHEN count(*) = l.candidate_count AND (min(p.facts_version) = max(p.facts_version) OR min(p.facts_version) >= ${ROW_FACTS_VERSION}) THEN
               '{"v":' || max(p.facts_version) || ',"c":[' || group_concat(p.facts, ',' ORDER BY j.key) || '],"p":' || l.people || ',"r":' || ${RANKS_SQL} || '}' END
-     FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at`;
-type FactRow = [number, number | null, string | null, number];
+     FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value) END AS facts, fetched_at, l.people`;
+type FactRow = [number, number | null, string | null, number, string | null];
 /** An answer's people and ranks (getAnswerRanks), with how many of its people have facts and of which versions, as JSON. */
 const RANK_COLUMNS = `query_id, candidate_count, people, ${RANKS_SQL},
   (SELECT json_array(count(p.facts), min(p.facts_version), max(p.facts_version)) FROM json_each(l.people) AS j JOIN people AS p ON p.id = j.value)`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { FACTS_VERSION, readStoredSummary } from '../../../electron/engine/matching/candidate-facts';
-import { answerPeople, candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedFactsPeople, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
+import { answerPeople, candidateFacts, looseDate, readStoredFacts, readStoredPersonFacts, rankedFacts, storedFacts, storedPersonFacts, type CandidateFacts } from '../../../electron/engine/matching';
 import { version3Row } from './version3-facts';
 
 describe('looseDate', () => {
@@ -234,24 +234,5 @@ describe('candidateFacts', () => {
       ['Summit Bridge Holdings', 'summitbridgeholdings.com', 'Business Analyst', 20131006],
       ['Maple Pharma LLC', 'maplepharma.com', 'Junior Program Manager', 20121027, 20131028],
     ], 0, 0, ['soren', 'preswell']]);
-  });
-});
-
-describe('storedFactsPeople', () => {
-  const composed = (c: string, p: string) => `{"v":${FACTS_VERSION},"c":[${c}],"p":${p},"r":[[1,null],[2,0.5]]}`;
-
-  it("reads the people's ids of an answer's composed facts, as readStoredFacts does", () => {
-    const stored = storedFacts(rankedFacts([{ rank: 1, score: null, person: { name: 'Ann Lee' } }, { rank: 2, score: 0.5, person: { name: 'Bo Chen' } }]));
-    const c = (JSON.parse(stored) as { c: unknown[] }).c.map((row) => JSON.stringify(row)).join(',');
-    expect(storedFactsPeople(composed(c, '[17,4]'))).toEqual([17, 4]);
-    expect(readStoredFacts(composed(c, '[17,4]'))!.map((f) => f.personId)).toEqual([17, 4]);
-  });
-
-  it('finds none in facts stored whole, or in a "p" inside a candidate\'s facts', () => {
-    expect(storedFactsPeople(storedFacts(rankedFacts([{ rank: 1, score: null, person: { name: 'Ann Lee' } }])))).toBeNull();
-    expect(storedFactsPeople('{"v":2,"c":[{"name":"x","p":[5]}],"r":[[1,null]]}')).toBeNull();
-    expect(storedFactsPeople('{"v":2,"c":[{"name":"x,\\"p\\":[5]"}],"r":[[1,null]]}')).toBeNull();
-    expect(storedFactsPeople(composed('[]', '[1,"2"]'))).toBeNull();
-    expect(storedFactsPeople('{broken')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Candidate, FindQuery } from '../../../shared/model';
-import { answerPeople, rankedFacts, readStoredFacts, storedFactsPeople } from '../../../electron/engine/matching';
+import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/engine/matching';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryDigest, type Database, type Lookup } from '../../../electron/engine/store';
 import { tempFolder } from './temp-folder';
@@ -230,8 +230,8 @@ describe('lookups cache', () => {
       // Each candidate names the `people` row it was read from, as the answer lists them.
       const ids = JSON.parse(db.prepare('SELECT people FROM lookups WHERE query_id = ?').pluck().get(found.queryId) as string) as number[];
       expect(readStoredFacts(got.get(found.queryId)!.facts)).toEqual(rankedFacts(candidates).map((f, i) => ({ ...f, personId: ids[i] })));
-      // A run's page reads those ids off the composed facts without reading the rest (matching-run.ts lookUp).
-      expect(storedFactsPeople(got.get(found.queryId)!.facts!)).toEqual(ids);
+      // A run's page binds an accepted row's person by these ids, read with the facts (matching-run.ts lookUp).
+      expect(got.get(found.queryId)!.people).toEqual(ids);
       expect(ids).toHaveLength(2);
       expect(readStoredFacts(got.get(empty.queryId)!.facts)).toEqual([]);
       expect(got.get(empty.queryId)?.count).toBe(0);
@@ -349,7 +349,7 @@ describe('lookups cache', () => {
       insert.run(without, now, 2, null, JSON.stringify(candidates));
       expect(getAnswerFacts(db, [withFacts, without], 0)).toEqual(
         new Map([
-          [withFacts, { count: 2, facts, fetchedAt: now }],
+          [withFacts, { count: 2, facts, fetchedAt: now, people: null }],
           [without, null],
         ]),
       );
