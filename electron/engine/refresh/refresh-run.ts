@@ -10,6 +10,7 @@ import type { RowTiming } from '../rows/row-timing';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
 import { putLookups, queryDigests, stopReason, type Lookup } from '../store';
 import { QueryIds } from '../runs/query-ids';
+import { PersonDigests } from '../store/person-digests';
 import { storedQuery } from '../store/query-text';
 import { FreshPersonWriter } from './apply-fresh-person';
 import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
@@ -309,9 +310,11 @@ export class RefreshRun {
     const fetchedAt = clock.now();
     const mark = this.markPerson;
     const ids = QueryIds.of(db);
+    const people = PersonDigests.of(db);
     db.transaction(() => {
-      // Nothing is written yet in this transaction: the query ids known now are committed (store/digest-ids.ts).
+      // Nothing is written yet in this transaction: the query ids and people known now are committed (store/digest-ids.ts).
       ids.catchUp(true);
+      people.catchUp(true);
       this.history.begin();
       const found = slugs.map((slug, i) => {
         const candidates = answers[i] ?? [];
@@ -346,9 +349,10 @@ export class RefreshRun {
       this.counters.calls++;
       this.persist();
     })();
-    // Its new queries and person versions are committed: the next call's transaction need not read them back to check.
+    // Its new queries, people and person versions are committed: the next call's transaction need not read them back to check.
     if (!db.inTransaction) {
       ids.committed();
+      people.committed();
       this.history.committed();
     }
   }

@@ -4,6 +4,7 @@ import type { Candidate } from '../../../shared/model';
 import { IdleWork } from '../idle-turn';
 import { answerPeople } from '../matching';
 import { answersLeftToMove, answersToMove, moveAnswers } from '../store';
+import { PersonDigests } from '../store/person-digests';
 
 /** Answers moved per transaction: a short slice, so a call that comes in meanwhile waits only briefly. */
 const ANSWERS_PER_SLICE = 500;
@@ -53,11 +54,15 @@ export class AnswerMove extends IdleWork {
       this.onProgress({ answersMoved: 0, answersTotal: total, done: false });
       for (;;) {
         if (!(await this.turn())) return;
+        const people = PersonDigests.of(this.db);
         const slice = this.db.transaction(() => {
+          // Nothing is written yet in this transaction: the people known now are committed (store/digest-ids.ts).
+          people.catchUp(true);
           const answers = answersToMove(this.db, after, ANSWERS_PER_SLICE);
           moveAnswers(this.db, answers.map(({ rowid, candidates }) => ({ rowid, stored: peopleOf(candidates) })));
           return answers;
         })();
+        if (!this.db.inTransaction) people.committed();
         if (slice.length === 0) break;
         after = slice[slice.length - 1]!.rowid;
         moved += slice.length;

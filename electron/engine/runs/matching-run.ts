@@ -6,6 +6,7 @@ import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, to
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
+import { PersonDigests } from '../store/person-digests';
 import { answerFacts } from '../matching';
 import { answersOnFile, storedAnswers, type StoredAnswer } from './answer-facts';
 import type { CallTiming } from '../rows/call-timing';
@@ -765,8 +766,11 @@ export class MatchingRun {
     this.landed = [];
     if (calls.length === 0) return;
     const { db } = this.deps;
+    const people = PersonDigests.of(db);
     try {
       db.transaction(() => {
+        // Nothing is written yet in this transaction: the people known now are committed (store/digest-ids.ts).
+        people.catchUp(true);
         for (const call of calls) {
           const nobody = this.commitCall(call);
           this.counters.calls++;
@@ -778,6 +782,8 @@ export class MatchingRun {
         this.writeHeldDue(this.calls.size === 0);
         this.persistDue();
       })();
+      // The people its answers stored are committed: the next call's transaction need not read them back to check.
+      if (!db.inTransaction) people.committed();
     } catch (error) {
       this.commitError ??= error;
       return;

@@ -19,10 +19,11 @@ export const RECENT_KEPT = 65_536;
  * another process) before they are used: once a write transaction is enough, as no other process writes while it
  * holds the lock.
  * A row removed meanwhile (clearing the cache, a deleted project's queries, a rolled-back write) must not be named
- * again, so a hit is checked against the table. A query's or a person version's hit need not be when its id was read
- * at the start of a transaction, when all the table shows is committed, and no row was removed since (`query_removals`,
- * migration 31; person versions are never removed): at a million rows half the queries a plan meets are repeats, and a
- * refresh meets each person's version once for each of their rows; each check read a random page of the table.
+ * again, so a hit is checked against the table. It need not be when its id was read at the start of a transaction,
+ * when all the table shows is committed, and no row was removed since (`query_removals`, migration 31;
+ * `person_removals`, migration 37; person versions are never removed): at a million rows half the queries a plan
+ * meets are repeats, three in five of a reply's people are stored already, and a refresh meets each person's version
+ * once for each of their rows; each check read a random page of the table.
  */
 export class DigestIds {
   private readonly ids = new DigestMap(FIRST_CAPACITY);
@@ -30,12 +31,11 @@ export class DigestIds {
   private readonly since: Statement;
   private readonly digestOf: Statement;
   /**
-   * How many rows were ever removed, where that is known (queries: `query_removals`; person versions: never), and the
-   * digests of a range of ids: then a hit read at a transaction's start needs no check. Null for people's digests,
-   * which clearing the cache removes uncounted: each of their hits is checked.
+   * How many rows were ever removed (queries: `query_removals`; people: `person_removals`; person versions: never),
+   * and the digests of a range of ids: then a hit read at a transaction's start needs no check.
    */
-  private readonly removals: (() => number) | null;
-  private readonly range: Statement | null;
+  private readonly removals: () => number;
+  private readonly range: Statement;
   /** The removals counted at the last catch-up. */
   private removed: number | null = null;
   /** Ids up to this were read or found again at the start of a transaction since the last removal: committed. */
@@ -50,7 +50,7 @@ export class DigestIds {
     this.since = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? ORDER BY id`).raw().safeIntegers(true);
     this.digestOf = db.prepare(`SELECT digest FROM ${table} WHERE id = ?`).pluck().safeIntegers(true);
     this.removals = removalsOf(db, table);
-    this.range = this.removals ? db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true) : null;
+    this.range = db.prepare(`SELECT id, digest FROM ${table} WHERE id > ? AND id <= ?`).raw().safeIntegers(true);
   }
 
   /**
@@ -81,18 +81,15 @@ export class DigestIds {
    * are checked (a rolled-back write's are gone).
    */
   catchUp(atStart = false): void {
-    if (this.removals) {
-      const removed = this.removals();
-      if (removed !== this.removed || (atStart && (this.recentDropped || !this.recentStand()))) this.forget();
-      this.removed = removed;
-    }
+    const removed = this.removals();
+    if (removed !== this.removed || (atStart && (this.recentDropped || !this.recentStand()))) this.forget();
+    this.removed = removed;
     // Read at a transaction's start, the rows are committed: nothing to check later.
-    const trusted = atStart && this.removals !== null;
     for (const [id, digest] of this.since.iterate(BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) {
-      if (trusted) this.take(digest, Number(id));
+      if (atStart) this.take(digest, Number(id));
       else this.add(digest, Number(id));
     }
-    if (trusted) {
+    if (atStart) {
       this.trustedUpTo = this.readUpTo;
       this.recentDigests = [];
       this.recentIds = [];
@@ -111,7 +108,7 @@ export class DigestIds {
 
   add(digest: bigint, id: number): void {
     this.take(digest, id);
-    if (this.removals && id > this.trustedUpTo && !this.recentDropped) {
+    if (id > this.trustedUpTo && !this.recentDropped) {
       if (this.recentIds.length === RECENT_KEPT) {
         this.recentDropped = true;
         this.recentDigests = [];
@@ -153,21 +150,18 @@ export class DigestIds {
   private recentStand(): boolean {
     if (this.recentIds.length === 0) return true;
     const stored = new Map<number, bigint>();
-    for (const [id, digest] of this.range!.iterate(BigInt(this.trustedUpTo), BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) stored.set(Number(id), digest);
+    for (const [id, digest] of this.range.iterate(BigInt(this.trustedUpTo), BigInt(this.readUpTo)) as IterableIterator<[bigint, bigint]>) stored.set(Number(id), digest);
     return this.recentIds.every((id, i) => stored.get(id) === this.recentDigests[i]);
   }
 }
 
 /** How `table`'s removals are counted (DigestIds.removals). */
-function removalsOf(db: Database, table: DigestTable): (() => number) | null {
-  if (table === 'queries') {
-    const removed = db.prepare('SELECT removed FROM query_removals').pluck();
-    return () => removed.get() as number;
-  }
+function removalsOf(db: Database, table: DigestTable): () => number {
   // Nothing deletes a person version (rows/person-history.ts); only a rolled-back write's are gone, which the check of
   // the ids taken in since the last look at a transaction's start finds.
   if (table === 'person_versions') return () => 0;
-  return null;
+  const removed = db.prepare(`SELECT removed FROM ${table === 'queries' ? 'query_removals' : 'person_removals'}`).pluck();
+  return () => removed.get() as number;
 }
 
 /** The tables whose rows are found by digest. */

@@ -5,6 +5,7 @@ import type { Candidate, FindQuery } from '../../../shared/model';
 import { answerPeople, rankedFacts, readStoredFacts } from '../../../electron/engine/matching';
 import { storedQueryId } from '../../../electron/engine/runs/query-ids';
 import { cacheStats, clearCache, getAnswerFacts, getLookups, openDatabase, putLookups, queryDigest, type Database, type Lookup } from '../../../electron/engine/store';
+import { PersonDigests } from '../../../electron/engine/store/person-digests';
 import { tempFolder } from './temp-folder';
 import { version3Row } from '../matching/version3-facts';
 
@@ -332,6 +333,51 @@ describe('lookups cache', () => {
       putLookups(db, [again]);
       expect(db.prepare('SELECT count(*) FROM people').pluck().get()).toBe(1);
       expect(getLookups(db, [again.queryId], 0).get(again.queryId)).toEqual(read(again));
+    } finally {
+      other.close();
+      db.close();
+    }
+  });
+
+  it("takes a person read at a write's start without a look, yet never names one removed since or one of a rolled-back write", () => {
+    const file = join(tempFolder(), 'matchdesk.db');
+    const db = openDatabase(file);
+    const other = openDatabase(file);
+    // As a run commits a landed call (runs/matching-run.ts commitLanded): a look at its start, then its answers.
+    const people = PersonDigests.of(db);
+    const commit = (lookups: () => Lookup[], fail = false): (number[] | null)[] => {
+      const ids = db.transaction(() => {
+        people.catchUp(true);
+        const stored = putLookups(db, lookups());
+        if (fail) throw new Error('the commit failed');
+        return stored;
+      })();
+      people.committed();
+      return ids;
+    };
+    const personId = (name: string) => db.prepare("SELECT id FROM people WHERE facts LIKE '%' || ? || '%'").pluck().get(name) as number | undefined;
+    try {
+      const [[ada]] = commit(() => [ok(db, 'a@example.com', now, [candidate(1, 'Ada')])]) as [number[]];
+      // Ada's stored digest changed under this connection (not a removal): a hit taken without a look still names her.
+      const digest = other.prepare('SELECT digest FROM person_digests WHERE id = ?').safeIntegers(true).pluck().get(ada) as bigint;
+      other.prepare('UPDATE person_digests SET digest = 0 WHERE id = ?').run(ada);
+      expect(commit(() => [ok(db, 'b@example.com', now, [candidate(1, 'Ada')])])).toEqual([[ada]]);
+      other.prepare('UPDATE person_digests SET digest = ? WHERE id = ?').run(digest, ada);
+
+      // Another process clears the cache (Ada goes) and stores Bob, who takes her id: Ada met again here is a new row.
+      clearCache(other);
+      putLookups(other, [ok(other, 'c@example.com', now, [candidate(1, 'Bob')])]);
+      expect(personId('Bob')).toBe(ada);
+      const [[adaAgain]] = commit(() => [ok(db, 'a@example.com', now + 1, [candidate(1, 'Ada')])]) as [number[]];
+      expect(adaAgain).not.toBe(ada);
+      expect(personId('Ada')).toBe(adaAgain);
+
+      // A commit that stored Cy rolled back; another process stores Dee, who takes his id: Cy met again is a new row.
+      expect(() => commit(() => [ok(db, 'd@example.com', now, [candidate(1, 'Cy')])], true)).toThrow('the commit failed');
+      putLookups(other, [ok(other, 'e@example.com', now, [candidate(1, 'Dee')])]);
+      const [[cy]] = commit(() => [ok(db, 'd@example.com', now, [candidate(1, 'Cy')])]) as [number[]];
+      expect(cy).not.toBe(personId('Dee'));
+      expect(personId('Cy')).toBe(cy);
     } finally {
       other.close();
       db.close();

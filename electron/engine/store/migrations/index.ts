@@ -35,6 +35,7 @@ import { personBlocksWithoutSequence } from './033-person-blocks-without-sequenc
 import { answersProbedByQuery } from './034-answers-probed-by-query';
 import { personVersionsByDigest } from './035-person-versions-by-digest';
 import { refreshRowsInRowOrder } from './036-refresh-rows-in-row-order';
+import { personRemovals } from './037-person-removals';
 
 /** Every migration, oldest first. Add a new numbered file and append it here; never edit a shipped one. */
 export const ALL_MIGRATIONS: readonly Migration[] = [
@@ -74,4 +75,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   answersProbedByQuery,
   personVersionsByDigest,
   refreshRowsInRowOrder,
+  personRemovals,
 ];
