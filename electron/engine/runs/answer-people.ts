@@ -52,9 +52,9 @@ export class AnswerMove extends IdleWork {
       let moved = 0;
       let after = 0;
       this.onProgress({ answersMoved: 0, answersTotal: total, done: false });
+      const people = PersonDigests.of(this.db);
       for (;;) {
         if (!(await this.turn())) return;
-        const people = PersonDigests.of(this.db);
         const slice = this.db.transaction(() => {
           // Nothing is written yet in this transaction: the people known now are committed (store/digest-ids.ts).
           people.catchUp(true);
