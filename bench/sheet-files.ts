@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSheet } from '../electron/engine/sheets';
 import { spawnBenchScript } from './child-process';
@@ -27,6 +27,7 @@ export async function ensureSheetFiles(dir: string, p: { rows: number; people: n
   if (reused.every(Boolean)) {
     log(`  reusing ${csv} (and .xlsx)`);
   } else {
+    await mkdir(dir, { recursive: true });
     const child = spawnBenchScript('./sheet-child.ts', [csv, xlsx, metaPath, String(p.rows), String(p.people), String(p.seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let errors = '';
     child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
