@@ -2,9 +2,12 @@
 // of the command against another checkout (`--repo DIR`), without the whole bench. `--hash` prints a digest of what the
 // run stored (rows' results, answers, plan), times left out, people named by their facts, not their ids (which follow
 // the order calls land in), so two runs' results can be compared.
-//   npx tsx bench/cli-match-step.ts --rows 100000 [--repo DIR] [--hash]
+// `--timeline` prints, with the seconds since the command started, each line it writes and each hundredth call the
+// simulator is sent (polled every 0.1 s): what the calls wait for at the start, how fast they go, what follows them.
+//   npx tsx bench/cli-match-step.ts --rows 100000 [--repo DIR] [--hash] [--timeline]
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -17,6 +20,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '100000' },
     repo: { type: 'string' },
     hash: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     'latency-ms': { type: 'string', default: '25' },
     concurrency: { type: 'string', default: '4' },
@@ -31,10 +35,13 @@ const tmpDir = join(import.meta.dirname, 'tmp');
 
 const sheet = await ensureSheetFiles(tmpDir, { rows, people, seed }, (line) => console.error(line));
 const simulator = await SimulatorProcess.start({ people, seed, latencyMs });
+// The command's data folder and files, removed after.
+const workDir = join(tmpDir, `cli-step-${process.pid}`);
 try {
   const simulatorBefore = (await simulator.tally()).cpuSeconds;
-  // When the first and the last find call reached the simulator (s from the start): what waits before the calls, what after.
-  const started = performance.now();
+  // When the first and the last find call reached the simulator (s from the command's start): what waits before the
+  // calls, what after.
+  let started = performance.now();
   let firstCall: number | null = null;
   let lastCall = 0;
   let finds = 0;
@@ -42,12 +49,17 @@ try {
     void simulator.tally().then(({ findCalls }) => {
       const at = (performance.now() - started) / 1000;
       if (findCalls > 0 && firstCall === null) firstCall = at;
-      if (findCalls > finds) [finds, lastCall] = [findCalls, at];
+      if (findCalls > finds) {
+        if (values.timeline && Math.floor(findCalls / 100) > Math.floor(finds / 100)) console.log(`${at.toFixed(2)} s  (${findCalls} calls sent)`);
+        [finds, lastCall] = [findCalls, at];
+      }
     });
-  }, 1_000);
+  }, values.timeline ? 100 : 1_000);
   let digest = '';
-  const result = await runCliMatch(sheet.csv, join(tmpDir, `cli-step-${process.pid}`), simulator.info, latencyMs, concurrency, {
+  const result = await runCliMatch(sheet.csv, workDir, simulator.info, latencyMs, concurrency, {
     ...(values.repo ? { repo: values.repo } : {}),
+    onStart: () => (started = performance.now()),
+    ...(values.timeline ? { onLine: (seconds: number, line: string) => console.log(`${seconds.toFixed(2)} s  ${line}`) } : {}),
     ...(values.hash ? { inspect: (path: string, projectId: number) => (digest = storedDigest(path, projectId)) } : {}),
   });
   clearInterval(watch);
@@ -61,6 +73,7 @@ try {
   );
 } finally {
   await simulator.stop();
+  await rm(workDir, { recursive: true, force: true });
 }
 
 /** A digest of the project's rows' results, its plan, its queries and their answers, without times or people's ids. */

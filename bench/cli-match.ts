@@ -36,8 +36,16 @@ export async function runCliMatch(
   service: SimulatorReady,
   latencyMs: number,
   concurrency: number,
-  /** `repo`: the checkout whose bin runs (an A/B against another commit); `inspect`: reads the data folder before it goes. */
-  more: { repo?: string; inspect?: (databasePath: string, projectId: number) => void } = {},
+  /**
+   * `repo`: the checkout whose bin runs (an A/B against another commit); `inspect`: reads the data folder before it
+   * goes; `onStart`: called as the command is started; `onLine`: each line it writes to stderr, with the seconds since.
+   */
+  more: {
+    repo?: string;
+    inspect?: (databasePath: string, projectId: number) => void;
+    onStart?: () => void;
+    onLine?: (seconds: number, line: string) => void;
+  } = {},
 ): Promise<CliMatchResult> {
   const home = join(workDir, 'cli-home');
   await rm(home, { recursive: true, force: true });
@@ -62,6 +70,7 @@ export async function runCliMatch(
   // The bin runs the bundle of its sources, built on its first run after they change: built before the clock starts.
   await cliBundleOf(more.repo ?? REPO);
   const started = performance.now();
+  more.onStart?.();
   const child = spawn(process.execPath, args, {
     cwd: more.repo ?? REPO,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -77,7 +86,12 @@ export async function runCliMatch(
     },
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    stderr = (stderr + text).slice(-20_000);
+    // A terminal's progress line is rewritten in place (\r): each state of it is a line here.
+    if (more.onLine) for (const line of text.split(/[\r\n]/)) if (line.trim()) more.onLine((performance.now() - started) / 1000, line);
+  });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
