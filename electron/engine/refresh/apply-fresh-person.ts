@@ -52,9 +52,10 @@ export class FreshPersonWriter {
     this.history = new PersonHistoryWriter(db, scope, refreshId);
     // The joins in this order: the refresh's rows by row, skipping those whose person was not found (yet) or that it
     // wrote already before the row and its cells are read; the person's facts by position (refresh_found, migration 14).
+    // A row whose chosen person the service sent again unchanged (the same `people` row) reads its facts there too.
     this.waiting = db
       .prepare(
-        `SELECT ${rowStatusColumns('rs')}, rr.slug, r.cells, f.facts, f.person
+        `SELECT ${rowStatusColumns('rs', { person: 'f.person', facts: 'f.facts' })}, rr.slug, r.cells, f.facts, f.person
          FROM refresh_rows AS rr
          CROSS JOIN refresh_people AS p ON p.refresh_id = rr.refresh_id AND p.slug = rr.slug
          CROSS JOIN refresh_found AS f ON f.id = p.found_id

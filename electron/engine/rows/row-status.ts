@@ -172,11 +172,15 @@ const STORED_COLUMNS = [
 
 /**
  * What toRowStatus reads, of the row_status called `alias` (none: the table's own name): its columns and its chosen
- * person's facts, read from `people` by id.
+ * person's facts, read from `people` by id. `known`: SQL for a person's id and their facts as a reader already has
+ * them (a refresh's found person: stored facts as readStoredPersonFacts reads them), taken instead when the row chose
+ * that very person (a random page of `people` less a row).
  */
-export function rowStatusColumns(alias?: string): string {
+export function rowStatusColumns(alias?: string, known?: { person: string; facts: string }): string {
   const of = alias ? `${alias}.` : '';
-  return `${STORED_COLUMNS.map((c) => `${of}${c}`).join(', ')}, ${chosenFactsSql(`${of}chosen_person`)} AS chosen_facts`;
+  const read = chosenFactsSql(`${of}chosen_person`);
+  const facts = known ? `CASE WHEN ${of}chosen_person = ${known.person} THEN ${known.facts} ELSE ${read} END` : read;
+  return `${STORED_COLUMNS.map((c) => `${of}${c}`).join(', ')}, ${facts} AS chosen_facts`;
 }
 
 export const ROW_STATUS_COLUMNS = rowStatusColumns();
