@@ -8,14 +8,15 @@ const [peopleText, seedText, latencyText, portText, gzipText] = process.argv.sli
 const simulator = await startSimulator({ port: Number(portText ?? 0), people: Number(peopleText), seed: Number(seedText), latencyMs: Number(latencyText), gzip: gzipText === 'gzip' });
 
 function tally(): SimulatorTally {
-  const c = simulator.counters();
+  // Polled while a run goes (cli-match-step.ts): the counters' figures only, not a copy of every distinct query.
+  const c = simulator.tallies();
   const cpu = process.cpuUsage();
   return {
     calls: c.calls,
     findCalls: c.findCalls,
     sessionCalls: c.sessionCalls,
     queries: c.queries,
-    distinctQueries: c.queryKeys.size,
+    distinctQueries: c.distinctQueries,
     replyBytes: c.replyBytes,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssMb: peakRssBytes() / 1e6,

@@ -86,7 +86,13 @@ export interface Simulator {
   demo: DemoAccounts;
   /** An org that exists but the demo accounts have no role on: calls to it get 403. */
   otherOrgId: string;
+  /** A copy of the counters, each distinct query's count with them. */
   counters(): SimulatorCounters;
+  /**
+   * The counters' figures without copying the distinct queries (a copy of a 1M-row run's 600,000 took longer than the
+   * calls it counted): cheap enough to poll while a run goes.
+   */
+  tallies(): Omit<SimulatorCounters, 'queryKeys'> & { distinctQueries: number };
   resetCounters(): void;
   setFaults(faults: FaultProfile | string): void;
   setFindShape(shape: FindShape): void;
@@ -512,6 +518,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     demo: { ...DEMO_ACCOUNTS },
     otherOrgId: OTHER_ORG_ID,
     counters: () => ({ ...counters, faults: { ...counters.faults }, queryKeys: new Map(counters.queryKeys), hostile: { ...counters.hostile } }),
+    tallies: () => {
+      const { queryKeys, ...figures } = counters;
+      return { ...figures, faults: { ...counters.faults }, hostile: { ...counters.hostile }, distinctQueries: queryKeys.size };
+    },
     resetCounters: () => {
       counters = newCounters();
     },

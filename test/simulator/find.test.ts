@@ -289,6 +289,10 @@ describe('find: counters', () => {
     const key = JSON.stringify([{ field_name: 'company.name', search_term: 'Acme' }, { field_name: 'name', search_term: 'Ann Lee' }]);
     expect(counters.queryKeys.get(key)).toBe(2);
     expect(counters.queryKeys.get(JSON.stringify(byEmail(people[2])))).toBe(2);
+    // The same figures without the copy of every query, as a run's poll reads them.
+    const { queryKeys, ...figures } = counters;
+    expect(sim.tallies()).toEqual({ ...figures, distinctQueries: queryKeys.size });
+    expect(queryKeys.size).toBe(2);
   });
 });
 
