@@ -37,6 +37,7 @@ const sheet = await ensureSheetFiles(tmpDir, { rows, people, seed }, (line) => c
 const simulator = await SimulatorProcess.start({ people, seed, latencyMs });
 // The command's data folder and files, removed after.
 const workDir = join(tmpDir, `cli-step-${process.pid}`);
+let watch: NodeJS.Timeout | undefined;
 try {
   const simulatorBefore = (await simulator.tally()).cpuSeconds;
   // When the first and the last find call reached the simulator (s from the command's start): what waits before the
@@ -45,7 +46,7 @@ try {
   let firstCall: number | null = null;
   let lastCall = 0;
   let finds = 0;
-  const watch = setInterval(() => {
+  watch = setInterval(() => {
     void simulator.tally().then(({ findCalls }) => {
       const at = (performance.now() - started) / 1000;
       if (findCalls > 0 && firstCall === null) firstCall = at;
@@ -72,6 +73,8 @@ try {
       (digest ? `; stored ${digest}` : ''),
   );
 } finally {
+  // Also when the command failed: no poll of a simulator that is stopping.
+  clearInterval(watch);
   await simulator.stop();
   await rm(workDir, { recursive: true, force: true });
 }
