@@ -174,7 +174,7 @@ const STORED_COLUMNS = [
  * What toRowStatus reads, of the row_status called `alias` (none: the table's own name): its columns and its chosen
  * person's facts, read from `people` by id. `known`: SQL for a person's id and their facts as a reader already has
  * them (a refresh's found person: stored facts as readStoredPersonFacts reads them), taken instead when the row chose
- * that very person (a random page of `people` less a row).
+ * that very person: no random page of `people` is read for it.
  */
 export function rowStatusColumns(alias?: string, known?: { person: string; facts: string }): string {
   const of = alias ? `${alias}.` : '';
