@@ -63,7 +63,6 @@ try {
     ...(values.timeline ? { onLine: (seconds: number, line: string) => console.log(`${seconds.toFixed(2)} s  ${line}`) } : {}),
     ...(values.hash ? { inspect: (path: string, projectId: number) => (digest = storedDigest(path, projectId)) } : {}),
   });
-  clearInterval(watch);
   const simulatorCpu = (await simulator.tally()).cpuSeconds - simulatorBefore;
   const load = loadavg().map((l) => l.toFixed(2)).join(' ');
   console.log(
@@ -73,7 +72,7 @@ try {
       (digest ? `; stored ${digest}` : ''),
   );
 } finally {
-  // Also when the command failed: no poll of a simulator that is stopping.
+  // Whether the command ended or failed: no poll of a simulator that is stopping.
   clearInterval(watch);
   await simulator.stop();
   await rm(workDir, { recursive: true, force: true });
