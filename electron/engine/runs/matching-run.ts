@@ -15,7 +15,7 @@ import { HeldRows } from './held-rows';
 import { LowestWaiting } from './lowest-waiting';
 import type { PlanFrontier } from './plan-frontier';
 import { IdBits } from '../id-bits';
-import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, type PendingRow } from './query-records';
+import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, storedQueryText, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
@@ -195,6 +195,8 @@ export class MatchingRun {
   private readonly unsettledPages: number[] = [];
   /** The queries this walk met so far. */
   private seen = new IdBits();
+  /** The highest query id of the pages read so far: the walk reads the text of those above it only (pendingRowsAfter). */
+  private textAbove = -1;
   private commitScheduled: NodeJS.Immediate | null = null;
   private commitError: unknown = null;
   /** Pages whose rows wait on their verdicts before they are written, oldest first. */
@@ -342,13 +344,14 @@ export class MatchingRun {
         // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
         while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
         while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
-        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS);
+        const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS, this.textAbove);
         if (page.length === 0) {
           if (!this.following) return;
           await this.nextPlanned();
           continue;
         }
         after = page[page.length - 1]!.rowIndex;
+        for (const row of page) if (row.queryId > this.textAbove) this.textAbove = row.queryId;
         this.takePage(page, seen);
         this.sendQueued(false);
         this.emit(false);
@@ -568,6 +571,11 @@ export class MatchingRun {
     for (const [key, same] of byKey) {
       const first = same[0]!;
       const answer = cached.get(key);
+      // A query to ask whose text the walk did not read (below its threshold: pendingRowsAfter) is read now; one
+      // `queries` does not hold is not asked, and its rows wait, as rows of a step with no query do.
+      const toAsk = !answer && !this.offline && !seen.has(key);
+      const text = toAsk ? (first.query ?? storedQueryText(this.deps.db, key)) : null;
+      if (toAsk && text === null) continue;
       const firstSight = seen.add(key);
       // A next step's query was not among those the walk counted when it started (unless another row asks it first),
       // nor a query of rows planned since.
@@ -592,7 +600,7 @@ export class MatchingRun {
         if (firstSight) this.counters.queriesDone++;
         work.notFetched.push(...waiting);
       } else if (firstSight) {
-        const asked: Asked = { key, query: queryFromStored(first.query), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
+        const asked: Asked = { key, query: queryFromStored(text!), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
         this.askedLows.push(asked);
         this.queue.push(asked);

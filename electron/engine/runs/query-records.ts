@@ -12,8 +12,11 @@ export interface PendingRow {
   step: number;
   /** The query's id in `queries` (runs/query-ids.ts). */
   queryId: number;
-  /** As `queries` stores it (queryFromStored reads it). */
-  query: string;
+  /**
+   * As `queries` stores it (queryFromStored reads it); null when the walk did not read it (pendingRowsAfter's
+   * `textAbove`): storedQueryText reads it if the query is to be asked.
+   */
+  query: string | null;
   strategy: Strategy;
   cells: string;
 }
@@ -22,14 +25,31 @@ export interface PendingRow {
  * The rows of a project waiting on a query, in row order, a page at a time: the page after `afterRow`. Walked
  * through the (project_id, state, row_index) index and the primary keys, so each page is a few neighbouring pages of
  * each table, and what a run settles from it is written in row order too.
+ *
+ * A query's text is read only for ids above `textAbove` (the highest a run's walk has met; -1: every one). Ids
+ * follow the order planning met the queries, so a page's new queries are above it and read from neighbouring pages
+ * of `queries`; a query below it, met earlier, is a sheet's repeat, mostly answered or on its way already, and its
+ * look-up went to a random page of `queries` (at 1M rows half the walk's reading).
  */
-export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number): PendingRow[] {
-  const rows = pendingPage(db).all(projectId, afterRow, limit) as [number, number, number, string, Strategy, string][];
+export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number, textAbove = -1): PendingRow[] {
+  const rows = pendingPage(db).all(textAbove, projectId, afterRow, limit) as [number, number, number, string | null, Strategy, string][];
   return rows.map(([rowIndex, step, queryId, query, strategy, cells]) => ({ rowIndex, step, queryId, query, strategy, cells }));
 }
 
+/**
+ * A query's stored text by its id, for one pendingRowsAfter did not read (or found no text for); null when `queries`
+ * does not hold it: its rows are not asked, and wait, as those of a step with no query do (nextStep).
+ */
+export function storedQueryText(db: Database, queryId: number): string | null {
+  let statement = queryTexts.get(db);
+  if (!statement) queryTexts.set(db, (statement = db.prepare('SELECT query FROM queries WHERE id = ?').pluck()));
+  return (statement.get(queryId) as string | undefined) ?? null;
+}
+
+const queryTexts = new WeakMap<Database, Statement>();
+
 /** A row at its next step, if it has one (as the run would walk it once moved on). */
-export function nextStep(db: Database, projectId: number, row: Pick<PendingRow, 'rowIndex' | 'step' | 'cells'>): PendingRow | null {
+export function nextStep(db: Database, projectId: number, row: Pick<PendingRow, 'rowIndex' | 'step' | 'cells'>): (PendingRow & { query: string }) | null {
   const found = nextStepStatement(db).get(projectId, row.rowIndex, row.step + 1) as [number, string, Strategy, 1 | null] | undefined;
   // A step whose query is not in `queries` is none, as a join would have it.
   return found && found[3] !== null ? { rowIndex: row.rowIndex, step: row.step + 1, queryId: found[0], query: found[1], strategy: found[2], cells: row.cells } : null;
@@ -57,10 +77,10 @@ function pendingPage(db: Database): Statement {
   if (!statement) {
     statement = db
       .prepare(
-        `SELECT rs.row_index, rs.step, rq.query_id, q.query, rq.strategy, r.cells
+        `SELECT rs.row_index, rs.step, rq.query_id, CASE WHEN rq.query_id > ? THEN (SELECT q.query FROM queries AS q WHERE q.id = rq.query_id) END,
+           rq.strategy, r.cells
          FROM row_status AS rs INDEXED BY row_status_by_state
          JOIN row_queries AS rq ON rq.project_id = rs.project_id AND rq.row_index = rs.row_index AND rq.step = rs.step
-         JOIN queries AS q ON q.id = rq.query_id
          JOIN rows AS r ON r.project_id = rs.project_id AND r.row_index = rs.row_index
          WHERE rs.project_id = ? AND rs.state = 'pending' AND rs.row_index > ?
          ORDER BY rs.row_index LIMIT ?`,

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FindQuery } from '../../../shared/model';
 import type { Engine } from '../../../electron/engine/engine';
-import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, storedQuery } from '../../../electron/engine/runs/query-records';
+import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, storedQuery, storedQueryText } from '../../../electron/engine/runs/query-records';
 import { queryDigests } from '../../../electron/engine/store';
 import { ok, openEngine, tempDir, writeCsv } from './helpers';
 
@@ -62,7 +62,7 @@ describe('a project planned again', () => {
       const before = db.prepare('SELECT row_index, step, query_id FROM row_queries WHERE project_id = ? ORDER BY row_index, step').all(id);
       const queries = db.prepare('SELECT id, digest, query FROM queries ORDER BY id').safeIntegers(true).all();
       // The rows waiting, each with the query of its current step, as a run walks them.
-      const pendingQueries = () => pendingRowsAfter(db, id, -1, 100).map((r) => ({ ...r, query: queryFromStored(r.query) }));
+      const pendingQueries = () => pendingRowsAfter(db, id, -1, 100).map((r) => ({ ...r, query: queryFromStored(r.query!) }));
       const pending = pendingQueries();
       expect(pending.map((r) => r.rowIndex)).toEqual([0, 2]);
       expect(pendingQueryCount(db, id)).toBe(2);
@@ -73,6 +73,33 @@ describe('a project planned again', () => {
       expect(db.prepare('SELECT row_index, step, query_id FROM row_queries WHERE project_id = ? ORDER BY row_index, step').all(id)).toEqual(before);
       expect(db.prepare('SELECT id, digest, query FROM queries ORDER BY id').safeIntegers(true).all()).toEqual(queries);
       expect(pendingQueries()).toEqual(pending);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("reads a waiting row's query text only above the walk's threshold, and reads the others' by id when asked", async () => {
+    const file = writeCsv(join(tmp.dir, 'texts.csv'), ['Name', 'Email', 'Company'], [
+      ['Jane Doe', 'jane@acme.com', 'Acme'],
+      ['Bob Roe', 'bob@roe.org', ''],
+      ['Ann Lee', 'ann@lee.io', ''],
+    ]);
+    const { summary, mapping, strategies } = await ok(engine, 'projects.import', { file });
+    await ok(engine, 'mapping.save', { projectId: summary.id, mapping, strategies });
+    const db = new Database(engine.dbPath);
+    try {
+      const whole = pendingRowsAfter(db, summary.id, -1, 100);
+      const stored = db.prepare('SELECT id, query FROM queries').raw().all() as [number, string][];
+      expect(whole.map((r) => r.query)).toEqual(whole.map((r) => stored.find(([id]) => id === r.queryId)![1]));
+      const ids = whole.map((r) => r.queryId).sort((a, b) => a - b);
+      // Above the middle id only: the rows asking the lower ones come without their text, and nothing else differs.
+      const middle = ids[1]!;
+      const page = pendingRowsAfter(db, summary.id, -1, 100, middle);
+      expect(page.map((r) => (r.queryId > middle ? r.query : null))).toEqual(page.map((r) => r.query));
+      expect(page.filter((r) => r.query === null)).toHaveLength(2);
+      expect(page.map(({ query: _text, ...rest }) => rest)).toEqual(whole.map(({ query: _text, ...rest }) => rest));
+      for (const row of page) expect(storedQueryText(db, row.queryId)).toBe(whole.find((r) => r.rowIndex === row.rowIndex)!.query);
+      expect(storedQueryText(db, ids[2]! + 1000)).toBeNull();
     } finally {
       db.close();
     }
