@@ -30,9 +30,12 @@
 // --statement-times: after each step, the SQLite statements of the engine's thread by their SQL (calls, CPU and wall
 // time, rows changed) and its commits (time, rows changed and WAL pages each, the pages by table or index;
 // bench/statement-times.ts). Reading the thread's clock adds to the CPU.
+// --heap-sample DIR: what the engine's thread allocates during each step, collected objects included (V8's sampling heap
+// profiler, a sample every 32 kB), written as DIR/<step>.heapprofile (open it in Chrome's DevTools, Memory tab).
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +66,7 @@ const { values, positionals } = parseArgs({
     'page-size': { type: 'string' },
     gzip: { type: 'boolean' },
     scope: { type: 'string' },
+    'heap-sample': { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -148,9 +152,13 @@ const cpuByThread = async (): Promise<Map<string, number>> => {
   return byName;
 };
 const memory = new MemorySampler();
+const heapSample = values['heap-sample'] ? resolve(values['heap-sample']) : null;
+const inspector = heapSample ? new Session() : null;
+inspector?.connect();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
   statementTimes?.reset();
+  await inspector?.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   const cpu = process.cpuUsage();
   const threadCpu = process.threadCpuUsage();
   const loop = performance.eventLoopUtilization();
@@ -158,6 +166,11 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const threadsBefore = await cpuByThread();
   const started = performance.now();
   const value = await work();
+  if (inspector && heapSample) {
+    const { profile } = await inspector.post('HeapProfiler.stopSampling');
+    await mkdir(heapSample, { recursive: true });
+    await writeFile(join(heapSample, `${what}.heapprofile`), JSON.stringify(profile));
+  }
   memory.sample();
   const used = process.cpuUsage(cpu);
   const usedHere = process.threadCpuUsage(threadCpu);
@@ -173,7 +186,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
       ? ''
       : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
   log(
-    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
+    `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (in the kernel ${num(used.system / 1e6, 2)} s; the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
       `peak RSS so far ${num(peakRssBytes() / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
   const atPeak = memory.peakMb().atPeak;
