@@ -253,12 +253,19 @@ export function decidedAtOf(stored: string | null, fetchedAt: number | null): st
   return stored === '' && fetchedAt !== null ? isoTime(fetchedAt) : stored;
 }
 
-// The rows an answer settles share its time: the last one made is kept.
-let lastTime = { ms: Number.NaN, iso: '' };
+// Rows written in row order came from the few dozen calls that landed since the last write, and share their times:
+// the texts made are kept (only the last one, each row of a write made its text again: at 1M half a second).
+const isoTimes = new Map<number, string>();
+const ISO_TIMES_KEPT = 256;
 
 function isoTime(ms: number): string {
-  if (lastTime.ms !== ms) lastTime = { ms, iso: new Date(ms).toISOString() };
-  return lastTime.iso;
+  let iso = isoTimes.get(ms);
+  if (iso === undefined) {
+    if (isoTimes.size >= ISO_TIMES_KEPT) isoTimes.clear();
+    iso = new Date(ms).toISOString();
+    isoTimes.set(ms, iso);
+  }
+  return iso;
 }
 
 export function readRowStatus(db: Database, projectId: number, rowIndex: number): RowStatusRecord | null {
