@@ -13,7 +13,7 @@ export class HeldRows {
   /**
    * In row order: rows arrive nearly so (a landed call's rows are from the pages read last), are counted below the
    * watermark by a binary search at every commit, and written from the front. Kept as they came, each count walked
-   * them all (at 1M rows, with thousands held, a second and a half of the run's thread).
+   * them all and each write sorted them (at 1M rows, thousands held: 2.0 against 1.4 s of the run's thread, profiled).
    */
   private held: Held[] = [];
   private since = 0;
@@ -70,7 +70,7 @@ export class HeldRows {
   dueBelow(below: number): number | null {
     if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
     if (this.countBelow(below, 1) === 0) return null;
-    // One row below is due once they waited long enough; only otherwise are they counted (a walk of every held row).
+    // One row below is due once they waited long enough; otherwise once enough of them wait.
     if (this.waitLeft() === 0) return below;
     const { rows } = this.pace();
     return this.held.length >= rows && this.countBelow(below, rows) >= rows ? below : null;
