@@ -216,7 +216,10 @@ async function runStep(step: string): Promise<void> {
       await measure('run', () => bench.runToEnd(imported.project.summary.id));
       const used = process.cpuUsage(cpu);
       const tally = await simulator.tally();
-      log(`  ${num(tally.findCalls)} calls, ${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`);
+      log(
+        `  ${num(tally.findCalls)} calls (${num(tally.queries)} queries, ${num(tally.distinctQueries)} distinct), ` +
+          `${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`,
+      );
       break;
     }
     case 'plan-new': {
