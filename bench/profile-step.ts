@@ -166,11 +166,6 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   const threadsBefore = await cpuByThread();
   const started = performance.now();
   const value = await work();
-  if (inspector && heapSample) {
-    const { profile } = await inspector.post('HeapProfiler.stopSampling');
-    await mkdir(heapSample, { recursive: true });
-    await writeFile(join(heapSample, `${what}.heapprofile`), JSON.stringify(profile));
-  }
   memory.sample();
   const used = process.cpuUsage(cpu);
   const usedHere = process.threadCpuUsage(threadCpu);
@@ -180,6 +175,12 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   // A thread that ended during the step (the verdict worker stops when the run ends) is no longer listed: its CPU is
   // what the process used beyond the threads still there.
   const ended = (used.user + used.system) / 1e6 - threads.reduce((sum, [, seconds]) => sum + seconds, 0);
+  // After the figures: writing the profile is not the step's work.
+  if (inspector && heapSample) {
+    const { profile } = await inspector.post('HeapProfiler.stopSampling');
+    await mkdir(heapSample, { recursive: true });
+    await writeFile(join(heapSample, `${what}.heapprofile`), JSON.stringify(profile));
+  }
   if (threads.length > 0 && ended >= 0.5) threads.push(['threads that ended', ended]);
   const written =
     writtenBefore === null || writtenAfter === null
