@@ -816,7 +816,9 @@ export class MatchingRun {
       this.deps.db.transaction(() => {
         if (all) this.writeHeldNow();
         else this.writeHeldDue(true);
-        this.persist();
+        // The counters go with it every COUNTERS_MS at most, as with a call's commit: a write the hold's timer makes
+        // while a slow call is out saved them each time.
+        this.persistDue();
       })();
     } catch (error) {
       this.commitError ??= error;
