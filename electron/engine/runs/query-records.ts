@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FindQuery, Strategy } from '../../../shared/model';
 import { IdBits } from '../id-bits';
 import { stateRowsHint } from '../rows/row-status';
+import { statement } from '../store/statements';
 
 export { queryFromStored, storedQuery } from '../store/query-text';
 
@@ -41,12 +42,8 @@ export function pendingRowsAfter(db: Database, projectId: number, afterRow: numb
  * does not hold it: its rows are not asked, and wait, as those of a step with no query do (nextStep).
  */
 export function storedQueryText(db: Database, queryId: number): string | null {
-  let statement = queryTexts.get(db);
-  if (!statement) queryTexts.set(db, (statement = db.prepare('SELECT query FROM queries WHERE id = ?').pluck()));
-  return (statement.get(queryId) as string | undefined) ?? null;
+  return (statement(db, 'SELECT query FROM queries WHERE id = ?').get(queryId) as { query: string } | undefined)?.query ?? null;
 }
-
-const queryTexts = new WeakMap<Database, Statement>();
 
 /** A row at its next step, if it has one (as the run would walk it once moved on). */
 export function nextStep(db: Database, projectId: number, row: Pick<PendingRow, 'rowIndex' | 'step' | 'cells'>): (PendingRow & { query: string }) | null {
