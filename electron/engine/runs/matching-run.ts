@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RunProgress, RunStatus } from '../../../shared/contract';
-import type { FindQuery, Mapping, Settings, Strategy } from '../../../shared/model';
+import type { Mapping, Settings, Strategy } from '../../../shared/model';
 import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
@@ -15,7 +15,7 @@ import { HeldRows } from './held-rows';
 import { LowestWaiting } from './lowest-waiting';
 import type { PlanFrontier } from './plan-frontier';
 import { IdBits } from '../id-bits';
-import { nextStep, pendingQueryCount, pendingRowsAfter, queryFromStored, storedQueryText, type PendingRow } from './query-records';
+import { nextStep, pendingQueryCount, pendingRowsAfter, storedQueryText, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
@@ -58,7 +58,8 @@ type StopStatus = Exclude<RunStatus, 'running' | 'done'>;
 interface Asked {
   /** The query's id (runs/query-ids.ts). */
   key: number;
-  query: FindQuery;
+  /** The query as `queries` stores it (store/query-text.ts): the call's body is written from it. */
+  text: string;
   strategy: Strategy;
   rows: WaitingRow[];
   /** The lowest of `rows`: a row moved on in memory may join after rows below it. */
@@ -403,10 +404,9 @@ export class MatchingRun {
     const reader = this.pagesTaken++ % PAGES_PER_WORKER_READ === 1 && this.mostlyCached ? this.deps.verdicts() : null;
     if (reader?.readsAnswers) {
       // The worker reads this page's answers and works out their verdicts; the page is sorted once it has, in turn.
-      const asking = rowsByKey(page);
-      const keys = [...asking.keys()];
+      const { keys, rows } = rowsByKey(page);
       const answers = reader
-        .answers({ context, freshAfter, keys, strategies: keys.map((key) => asking.get(key)![0]!.strategy), cells: keys.map((key) => asking.get(key)!.map((r) => r.cells)) })
+        .answers({ context, freshAfter, keys, strategies: rows.map((same) => same[0]!.strategy), cells: rows.map((same) => same.map((r) => r.cells)) })
         .then((results) => this.readAnswers(keys, results, freshAfter))
         .catch(() => undefined);
       this.settleLater(
@@ -549,8 +549,12 @@ export class MatchingRun {
    * rows were moved on to these steps in memory (follow).
    */
   private lookUp(rows: readonly PendingRow[], seen: IdBits, work: PageWork, freshAfter: number, following: boolean, read?: ReadAnswers): Nobody[] {
-    const byKey = new Map<number, PendingRow[]>();
-    for (const [key, same] of rowsByKey(rows)) {
+    // Indexed loops over a query's rows: a Map's entries, destructured, each took an array (a run looks up every row).
+    const grouped = rowsByKey(rows);
+    const byKey: Grouped = { keys: [], rows: [] };
+    for (let i = 0; i < grouped.keys.length; i++) {
+      const key = grouped.keys[i]!;
+      const same = grouped.rows[i]!;
       const failedAt = this.failedKeys.get(key);
       const onItsWay = this.asked.get(key);
       if (failedAt !== undefined) {
@@ -563,12 +567,17 @@ export class MatchingRun {
           onItsWay.low = Math.min(onItsWay.low, row.rowIndex);
         }
         if (onItsWay.low < low) this.askedLows.push(onItsWay);
-      } else byKey.set(key, same);
+      } else {
+        byKey.keys.push(key);
+        byKey.rows.push(same);
+      }
     }
     const foundNobody: Nobody[] = [];
-    const cached: ReadAnswers = read ?? (byKey.size > 0 ? storedAnswers(this.deps.db, [...byKey.keys()], freshAfter) : new Map());
-    if (!following) this.mostlyCached = countCached(byKey, cached) * 2 > byKey.size;
-    for (const [key, same] of byKey) {
+    const cached: ReadAnswers = read ?? (byKey.keys.length > 0 ? storedAnswers(this.deps.db, byKey.keys, freshAfter) : new Map());
+    if (!following) this.mostlyCached = countCached(byKey.keys, cached) * 2 > byKey.keys.length;
+    for (let i = 0; i < byKey.keys.length; i++) {
+      const key = byKey.keys[i]!;
+      const same = byKey.rows[i]!;
       const first = same[0]!;
       const answer = cached.get(key);
       // A query to ask whose text the walk did not read (below its threshold: pendingRowsAfter) is read now; one
@@ -600,7 +609,7 @@ export class MatchingRun {
         if (firstSight) this.counters.queriesDone++;
         work.notFetched.push(...waiting);
       } else if (firstSight) {
-        const asked: Asked = { key, query: queryFromStored(text!), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
+        const asked: Asked = { key, text: text!, strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
         this.askedLows.push(asked);
         this.queue.push(asked);
@@ -716,7 +725,7 @@ export class MatchingRun {
     try {
       // The reply's bytes are read where its answers are prepared (on the worker), while the next call is on its way.
       prepared = await client.findBatchReading(
-        asked.map((q) => q.query),
+        { stored: asked.map((q) => q.text) },
         ({ bytes }) => {
           fetchedAt = clock.now();
           arrived();
@@ -883,7 +892,7 @@ export class MatchingRun {
       asked.map(
         (q, i): Lookup => ({
           queryId: q.key,
-          query: q.query,
+          query: null,
           fetchedAt,
           status: 'ok',
           candidates: null,
@@ -894,7 +903,8 @@ export class MatchingRun {
     );
     const nobody: Nobody[] = [];
     const late = emptyWork();
-    for (const [i, q] of asked.entries()) {
+    for (let i = 0; i < asked.length; i++) {
+      const q = asked[i]!;
       if (prepared.counts[i] === 0) {
         nobody.push({ rows: q.rows, fetchedAt });
         continue;
@@ -973,7 +983,7 @@ export class MatchingRun {
       // putLookups never lets an error replace an answer on file, so a stale answer survives a failed refresh.
       putLookups(
         db,
-        asked.map((q): Lookup => ({ queryId: q.key, query: q.query, fetchedAt, status: 'error', candidates: null, error: info })),
+        asked.map((q): Lookup => ({ queryId: q.key, query: null, fetchedAt, status: 'error', candidates: null, error: info })),
       );
       const onFile = answersOnFile(
         db,
@@ -1095,19 +1105,31 @@ function emptyWork(): PageWork {
   return { failed: [], notFetched: [], nobody: [], found: [], foundFacts: [], jobs: [] };
 }
 
-/** A page's rows by the query they ask, in the page's order. */
-function rowsByKey(rows: readonly PendingRow[]): Map<number, PendingRow[]> {
-  const byKey = new Map<number, PendingRow[]>();
-  for (const row of rows) {
-    const same = byKey.get(row.queryId);
-    if (same) same.push(row);
-    else byKey.set(row.queryId, [row]);
-  }
-  return byKey;
+/** Rows by the query they ask: each query's id and its rows, by the same position, in the order first met. */
+interface Grouped {
+  keys: number[];
+  rows: PendingRow[][];
 }
 
-function countCached(byKey: ReadonlyMap<number, unknown>, cached: ReadonlyMap<number, unknown>): number {
+/** A page's rows by the query they ask, in the page's order. */
+function rowsByKey(rows: readonly PendingRow[]): Grouped {
+  const grouped: Grouped = { keys: [], rows: [] };
+  const at = new Map<number, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const known = at.get(row.queryId);
+    if (known !== undefined) grouped.rows[known]!.push(row);
+    else {
+      at.set(row.queryId, grouped.keys.length);
+      grouped.keys.push(row.queryId);
+      grouped.rows.push([row]);
+    }
+  }
+  return grouped;
+}
+
+function countCached(keys: readonly number[], cached: ReadonlyMap<number, unknown>): number {
   let count = 0;
-  for (const key of byKey.keys()) if (cached.has(key)) count++;
+  for (let i = 0; i < keys.length; i++) if (cached.has(keys[i]!)) count++;
   return count;
 }

@@ -34,7 +34,8 @@ export interface PendingRow {
  */
 export function pendingRowsAfter(db: Database, projectId: number, afterRow: number, limit: number, textAbove = -1): PendingRow[] {
   const rows = pendingPage(db).all(textAbove, projectId, afterRow, limit) as [number, number, number, string | null, Strategy, string][];
-  return rows.map(([rowIndex, step, queryId, query, strategy, cells]) => ({ rowIndex, step, queryId, query, strategy, cells }));
+  // By index: destructuring a row took an iterator's result for each of its values (a run reads every row so).
+  return rows.map((r) => ({ rowIndex: r[0], step: r[1], queryId: r[2], query: r[3], strategy: r[4], cells: r[5] }));
 }
 
 /**

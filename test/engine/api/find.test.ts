@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
+import { storedQuery } from '../../../electron/engine/store/query-text';
 import { FIND_PATH, ORG, SESSION_PATH, goodLogin, queries, reply, startScriptServer, type Script, type ScriptServer } from './script-server';
 
 const credentials: Credentials = { kind: 'api_key', apiKey: 'ldtkey_find_tests' };
@@ -43,6 +44,24 @@ describe('the find request', () => {
     expect(req.headers.accept).toBe('application/json');
     expect(req.headers.authorization).toBe('Bearer ldtkey_find_tests');
     expect(JSON.parse(req.body)).toEqual({ matches: [{ fields: [{ field_name: 'social', search_term: 'ada-lovelace' }] }] });
+  });
+
+  it('sends queries as `queries` stores them in the very bytes it sends for the same queries as objects', async () => {
+    const s = await serve(mirror);
+    const client = clientFor(s);
+    const asked = [
+      { fields: [{ field_name: 'name', search_term: 'Zoë "Z" O\'Brien \\ 李' }, { field_name: 'company.name', search_term: '"],["x' }] },
+      { fields: [{ field_name: 'email_address', search_term: 'a\u0001b\n😀\ud800' }] },
+    ];
+    const read = () => null;
+    await client.findBatchReading(asked, read);
+    await client.findBatchReading({ stored: asked.map(storedQuery) }, read);
+    expect(s.requests).toHaveLength(2);
+    expect(s.requests[1]!.body).toBe(s.requests[0]!.body);
+    expect(JSON.parse(s.requests[1]!.body)).toEqual({ matches: asked });
+    await expect(client.findBatchReading({ stored: [] }, read)).rejects.toThrow(RangeError);
+    await expect(client.findBatchReading({ stored: Array.from({ length: 101 }, () => '[["name","x"]]') }, read)).rejects.toThrow(RangeError);
+    expect(s.requests).toHaveLength(2);
   });
 
   it('sends nothing for no queries, and refuses more than 100 in one call', async () => {
