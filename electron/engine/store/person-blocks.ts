@@ -72,8 +72,18 @@ function recordBlock(records: readonly PackedRecord[]): RecordBlock {
   }
   // The buffer is not cleared first: a byte left unwritten would store another allocation's.
   if (at !== text.length) throw new Error('a block of records was not written whole');
-  const data = zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
-  return { data, count: records.length };
+  return { data: ownBuffer(zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } })), count: records.length };
+}
+
+/**
+ * `bytes` in a buffer of their own. zlib hands a short result back as a view of its 64 kB output chunk: sent to the
+ * engine's thread (a structured clone copies a view's whole buffer), each reply's block crossed as 64 kB, not 16.
+ */
+function ownBuffer(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /** A block read back: its key lists, and its records' lines (the key lists' line first). */
