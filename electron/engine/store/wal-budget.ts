@@ -13,6 +13,11 @@ const MIN_WAL_BYTES = 1_000 * 4096;
 const MAX_WAL_BYTES = 30_000 * 4096;
 /** The WAL may grow to a quarter of the database: with a transaction's overshoot, a run needs at most ~1.5x its file. */
 const WAL_SHARE = 4;
+/**
+ * The bound moves in steps of this many bytes (250 4 KB pages), so it changes once the database has grown by four of
+ * them, not at nearly every commit of a run: setting it is two statements prepared anew (64 µs a commit).
+ */
+const WAL_STEP_BYTES = 250 * 4096;
 
 /**
  * The WAL pages a commit may leave before it copies them into the database file, for a database of `pages` pages of
@@ -20,7 +25,8 @@ const WAL_SHARE = 4;
  * (scripts/wal-peak.ts).
  */
 export function walPagesFor(pages: number, pageSize = 4096): number {
-  return Math.min(MAX_WAL_BYTES / pageSize, Math.max(MIN_WAL_BYTES / pageSize, Math.floor(pages / WAL_SHARE)));
+  const share = Math.floor((pages * pageSize) / WAL_SHARE / WAL_STEP_BYTES) * WAL_STEP_BYTES;
+  return Math.floor(Math.min(MAX_WAL_BYTES, Math.max(MIN_WAL_BYTES, share)) / pageSize);
 }
 
 /**

@@ -32,6 +32,13 @@ describe('the WAL during long work', () => {
     expect(walPagesFor(10_000_000)).toBe(30_000);
   });
 
+  it('moves the bound in steps of 250 4 KB pages: set again once the database has grown by 1,000, not at every commit', () => {
+    expect(walPagesFor(40_999)).toBe(10_000);
+    expect(walPagesFor(41_000)).toBe(10_250);
+    const bounds = new Set(Array.from({ length: 120_001 }, (_, pages) => walPagesFor(pages)));
+    expect(bounds.size).toBe(1 + (30_000 - 1_000) / 250);
+  });
+
   it('keeps those bounds in bytes for a file of smaller pages: the same checkpoint cadence', () => {
     expect(walPagesFor(0, 2048)).toBe(2_000);
     expect(walPagesFor(80_000, 2048)).toBe(20_000);
