@@ -1,5 +1,6 @@
 import type { Candidate, FindQuery, PersonJson } from '../../../shared/model';
 import { systemClock, type Clock } from '../clock';
+import type { FindFields } from '../store/query-text';
 import type { Credentials } from './credentials';
 import {
   BadRequestError,
@@ -25,7 +26,6 @@ import { MAX_PEOPLE_REPLY_BYTES } from './reply-limits';
 import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { parseSearchReply, type SearchReplyPage } from './search-reply';
 import { Session } from './session';
-import { storedQueryFields } from '../store/query-text';
 import { KeptConnections, NetworkFailure, exchange, keptExchange, type ExchangeLimits, type HttpReply, type ReplyBody, type ReplyHeaders } from './transport';
 
 /** Spec §4.2 and §8: a find call carries 1 to 100 queries. */
@@ -38,11 +38,11 @@ const ORGANIZATION_CHECK = JSON.stringify({
 });
 
 /**
- * Find queries as `queries` stores them (store/query-text.ts storedQuery): a matching run sends its queries so, their
- * body written from the stored texts, never made into objects.
+ * Find queries as their terms' text (store/query-text.ts storedQueryFields): a matching run sends its queries so,
+ * written from `queries`' stored texts, never made into objects.
  */
-export interface StoredQueries {
-  stored: readonly string[];
+export interface QueryFieldTexts {
+  fields: readonly FindFields[];
 }
 
 export interface CreditsReport {
@@ -169,20 +169,20 @@ export class ServiceClient {
   }
 
   /**
-   * One find call of 1 to 100 queries (as objects, or as `queries` stores them), whose reply `read` turns into the result: parseFindReply(replyJson(reply.text))
-   * or work that starts with it, on this thread or another (the matching run hands the bytes to its verdict worker).
-   * `read` is called again for each attempt the call takes; a ReplyNotJson it throws (a cut-off reply) sends the
-   * call again, any other error fails it.
+   * One find call of 1 to 100 queries (as objects, or as their terms' text), whose reply `read` turns into the result:
+   * parseFindReply(replyJson(reply.text)) or work that starts with it, on this thread or another (the matching run
+   * hands the bytes to its verdict worker). `read` is called again for each attempt the call takes; a ReplyNotJson it
+   * throws (a cut-off reply) sends the call again, any other error fails it.
    */
-  async findBatchReading<T>(queries: FindQuery[] | StoredQueries, read: (reply: ReplyBody) => T | Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
-    const count = 'stored' in queries ? queries.stored.length : queries.length;
+  async findBatchReading<T>(queries: FindQuery[] | QueryFieldTexts, read: (reply: ReplyBody) => T | Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
+    const count = 'fields' in queries ? queries.fields.length : queries.length;
     if (count === 0 || count > MAX_QUERIES_PER_FIND) {
       throw new RangeError(`A find call carries 1 to ${MAX_QUERIES_PER_FIND} queries (got ${count}).`);
     }
     // Strict in what we send: only the spec's fields, whatever else the caller's objects carry.
     const body =
-      'stored' in queries
-        ? `{"matches":[${queries.stored.map((text) => `{"fields":[${storedQueryFields(text)}]}`).join(',')}]}`
+      'fields' in queries
+        ? `{"matches":[${queries.fields.map((fields) => `{"fields":[${fields}]}`).join(',')}]}`
         : JSON.stringify({
             matches: queries.map((q) => ({ fields: q.fields.map((f) => ({ field_name: f.field_name, search_term: f.search_term })) })),
           });

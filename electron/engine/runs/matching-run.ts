@@ -15,6 +15,7 @@ import { HeldRows } from './held-rows';
 import { LowestWaiting } from './lowest-waiting';
 import type { PlanFrontier } from './plan-frontier';
 import { IdBits } from '../id-bits';
+import { storedQueryFields, type FindFields } from '../store/query-text';
 import { nextStep, pendingQueryCount, pendingRowsAfter, storedQueryText, type PendingRow } from './query-records';
 import { RowResolution, pendingRowCount, reopenAskable, type Answer, type ResolutionCount, type WaitingRow } from './row-resolution';
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
@@ -58,8 +59,8 @@ type StopStatus = Exclude<RunStatus, 'running' | 'done'>;
 interface Asked {
   /** The query's id (runs/query-ids.ts). */
   key: number;
-  /** The query as `queries` stores it (store/query-text.ts): the call's body is written from it. */
-  text: string;
+  /** The query's terms as the call's body writes them, from its stored text (store/query-text.ts storedQueryFields). */
+  fields: FindFields;
   strategy: Strategy;
   rows: WaitingRow[];
   /** The lowest of `rows`: a row moved on in memory may join after rows below it. */
@@ -609,7 +610,7 @@ export class MatchingRun {
         if (firstSight) this.counters.queriesDone++;
         work.notFetched.push(...waiting);
       } else if (firstSight) {
-        const asked: Asked = { key, text: text!, strategy: first.strategy, rows: waiting, low: lowest(waiting) };
+        const asked: Asked = { key, fields: storedQueryFields(text!), strategy: first.strategy, rows: waiting, low: lowest(waiting) };
         this.asked.set(key, asked);
         this.askedLows.push(asked);
         this.queue.push(asked);
@@ -725,7 +726,7 @@ export class MatchingRun {
     try {
       // The reply's bytes are read where its answers are prepared (on the worker), while the next call is on its way.
       prepared = await client.findBatchReading(
-        { stored: asked.map((q) => q.text) },
+        { fields: asked.map((q) => q.fields) },
         ({ bytes }) => {
           fetchedAt = clock.now();
           arrived();

@@ -15,14 +15,19 @@ export function queryFromStored(text: string): FindQuery {
   return { fields: pairs.map(([field_name, search_term]) => ({ field_name, search_term })) };
 }
 
+declare const findFields: unique symbol;
+/** A query's terms as a find call's body writes them (storedQueryFields): only the spec's two fields of each. */
+export type FindFields = string & { readonly [findFields]: true };
+
 /**
  * A stored query's terms as a find call's body writes them, `{"field_name":…,"search_term":…}` for each pair, joined
  * by commas: the text JSON.stringify makes of queryFromStored's fields, made from the stored text's own JSON strings
- * (storedQuery wrote them with JSON.stringify) with no object made. A text in another form is read with JSON.parse
- * (which throws for one that is not JSON).
+ * (storedQuery wrote them with JSON.stringify) with no object made. A text in another form is read with JSON.parse,
+ * which throws for one that is not JSON, as queryFromStored does.
  */
-export function storedQueryFields(text: string): string {
-  return pairFields(text) ?? queryFromStored(text).fields.map((f) => JSON.stringify({ field_name: f.field_name, search_term: f.search_term })).join(',');
+export function storedQueryFields(text: string): FindFields {
+  const fields = pairFields(text) ?? queryFromStored(text).fields.map((f) => JSON.stringify({ field_name: f.field_name, search_term: f.search_term })).join(',');
+  return fields as FindFields;
 }
 
 const OPEN = 91; // [

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
-import { storedQuery } from '../../../electron/engine/store/query-text';
+import { storedQuery, storedQueryFields } from '../../../electron/engine/store/query-text';
 import { FIND_PATH, ORG, SESSION_PATH, goodLogin, queries, reply, startScriptServer, type Script, type ScriptServer } from './script-server';
 
 const credentials: Credentials = { kind: 'api_key', apiKey: 'ldtkey_find_tests' };
@@ -46,7 +46,7 @@ describe('the find request', () => {
     expect(JSON.parse(req.body)).toEqual({ matches: [{ fields: [{ field_name: 'social', search_term: 'ada-lovelace' }] }] });
   });
 
-  it('sends queries as `queries` stores them in the very bytes it sends for the same queries as objects', async () => {
+  it("sends queries as their stored terms' text in the very bytes it sends for the same queries as objects", async () => {
     const s = await serve(mirror);
     const client = clientFor(s);
     const asked = [
@@ -55,12 +55,13 @@ describe('the find request', () => {
     ];
     const read = () => null;
     await client.findBatchReading(asked, read);
-    await client.findBatchReading({ stored: asked.map(storedQuery) }, read);
+    await client.findBatchReading({ fields: asked.map((q) => storedQueryFields(storedQuery(q))) }, read);
     expect(s.requests).toHaveLength(2);
     expect(s.requests[1]!.body).toBe(s.requests[0]!.body);
     expect(JSON.parse(s.requests[1]!.body)).toEqual({ matches: asked });
-    await expect(client.findBatchReading({ stored: [] }, read)).rejects.toThrow(RangeError);
-    await expect(client.findBatchReading({ stored: Array.from({ length: 101 }, () => '[["name","x"]]') }, read)).rejects.toThrow(RangeError);
+    const one = storedQueryFields('[["name","x"]]');
+    await expect(client.findBatchReading({ fields: [] }, read)).rejects.toThrow(RangeError);
+    await expect(client.findBatchReading({ fields: Array.from({ length: 101 }, () => one) }, read)).rejects.toThrow(RangeError);
     expect(s.requests).toHaveLength(2);
   });
 
