@@ -664,8 +664,9 @@ export class MatchingRun {
   /**
    * Sends the queued queries in calls of up to 100 while a call slot is free; `all`: a last, shorter call too. A call
    * gives up its slot as soon as its reply arrives, so the next one is on its way while the reply is read and its
-   * answers wait for their commit. One call at most may be read beside the calls on the wire: a crash loses no
-   * more than those, and what landed since the last commit.
+   * answers wait for their commit. As many calls may be read beside the calls on the wire as there are slots (a crash
+   * loses no more than those, and what landed since the last commit): with one, a reply waiting its turn on the worker
+   * behind a page's verdicts held the next call back (100k, alternated: run 7.40, 7.42 -> 6.97, 7.01 s).
    */
   private sendQueued(all: boolean): void {
     const concurrency = Math.max(1, this.deps.settings.concurrency);
@@ -673,7 +674,7 @@ export class MatchingRun {
       !this.stop &&
       this.commitError === null &&
       this.onWire < concurrency &&
-      this.calls.size <= concurrency &&
+      this.calls.size < concurrency * 2 &&
       (this.queue.length >= MAX_QUERIES_PER_FIND || (all && this.queue.length > 0))
     ) {
       const batch = this.queue.splice(0, MAX_QUERIES_PER_FIND);

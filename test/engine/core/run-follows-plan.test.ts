@@ -45,8 +45,13 @@ async function importedProject(engine: Engine) {
 /** Saves the mapping and starts the run once the plan's job is under way, without waiting for the plan. */
 async function runBesidePlan(engine: Engine, projectId: number, mapping: object, strategies: string[]) {
   const progress: RunProgress[] = [];
+  /** The find calls the service had answered by each progress told while the plan was partial. */
+  const callsWhilePlanning: number[] = [];
   const offRun = engine.on('job.progress', (job) => {
-    if (job.kind === 'run' && job.detail) progress.push(job.detail as RunProgress);
+    if (job.kind !== 'run' || !job.detail) return;
+    const detail = job.detail as RunProgress;
+    progress.push(detail);
+    if (detail.rowsPlanned !== undefined && detail.rowsPlanned < ROWS) callsWhilePlanning.push(sim.counters().findCalls);
   });
   let planGoing = () => undefined as void;
   const going = new Promise<void>((resolve) => (planGoing = resolve));
@@ -57,7 +62,7 @@ async function runBesidePlan(engine: Engine, projectId: number, mapping: object,
   await going;
   offPlan();
   const started = await ok(engine, 'run.start', { projectId, autoAccept: true });
-  return { started, saving, progress, offRun };
+  return { started, saving, progress, callsWhilePlanning, offRun };
 }
 
 /** The project's stored results, without times and with people named by their facts (their ids follow landing order). */
@@ -98,14 +103,16 @@ describe('a run started beside its project\'s first plan', () => {
     const engine = await openEngine(join(tmp.dir, 'followed'));
     try {
       const { summary, mapping, strategies } = await importedProject(engine);
-      const { started, saving, progress, offRun } = await runBesidePlan(engine, summary.id, mapping, strategies);
+      const { started, saving, progress, callsWhilePlanning, offRun } = await runBesidePlan(engine, summary.id, mapping, strategies);
       expect(started.status).toBe('running');
       const end = await engine.runSettled(summary.id);
       offRun();
       expect((await saving).ok).toBe(true);
       expect(end?.status).toBe('done');
-      // Calls went out while rows were still being planned, and the queries' total was said to be partial then.
-      expect(progress.some((p) => p.rowsPlanned !== undefined && p.rowsPlanned < ROWS && p.calls > 0)).toBe(true);
+      // Calls went out while rows were still being planned, and the queries' total was said to be partial then (the
+      // service's count: a call is committed once its reply is read, which may be after the plan's end).
+      const callsBefore = sim.counters().findCalls - (end?.calls ?? 0);
+      expect(Math.max(...callsWhilePlanning)).toBeGreaterThan(callsBefore);
       expect(end?.rowsPlanned).toBeUndefined();
       expect(end?.rowsResolved).toBe(end?.rowsTotal);
       expect(results(engine, summary.id)).toBe(planned);
