@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { peakRssBytes } from './peak-rss';
+import { peakRssBytes, resetPeakRss } from './peak-rss';
 
 /** MB, what the process held when its sampled resident memory peaked: the kernel's split and the main JS heap's. */
 export interface MemoryAtPeak {
@@ -38,6 +38,7 @@ export interface MemoryPeak {
   sampled: number;
   /** MB, the kernel's high-water mark for the process. */
   maxRss: number;
+  /** MB, each phase's peak: its highest sample, or the kernel's high-water mark over it where it can be reset (Linux). */
   byPhase: Record<string, number>;
   /** MB, the JS heap's peak by phase: what of the RSS is JavaScript objects (the rest: SQLite's cache, buffers, code). */
   heapByPhase: Record<string, number>;
@@ -55,6 +56,9 @@ export class MemorySampler {
   /** The RSS the split was last read at: /proc/self/smaps is read again only once the peak is 2 MB past it. */
   private splitAt = 0;
   private readonly timer: NodeJS.Timeout;
+  /** The kernel's high-water mark of the phases before this one (its mark is reset at each phase where it can be). */
+  private earlierMaxRss = 0;
+  private readonly resets = resetPeakRss();
 
   constructor(everyMs = 50) {
     this.sample();
@@ -79,15 +83,30 @@ export class MemorySampler {
   /** Samples from now on count towards `phase`, so the report can say which step needed the memory. */
   enter(phase: string): void {
     this.sample();
+    this.endPhase();
     this.phase = phase;
     this.sample();
+  }
+
+  /**
+   * A busy event loop misses samples (a step's synchronous stretch is one long turn), so the kernel's high-water mark
+   * over the phase counts too, where it can be reset for the next one.
+   */
+  private endPhase(): void {
+    if (!this.resets) return;
+    const hwm = peakRssBytes();
+    this.earlierMaxRss = Math.max(this.earlierMaxRss, hwm);
+    if (hwm > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, hwm);
+    resetPeakRss();
   }
 
   /** MB. A busy event loop can miss a sample, so the kernel's high-water mark (which never misses) is taken too. */
   peakMb(): MemoryPeak {
     this.sample();
+    const hwm = peakRssBytes();
+    if (this.resets && hwm > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, hwm);
     const mb = (m: Map<string, number>) => Object.fromEntries([...m].map(([name, bytes]) => [name, Math.round(bytes / 1e5) / 10]));
-    return { sampled: this.peak / 1e6, maxRss: peakRssBytes() / 1e6, byPhase: mb(this.phases), heapByPhase: mb(this.heaps), atPeak: this.atPeak };
+    return { sampled: this.peak / 1e6, maxRss: Math.max(this.earlierMaxRss, hwm) / 1e6, byPhase: mb(this.phases), heapByPhase: mb(this.heaps), atPeak: this.atPeak };
   }
 
   stop(): void {

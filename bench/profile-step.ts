@@ -49,7 +49,6 @@ import { num, percentile } from './report';
 import { ensureSheetFiles } from './sheet-files';
 import { SimulatorProcess } from './simulator-process';
 import { StatementTimes } from './statement-times';
-import { peakRssBytes } from './peak-rss';
 import { phaseText } from './measure-scale';
 import { runWebHostFlow } from './web-host-process';
 
@@ -188,7 +187,7 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
       : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
   log(
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (in the kernel ${num(used.system / 1e6, 2)} s; the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
-      `peak RSS so far ${num(peakRssBytes() / 1e6)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
+      `peak RSS so far ${num(memory.peakMb().maxRss)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
   const atPeak = memory.peakMb().atPeak;
   if (atPeak) log(`  at the highest sample so far: ${atPeakText(atPeak)}`);

@@ -2,7 +2,6 @@
 // drive it over HTTP like the page does and read its own peak resident memory.
 import { startWebHost } from '../electron/web/server';
 import { MemorySampler } from './memory-sampler';
-import { peakRssBytes } from './peak-rss';
 
 const [dataDir] = process.argv.slice(2);
 if (!dataDir) {
@@ -21,7 +20,7 @@ process.on('message', (message: { type?: string; id?: number; phase?: string }) 
   }
   if (message?.type === 'usage') {
     const usage = process.resourceUsage();
-    process.send!({ type: 'usage', id: message.id, maxRssMb: peakRssBytes() / 1e6, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, memory: memory.peakMb() });
+    process.send!({ type: 'usage', id: message.id, maxRssMb: memory.peakMb().maxRss, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, memory: memory.peakMb() });
   }
 });
 const stop = () => {
