@@ -56,8 +56,11 @@ export class MemorySampler {
   /** The RSS the split was last read at: /proc/self/smaps is read again only once the peak is 2 MB past it. */
   private splitAt = 0;
   private readonly timer: NodeJS.Timeout;
-  /** The kernel's high-water mark of the phases before this one (its mark is reset at each phase where it can be). */
-  private earlierMaxRss = 0;
+  /**
+   * The kernel's high-water mark before this phase: from the process's start to the sampler's, then over each phase
+   * before this one (the mark is reset at each phase where it can be).
+   */
+  private earlierMaxRss = peakRssBytes();
   private readonly resets = resetPeakRss();
 
   constructor(everyMs = 50) {

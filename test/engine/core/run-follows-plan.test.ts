@@ -44,14 +44,12 @@ async function importedProject(engine: Engine) {
 
 /** Saves the mapping and starts the run once the plan's job is under way, without waiting for the plan. */
 async function runBesidePlan(engine: Engine, projectId: number, mapping: object, strategies: string[]) {
-  const progress: RunProgress[] = [];
-  /** The find calls the service had answered by each progress told while the plan was partial. */
+  /** The find calls the service had answered by each progress the run told while it said the plan was partial. */
   const callsWhilePlanning: number[] = [];
   const offRun = engine.on('job.progress', (job) => {
     if (job.kind !== 'run' || !job.detail) return;
-    const detail = job.detail as RunProgress;
-    progress.push(detail);
-    if (detail.rowsPlanned !== undefined && detail.rowsPlanned < ROWS) callsWhilePlanning.push(sim.counters().findCalls);
+    const { rowsPlanned } = job.detail as RunProgress;
+    if (rowsPlanned !== undefined && rowsPlanned < ROWS) callsWhilePlanning.push(sim.counters().findCalls);
   });
   let planGoing = () => undefined as void;
   const going = new Promise<void>((resolve) => (planGoing = resolve));
@@ -62,7 +60,7 @@ async function runBesidePlan(engine: Engine, projectId: number, mapping: object,
   await going;
   offPlan();
   const started = await ok(engine, 'run.start', { projectId, autoAccept: true });
-  return { started, saving, progress, callsWhilePlanning, offRun };
+  return { started, saving, callsWhilePlanning, offRun };
 }
 
 /** The project's stored results, without times and with people named by their facts (their ids follow landing order). */
@@ -103,7 +101,7 @@ describe('a run started beside its project\'s first plan', () => {
     const engine = await openEngine(join(tmp.dir, 'followed'));
     try {
       const { summary, mapping, strategies } = await importedProject(engine);
-      const { started, saving, progress, callsWhilePlanning, offRun } = await runBesidePlan(engine, summary.id, mapping, strategies);
+      const { started, saving, callsWhilePlanning, offRun } = await runBesidePlan(engine, summary.id, mapping, strategies);
       expect(started.status).toBe('running');
       const end = await engine.runSettled(summary.id);
       offRun();
