@@ -97,17 +97,21 @@ export class MemorySampler {
    */
   private endPhase(): void {
     if (!this.resets) return;
-    const hwm = peakRssBytes();
-    this.earlierMaxRss = Math.max(this.earlierMaxRss, hwm);
-    if (hwm > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, hwm);
+    this.earlierMaxRss = Math.max(this.earlierMaxRss, this.phaseMark());
     resetPeakRss();
+  }
+
+  /** The kernel's high-water mark, counted towards this phase where it is the phase's own (it can be reset). */
+  private phaseMark(): number {
+    const hwm = peakRssBytes();
+    if (this.resets && hwm > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, hwm);
+    return hwm;
   }
 
   /** MB. A busy event loop can miss a sample, so the kernel's high-water mark (which never misses) is taken too. */
   peakMb(): MemoryPeak {
     this.sample();
-    const hwm = peakRssBytes();
-    if (this.resets && hwm > (this.phases.get(this.phase) ?? 0)) this.phases.set(this.phase, hwm);
+    const hwm = this.phaseMark();
     const mb = (m: Map<string, number>) => Object.fromEntries([...m].map(([name, bytes]) => [name, Math.round(bytes / 1e5) / 10]));
     return { sampled: this.peak / 1e6, maxRss: Math.max(this.earlierMaxRss, hwm) / 1e6, byPhase: mb(this.phases), heapByPhase: mb(this.heaps), atPeak: this.atPeak };
   }

@@ -185,11 +185,12 @@ const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     writtenBefore === null || writtenAfter === null
       ? ''
       : `, wrote ${num((writtenAfter[0] - writtenBefore[0]) / 1e6)} MB (to the disk ${num((writtenAfter[1] - writtenBefore[1]) / 1e6)} MB)`;
+  const peak = memory.peakMb();
   log(
     `${what}: ${num((performance.now() - started) / 1000, 2)} s, CPU ${num((used.user + used.system) / 1e6, 2)} s (in the kernel ${num(used.system / 1e6, 2)} s; the engine's thread ${num((usedHere.user + usedHere.system) / 1e6, 2)} s, busy ${num(busy, 2)} s)${written}, ` +
-      `peak RSS so far ${num(memory.peakMb().maxRss)} MB, JS heap ${num(memory.peakMb().heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
+      `peak RSS so far ${num(peak.maxRss)} MB, JS heap ${num(peak.heapByPhase[what] ?? 0)} MB (sampled); load ${num(loadavg()[0]!, 1)}`,
   );
-  const atPeak = memory.peakMb().atPeak;
+  const atPeak = peak.atPeak;
   if (atPeak) log(`  at the highest sample so far: ${atPeakText(atPeak)}`);
   if (threads.length > 0) log(`  CPU by thread: ${threads.sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${num(seconds, 2)} s`).join(', ')}`);
   for (const line of statementTimes?.report() ?? []) log(line);

@@ -20,7 +20,8 @@ process.on('message', (message: { type?: string; id?: number; phase?: string }) 
   }
   if (message?.type === 'usage') {
     const usage = process.resourceUsage();
-    process.send!({ type: 'usage', id: message.id, maxRssMb: memory.peakMb().maxRss, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, memory: memory.peakMb() });
+    const peak = memory.peakMb();
+    process.send!({ type: 'usage', id: message.id, maxRssMb: peak.maxRss, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, memory: peak });
   }
 });
 const stop = () => {
