@@ -12,6 +12,8 @@ import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAcce
 import { num, percentile } from './report';
 import { ensureSheetFiles, readFirstRows, type SheetFiles } from './sheet-files';
 import { SHEET_MAPPING } from './sheet-generator';
+import { measureStorageFloor } from './storage-floor-process';
+import type { FloorResult } from './storage-floor';
 import type { SimulatorProcess, SimulatorTally } from './simulator-process';
 import { runWebHostFlow, type WebHostFlow } from './web-host-process';
 
@@ -54,6 +56,8 @@ export interface ScaleResult {
     dataFolderBefore: FolderSize;
     dataFolderAfter: FolderSize;
   };
+  /** The first run's storage floor on this machine (storage-floor.ts), measured at the reference size only. */
+  storageFloor: FloorResult | null;
   reference: null | { slice: number; matchdeskRowsFound: number; onePerCall: ReferenceResult; tenPerCallWithPause: ReferenceResult };
   cachedRerun: Step & { importSeconds: number; planningSeconds: number; calls: number; findCallsServed: number; cacheHits: number };
   refresh: Step & {
@@ -156,6 +160,12 @@ export async function measureScale(
     // From the project, not a review page: opening the review starts filling the text index in the background, which
     // would take its turns between the later steps and leave the review step's first text filter less to build.
     const counts = (await engine.call('projects.get', { projectId })).summary.counts;
+
+    let storageFloor: FloorResult | null = null;
+    if (withReference) {
+      storageFloor = await measureStorageFloor(engine.dbPath, projectId);
+      log(`  storage floor (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call`);
+    }
 
     let reference: ScaleResult['reference'] = null;
     if (withReference) {
@@ -264,6 +274,7 @@ export async function measureScale(
         dataFolderBefore,
         dataFolderAfter,
       },
+      storageFloor,
       reference,
       cachedRerun: {
         seconds: cached.seconds,

@@ -145,7 +145,11 @@ function evaluate(
       (s) => `${sec(s.matching.seconds)}, ${num(s.matching.calls)} calls, ${num(s.matching.seconds / s.matching.lowerBoundSeconds, 2)}x bound, engine CPU ${sec(s.matching.cpuSeconds)}`,
       (s) => s.matching.seconds,
     ),
-    row('First run: engine CPU per call', (s) => ms((s.matching.cpuSeconds * 1000) / s.matching.calls)),
+    row('First run: engine CPU per call', (s) => {
+      const perCall = (s.matching.cpuSeconds * 1000) / s.matching.calls;
+      const floor = s.storageFloor?.cpuMsPerCall;
+      return floor === undefined ? ms(perCall) : `${ms(perCall)} (storage floor ${ms(floor)}: ${num(perCall / floor, 2)}x)`;
+    }),
     row('First run: written to the disk / reply bytes', (s) => {
       const ratio = writtenVsReplies(s);
       return s.matching.io && ratio !== null ? `${bytesMb(s.matching.io.writeBytes)} / ${bytesMb(s.matching.replyBytes)} = ${num(ratio, 2)}x` : 'not measured (no /proc/PID/io)';

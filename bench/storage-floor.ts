@@ -8,9 +8,12 @@
 //   new-unindexed: as new, the digests kept in memory instead of an index, to show what that index's random inserts cost.
 // Both decode and parse each reply, make the candidates' facts, and commit per call as the run does; neither works out
 // verdicts (the same work in both). Prints CPU per call, bytes handed to write() and the file's size for each.
+// `npm run bench` runs it (new-unindexed) on its first run's folder, in a process of its own, and shows its CPU per
+// call beside the engine's: the floor of that figure on the machine of that run.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
 //   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed]
+//   npx tsx bench/storage-floor.ts --db FILE --project ID --layout new-unindexed --json   # another folder's project
 import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -26,10 +29,22 @@ import { personRecord } from '../electron/engine/store/person-records';
 import { num } from './report';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
-const { values } = parseArgs({ options: { rows: { type: 'string' }, layout: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rows: { type: 'string' }, layout: { type: 'string' }, db: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } },
+});
 const rows = Number(values.rows ?? 100_000);
-const source = join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
-if (!existsSync(source)) throw new Error(`No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
+const source = values.db ?? join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
+if (!existsSync(source)) throw new Error(values.db ? `No database at ${source}.` : `No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
+
+/** One layout's figures, as --json prints them (bench/storage-floor-process.ts reads them). */
+export interface FloorResult {
+  layout: string;
+  calls: number;
+  cpuMsPerCall: number;
+  writtenBytes: number;
+  replyBytes: number;
+  fileBytes: number;
+}
 
 interface Call {
   keys: string[];
@@ -40,10 +55,11 @@ interface Call {
 }
 
 /** The prepared run's answers in the order it stored them, as the calls that brought them. */
-function replayedCalls(): Call[] {
+function replayedCalls(): { calls: Call[]; sheetRows: number } {
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
-    const project = db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number;
+    const project = values.project === undefined ? (db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number) : Number(values.project);
+    const sheetRows = (db.prepare('SELECT max(row_index) + 1 FROM row_status WHERE project_id = ?').pluck().get(project) as number | null) ?? 0;
     const rowsOf = new Map<number, number[]>();
     for (const [row, id] of db.prepare('SELECT row_index, query_id FROM row_status WHERE project_id = ? AND query_id IS NOT NULL').raw().iterate(project) as IterableIterator<[number, number]>) {
       let list = rowsOf.get(id);
@@ -68,7 +84,7 @@ function replayedCalls(): Call[] {
         rows: slice.map(([, , id]) => rowsOf.get(id) ?? []),
       });
     }
-    return calls;
+    return { calls, sheetRows };
   } finally {
     db.close();
   }
@@ -84,18 +100,18 @@ function open(path: string): Database.Database {
   return db;
 }
 
-const ROWS_TABLE = (chosen: string) => `
+const ROWS_TABLE = (chosen: string, rows: number) => `
   CREATE TABLE row_status (project_id INTEGER NOT NULL, row_index INTEGER NOT NULL, state TEXT NOT NULL, candidate_count INTEGER,
     confidence REAL, chosen ${chosen}, fetched_at INTEGER, PRIMARY KEY (project_id, row_index)) WITHOUT ROWID;
   WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows - 1})
   INSERT INTO row_status (project_id, row_index, state) SELECT 1, i, 'pending' FROM n;`;
 
-function oldLayout(db: Database.Database): (call: Call, at: number) => void {
+function oldLayout(db: Database.Database, rows: number): (call: Call, at: number) => void {
   db.exec(`
     CREATE TABLE lookups (query_key TEXT PRIMARY KEY, query TEXT NOT NULL, fetched_at INTEGER NOT NULL, status TEXT NOT NULL,
       candidate_count INTEGER, facts TEXT, candidates TEXT, error TEXT);
     CREATE INDEX lookups_by_answer ON lookups (fetched_at, query_key, status, candidate_count);
-    ${ROWS_TABLE('TEXT')}`);
+    ${ROWS_TABLE('TEXT', rows)}`);
   const put = db.prepare('INSERT INTO lookups (query_key, query, fetched_at, status, candidate_count, facts, candidates) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const settle = db.prepare("UPDATE row_status SET state = 'to_review', candidate_count = ?, confidence = 0.5, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?");
   return (call, at) => {
@@ -109,12 +125,12 @@ function oldLayout(db: Database.Database): (call: Call, at: number) => void {
   };
 }
 
-function newLayout(db: Database.Database, digestIndex = true): (call: Call, at: number) => void {
+function newLayout(db: Database.Database, rows: number, digestIndex = true): (call: Call, at: number) => void {
   db.exec(`
     CREATE TABLE people (id INTEGER PRIMARY KEY, digest INTEGER NOT NULL, facts TEXT NOT NULL, person TEXT NOT NULL);
     ${digestIndex ? 'CREATE INDEX people_by_digest ON people (digest);' : ''}
     CREATE TABLE answers (query_id INTEGER PRIMARY KEY, fetched_at INTEGER NOT NULL, status TEXT NOT NULL, people TEXT, ranks TEXT);
-    ${ROWS_TABLE('INTEGER')}`);
+    ${ROWS_TABLE('INTEGER', rows)}`);
   const find = digestIndex ? db.prepare('SELECT id FROM people WHERE digest = ?').pluck() : null;
   const known = new Map<bigint, number>();
   const add = db.prepare('INSERT INTO people (digest, facts, person) VALUES (?, ?, ?)');
@@ -143,17 +159,18 @@ async function bytesWritten(): Promise<number> {
   return Number(/^wchar: (\d+)$/m.exec(io)![1]);
 }
 
-const calls = replayedCalls();
+const { calls, sheetRows } = replayedCalls();
 const replyBytes = calls.reduce((sum, c) => sum + c.body.length, 0);
-console.log(`${num(calls.length)} calls, ${num(calls.reduce((s, c) => s + c.keys.length, 0))} answers, ${num(replyBytes / 1e6)} MB of replies`);
+const say = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+say(`${num(calls.length)} calls, ${num(calls.reduce((s, c) => s + c.keys.length, 0))} answers, ${num(replyBytes / 1e6)} MB of replies`);
 await mkdir(TMP_DIR, { recursive: true });
 for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unindexed']) {
-  const dir = join(TMP_DIR, `storage-floor-${layout}`);
+  const dir = join(TMP_DIR, `storage-floor-${process.pid}-${layout}`);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir);
   const path = join(dir, 'floor.sqlite');
   const db = open(path);
-  const store = layout === 'old' ? oldLayout(db) : newLayout(db, layout !== 'new-unindexed');
+  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed');
   const written = await bytesWritten();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -163,10 +180,18 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   const wrote = (await bytesWritten()) - written;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
-  const size = statSync(path).size;
-  console.log(
-    `${layout}: ${num(seconds, 2)} s, CPU ${num((used.user + used.system) / 1000 / calls.length, 2)} ms a call, ` +
-      `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies), file ${num(size / 1e6)} MB`,
-  );
+  const result: FloorResult = {
+    layout,
+    calls: calls.length,
+    cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
+    writtenBytes: wrote,
+    replyBytes,
+    fileBytes: statSync(path).size,
+  };
   await rm(dir, { recursive: true, force: true });
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  say(
+    `${layout}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
+      `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies), file ${num(result.fileBytes / 1e6)} MB`,
+  );
 }
