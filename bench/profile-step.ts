@@ -32,6 +32,8 @@
 // bench/statement-times.ts). Reading the thread's clock adds to the CPU.
 // --heap-sample DIR: what the engine's thread allocates during each step, collected objects included (V8's sampling heap
 // profiler, a sample every 32 kB), written as DIR/<step>.heapprofile (open it in Chrome's DevTools, Memory tab).
+// --heap-survivors: with --heap-sample, only what outlived a young-generation collection (what is promoted, and what a
+// message cloned from more than 100 kB made in the old generation at once): what brings on the full collections.
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -66,6 +68,7 @@ const { values, positionals } = parseArgs({
     gzip: { type: 'boolean' },
     scope: { type: 'string' },
     'heap-sample': { type: 'string' },
+    'heap-survivors': { type: 'boolean' },
   },
   allowPositionals: true,
 });
@@ -157,7 +160,7 @@ inspector?.connect();
 const measure = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
   memory.enter(what);
   statementTimes?.reset();
-  await inspector?.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await inspector?.post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !values['heap-survivors'] });
   const cpu = process.cpuUsage();
   const threadCpu = process.threadCpuUsage();
   const loop = performance.eventLoopUtilization();
