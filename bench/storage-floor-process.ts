@@ -6,7 +6,7 @@ const FLOOR_LINE = z.object({
   layout: z.string(),
   calls: z.number(),
   cpuMsPerCall: z.number(),
-  writtenBytes: z.number(),
+  writtenBytes: z.number().nullable(),
   replyBytes: z.number(),
   fileBytes: z.number(),
 }) satisfies z.ZodType<FloorResult>;
