@@ -16,6 +16,12 @@ export class HeldRows {
    * them all and each write sorted them (at 1M rows, thousands held: 2.0 against 1.4 s of the run's thread, profiled).
    */
   private held: Held[] = [];
+  /**
+   * Rows added since `held` was last read, as they came: sorted and merged into it in one pass when it is next read,
+   * so a held row moves once a read, not once for each row put before it (nearly every row of a landed call goes a
+   * few hundred places before the end; docs/performance.md, "The first run").
+   */
+  private incoming: Held[] = [];
   private since = 0;
   /** Rows written so far: past `quickRows`, rows wait longer and are written in larger writes. */
   private written = 0;
@@ -24,7 +30,7 @@ export class HeldRows {
   constructor(private readonly quickRows = QUICK_ROWS) {}
 
   get size(): number {
-    return this.held.length;
+    return this.held.length + this.incoming.length;
   }
 
   /**
@@ -34,14 +40,8 @@ export class HeldRows {
    */
   add(rows: readonly WaitingRow[], values: readonly VerdictValues[] | null, fetchedAt: number, people: readonly number[] | null = null): ResolutionCount {
     if (rows.length === 0) return { resolved: 0, advanced: 0 };
-    if (this.held.length === 0) this.since = performance.now();
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const h: Held = { row, values: values ? values[i]! : null, fetchedAt, people };
-      const last = this.held.length - 1;
-      if (last < 0 || this.held[last]!.row.rowIndex < row.rowIndex) this.held.push(h);
-      else this.held.splice(this.firstFrom(row.rowIndex), 0, h);
-    }
+    if (this.size === 0) this.since = performance.now();
+    for (let i = 0; i < rows.length; i++) this.incoming.push({ row: rows[i]!, values: values ? values[i]! : null, fetchedAt, people });
     // Rows with candidates count as settled now: only the run writes a pending row.
     return { resolved: values ? rows.length : 0, advanced: 0 };
   }
@@ -51,8 +51,27 @@ export class HeldRows {
     return Math.min(this.firstFrom(below), enough);
   }
 
+  /**
+   * The rows added since, sorted and merged into `held` from its end: a held row after the lowest of them moves once,
+   * to its place; rows after every held one are appended where they are.
+   */
+  private mergeIncoming(): void {
+    const incoming = this.incoming;
+    if (incoming.length === 0) return;
+    this.incoming = [];
+    incoming.sort((a, b) => a.row.rowIndex - b.row.rowIndex);
+    const held = this.held;
+    let i = held.length - 1;
+    for (const h of incoming) held.push(h);
+    // From the end: the place written is always past the held rows not read yet (it is i + j + 1).
+    for (let j = incoming.length - 1, at = held.length - 1; j >= 0; at--) {
+      held[at] = i >= 0 && held[i]!.row.rowIndex > incoming[j]!.row.rowIndex ? held[i--]! : incoming[j--]!;
+    }
+  }
+
   /** The position of the first held row at or after row `index` (the count of those before it). */
   private firstFrom(index: number): number {
+    this.mergeIncoming();
     let low = 0;
     let high = this.held.length;
     while (low < high) {
@@ -68,12 +87,12 @@ export class HeldRows {
    * enough; or so many rows are held, above it too, that memory says to write them all (then Infinity).
    */
   dueBelow(below: number): number | null {
-    if (this.held.length >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
+    if (this.size >= MAX_HELD_ROWS) return Number.POSITIVE_INFINITY;
     if (this.countBelow(below, 1) === 0) return null;
     // One row below is due once they waited long enough; otherwise once enough of them wait.
     if (this.waitLeft() === 0) return below;
     const { rows } = this.pace();
-    return this.held.length >= rows && this.countBelow(below, rows) >= rows ? below : null;
+    return this.size >= rows && this.countBelow(below, rows) >= rows ? below : null;
   }
 
   /** How long (ms) until rows below the watermark are due by time. */

@@ -183,6 +183,47 @@ describe('rows held until the rows before them are settled', () => {
     expect(states.filter((s) => s === 'auto' || s === 'to_review')).toHaveLength(6);
   });
 
+  it('keeps rows added between reads in row order: counts, partial writes and what is left agree with the rows added', () => {
+    const sheet = Array.from({ length: 400 }, () => ['Jane Doe', '', 'Globex']);
+    const projectId = addProject(db, sheet);
+    const resolution = new RowResolution(db, projectId, MAPPING, RULE);
+    const rows = waiting(sheet);
+    // Calls land with rows from the pages read last, a few of a query at a time, out of order and below rows held.
+    let seed = 41;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const order = rows.map((r) => r.rowIndex);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = next(i + 1);
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const held = new HeldRows();
+    const kept = new Set<number>();
+    const ended = new Set<number>();
+    for (let at = 0; at < order.length; ) {
+      const batch = order.slice(at, (at += 1 + next(12)));
+      held.add(batch.map((i) => rows[i]!), null, FETCHED_AT);
+      for (const i of batch) kept.add(i);
+      const mark = next(420);
+      const expected = [...kept].filter((i) => i < mark).length;
+      expect(held.countBelow(mark)).toBe(expected);
+      expect(held.size).toBe(kept.size);
+      if (next(4) === 0) {
+        // Found nobody at their last step: a write ends exactly the rows below the mark.
+        expect(db.transaction(() => held.write(resolution, mark))().resolved).toBe(expected);
+        for (const i of [...kept]) {
+          if (i >= mark) continue;
+          kept.delete(i);
+          ended.add(i);
+        }
+      }
+    }
+    db.transaction(() => held.write(resolution))();
+    for (const i of kept) ended.add(i);
+    expect(held.size).toBe(0);
+    expect(ended.size).toBe(sheet.length);
+    expect(stored(db, projectId).every((r) => r.state === 'no_candidates')).toBe(true);
+  });
+
   it('stores the person a held row chose by the ids its answer was stored with, as the stored answer names them by position', () => {
     // Each row asks its own query; the answers hold the same three people in turn, the row's person at another place each time.
     const sheet = [
