@@ -190,7 +190,7 @@ describe('rows held until the rows before them are settled', () => {
     const rows = waiting(sheet);
     // Calls land with rows from the pages read last, a few of a query at a time, out of order and below rows held.
     let seed = 41;
-    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const next = (n: number) => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) % n;
     const order = rows.map((r) => r.rowIndex);
     for (let i = order.length - 1; i > 0; i--) {
       const j = next(i + 1);
