@@ -39,6 +39,27 @@ export function spawnBenchScript(script: string, args: string[], { stdio = ['ign
 }
 
 /**
+ * Runs one of bench/'s scripts to its end (spawnBenchScript): resolves with what it wrote to stdout, passed on to this
+ * process's as it comes with `echo`; an exit other than 0 rejects, saying that `what` failed and what it wrote to stderr.
+ */
+export async function runBenchScript(script: string, args: string[], what: string, { echo = false }: { echo?: boolean } = {}): Promise<string> {
+  const child = spawnBenchScript(script, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let errors = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (echo) process.stdout.write(chunk);
+    else out += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`${what} failed (exit ${code}): ${errors.trim()}`);
+  return out;
+}
+
+/**
  * Runs a bundle of a bench entry (engine-bundle.ts) in its own Node process, as Electron runs its main process's
  * bundle: the app's flags and environment, no tsx.
  */

@@ -12,8 +12,7 @@ import { onePerCall, tenPerCallWithPause, type ReferenceResult, type ServiceAcce
 import { num, percentile } from './report';
 import { ensureSheetFiles, readFirstRows, type SheetFiles } from './sheet-files';
 import { SHEET_MAPPING } from './sheet-generator';
-import { measureStorageFloor } from './storage-floor-process';
-import type { FloorResult } from './storage-floor';
+import { measureStorageFloor, type FloorResult } from './storage-floor-process';
 import type { SimulatorProcess, SimulatorTally } from './simulator-process';
 import { runWebHostFlow, type WebHostFlow } from './web-host-process';
 
@@ -162,6 +161,7 @@ export async function measureScale(
     const counts = (await engine.call('projects.get', { projectId })).summary.counts;
 
     let storageFloor: FloorResult | null = null;
+    let reference: ScaleResult['reference'] = null;
     if (withReference) {
       // A figure beside another: a floor that fails is reported, the bench goes on.
       storageFloor = await measureStorageFloor(engine.dbPath, projectId).catch((error: unknown) => {
@@ -169,10 +169,7 @@ export async function measureScale(
         return null;
       });
       if (storageFloor) log(`  storage floor (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call`);
-    }
 
-    let reference: ScaleResult['reference'] = null;
-    if (withReference) {
       await engine.enter('reference');
       log(`  reference strategies on the first ${num(opts.slice)} rows, same simulator, same waterfall`);
       const access: ServiceAccess = { baseUrl: service.baseUrl, orgId: service.orgId, clientId: service.clientId, clientSecret: service.clientSecret };

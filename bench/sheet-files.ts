@@ -1,7 +1,7 @@
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSheet } from '../electron/engine/sheets';
-import { spawnBenchScript } from './child-process';
+import { runBenchScript } from './child-process';
 import type { SheetStats } from './sheet-generator';
 
 export interface SheetFiles {
@@ -28,15 +28,7 @@ export async function ensureSheetFiles(dir: string, p: { rows: number; people: n
     log(`  reusing ${csv} (and .xlsx)`);
   } else {
     await mkdir(dir, { recursive: true });
-    const child = spawnBenchScript('./sheet-child.ts', [csv, xlsx, metaPath, String(p.rows), String(p.people), String(p.seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let errors = '';
-    child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (c) => resolve(c));
-    });
-    if (code !== 0) throw new Error(`Generating the bench sheet failed (exit ${code}): ${errors.trim()}`);
+    await runBenchScript('./sheet-child.ts', [csv, xlsx, metaPath, String(p.rows), String(p.people), String(p.seed)], 'Generating the bench sheet', { echo: true });
   }
   return JSON.parse(await readFile(metaPath, 'utf8')) as SheetFiles;
 }

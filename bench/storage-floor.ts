@@ -27,6 +27,7 @@ import { replyText } from '../electron/engine/api/reply-text';
 import { candidateFacts, rankedFacts, storedFacts, storedPersonFacts } from '../electron/engine/matching';
 import { personRecord } from '../electron/engine/store/person-records';
 import { num } from './report';
+import type { FloorResult } from './storage-floor-process';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values } = parseArgs({
@@ -35,17 +36,6 @@ const { values } = parseArgs({
 const rows = Number(values.rows ?? 100_000);
 const source = values.db ?? join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
 if (!existsSync(source)) throw new Error(values.db ? `No database at ${source}.` : `No prepared folder for ${rows} rows: run "npx tsx bench/profile-step.ts --rows ${rows} prepare" first.`);
-
-/** One layout's figures, as --json prints them (bench/storage-floor-process.ts reads them). */
-export interface FloorResult {
-  layout: string;
-  calls: number;
-  cpuMsPerCall: number;
-  /** Bytes handed to write() (`wchar`); null where /proc/self/io is not there (not Linux). */
-  writtenBytes: number | null;
-  replyBytes: number;
-  fileBytes: number;
-}
 
 interface Call {
   keys: string[];
