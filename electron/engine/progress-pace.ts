@@ -16,3 +16,43 @@ export function progressPace(intervalMs = PROGRESS_INTERVAL_MS): (phase?: string
     return true;
   };
 }
+
+/**
+ * How a run or a refresh tells its progress (`tell`): `now` at once (its start, a new phase); `soon` at most every
+ * `intervalMs`, a change in a quiet stretch told once that interval is over, so none is held back for good; `end` its
+ * last word, after which nothing more is told.
+ */
+export class ProgressTimer {
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly tell: () => void,
+    private readonly intervalMs: number,
+  ) {}
+
+  now(): void {
+    if (this.ended) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.lastAt = performance.now();
+    this.tell();
+  }
+
+  soon(): void {
+    if (this.ended) return;
+    const wait = this.intervalMs - (performance.now() - this.lastAt);
+    if (wait <= 0) this.now();
+    else
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        this.now();
+      }, wait);
+  }
+
+  end(): void {
+    this.now();
+    this.ended = true;
+  }
+}

@@ -18,6 +18,7 @@ import { writeWaitingRows } from './refresh-rows';
 import { putRefreshedPerson } from '../rows/refreshed-people';
 import { PersonHistoryWriter } from '../rows/person-history';
 import { stateOfFacts } from '../rows/person-state';
+import { ProgressTimer } from '../progress-pace';
 
 export interface RefreshRunDeps {
   db: Database;
@@ -83,8 +84,8 @@ export class RefreshRun {
   private readonly doneAtStart: number;
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
-  private lastEmit = 0;
-  private emitTimer: NodeJS.Timeout | null = null;
+  /** At most ~10 events a second while running, and always on a change of status. */
+  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()), PROGRESS_INTERVAL_MS);
   private readonly markPerson: Statement;
   private readonly keepFound: Statement;
   /** While the rows are brought up to date: the last row read (-1 before the first slice); null while asking. */
@@ -200,7 +201,7 @@ export class RefreshRun {
       this.counters.failed = 0;
       this.persist();
     })();
-    this.emit(true);
+    this.told.now();
     // The pending people are read a call's worth at a time, in slug order after the last one sent (they stay
     // pending in the table while their call is in flight), so nothing held grows with the project.
     const pendingAfter = db.prepare(`SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' AND slug > ? ORDER BY slug LIMIT ${MAX_QUERIES_PER_FIND}`).pluck();
@@ -247,10 +248,10 @@ export class RefreshRun {
   private async writeRows(): Promise<void> {
     const { db } = this.deps;
     this.rowsWritten = -1;
-    this.emit(true);
+    this.told.now();
     const onSlice = (lastRow: number) => {
       this.rowsWritten = lastRow;
-      this.emit(false);
+      this.told.soon();
     };
     await writeWaitingRows(db, this.writer, this.counters, () => this.persist(), onSlice, async () => {
       await nextTurn();
@@ -293,14 +294,14 @@ export class RefreshRun {
       answers = await client.findBatch(slugs.map(slugQuery), { signal: this.abort.signal });
     } catch (error) {
       this.callFailed(slugs, error);
-      this.emit(false);
+      this.told.soon();
       return;
     }
     timing.record(client.scope, clock.now() - started);
     this.networkFailuresInARow = 0;
     this.authFailuresInARow = 0;
     this.commit(slugs, answers);
-    this.emit(false);
+    this.told.soon();
   }
 
   /** One landed call: its answers, the people's facts and their state, in one transaction (their rows come after, in sheet order). */
@@ -395,8 +396,6 @@ export class RefreshRun {
   private finish(status: RefreshStatus, message: string | null): void {
     this.status = status;
     this.message = message;
-    if (this.emitTimer) clearTimeout(this.emitTimer);
-    this.emitTimer = null;
     try {
       const at = new Date(this.deps.clock.now()).toISOString();
       this.persist(status === 'paused' ? null : at);
@@ -408,7 +407,7 @@ export class RefreshRun {
     } catch {
       // The database itself failed (that may be why the refresh ends): the next start marks it interrupted.
     }
-    this.emit(true);
+    this.told.end();
     if (status === 'done') this.timeRows();
   }
 
@@ -429,22 +428,5 @@ export class RefreshRun {
       updatedAt: new Date(this.deps.clock.now()).toISOString(),
       finishedAt,
     });
-  }
-
-  private emit(force: boolean): void {
-    const now = performance.now();
-    if (force || now - this.lastEmit >= PROGRESS_INTERVAL_MS) {
-      if (this.emitTimer) clearTimeout(this.emitTimer);
-      this.emitTimer = null;
-      this.lastEmit = now;
-      this.deps.onProgress(this.progress());
-      return;
-    }
-    if (!this.emitTimer) {
-      this.emitTimer = setTimeout(() => {
-        this.emitTimer = null;
-        if (this.status === 'running') this.emit(true);
-      }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
-    }
   }
 }

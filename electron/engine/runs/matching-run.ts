@@ -23,6 +23,7 @@ import { runFigure, type RowTiming } from '../rows/row-timing';
 import { saveRun, type RunCounters } from './run-records';
 import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
+import { ProgressTimer } from '../progress-pace';
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -177,10 +178,10 @@ export class MatchingRun {
   private abandoned = 0;
   /** Rows that changed in this run (settled or moved on): a walk that moves none would loop forever. */
   private moved = 0;
-  private lastEmit = 0;
   /** When the counters were last saved (performance.now()). */
   private persistedAt = Number.NEGATIVE_INFINITY;
-  private emitTimer: NodeJS.Timeout | null = null;
+  /** At most ~10 events a second while running, and always on a change of status. */
+  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()), PROGRESS_INTERVAL_MS);
   /** This walk's queries not answered yet, by id: queued or on their way, or landed and not committed yet. */
   private readonly asked = new Map<number, Asked>();
   /** The lowest row waiting on each query of `asked`, for the watermark. */
@@ -289,7 +290,7 @@ export class MatchingRun {
       this.counters.rowsResolved = (this.following ? this.planned.rows : this.deps.rowCount) - this.pendingRows;
       this.rowsAtStart = this.counters.rowsResolved;
       this.persist();
-      this.emit(true);
+      this.told.now();
       // The copy is the run's first step, tried once when rows wait, before the queries waiting are counted: at a
       // sheet's re-run it leaves few rows or none, where the count read every row's query. Rows a walk reaches are
       // worked out as always.
@@ -356,7 +357,7 @@ export class MatchingRun {
         for (const row of page) if (row.queryId > this.textAbove) this.textAbove = row.queryId;
         this.takePage(page, seen);
         this.sendQueued(false);
-        this.emit(false);
+        this.told.soon();
         await nextTurn();
       }
     } finally {
@@ -387,7 +388,7 @@ export class MatchingRun {
     this.counters.rowsResolved += settled;
     this.planned.rows = frontier.rows;
     this.planned.withoutQuery = frontier.withoutQuery;
-    this.emit(false);
+    this.told.soon();
   }
 
   /**
@@ -446,7 +447,7 @@ export class MatchingRun {
       for (let after = -1; !copy.done && !this.stop && this.commitError === null && !job?.signal.aborted; after = copy.through) {
         this.copyVerdicts(copy, after, seen);
         job?.progress(Math.min(copy.through + 1, copy.rows), copy.rows);
-        this.emit(false);
+        this.told.soon();
         await nextTurn();
       }
     } catch (error) {
@@ -744,7 +745,7 @@ export class MatchingRun {
       for (const q of asked) this.asked.delete(q.key);
       // The watermark may have passed held rows.
       this.holdOn();
-      this.emit(false);
+      this.told.soon();
       return;
     }
     timing.record(client.scope, fetchedAt - started);
@@ -812,7 +813,7 @@ export class MatchingRun {
     this.holdOn();
     // Rows the answers moved on may have queued their next queries.
     this.sendQueued(false);
-    this.emit(false);
+    this.told.soon();
   }
 
   /**
@@ -835,7 +836,7 @@ export class MatchingRun {
       this.commitError ??= error;
       return;
     }
-    this.emit(false);
+    this.told.soon();
   }
 
   /** Writes every held row within the caller's transaction. */
@@ -1030,14 +1031,12 @@ export class MatchingRun {
   private finish(status: RunStatus, message: string | null): void {
     this.status = status;
     this.message = message;
-    if (this.emitTimer) clearTimeout(this.emitTimer);
-    this.emitTimer = null;
     try {
       this.persist(status === 'paused' ? null : new Date(this.deps.clock.now()).toISOString());
     } catch {
       // The database itself failed (that may be why the run ends): the next start marks the run interrupted.
     }
-    this.emit(true);
+    this.told.end();
     if (status === 'done') this.timeRows();
   }
 
@@ -1071,24 +1070,6 @@ export class MatchingRun {
       updatedAt: new Date(this.deps.clock.now()).toISOString(),
       finishedAt,
     });
-  }
-
-  /** At most ~10 events a second while running, and always on a change of status. */
-  private emit(force: boolean): void {
-    const now = performance.now();
-    if (force || now - this.lastEmit >= PROGRESS_INTERVAL_MS) {
-      if (this.emitTimer) clearTimeout(this.emitTimer);
-      this.emitTimer = null;
-      this.lastEmit = now;
-      this.deps.onProgress(this.progress());
-      return;
-    }
-    if (!this.emitTimer) {
-      this.emitTimer = setTimeout(() => {
-        this.emitTimer = null;
-        if (this.status === 'running') this.emit(true);
-      }, PROGRESS_INTERVAL_MS - (now - this.lastEmit));
-    }
   }
 }
 
