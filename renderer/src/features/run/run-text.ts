@@ -1,5 +1,6 @@
 import type { RunProgress, RunStatus } from '../../../../shared/contract';
 import { formatCount, formatDuration, formatRate, plural } from '../../ui/format';
+import type { ProgressTone } from '../../ui/progress-panel';
 
 export interface RunControls {
   start: boolean;
@@ -35,9 +36,7 @@ export function runOutcome(progress: RunProgress): RunOutcome {
   return progress.errors >= progress.queriesDone ? 'all_failed' : 'partly_done';
 }
 
-export type RunTone = 'accent' | 'success' | 'warning' | 'danger' | 'muted';
-
-export function runTone(outcome: RunOutcome): RunTone {
+export function runTone(outcome: RunOutcome): ProgressTone {
   switch (outcome) {
     case 'running':
       return 'accent';

@@ -1,6 +1,7 @@
 // Where a criteria search stands, in the user's words; the progress view and the saved-searches list both read it.
 import type { SearchProgress, SearchStatus } from '../../../../shared/contract';
 import { formatCount, percent, plural } from '../../ui/format';
+import type { ProgressTone } from '../../ui/progress-panel';
 
 export interface SearchControls {
   cancel: boolean;
@@ -39,7 +40,7 @@ export function searchStatusLabel(status: SearchStatus): string {
   }
 }
 
-export function searchStatusTone(status: SearchStatus): 'accent' | 'success' | 'danger' | 'muted' {
+export function searchStatusTone(status: SearchStatus): ProgressTone {
   switch (status) {
     case 'running':
       return 'accent';
