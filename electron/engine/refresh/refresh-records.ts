@@ -111,7 +111,8 @@ export function markInterruptedRefreshes(db: Database, at: string): number {
     .run(at).changes;
 }
 
-export function storedRefreshProgress(record: RefreshRecord): RefreshProgress {
+/** A refresh's progress as its record tells it: at rest (no rate, no time left, no rows being written). */
+export function storedRefreshProgress(record: Pick<RefreshRecord, 'id' | 'projectId' | 'status' | 'counters' | 'message' | 'startedAt' | 'updatedAt'>): RefreshProgress {
   const c = record.counters;
   return {
     projectId: record.projectId,

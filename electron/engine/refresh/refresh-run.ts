@@ -13,7 +13,7 @@ import { QueryIds } from '../runs/query-ids';
 import { PersonDigests } from '../store/person-digests';
 import { storedQuery } from '../store/query-text';
 import { FreshPersonWriter } from './apply-fresh-person';
-import { dropLists, peopleDone, saveRefresh, type RefreshCounters } from './refresh-records';
+import { dropLists, peopleDone, saveRefresh, storedRefreshProgress, type RefreshCounters } from './refresh-records';
 import { writeWaitingRows } from './refresh-rows';
 import { putRefreshedPerson } from '../rows/refreshed-people';
 import { PersonHistoryWriter } from '../rows/person-history';
@@ -117,26 +117,12 @@ export class RefreshRun {
     const seconds = (now - this.activeSince) / 1000;
     const done = peopleDone(c);
     const rate = seconds > 0.5 ? (done - this.doneAtStart) / seconds : 0;
+    const { projectId, refreshId: id, status, message, startedAt } = this;
     return {
-      projectId: this.projectId,
-      refreshId: this.refreshId,
-      status: this.status,
-      peopleTotal: c.peopleTotal,
-      peopleDone: done,
-      found: c.found,
-      notFound: c.notFound,
-      failed: c.failed,
-      rowsWithoutProfile: c.rowsWithoutProfile,
-      rowsUpdated: c.rowsUpdated,
-      rowsChanged: c.rowsChanged,
-      rowsNotFound: c.rowsNotFound,
-      calls: c.calls,
+      ...storedRefreshProgress({ id, projectId, status, counters: c, message, startedAt, updatedAt: new Date(now).toISOString() }),
       ratePerSec: Math.round(rate * 10) / 10,
-      etaSeconds: this.status === 'running' && this.rowsWritten === null && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
-      rowsWriting: this.status === 'running' && this.rowsWritten !== null ? { done: this.rowsWritten + 1, total: this.deps.rowCount } : null,
-      message: this.message,
-      startedAt: this.startedAt,
-      updatedAt: new Date(now).toISOString(),
+      etaSeconds: status === 'running' && this.rowsWritten === null && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
+      rowsWriting: status === 'running' && this.rowsWritten !== null ? { done: this.rowsWritten + 1, total: this.deps.rowCount } : null,
     };
   }
 
