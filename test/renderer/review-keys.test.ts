@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { movedPosition, REVIEW_KEY_HELP, reviewActionForKey } from '../../renderer/src/features/review/review-keys';
+import { listMoveForKey, movedPosition, REVIEW_KEY_HELP, reviewActionForKey } from '../../renderer/src/features/review/review-keys';
 import { activatesOnEnter, isTypingTarget } from '../../renderer/src/ui/typing-target';
 
 describe('review keys', () => {
@@ -16,6 +16,16 @@ describe('review keys', () => {
     expect(reviewActionForKey({ key: '?' })).toEqual({ type: 'help' });
     expect(reviewActionForKey({ key: 'g' })).toEqual({ type: 'groups' });
     expect(reviewActionForKey({ key: 'G' })).toEqual({ type: 'groups' });
+  });
+
+  it('moves within a list by the same keys in the review and the search results, and by no other', () => {
+    for (const key of ['j', 'k', 'ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End']) {
+      expect(listMoveForKey(key)).not.toBeNull();
+      expect(reviewActionForKey({ key })).toEqual(listMoveForKey(key));
+    }
+    expect(listMoveForKey('End')).toEqual({ type: 'edge', to: 'last' });
+    expect(listMoveForKey('PageUp')).toEqual({ type: 'page', direction: -1 });
+    for (const key of ['1', 'Enter', 'n', 'u', '?', '/', 'g']) expect(listMoveForKey(key)).toBeNull();
   });
 
   it('works with caps lock on, and takes Ctrl+Z as undo', () => {

@@ -20,10 +20,11 @@ export interface KeyPress {
   altKey?: boolean;
 }
 
-export function reviewActionForKey(press: KeyPress): ReviewAction | null {
-  if (press.altKey) return null;
-  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
-  if (press.ctrlKey || press.metaKey) return key === 'z' ? { type: 'undo' } : null;
+/** The moves within a list of rows, by their keys: the review's and the search results' tables share them. */
+export type ListMove = Extract<ReviewAction, { type: 'move' | 'page' | 'edge' }>;
+
+/** Arrow keys (and j/k), Page Up/Down, Home/End: a move of the selection within a list. */
+export function listMoveForKey(key: string): ListMove | null {
   switch (key) {
     case 'ArrowDown':
     case 'j':
@@ -39,6 +40,18 @@ export function reviewActionForKey(press: KeyPress): ReviewAction | null {
       return { type: 'edge', to: 'first' };
     case 'End':
       return { type: 'edge', to: 'last' };
+    default:
+      return null;
+  }
+}
+
+export function reviewActionForKey(press: KeyPress): ReviewAction | null {
+  if (press.altKey) return null;
+  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  if (press.ctrlKey || press.metaKey) return key === 'z' ? { type: 'undo' } : null;
+  const move = listMoveForKey(key);
+  if (move) return move;
+  switch (key) {
     case '1':
     case '2':
     case '3':
@@ -80,7 +93,7 @@ export const REVIEW_KEY_HELP: { keys: string[]; what: string }[] = [
 ];
 
 /** Where the selection goes for a move, clamped to the list. */
-export function movedPosition(position: number, total: number, action: ReviewAction, pageRows: number): number {
+export function movedPosition(position: number, total: number, action: ListMove, pageRows: number): number {
   if (total <= 0) return 0;
   const last = total - 1;
   switch (action.type) {
@@ -90,7 +103,5 @@ export function movedPosition(position: number, total: number, action: ReviewAct
       return Math.min(last, Math.max(0, position + action.direction * Math.max(1, pageRows)));
     case 'edge':
       return action.to === 'first' ? 0 : last;
-    default:
-      return Math.min(last, Math.max(0, position));
   }
 }

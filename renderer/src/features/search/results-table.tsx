@@ -1,7 +1,7 @@
 import type { KeyboardEvent, Ref } from 'react';
 import type { SearchResultRow } from '../../../../shared/contract';
 import { VirtualList, type ListWindow } from '../../ui/virtual-list';
-import { movedPosition, type ReviewAction } from '../review/review-keys';
+import { listMoveForKey, movedPosition } from '../review/review-keys';
 import { resultAt, type ResultsList } from './results-list';
 
 export const RESULT_ROW_HEIGHT = 36;
@@ -21,28 +21,6 @@ export function resultElementId(position: number): string {
   return `search-result-${position}`;
 }
 
-/** Arrow keys, Page Up/Down, Home/End (and j/k, as in the review) move the selection within the table. */
-export function resultMoveForKey(key: string): ReviewAction | null {
-  switch (key) {
-    case 'ArrowDown':
-    case 'j':
-      return { type: 'move', by: 1 };
-    case 'ArrowUp':
-    case 'k':
-      return { type: 'move', by: -1 };
-    case 'PageDown':
-      return { type: 'page', direction: 1 };
-    case 'PageUp':
-      return { type: 'page', direction: -1 };
-    case 'Home':
-      return { type: 'edge', to: 'first' };
-    case 'End':
-      return { type: 'edge', to: 'last' };
-    default:
-      return null;
-  }
-}
-
 function cell(value: string | null) {
   return value ? value : <span className="muted">—</span>;
 }
@@ -57,7 +35,7 @@ export function ResultsTable({ gridRef, list, selected, pageRows, resetKey, onSe
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const action = resultMoveForKey(event.key);
+    const action = listMoveForKey(event.key);
     if (!action) return;
     event.preventDefault();
     onSelect(movedPosition(selected, total, action, pageRows));
