@@ -131,8 +131,8 @@ export class HeldRows {
 }
 
 /**
- * One comparator for every merge: a closure made at each sort was compiled by V8 anew every few hundred calls
- * (`--trace-opt`), for as long as a run goes on.
+ * One comparator for every merge: a closure made at each sort was compiled by V8 again and again for as long as a run
+ * went on (`--trace-opt`: 20 times in a 100k-row first run, 49 in 20 s of a 1M one).
  */
 const byRowIndex = (a: Held, b: Held): number => a.row.rowIndex - b.row.rowIndex;
 

@@ -11,10 +11,8 @@ interface PanelTestIds {
 }
 
 interface ProgressPanelProps {
-  /** The work's status, as `data-status` (styles and tests read it). */
+  /** The work's status, as `data-status` (styles and tests read it); 'running' while it goes on. */
   status: string;
-  /** Whether it is still going: its sentence is a live region only once it ends, so a reader hears the end once. */
-  running: boolean;
   /** Its status in a word or two, coloured by `tone`: "Matching", "Paused". */
   label: string;
   tone: ProgressTone;
@@ -35,7 +33,7 @@ interface ProgressPanelProps {
  * A long piece of work's progress, as a run, a refresh and a search show it: its status and percent, a bar, a sentence
  * of where it is, and its counts.
  */
-export function ProgressPanel({ status, running, label, tone, percent, barLabel, barText, sentence, counts, className, data, testIds = {} }: ProgressPanelProps) {
+export function ProgressPanel({ status, label, tone, percent, barLabel, barText, sentence, counts, className, data, testIds = {} }: ProgressPanelProps) {
   const sentenceClass = tone === 'danger' || tone === 'warning' ? `text-${tone}` : '';
   return (
     <div className={className ? `run-progress ${className}` : 'run-progress'} data-status={status} data-testid={testIds.panel} {...data}>
@@ -57,7 +55,8 @@ export function ProgressPanel({ status, running, label, tone, percent, barLabel,
       >
         <div className="progress__bar" style={{ width: percent === null ? undefined : `${percent}%` }} />
       </div>
-      <p className={sentenceClass} role={running ? undefined : 'status'} data-testid={testIds.sentence}>
+      {/* A live region only once the work ends: a screen reader says the end once, not every change on the way. */}
+      <p className={sentenceClass} role={status === 'running' ? undefined : 'status'} data-testid={testIds.sentence}>
         {sentence}
       </p>
       <ul className="run-progress__counts" data-testid={testIds.counts}>

@@ -17,7 +17,6 @@ export function RefreshProgressView({ progress }: { progress: RefreshProgress })
   return (
     <ProgressPanel
       status={progress.status}
-      running={progress.status === 'running'}
       label={label}
       tone={TONES[progress.status]}
       percent={value}

@@ -11,7 +11,6 @@ export function RunProgressView({ progress, cause = null }: { progress: RunProgr
   return (
     <ProgressPanel
       status={progress.status}
-      running={progress.status === 'running'}
       label={label}
       tone={runTone(outcome)}
       percent={value}

@@ -9,7 +9,6 @@ export function SearchProgressView({ progress }: { progress: SearchProgress }) {
     <ProgressPanel
       className="search-progress"
       status={progress.status}
-      running={progress.status === 'running'}
       label={label}
       tone={searchStatusTone(progress.status)}
       percent={value}
