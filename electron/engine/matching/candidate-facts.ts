@@ -5,7 +5,7 @@
 import { hash } from 'node:crypto';
 import type { Candidate, PersonJson, PersonSummary } from '../../../shared/model';
 import { ROW_FACTS_VERSION, type AnswerPeople, type StoredPerson } from '../store/lookups';
-import { packRecord, recordBytes, type PackedRecord } from '../store/person-records';
+import { packRecord, recordBytes, type PackedRecord } from '../store/packed-record';
 import { nameParts, type NameParts } from './name-comparison';
 import { normalizeEmail } from './normalize';
 import { companyNameOf, isCurrentJob, isObject, jobsOf, summarizePerson, text } from './person';

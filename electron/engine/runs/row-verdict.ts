@@ -2,7 +2,7 @@ import type { AutoAcceptRule, Mapping, Strategy } from '../../../shared/model';
 import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readStoredFacts, rowFacts, rowInput, type CandidateFacts, type RowAssessment } from '../matching';
 import type { AnswerPeople, StoredPerson } from '../store';
 import { blockNewPeople, type RecordBlock } from '../store/person-blocks';
-import type { PackedRecord } from '../store/person-records';
+import type { PackedRecord } from '../store/packed-record';
 import { parseFindReply } from '../api/find-reply';
 import { replyBytesJson } from '../api/reply-ascii';
 import { LIFTED_REASON, learnedVerdict, type LearnedState } from '../matching/learned-model';

@@ -5,7 +5,8 @@ import type { CacheStats } from '../../../shared/contract';
 import { PersonDigests } from './person-digests';
 import { queryFromStored } from './query-text';
 import { packedRecordAt, readBlock, recordBlocks, type InBlock, type ReadBlock, type RecordBlock } from './person-blocks';
-import { personRecord, type PackedRecord } from './person-records';
+import type { PackedRecord } from './packed-record';
+import { personRecord } from './person-records';
 import { CountedStatements, repeated, statement } from './statements';
 
 export interface LookupError {
@@ -19,7 +20,7 @@ export interface StoredPerson {
   /** The first 64 bits of the SHA-256 of the packed record (matching/candidate-facts.ts answerPeople). */
   digest: bigint;
   /**
-   * The record as the service sent it, packed (store/person-records.ts). Absent for one the reply's reading put in a
+   * The record as the service sent it, packed (store/packed-record.ts). Absent for one the reply's reading put in a
    * block (`inBlock`): the verdict worker does not send it twice, and it is read back from the block if needed.
    */
   record?: PackedRecord;

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { DigestMap } from './digest-map';
-import { recordBytes, type PackedRecord } from './person-records';
+import { recordBytes, type PackedRecord } from './packed-record';
 
 /**
  * Packed records compressed together (migration 30): a record alone compressed poorly and each call's setup cost more

@@ -1,7 +1,7 @@
 import type { Migration } from '../migration';
 
 // Each version of a person kept its record as the JSON the service sent, and its objects' keys were over a third
-// of it: the same few key lists in every record. A record is now stored packed (store/person-records.ts): its values,
+// of it: the same few key lists in every record. A record is now stored packed (store/packed-record.ts): its values,
 // each object naming its key list by id in `person_shapes`, as a BLOB. Records stored before stay TEXT and read as
 // they did, so nothing is moved and no folder is ever half-moved; a person stored before is stored again, packed,
 // when an answer next finds them (their digest is now the packed record's), and the text version goes when clearing
