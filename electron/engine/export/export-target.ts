@@ -1,6 +1,6 @@
 import type { PartFiles } from './part-file';
 import type { UnfinishedExports } from './unfinished-exports';
-import type { DeflatedRows } from './xlsx-rows';
+import type { DeflatedPart } from './zip-writer';
 
 export interface ExportTarget {
   path: string;
@@ -50,4 +50,10 @@ export interface ExportResult {
   rows: number;
   /** XLSX only: cells cut to Excel's 32,767-character limit, when any were. */
   truncatedCells?: number;
+}
+
+/** A sheet's rows compressed elsewhere (DeflatedPart), with how many rows they are and cells cut among them. */
+export interface DeflatedRows extends DeflatedPart {
+  rows: number;
+  truncatedCells: number;
 }

@@ -3,10 +3,9 @@
 // (runs/export-halves.ts) compresses its half's chunks itself into a file the zip writer then takes as they are.
 import { open } from 'node:fs/promises';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import type { ExportCell, ExportRows } from './export-target';
+import type { DeflatedRows, ExportCell, ExportRows } from './export-target';
 import { pagesOf } from './row-pages';
 import { columnLetters, rowXml } from './xlsx-parts';
-import type { DeflatedPart } from './zip-writer';
 
 export const XLSX_MAX_CELL_CHARS = 32_767;
 /**
@@ -61,12 +60,6 @@ export class XmlChunks {
     this.used = 0;
     await this.write(full);
   }
-}
-
-/** A sheet's rows compressed elsewhere (DeflatedPart), with how many rows they are and cells cut among them. */
-export interface DeflatedRows extends DeflatedPart {
-  rows: number;
-  truncatedCells: number;
 }
 
 /**

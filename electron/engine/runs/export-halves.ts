@@ -3,12 +3,11 @@ import Sqlite, { type Database } from 'better-sqlite3';
 // Not the export's index: the export's worker (export-half-worker.ts) loads what this module imports, and the index
 // brings modules it never runs (the XLSX writer; unfinished exports' records and zod, their schema).
 import { writeCsvLines } from '../export/csv-export';
-import type { ExportCell, LinesFile, RowPages } from '../export/export-target';
-import { writeDeflatedRows, type DeflatedRows } from '../export/xlsx-rows';
+import type { DeflatedRows, ExportCell, LinesFile, RowPages } from '../export/export-target';
+import { writeDeflatedRows } from '../export/xlsx-rows';
 import { readProject } from '../rows/project-record';
 import { within } from '../within';
 import { EXPORT_PAGE_ROWS, matchExport, scopeRowCount, type ExportScope, type RowRange } from './export-rows';
-import type { ExportHalfThread } from './export-half-thread';
 
 /**
  * Rows (blank ones too) from which an export of the matches goes on two threads: the worker is ready 0.1-0.3 s in,
@@ -124,13 +123,19 @@ export interface HalvesInput {
   format: { kind: 'csv'; delimiter: string } | { kind: 'xlsx' };
   /** The sheet's last row index. */
   lastRow: number;
-  /** A worker of the export's own, and when it is ready to read (its connection open). */
-  worker: ExportHalfThread;
+  /** A worker of the export's own (export-half-thread.ts), and when it is ready to read (its connection open). */
+  worker: SecondHalfWriter;
   ready: Promise<unknown>;
   /** Where the worker writes its lines: recorded already (PartFiles.scratch). */
   secondPath: string;
   /** Told of the rows gone through, both halves' together; may throw to cancel, between pages. */
   onPage?: (rowsDone: number) => void;
+}
+
+/** What writes a second half: the export's worker (export-half-thread.ts ExportHalfThread), while it is alive. */
+export interface SecondHalfWriter {
+  readonly alive: boolean;
+  secondHalf(request: SecondHalfRequest): Promise<WrittenHalf>;
 }
 
 /**
