@@ -35,16 +35,19 @@ export function ProjectWatchBar({ projectId, summary, onChanges }: ProjectWatchB
         title={watch ? `${scheduleWords(watch)}: ${watchLine(watch)}${watch.blocked ? `. Blocked: ${watch.blocked}` : ''}` : 'Refresh this project on a schedule and see who moved or left'}
         data-testid="watch-open"
       >
+        {/* Each label one span: the button's flex gap would otherwise open between its words ("Watch this project …"). */}
         {watch ? (
           <>
-            <span aria-hidden="true">◉</span> <span className="watch-bar__long">Watched · </span>
-            {watch.due ? 'due now' : `next ${shortDay(watch.nextRefreshAt)}`}
+            <span>
+              <span aria-hidden="true">◉</span> <span className="watch-bar__long">Watched · </span>
+              {watch.due ? 'due now' : `next ${shortDay(watch.nextRefreshAt)}`}
+            </span>
             {watch.blocked && <span className="badge badge--danger">blocked</span>}
           </>
         ) : (
-          <>
+          <span>
             Watch<span className="watch-bar__long"> this project</span>…
-          </>
+          </span>
         )}
       </Button>
       <a
