@@ -203,6 +203,8 @@ test('the demo shows several candidates, the accept of confident rows at 90%, a 
   expect(changed.filter((row) => row.jobChange?.status === 'moved').length).toBeGreaterThan(0);
   expect(changed.filter((row) => row.jobChange?.status === 'left').length).toBeGreaterThan(0);
   await expect(page.getByTestId('job-chip-changed')).toHaveAttribute('data-count', String(changed.length));
+  // The selected row's panel has caught up with the filter (it shows the row before it faded while it loads).
+  await expect(page.getByRole('complementary', { name: 'Selected row' })).not.toHaveAttribute('aria-busy', 'true');
   await screenshot(page, 'demo-refresh-changed');
 
   // The demo service keeps credits: the cost preview sets a run against them.
