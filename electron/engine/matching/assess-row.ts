@@ -379,10 +379,17 @@ export function guardOf(row: Pick<RowFacts, 'nameText' | 'company'>, all: readon
       ? { kind: 'near_name', text: 'the name only nearly matches (a nickname, typo or initial)' }
       : { kind: 'no_such_name', text: 'no candidate has the sheet\'s name' };
   }
-  if (best.levels.company !== 'current_same' && best.levels.company !== 'past_same') return { kind: 'not_at_company', text: `not known to work or have worked at ${row.company}` };
+  if (best.levels.company !== 'current_same' && best.levels.company !== 'past_same') return { kind: 'not_at_company', text: notAtCompany(best.levels.company, row.company) };
   const twins = all.filter((c) => c.levels.name === 'exact' && (c.levels.company === 'current_same' || c.levels.company === 'past_same')).length;
   if (twins > 1) return { kind: 'twins', text: `${twins} candidates have this name and hold or held ${row.company}` };
   return null;
+}
+
+/** Why the best candidate's employer does not settle the row: a company whose name is only close to the sheet's, or none. */
+function notAtCompany(level: LevelOf<'company'>, company: string): string {
+  if (level === 'current_close') return `works at a company whose name is only close to ${company}`;
+  if (level === 'past_close') return `worked at a company whose name is only close to ${company}`;
+  return `not known to work or have worked at ${company}`;
 }
 
 /** What sets the best candidate apart, when that is what makes it certain. */

@@ -187,6 +187,14 @@ describe('the confidence is a probability, and a guard does not flatten it', () 
     }
   });
 
+  it('says what a person checks for a best candidate whose employer is only close to the sheet\'s, or unknown there', () => {
+    const guardFor = (jobs: object[]) => assess({ name: 'Anna Smith', company: 'Meridianbridge' }, 'name+company', [person('Anna Smith', jobs)]).guard;
+    expect(guardFor([job('Meridianbridge Data AB')])).toBe('works at a company whose name is only close to Meridianbridge');
+    expect(guardFor([job('Hooli'), job('Meridianbridge Data AB', '2023-01-01')])).toBe('worked at a company whose name is only close to Meridianbridge');
+    expect(guardFor([job('Hooli')])).toBe('not known to work or have worked at Meridianbridge');
+    expect(guardFor([])).toBe('not known to work or have worked at Meridianbridge');
+  });
+
   it('never words a guarded row as certain', () => {
     const twins = assess({ name: 'Anna Smith', company: 'Globex' }, 'name+company', [person('Anna Smith', [job('Globex Inc.')]), person('Anna Smith', [job('Globex Inc.')])]);
     expect(twins.reason).toBe('same name, works at Globex Inc. now; 2 candidates have this name and hold or held Globex');
