@@ -17,6 +17,9 @@ export function progressPace(intervalMs = PROGRESS_INTERVAL_MS): (phase?: string
   };
 }
 
+/** How often a run and a refresh tell their progress at most: ten times a second (their counts move with every call). */
+export const RUN_PROGRESS_INTERVAL_MS = 100;
+
 /**
  * How a run or a refresh tells its progress (`tell`): `now` at once (its start, a new phase); `soon` at most every
  * `intervalMs`, a change in a quiet stretch told once that interval is over, so none is held back for good; `end` its
@@ -29,7 +32,7 @@ export class ProgressTimer {
 
   constructor(
     private readonly tell: () => void,
-    private readonly intervalMs: number,
+    private readonly intervalMs = RUN_PROGRESS_INTERVAL_MS,
   ) {}
 
   now(): void {

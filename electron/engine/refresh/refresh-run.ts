@@ -50,7 +50,6 @@ type StopStatus = Exclude<RefreshStatus, 'running' | 'done'>;
 const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
 const NETWORK_FAILURES_TO_STOP = 3;
 const AUTH_FAILURES_TO_STOP = 5;
-const PROGRESS_INTERVAL_MS = 100;
 
 function isPassingAuthFailure(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
@@ -85,7 +84,7 @@ export class RefreshRun {
   private networkFailuresInARow = 0;
   private authFailuresInARow = 0;
   /** At most ~10 events a second while running, and always on a change of status. */
-  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()), PROGRESS_INTERVAL_MS);
+  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()));
   private readonly markPerson: Statement;
   private readonly keepFound: Statement;
   /** While the rows are brought up to date: the last row read (-1 before the first slice); null while asking. */

@@ -123,7 +123,6 @@ const AUTH_FAILURES_TO_STOP = 5;
 const WALK_ROWS = 1000;
 /** Queries waiting to be sent before the walk waits for a call to land: enough to keep every call slot busy. */
 const QUEUED_CALLS = 2;
-const PROGRESS_INTERVAL_MS = 100;
 /** How often commits of calls and pages save the run's counters (persistDue). */
 const COUNTERS_MS = 2_000;
 /**
@@ -181,7 +180,7 @@ export class MatchingRun {
   /** When the counters were last saved (performance.now()). */
   private persistedAt = Number.NEGATIVE_INFINITY;
   /** At most ~10 events a second while running, and always on a change of status. */
-  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()), PROGRESS_INTERVAL_MS);
+  private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()));
   /** This walk's queries not answered yet, by id: queued or on their way, or landed and not committed yet. */
   private readonly asked = new Map<number, Asked>();
   /** The lowest row waiting on each query of `asked`, for the watermark. */
