@@ -55,8 +55,12 @@ export interface ScaleResult {
     dataFolderBefore: FolderSize;
     dataFolderAfter: FolderSize;
   };
-  /** The first run's storage floor on this machine (storage-floor.ts), measured at the reference size only. */
+  /**
+   * The first run's floors on this machine (storage-floor.ts), measured at the reference size only: its answers
+   * stored alone, and stored with each settled row's verdict worked out (the whole of its essential work).
+   */
   storageFloor: FloorResult | null;
+  runFloor: FloorResult | null;
   reference: null | { slice: number; matchdeskRowsFound: number; onePerCall: ReferenceResult; tenPerCallWithPause: ReferenceResult };
   cachedRerun: Step & { importSeconds: number; planningSeconds: number; calls: number; findCallsServed: number; cacheHits: number };
   refresh: Step & {
@@ -161,14 +165,23 @@ export async function measureScale(
     const counts = (await engine.call('projects.get', { projectId })).summary.counts;
 
     let storageFloor: FloorResult | null = null;
+    let runFloor: FloorResult | null = null;
     let reference: ScaleResult['reference'] = null;
     if (withReference) {
-      // A figure beside another: a floor that fails is reported, the bench goes on.
-      storageFloor = await measureStorageFloor(engine.dbPath, projectId).catch((error: unknown) => {
-        log(`  storage floor not measured: ${error instanceof Error ? error.message : String(error)}`);
-        return null;
-      });
-      if (storageFloor) log(`  storage floor (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call`);
+      // Figures beside another: a floor that fails is reported, the bench goes on.
+      const floor = (verdicts: boolean) =>
+        measureStorageFloor(engine.dbPath, projectId, { verdicts }).catch((error: unknown) => {
+          log(`  ${verdicts ? 'first run' : 'storage'} floor not measured: ${error instanceof Error ? error.message : String(error)}`);
+          return null;
+        });
+      storageFloor = await floor(false);
+      runFloor = await floor(true);
+      if (storageFloor && runFloor) {
+        log(
+          `  floors (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call, ` +
+            `${num(runFloor.cpuMsPerCall, 2)} with the rows' verdicts`,
+        );
+      }
 
       await engine.enter('reference');
       log(`  reference strategies on the first ${num(opts.slice)} rows, same simulator, same waterfall`);
@@ -276,6 +289,7 @@ export async function measureScale(
         dataFolderAfter,
       },
       storageFloor,
+      runFloor,
       reference,
       cachedRerun: {
         seconds: cached.seconds,

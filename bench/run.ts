@@ -147,8 +147,10 @@ function evaluate(
     ),
     row('First run: engine CPU per call', (s) => {
       const perCall = (s.matching.cpuSeconds * 1000) / s.matching.calls;
-      const floor = s.storageFloor?.cpuMsPerCall;
-      return floor === undefined ? ms(perCall) : `${ms(perCall)} (storage floor ${ms(floor)}: ${num(perCall / floor, 2)}x)`;
+      const storage = s.storageFloor?.cpuMsPerCall;
+      const whole = s.runFloor?.cpuMsPerCall;
+      if (storage === undefined || whole === undefined) return ms(perCall);
+      return `${ms(perCall)} (floor: storage ${ms(storage)}, with verdicts ${ms(whole)}: ${num(perCall / whole, 2)}x)`;
     }),
     row('First run: written to the disk / reply bytes', (s) => {
       const ratio = writtenVsReplies(s);

@@ -6,13 +6,16 @@
 //   new: each person version stored once (a content digest finds it again, its facts made once), an answer is the
 //        query's integer id with its people's row ids, a row's chosen person is an id;
 //   new-unindexed: as new, the digests kept in memory instead of an index, to show what that index's random inserts cost.
-// Both decode and parse each reply, make the candidates' facts, and commit per call as the run does; neither works out
-// verdicts (the same work in both). Prints CPU per call, bytes handed to write() and the file's size for each.
+// Both decode and parse each reply, make the candidates' facts, and commit per call as the run does. With --verdicts
+// the new layouts also work out each settled row's verdict as the run does (runs/row-verdict.ts verdictsFor: the
+// row's cells against the answer's candidates, the default rule for accepting alone) and store it as numbers: the
+// whole of a first run's essential work, on one thread. Prints CPU per call, bytes handed to write() and the file's
+// size for each.
 // `npm run bench` runs it (new-unindexed) on its first run's folder, in a process of its own, and shows its CPU per
 // call beside the engine's: the floor of that figure on the machine of that run.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
-//   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed]
+//   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed] [--verdicts]
 //   npx tsx bench/storage-floor.ts --db FILE --project ID --layout new-unindexed --json   # another folder's project
 import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
@@ -26,12 +29,14 @@ import { replyJson } from '../electron/engine/api/reply-json';
 import { replyText } from '../electron/engine/api/reply-text';
 import { candidateFacts, rankedFacts, storedFacts, storedPersonFacts } from '../electron/engine/matching';
 import { personRecord } from '../electron/engine/store/person-records';
+import { verdictsFor, type VerdictContext } from '../electron/engine/runs/row-verdict';
+import { DEFAULT_SETTINGS, type Mapping, type Strategy } from '../shared/model';
 import { num } from './report';
 import type { FloorResult } from './storage-floor-process';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values } = parseArgs({
-  options: { rows: { type: 'string' }, layout: { type: 'string' }, db: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } },
+  options: { rows: { type: 'string' }, layout: { type: 'string' }, db: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' }, verdicts: { type: 'boolean' } },
 });
 const rows = Number(values.rows ?? 100_000);
 const source = values.db ?? join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
@@ -43,19 +48,27 @@ interface Call {
   body: Buffer;
   /** For each answer, the rows it settles. */
   rows: number[][];
+  /** For each answer, its rows' cells (their stored JSON text) and the strategy its query is (--verdicts). */
+  cells: string[][];
+  strategies: Strategy[];
 }
 
 /** The prepared run's answers in the order it stored them, as the calls that brought them. */
-function replayedCalls(): { calls: Call[]; sheetRows: number } {
+function replayedCalls(): { calls: Call[]; sheetRows: number; mapping: Mapping } {
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     const project = values.project === undefined ? (db.prepare("SELECT id FROM projects WHERE name = 'Profile'").pluck().get() as number) : Number(values.project);
     const sheetRows = (db.prepare('SELECT max(row_index) + 1 FROM row_status WHERE project_id = ?').pluck().get(project) as number | null) ?? 0;
-    const rowsOf = new Map<number, number[]>();
-    for (const [row, id] of db.prepare('SELECT row_index, query_id FROM row_status WHERE project_id = ? AND query_id IS NOT NULL').raw().iterate(project) as IterableIterator<[number, number]>) {
-      let list = rowsOf.get(id);
-      if (!list) rowsOf.set(id, (list = []));
-      list.push(row);
+    const mapping = JSON.parse(db.prepare('SELECT mapping FROM projects WHERE id = ?').pluck().get(project) as string) as Mapping;
+    const rowsOf = new Map<number, { rows: number[]; cells: string[]; strategy: Strategy }>();
+    const settled = db.prepare(
+      'SELECT s.row_index, s.query_id, s.strategy, r.cells FROM row_status s JOIN rows r USING (project_id, row_index) WHERE s.project_id = ? AND s.query_id IS NOT NULL',
+    );
+    for (const [row, id, strategy, cells] of settled.raw().iterate(project) as IterableIterator<[number, number, Strategy, string]>) {
+      let answer = rowsOf.get(id);
+      if (!answer) rowsOf.set(id, (answer = { rows: [], cells: [], strategy }));
+      answer.rows.push(row);
+      answer.cells.push(cells);
     }
     // The old layout's key stands in as the SHA-256 of the query's id; the candidates as the replies held them, their
     // people's records in rank order (however each is stored: store/person-records.ts personRecord).
@@ -72,10 +85,12 @@ function replayedCalls(): { calls: Call[]; sheetRows: number } {
         keys: slice.map(([key]) => key),
         queryIds: slice.map(([, , id]) => id),
         body: Buffer.from(JSON.stringify({ matches: items })),
-        rows: slice.map(([, , id]) => rowsOf.get(id) ?? []),
+        rows: slice.map(([, , id]) => rowsOf.get(id)?.rows ?? []),
+        cells: slice.map(([, , id]) => rowsOf.get(id)?.cells ?? []),
+        strategies: slice.map(([, , id]) => rowsOf.get(id)?.strategy ?? 'email'),
       });
     }
-    return { calls, sheetRows };
+    return { calls, sheetRows, mapping };
   } finally {
     db.close();
   }
@@ -116,7 +131,7 @@ function oldLayout(db: Database.Database, rows: number): (call: Call, at: number
   };
 }
 
-function newLayout(db: Database.Database, rows: number, digestIndex = true): (call: Call, at: number) => void {
+function newLayout(db: Database.Database, rows: number, digestIndex: boolean, verdicts: Omit<VerdictContext, 'at'> | null): (call: Call, at: number) => void {
   db.exec(`
     CREATE TABLE people (id INTEGER PRIMARY KEY, digest INTEGER NOT NULL, facts TEXT NOT NULL, person TEXT NOT NULL);
     ${digestIndex ? 'CREATE INDEX people_by_digest ON people (digest);' : ''}
@@ -127,20 +142,33 @@ function newLayout(db: Database.Database, rows: number, digestIndex = true): (ca
   const add = db.prepare('INSERT INTO people (digest, facts, person) VALUES (?, ?, ?)');
   const put = db.prepare('INSERT INTO answers (query_id, fetched_at, status, people, ranks) VALUES (?, ?, ?, ?, ?)');
   const settle = db.prepare("UPDATE row_status SET state = 'to_review', candidate_count = ?, confidence = 0.5, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?");
+  const settleVerdict = db.prepare('UPDATE row_status SET state = ?, candidate_count = ?, confidence = ?, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?');
   return (call, at) => {
     const answers = parseFindReply(replyJson(replyText(call.body, 'find reply')), call.keys.length);
     for (const [i, candidates] of answers.entries()) {
-      const ids = candidates.map((c) => {
+      const ranked = verdicts ? rankedFacts(candidates) : null;
+      // A reply's candidates come in rank order, five at most: its ranked facts are theirs, made once.
+      const factsOf = ranked && ranked.length === candidates.length ? ranked : null;
+      const ids = candidates.map((c, k) => {
         const json = JSON.stringify(c.person);
         const digest = hash('sha256', json, 'buffer').readBigInt64BE(0);
         const id = find ? (find.get(digest) as number | undefined) : known.get(digest);
         if (id !== undefined) return id;
-        const added = Number(add.run(digest, storedPersonFacts(candidateFacts(c)), json).lastInsertRowid);
+        const added = Number(add.run(digest, storedPersonFacts(factsOf?.[k] ?? candidateFacts(c)), json).lastInsertRowid);
         if (!find) known.set(digest, added);
         return added;
       });
       put.run(call.queryIds[i], at, 'ok', JSON.stringify(ids), JSON.stringify(candidates.map((c) => [c.rank, c.score])));
-      for (const row of call.rows[i]!) settle.run(ids.length, ids[0] ?? null, at, row);
+      if (!verdicts || !ranked || ranked.length === 0) {
+        for (const row of call.rows[i]!) settle.run(ids.length, ids[0] ?? null, at, row);
+        continue;
+      }
+      // The run's verdicts: the row against the answer's first five, rows of the same cells assessed once.
+      const values = verdictsFor(call.cells[i]!, call.strategies[i]!, ranked.slice(0, 5), { ...verdicts, at: new Date(at).toISOString(), byPeople: true });
+      for (const [j, row] of call.rows[i]!.entries()) {
+        const v = values[j]!;
+        settleVerdict.run(v[0], v[1], v[13], v[4] === null ? null : (ids[v[4] as number] ?? null), at, row);
+      }
     }
   };
 }
@@ -150,7 +178,8 @@ async function bytesWritten(): Promise<number | null> {
   return io === null ? null : Number(/^wchar: (\d+)$/m.exec(io)![1]);
 }
 
-const { calls, sheetRows } = replayedCalls();
+const { calls, sheetRows, mapping } = replayedCalls();
+const verdicts = values.verdicts ? { mapping, rule: DEFAULT_SETTINGS.autoAccept, learned: null } : null;
 const replyBytes = calls.reduce((sum, c) => sum + c.body.length, 0);
 const say = (line: string) => (values.json ? process.stderr : process.stdout).write(`${line}\n`);
 say(`${num(calls.length)} calls, ${num(calls.reduce((s, c) => s + c.keys.length, 0))} answers, ${num(replyBytes / 1e6)} MB of replies`);
@@ -161,7 +190,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await mkdir(dir);
   const path = join(dir, 'floor.sqlite');
   const db = open(path);
-  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed');
+  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts);
   const written = await bytesWritten();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -174,6 +203,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   db.close();
   const result: FloorResult = {
     layout,
+    verdicts: verdicts !== null,
     calls: calls.length,
     cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
     writtenBytes: wrote,
@@ -183,7 +213,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await rm(dir, { recursive: true, force: true });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   say(
-    `${layout}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
+    `${layout}${verdicts ? ' with verdicts' : ''}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
       `${wrote === null ? 'its writes unknown here' : `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies)`}, file ${num(result.fileBytes / 1e6)} MB`,
   );
 }
