@@ -2,12 +2,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
-import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, type ServiceClient } from '../api';
+import { MAX_QUERIES_PER_FIND, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
-import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
+import { CallFailures, NETWORK_FAILURES_TO_STOP, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
 import { putLookups, queryDigests, stopReason, type Lookup } from '../store';
 import { QueryIds } from '../runs/query-ids';
 import { PersonDigests } from '../store/person-digests';
@@ -46,17 +46,6 @@ export interface Listed {
 
 type StopStatus = Exclude<RefreshStatus, 'running' | 'done'>;
 
-/** Failures that would fail every call the same way. */
-const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
-const NETWORK_FAILURES_TO_STOP = 3;
-const AUTH_FAILURES_TO_STOP = 5;
-
-function isPassingAuthFailure(error: unknown): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  if (error.kind === 'unauthorized') return true;
-  return error.kind === 'login_failed' && error.status !== undefined && isRetryableStatus(error.status);
-}
-
 /** A person is found by their profile slug under `social`, the slug only. */
 export function slugQuery(slug: string): FindQuery {
   return { fields: [{ field_name: 'social', search_term: slug }] };
@@ -73,16 +62,14 @@ export function slugQuery(slug: string): FindQuery {
 export class RefreshRun {
   readonly settled: Promise<RefreshProgress>;
   private status: RefreshStatus = 'running';
-  private stop: StopRequest<StopStatus> | null = null;
+  private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
+  private readonly failures = new CallFailures();
   private message: string | null = null;
-  private readonly abort = new AbortController();
   private readonly writer: FreshPersonWriter;
   /** The state each person found is in, kept for "changes since" a date (rows/person-history.ts). */
   private readonly history: PersonHistoryWriter;
   private readonly activeSince: number;
   private readonly doneAtStart: number;
-  private networkFailuresInARow = 0;
-  private authFailuresInARow = 0;
   /** At most ~10 events a second while running, and always on a change of status. */
   private readonly told = new ProgressTimer(() => this.deps.onProgress(this.progress()));
   private readonly markPerson: Statement;
@@ -130,29 +117,23 @@ export class RefreshRun {
    * pause; the people of a call abandoned stay pending), and the rows of everyone found are brought up to date.
    */
   pause(message: string | null = null): Promise<RefreshProgress> {
-    this.requestStop('paused', message);
-    const late = setTimeout(() => this.abort.abort(), PAUSE_GRACE_MS);
+    this.stopping.ask('paused', message);
+    const late = setTimeout(() => this.stopping.abandonCalls(), PAUSE_GRACE_MS);
     return this.settled.finally(() => clearTimeout(late));
   }
 
   /** Stop now: calls in flight are abandoned (their people stay pending); everything landed is kept and written to the rows. */
   cancel(): Promise<RefreshProgress> {
-    this.requestStop('cancelled', null);
+    this.stopping.ask('cancelled', null);
     return this.settled;
   }
 
   /** Pauses, giving calls in flight `graceMs` to land before abandoning them (the app is closing). */
   pauseWithin(graceMs: number, message: string): Promise<RefreshProgress> {
-    this.requestStop('paused', message);
+    this.stopping.ask('paused', message);
     const late = setTimeout(() => (this.leaveRows = true), graceMs);
     if (graceMs <= 0) this.leaveRows = true;
-    return settleWithin(this.settled, graceMs, this.abort).finally(() => clearTimeout(late));
-  }
-
-  private requestStop(status: StopStatus, message: string | null): void {
-    if (this.status !== 'running') return;
-    this.stop = strongerStop(this.stop, { status, message });
-    if (status === 'cancelled') this.abort.abort();
+    return this.stopping.within(this.settled, graceMs).finally(() => clearTimeout(late));
   }
 
   private async execute(): Promise<RefreshProgress> {
@@ -173,7 +154,7 @@ export class RefreshRun {
       failure ??= `The refresh stopped: ${stopReason(error)}`;
     }
     if (failure !== null) this.finish('failed', failure);
-    else this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
+    else this.finish(this.stopping.request?.status ?? 'done', this.stopping.request?.message ?? this.doneMessage());
     return this.progress();
   }
 
@@ -190,7 +171,7 @@ export class RefreshRun {
     // The pending people are read a call's worth at a time, in slug order after the last one sent (they stay
     // pending in the table while their call is in flight), so nothing held grows with the project.
     const pendingAfter = db.prepare(`SELECT slug FROM refresh_people WHERE refresh_id = ? AND state = 'pending' AND slug > ? ORDER BY slug LIMIT ${MAX_QUERIES_PER_FIND}`).pluck();
-    while (!this.stop) {
+    while (!this.stopping.request) {
       let last = '';
       const nextBatch = (): string[] => {
         const batch = pendingAfter.all(this.refreshId, last) as string[];
@@ -202,7 +183,7 @@ export class RefreshRun {
       if (asked === 0) break;
       // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
       // nobody would loop forever.
-      if (!this.stop && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
+      if (!this.stopping.request && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
     }
   }
 
@@ -214,7 +195,7 @@ export class RefreshRun {
    */
   private reachedNobody(): string | null {
     const c = this.counters;
-    if (c.failed === 0 || c.found + c.notFound > 0 || (this.stop && this.stop.status !== 'failed')) return null;
+    if (c.failed === 0 || c.found + c.notFound > 0 || (this.stopping.request && this.stopping.request.status !== 'failed')) return null;
     const { db } = this.deps;
     db.transaction(() => {
       db.prepare("UPDATE refresh_people SET state = 'pending' WHERE refresh_id = ? AND state = 'failed'").run(this.refreshId);
@@ -222,7 +203,7 @@ export class RefreshRun {
       this.persist();
     })();
     // Stopped by a streak of calls out of reach: its message says so already.
-    return this.stop?.message ?? `Every call failed, so nobody was refreshed: ${this.message ?? 'the service did not say why.'}`;
+    return this.stopping.request?.message ?? `Every call failed, so nobody was refreshed: ${this.message ?? 'the service did not say why.'}`;
   }
 
   /**
@@ -252,7 +233,7 @@ export class RefreshRun {
     let sent = 0;
     let more = true;
     while (true) {
-      while (more && !this.stop && commitErrors.length === 0 && inFlight.size < Math.max(1, this.deps.concurrency)) {
+      while (more && !this.stopping.request && commitErrors.length === 0 && inFlight.size < Math.max(1, this.deps.concurrency)) {
         const batch = nextBatch();
         if (batch.length === 0) {
           more = false;
@@ -276,15 +257,14 @@ export class RefreshRun {
     const started = clock.now();
     let answers: Candidate[][];
     try {
-      answers = await client.findBatch(slugs.map(slugQuery), { signal: this.abort.signal });
+      answers = await client.findBatch(slugs.map(slugQuery), { signal: this.stopping.signal });
     } catch (error) {
       this.callFailed(slugs, error);
       this.told.soon();
       return;
     }
     timing.record(client.scope, clock.now() - started);
-    this.networkFailuresInARow = 0;
-    this.authFailuresInARow = 0;
+    this.failures.answered();
     this.commit(slugs, answers);
     this.told.soon();
   }
@@ -344,20 +324,17 @@ export class RefreshRun {
   }
 
   private callFailed(slugs: string[], error: unknown): void {
-    const kind = error instanceof ServiceError ? error.kind : null;
-    // Abandoned on purpose: nobody was answered, so they stay pending for a resume.
-    if (this.abort.signal.aborted && (isAbortError(error) || kind === 'cancelled')) return;
-    if (kind === 'cancelled') return;
-    const message = error instanceof Error ? error.message : String(error);
-    if (kind === 'payment_required') return this.requestStop('out_of_credits', message);
-    if (isPassingAuthFailure(error)) {
-      if (++this.authFailuresInARow >= AUTH_FAILURES_TO_STOP) this.requestStop('failed', message);
+    const failure = this.failures.failed(error, this.stopping.signal.aborted);
+    // Abandoned on purpose, or turned away for a passing reason: nobody was answered, so they stay pending for a resume.
+    if (failure.kind === 'abandoned') return;
+    if (failure.kind === 'stop' || failure.kind === 'passing') {
+      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
       return;
     }
-    if (kind !== null && FATAL_KINDS.has(kind)) return this.requestStop('failed', message);
-    if (kind === 'network_error' && ++this.networkFailuresInARow >= NETWORK_FAILURES_TO_STOP) {
+    const { message } = failure;
+    if (failure.outOfReach) {
       // Out of reach: these people stay pending, and resuming once the connection is back asks them.
-      return this.requestStop('failed', `${message} The refresh stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
+      return this.stopping.ask('failed', `${message} The refresh stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
     }
     const { db } = this.deps;
     const mark = db.prepare("UPDATE refresh_people SET state = 'failed' WHERE refresh_id = ? AND slug = ?");

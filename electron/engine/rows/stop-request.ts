@@ -1,3 +1,8 @@
+import { ServiceError, isAbortError, isRetryableStatus } from '../api';
+
+// Why a long run that sends batched calls (a matching run, a refresh) stops, and what a failed call means for it: both
+// keep their stop and their failure streaks here, so they stop for the same reasons, the same way.
+
 /** Why a run (a matching run, a refresh) is asked to stop, and the words to show for it. */
 export type StopReason = 'paused' | 'failed' | 'out_of_credits' | 'cancelled';
 export interface StopRequest<S extends StopReason = StopReason> {
@@ -24,4 +29,94 @@ export async function settleWithin<T>(settled: Promise<T>, graceMs: number, abor
   clearTimeout(timer);
   if (first === 'late') abort.abort();
   return settled;
+}
+
+/**
+ * A run's stop: the strongest reason asked for while it runs (strongerStop), and the signal its calls are sent with,
+ * aborted at once by a cancel, or once a pause's grace is over.
+ */
+export class RunStop<S extends StopReason> {
+  private asked: StopRequest<S> | null = null;
+  private readonly abort = new AbortController();
+
+  /** `running`: whether the run still runs; a stop asked after its end is not kept. */
+  constructor(private readonly running: () => boolean) {}
+
+  /** The stop asked for, null while the run goes on. */
+  get request(): StopRequest<S> | null {
+    return this.asked;
+  }
+
+  /** What the run's calls are sent with: aborted, they are abandoned. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  ask(status: S, message: string | null): void {
+    if (!this.running()) return;
+    this.asked = strongerStop(this.asked, { status, message });
+    if (status === 'cancelled') this.abort.abort();
+  }
+
+  /** Abandons the calls in flight now. */
+  abandonCalls(): void {
+    this.abort.abort();
+  }
+
+  /** `settled`, once the calls in flight landed or, after `graceMs`, were abandoned. */
+  within<T>(settled: Promise<T>, graceMs: number): Promise<T> {
+    return settleWithin(settled, graceMs, this.abort);
+  }
+}
+
+/** Failures that will fail every call the same way: marking each query as failed would only hide the cause. */
+const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
+/** Calls in a row that could not reach the service before the run gives up for now. */
+export const NETWORK_FAILURES_TO_STOP = 3;
+/** Calls in a row refused a token (or a login) for a passing reason before the run gives up for now. */
+const AUTH_FAILURES_TO_STOP = 5;
+
+/**
+ * What a failed call means for its run:
+ * - `abandoned`: the run abandoned it (a cancel, a pause's grace over): its queries stay waiting;
+ * - `passing`: a token revoked between the client's fresh login and its one retry, or a login the service failed
+ *   (5xx): the queries were not answered and wait for the next round; `stop` when a streak of them says to stop;
+ * - `stop`: a failure every call would meet (out of credits, refused credentials): the run stops, the call's queries
+ *   stay waiting;
+ * - `failed`: this call's queries failed (`message` says why); `outOfReach` when it is the last of a streak of calls
+ *   that could not reach the service, after which the run stops until the connection is back.
+ */
+export type FailedCall =
+  | { kind: 'abandoned' }
+  | { kind: 'passing'; stop: StopRequest<'failed'> | null }
+  | { kind: 'stop'; stop: StopRequest<'failed' | 'out_of_credits'> }
+  | { kind: 'failed'; message: string; outOfReach: boolean };
+
+/** A run's streaks of failed calls, and what each failure means for it (FailedCall). */
+export class CallFailures {
+  private networkInARow = 0;
+  private authInARow = 0;
+
+  /** A call was answered: the streaks are over. */
+  answered(): void {
+    this.networkInARow = 0;
+    this.authInARow = 0;
+  }
+
+  /** What the call's `error` means; `aborted`: the run's calls were abandoned (RunStop.signal). */
+  failed(error: unknown, aborted: boolean): FailedCall {
+    const kind = error instanceof ServiceError ? error.kind : null;
+    if (kind === 'cancelled' || (aborted && isAbortError(error))) return { kind: 'abandoned' };
+    const message = error instanceof Error ? error.message : String(error);
+    if (kind === 'payment_required') return { kind: 'stop', stop: { status: 'out_of_credits', message } };
+    if (isPassingAuthFailure(error)) return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? { status: 'failed', message } : null };
+    if (kind !== null && FATAL_KINDS.has(kind)) return { kind: 'stop', stop: { status: 'failed', message } };
+    return { kind: 'failed', message, outOfReach: kind === 'network_error' && ++this.networkInARow >= NETWORK_FAILURES_TO_STOP };
+  }
+}
+
+function isPassingAuthFailure(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  if (error.kind === 'unauthorized') return true;
+  return error.kind === 'login_failed' && error.status !== undefined && isRetryableStatus(error.status);
 }

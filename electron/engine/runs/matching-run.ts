@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database } from 'better-sqlite3';
 import type { RunProgress, RunStatus } from '../../../shared/contract';
 import type { Mapping, Settings, Strategy } from '../../../shared/model';
-import { MAX_QUERIES_PER_FIND, ServiceError, isAbortError, isRetryableStatus, toErrorInfo, type ServiceClient } from '../api';
+import { MAX_QUERIES_PER_FIND, toErrorInfo, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import type { JobHandle } from '../jobs/job-board';
 import { putLookups, stopReason, type Lookup } from '../store';
@@ -21,15 +21,9 @@ import { RowResolution, pendingRowCount, reopenAskable, type Answer, type Resolu
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
 import { saveRun, type RunCounters } from './run-records';
-import { PAUSE_GRACE_MS, settleWithin, strongerStop, type StopRequest } from '../rows/stop-request';
+import { CallFailures, NETWORK_FAILURES_TO_STOP, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 import { ProgressTimer } from '../progress-pace';
-
-function isPassingAuthFailure(error: unknown): boolean {
-  if (!(error instanceof ServiceError)) return false;
-  if (error.kind === 'unauthorized') return true;
-  return error.kind === 'login_failed' && error.status !== undefined && isRetryableStatus(error.status);
-}
 
 export interface MatchingRunDeps {
   db: Database;
@@ -113,12 +107,6 @@ interface PageWork {
   foundFacts: { rows: WaitingRow[]; answer: Answer }[];
 }
 
-/** Failures that will fail every call the same way: marking each query as failed would only hide the cause. */
-const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
-/** Calls in a row that could not reach the service before the run gives up for now. */
-const NETWORK_FAILURES_TO_STOP = 3;
-/** Calls in a row refused a token (or a login) for a passing reason before the run gives up for now. */
-const AUTH_FAILURES_TO_STOP = 5;
 /** Rows per page of a walk: one cache read and one transaction each. */
 const WALK_ROWS = 1000;
 /** Queries waiting to be sent before the walk waits for a call to land: enough to keep every call slot busy. */
@@ -157,9 +145,9 @@ const PAGES_PER_WORKER_READ = 2;
 export class MatchingRun {
   readonly settled: Promise<RunProgress>;
   private status: RunStatus = 'running';
-  private stop: StopRequest<StopStatus> | null = null;
+  private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
+  private readonly failures = new CallFailures();
   private message: string | null = null;
-  private readonly abort = new AbortController();
   private readonly resolution: RowResolution;
   /** Queries whose call failed in this run, with when: later rows asking them fail too, without a call. */
   private readonly failedKeys = new Map<number, number>();
@@ -171,8 +159,6 @@ export class MatchingRun {
   /** Rows whose verdicts this run copied from another project of the sheet: such a run is timed as a copy. */
   private copiedRows = 0;
   private pendingRows = 0;
-  private networkFailuresInARow = 0;
-  private authFailuresInARow = 0;
   /** Queries whose call was turned away for a passing reason: still waiting, asked again next walk. */
   private abandoned = 0;
   /** Rows that changed in this run (settled or moved on): a walk that moves none would loop forever. */
@@ -260,20 +246,19 @@ export class MatchingRun {
 
   /** Stop now: calls in flight are abandoned (their queries stay unasked), everything landed is kept. */
   cancel(): Promise<RunProgress> {
-    this.requestStop('cancelled', null);
+    this.stopping.ask('cancelled', null);
     return this.settled;
   }
 
   /** Pauses, giving calls in flight `graceMs` to land before abandoning them (their queries stay waiting). */
   pauseWithin(graceMs: number, message: string | null): Promise<RunProgress> {
-    this.requestStop('paused', message);
-    return settleWithin(this.settled, graceMs, this.abort);
+    this.stopping.ask('paused', message);
+    return this.stopping.within(this.settled, graceMs);
   }
 
-  private requestStop(status: StopStatus, message: string | null): void {
-    if (this.status !== 'running') return;
-    this.stop = strongerStop(this.stop, { status, message });
-    if (status === 'cancelled') this.abort.abort();
+  /** Whether the run was asked to stop. */
+  private get stopAsked(): boolean {
+    return this.stopping.request !== null;
   }
 
   private async execute(): Promise<RunProgress> {
@@ -296,7 +281,7 @@ export class MatchingRun {
       let seen: IdBits | null = new IdBits();
       // A run follows a plan only when there is nothing to copy (run-control.ts).
       if (this.pendingRows > 0 && !this.following) await this.copyFirst(seen);
-      while (!this.stop) {
+      while (!this.stopAsked) {
         const following = this.following;
         this.planned.counted = following ? this.deps.frontier!.before : Number.POSITIVE_INFINITY;
         const queries = pendingQueryCount(db, this.projectId, seen ?? undefined);
@@ -323,11 +308,12 @@ export class MatchingRun {
           this.persist();
           continue;
         }
-        if (this.moved === movedBefore && this.abandoned === abandonedBefore && !this.stop) {
+        if (this.moved === movedBefore && this.abandoned === abandonedBefore && !this.stopAsked) {
           throw new Error('some rows wait on queries that are no longer planned; save the mapping again to plan them');
         }
       }
-      this.finish(this.stop?.status ?? 'done', this.stop?.message ?? this.doneMessage());
+      const stop = this.stopping.request;
+      this.finish(stop?.status ?? 'done', stop?.message ?? this.doneMessage());
     } catch (error) {
       this.finish('failed', `The run stopped: ${stopReason(error)}`);
     }
@@ -342,9 +328,9 @@ export class MatchingRun {
     this.seen = seen;
     const enough = Math.max(1, this.deps.settings.concurrency) * MAX_QUERIES_PER_FIND * QUEUED_CALLS;
     try {
-      for (let after = -1; !this.stop && this.commitError === null; ) {
+      for (let after = -1; !this.stopAsked && this.commitError === null; ) {
         // Read on only while the queries found so far would not keep every call slot busy: memory stays a few pages.
-        while (this.queue.length >= enough && this.calls.size > 0 && !this.stop) await Promise.race(this.calls);
+        while (this.queue.length >= enough && this.calls.size > 0 && !this.stopAsked) await Promise.race(this.calls);
         while (this.settling.length >= PAGES_AHEAD) await this.settling[0];
         const page = pendingRowsAfter(this.deps.db, this.projectId, after, WALK_ROWS, this.textAbove);
         if (page.length === 0) {
@@ -367,7 +353,7 @@ export class MatchingRun {
   /** Whether the run follows its project's plan, not whole yet (deps.frontier). */
   private get following(): boolean {
     const frontier = this.deps.frontier;
-    return frontier !== null && frontier !== undefined && !frontier.whole && !this.stop;
+    return frontier !== null && frontier !== undefined && !frontier.whole && !this.stopAsked;
   }
 
   /**
@@ -380,7 +366,7 @@ export class MatchingRun {
     try {
       await frontier.next();
     } catch (error) {
-      this.requestStop('paused', `The plan this run followed stopped (${stopReason(error)}); everything that landed is kept, and a resume plans the rest first.`);
+      this.stopping.ask('paused', `The plan this run followed stopped (${stopReason(error)}); everything that landed is kept, and a resume plans the rest first.`);
     }
     const settled = frontier.withoutQuery - this.planned.withoutQuery;
     this.pendingRows += frontier.rows - this.planned.rows - settled;
@@ -443,7 +429,7 @@ export class MatchingRun {
     if (!copy) return;
     const job = this.deps.copyJob?.() ?? null;
     try {
-      for (let after = -1; !copy.done && !this.stop && this.commitError === null && !job?.signal.aborted; after = copy.through) {
+      for (let after = -1; !copy.done && !this.stopAsked && this.commitError === null && !job?.signal.aborted; after = copy.through) {
         this.copyVerdicts(copy, after, seen);
         job?.progress(Math.min(copy.through + 1, copy.rows), copy.rows);
         this.told.soon();
@@ -671,7 +657,7 @@ export class MatchingRun {
   private sendQueued(all: boolean): void {
     const concurrency = Math.max(1, this.deps.settings.concurrency);
     while (
-      !this.stop &&
+      !this.stopAsked &&
       this.commitError === null &&
       this.onWire < concurrency &&
       this.calls.size < concurrency * 2 &&
@@ -708,7 +694,7 @@ export class MatchingRun {
       this.commitLanded();
       // Rows the last answers moved on may wait on their verdicts, or have queued their next queries.
       while (this.settling.length > 0) await this.settling[0];
-      if (this.queue.length === 0 || this.stop || this.commitError !== null) break;
+      if (this.queue.length === 0 || this.stopAsked || this.commitError !== null) break;
     }
     this.writeHeld(true);
     // Queries never sent (the run is stopping): their rows wait for the next run.
@@ -733,7 +719,7 @@ export class MatchingRun {
           arrived();
           return this.prepare(asked, bytes, fetchedAt);
         },
-        { signal: this.abort.signal },
+        { signal: this.stopping.signal },
       );
     } catch (error) {
       try {
@@ -748,8 +734,7 @@ export class MatchingRun {
       return;
     }
     timing.record(client.scope, fetchedAt - started);
-    this.networkFailuresInARow = 0;
-    this.authFailuresInARow = 0;
+    this.failures.answered();
     this.landed.push({ asked, fetchedAt, prepared });
     this.commitScheduled ??= setImmediate(() => this.commitLanded());
   }
@@ -962,20 +947,16 @@ export class MatchingRun {
   }
 
   private callFailed(asked: Asked[], error: unknown): void {
-    const kind = error instanceof ServiceError ? error.kind : null;
+    const failure = this.failures.failed(error, this.stopping.signal.aborted);
     // Abandoned on purpose: the queries were not answered, so they stay waiting for the next run.
-    if (this.abort.signal.aborted && (isAbortError(error) || kind === 'cancelled')) return;
-    if (kind === 'cancelled') return;
-    const message = error instanceof Error ? error.message : String(error);
-    if (kind === 'payment_required') return this.requestStop('out_of_credits', message);
-    if (isPassingAuthFailure(error)) {
-      // A token revoked between the client's fresh login and its one retry, or a login the service failed
-      // (5xx): the queries were not answered, so they wait for the next round. Only a streak stops the run.
+    if (failure.kind === 'abandoned') return;
+    if (failure.kind === 'stop') return this.stopping.ask(failure.stop.status, failure.stop.message);
+    if (failure.kind === 'passing') {
+      // Not answered: the queries wait for the next round. Only a streak stops the run.
       this.abandoned += asked.length;
-      if (++this.authFailuresInARow >= AUTH_FAILURES_TO_STOP) this.requestStop('failed', message);
+      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
       return;
     }
-    if (kind !== null && FATAL_KINDS.has(kind)) return this.requestStop('failed', message);
 
     const { db, clock } = this.deps;
     const fetchedAt = clock.now();
@@ -1007,8 +988,8 @@ export class MatchingRun {
       this.persist();
     })();
 
-    if (kind === 'network_error' && ++this.networkFailuresInARow >= NETWORK_FAILURES_TO_STOP) {
-      this.requestStop('failed', `${message} The run stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
+    if (failure.outOfReach) {
+      this.stopping.ask('failed', `${failure.message} The run stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
     }
   }
 
