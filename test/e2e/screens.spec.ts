@@ -54,6 +54,12 @@ test('every screen, light, and the review screen dark as well', async ({ page })
     // The row list keeps the input and the best candidate in view whatever the window's size.
     for (const column of ['Input', 'Best candidate']) await expect(page.getByRole('columnheader', { name: column })).toBeInViewport({ ratio: 1 });
     await expect(page.locator('.review-row.is-selected .col-match')).toBeInViewport();
+    // The filter row (filter, count, clear, order, accept, keys) stays one line, so the list keeps its height.
+    const boxes = await page.getByTestId('review-filter-bar').evaluate((bar) =>
+      [...bar.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => [r.top, r.bottom] as const),
+    );
+    // On one line every item's box overlaps every other's: the lowest top is above the highest bottom.
+    expect(Math.max(...boxes.map(([top]) => top))).toBeLessThan(Math.min(...boxes.map(([, bottom]) => bottom)));
   });
   await setTheme(page, 'dark');
   await checkScreen(page, 'review-dark');

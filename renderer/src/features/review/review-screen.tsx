@@ -315,7 +315,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           </Button>
         </div>
       )}
-      <div className="review-toolbar">
+      <div className="review-toolbar" data-testid="review-filter-bar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
         {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
         <span className="muted" aria-live="polite" aria-busy={waitingFor !== null || undefined} data-testid="review-total" title={waitingDetail}>
@@ -360,7 +360,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
           </>
         ) : (
           <Button onClick={() => setAcceptOpen(true)} data-testid="accept-all-auto" title="Accept every row still to review whose best candidate is at or above a confidence you pick">
-            Accept confident rows…
+            {/* One span: the button's flex gap would open between its pieces of text. */}
+            <span>
+              Accept confident<span className="review-accept__long"> rows</span>…
+            </span>
           </Button>
         )}
         <Button variant="quiet" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
