@@ -11,8 +11,8 @@
 // row's cells against the answer's candidates, the default rule for accepting alone) and store it as numbers: the
 // whole of a first run's essential work, on one thread. Prints CPU per call, bytes handed to write() and the file's
 // size for each.
-// `npm run bench` runs it (new-unindexed) on its first run's folder, in a process of its own, and shows its CPU per
-// call beside the engine's: the floor of that figure on the machine of that run.
+// `npm run bench` runs it (new-unindexed, without and with --verdicts) on its first run's folder, in a process of its
+// own, and shows both CPU figures a call beside the engine's: the floors of that figure on the machine of that run.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
 //   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed] [--verdicts]
@@ -163,8 +163,9 @@ function newLayout(db: Database.Database, rows: number, digestIndex: boolean, ve
         for (const row of call.rows[i]!) settle.run(ids.length, ids[0] ?? null, at, row);
         continue;
       }
-      // The run's verdicts: the row against the answer's first five, rows of the same cells assessed once.
-      const values = verdictsFor(call.cells[i]!, call.strategies[i]!, ranked.slice(0, 5), { ...verdicts, at: new Date(at).toISOString(), byPeople: true });
+      // The run's verdicts: the row against the answer's first five (all rankedFacts keeps), rows of the same cells
+      // assessed once.
+      const values = verdictsFor(call.cells[i]!, call.strategies[i]!, ranked, { ...verdicts, at: new Date(at).toISOString(), byPeople: true });
       for (const [j, row] of call.rows[i]!.entries()) {
         const v = values[j]!;
         settleVerdict.run(v[0], v[1], v[13], v[4] === null ? null : (ids[v[4] as number] ?? null), at, row);

@@ -17,12 +17,12 @@ export const PAUSE_GRACE_MS = 1_000;
 const STOP_WEIGHT: Record<StopReason, number> = { paused: 1, failed: 2, out_of_credits: 3, cancelled: 4 };
 
 /** The stop that stands once `next` is asked for while `current` stands. */
-export function strongerStop<S extends StopReason>(current: StopRequest<S> | null, next: StopRequest<S>): StopRequest<S> {
+function strongerStop<S extends StopReason>(current: StopRequest<S> | null, next: StopRequest<S>): StopRequest<S> {
   return !current || STOP_WEIGHT[next.status] > STOP_WEIGHT[current.status] ? next : current;
 }
 
 /** Waits for a stopping run to settle, giving its calls in flight `graceMs` to land before they are abandoned. */
-export async function settleWithin<T>(settled: Promise<T>, graceMs: number, abort: AbortController): Promise<T> {
+async function settleWithin<T>(settled: Promise<T>, graceMs: number, abort: AbortController): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
   const first = await Promise.race([settled, late]);
