@@ -3,7 +3,7 @@
 // are one chip away, and each shows where the person was and where they are, with the sheet's company marked in the
 // job history. Checked at both window sizes with axe-core.
 import { expect, screenshot, test } from './support/app';
-import { checkScreen } from './support/screen-check';
+import { checkScreen, expectOneLine } from './support/screen-check';
 import { findableByName, importFromFile, runToReview, useSimulatorHost } from './support/simulator-host';
 import { csvFile } from './support/sheets';
 
@@ -95,6 +95,9 @@ test('Refresh people… asks again after the world moved on, and the counts by j
   await screenshot(page, 'refresh-review-moved');
   await checkScreen(page, 'refresh-review-moved', async () => {
     await expect(panel.getByTestId('row-job-change')).toBeVisible();
+    // Two filters on: the count names them, and the filter row still keeps to one line.
+    await expect(page.getByTestId('review-filter-words')).toBeAttached();
+    await expectOneLine(page.getByTestId('review-filter-bar'));
   });
 
   // The projects list says it too.

@@ -65,7 +65,10 @@ test('the review opens on the first row to review, counts the view on show, keep
   await expect(chip('job-chip-moved')).toHaveAttribute('data-count', '0');
   await expect(page.getByText('and now:')).toBeVisible();
   await chip('job-chip-moved').click();
-  await expect(page.getByTestId('review-total')).toContainText('0 rows: To review and Moved');
+  // The count says the filters add up, and names them to a screen reader and in its tooltip.
+  await expect(page.getByTestId('review-total')).toContainText('0 rows · both filters');
+  await expect(page.getByTestId('review-total')).toHaveAttribute('title', '0 rows: To review and Moved');
+  await expect(page.getByTestId('review-filter-words')).toHaveText(': To review and Moved');
   await expect(page.getByTestId('review-empty')).toContainText('No rows match these filters together.');
   await checkScreen(page, 'review-filters-empty', async () => {
     await expect(page.getByTestId('review-empty').getByRole('button', { name: 'Clear filters' })).toBeInViewport();

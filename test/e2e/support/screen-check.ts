@@ -76,3 +76,14 @@ export async function expectVisibleKeyboardFocus(page: Page, list: Locator, maxT
   expect(shown.outline, 'an outline is drawn').not.toBe('none');
   expect(shown.width, 'an outline is drawn').toBeGreaterThan(0);
 }
+
+/**
+ * Checks that a flex row's visible items sit on one line: every item's box overlaps every other's, the lowest top above
+ * the highest bottom (items of no height, a spacer, left out).
+ */
+export async function expectOneLine(row: Locator): Promise<void> {
+  const boxes = await row.evaluate((element) =>
+    [...element.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => [r.top, r.bottom] as const),
+  );
+  expect(Math.max(...boxes.map(([top]) => top)), 'the items sit on one line').toBeLessThan(Math.min(...boxes.map(([, bottom]) => bottom)));
+}

@@ -276,6 +276,10 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   };
   const acceptOffer = (change: LearningChange) => void decide({ kind: 'acceptAll', minConfidence: change.confidence, pattern: change.pattern });
   const filterWords = viewFilterWords(reviewView);
+  // With more than one filter on, the count says they add up ("40 rows · both filters"), and names them to a screen
+  // reader and in its tooltip ("40 rows: Moved and changed at last refresh"): the chips lit show which they are.
+  const filtersWords = filterWords.length > 1 && !loading ? filterWords.join(' and ') : null;
+  const countWords = filtersWords ? `${plural(total, 'row')}: ${filtersWords}` : undefined;
 
   const onWindowChange = (window: ListWindow) => {
     view.showWindow(window.start, window.end);
@@ -318,13 +322,22 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
       <div className="review-toolbar" data-testid="review-filter-bar">
         <TextFilter inputRef={filterRef} value={text} onChange={setText} onLeave={() => gridRef.current?.focus()} />
         {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
-        <span className="muted" aria-live="polite" aria-busy={waitingFor !== null || undefined} data-testid="review-total" title={waitingDetail}>
+        <span className="muted review-total" aria-live="polite" aria-busy={waitingFor !== null || undefined} data-testid="review-total" title={waitingDetail ?? countWords}>
           {loading ? (waitingFor ?? 'Loading…') : plural(total, 'row')}
-          {filterWords.length > 1 && view.list.total !== null && <span data-testid="review-filter-words">: {filterWords.join(' and ')}</span>}
+          {filtersWords && (
+            <>
+              <span aria-hidden="true"> · {filterWords.length === 2 ? 'both filters' : `all ${filterWords.length} filters`}</span>
+              <span className="sr-only" data-testid="review-filter-words">
+                : {filtersWords}
+              </span>
+            </>
+          )}
         </span>
         {isFiltered(reviewView) && (
           <Button variant="quiet" small onClick={clearFilters} data-testid="review-clear-filters" title="Show every row of the project">
-            Clear filters
+            <span>
+              Clear<span className="review-clear__long"> filters</span>
+            </span>
           </Button>
         )}
         {/* A group lists its rows in sheet order: no order to pick. */}
@@ -340,7 +353,6 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
             </select>
           </label>
         )}
-        <span className="review-toolbar__spacer" />
         {bulkShown && bulk.action ? (
           <>
             <ProgressLine
