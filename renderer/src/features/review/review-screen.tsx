@@ -353,6 +353,7 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
             </select>
           </label>
         )}
+        <span className="review-toolbar__spacer" />
         {bulkShown && bulk.action ? (
           <>
             <ProgressLine
