@@ -278,8 +278,8 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
   const filterWords = viewFilterWords(reviewView);
   // With more than one filter on, the count says they add up ("40 rows · both filters"), and names them to a screen
   // reader and in its tooltip ("40 rows: Moved and changed at last refresh"): the chips lit show which they are.
-  const filtersWords = filterWords.length > 1 && !loading ? filterWords.join(' and ') : null;
-  const countWords = filtersWords ? `${plural(total, 'row')}: ${filtersWords}` : undefined;
+  const filtersNamed = filterWords.length > 1 && !loading ? filterWords.join(' and ') : null;
+  const countWords = filtersNamed ? `${plural(total, 'row')}: ${filtersNamed}` : undefined;
 
   const onWindowChange = (window: ListWindow) => {
     view.showWindow(window.start, window.end);
@@ -324,11 +324,11 @@ export function ReviewScreen({ projectId }: { projectId: number }) {
         {/* Busy while the search's index fills: a screen reader then tells the rows found, not every percent on the way. */}
         <span className="muted review-total" aria-live="polite" aria-busy={waitingFor !== null || undefined} data-testid="review-total" title={waitingDetail ?? countWords}>
           {loading ? (waitingFor ?? 'Loading…') : plural(total, 'row')}
-          {filtersWords && (
+          {filtersNamed && (
             <>
               <span aria-hidden="true"> · {filterWords.length === 2 ? 'both filters' : `all ${filterWords.length} filters`}</span>
               <span className="sr-only" data-testid="review-filter-words">
-                : {filtersWords}
+                : {filtersNamed}
               </span>
             </>
           )}
