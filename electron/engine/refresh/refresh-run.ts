@@ -118,8 +118,7 @@ export class RefreshRun {
    */
   pause(message: string | null = null): Promise<RefreshProgress> {
     this.stopping.ask('paused', message);
-    const late = setTimeout(() => this.stopping.abandonCalls(), PAUSE_GRACE_MS);
-    return this.settled.finally(() => clearTimeout(late));
+    return this.stopping.within(this.settled, PAUSE_GRACE_MS);
   }
 
   /** Stop now: calls in flight are abandoned (their people stay pending); everything landed is kept and written to the rows. */

@@ -58,11 +58,6 @@ export class RunStop<S extends StopReason> {
     if (status === 'cancelled') this.abort.abort();
   }
 
-  /** Abandons the calls in flight now. */
-  abandonCalls(): void {
-    this.abort.abort();
-  }
-
   /** `settled`, once the calls in flight landed or, after `graceMs`, were abandoned. */
   within<T>(settled: Promise<T>, graceMs: number): Promise<T> {
     return settleWithin(settled, graceMs, this.abort);
