@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
-import { CallFailures, NETWORK_FAILURES_TO_STOP, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
+import { CallFailures, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
 import { putLookups, queryDigests, stopReason, type Lookup } from '../store';
 import { QueryIds } from '../runs/query-ids';
 import { PersonDigests } from '../store/person-digests';
@@ -63,7 +63,7 @@ export class RefreshRun {
   readonly settled: Promise<RefreshProgress>;
   private status: RefreshStatus = 'running';
   private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
-  private readonly failures = new CallFailures();
+  private readonly failures = new CallFailures('refresh');
   private message: string | null = null;
   private readonly writer: FreshPersonWriter;
   /** The state each person found is in, kept for "changes since" a date (rows/person-history.ts). */
@@ -324,17 +324,12 @@ export class RefreshRun {
 
   private callFailed(slugs: string[], error: unknown): void {
     const failure = this.failures.failed(error, this.stopping.signal.aborted);
-    // Abandoned on purpose, or turned away for a passing reason: nobody was answered, so they stay pending for a resume.
+    // Abandoned on purpose, turned away for a passing reason, or out of reach at the end of a streak: nobody was
+    // answered, so they stay pending, and a resume asks them.
     if (failure.kind === 'abandoned') return;
-    if (failure.kind === 'stop' || failure.kind === 'passing') {
-      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
-      return;
-    }
+    if (failure.stop) return this.stopping.ask(failure.stop.status, failure.stop.message);
+    if (failure.kind !== 'failed') return;
     const { message } = failure;
-    if (failure.outOfReach) {
-      // Out of reach: these people stay pending, and resuming once the connection is back asks them.
-      return this.stopping.ask('failed', `${message} The refresh stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
-    }
     const { db } = this.deps;
     const mark = db.prepare("UPDATE refresh_people SET state = 'failed' WHERE refresh_id = ? AND slug = ?");
     db.transaction(() => {

@@ -67,7 +67,7 @@ export class RunStop<S extends StopReason> {
 /** Failures that will fail every call the same way: marking each query as failed would only hide the cause. */
 const FATAL_KINDS = new Set(['login_failed', 'unauthorized', 'forbidden', 'not_found']);
 /** Calls in a row that could not reach the service before the run gives up for now. */
-export const NETWORK_FAILURES_TO_STOP = 3;
+const NETWORK_FAILURES_TO_STOP = 3;
 /** Calls in a row refused a token (or a login) for a passing reason before the run gives up for now. */
 const AUTH_FAILURES_TO_STOP = 5;
 
@@ -78,19 +78,22 @@ const AUTH_FAILURES_TO_STOP = 5;
  *   (5xx): the queries were not answered and wait for the next round; `stop` when a streak of them says to stop;
  * - `stop`: a failure every call would meet (out of credits, refused credentials): the run stops, the call's queries
  *   stay waiting;
- * - `failed`: this call's queries failed (`message` says why); `outOfReach` when it is the last of a streak of calls
- *   that could not reach the service, after which the run stops until the connection is back.
+ * - `failed`: this call's queries failed (`message` says why); `stop` when it is the last of a streak of calls that
+ *   could not reach the service, after which the run stops until the connection is back.
  */
 export type FailedCall =
   | { kind: 'abandoned' }
   | { kind: 'passing'; stop: StopRequest<'failed'> | null }
   | { kind: 'stop'; stop: StopRequest<'failed' | 'out_of_credits'> }
-  | { kind: 'failed'; message: string; outOfReach: boolean };
+  | { kind: 'failed'; message: string; stop: StopRequest<'failed'> | null };
 
 /** A run's streaks of failed calls, and what each failure means for it (FailedCall). */
 export class CallFailures {
   private networkInARow = 0;
   private authInARow = 0;
+
+  /** `work`: what the run is called in its messages ("The refresh stopped after ..."). */
+  constructor(private readonly work: 'run' | 'refresh') {}
 
   /** A call was answered: the streaks are over. */
   answered(): void {
@@ -106,7 +109,9 @@ export class CallFailures {
     if (kind === 'payment_required') return { kind: 'stop', stop: { status: 'out_of_credits', message } };
     if (isPassingAuthFailure(error)) return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? { status: 'failed', message } : null };
     if (kind !== null && FATAL_KINDS.has(kind)) return { kind: 'stop', stop: { status: 'failed', message } };
-    return { kind: 'failed', message, outOfReach: kind === 'network_error' && ++this.networkInARow >= NETWORK_FAILURES_TO_STOP };
+    if (kind !== 'network_error' || ++this.networkInARow < NETWORK_FAILURES_TO_STOP) return { kind: 'failed', message, stop: null };
+    const outOfReach = `${message} The ${this.work} stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`;
+    return { kind: 'failed', message, stop: { status: 'failed', message: outOfReach } };
   }
 }
 

@@ -21,7 +21,7 @@ import { RowResolution, pendingRowCount, reopenAskable, type Answer, type Resolu
 import { jobVerdicts, preparedReply, type LandedReply, type PreparedAnswers, type VerdictContext, type VerdictJob, type VerdictValues } from './row-verdict';
 import { runFigure, type RowTiming } from '../rows/row-timing';
 import { saveRun, type RunCounters } from './run-records';
-import { CallFailures, NETWORK_FAILURES_TO_STOP, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
+import { CallFailures, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
 import type { AnswerResults, VerdictResults, VerdictThread } from './verdict-thread';
 import { ProgressTimer } from '../progress-pace';
 
@@ -146,7 +146,7 @@ export class MatchingRun {
   readonly settled: Promise<RunProgress>;
   private status: RunStatus = 'running';
   private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
-  private readonly failures = new CallFailures();
+  private readonly failures = new CallFailures('run');
   private message: string | null = null;
   private readonly resolution: RowResolution;
   /** Queries whose call failed in this run, with when: later rows asking them fail too, without a call. */
@@ -988,9 +988,8 @@ export class MatchingRun {
       this.persist();
     })();
 
-    if (failure.outOfReach) {
-      this.stopping.ask('failed', `${failure.message} The run stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`);
-    }
+    // Out of reach: the run stops once the call's queries are marked.
+    if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
   }
 
   private count(change: ResolutionCount): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../electron/engine/api';
-import { CallFailures, NETWORK_FAILURES_TO_STOP, RunStop } from '../../../electron/engine/rows/stop-request';
+import { CallFailures, RunStop } from '../../../electron/engine/rows/stop-request';
 
 const abortError = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
 const unreachable = () => new ServiceError('network_error', 'Could not reach the service.');
@@ -34,15 +34,15 @@ describe('a run stop', () => {
 
 describe('a run’s failed calls', () => {
   it('say a call abandoned on purpose is abandoned, and a cancelled one always', () => {
-    const failures = new CallFailures();
+    const failures = new CallFailures('run');
     expect(failures.failed(abortError, true)).toEqual({ kind: 'abandoned' });
     expect(failures.failed(new ServiceError('cancelled', 'Cancelled.'), false)).toEqual({ kind: 'abandoned' });
     // An abort the run did not ask for is a failure of the call.
-    expect(failures.failed(abortError, false)).toMatchObject({ kind: 'failed', outOfReach: false });
+    expect(failures.failed(abortError, false)).toMatchObject({ kind: 'failed', stop: null });
   });
 
   it('stop the run on a failure every call would meet', () => {
-    const failures = new CallFailures();
+    const failures = new CallFailures('run');
     expect(failures.failed(new ServiceError('payment_required', 'Out of credits.', { status: 402 }), false)).toEqual({
       kind: 'stop',
       stop: { status: 'out_of_credits', message: 'Out of credits.' },
@@ -54,7 +54,7 @@ describe('a run’s failed calls', () => {
   });
 
   it('stop the run after five tokens in a row turned away for a passing reason, the streak ended by an answer', () => {
-    const failures = new CallFailures();
+    const failures = new CallFailures('run');
     const refused = () => failures.failed(new ServiceError('unauthorized', 'Token revoked.', { status: 401 }), false);
     for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null });
     failures.answered();
@@ -63,14 +63,21 @@ describe('a run’s failed calls', () => {
   });
 
   it('fail the call, and say the service is out of reach after three calls in a row could not reach it', () => {
-    const failures = new CallFailures();
-    for (let i = 1; i < NETWORK_FAILURES_TO_STOP; i++) expect(failures.failed(unreachable(), false)).toEqual({ kind: 'failed', message: 'Could not reach the service.', outOfReach: false });
+    const failures = new CallFailures('refresh');
+    for (let i = 1; i < 3; i++) expect(failures.failed(unreachable(), false)).toEqual({ kind: 'failed', message: 'Could not reach the service.', stop: null });
     failures.answered();
-    for (let i = 1; i < NETWORK_FAILURES_TO_STOP; i++) {
-      expect(failures.failed(unreachable(), false)).toMatchObject({ outOfReach: false });
+    for (let i = 1; i < 3; i++) {
+      expect(failures.failed(unreachable(), false)).toMatchObject({ stop: null });
       // Another kind of failure between them neither counts nor ends the streak.
-      expect(failures.failed(new ServiceError('server_error', 'Internal error.', { status: 500 }), false)).toMatchObject({ kind: 'failed', outOfReach: false });
+      expect(failures.failed(new ServiceError('server_error', 'Internal error.', { status: 500 }), false)).toMatchObject({ kind: 'failed', stop: null });
     }
-    expect(failures.failed(unreachable(), false)).toMatchObject({ kind: 'failed', outOfReach: true });
+    expect(failures.failed(unreachable(), false)).toEqual({
+      kind: 'failed',
+      message: 'Could not reach the service.',
+      stop: {
+        status: 'failed',
+        message: 'Could not reach the service. The refresh stopped after 3 calls in a row failed to reach the service; resume once the connection is back.',
+      },
+    });
   });
 });
