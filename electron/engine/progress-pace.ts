@@ -18,7 +18,7 @@ export function progressPace(intervalMs = PROGRESS_INTERVAL_MS): (phase?: string
 }
 
 /** How often a run and a refresh tell their progress at most: ten times a second (their counts move with every call). */
-export const RUN_PROGRESS_INTERVAL_MS = 100;
+const RUN_PROGRESS_INTERVAL_MS = 100;
 
 /**
  * How a run or a refresh tells its progress (`tell`): `now` at once (its start, a new phase); `soon` at most every
