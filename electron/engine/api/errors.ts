@@ -113,6 +113,16 @@ export class UnexpectedStatusError extends ServiceError {
   }
 }
 
+/**
+ * A redirect the client does not follow: to another host, scheme or port than the one the profile names (a login's
+ * body holds its secret, a call's the people asked about; fetch would send both on), or one too many.
+ */
+export class RedirectRefusedError extends ServiceError {
+  constructor(status: number, from: string, message: string) {
+    super('unexpected_status', `The service answered ${new URL(from).pathname} with HTTP ${status}, ${message}`, { status });
+  }
+}
+
 export class NetworkError extends ServiceError {
   constructor(host: string, reason: string, attempts: number, cause?: unknown) {
     super(

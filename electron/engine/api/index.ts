@@ -28,6 +28,7 @@ export {
   RateLimitedError,
   ServerError,
   UnexpectedStatusError,
+  RedirectRefusedError,
   NetworkError,
   MalformedReplyError,
   CancelledError,

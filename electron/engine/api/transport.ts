@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { CancelledError, MalformedReplyError } from './errors';
+import { CancelledError, MalformedReplyError, RedirectRefusedError } from './errors';
 import { looseReplyText, replyText } from './reply-text';
 
 /** A reply's headers as the client reads them: by name, several values joined (as the Fetch API's Headers.get does). */
@@ -74,8 +74,9 @@ export interface ExchangeRequest {
 
 /**
  * One HTTP exchange within `limits`: a body cut off mid-way, or late, is a network failure, not a reply; a body over
- * the size limit is a MalformedReplyError (sending again would bring the same). Throws CancelledError when `signal`
- * aborts, NetworkFailure for everything the network did.
+ * the size limit is a MalformedReplyError (sending again would bring the same). A redirect is followed on the origin
+ * of `url` only, else refused (RedirectRefusedError). Throws CancelledError when `signal` aborts, NetworkFailure for
+ * everything the network did.
  */
 export async function exchange(
   fetchImpl: typeof fetch,
@@ -92,13 +93,25 @@ export async function exchange(
   const combined = AbortSignal.any([whole, firstByte.signal, tooLarge.signal, ...(signal ? [signal] : [])]);
   let headersIn = false;
   try {
-    const response = await fetchImpl(url, { ...init, signal: combined, redirect: 'follow' });
-    headersIn = true;
-    clearTimeout(firstByteTimer);
-    const bytes = await readCapped(response, limits, () => tooLarge.abort());
-    return new HttpReply(response.status, response.headers, bytes, limits.what);
+    let target = url;
+    let request: ExchangeRequest = init;
+    for (let hops = 0; ; hops++) {
+      const response = await fetchImpl(target, { ...request, signal: combined, redirect: 'manual' });
+      const location = REDIRECTS.has(response.status) ? response.headers.get('location') : null;
+      if (location !== null) {
+        await response.body?.cancel();
+        const next = followedRedirect(url, target, location, response.status, hops);
+        target = next.href;
+        request = redirectedRequest(request, response.status);
+        continue;
+      }
+      headersIn = true;
+      clearTimeout(firstByteTimer);
+      const bytes = await readCapped(response, limits, () => tooLarge.abort());
+      return new HttpReply(response.status, response.headers, bytes, limits.what);
+    }
   } catch (err) {
-    if (err instanceof MalformedReplyError) throw err;
+    if (err instanceof MalformedReplyError || err instanceof RedirectRefusedError) throw err;
     if (signal?.aborted) throw new CancelledError();
     if (firstByte.signal.aborted || (whole.aborted && !headersIn)) {
       throw new NetworkFailure(`no answer within ${formatSeconds(Math.min(limits.firstByteMs, limits.replyMs))}`, { cause: err });
@@ -121,8 +134,8 @@ export class KeptConnections {
 
 /**
  * As exchange, sent with node:http or node:https on kept connections, within the same limits and failing with the
- * same errors. What fetch would treat differently is sent again with `fetchImpl`: a redirect, which fetch follows
- * (dropping the credentials when it leaves the origin). A compressed body is decoded as fetch decodes it, and asked
+ * same errors. What fetch would treat differently is sent again with `fetchImpl`: a redirect, which exchange follows
+ * on the profile's origin only. A compressed body is decoded as fetch decodes it, and asked
  * for as fetch asks.
  */
 export async function keptExchange(
@@ -198,6 +211,39 @@ export async function keptExchange(
 
 /** Statuses fetch follows to their Location. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed in a row before the exchange gives up (fetch follows 20). */
+const MAX_REDIRECTS = 5;
+
+/** Where a redirect from `current` (asked for as `first`) leads, when it may be followed: on `first`'s origin only. */
+function followedRedirect(first: string, current: string, location: string, status: number, hops: number): URL {
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new RedirectRefusedError(status, current, 'a redirect to an address that does not read as one. Check the base URL of the profile.');
+  }
+  const origin = new URL(first).origin;
+  if (next.origin !== origin) {
+    throw new RedirectRefusedError(
+      status,
+      current,
+      `a redirect to ${next.origin}. Matchdesk sends credentials and the people it asks about only to ${origin}, the base URL of the profile: check it, or set it to where the service moved.`,
+    );
+  }
+  if (hops >= MAX_REDIRECTS) throw new RedirectRefusedError(status, current, `a redirect after ${MAX_REDIRECTS} redirects in a row. Check the base URL of the profile.`);
+  return next;
+}
+
+/** The request a redirect of `status` sends on, as fetch sends it: 303, and 301 or 302 after a POST, as a GET without its body. */
+function redirectedRequest(request: ExchangeRequest, status: number): ExchangeRequest {
+  const asGet = status === 303 ? request.method !== 'HEAD' : (status === 301 || status === 302) && request.method === 'POST';
+  if (!asGet) return request;
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())));
+  return { method: 'GET', headers };
+}
+
+/** Headers that describe a body, dropped with it. */
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
 
 /** The body as fetch decodes it: gzip, deflate and brotli; anything else as it came. */
 function decodedBody(response: IncomingMessage, coding: string): Readable {

@@ -1,4 +1,4 @@
-import { ServiceError, isAbortError, isRetryableStatus } from '../api';
+import { RedirectRefusedError, ServiceError, isAbortError, isRetryableStatus } from '../api';
 
 // Why a long run that sends batched calls (a matching run, a refresh) stops, and what a failed call means for it: both
 // keep their stop and their failure streaks here, so they stop for the same reasons, the same way.
@@ -108,7 +108,8 @@ export class CallFailures {
     const message = error instanceof Error ? error.message : String(error);
     if (kind === 'payment_required') return { kind: 'stop', stop: { status: 'out_of_credits', message } };
     if (isPassingAuthFailure(error)) return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? { status: 'failed', message } : null };
-    if (kind !== null && FATAL_KINDS.has(kind)) return { kind: 'stop', stop: { status: 'failed', message } };
+    // A refused redirect: every call goes to the same address.
+    if ((kind !== null && FATAL_KINDS.has(kind)) || error instanceof RedirectRefusedError) return { kind: 'stop', stop: { status: 'failed', message } };
     if (kind !== 'network_error' || ++this.networkInARow < NETWORK_FAILURES_TO_STOP) return { kind: 'failed', message, stop: null };
     const outOfReach = `${message} The ${this.work} stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`;
     return { kind: 'failed', message, stop: { status: 'failed', message: outOfReach } };

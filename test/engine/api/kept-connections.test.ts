@@ -2,7 +2,7 @@
 // compressed bodies decoded, redirects followed, a cut-off body or a closed connection said in the same words.
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MalformedReplyError, NetworkError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
+import { MalformedReplyError, NetworkError, RedirectRefusedError, ServiceClient, type Credentials, type ServiceClientOptions } from '../../../electron/engine/api';
 import { FIND_PATH, ORG, SESSION_PATH, echoFind, queries, reply, specTimestamp, startScriptServer, type Script, type ScriptServer } from './script-server';
 
 const credentials: Credentials = { kind: 'service_account', clientId: 'svc', clientSecret: 'top-secret-value' };
@@ -97,6 +97,45 @@ describe('calls on kept connections, as fetch sent them', () => {
     });
     for (const [, client] of clients(s)) await expect(client.findBatch(queries(1))).resolves.toHaveLength(1);
     expect(s.count(`/moved${FIND_PATH}`)).toBe(2);
+  });
+
+  it('follows a redirect on the same host only: neither the secret nor the people asked about go to another', async () => {
+    const elsewhere = await startScriptServer((req, res) => reply(res, 200, req.path === SESSION_PATH ? { accessToken: 'stolen', expiresAt: specTimestamp(Date.now() + 3_600_000) } : echoFind(req)));
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        for (const moved of ['login', 'find'] as const) {
+          const s = await startScriptServer((req, res) => {
+            const redirected = moved === 'login' ? req.path === SESSION_PATH : req.path === FIND_PATH;
+            if (redirected) {
+              res.writeHead(status, { location: `${elsewhere.baseUrl}${req.path}` });
+              res.end();
+            } else if (req.path === SESSION_PATH) reply(res, 200, { accessToken: 'token-1', expiresAt: specTimestamp(Date.now() + 3_600_000) });
+            else reply(res, 200, echoFind(req));
+          });
+          for (const [name, client] of clients(s)) {
+            const error = await failure(client.findBatch(queries(1)));
+            expect(error, `${status} ${moved}, ${name}`).toBeInstanceOf(RedirectRefusedError);
+            expect((error as Error).message).toContain(`with HTTP ${status}, a redirect to ${elsewhere.baseUrl}. Matchdesk sends credentials and the people it asks about only to ${s.baseUrl}`);
+          }
+          await s.close();
+        }
+      }
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('gives up after five redirects in a row on the same host', async () => {
+    const s = await serve((req, res) => {
+      res.writeHead(307, { location: `/again${req.path}` });
+      res.end();
+    });
+    for (const [name, client] of clients(s)) {
+      const error = await failure(client.findBatch(queries(1)));
+      expect(error, name).toBeInstanceOf(RedirectRefusedError);
+      expect((error as Error).message).toMatch(/a redirect after 5 redirects in a row/);
+    }
   });
 
   it('says a body cut off before its announced length, and a connection closed without a reply, in the same words', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../electron/engine/api';
+import { RedirectRefusedError, ServiceError } from '../../../electron/engine/api';
 import { CallFailures, RunStop } from '../../../electron/engine/rows/stop-request';
 
 const abortError = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
@@ -51,6 +51,10 @@ describe('a run’s failed calls', () => {
     // A login refused for good is fatal; one the service failed (5xx) passes.
     expect(failures.failed(new ServiceError('login_failed', 'Bad secret.', { status: 401 }), false)).toMatchObject({ kind: 'stop' });
     expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({ kind: 'passing', stop: null });
+    // Every call goes where the profile points, and would be sent on to the same other host.
+    const moved = new RedirectRefusedError(307, 'http://127.0.0.1:1/api/find', 'a redirect to http://elsewhere.');
+    expect(failures.failed(moved, false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: moved.message } });
+    expect(failures.failed(new ServiceError('unexpected_status', 'HTTP 409.', { status: 409 }), false)).toMatchObject({ kind: 'failed', stop: null });
   });
 
   it('stop the run after five tokens in a row turned away for a passing reason, the streak ended by an answer', () => {
