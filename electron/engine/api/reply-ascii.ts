@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { checkReplyValues } from './reply-limits';
 import { replyJson } from './reply-json';
 import { replyText } from './reply-text';
 
@@ -10,10 +11,12 @@ import { replyText } from './reply-text';
 
 /**
  * The JSON of a reply body, read as replyJson(replyText(bytes, what)) reads it, and refused alike:
- * MalformedReplyError naming `what` for bytes that are not UTF-8, ReplyNotJson for text that is not JSON.
+ * MalformedReplyError naming `what` for bytes that are not UTF-8 or hold too many values to parse
+ * (reply-limits.ts checkReplyValues), ReplyNotJson for text that is not JSON.
  */
 export function replyBytesJson(bytes: Uint8Array, what: string): unknown {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  checkReplyValues(body, what);
   if (isAscii(body)) return replyJson(body.toString('latin1'));
   // Checked whole first (as the fatal decoder does), so the escaping below meets only well-formed sequences.
   const text = isUtf8(body) ? escapedText(body) : null;

@@ -20,3 +20,25 @@ export function checkJobs(person: Record<string, unknown>, where: string): void 
     throw new MalformedReplyError(`${where} lists ${jobs.length} jobs, more than the ${MAX_JOBS_PER_PERSON} a person record may hold`);
   }
 }
+
+/**
+ * Separators (`,` `[` `{`) a people reply may hold: about one for each of its values and keys. The largest reply the
+ * spec allows (MAX_PEOPLE_REPLY_BYTES of large records, a separator in ~37 bytes of a job) holds about 900,000; parsed,
+ * a reply of tiny values within the same bytes (10 million `{}`) made gigabytes of objects.
+ */
+export const MAX_REPLY_SEPARATORS = 2_000_000;
+/** Bodies below this size cannot hold MAX_REPLY_SEPARATORS, and are not counted. */
+const COUNTED_FROM_BYTES = MAX_REPLY_SEPARATORS;
+
+/** Refuses a reply body holding more separators than MAX_REPLY_SEPARATORS, before it is parsed; `what` names it. */
+export function checkReplyValues(body: Uint8Array, what: string): void {
+  if (body.length < COUNTED_FROM_BYTES) return;
+  let separators = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === 0x2c || c === 0x5b || c === 0x7b) separators++;
+  }
+  if (separators > MAX_REPLY_SEPARATORS) {
+    throw new MalformedReplyError(`the ${what} holds ${separators.toLocaleString('en-US')} values and keys, more than the ${MAX_REPLY_SEPARATORS.toLocaleString('en-US')} a reply of people may hold`);
+  }
+}

@@ -22,7 +22,7 @@ import { Redactor } from './redactor';
 import { replyDetail } from './reply-detail';
 import { replyBytesJson } from './reply-ascii';
 import { ReplyNotJson, replyJson } from './reply-json';
-import { MAX_PEOPLE_REPLY_BYTES } from './reply-limits';
+import { MAX_PEOPLE_REPLY_BYTES, checkReplyValues } from './reply-limits';
 import { CallBudget, RetryLater, parseRetryAfter, retrying } from './retry';
 import { parseSearchReply, type SearchReplyPage } from './search-reply';
 import { Session } from './session';
@@ -227,7 +227,10 @@ export class ServiceClient {
     if (token !== null) sent.add(token);
     for (let page = opts.startPage ?? 1; page <= maxPages; page++) {
       const body: string = JSON.stringify({ filters: request.filters, size, ...(token === null ? {} : { pagination_token: token }) });
-      const reply: SearchReplyPage = await this.callPeople('search', body, (http) => parseSearchReply(replyJson(http.text)), opts.signal);
+      const reply: SearchReplyPage = await this.callPeople('search', body, (http) => {
+        checkReplyValues(http.bytes, 'search reply');
+        return parseSearchReply(replyJson(http.text));
+      }, opts.signal);
       const fresh = reply.people.filter((person) => typeof person.id !== 'string' || !seenIds.has(person.id)).length;
       for (const person of reply.people) if (typeof person.id === 'string') seenIds.add(person.id);
       yield { people: reply.people, count: reply.count, page, token: reply.token };

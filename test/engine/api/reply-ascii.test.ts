@@ -63,3 +63,18 @@ describe('replyBytesJson', () => {
     );
   });
 });
+
+describe('a reply of more values than a reply of people holds', () => {
+  it('is refused before it is parsed, however few bytes its values take', () => {
+    // 2.5 million empty objects in 7.5 MB (a find reply of 100 answers is ~110 kB): parsed, hundreds of MB.
+    const many = Buffer.from(`[[${'{},'.repeat(2_500_000)}{}]]`);
+    expect(() => replyBytesJson(many, 'find reply')).toThrow(MalformedReplyError);
+    expect(() => replyBytesJson(many, 'find reply')).toThrow(/the find reply holds 5,000,003 values and keys, more than the 2,000,000 a reply of people may hold/);
+  });
+
+  it('reads a large reply of large records whole', () => {
+    // 3 MB of one answer's long strings: few separators for their bytes.
+    const record = JSON.stringify({ id: 'p1', full_name: 'Zoë Ångström', headline: 'x'.repeat(3_000_000) });
+    expect(replyBytesJson(Buffer.from(`[[${record}]]`), 'find reply')).toEqual([[JSON.parse(record)]]);
+  });
+});
