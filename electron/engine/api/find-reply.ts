@@ -1,4 +1,5 @@
 import type { Candidate, PersonJson } from '../../../shared/model';
+import { RecordTooDeep } from '../store/packed-record';
 import { MalformedReplyError } from './errors';
 import { MAX_CANDIDATES_PER_QUERY, checkJobs } from './reply-limits';
 
@@ -28,6 +29,19 @@ export function parseFindReply(json: unknown, queryCount: number): Candidate[][]
       return candidate;
     });
   });
+}
+
+/**
+ * What `read` makes of a reply's people (their records packed, matching/candidate-facts.ts answerPeople), a record
+ * too deep to pack refused as the reply's fault (MalformedReplyError), as parseFindReply refuses the rest.
+ */
+export function readPeople<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RecordTooDeep) throw new MalformedReplyError(error.message);
+    throw error;
+  }
 }
 
 /** A bare array of items, `{matches: [...]}`, `{data: [...]}` or `{data: {matches: [...]}}`: each shape seen in use. */

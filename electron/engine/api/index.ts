@@ -11,7 +11,7 @@ export {
   type CreditsReport,
 } from './service-client';
 export { parseExpiry, parseInstant, FALLBACK_TOKEN_LIFETIME_MS } from './expiry';
-export { parseFindReply } from './find-reply';
+export { parseFindReply, readPeople } from './find-reply';
 export { ReplyNotJson, replyJson } from './reply-json';
 export { parseSearchReply, type SearchReplyPage } from './search-reply';
 export { parseRetryAfter, backoffDelay, BACKOFF_BASE_MS, BACKOFF_CAP_MS, MAX_RETRY_AFTER_MS } from './retry';

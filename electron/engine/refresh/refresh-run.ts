@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
-import { MAX_QUERIES_PER_FIND, type ServiceClient } from '../api';
+import { MAX_QUERIES_PER_FIND, readPeople, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
@@ -283,7 +283,7 @@ export class RefreshRun {
       this.history.begin();
       const found = slugs.map((slug, i) => {
         const candidates = answers[i] ?? [];
-        const { people, ranks, ranked: facts } = answerPeople(candidates);
+        const { people, ranks, ranked: facts } = readPeople(() => answerPeople(candidates));
         // The service ranks; the person asked for is the one with that slug, wherever it put them.
         const person = facts.find((f) => f.slug === slug);
         if (!person) return { slug, person: null, at: -1, lookup: null };

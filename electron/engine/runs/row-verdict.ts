@@ -3,7 +3,7 @@ import { MAX_CANDIDATES, answerPeople, assessRow, autoAccepts, jobChange, readSt
 import type { AnswerPeople, StoredPerson } from '../store';
 import { blockNewPeople, type RecordBlock } from '../store/person-blocks';
 import type { PackedRecord } from '../store/packed-record';
-import { parseFindReply } from '../api/find-reply';
+import { parseFindReply, readPeople } from '../api/find-reply';
 import { replyBytesJson } from '../api/reply-ascii';
 import { LIFTED_REASON, learnedVerdict, type LearnedState } from '../matching/learned-model';
 import { parseCells } from '../rows/row-cells';
@@ -233,7 +233,7 @@ export interface LandedReply {
  * the limits (api/reply-limits.ts).
  */
 export function preparedReply({ bytes, strategies, cells, context }: LandedReply): PreparedAnswers {
-  const answers = parseFindReply(replyBytesJson(bytes, 'find reply'), strategies.length).map(answerPeople);
+  const answers = readPeople(() => parseFindReply(replyBytesJson(bytes, 'find reply'), strategies.length).map(answerPeople));
   blockNewPeople(answers.flatMap((a) => a.people));
   return {
     stored: answers.map(({ people, ranks }) => ({ people: people.map(withoutCopies), ranks })),

@@ -51,10 +51,27 @@ const OPEN = '['.charCodeAt(0);
 const CLOSE = ']'.charCodeAt(0);
 const COMMA = ','.charCodeAt(0);
 
-/** A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its `people` row). */
+/**
+ * Levels of objects and lists a record may nest: a real one nests three or four (the person, their jobs, a job). A
+ * reply whose record nests 100,000 deep parses, and then overflowed the stack of every function that walks it.
+ */
+export const MAX_RECORD_DEPTH = 64;
+
+/** A record nesting deeper than MAX_RECORD_DEPTH: the service's fault, which its reader says as such. */
+export class RecordTooDeep extends Error {
+  constructor() {
+    super(`a person record nests objects and lists more than ${MAX_RECORD_DEPTH} levels deep`);
+    this.name = 'RecordTooDeep';
+  }
+}
+
+/**
+ * A record packed (PackedRecord), stored as `[[shape ids], values]` in a block (before migration 30, as a BLOB in its
+ * `people` row). Throws RecordTooDeep for a record nesting deeper than MAX_RECORD_DEPTH.
+ */
 export function packRecord(person: PersonJson): PackedRecord {
   const packing: Packing = { local: [], shapes: [] };
-  return { values: JSON.stringify(pack(person, packing)) ?? 'null', shapes: packing.shapes };
+  return { values: JSON.stringify(pack(person, packing, 0)) ?? 'null', shapes: packing.shapes };
 }
 
 interface Packing {
@@ -69,19 +86,20 @@ interface KeyList {
   json: string;
 }
 
-function pack(value: unknown, packing: Packing): unknown {
+function pack(value: unknown, packing: Packing, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (depth === MAX_RECORD_DEPTH) throw new RecordTooDeep();
   if (Array.isArray(value)) {
     const list: unknown[] = new Array(value.length + 1);
     list[0] = -1;
-    for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing);
+    for (let i = 0; i < value.length; i++) list[i + 1] = pack(value[i], packing, depth + 1);
     return list;
   }
   const shape = localShape(value, packing);
   const { keys } = packing.local[shape]!;
   const packed: unknown[] = new Array(keys.length + 1);
   packed[0] = shape;
-  for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing);
+  for (let i = 0; i < keys.length; i++) packed[i + 1] = pack((value as Record<string, unknown>)[keys[i]!], packing, depth + 1);
   return packed;
 }
 

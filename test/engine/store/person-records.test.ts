@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { zstdDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { MalformedReplyError } from '../../../electron/engine/api';
 import { answerPeople } from '../../../electron/engine/matching';
 import { packRecord } from '../../../electron/engine/store/packed-record';
 import { PersonShapes, blockRecordAt, personRecord, readRecord, recordOf, recordSql, storedRecord } from '../../../electron/engine/store/person-records';
@@ -48,6 +49,30 @@ describe('packed person records', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("refuse a record nesting deeper than a person's could, as the reply's fault, where it is read", () => {
+    const nested = (depth: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    // The person is one level: 63 more are read back whole, 64 more refused, and 100,000 (which overflowed the stack).
+    expect(roundTrip({ ...ada, location: nested(63) })).toEqual({ ...ada, location: nested(63) });
+    for (const depth of [64, 100_000]) {
+      // Written as text: a value this deep is beyond JSON.stringify too.
+      for (const location of [`${'['.repeat(depth)}1${']'.repeat(depth)}`, `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`]) {
+        const read = () =>
+          preparedReply({
+            bytes: Buffer.from(`[{"people":[{"id":"p_9","full_name":"Deep Person","location":${location}}]}]`),
+            strategies: ['name'],
+            cells: [[JSON.stringify(['Deep Person'])]],
+            context: { mapping: { fullName: 0 }, rule: { enabled: true, minConfidence: 0.95, minLead: 0.5 }, at: new Date(1).toISOString() },
+          });
+        expect(read).toThrow(MalformedReplyError);
+        expect(read).toThrow('The service sent a reply Matchdesk cannot read: a person record nests objects and lists more than 64 levels deep.');
+      }
+    }
   });
 
   it('give an object the key list of its own keys in their order, not one met before with the same keys in another order, fewer or more', () => {
