@@ -98,17 +98,30 @@ export async function retrying<T>(ctx: RetryContext, attempt: (n: number) => Pro
       if (!(err instanceof RetryLater)) throw err;
       if (n >= ctx.maxAttempts) throw err.error;
       const wait = err.afterMs === null ? backoffDelay(n, ctx.random) : Math.min(err.afterMs, MAX_RETRY_AFTER_MS);
-      if (ctx.budget && !ctx.budget.allows(wait)) throw outOfTime(err.error, n, ctx.budget.ms);
+      if (ctx.budget && !ctx.budget.allows(wait)) throw outOfTime(err.error, n, ctx.budget.ms, err.afterMs);
       await pause(ctx.clock, wait, ctx.signal);
     }
   }
 }
 
-/** The last attempt's error, saying that the call was not sent again because its time was up. */
-function outOfTime(error: ServiceError, attempts: number, budgetMs: number): ServiceError {
-  const note = `Matchdesk stopped after ${attempts} attempt${attempts === 1 ? '' : 's'}: a call is not sent again once ${formatDuration(budgetMs)} have passed since it was first sent.`;
+/**
+ * The last attempt's error, saying that the call was not sent again because its time was up, and how long the
+ * service asked to wait (`askedMs`, its Retry-After), when it asked.
+ */
+function outOfTime(error: ServiceError, attempts: number, budgetMs: number, askedMs: number | null): ServiceError {
+  const asked = askedMs === null ? '' : `the service asked to wait ${formatWait(askedMs)} before the next, and `;
+  const note = `Matchdesk stopped after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${asked}a call is not sent again once ${formatDuration(budgetMs)} have passed since it was first sent.`;
   error.message = `${error.message} ${note}`;
   return error;
+}
+
+/** A wait the service asked for, rounded up: "70 s" below 2 min, then "3 min", "5 h", "365 days". */
+function formatWait(ms: number): string {
+  if (!Number.isFinite(ms)) return 'for ever';
+  if (ms < 120_000) return `${Math.ceil(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.ceil(ms / 60_000)} min`;
+  if (ms < 172_800_000) return `${Math.ceil(ms / 3_600_000)} h`;
+  return `${Math.ceil(ms / 86_400_000).toLocaleString('en-US')} days`;
 }
 
 function formatDuration(ms: number): string {

@@ -84,8 +84,28 @@ describe('429: rate limited', () => {
     clock.advance(70_000);
     const err = await call;
     expect(err).toBeInstanceOf(RateLimitedError);
-    expect((err as Error).message).toMatch(/after 2 attempts.* Matchdesk stopped after 2 attempts: a call is not sent again once 2 min have passed since it was first sent\.$/);
+    expect((err as Error).message).toMatch(
+      /after 2 attempts.* Matchdesk stopped after 2 attempts: the service asked to wait 70 s before the next, and a call is not sent again once 2 min have passed since it was first sent\.$/,
+    );
     expect(s.count('/find')).toBe(2);
+  });
+
+  it('says how long the service asked to wait when that is past the call budget at once (a year, for ever)', async () => {
+    for (const [header, said] of [
+      ['31536000', '365 days'],
+      ['7200', '2 h'],
+      ['300', '5 min'],
+      ['9'.repeat(400), 'for ever'],
+    ]) {
+      const clock = new ManualClock();
+      const s = await serve((_req, res) => reply(res, 429, { message: 'slow down' }, { 'retry-after': header! }), clock);
+      const err = await failure(clientFor(s, { clock, maxAttempts: 5 }).findBatch(one));
+      expect(err).toBeInstanceOf(RateLimitedError);
+      expect((err as Error).message).toMatch(new RegExp(`Matchdesk stopped after 1 attempt: the service asked to wait ${said} before the next, and a call is not sent again once 2 min`));
+      expect(s.count('/find')).toBe(1);
+      await s.close();
+      server = null;
+    }
   });
 
   it('honours a Retry-After given as an HTTP-date', async () => {
