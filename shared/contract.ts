@@ -257,6 +257,11 @@ export interface RunProgress {
   ratePerSec: number;
   etaSeconds: number | null;
   message: string | null;
+  /**
+   * The kind of service failure that stopped the run (`unauthorized`, `forbidden`, `network_error`, `payment_required`,
+   * ...), in the final progress of a run that stopped on one.
+   */
+  stopKind?: string;
   startedAt: string;
   updatedAt: string;
 }

@@ -1,4 +1,5 @@
 import type { FailedQuery } from '../../shared/contract';
+import { EXIT_CODES, type ExitCode } from './exit-codes';
 
 /**
  * One line for a person or a script's log: how many rows ended in error and why, the commonest reason first.
@@ -18,7 +19,14 @@ export function failedRowsLine(errorRows: number, failures: FailedQuery[]): stri
   return `${head}, for ${reasons.length} reasons (each row's is in the match_error column); the commonest, for ${commonest[1]} ${commonest[1] === 1 ? 'row' : 'rows'}: ${commonest[0]}`;
 }
 
-/** Whether the failures are the service out of reach (rather than answering badly). */
-export function unreachable(failures: FailedQuery[]): boolean {
-  return failures.length > 0 && failures.every((failure) => failure.errorKind === 'network_error');
+/**
+ * The exit code of a run the service stopped part-way: by the kind of failure that stopped it (`stopKind`), else by
+ * its rows' failures: the credentials or the organization refused, the service out of reach, or else the service
+ * failing.
+ */
+export function stoppedRunExitCode(stopKind: string | undefined, failures: FailedQuery[]): ExitCode {
+  if (stopKind === 'unauthorized' || stopKind === 'forbidden' || stopKind === 'login_failed') return EXIT_CODES.credentials;
+  if (stopKind !== undefined) return stopKind === 'network_error' ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
+  if (failures.length > 0 && failures.every((failure) => failure.errorKind === 'network_error')) return EXIT_CODES.unreachable;
+  return EXIT_CODES.serviceFailed;
 }

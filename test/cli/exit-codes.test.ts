@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, exitCodeFor } from '../../electron/cli/exit-codes';
-import { failedRowsLine, unreachable } from '../../electron/cli/failed-rows';
+import { failedRowsLine, stoppedRunExitCode } from '../../electron/cli/failed-rows';
 import type { FailedQuery } from '../../shared/contract';
 
 describe('exit codes', () => {
@@ -34,9 +34,12 @@ describe('the failed-rows line', () => {
     expect(failedRowsLine(5, [failure('A.', 1), failure('B.', 4)])).toBe("5 rows ended in error, for 2 reasons (each row's is in the match_error column); the commonest, for 4 rows: B.");
   });
 
-  it('tells an unreachable service from one that answered badly', () => {
-    expect(unreachable([failure('x', 1, 'network_error')])).toBe(true);
-    expect(unreachable([failure('x', 1, 'network_error'), failure('y', 1)])).toBe(false);
-    expect(unreachable([])).toBe(false);
+  it('tells refused credentials and an unreachable service from a service that answered badly', () => {
+    expect(stoppedRunExitCode(undefined, [failure('x', 1, 'network_error')])).toBe(EXIT_CODES.unreachable);
+    expect(stoppedRunExitCode(undefined, [failure('x', 1, 'network_error'), failure('y', 1)])).toBe(EXIT_CODES.serviceFailed);
+    expect(stoppedRunExitCode(undefined, [])).toBe(EXIT_CODES.serviceFailed);
+    expect(stoppedRunExitCode('network_error', [])).toBe(EXIT_CODES.unreachable);
+    for (const kind of ['unauthorized', 'forbidden', 'login_failed']) expect(stoppedRunExitCode(kind, [failure('y', 1)]), kind).toBe(EXIT_CODES.credentials);
+    for (const kind of ['server_error', 'not_found', 'unexpected_status']) expect(stoppedRunExitCode(kind, [failure('x', 1, 'network_error')]), kind).toBe(EXIT_CODES.serviceFailed);
   });
 });

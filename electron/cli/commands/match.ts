@@ -12,7 +12,7 @@ import { EXIT_CODES } from '../exit-codes';
 import { exportWithProgress } from '../export-with-progress';
 import { importWithProgress } from '../import-with-progress';
 import { toReviewNote } from '../review-note';
-import { failedRowsLine, unreachable } from '../failed-rows';
+import { failedRowsLine, stoppedRunExitCode } from '../failed-rows';
 import { sheetHeaders } from '../sheet-headers';
 import { ProgressReporter, formatPreview } from '../progress';
 import { withProgressLine } from '../progress-line';
@@ -100,7 +100,7 @@ export async function matchCommand(argv: string[]): Promise<number> {
         `Everything that landed is kept and ${values.out} was not written. Go on with "matchdesk match --project ${projectId} --out ${values.out} --yes", ` +
           `or write what is there with "matchdesk export ${projectId} --out ${values.out}".\n`,
       );
-      return final.status === 'failed' && unreachable(failures) ? EXIT_CODES.unreachable : EXIT_CODES.serviceFailed;
+      return final.status === 'failed' ? stoppedRunExitCode(final.stopKind, failures) : EXIT_CODES.serviceFailed;
     }
     // The run has ended. A Ctrl-C from here on stops the command before it writes (or cancels the export under way)
     // rather than killing it between steps; one that came as the run was ending stops it here too.

@@ -8,6 +8,11 @@ export type StopReason = 'paused' | 'failed' | 'out_of_credits' | 'cancelled';
 export interface StopRequest<S extends StopReason = StopReason> {
   status: S;
   message: string | null;
+  /**
+   * The kind of service failure that stops the run (api/errors.ts ServiceErrorKind: `unauthorized`, `forbidden`,
+   * `network_error`, ...), when one does: a host tells refused credentials from an unreachable service by it.
+   */
+  kind?: string;
 }
 
 /** How long a pause lets calls in flight land before abandoning them: a reply that trickles in must not hold it. */
@@ -52,9 +57,9 @@ export class RunStop<S extends StopReason> {
     return this.abort.signal;
   }
 
-  ask(status: S, message: string | null): void {
+  ask(status: S, message: string | null, kind?: string): void {
     if (!this.running()) return;
-    this.asked = strongerStop(this.asked, { status, message });
+    this.asked = strongerStop(this.asked, { status, message, ...(kind === undefined ? {} : { kind }) });
     if (status === 'cancelled') this.abort.abort();
   }
 
@@ -106,13 +111,17 @@ export class CallFailures {
     const kind = error instanceof ServiceError ? error.kind : null;
     if (kind === 'cancelled' || (aborted && isAbortError(error))) return { kind: 'abandoned' };
     const message = error instanceof Error ? error.message : String(error);
-    if (kind === 'payment_required') return { kind: 'stop', stop: { status: 'out_of_credits', message } };
-    if (isPassingAuthFailure(error)) return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? { status: 'failed', message } : null };
+    if (kind === 'payment_required') return { kind: 'stop', stop: { status: 'out_of_credits', message, kind } };
+    if (isPassingAuthFailure(error)) {
+      // A login the service failed (5xx) is the service failing, not the credentials refused.
+      const stop = { status: 'failed' as const, message, kind: kind === 'login_failed' ? 'server_error' : kind! };
+      return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? stop : null };
+    }
     // A refused redirect: every call goes to the same address.
-    if ((kind !== null && FATAL_KINDS.has(kind)) || error instanceof RedirectRefusedError) return { kind: 'stop', stop: { status: 'failed', message } };
+    if ((kind !== null && FATAL_KINDS.has(kind)) || error instanceof RedirectRefusedError) return { kind: 'stop', stop: { status: 'failed', message, kind: kind! } };
     if (kind !== 'network_error' || ++this.networkInARow < NETWORK_FAILURES_TO_STOP) return { kind: 'failed', message, stop: null };
     const outOfReach = `${message} The ${this.work} stopped after ${NETWORK_FAILURES_TO_STOP} calls in a row failed to reach the service; resume once the connection is back.`;
-    return { kind: 'failed', message, stop: { status: 'failed', message: outOfReach } };
+    return { kind: 'failed', message, stop: { status: 'failed', message: outOfReach, kind } };
   }
 }
 

@@ -148,6 +148,8 @@ export class MatchingRun {
   private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
   private readonly failures = new CallFailures('run');
   private message: string | null = null;
+  /** The kind of service failure that stopped the run, when one did (RunProgress.stopKind). */
+  private stopKind: string | null = null;
   private readonly resolution: RowResolution;
   /** Queries whose call failed in this run, with when: later rows asking them fail too, without a call. */
   private readonly failedKeys = new Map<number, number>();
@@ -234,6 +236,7 @@ export class MatchingRun {
       ratePerSec: Math.round(rate * 10) / 10,
       etaSeconds: this.status === 'running' && rowRate > 0 ? Math.ceil(rowsLeft / rowRate) : null,
       message: this.message,
+      ...(this.stopKind === null ? {} : { stopKind: this.stopKind }),
       startedAt: this.startedAt,
       updatedAt: new Date(now).toISOString(),
     };
@@ -313,6 +316,7 @@ export class MatchingRun {
         }
       }
       const stop = this.stopping.request;
+      this.stopKind = stop?.kind ?? null;
       this.finish(stop?.status ?? 'done', stop?.message ?? this.doneMessage());
     } catch (error) {
       this.finish('failed', `The run stopped: ${stopReason(error)}`);
@@ -950,11 +954,11 @@ export class MatchingRun {
     const failure = this.failures.failed(error, this.stopping.signal.aborted);
     // Abandoned on purpose: the queries were not answered, so they stay waiting for the next run.
     if (failure.kind === 'abandoned') return;
-    if (failure.kind === 'stop') return this.stopping.ask(failure.stop.status, failure.stop.message);
+    if (failure.kind === 'stop') return this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
     if (failure.kind === 'passing') {
       // Not answered: the queries wait for the next round. Only a streak stops the run.
       this.abandoned += asked.length;
-      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
+      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
       return;
     }
 
@@ -989,7 +993,7 @@ export class MatchingRun {
     })();
 
     // Out of reach: the run stops once the call's queries are marked.
-    if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message);
+    if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
   }
 
   private count(change: ResolutionCount): void {

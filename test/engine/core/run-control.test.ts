@@ -72,6 +72,7 @@ describe('stopping and failing', () => {
     const end = await runToEnd(engine, project.id);
     expect(end.status).toBe('out_of_credits');
     expect(end.message).toMatch(/out of credits/i);
+    expect(end.stopKind).toBe('payment_required');
     expect(end.rowsResolved).toBe(100);
     const page = await ok(engine, 'review.page', { projectId: project.id, offset: 0, limit: 1 });
     expect(page.counts.auto).toBe(100);
@@ -86,6 +87,22 @@ describe('stopping and failing', () => {
     expect(again!.status).toBe('out_of_credits');
     expect(again!.runId).toBe(end.runId);
     expect(timesAsked(sim).every((n) => n === 1)).toBe(true);
+  });
+
+  it('says a run stopped by tokens the service refuses was stopped by them, so a host can say to check the account', async () => {
+    const { sim, engine } = await setUp();
+    const project = await importEmails(engine, sim, 250);
+    // Every call revokes every token issued so far: the fresh token of each retry too.
+    sim.setFaults({ revokeEveryCalls: 1 });
+    const end = await runToEnd(engine, project.id);
+    expect(end.status).toBe('failed');
+    expect(end.message).toMatch(/refused a fresh access token \(HTTP 401\)/);
+    expect(end.stopKind).toBe('unauthorized');
+    sim.setFaults('none');
+    await ok(engine, 'run.resume', { projectId: project.id });
+    const again = await engine.runSettled(project.id);
+    expect(again).toMatchObject({ status: 'done', rowsResolved: 250 });
+    expect(again!.stopKind).toBeUndefined();
   });
 
   it('marks the queries of a failed call as errors and retries them in the next run', async () => {

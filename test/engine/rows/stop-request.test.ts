@@ -45,15 +45,21 @@ describe('a run’s failed calls', () => {
     const failures = new CallFailures('run');
     expect(failures.failed(new ServiceError('payment_required', 'Out of credits.', { status: 402 }), false)).toEqual({
       kind: 'stop',
-      stop: { status: 'out_of_credits', message: 'Out of credits.' },
+      stop: { status: 'out_of_credits', message: 'Out of credits.', kind: 'payment_required' },
     });
-    expect(failures.failed(new ServiceError('forbidden', 'Not allowed.', { status: 403 }), false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: 'Not allowed.' } });
+    expect(failures.failed(new ServiceError('forbidden', 'Not allowed.', { status: 403 }), false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: 'Not allowed.', kind: 'forbidden' } });
     // A login refused for good is fatal; one the service failed (5xx) passes.
     expect(failures.failed(new ServiceError('login_failed', 'Bad secret.', { status: 401 }), false)).toMatchObject({ kind: 'stop' });
     expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({ kind: 'passing', stop: null });
+    // Five logins the service failed in a row: the service failing, not the credentials refused.
+    for (let i = 0; i < 3; i++) failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false);
+    expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({
+      kind: 'passing',
+      stop: { status: 'failed', message: 'Try later.', kind: 'server_error' },
+    });
     // Every call goes where the profile points, and would be sent on to the same other host.
     const moved = new RedirectRefusedError(307, 'http://127.0.0.1:1/api/find', 'a redirect to http://elsewhere.');
-    expect(failures.failed(moved, false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: moved.message } });
+    expect(failures.failed(moved, false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: moved.message, kind: 'unexpected_status' } });
     expect(failures.failed(new ServiceError('unexpected_status', 'HTTP 409.', { status: 409 }), false)).toMatchObject({ kind: 'failed', stop: null });
   });
 
@@ -63,7 +69,7 @@ describe('a run’s failed calls', () => {
     for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null });
     failures.answered();
     for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null });
-    expect(refused()).toEqual({ kind: 'passing', stop: { status: 'failed', message: 'Token revoked.' } });
+    expect(refused()).toEqual({ kind: 'passing', stop: { status: 'failed', message: 'Token revoked.', kind: 'unauthorized' } });
   });
 
   it('fail the call, and say the service is out of reach after three calls in a row could not reach it', () => {
@@ -81,6 +87,7 @@ describe('a run’s failed calls', () => {
       stop: {
         status: 'failed',
         message: 'Could not reach the service. The refresh stopped after 3 calls in a row failed to reach the service; resume once the connection is back.',
+        kind: 'network_error',
       },
     });
   });
