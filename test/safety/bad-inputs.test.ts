@@ -104,6 +104,16 @@ const EXPECTED: Record<string, Expected> = {
       2: ['-2+3', 'cy@example.org', '=1+1'],
     },
   },
+  'quote-then-text.csv': {
+    rows: 4,
+    headers: ['Name', 'Email', 'Company'],
+    cells: {
+      0: ['Ann Lee', 'ann.lee@example.com', 'Acme Corp'],
+      1: ['Bob Smith Jr', 'bob@example.com', 'Globex'],
+      2: ['Cy Dubois', 'cy@example.org', 'Initech'],
+      3: ['Di Park', 'di@example.com', 'Hooli, Inc.'],
+    },
+  },
   'unclosed-quote.csv': {
     rows: 2,
     headers: ['Name', 'Email'],
@@ -294,7 +304,7 @@ describe('the bad-input corpus', () => {
     expect(text).toContain(`'-2+3`);
   });
 
-  it.each(['blank-rows.csv', 'blank-rows.xlsx', 'crlf-header-lf-rows.csv', 'lf-header-crlf-rows.csv', 'mixed-line-ends.csv'])(
+  it.each(['blank-rows.csv', 'blank-rows.xlsx', 'crlf-header-lf-rows.csv', 'lf-header-crlf-rows.csv', 'mixed-line-ends.csv', 'quote-then-text.csv'])(
     "%s: the CSV and Excel exports have the sheet's rows in its order, blank ones blank, so they line up with the original",
     async (file) => {
       const expected = EXPECTED[file] as Extract<Expected, { rows: number }>;

@@ -14,7 +14,9 @@ export interface ParsedText {
  * Splits CSV text into records as a spreadsheet app reads them: CRLF, LF and CR each end a record, in any mix (files
  * joined from several exports), while inside quotes a line break is part of the cell. The quote rules are Papa Parse's,
  * which read Matchdesk's sheets before: a quote opens a cell only at its start, "" inside is one quote, spaces may
- * come between the closing quote and the delimiter or line break, and any other quote is text. Not `final`, the text
+ * come between the closing quote and the delimiter or line break, and any other quote is text, but only on the line
+ * of the first one followed by text: with no closing quote there, the cell ends as a spreadsheet app ends it (the
+ * quoted part, then the text after it up to the delimiter or line break), not rows later. Not `final`, the text
  * after the last whole record is left for the next call (cursor), so a record cut in two by a chunk is read whole. A
  * line break that ends the text ends its last record: no empty record follows it.
  */
@@ -63,8 +65,16 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
     if (input.charCodeAt(cursor) === QUOTE) {
       let q = cursor;
       let after = -1;
+      // The first quote followed by text (`"Bob" Smith`), and the line break after it: the cell's closing quote is
+      // looked for up to there only (`"He said "hi" to me"`), or the cell ends as a spreadsheet app ends it.
+      let stray = -1;
+      let strayLineEnd = -1;
       for (;;) {
         q = input.indexOf('"', q + 1);
+        if (stray !== -1 && (q === -1 || q >= strayLineEnd)) {
+          q = -2;
+          break;
+        }
         if (q === -1 || q >= end) {
           if (!final) return incomplete(recordStart);
           row.push(input.slice(cursor + 1));
@@ -88,7 +98,34 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
           after = k;
           break;
         }
-        // Any other character after it: the quote is text and the cell goes on.
+        // Any other character after it: the quote is text and the cell goes on, on this line.
+        if (stray === -1) {
+          const lineEnd = lineBreakAfter(input, q, end);
+          if (lineEnd === -1 && !final) return incomplete(recordStart);
+          stray = q;
+          strayLineEnd = lineEnd === -1 ? end : lineEnd;
+        }
+      }
+      if (q === -2) {
+        // No closing quote on the line of the first quote followed by text: as a spreadsheet app reads it, the quoted
+        // part, then that text up to the next delimiter or line break (`"Bob" Smith Jr,` is `Bob Smith Jr`), so one
+        // stray quote does not swallow the rows after it into one cell.
+        const quoted = input.slice(cursor + 1, stray);
+        const stop = cellEnd(input, stray + 1, strayLineEnd, delim);
+        row.push(`${quoted.indexOf('"') === -1 ? quoted : quoted.replaceAll('""', '"')}${input.slice(stray + 1, stop)}`);
+        if (stop >= end) {
+          records.push(row);
+          return { records, cursor: input.length, unclosed: false };
+        }
+        if (input.charCodeAt(stop) === delim) {
+          cursor = stop + 1;
+          continue;
+        }
+        records.push(row);
+        row = [];
+        cursor = stop + breakLength(input, stop);
+        recordStart = cursor;
+        continue;
       }
       const raw = input.slice(cursor + 1, q);
       row.push(raw.indexOf('"') === -1 ? raw : raw.replaceAll('""', '"'));
@@ -163,6 +200,20 @@ function splitLines(text: string): string[] {
     for (const part of parts) lines.push(part);
   }
   return lines;
+}
+
+/** The first line break (LF or CR) at or after `from` and before `end`, or -1. */
+function lineBreakAfter(input: string, from: number, end: number): number {
+  const lf = input.indexOf('\n', from);
+  const cr = input.indexOf('\r', from);
+  const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+  return at === -1 || at >= end ? -1 : at;
+}
+
+/** Where an unquoted cell from `from` ends: its delimiter, else `lineEnd` (the line break after it, or the text's end). */
+function cellEnd(input: string, from: number, lineEnd: number, delim: number): number {
+  for (let i = from; i < lineEnd; i++) if (input.charCodeAt(i) === delim) return i;
+  return lineEnd;
 }
 
 function breakLength(input: string, at: number): number {

@@ -52,6 +52,41 @@ describe('openSheet on text sheets', () => {
   });
 
   it.each([
+    ['CRLF', '\r\n'],
+    ['LF', '\n'],
+    ['CR', '\r'],
+  ])('ends a cell opened by a quoted word and going on after it on its own line, not rows later (%s)', async (_name, nl) => {
+    // `"Bob" Smith Jr` is Bob Smith Jr, as a spreadsheet app reads it; a later quoted cell does not pull the rows
+    // between into one cell, nor does the end of the file.
+    const rows = Array.from({ length: 20 }, (_, i) => [`Person ${i}`, 'Globex Inc.', `p${i}@globex.example`, `note ${i}`]);
+    rows[2] = ['"Bob" Smith Jr', 'Globex Inc.', 'bob@globex.example', 'note 2'];
+    rows[15] = ['Carol Quoted', '"Acme, Inc."', 'carol@acme.example', 'note 15'];
+    rows[19] = ['Dan', 'Initech', 'dan@initech.example', '"Big" deal'];
+    const text = ['Name,Company,Email,Notes', ...rows.map((r) => r.join(','))].join(nl) + nl;
+    for (const file of [text, text.replace(rows[15]!.join(','), 'Carol Plain,Acme,carol@acme.example,note 15')]) {
+      const sheet = await openSheet(sheetFile('quote-then-text.csv', file));
+      const read = await allRows(sheet);
+      expect(read).toHaveLength(20);
+      expect(read[2]).toEqual(['Bob Smith Jr', 'Globex Inc.', 'bob@globex.example', 'note 2']);
+      expect(read[3]).toEqual(['Person 3', 'Globex Inc.', 'p3@globex.example', 'note 3']);
+      expect(read[19]).toEqual(['Dan', 'Initech', 'dan@initech.example', 'Big deal']);
+      expect(sheet.warnings).toEqual([]);
+    }
+    // Across the reader's chunks: every row whole, wherever a chunk ends.
+    const many = Array.from({ length: 6000 }, (_, i) => `"Nick ${i}" Name ${i},"x ""${i}"" y" z,${i}`);
+    const big = await openSheet(sheetFile('many.csv', ['Name,Note,N', ...many].join(nl) + nl));
+    const all = await allRows(big);
+    expect(all).toHaveLength(6000);
+    expect(all.every((r, i) => r[0] === `Nick ${i} Name ${i}` && r[1] === `x "${i}" y z` && r[2] === `${i}`)).toBe(true);
+    // Within its line, a quoted cell's own quotes stay text, as before: the closing quote is the one before the comma.
+    const sheet = await openSheet(sheetFile('said.csv', `Name,Note${nl}Ann,"He said "hi" to me"${nl}Bo,"ok"${nl}`));
+    expect(await allRows(sheet)).toEqual([
+      ['Ann', 'He said "hi" to me'],
+      ['Bo', 'ok'],
+    ]);
+  });
+
+  it.each([
     ['LF', '\n'],
     ['CRLF', '\r\n'],
     ['CR', '\r'],
