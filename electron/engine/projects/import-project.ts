@@ -92,7 +92,10 @@ export async function importProject(
         // past the limit, counting on without storing so the message can say how many it has.
         if (rowCount + batch.length >= sheet.maxRows) {
           let total = rowCount + batch.length + read.length - i;
-          for await (const more of batches) total += more.length;
+          for await (const more of batches) {
+            if (signal?.aborted) throw cancelled();
+            total += more.length;
+          }
           throw sheet.tooManyRows(total);
         }
         if (cells.length === 0) blankRows++;

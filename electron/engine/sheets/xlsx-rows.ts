@@ -16,6 +16,8 @@ import { decodeXml } from './xml-elements';
 
 /** Excel's last column, XFD: a cell said to be past it is damage, and would make a row of billions of cells. */
 const MAX_COLUMN = 16_384;
+/** Excel's last row. */
+const MAX_ROW = 1_048_576;
 
 /**
  * Rows of one worksheet, read by a scan of its XML as it is inflated (xml-tags.ts): the shared strings go into
@@ -194,7 +196,12 @@ class WorksheetReader implements XmlHandler {
       forEachAttribute(xml, from, to, (name, value) => {
         if (name === 'r') line = parseInt(value, 10);
       });
-      this.line = line > 0 ? line : this.line + 1;
+      const next = line > 0 ? line : this.line + 1;
+      // Rows are kept at their numbers: one out of order or repeated would put the rows after it out of place, and
+      // one past Excel's last row would be reached through a million blank ones (Excel repairs such a file on saving).
+      if (next <= this.line) throw new Error(`row ${next} comes after row ${this.line}: the worksheet's rows are out of order or repeated`);
+      if (next > MAX_ROW) throw new Error(`row ${next} is past Excel's last row`);
+      this.line = next;
       this.column = 0;
       if (empty) this.rows.push({ cells: [], line: this.line });
       else this.cells = [];

@@ -137,4 +137,24 @@ describe('the xlsx reader', () => {
     );
     expect(await refusal(openSheet(path).then(allRows))).toMatchObject({ code: 'corrupt' });
   });
+
+  it('refuses rows out of order, repeated, or past Excel’s last row as damage, rather than put rows out of place', async () => {
+    const row = (r: number, text: string) => `<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${text}</t></is></c></row>`;
+    const cases: [string, string][] = [
+      ['out-of-order.xlsx', `${row(1, 'Name')}${row(2, 'Ann')}${row(4, 'Cy')}${row(3, 'Bo')}${row(5, 'Di')}`],
+      ['repeated.xlsx', `${row(1, 'Name')}${row(2, 'Ann')}${row(3, 'Bo')}${row(3, 'Bo again')}${row(4, 'Cy')}`],
+      ['header-after.xlsx', `${row(2, 'Ann')}${row(1, 'Name')}`],
+      // Read through a trillion blank rows, this ran for hours.
+      ['far-row.xlsx', `${row(1, 'Name')}${row(2, 'Ann')}${row(1_000_000_000_000, 'Zed')}`],
+      ['past-last-row.xlsx', `${row(1, 'Name')}${row(2, 'Ann')}${row(1_048_577, 'Zed')}`],
+    ];
+    for (const [file, rows] of cases) {
+      const path = sheetFile(file, inflatingWorkbook({ head: `${WORKSHEET_HEAD}${rows}${WORKSHEET_TAIL}` }));
+      expect(await refusal(openSheet(path).then(allRows)), file).toMatchObject({ code: 'corrupt' });
+    }
+    // Excel's last row itself is a row.
+    const last = sheetFile('last-row.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${row(1, 'Name')}${row(2, 'Ann')}${row(1_048_576, 'Zed')}${WORKSHEET_TAIL}` }));
+    const { count, last: lastRow } = await rowsOf(await openSheet(last), 0);
+    expect([count, lastRow]).toEqual([1_048_575, ['Zed']]);
+  });
 });
