@@ -51,7 +51,12 @@ export async function* scanTable(raw: AsyncIterable<RawRow[]>, ctx: TableContext
           if (width >= 0) pendingBlank++;
           continue;
         }
-        if (cells.length > ctx.limits.maxColumns) checkColumnCount(cells, line, ctx);
+        if (cells.length > ctx.limits.maxColumns) {
+          checkColumnCount(cells, line, ctx);
+          // Within the limit but for empty cells at its end (a line ending in a long run of delimiters): those are
+          // dropped down to the header's width, or every row would be stored and exported that wide.
+          trimTrailingEmpty(cells, Math.max(width, 0));
+        }
         for (let c = 0; c < cells.length; c++) {
           const cell = cells[c];
           if (cell.length > maxCellChars) {
@@ -106,6 +111,13 @@ function blankRows(n: number): string[][] {
 function isEmptyRow(cells: string[]): boolean {
   for (const cell of cells) if (cell.length > 0 && cell.trim() !== '') return false;
   return true;
+}
+
+/** Drops the blank cells at the end of `cells` past the first `keep`. */
+function trimTrailingEmpty(cells: string[], keep: number): void {
+  let used = cells.length;
+  while (used > keep && cells[used - 1]!.trim() === '') used--;
+  cells.length = used;
 }
 
 /** Trailing empty cells (a run of delimiters at the end of a line) do not count as columns. */
