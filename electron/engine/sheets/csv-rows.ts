@@ -38,25 +38,36 @@ export async function* csvRows(
   // Past this the tail is inspected: a cell over the limit (or a quote never closed) must not fill memory.
   let inspectAt = maxCellBytes + PARSE_CHARS;
   let line = 0;
+  // The encoding was chosen from the file's first MiB (sniff-file.ts): bytes past it that are not UTF-8 read as �.
+  const notUtf8 = layout.encoding === 'utf-8' ? new NotUtf8Bytes(path, warn) : null;
+  const rows = (records: string[][]): RawRow[] => {
+    const read = records.map((cells) => ({ cells, line: ++line }));
+    notUtf8?.check(read);
+    return read;
+  };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       onBytes(stream.bytesRead);
-      pending += decoder.write(chunk);
+      const text = decoder.write(chunk);
+      notUtf8?.read(chunk, text);
+      pending += text;
       if (pending.length < parseAt) continue;
       const result = parseCsvText(pending, delimiter, false);
       pending = pending.slice(result.cursor);
-      if (result.records.length > 0) yield result.records.map((cells) => ({ cells, line: ++line }));
+      if (result.records.length > 0) yield rows(result.records);
       parseAt = pending.length + Math.max(PARSE_CHARS, pending.length);
       if (pending.length > inspectAt) {
         inspectTail(parseCsvText(pending, delimiter, true).records[0] ?? [], maxCellBytes, line + 1);
         inspectAt = pending.length * 2;
       }
     }
-    pending += decoder.end() ?? '';
+    const last = decoder.end() ?? '';
+    notUtf8?.read(Buffer.alloc(0), last);
+    pending += last;
     const { records, unclosed } = parseCsvText(pending, delimiter, true);
     // The unclosed quote ran to the end of the file: if that made a cell too large, say that it is why.
     if (unclosed && records.length > 0) inspectTail(records[records.length - 1]!, maxCellBytes, line + records.length);
-    if (records.length > 0) yield records.map((cells) => ({ cells, line: ++line }));
+    if (records.length > 0) yield rows(records);
     if (unclosed) {
       warn({
         code: 'unclosed_quote',
@@ -79,4 +90,57 @@ function inspectTail(cells: string[], maxCellBytes: number, line: number): void 
   });
   const bytes = cells.length > 0 ? Buffer.byteLength(cells[widest]) : 0;
   if (bytes > maxCellBytes) throw new OversizedCell(line, widest + 1, bytes, true);
+}
+
+/** U+FFFD as UTF-8: a file may hold the character itself, which is no sign of bytes that are not UTF-8. */
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+
+/**
+ * Bytes past the sampled start of a file read as UTF-8 that are not UTF-8: the decoder reads each as �. Told each
+ * chunk and its text, then each batch of rows, it warns once, naming the first row that holds one.
+ */
+class NotUtf8Bytes {
+  private seen = false;
+  private warned = false;
+  /** The last bytes of the chunk before: the character itself may be cut in two by the chunks. */
+  private tail: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly path: string,
+    private readonly warn: (warning: SheetWarning) => void,
+  ) {}
+
+  read(chunk: Buffer, text: string): void {
+    if (!this.seen && !this.warned && text.includes('\uFFFD')) {
+      const bytes = Buffer.concat([this.tail, chunk]);
+      // Each � the text holds that the bytes do not: not UTF-8.
+      this.seen = count(text, '\uFFFD') > countBytes(bytes, REPLACEMENT);
+    }
+    this.tail = chunk.subarray(Math.max(0, chunk.length - (REPLACEMENT.length - 1)));
+  }
+
+  check(rows: readonly RawRow[]): void {
+    if (!this.seen || this.warned) return;
+    const row = rows.find(({ cells }) => cells.some((cell) => cell.includes('\uFFFD')));
+    if (!row) return;
+    this.warned = true;
+    this.warn({
+      code: 'not_utf8',
+      message:
+        `Row ${row.line} holds bytes that are not UTF-8, though the file's first megabyte is: they read as “\uFFFD”. ` +
+        'Save the file as UTF-8 (CSV UTF-8 in Excel) and import it again.',
+    });
+  }
+}
+
+function count(text: string, part: string): number {
+  let n = 0;
+  for (let at = text.indexOf(part); at !== -1; at = text.indexOf(part, at + part.length)) n++;
+  return n;
+}
+
+function countBytes(bytes: Buffer, part: Buffer): number {
+  let n = 0;
+  for (let at = bytes.indexOf(part); at !== -1; at = bytes.indexOf(part, at + part.length)) n++;
+  return n;
 }

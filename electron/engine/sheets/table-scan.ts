@@ -151,7 +151,7 @@ function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
 }
 
 /** Warnings that describe one read of the rows, so each pass replaces them. */
-const PASS_WARNINGS = new Set(['ragged_rows', 'blank_rows_kept', 'unclosed_quote']);
+const PASS_WARNINGS = new Set(['ragged_rows', 'blank_rows_kept', 'unclosed_quote', 'not_utf8']);
 
 /** Ragged and blank-row counts of one pass; the warning objects are created on first need and kept up to date. */
 class PassCounters {

@@ -201,6 +201,25 @@ describe('openSheet on text sheets', () => {
       expect(await allRows(sheet)).toEqual([['Renée', 'Zürich', '€5 “ok”']]);
     });
 
+    it('names the first row past the sampled megabyte whose bytes are not UTF-8, and no row for a � the file holds', async () => {
+      const rows = Array.from({ length: 20_000 }, (_, i) => `Person ${i},person.${i}.${'x'.repeat(30)}@example.com`);
+      const head = Buffer.from(`Name,Email\n${rows.slice(0, 19_990).join('\n')}\n`);
+      expect(head.length).toBeGreaterThan(1024 * 1024);
+      // Row 19,992 (the header is row 1) holds "Renée" as Windows-1252 writes it; a row before it a real �, as UTF-8.
+      const late = Buffer.concat([head, Buffer.from('Ren'), Buffer.from([0xe9]), Buffer.from(`e,renee@example.com\n${rows.slice(19_991).join('\n')}\n`)]);
+      const sheet = await openSheet(sheetFile('cp1252-late.csv', late));
+      expect(sheet.info.encoding).toBe('utf-8');
+      const read = await allRows(sheet);
+      expect(read).toHaveLength(20_000);
+      expect(read[19_990]).toEqual(['Ren\uFFFDe', 'renee@example.com']);
+      expect(sheet.warnings).toEqual([expect.objectContaining({ code: 'not_utf8', message: expect.stringMatching(/^Row 19992 holds bytes that are not UTF-8/) })]);
+
+      const honest = Buffer.from(`Name,Note\n${'x,y\n'.repeat(300_000)}Ann,a real \uFFFD sign\n`, 'utf8');
+      const fine = await openSheet(sheetFile('replacement.csv', honest));
+      expect((await allRows(fine)).at(-1)).toEqual(['Ann', 'a real \uFFFD sign']);
+      expect(fine.warnings).toEqual([]);
+    });
+
     it('checks UTF-8 validity on a sample cut in the middle of a character without calling it invalid', async () => {
       // 1 MiB sample boundary falls inside a 3-byte character: the file is still UTF-8.
       const filler = 'a'.repeat(1024 * 1024 - 'Name\n'.length - 1);
