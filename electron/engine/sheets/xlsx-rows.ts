@@ -324,8 +324,14 @@ class WorksheetReader implements XmlHandler {
     if (this.type === 's') {
       if (this.value === null) return;
       const index = parseInt(this.value, 10);
-      if (this.shared.isPastEnd(index)) this.failure ??= this.pastEnd(index, this.line, this.column);
-      cells[this.column - 1] = this.shared.get(index) ?? '';
+      if (this.shared.isPastEnd(index)) {
+        this.failure ??= this.pastEnd(index, this.line, this.column);
+        return;
+      }
+      const text = this.shared.get(index);
+      // A text the workbook does not hold (its shared strings cut short or missing) is damage, not an empty cell.
+      if (text === undefined) this.failure ??= new Error(`the cell in row ${this.line}, column ${this.column} names shared string ${this.value}, which the workbook does not hold`);
+      else cells[this.column - 1] = text;
       return;
     }
     const text = cellText(this.type, this.value, this.inline, this.formats[this.style], this.date1904);

@@ -152,6 +152,15 @@ describe('the xlsx reader', () => {
       const path = sheetFile(file, inflatingWorkbook({ head: `${WORKSHEET_HEAD}${rows}${WORKSHEET_TAIL}` }));
       expect(await refusal(openSheet(path).then(allRows)), file).toMatchObject({ code: 'corrupt' });
     }
+    // A cell naming a shared string the workbook does not hold: damage, not an empty cell.
+    const s = (r: number, index: number) => `<row r="${r}"><c r="A${r}" t="s"><v>${index}</v></c></row>`;
+    const strings = { head: `${SHARED_STRINGS_HEAD}<si><t>Name</t></si><si><t>Ann</t></si></sst>` };
+    const short = sheetFile('short-strings.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${s(1, 0)}${s(2, 1)}${s(3, 2)}${WORKSHEET_TAIL}` }, strings));
+    expect(await refusal(openSheet(short).then(allRows)), 'short-strings.xlsx').toMatchObject({ code: 'corrupt' });
+    const none = sheetFile('no-strings.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${s(1, 0)}${s(2, 1)}${WORKSHEET_TAIL}` }));
+    expect(await refusal(openSheet(none).then(allRows)), 'no-strings.xlsx').toMatchObject({ code: 'corrupt' });
+    const whole = sheetFile('strings.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${s(1, 0)}${s(2, 1)}${WORKSHEET_TAIL}` }, strings));
+    expect(await allRows(await openSheet(whole))).toEqual([['Ann']]);
     // Excel's last row itself is a row.
     const last = sheetFile('last-row.xlsx', inflatingWorkbook({ head: `${WORKSHEET_HEAD}${row(1, 'Name')}${row(2, 'Ann')}${row(1_048_576, 'Zed')}${WORKSHEET_TAIL}` }));
     const { count, last: lastRow } = await rowsOf(await openSheet(last), 0);
