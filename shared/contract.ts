@@ -312,6 +312,8 @@ export interface RefreshProgress {
    */
   rowsWriting: { done: number; total: number } | null;
   message: string | null;
+  /** The kind of service failure that stopped the refresh, as RunProgress.stopKind. */
+  stopKind?: string;
   startedAt: string;
   updatedAt: string;
 }

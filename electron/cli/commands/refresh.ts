@@ -4,6 +4,7 @@ import { parseCommandArgs, positiveInt } from '../args';
 import { CliError } from '../cli-error';
 import { checkConnection, openCliSession, selectProfile, type CliSession } from '../connect';
 import { EXIT_CODES } from '../exit-codes';
+import { stoppedRunExitCode } from '../failed-rows';
 import { formatJobChanges, formatRefreshLine, formatRefreshOutcome, formatRefreshPreview } from '../refresh-text';
 import { confirm } from '../prompt';
 import { waitForJob } from '../wait-for-job';
@@ -73,7 +74,7 @@ export async function refreshCommand(argv: string[]): Promise<number> {
     if (final.status === 'failed' || final.status === 'out_of_credits') {
       process.stderr.write(`matchdesk refresh: ${(final.message ?? 'The refresh stopped; the service did not say why.').replace(/\s+/g, ' ').trim()}\n`);
       process.stderr.write(`Everything that landed is kept. Go on with "matchdesk refresh --project ${projectId} --yes".\n`);
-      return EXIT_CODES.serviceFailed;
+      return final.status === 'failed' ? stoppedRunExitCode(final.stopKind, []) : EXIT_CODES.serviceFailed;
     }
     process.stderr.write(formatRefreshOutcome(final));
     const page = await cli.call('review.page', { projectId, offset: 0, limit: 1 });

@@ -7,7 +7,7 @@ import type { Clock } from '../clock';
 import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
 import type { RowTiming } from '../rows/row-timing';
-import { CallFailures, PAUSE_GRACE_MS, RunStop } from '../rows/stop-request';
+import { CallFailures, PAUSE_GRACE_MS, RunStop, type StopRequest } from '../rows/stop-request';
 import { putLookups, queryDigests, stopReason, type Lookup } from '../store';
 import { QueryIds } from '../runs/query-ids';
 import { PersonDigests } from '../store/person-digests';
@@ -65,6 +65,10 @@ export class RefreshRun {
   private readonly stopping = new RunStop<StopStatus>(() => this.status === 'running');
   private readonly failures = new CallFailures('refresh');
   private message: string | null = null;
+  /** The kind of service failure that stopped the refresh, when one did (RefreshProgress.stopKind). */
+  private stopKind: string | null = null;
+  /** Why the last call turned away for a passing reason was (a refused token, a login the service failed). */
+  private turnedAway: StopRequest<'failed'> | null = null;
   private readonly writer: FreshPersonWriter;
   /** The state each person found is in, kept for "changes since" a date (rows/person-history.ts). */
   private readonly history: PersonHistoryWriter;
@@ -109,6 +113,7 @@ export class RefreshRun {
       ratePerSec: Math.round(rate * 10) / 10,
       etaSeconds: status === 'running' && this.rowsWritten === null && rate > 0 ? Math.ceil(Math.max(0, c.peopleTotal - done) / rate) : null,
       rowsWriting: status === 'running' && this.rowsWritten !== null ? { done: this.rowsWritten + 1, total: this.deps.rowCount } : null,
+      ...(this.stopKind === null ? {} : { stopKind: this.stopKind }),
     };
   }
 
@@ -153,7 +158,10 @@ export class RefreshRun {
       failure ??= `The refresh stopped: ${stopReason(error)}`;
     }
     if (failure !== null) this.finish('failed', failure);
-    else this.finish(this.stopping.request?.status ?? 'done', this.stopping.request?.message ?? this.doneMessage());
+    else {
+      this.stopKind = this.stopping.request?.kind ?? null;
+      this.finish(this.stopping.request?.status ?? 'done', this.stopping.request?.message ?? this.doneMessage());
+    }
     return this.progress();
   }
 
@@ -182,7 +190,11 @@ export class RefreshRun {
       if (asked === 0) break;
       // Calls turned away for a passing reason leave their people pending for another pass; a pass that moved
       // nobody would loop forever.
-      if (!this.stopping.request && peopleDone(this.counters) === before) throw new Error('the service turned every call away; try again later');
+      if (!this.stopping.request && peopleDone(this.counters) === before) {
+        const why = this.turnedAway;
+        this.stopKind = why?.kind ?? null;
+        throw new Error(why?.message ? `the service turned every call away (${why.message.replace(/[.\s]+$/, '')}); try again later` : 'the service turned every call away; try again later');
+      }
     }
   }
 
@@ -327,7 +339,8 @@ export class RefreshRun {
     // Abandoned on purpose, turned away for a passing reason, or out of reach at the end of a streak: nobody was
     // answered, so they stay pending, and a resume asks them.
     if (failure.kind === 'abandoned') return;
-    if (failure.stop) return this.stopping.ask(failure.stop.status, failure.stop.message);
+    if (failure.kind === 'passing') this.turnedAway = failure.turnedAway;
+    if (failure.stop) return this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
     if (failure.kind !== 'failed') return;
     const { message } = failure;
     const { db } = this.deps;

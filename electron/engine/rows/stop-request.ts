@@ -80,7 +80,8 @@ const AUTH_FAILURES_TO_STOP = 5;
  * What a failed call means for its run:
  * - `abandoned`: the run abandoned it (a cancel, a pause's grace over): its queries stay waiting;
  * - `passing`: a token revoked between the client's fresh login and its one retry, or a login the service failed
- *   (5xx): the queries were not answered and wait for the next round; `stop` when a streak of them says to stop;
+ *   (5xx): the queries were not answered and wait for the next round; `stop` when a streak of them says to stop, and
+ *   `turnedAway` the stop it would be (for a run whose every call was turned away so);
  * - `stop`: a failure every call would meet (out of credits, refused credentials): the run stops, the call's queries
  *   stay waiting;
  * - `failed`: this call's queries failed (`message` says why); `stop` when it is the last of a streak of calls that
@@ -88,7 +89,7 @@ const AUTH_FAILURES_TO_STOP = 5;
  */
 export type FailedCall =
   | { kind: 'abandoned' }
-  | { kind: 'passing'; stop: StopRequest<'failed'> | null }
+  | { kind: 'passing'; stop: StopRequest<'failed'> | null; turnedAway: StopRequest<'failed'> }
   | { kind: 'stop'; stop: StopRequest<'failed' | 'out_of_credits'> }
   | { kind: 'failed'; message: string; stop: StopRequest<'failed'> | null };
 
@@ -115,7 +116,7 @@ export class CallFailures {
     if (isPassingAuthFailure(error)) {
       // A login the service failed (5xx) is the service failing, not the credentials refused.
       const stop = { status: 'failed' as const, message, kind: kind === 'login_failed' ? 'server_error' : kind! };
-      return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? stop : null };
+      return { kind: 'passing', stop: ++this.authInARow >= AUTH_FAILURES_TO_STOP ? stop : null, turnedAway: stop };
     }
     // A refused redirect: every call goes to the same address.
     if ((kind !== null && FATAL_KINDS.has(kind)) || error instanceof RedirectRefusedError) return { kind: 'stop', stop: { status: 'failed', message, kind: kind! } };

@@ -301,6 +301,21 @@ describe('what the service answers', () => {
     expect((await ok(engine, 'watch.inboxCount', { projectId })).unseen).toBeGreaterThan(0);
   });
 
+  it('a refresh stopped by tokens the service refuses says it was stopped by them', async () => {
+    const { sim, engine, projectId } = await matchedProject({ still: 90 });
+    // Every call revokes every token issued so far: the fresh token of each retry too.
+    sim.setFaults({ revokeEveryCalls: 1 });
+    await ok(engine, 'refresh.start', { projectId });
+    const stopped = (await engine.refreshSettled(projectId))!;
+    expect(stopped).toMatchObject({ status: 'failed', stopKind: 'unauthorized', found: 0 });
+    expect(stopped.message).toMatch(/refused a fresh access token \(HTTP 401\)/);
+    sim.setFaults('none');
+    await ok(engine, 'refresh.resume', { projectId });
+    const done = await engine.refreshSettled(projectId);
+    expect(done).toMatchObject({ status: 'done', found: 90 });
+    expect(done!.stopKind).toBeUndefined();
+  });
+
   it('a service out of reach for a small project (its one call refused): the refresh fails saying so, and resumes once it is back', async () => {
     const { engine, projectId } = await matchedProject({ still: 90 });
     const port = Number(new URL(sim!.baseUrl).port);

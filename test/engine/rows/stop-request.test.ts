@@ -50,12 +50,13 @@ describe('a run’s failed calls', () => {
     expect(failures.failed(new ServiceError('forbidden', 'Not allowed.', { status: 403 }), false)).toEqual({ kind: 'stop', stop: { status: 'failed', message: 'Not allowed.', kind: 'forbidden' } });
     // A login refused for good is fatal; one the service failed (5xx) passes.
     expect(failures.failed(new ServiceError('login_failed', 'Bad secret.', { status: 401 }), false)).toMatchObject({ kind: 'stop' });
-    expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({ kind: 'passing', stop: null });
+    expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({ kind: 'passing', stop: null, turnedAway: { status: 'failed', message: 'Try later.', kind: 'server_error' } });
     // Five logins the service failed in a row: the service failing, not the credentials refused.
     for (let i = 0; i < 3; i++) failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false);
     expect(failures.failed(new ServiceError('login_failed', 'Try later.', { status: 503 }), false)).toEqual({
       kind: 'passing',
       stop: { status: 'failed', message: 'Try later.', kind: 'server_error' },
+      turnedAway: { status: 'failed', message: 'Try later.', kind: 'server_error' },
     });
     // Every call goes where the profile points, and would be sent on to the same other host.
     const moved = new RedirectRefusedError(307, 'http://127.0.0.1:1/api/find', 'a redirect to http://elsewhere.');
@@ -66,10 +67,11 @@ describe('a run’s failed calls', () => {
   it('stop the run after five tokens in a row turned away for a passing reason, the streak ended by an answer', () => {
     const failures = new CallFailures('run');
     const refused = () => failures.failed(new ServiceError('unauthorized', 'Token revoked.', { status: 401 }), false);
-    for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null });
+    const turnedAway = { status: 'failed', message: 'Token revoked.', kind: 'unauthorized' };
+    for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null, turnedAway });
     failures.answered();
-    for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null });
-    expect(refused()).toEqual({ kind: 'passing', stop: { status: 'failed', message: 'Token revoked.', kind: 'unauthorized' } });
+    for (let i = 0; i < 4; i++) expect(refused()).toEqual({ kind: 'passing', stop: null, turnedAway });
+    expect(refused()).toEqual({ kind: 'passing', stop: turnedAway, turnedAway });
   });
 
   it('fail the call, and say the service is out of reach after three calls in a row could not reach it', () => {
