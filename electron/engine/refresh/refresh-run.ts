@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, Statement } from 'better-sqlite3';
 import type { RefreshProgress, RefreshStatus } from '../../../shared/contract';
 import type { Candidate, FindQuery, Mapping } from '../../../shared/model';
-import { MAX_QUERIES_PER_FIND, readPeople, type ServiceClient } from '../api';
+import { MAX_QUERIES_PER_FIND, ServiceError, readPeople, type ServiceClient } from '../api';
 import type { Clock } from '../clock';
 import { answerPeople, storedPersonFacts } from '../matching';
 import type { CallTiming } from '../rows/call-timing';
@@ -67,6 +67,8 @@ export class RefreshRun {
   private message: string | null = null;
   /** The kind of service failure that stopped the refresh, when one did (RefreshProgress.stopKind). */
   private stopKind: string | null = null;
+  /** The kind of the last call's failure (api/errors.ts ServiceErrorKind), for a refresh whose every call failed. */
+  private lastFailureKind: string | null = null;
   /** Why the last call turned away for a passing reason was (a refused token, a login the service failed). */
   private turnedAway: StopRequest<'failed'> | null = null;
   private readonly writer: FreshPersonWriter;
@@ -157,11 +159,9 @@ export class RefreshRun {
     } catch (error) {
       failure ??= `The refresh stopped: ${stopReason(error)}`;
     }
+    this.stopKind ??= this.stopping.request?.kind ?? null;
     if (failure !== null) this.finish('failed', failure);
-    else {
-      this.stopKind = this.stopping.request?.kind ?? null;
-      this.finish(this.stopping.request?.status ?? 'done', this.stopping.request?.message ?? this.doneMessage());
-    }
+    else this.finish(this.stopping.request?.status ?? 'done', this.stopping.request?.message ?? this.doneMessage());
     return this.progress();
   }
 
@@ -213,6 +213,8 @@ export class RefreshRun {
       c.failed = 0;
       this.persist();
     })();
+    // Every call failed alike, as a stop would say.
+    this.stopKind ??= this.lastFailureKind;
     // Stopped by a streak of calls out of reach: its message says so already.
     return this.stopping.request?.message ?? `Every call failed, so nobody was refreshed: ${this.message ?? 'the service did not say why.'}`;
   }
@@ -342,6 +344,7 @@ export class RefreshRun {
     if (failure.kind === 'passing') this.turnedAway = failure.turnedAway;
     if (failure.stop) return this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
     if (failure.kind !== 'failed') return;
+    this.lastFailureKind = error instanceof ServiceError ? error.kind : null;
     const { message } = failure;
     const { db } = this.deps;
     const mark = db.prepare("UPDATE refresh_people SET state = 'failed' WHERE refresh_id = ? AND slug = ?");

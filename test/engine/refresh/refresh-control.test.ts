@@ -323,6 +323,8 @@ describe('what the service answers', () => {
     await ok(engine, 'refresh.start', { projectId });
     const failed = (await engine.refreshSettled(projectId))!;
     expect(failed).toMatchObject({ status: 'failed', calls: 1, found: 0, failed: 0, peopleDone: 0, peopleTotal: 90 });
+    // Every call out of reach: `matchdesk refresh` exits 5 by it.
+    expect(failed.stopKind).toBe('network_error');
     expect(failed.message).toMatch(/^Every call failed, so nobody was refreshed: Could not get an answer from 127\.0\.0\.1:\d+/);
     expect((await ok(engine, 'projects.get', { projectId })).summary.lastRefreshAt).toBeNull();
 
