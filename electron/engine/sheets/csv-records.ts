@@ -100,7 +100,14 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
         }
         // Any other character after it: the quote is text and the cell goes on, on this line.
         if (stray === -1) {
-          const lineEnd = lineBreakAfter(input, q, end);
+          // The next line break after it, from the positions kept for the whole text (each is searched for once).
+          if (nextLf !== -1 && nextLf < q) nextLf = input.indexOf('\n', q);
+          if (nextCr !== -1 && nextCr < q) {
+            nextCr = input.indexOf('\r', q);
+            if (nextCr >= end) nextCr = -1;
+          }
+          const at = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+          const lineEnd = at === -1 || at >= end ? -1 : at;
           if (lineEnd === -1 && !final) return incomplete(recordStart);
           stray = q;
           strayLineEnd = lineEnd === -1 ? end : lineEnd;
@@ -200,14 +207,6 @@ function splitLines(text: string): string[] {
     for (const part of parts) lines.push(part);
   }
   return lines;
-}
-
-/** The first line break (LF or CR) at or after `from` and before `end`, or -1. */
-function lineBreakAfter(input: string, from: number, end: number): number {
-  const lf = input.indexOf('\n', from);
-  const cr = input.indexOf('\r', from);
-  const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-  return at === -1 || at >= end ? -1 : at;
 }
 
 /** Where an unquoted cell from `from` ends: its delimiter, else `lineEnd` (the line break after it, or the text's end). */
