@@ -39,7 +39,7 @@ export async function* csvRows(
   let inspectAt = maxCellBytes + PARSE_CHARS;
   let line = 0;
   // The encoding was chosen from the file's first MiB (sniff-file.ts): bytes past it that are not UTF-8 read as �.
-  const notUtf8 = layout.encoding === 'utf-8' ? new NotUtf8Bytes(path, warn) : null;
+  const notUtf8 = layout.encoding === 'utf-8' ? new NotUtf8Bytes(warn) : null;
   const rows = (records: string[][]): RawRow[] => {
     const read = records.map((cells) => ({ cells, line: ++line }));
     notUtf8?.check(read);
@@ -105,10 +105,7 @@ class NotUtf8Bytes {
   /** The last bytes of the chunk before: the character itself may be cut in two by the chunks. */
   private tail: Buffer = Buffer.alloc(0);
 
-  constructor(
-    private readonly path: string,
-    private readonly warn: (warning: SheetWarning) => void,
-  ) {}
+  constructor(private readonly warn: (warning: SheetWarning) => void) {}
 
   read(chunk: Buffer, text: string): void {
     if (!this.seen && !this.warned && text.includes('\uFFFD')) {
