@@ -57,7 +57,9 @@ export async function* csvRows(
       if (result.records.length > 0) yield rows(result.records);
       parseAt = pending.length + Math.max(PARSE_CHARS, pending.length);
       if (pending.length > inspectAt) {
-        inspectTail(parseCsvText(pending, delimiter, true).records[0] ?? [], maxCellBytes, line + 1);
+        const tail = parseCsvText(pending, delimiter, true);
+        // Read to the end of the text, the record is still in a quote only if that quote is never closed in it.
+        inspectTail(tail.records[0] ?? [], maxCellBytes, line + 1, tail.unclosed && tail.records.length === 1);
         inspectAt = pending.length * 2;
       }
     }
@@ -66,7 +68,7 @@ export async function* csvRows(
     pending += last;
     const { records, unclosed } = parseCsvText(pending, delimiter, true);
     // The unclosed quote ran to the end of the file: if that made a cell too large, say that it is why.
-    if (unclosed && records.length > 0) inspectTail(records[records.length - 1]!, maxCellBytes, line + records.length);
+    if (unclosed && records.length > 0) inspectTail(records[records.length - 1]!, maxCellBytes, line + records.length, true);
     if (records.length > 0) yield rows(records);
     if (unclosed) {
       warn({
@@ -83,13 +85,13 @@ export async function* csvRows(
 }
 
 /** Throws when the widest cell of an unfinished record is over the limit. */
-function inspectTail(cells: string[], maxCellBytes: number, line: number): void {
+function inspectTail(cells: string[], maxCellBytes: number, line: number, inOpenQuote: boolean): void {
   let widest = 0;
   cells.forEach((cell, i) => {
     if (cell.length > cells[widest].length) widest = i;
   });
   const bytes = cells.length > 0 ? Buffer.byteLength(cells[widest]) : 0;
-  if (bytes > maxCellBytes) throw new OversizedCell(line, widest + 1, bytes, true);
+  if (bytes > maxCellBytes) throw new OversizedCell(line, widest + 1, bytes, true, false, inOpenQuote);
 }
 
 /** U+FFFD as UTF-8: a file may hold the character itself, which is no sign of bytes that are not UTF-8. */

@@ -6,10 +6,12 @@ export class OversizedCell extends Error {
     readonly line: number,
     readonly column: number,
     readonly bytes: number,
-    /** The cell has not ended yet: it may be a quote that is never closed. */
+    /** The cell has not ended yet where reading stopped. */
     readonly unfinished = false,
     /** Reading stopped once the cell passed `bytes` (an xlsx cell is not read past the limit): its size is more. */
     readonly atLeast = false,
+    /** The cell is in a quote not closed where reading stopped: likely a quote that is never closed. */
+    readonly inOpenQuote = false,
   ) {
     super(`cell in row ${line}, column ${column} is ${atLeast ? 'over ' : ''}${bytes} bytes`);
   }

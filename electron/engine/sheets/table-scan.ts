@@ -141,7 +141,7 @@ function cellTooLarge(ctx: TableContext, cell: OversizedCell): SheetError {
   const name = ctx.headers?.[cell.column - 1];
   const column = `column ${columnLetter(cell.column)}${name ? ` (“${name}”)` : ''}`;
   const size = cell.unfinished ? `over ${formatBytes(cell.bytes)} and still going` : cell.atLeast ? `over ${formatBytes(cell.bytes)}` : formatBytes(cell.bytes);
-  const hint = cell.unfinished ? ' This often means a quote (") that is never closed.' : '';
+  const hint = cell.inOpenQuote ? ' This often means a quote (") that is never closed.' : '';
   return new SheetError(
     'cell_too_large',
     ctx.path,

@@ -213,6 +213,13 @@ describe('openSheet refuses bad input with a clear error naming the file', () =>
     expect((await failure(allRows(short))).message).toMatch(/row 3, column B \(“text”\) of “runaway-short\.csv” is over 1\.\d MiB and still going/);
   });
 
+  it('cell_too_large: a long cell with no quote in it is not blamed on a quote', async () => {
+    const long = await openSheet(sheetFile('long-line.csv', `id,text\n0,fine\n1,${'x'.repeat(5 * 1024 * 1024)}\n2,after\n`));
+    const err = await failure(allRows(long));
+    expect(err.code).toBe('cell_too_large');
+    expect(err.message).toMatch(/^The cell in row 3, column B \(“text”\) of “long-line\.csv” is over [\d.]+ MiB and still going; cells may hold at most 1 MiB\. Shorten it and try again\.$/);
+  });
+
   it('cell_too_large: counts bytes, not characters, and honours a lower maxCellBytes', async () => {
     const accented = 'é'.repeat(600); // 1,200 bytes in UTF-8
     await expectSheetError(sheetFile('accents.csv', `a\n${accented}\n`), 'cell_too_large', /row 2, column A \(“a”\) of “accents\.csv” is 1\.2 KiB; cells may hold at most 1000 bytes/, { maxCellBytes: 1000 });
