@@ -24,9 +24,13 @@ export function tokenCookieName(port: number): string {
   return `matchdesk_token_${port}`;
 }
 
-export function tokenCookie(port: number, token: string): string {
+/**
+ * The page's cookie, holding `secret` (not the API token: every server on 127.0.0.1 the browser visits is sent it,
+ * whatever its port).
+ */
+export function tokenCookie(port: number, secret: string): string {
   // HttpOnly: page scripts never read it; SameSite=Strict: no other site's page can make the browser send it.
-  return `${tokenCookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+  return `${tokenCookieName(port)}=${secret}; Path=/; HttpOnly; SameSite=Strict`;
 }
 
 export function cookieValue(header: string | undefined, name: string): string | null {
@@ -80,7 +84,10 @@ export function connectionRefusal(req: Pick<IncomingMessage, 'headers' | 'socket
   return null;
 }
 
-/** The token a request carries: the header for API calls, the cookie for pages and assets, the query for the page. */
+/**
+ * What a request carries: the API token in the header (API calls) or the query (the page, the events' WebSocket),
+ * and the page's cookie (assets, reloads, downloads).
+ */
 export function presentedTokens(req: Pick<IncomingMessage, 'headers'>, url: URL, port: number): { header: string | null; cookie: string | null; query: string | null } {
   const header = req.headers[TOKEN_HEADER];
   return {

@@ -99,6 +99,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const ownedEngine = options.engine ? null : await startEngine({ dataDir, host: 'web', exportDir });
   const engine: ContractEngine = options.engine ?? ownedEngine!;
   const token = newToken();
+  // The cookie's own secret, not the API token: browsers send a cookie to every port of 127.0.0.1, so any other local
+  // server the browser visits receives it. It opens the page, its assets and downloads, never an API call or events.
+  const pageCookie = newToken();
   let port = 0;
 
   const sockets = new Set<WebSocket>();
@@ -122,7 +125,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const tokens = presentedTokens(req, url, port);
     if (url.pathname !== '/api/events') return refuseUpgrade(socket, 404);
     // The upgrade is checked like any request: browsers send Origin on WebSockets, which are not bound by CORS.
-    if (refusal || !(tokensEqual(tokens.query, token) || tokensEqual(tokens.cookie, token))) return refuseUpgrade(socket, 403);
+    if (refusal || !tokensEqual(tokens.query, token)) return refuseUpgrade(socket, 403);
     events.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
@@ -155,7 +158,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const downloadMatch = /^\/api\/download\/([^/]+)$/.exec(path);
       if (downloadMatch && (req.method === 'GET' || req.method === 'HEAD')) {
         // A download is a navigation the page cannot add headers to: the HttpOnly, SameSite=Strict cookie does.
-        if (!byHeader && !tokensEqual(tokens.cookie, token)) return sendText(res, 403, tokenHelp());
+        if (!byHeader && !tokensEqual(tokens.cookie, pageCookie)) return sendText(res, 403, tokenHelp());
         return handleDownload(downloadMatch[1], req, res);
       }
       return sendJson(res, 404, failure({ kind: 'not_found', message: `No such endpoint: ${req.method} ${path}` }));
@@ -163,7 +166,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
     const byQuery = tokensEqual(tokens.query, token);
-    if (!byQuery && !tokensEqual(tokens.cookie, token)) return sendText(res, 403, tokenHelp());
+    if (!byQuery && !tokensEqual(tokens.cookie, pageCookie)) return sendText(res, 403, tokenHelp());
     const file = resolveStaticPath(rendererDir, path);
     if (!file) return sendText(res, 404, 'Not found.');
     const info = await stat(file);
@@ -173,8 +176,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'content-length': info.size,
       // The page may carry the token in its URL; assets are hashed by the build and safe to cache.
       'cache-control': file.endsWith('.html') ? 'no-store' : 'private, max-age=3600',
-      // The page URL's token becomes a cookie so that asset requests, reloads and downloads carry it.
-      ...(byQuery ? { 'set-cookie': tokenCookie(port, token) } : {}),
+      // The page URL's token gives a cookie of its own secret, so that asset requests, reloads and downloads carry it.
+      ...(byQuery ? { 'set-cookie': tokenCookie(port, pageCookie) } : {}),
     });
     if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);

@@ -67,7 +67,12 @@ async function upload(name: string, body: string): Promise<string> {
 
 function cookieFrom(response: RawResponse): string {
   const setCookie = response.headers['set-cookie'];
-  return (Array.isArray(setCookie) ? setCookie[0] : String(setCookie)).split(';')[0];
+  return (Array.isArray(setCookie) ? setCookie[0] : String(setCookie)).split(';')[0]!;
+}
+
+/** The cookie the page's first load gives, as the browser then sends it. */
+async function pageCookie(): Promise<string> {
+  return cookieFrom(await raw(`/?token=${host.token}`));
 }
 
 describe('the browser host', () => {
@@ -110,6 +115,27 @@ describe('the browser host', () => {
     expect(response.status).toBe(403);
   });
 
+  it("gives the page a cookie of its own secret, not the API token, which every server on 127.0.0.1 would be sent", async () => {
+    const cookie = await pageCookie();
+    const secret = cookie.slice(cookie.indexOf('=') + 1);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secret).not.toBe(host.token);
+    expect((await raw('/assets/app.js', { headers: { cookie } })).status).toBe(200);
+    // The cookie's secret opens no API call, upload or event stream.
+    expect((await call('app.info', {}, { 'x-matchdesk-token': secret })).status).toBe(403);
+    expect((await raw('/api/upload', { method: 'POST', headers: { 'x-matchdesk-token': secret, 'x-matchdesk-file-name': 'x.csv' }, body: 'a,b\n' })).status).toBe(403);
+    const events = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${host.port}/api/events?token=${secret}`, { origin: host.origin, headers: { cookie } });
+      socket.on('open', () => {
+        socket.close();
+        resolve(101);
+      });
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(events).toBe(403);
+  });
+
   it('refuses a foreign Origin even with the right token', async () => {
     for (const origin of ['http://evil.example', 'null', `http://127.0.0.1:${host.port + 1}`]) {
       expect((await call('app.info', {}, { origin })).status).toBe(403);
@@ -150,7 +176,7 @@ describe('the browser host', () => {
   });
 
   it('refuses path traversal', async () => {
-    const cookie = `matchdesk_token_${host.port}=${host.token}`;
+    const cookie = await pageCookie();
     for (const path of ['/../outside.txt', '/assets/../../outside.txt', '/%2e%2e/outside.txt', '/assets/%2e%2e%2f%2e%2e%2foutside.txt', '/..%5coutside.txt', '/%2e%2e/data/matchdesk.sqlite']) {
       const response = await raw(path, { headers: { cookie } });
       expect(response.status, path).toBe(404);
@@ -181,7 +207,10 @@ describe('the browser host', () => {
 
     const tokenless = await raw(`/api/download/${exported.downloadRef}`);
     expect(tokenless.status).toBe(403);
-    const download = await raw(`/api/download/${exported.downloadRef}`, { headers: { cookie: `matchdesk_token_${host.port}=${host.token}` } });
+    const cookie = await pageCookie();
+    // The API token is no cookie: only the page's own secret is.
+    expect((await raw(`/api/download/${exported.downloadRef}`, { headers: { cookie: `matchdesk_token_${host.port}=${host.token}` } })).status).toBe(403);
+    const download = await raw(`/api/download/${exported.downloadRef}`, { headers: { cookie } });
     expect(download.status).toBe(200);
     expect(download.headers['content-disposition']).toMatch(/^attachment; filename="/);
     expect(download.headers['content-disposition']).toContain(exported.fileName.replace(/[^\x20-\x7e]/g, '_'));
@@ -193,7 +222,7 @@ describe('the browser host', () => {
     const changes = await callOk<ExportResult>('watch.exportChanges', { projectId: detail.summary.id, since: '2026-01-01', format: 'csv' });
     expect(changes.path).toBeNull();
     expect(changes.downloadRef).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const changesDownload = await raw(`/api/download/${changes.downloadRef}`, { headers: { cookie: `matchdesk_token_${host.port}=${host.token}` } });
+    const changesDownload = await raw(`/api/download/${changes.downloadRef}`, { headers: { cookie } });
     expect(changesDownload.status).toBe(200);
     expect(changesDownload.body).toContain('Name,Email,Company,change_person');
   });
