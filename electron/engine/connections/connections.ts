@@ -52,9 +52,16 @@ export class Connections {
     if (login === '') {
       throw new EngineError('invalid_input', input.kind === 'service_account' ? 'Enter the client id of the service account.' : 'Enter the username to log in with.');
     }
+    const what = input.kind === 'service_account' ? 'client secret' : input.kind === 'password' ? 'password' : 'API key';
     if (!input.secret && (!existing || existing.kind !== input.kind)) {
-      const what = input.kind === 'service_account' ? 'client secret' : input.kind === 'password' ? 'password' : 'API key';
       throw new EngineError('invalid_input', `Enter the ${what} of this profile.`);
+    }
+    // A saved secret goes only to the service it was entered for: pointed at another, the profile needs it again.
+    if (!input.secret && existing && originOf(existing.baseUrl) !== originOf(input.baseUrl.trim())) {
+      throw new EngineError(
+        'invalid_input',
+        `Enter the ${what} again: its saved one goes only to ${originOf(existing.baseUrl)}, where it was entered, and this profile now points at ${originOf(input.baseUrl.trim())}.`,
+      );
     }
     if (input.secret) {
       // The secret first: a keychain that refuses leaves no profile behind without its secret.
@@ -215,5 +222,14 @@ function credentialsOf(profile: Profile, secret: string): Credentials {
       return { kind: 'password', username: profile.login ?? '', password: secret };
     case 'api_key':
       return { kind: 'api_key', apiKey: secret };
+  }
+}
+
+/** A base URL's scheme, host and port (where a secret is sent); the text itself when it does not read as a URL. */
+function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return baseUrl;
   }
 }

@@ -101,6 +101,17 @@ describe('profiles and secrets', () => {
     // Renaming keeps the stored secret.
     const renamed = await ok(engine, 'profiles.save', { ...base, id: saved.id, name: 'Renamed', login: 'client' });
     expect(renamed).toMatchObject({ id: saved.id, name: 'Renamed', createdAt: saved.createdAt });
+    // Pointed at another host, it needs the secret again: the saved one is not sent anywhere else.
+    for (const baseUrl of ['https://elsewhere.invalid', 'http://example.invalid', 'https://example.invalid:8443']) {
+      expect((await fails(engine, 'profiles.save', { ...base, id: saved.id, login: 'client', baseUrl })).message).toBe(
+        `Enter the client secret again: its saved one goes only to https://example.invalid, where it was entered, and this profile now points at ${new URL(baseUrl).origin}.`,
+      );
+    }
+    // Another path on the same host keeps it, and a secret given with the new host is taken.
+    await ok(engine, 'profiles.save', { ...base, id: saved.id, login: 'client', baseUrl: 'https://example.invalid/v2/' });
+    const moved = await ok(engine, 'profiles.save', { ...base, id: saved.id, login: 'client', baseUrl: 'https://elsewhere.invalid', secret: 'new' });
+    expect(moved.baseUrl).toBe('https://elsewhere.invalid');
+    await ok(engine, 'profiles.save', { ...base, id: saved.id, login: 'client', secret: 'shh' });
     await ok(engine, 'profiles.select', { id: saved.id });
     expect((await fails(engine, 'profiles.select', { id: 'p_missing' })).kind).toBe('not_found');
     expect((await fails(engine, 'settings.update', { activeProfileId: 'p_missing' })).kind).toBe('not_found');
