@@ -27,4 +27,14 @@ describe('safeFileName', () => {
     expect(long.endsWith('.xlsx')).toBe(true);
     expect(safeFileName('y'.repeat(300))).toHaveLength(100);
   });
+
+  it('counts the limit in bytes, as file systems do, and never cuts a character in two', () => {
+    // 100 CJK characters are 300 bytes: with "-matches.csv" or as an upload's name, over the 255 a name may take.
+    const cjk = safeFileName(`${'名'.repeat(100)}.csv`, { maxLength: 200 });
+    expect(Buffer.byteLength(cjk)).toBeLessThanOrEqual(200);
+    expect(cjk).toBe(`${'名'.repeat(65)}.csv`);
+    const emoji = safeFileName('😀'.repeat(40));
+    expect(emoji).toBe('😀'.repeat(25));
+    expect(Buffer.byteLength(`${safeFileName('表'.repeat(100))}-matches.xlsx`)).toBeLessThanOrEqual(255);
+  });
 });
