@@ -49,9 +49,12 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
-/** The Host values a page served by this host can send; anything else is a DNS-rebinding attempt. */
+/**
+ * The Host values a page served by this host can send; anything else is a DNS-rebinding attempt. On port 80 a
+ * browser names no port (HTTP's default), so the bare names are this host's too.
+ */
 export function allowedHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`];
+  return [`127.0.0.1:${port}`, `localhost:${port}`, ...(port === 80 ? ['127.0.0.1', 'localhost'] : [])];
 }
 
 export function isAllowedHost(host: string | undefined, port: number): boolean {

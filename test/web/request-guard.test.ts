@@ -52,6 +52,13 @@ describe('the browser host request guard', () => {
     expect(isAllowedOrigin('https://127.0.0.1:4000', 4000)).toBe(false);
     expect(isAllowedOrigin('http://127.0.0.1:4001', 4000)).toBe(false);
     expect(isAllowedOrigin('http://evil.example', 4000)).toBe(false);
+    // On HTTP's own port a browser names none.
+    expect(isAllowedHost('127.0.0.1', 80)).toBe(true);
+    expect(isAllowedHost('localhost:80', 80)).toBe(true);
+    expect(isAllowedOrigin('http://127.0.0.1', 80)).toBe(true);
+    expect(isAllowedOrigin('http://localhost', 80)).toBe(true);
+    expect(isAllowedHost('evil.example', 80)).toBe(false);
+    expect(isAllowedOrigin('http://127.0.0.1', 4000)).toBe(false);
   });
 
   it('refuses a connection on any one failed rule', () => {
