@@ -180,7 +180,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ...(byQuery ? { 'set-cookie': tokenCookie(port, pageCookie) } : {}),
     });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    // A read that fails after the headers (the file gone, a disk error) ends the reply; unhandled, it ended the host.
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 
   async function handleCall(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -262,7 +265,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // Streaming the file is not an engine call: background work (the text index's fill) would take the event loop
     // between its chunks, one 64 KB chunk a slice, so a large export's download would crawl.
     res.once('close', holdBackground());
-    createReadStream(download.path).pipe(res);
+    createReadStream(download.path)
+      .on('error', () => res.destroy())
+      .pipe(res);
   }
 
   try {
