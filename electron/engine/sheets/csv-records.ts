@@ -72,7 +72,11 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
       for (;;) {
         q = input.indexOf('"', q + 1);
         if (stray !== -1 && (q === -1 || q >= strayLineEnd)) {
-          q = -2;
+          // No closing quote on the line of the first quote followed by text: as a spreadsheet app reads it, the
+          // quoted part, then that text up to the next delimiter or line break (`"Bob" Smith Jr,` is `Bob Smith Jr`),
+          // so one stray quote does not swallow the rows after it into one cell.
+          q = stray;
+          after = cellEnd(input, stray + 1, strayLineEnd, delim);
           break;
         }
         if (q === -1 || q >= end) {
@@ -113,29 +117,8 @@ export function parseCsvText(input: string, delimiter: string, final: boolean): 
           strayLineEnd = lineEnd === -1 ? end : lineEnd;
         }
       }
-      if (q === -2) {
-        // No closing quote on the line of the first quote followed by text: as a spreadsheet app reads it, the quoted
-        // part, then that text up to the next delimiter or line break (`"Bob" Smith Jr,` is `Bob Smith Jr`), so one
-        // stray quote does not swallow the rows after it into one cell.
-        const quoted = input.slice(cursor + 1, stray);
-        const stop = cellEnd(input, stray + 1, strayLineEnd, delim);
-        row.push(`${quoted.indexOf('"') === -1 ? quoted : quoted.replaceAll('""', '"')}${input.slice(stray + 1, stop)}`);
-        if (stop >= end) {
-          records.push(row);
-          return { records, cursor: input.length, unclosed: false };
-        }
-        if (input.charCodeAt(stop) === delim) {
-          cursor = stop + 1;
-          continue;
-        }
-        records.push(row);
-        row = [];
-        cursor = stop + breakLength(input, stop);
-        recordStart = cursor;
-        continue;
-      }
-      const raw = input.slice(cursor + 1, q);
-      row.push(raw.indexOf('"') === -1 ? raw : raw.replaceAll('""', '"'));
+      // The quoted part, and after a stray quote the text that followed it on its line.
+      row.push(q === stray ? `${unescaped(input.slice(cursor + 1, q))}${input.slice(q + 1, after)}` : unescaped(input.slice(cursor + 1, q)));
       if (after >= end) {
         records.push(row);
         return { records, cursor: input.length, unclosed: false };
@@ -207,6 +190,11 @@ function splitLines(text: string): string[] {
     for (const part of parts) lines.push(part);
   }
   return lines;
+}
+
+/** A quoted cell's text, each `""` one quote. */
+function unescaped(raw: string): string {
+  return raw.indexOf('"') === -1 ? raw : raw.replaceAll('""', '"');
 }
 
 /** Where an unquoted cell from `from` ends: its delimiter, else `lineEnd` (the line break after it, or the text's end). */
