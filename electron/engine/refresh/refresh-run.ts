@@ -342,7 +342,7 @@ export class RefreshRun {
     // answered, so they stay pending, and a resume asks them.
     if (failure.kind === 'abandoned') return;
     if (failure.kind === 'passing') this.turnedAway = failure.turnedAway;
-    if (failure.stop) return this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
+    if (failure.stop) return this.stopping.askFor(failure.stop);
     if (failure.kind !== 'failed') return;
     this.lastFailureKind = error instanceof ServiceError ? error.kind : null;
     const { message } = failure;

@@ -57,6 +57,11 @@ export class RunStop<S extends StopReason> {
     return this.abort.signal;
   }
 
+  /** The stop a failed call asked for (CallFailures). */
+  askFor(stop: StopRequest<S>): void {
+    this.ask(stop.status, stop.message, stop.kind);
+  }
+
   ask(status: S, message: string | null, kind?: string): void {
     if (!this.running()) return;
     this.asked = strongerStop(this.asked, { status, message, ...(kind === undefined ? {} : { kind }) });

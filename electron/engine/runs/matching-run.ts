@@ -954,11 +954,11 @@ export class MatchingRun {
     const failure = this.failures.failed(error, this.stopping.signal.aborted);
     // Abandoned on purpose: the queries were not answered, so they stay waiting for the next run.
     if (failure.kind === 'abandoned') return;
-    if (failure.kind === 'stop') return this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
+    if (failure.kind === 'stop') return this.stopping.askFor(failure.stop);
     if (failure.kind === 'passing') {
       // Not answered: the queries wait for the next round. Only a streak stops the run.
       this.abandoned += asked.length;
-      if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
+      if (failure.stop) this.stopping.askFor(failure.stop);
       return;
     }
 
@@ -993,7 +993,7 @@ export class MatchingRun {
     })();
 
     // Out of reach: the run stops once the call's queries are marked.
-    if (failure.stop) this.stopping.ask(failure.stop.status, failure.stop.message, failure.stop.kind);
+    if (failure.stop) this.stopping.askFor(failure.stop);
   }
 
   private count(change: ResolutionCount): void {
