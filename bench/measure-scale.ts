@@ -179,7 +179,8 @@ export async function measureScale(
       if (storageFloor && runFloor) {
         log(
           `  floors (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call, ` +
-            `${num(runFloor.cpuMsPerCall, 2)} with the rows' verdicts`,
+            `${num(runFloor.cpuMsPerCall, 2)} with the rows' verdicts; ` +
+            (runFloor.writtenBytes === null ? 'its writes unknown here' : `${mbText(runFloor.writtenBytes)} handed to write(), ${num(runFloor.writtenBytes / runFloor.replyBytes, 2)}x the replies`),
         );
       }
 

@@ -6,6 +6,8 @@ const FLOOR_LINE = z.object({
   layout: z.string(),
   /** Whether each settled row's verdict was worked out too (storage-floor.ts --verdicts). */
   verdicts: z.boolean(),
+  /** Whether new people's JSON went into zstd blocks, as the engine's records do (storage-floor.ts --blocks). */
+  blocks: z.boolean(),
   calls: z.number(),
   cpuMsPerCall: z.number(),
   /** Bytes handed to write() (`wchar`); null where /proc/self/io is not there (not Linux). */
@@ -17,12 +19,12 @@ export type FloorResult = z.infer<typeof FLOOR_LINE>;
 
 /**
  * The floor of a first run's storage on this machine (storage-floor.ts, the layout the app stores: each person once,
- * their digests in memory): the project's stored answers replayed as their calls into a file of its own, in a process
- * of its own while the engine is idle, so its CPU a call is its own. With `verdicts`, each settled row's verdict is
- * worked out too: the whole of a first run's essential work.
+ * their digests in memory, a call's new people compressed in a block): the project's stored answers replayed as their
+ * calls into a file of its own, in a process of its own while the engine is idle, so its CPU a call is its own. With
+ * `verdicts`, each settled row's verdict is worked out too: the whole of a first run's essential work.
  */
 export async function measureStorageFloor(dbPath: string, projectId: number, { verdicts }: { verdicts: boolean }): Promise<FloorResult> {
-  const args = ['--db', dbPath, '--project', String(projectId), '--layout', 'new-unindexed', '--json', ...(verdicts ? ['--verdicts'] : [])];
+  const args = ['--db', dbPath, '--project', String(projectId), '--layout', 'new-unindexed', '--blocks', '--json', ...(verdicts ? ['--verdicts'] : [])];
   const out = await runBenchScript('./storage-floor.ts', args, verdicts ? 'The first run floor' : 'The storage floor');
   return FLOOR_LINE.parse(JSON.parse(out.trim().split('\n').pop() ?? ''));
 }

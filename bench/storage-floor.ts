@@ -9,16 +9,19 @@
 // Both decode and parse each reply, make the candidates' facts, and commit per call as the run does. With --verdicts
 // the new layouts also work out each settled row's verdict as the run does (runs/row-verdict.ts verdictsFor: the
 // row's cells against the answer's candidates, the default rule for accepting alone) and store it as numbers: the
-// whole of a first run's essential work, on one thread. Prints CPU per call, bytes handed to write() and the file's
-// size for each.
-// `npm run bench` runs it (new-unindexed, without and with --verdicts) on its first run's folder, in a process of its
-// own, and shows both CPU figures a call beside the engine's: the floors of that figure on the machine of that run.
+// whole of a first run's essential work, on one thread. With --blocks the new layouts keep each new person's JSON in a
+// zstd block of its call's new people (level 1, as the engine's store/person-blocks.ts), not in its row: the bytes
+// the engine writes. Prints CPU per call, bytes handed to write() and the file's size for each.
+// `npm run bench` runs it (new-unindexed with --blocks, without and with --verdicts) on its first run's folder, in a
+// process of its own, and shows both CPU figures a call beside the engine's: the floors of that figure on the machine
+// of that run.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
-//   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed] [--verdicts]
-//   npx tsx bench/storage-floor.ts --db FILE --project ID --layout new-unindexed --json   # another folder's project
+//   npx tsx bench/storage-floor.ts --rows 100000 [--layout old|new|new-unindexed] [--verdicts] [--blocks]
+//   npx tsx bench/storage-floor.ts --db FILE --project ID --layout new-unindexed --blocks --json   # another folder's project
 import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
+import { constants, zstdCompressSync } from 'node:zlib';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,7 +39,7 @@ import type { FloorResult } from './storage-floor-process';
 
 const TMP_DIR = fileURLToPath(new URL('./tmp', import.meta.url));
 const { values } = parseArgs({
-  options: { rows: { type: 'string' }, layout: { type: 'string' }, db: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' }, verdicts: { type: 'boolean' } },
+  options: { rows: { type: 'string' }, layout: { type: 'string' }, db: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' }, verdicts: { type: 'boolean' }, blocks: { type: 'boolean' } },
 });
 const rows = Number(values.rows ?? 100_000);
 const source = values.db ?? join(TMP_DIR, `profile-${rows}`, 'matchdesk.sqlite');
@@ -131,20 +134,27 @@ function oldLayout(db: Database.Database, rows: number): (call: Call, at: number
   };
 }
 
-function newLayout(db: Database.Database, rows: number, digestIndex: boolean, verdicts: Omit<VerdictContext, 'at'> | null): (call: Call, at: number) => void {
+function newLayout(db: Database.Database, rows: number, digestIndex: boolean, verdicts: Omit<VerdictContext, 'at'> | null, blocks: boolean): (call: Call, at: number) => void {
   db.exec(`
-    CREATE TABLE people (id INTEGER PRIMARY KEY, digest INTEGER NOT NULL, facts TEXT NOT NULL, person TEXT NOT NULL);
+    CREATE TABLE people (id INTEGER PRIMARY KEY, digest INTEGER NOT NULL, facts TEXT NOT NULL, person TEXT, block INTEGER, position INTEGER);
+    CREATE TABLE blocks (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
     ${digestIndex ? 'CREATE INDEX people_by_digest ON people (digest);' : ''}
     CREATE TABLE answers (query_id INTEGER PRIMARY KEY, fetched_at INTEGER NOT NULL, status TEXT NOT NULL, people TEXT, ranks TEXT);
     ${ROWS_TABLE('INTEGER', rows)}`);
   const find = digestIndex ? db.prepare('SELECT id FROM people WHERE digest = ?').pluck() : null;
   const known = new Map<bigint, number>();
   const add = db.prepare('INSERT INTO people (digest, facts, person) VALUES (?, ?, ?)');
+  // With --blocks, a call's new people's JSON goes compressed together, each person naming its block and place.
+  const addBlocked = db.prepare('INSERT INTO people (digest, facts, block, position) VALUES (?, ?, ?, ?)');
+  const putBlock = db.prepare('INSERT INTO blocks (id, data) VALUES (?, ?)');
+  let blockId = 0;
+  const blocked: string[] = [];
   const put = db.prepare('INSERT INTO answers (query_id, fetched_at, status, people, ranks) VALUES (?, ?, ?, ?, ?)');
   const settle = db.prepare("UPDATE row_status SET state = 'to_review', candidate_count = ?, confidence = 0.5, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?");
   const settleVerdict = db.prepare('UPDATE row_status SET state = ?, candidate_count = ?, confidence = ?, chosen = ?, fetched_at = ? WHERE project_id = 1 AND row_index = ?');
   return (call, at) => {
     const answers = parseFindReply(replyJson(replyText(call.body, 'find reply')), call.keys.length);
+    if (blocks) blockId += 1;
     for (const [i, candidates] of answers.entries()) {
       const ranked = verdicts ? rankedFacts(candidates) : null;
       // A reply's candidates come in rank order, five at most: its ranked facts are theirs, made once.
@@ -154,7 +164,8 @@ function newLayout(db: Database.Database, rows: number, digestIndex: boolean, ve
         const digest = hash('sha256', json, 'buffer').readBigInt64BE(0);
         const id = find ? (find.get(digest) as number | undefined) : known.get(digest);
         if (id !== undefined) return id;
-        const added = Number(add.run(digest, storedPersonFacts(factsOf?.[k] ?? candidateFacts(c)), json).lastInsertRowid);
+        const facts = storedPersonFacts(factsOf?.[k] ?? candidateFacts(c));
+        const added = Number((blocks ? addBlocked.run(digest, facts, blockId, blocked.push(json) - 1) : add.run(digest, facts, json)).lastInsertRowid);
         if (!find) known.set(digest, added);
         return added;
       });
@@ -170,6 +181,10 @@ function newLayout(db: Database.Database, rows: number, digestIndex: boolean, ve
         const v = values[j]!;
         settleVerdict.run(v[0], v[1], v[13], v[4] === null ? null : (ids[v[4] as number] ?? null), at, row);
       }
+    }
+    if (blocked.length > 0) {
+      putBlock.run(blockId, zstdCompressSync(blocked.join('\n'), { params: { [constants.ZSTD_c_compressionLevel]: 1 } }));
+      blocked.length = 0;
     }
   };
 }
@@ -191,7 +206,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await mkdir(dir);
   const path = join(dir, 'floor.sqlite');
   const db = open(path);
-  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts);
+  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts, values.blocks === true);
   const written = await bytesWritten();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -205,6 +220,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   const result: FloorResult = {
     layout,
     verdicts: verdicts !== null,
+    blocks: values.blocks === true,
     calls: calls.length,
     cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
     writtenBytes: wrote,
@@ -214,7 +230,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await rm(dir, { recursive: true, force: true });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   say(
-    `${layout}${verdicts ? ' with verdicts' : ''}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
+    `${layout}${verdicts ? ' with verdicts' : ''}${values.blocks ? ', records in blocks' : ''}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
       `${wrote === null ? 'its writes unknown here' : `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies)`}, file ${num(result.fileBytes / 1e6)} MB`,
   );
 }
