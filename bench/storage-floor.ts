@@ -10,8 +10,10 @@
 // the new layouts also work out each settled row's verdict as the run does (runs/row-verdict.ts verdictsFor: the
 // row's cells against the answer's candidates, the default rule for accepting alone) and store it as numbers: the
 // whole of a first run's essential work, on one thread. With --blocks the new layouts keep each new person's JSON in a
-// zstd block of its call's new people (level 1, as the engine's store/person-blocks.ts), not in its row: the bytes
-// the engine writes. Prints CPU per call, bytes handed to write() and the file's size for each.
+// zstd block of its call's new people (level 1, as the engine's store/person-blocks.ts), not in its row, as the engine
+// stores them. Prints CPU per call, bytes handed to write() and the file's size for each. The rows of a repeated
+// query are settled with its call's answer wherever they are in the sheet: at 1M its writes are no floor (the engine
+// holds settled rows and writes them in row order).
 // `npm run bench` runs it (new-unindexed with --blocks, without and with --verdicts) on its first run's folder, in a
 // process of its own, and shows both CPU figures a call beside the engine's: the floors of that figure on the machine
 // of that run.
