@@ -23,12 +23,12 @@
 //   npx tsx bench/storage-floor.ts --db FILE --project ID --layout new-unindexed --blocks --json   # another folder's project
 import Database from 'better-sqlite3';
 import { hash } from 'node:crypto';
-import { constants, zstdCompressSync } from 'node:zlib';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { constants, zstdCompressSync } from 'node:zlib';
 import { parseFindReply } from '../electron/engine/api/find-reply';
 import { replyJson } from '../electron/engine/api/reply-json';
 import { replyText } from '../electron/engine/api/reply-text';
@@ -208,7 +208,9 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await mkdir(dir);
   const path = join(dir, 'floor.sqlite');
   const db = open(path);
-  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts, values.blocks === true);
+  // The old layout has no blocks: --blocks is for the new ones.
+  const blocks = layout !== 'old' && values.blocks === true;
+  const store = layout === 'old' ? oldLayout(db, sheetRows) : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts, blocks);
   const written = await bytesWritten();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -222,7 +224,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   const result: FloorResult = {
     layout,
     verdicts: verdicts !== null,
-    blocks: values.blocks === true,
+    blocks,
     calls: calls.length,
     cpuMsPerCall: (used.user + used.system) / 1000 / calls.length,
     writtenBytes: wrote,
@@ -232,7 +234,7 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
   await rm(dir, { recursive: true, force: true });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   say(
-    `${layout}${verdicts ? ' with verdicts' : ''}${values.blocks ? ', records in blocks' : ''}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
+    `${layout}${verdicts ? ' with verdicts' : ''}${blocks ? ', records in blocks' : ''}: ${num(seconds, 2)} s, CPU ${num(result.cpuMsPerCall, 2)} ms a call, ` +
       `${wrote === null ? 'its writes unknown here' : `wrote ${num(wrote / 1e6)} MB (${num(wrote / replyBytes, 2)}x the replies)`}, file ${num(result.fileBytes / 1e6)} MB`,
   );
 }
