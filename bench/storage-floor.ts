@@ -10,7 +10,7 @@
 // the new layouts also work out each settled row's verdict as the run does (runs/row-verdict.ts verdictsFor: the
 // row's cells against the answer's candidates, the default rule for accepting alone) and store it as numbers: the
 // whole of a first run's essential work, on one thread. With --blocks the new layouts keep each new person's JSON in a
-// zstd block of its call's new people (level 1, as the engine's store/person-blocks.ts), not in its row, as the engine
+// block of its call's new people (compressed by store/person-blocks.ts compressedBlock), not in its row, as the engine
 // stores them. Prints CPU per call, bytes handed to write() and the file's size for each. The rows of a repeated
 // query are settled with its call's answer wherever they are in the sheet: at 1M its writes are no floor (the engine
 // holds settled rows and writes them in row order).
@@ -28,11 +28,11 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { constants, zstdCompressSync } from 'node:zlib';
 import { parseFindReply } from '../electron/engine/api/find-reply';
 import { replyJson } from '../electron/engine/api/reply-json';
 import { replyText } from '../electron/engine/api/reply-text';
 import { candidateFacts, rankedFacts, storedFacts, storedPersonFacts } from '../electron/engine/matching';
+import { compressedBlock } from '../electron/engine/store/person-blocks';
 import { personRecord } from '../electron/engine/store/person-records';
 import { verdictsFor, type VerdictContext } from '../electron/engine/runs/row-verdict';
 import { DEFAULT_SETTINGS, type Mapping, type Strategy } from '../shared/model';
@@ -185,7 +185,7 @@ function newLayout(db: Database.Database, rows: number, digestIndex: boolean, ve
       }
     }
     if (blocked.length > 0) {
-      putBlock.run(blockId, zstdCompressSync(blocked.join('\n'), { params: { [constants.ZSTD_c_compressionLevel]: 1 } }));
+      putBlock.run(blockId, compressedBlock(blocked.join('\n')));
       blocked.length = 0;
     }
   };

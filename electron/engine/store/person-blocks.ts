@@ -72,7 +72,12 @@ function recordBlock(records: readonly PackedRecord[]): RecordBlock {
   }
   // The buffer is not cleared first: a byte left unwritten would store another allocation's.
   if (at !== text.length) throw new Error('a block of records was not written whole');
-  return { data: ownBuffer(zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } })), count: records.length };
+  return { data: ownBuffer(compressedBlock(text)), count: records.length };
+}
+
+/** A block's lines compressed as the store keeps them (bench/storage-floor.ts --blocks compresses its blocks so too). */
+export function compressedBlock(text: string | Uint8Array): Buffer {
+  return zstdCompressSync(text, { params: { [constants.ZSTD_c_compressionLevel]: 1 } });
 }
 
 /**
