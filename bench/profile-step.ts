@@ -12,7 +12,9 @@
 // run-then-export (the cached re-run, then the CSV export in the same process, as the bench's engine takes them: its
 // heap is not a fresh one), accept-all ("accept all at or above" the lowest threshold offered, then undo), review,
 // web-host (the bench's browser host flow in a process of its own on this folder, web-host-process.ts: its peak by
-// part, and the split at its highest sample). Each prints its wall time, the process's CPU time, the engine's thread's
+// part, and the split at its highest sample), first-run-again (after prepare: the cache cleared, the sheet imported as
+// a new project and run, every query asked again; a second first run in the same process, its code compiled already,
+// for what a first run's compiling costs; the new project is deleted after, the cache keeps its answers). Each prints its wall time, the process's CPU time, the engine's thread's
 // CPU and how long it was busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind
 // of thread (Linux), and its peak RSS and JS heap (with, at the highest sample, what of it is private, mapped files and
 // shared, and the main JS heap's part); prepare also the first run's calls, its CPU a call and the replies' bytes.
@@ -84,8 +86,9 @@ const seed = Number(values.seed ?? 1);
 // Several steps run one after another in this one process (`prepare run`: the cached re-run after a first run, as
 // the bench's engine takes them, its memory not a fresh process's).
 const steps = positionals.length > 0 ? positionals : ['prepare'];
-if (steps.indexOf('prepare') > 0 || steps.indexOf('plan-new') > 0) throw new Error('"prepare" and "plan-new" can only be the first step.');
 const first = steps[0]!;
+if (steps.indexOf('prepare') > 0 || steps.indexOf('plan-new') > 0) throw new Error('"prepare" and "plan-new" can only be the first step.');
+if (steps.includes('first-run-again') && first !== 'prepare') throw new Error('"first-run-again" follows "prepare" in the same process.');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 // plan-new plans in a folder of its own, as the bench's first project is planned: with no query stored yet.
 const dataDir = values.folder ? resolve(values.folder) : join(TMP_DIR, first === 'plan-new' ? `profile-${rows}-plan-new` : `profile-${rows}`);
@@ -207,6 +210,18 @@ try {
   if (first === 'plan-new') await rm(dataDir, { recursive: true, force: true });
 }
 
+/** A first run of the project, measured, with the calls it made and its CPU a call (the simulator reset before). */
+async function firstRun(name: string, projectId: number): Promise<void> {
+  const cpu = process.cpuUsage();
+  await measure(name, () => bench.runToEnd(projectId));
+  const used = process.cpuUsage(cpu);
+  const tally = await simulator.tally();
+  log(
+    `  ${num(tally.findCalls)} calls (${num(tally.queries)} queries, ${num(tally.distinctQueries)} distinct), ` +
+      `${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`,
+  );
+}
+
 async function runStep(step: string): Promise<void> {
   const projects = await bench.call('projects.list', {});
   const main = projects.find((p) => p.name === 'Profile');
@@ -216,14 +231,16 @@ async function runStep(step: string): Promise<void> {
       const imported = await measure('import', () => bench.importSheet(sheet.csv, 'Profile'));
       await measure('plan', () => bench.saveMapping(imported.project));
       await simulator.reset();
-      const cpu = process.cpuUsage();
-      await measure('run', () => bench.runToEnd(imported.project.summary.id));
-      const used = process.cpuUsage(cpu);
-      const tally = await simulator.tally();
-      log(
-        `  ${num(tally.findCalls)} calls (${num(tally.queries)} queries, ${num(tally.distinctQueries)} distinct), ` +
-          `${num((used.user + used.system) / 1000 / Math.max(1, tally.findCalls), 1)} ms CPU a call; replies ${num(tally.replyBytes / 1e6)} MB`,
-      );
+      await firstRun('run', imported.project.summary.id);
+      break;
+    }
+    case 'first-run-again': {
+      await bench.call('cache.clear', {});
+      const imported = await bench.importSheet(sheet.csv, 'Profile again');
+      await bench.saveMapping(imported.project);
+      await simulator.reset();
+      await firstRun('first run again', imported.project.summary.id);
+      await bench.call('projects.delete', { projectId: imported.project.summary.id });
       break;
     }
     case 'plan-new': {
