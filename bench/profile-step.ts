@@ -14,12 +14,13 @@
 // web-host (the bench's browser host flow in a process of its own on this folder, web-host-process.ts: its peak by
 // part, and the split at its highest sample), first-run-again (after prepare: the cache cleared, the sheet imported as
 // a new project and run, every query asked again; a second first run in the same process, its code compiled already,
-// for what a first run's compiling costs; the new project is deleted after, the cache keeps its answers). Each prints its wall time, the process's CPU time, the engine's thread's
-// CPU and how long it was busy (its event loop's utilization: the first run waits on that thread), the CPU of each kind
-// of thread (Linux), and its peak RSS and JS heap (with, at the highest sample, what of it is private, mapped files and
-// shared, and the main JS heap's part); prepare also the first run's calls, its CPU a call and the replies' bytes.
-// Steps that add a project delete it again, so the folder stays as prepare left it. The step runs in this process: for
-// the memory users get, start it with the app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
+// for what a first run's compiling costs; the new project is deleted after, the cache keeps its answers). Each prints
+// its wall time, the process's CPU time, the engine's thread's CPU and how long it was busy (its event loop's
+// utilization: the first run waits on that thread), the CPU of each kind of thread (Linux), and its peak RSS and JS
+// heap (with, at the highest sample, what of it is private, mapped files and shared, and the main JS heap's part);
+// prepare also the first run's calls, its CPU a call and the replies' bytes. Steps that add a project delete it again,
+// so the folder stays as prepare left it. The step runs in this process: for the memory users get, start it with the
+// app's V8 flags (bench/child-process.ts' APP_NODE_FLAGS):
 //   npx node --max-semi-space-size=8 --import tsx bench/profile-step.ts --rows 1000000 refresh
 // --bundled: the steps run bundled, as Electron's main process runs the engine (bench/engine-bundle.ts; the bench's
 // engine process runs so), with the app's flags and environment: through tsx the process and each worker hold more.
