@@ -169,9 +169,9 @@ export async function measureScale(
     let reference: ScaleResult['reference'] = null;
     if (withReference) {
       // Figures beside another: a floor that fails is reported, the bench goes on.
-      const floor = (verdicts: boolean) =>
-        measureStorageFloor(engine.dbPath, projectId, { verdicts }).catch((error: unknown) => {
-          log(`  ${verdicts ? 'first run' : 'storage'} floor not measured: ${error instanceof Error ? error.message : String(error)}`);
+      const floor = (inRowOrder: boolean) =>
+        measureStorageFloor(engine.dbPath, projectId, { inRowOrder }).catch((error: unknown) => {
+          log(`  ${inRowOrder ? 'first run' : 'storage'} floor not measured: ${error instanceof Error ? error.message : String(error)}`);
           return null;
         });
       storageFloor = await floor(false);
@@ -179,7 +179,7 @@ export async function measureScale(
       if (storageFloor && runFloor) {
         log(
           `  floors (bench/storage-floor.ts: the run's answers stored alone, in a process of its own): CPU ${num(storageFloor.cpuMsPerCall, 2)} ms a call, ` +
-            `${num(runFloor.cpuMsPerCall, 2)} with the rows' verdicts; ` +
+            `${num(runFloor.cpuMsPerCall, 2)} with the rows settled as the run settles them (in row order, with their verdicts); ` +
             (runFloor.writtenBytes === null ? 'its writes unknown here' : `${mbText(runFloor.writtenBytes)} handed to write(), ${num(runFloor.writtenBytes / runFloor.replyBytes, 2)}x the replies`),
         );
       }

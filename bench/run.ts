@@ -150,7 +150,7 @@ function evaluate(
       const storage = s.storageFloor?.cpuMsPerCall;
       const whole = s.runFloor?.cpuMsPerCall;
       if (storage === undefined || whole === undefined) return ms(perCall);
-      return `${ms(perCall)} (floor: storage ${ms(storage)}, with verdicts ${ms(whole)}: ${num(perCall / whole, 2)}x)`;
+      return `${ms(perCall)} (floor: storage ${ms(storage)}, the run's work in row order ${ms(whole)}: ${num(perCall / whole, 2)}x)`;
     }),
     row('First run: written to the disk / reply bytes', (s) => {
       const ratio = writtenVsReplies(s);
