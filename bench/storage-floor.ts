@@ -17,8 +17,8 @@
 // held in memory: at 1M its writes are no floor (4-6x the replies), nor its memory. --in-row-order (new-unindexed,
 // with verdicts) settles them as the run must within its memory: the sheet walked in row order from a table of the
 // file, a repeat settled from its answer's facts read back, settled rows written in row order (rowOrderLayout).
-// `npm run bench` runs it (new-unindexed with --blocks, without and with --verdicts) on its first run's folder, in a
-// process of its own with the app's flags, and shows both CPU figures a call beside the engine's: the floors of that
+// `npm run bench` runs it (new-unindexed with --blocks, without and with --in-row-order) on its first run's folder, in
+// a process of its own with the app's flags, and shows both CPU figures a call beside the engine's: the floors of that
 // figure on the machine of that run.
 //
 //   npx tsx bench/profile-step.ts --rows 100000 prepare     # the replies to replay
@@ -352,6 +352,8 @@ for (const layout of values.layout ? [values.layout] : ['old', 'new', 'new-unind
       : inRowOrder
         ? rowOrderLayout(db, sheetRows, settledRows, calls, verdicts!, blocks)
         : newLayout(db, sheetRows, layout !== 'new-unindexed', verdicts, blocks);
+  // The sheet's rows are in the file now, read from there as the run reads them: not held beside the replies.
+  settledRows.length = 0;
   const written = await bytesWritten();
   const cpu = process.cpuUsage();
   const started = performance.now();
