@@ -34,8 +34,7 @@ function escapedText(utf8: Buffer): string | null {
   let out = escapeBuffer(end + ESCAPED_MAX);
   let at = 0;
   while (from < end) {
-    let next = from;
-    while (next < end && utf8[next]! < 0x80) next++;
+    const next = asciiRunEnd(utf8, from, end);
     if (out.length < at + (next - from) + ESCAPED_MAX) out = grownEscapeBuffer(out, at, at + (end - from) + ESCAPED_MAX);
     at += utf8.copy(out, at, from, next);
     if (next === end) break;
@@ -61,6 +60,17 @@ function escapedText(utf8: Buffer): string | null {
     }
   }
   return out.toString('latin1', 0, at);
+}
+
+/**
+ * Where the run of ASCII bytes from `from` ends: a function of its own, so V8 optimizes it whole. Written inline in
+ * escapedText's outer loop, the scan was compiled on stack replacement for that inner loop alone and thrown away each
+ * time the loop ended (`--trace-deopt`: "exit from OSR'd inner loop", 219 times in a 100k-row first run).
+ */
+function asciiRunEnd(utf8: Buffer, from: number, end: number): number {
+  let next = from;
+  while (next < end && utf8[next]! < 0x80) next++;
+  return next;
 }
 
 const BACKSLASH = 0x5c;
