@@ -65,7 +65,7 @@ function escapedText(utf8: Buffer): string | null {
 /**
  * Where the run of ASCII bytes from `from` ends: a function of its own, so V8 optimizes it whole. Written inline in
  * escapedText's outer loop, the scan was compiled on stack replacement for that inner loop alone and thrown away each
- * time the loop ended (`--trace-deopt`: "exit from OSR'd inner loop", 219 times in a 100k-row first run).
+ * time the loop ended (`--trace-deopt`: "exit from OSR'd inner loop"; docs/performance.md has the count).
  */
 function asciiRunEnd(utf8: Buffer, from: number, end: number): number {
   let next = from;
